@@ -1,0 +1,114 @@
+// strata/array.h — Array: an immutable n-dimensional value, a cheap handle on shared data.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "strata/dtype.h"
+#include "strata/shape.h"
+
+namespace strata {
+
+namespace detail {
+struct ArrayImpl;
+}  // namespace detail
+
+// The dtype a C++ element type maps to: float → f32, double → f64, int32_t → i32, int64_t →
+// i64, bool → bool_.
+template <class T>
+constexpr DType dtype_of() {
+  if constexpr (std::is_same_v<T, bool>) return DType::bool_;
+  else if constexpr (std::is_same_v<T, float>) return DType::f32;
+  else if constexpr (std::is_same_v<T, double>) return DType::f64;
+  else if constexpr (std::is_integral_v<T> && sizeof(T) <= 4) return DType::i32;
+  else if constexpr (std::is_integral_v<T>) return DType::i64;
+  else static_assert(sizeof(T) == 0, "strata: no dtype for this C++ type");
+}
+
+// An n-dimensional array of one dtype. Arrays are values: copying one copies a handle, and no
+// operation ever modifies an Array's data. Inside a trace (make_jaxpr, jit, grad) an Array is a
+// tracer: it has a shape and a dtype but no data.
+class Array {
+ public:
+  // A null array (what a default-constructed pytree field holds). Every op rejects it.
+  Array() = default;
+
+  // C++ scalars become 0-d weakly typed arrays (bool is strongly typed), so `x * 2.0f` keeps
+  // x's dtype. float → weak f32, double → weak f64, int → weak i32, int64_t → weak i64.
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  Array(T value) : Array(from_scalar(static_cast<double>(value), static_cast<int64_t>(value),
+                                     dtype_of<T>(), !std::is_same_v<T, bool>)) {}
+
+  const Shape& shape() const;
+  int64_t shape(int axis) const;  // negative axes count from the end
+  DType dtype() const;
+  bool weak_type() const;
+  int ndim() const;
+  int64_t size() const;
+  std::size_t nbytes() const;
+
+  bool valid() const { return impl_ != nullptr; }
+  // True inside a trace: the array is abstract and has no data.
+  bool is_tracer() const;
+
+  // The elements in row-major order, converted to T. Throws ConcretizationError on a tracer.
+  template <class T>
+  std::vector<T> to_vector() const {
+    std::vector<T> out(static_cast<std::size_t>(size()));
+    if constexpr (std::is_same_v<T, bool>) {
+      std::vector<uint8_t> tmp(out.size());
+      copy_to(tmp.data(), DType::bool_, "to_vector");
+      for (std::size_t i = 0; i < out.size(); ++i) out[i] = tmp[i] != 0;
+    } else {
+      copy_to(out.data(), dtype_of<T>(), "to_vector");
+    }
+    return out;
+  }
+
+  // The single element of a size-1 array, converted to T. Throws ConcretizationError on a
+  // tracer and ValueError when size() != 1.
+  template <class T>
+  T item() const {
+    check_single("item");
+    if constexpr (std::is_same_v<T, bool>) {
+      uint8_t v;
+      copy_to(&v, DType::bool_, "item");
+      return v != 0;
+    } else {
+      T v;
+      copy_to(&v, dtype_of<T>(), "item");
+      return v;
+    }
+  }
+
+  // The truth of a size-1 array. On a tracer (a C++ `if` on a traced comparison) this throws
+  // ConcretizationError naming the op that produced the value.
+  explicit operator bool() const;
+
+  // Raw row-major data of a concrete array (nullptr for a tracer); read-only.
+  const void* data() const;
+
+  // The whole array as numpy would print it: "array([1., 2.], dtype=float32)".
+  std::string to_string() const;
+
+  // Internal: the shared state behind the handle.
+  explicit Array(std::shared_ptr<detail::ArrayImpl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<detail::ArrayImpl>& impl() const { return impl_; }
+
+ private:
+  static Array from_scalar(double fvalue, int64_t ivalue, DType dtype, bool weak);
+  void copy_to(void* dst, DType as, const char* what) const;
+  void check_single(const char* what) const;
+
+  std::shared_ptr<detail::ArrayImpl> impl_;
+};
+
+std::ostream& operator<<(std::ostream& os, const Array& a);
+
+}  // namespace strata

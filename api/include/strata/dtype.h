@@ -1,0 +1,52 @@
+// strata/dtype.h — element types and JAX's type-promotion lattice.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace strata {
+
+// The element types an Array may hold. bf16 and f16 are stored as 2-byte values and computed
+// in f32 by the eager kernels (rounded on store).
+enum class DType : uint8_t { bool_, i32, i64, bf16, f16, f32, f64 };
+
+inline constexpr DType bool_ = DType::bool_;
+inline constexpr DType i32 = DType::i32;
+inline constexpr DType i64 = DType::i64;
+inline constexpr DType bf16 = DType::bf16;
+inline constexpr DType f16 = DType::f16;
+inline constexpr DType f32 = DType::f32;
+inline constexpr DType f64 = DType::f64;
+
+inline constexpr DType kAllDTypes[] = {bool_, i32, i64, bf16, f16, f32, f64};
+
+// Bytes per element.
+std::size_t itemsize(DType t);
+// Short name as jaxprs print it: "f32", "bf16", "bool".
+std::string_view short_name(DType t);
+// NumPy-style name: "float32", "bfloat16", "bool".
+std::string_view long_name(DType t);
+// Parses either spelling; returns false when `name` names no dtype.
+bool parse_dtype(std::string_view name, DType* out);
+
+bool is_floating(DType t);
+bool is_integer(DType t);  // i32, i64 (not bool)
+inline bool is_bool(DType t) { return t == DType::bool_; }
+
+// A dtype together with JAX's weak-type flag. C++ scalars become weakly typed arrays, so
+// `x * 2.0f` keeps x's dtype (f16 stays f16) while `x * y` of two strong types promotes.
+struct TypeSpec {
+  DType dtype = DType::f32;
+  bool weak = false;
+  friend bool operator==(const TypeSpec&, const TypeSpec&) = default;
+};
+
+// Least upper bound of a and b in JAX's standard promotion lattice, restricted to strata's
+// dtypes: bool < i* < i32 < i64 < f* < {bf16, f16} < f32 < f64, where i* and f* are the weak
+// int and float types (which materialise as i32 and f32). The result is weak only when it is
+// the weak node itself (e.g. weak int with weak float gives weak f32).
+TypeSpec promote_types(TypeSpec a, TypeSpec b);
+inline DType promote_types(DType a, DType b) { return promote_types({a, false}, {b, false}).dtype; }
+
+}  // namespace strata

@@ -1,0 +1,150 @@
+// strata/ops.h — operations on arrays, NumPy-style, with broadcasting and type promotion.
+//
+// Every op takes a trailing defaulted `loc`: the place in the user's code that called it,
+// recorded in traced programs for diagnostics. Callers never pass it.
+#pragma once
+
+#include <optional>
+#include <source_location>
+#include <vector>
+
+#include "strata/array.h"
+
+namespace strata {
+
+using SourceLocation = std::source_location;
+
+// An operand of an overloaded operator (`x + 2.0f`): converts from an Array or a C++ scalar
+// and remembers where the user wrote the expression.
+struct Operand {
+  template <class T>
+    requires std::is_convertible_v<T, Array>
+  Operand(T&& v, SourceLocation l = SourceLocation::current())  // NOLINT: implicit on purpose
+      : value(std::forward<T>(v)), loc(l) {}
+  Array value;
+  SourceLocation loc;
+};
+
+// Axes of a reduction: all of them (the default), one (`1`, `-1`) or several (`{0, 2}`).
+struct Axes {
+  Axes() = default;
+  Axes(int axis) : list(std::vector<int>{axis}) {}  // NOLINT
+  Axes(std::initializer_list<int> axes) : list(std::vector<int>(axes)) {}
+  Axes(std::vector<int> axes) : list(std::move(axes)) {}  // NOLINT
+  std::optional<std::vector<int>> list;  // nullopt: all axes
+};
+
+// ---- Elementwise arithmetic (NumPy broadcasting, JAX promotion) ----
+Array add(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array subtract(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array multiply(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// True division: integer operands are promoted to a float type first.
+Array divide(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// Remainder with the sign of the dividend (C's fmod and %).
+Array remainder(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array negative(const Array& a, SourceLocation loc = SourceLocation::current());
+// Elementwise larger/smaller; nan if either operand is nan.
+Array maximum(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array minimum(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array power(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+
+Array operator+(const Operand& a, const Operand& b);
+Array operator-(const Operand& a, const Operand& b);
+Array operator*(const Operand& a, const Operand& b);
+Array operator/(const Operand& a, const Operand& b);
+Array operator%(const Operand& a, const Operand& b);
+Array operator-(const Operand& a);
+
+// ---- Elementwise math (integer operands are promoted to a float type) ----
+Array exp(const Array& x, SourceLocation loc = SourceLocation::current());
+Array log(const Array& x, SourceLocation loc = SourceLocation::current());
+Array log1p(const Array& x, SourceLocation loc = SourceLocation::current());
+Array expm1(const Array& x, SourceLocation loc = SourceLocation::current());
+Array tanh(const Array& x, SourceLocation loc = SourceLocation::current());
+// The logistic sigmoid 1 / (1 + exp(-x)).
+Array logistic(const Array& x, SourceLocation loc = SourceLocation::current());
+Array sin(const Array& x, SourceLocation loc = SourceLocation::current());
+Array cos(const Array& x, SourceLocation loc = SourceLocation::current());
+Array sqrt(const Array& x, SourceLocation loc = SourceLocation::current());
+Array rsqrt(const Array& x, SourceLocation loc = SourceLocation::current());
+Array abs(const Array& x, SourceLocation loc = SourceLocation::current());
+Array sign(const Array& x, SourceLocation loc = SourceLocation::current());
+Array floor(const Array& x, SourceLocation loc = SourceLocation::current());
+Array ceil(const Array& x, SourceLocation loc = SourceLocation::current());
+
+// ---- Comparisons (bool results) and logic ----
+Array equal(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array not_equal(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array less(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array less_equal(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array greater(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array greater_equal(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array operator==(const Operand& a, const Operand& b);
+Array operator!=(const Operand& a, const Operand& b);
+Array operator<(const Operand& a, const Operand& b);
+Array operator<=(const Operand& a, const Operand& b);
+Array operator>(const Operand& a, const Operand& b);
+Array operator>=(const Operand& a, const Operand& b);
+
+// Logical and/or/not of bools; bitwise on integers.
+Array logical_and(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array logical_or(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array logical_not(const Array& a, SourceLocation loc = SourceLocation::current());
+Array operator&(const Operand& a, const Operand& b);
+Array operator|(const Operand& a, const Operand& b);
+Array operator~(const Operand& a);
+
+// cond ? x : y elementwise, broadcasting all three.
+Array where(const Array& cond, const Array& x, const Array& y,
+            SourceLocation loc = SourceLocation::current());
+Array astype(const Array& x, DType dtype, SourceLocation loc = SourceLocation::current());
+
+// ---- Shapes ----
+Array broadcast_to(const Array& x, const Shape& shape, SourceLocation loc = SourceLocation::current());
+// One dimension of `shape` may be -1: it is inferred from the size.
+Array reshape(const Array& x, const Shape& shape, SourceLocation loc = SourceLocation::current());
+// Reverses the axes when `axes` is empty.
+Array transpose(const Array& x, const std::vector<int>& axes = {},
+                SourceLocation loc = SourceLocation::current());
+Array expand_dims(const Array& x, int axis, SourceLocation loc = SourceLocation::current());
+// Removes the given size-1 axes, or all of them.
+Array squeeze(const Array& x, Axes axes = {}, SourceLocation loc = SourceLocation::current());
+// x[start:stop:step] per axis; `stop` and `strides` default to the end and to 1. Negative
+// starts and stops count from the end, as in NumPy.
+Array slice(const Array& x, const std::vector<int64_t>& start, const std::vector<int64_t>& stop,
+            const std::vector<int64_t>& strides = {}, SourceLocation loc = SourceLocation::current());
+Array concatenate(const std::vector<Array>& xs, int axis = 0,
+                  SourceLocation loc = SourceLocation::current());
+
+// ---- Reductions ----
+Array sum(const Array& x, Axes axes = {}, bool keepdims = false, SourceLocation loc = SourceLocation::current());
+Array mean(const Array& x, Axes axes = {}, bool keepdims = false, SourceLocation loc = SourceLocation::current());
+Array max(const Array& x, Axes axes = {}, bool keepdims = false, SourceLocation loc = SourceLocation::current());
+Array min(const Array& x, Axes axes = {}, bool keepdims = false, SourceLocation loc = SourceLocation::current());
+Array prod(const Array& x, Axes axes = {}, bool keepdims = false, SourceLocation loc = SourceLocation::current());
+// Index (i32) of the first largest element along `axis`, or over the flattened array.
+Array argmax(const Array& x, std::optional<int> axis = std::nullopt, bool keepdims = false,
+             SourceLocation loc = SourceLocation::current());
+
+// ---- Linear algebra ----
+// NumPy's matmul: 1-d operands are promoted to matrices; leading dimensions broadcast.
+Array matmul(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// StableHLO's dot_general: contracting and batch dimensions given explicitly.
+struct DotDimensions {
+  std::vector<int> lhs_contract, rhs_contract;
+  std::vector<int> lhs_batch = {}, rhs_batch = {};
+};
+Array dot_general(const Array& a, const Array& b, const DotDimensions& dims,
+                  SourceLocation loc = SourceLocation::current());
+
+// ---- Neural-network composites (built from the primitives above) ----
+Array relu(const Array& x, SourceLocation loc = SourceLocation::current());
+Array sigmoid(const Array& x, SourceLocation loc = SourceLocation::current());
+// GELU in its tanh form (JAX's default, approximate=True):
+// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+Array gelu(const Array& x, SourceLocation loc = SourceLocation::current());
+Array softmax(const Array& x, Axes axes = -1, SourceLocation loc = SourceLocation::current());
+Array logsumexp(const Array& x, Axes axes = {}, bool keepdims = false,
+                SourceLocation loc = SourceLocation::current());
+
+}  // namespace strata

@@ -1,0 +1,13 @@
+// strata/strata.h — the whole public API. Users write `namespace st = strata;`.
+#pragma once
+
+#include "strata/array.h"
+#include "strata/creation.h"
+#include "strata/dtype.h"
+#include "strata/errors.h"
+#include "strata/jaxpr.h"
+#include "strata/ops.h"
+#include "strata/pytree.h"
+#include "strata/random.h"
+#include "strata/shape.h"
+#include "strata/transforms.h"

@@ -1,0 +1,221 @@
+// Array: the handle's accessors, scalar construction, copying data out, and printing.
+#include "strata/array.h"
+
+#include <cstring>
+#include <new>
+#include <ostream>
+#include <sstream>
+
+#include "array_impl.h"
+#include "kernels/types.h"
+#include "trace.h"
+
+namespace strata {
+namespace detail {
+
+Buffer::Buffer(std::size_t n) : nbytes(n) {
+  // Round up to the alignment so aligned_alloc's contract holds; never allocate 0 bytes.
+  std::size_t padded = ((n + 63) / 64) * 64;
+  data = std::aligned_alloc(64, padded ? padded : 64);
+  if (!data) throw std::bad_alloc();
+}
+Buffer::~Buffer() { std::free(data); }
+
+Array make_concrete(AbstractValue aval) {
+  auto impl = std::make_shared<ArrayImpl>();
+  impl->buffer = std::make_shared<Buffer>(aval.nbytes());
+  impl->aval = std::move(aval);
+  return Array(std::move(impl));
+}
+
+}  // namespace detail
+
+namespace {
+
+const detail::ArrayImpl& checked(const std::shared_ptr<detail::ArrayImpl>& impl) {
+  if (!impl) throw ValueError("Array: this Array is null (default-constructed, never assigned)");
+  return *impl;
+}
+
+std::string producer_description(const detail::ArrayImpl& impl) {
+  const detail::TraceState& t = *impl.trace;
+  int eqn = impl.var < static_cast<int>(t.producer.size()) ? t.producer[impl.var] : -1;
+  if (eqn < 0 || eqn >= static_cast<int>(t.jaxpr.eqns.size()))
+    return "an argument of the traced function (" + impl.aval.str() + ")";
+  const Equation& e = t.jaxpr.eqns[eqn];
+  return "the result of `" + std::string(e.prim->name) + "` (" + impl.aval.str() + ") at " +
+         e.loc.str();
+}
+
+}  // namespace
+
+const Shape& Array::shape() const { return checked(impl_).aval.shape; }
+int64_t Array::shape(int axis) const {
+  const Shape& s = shape();
+  int n = static_cast<int>(s.size());
+  int a = axis < 0 ? axis + n : axis;
+  if (a < 0 || a >= n)
+    throw ValueError("Array::shape: axis " + std::to_string(axis) + " is out of range for " +
+                     checked(impl_).aval.str());
+  return s[static_cast<size_t>(a)];
+}
+DType Array::dtype() const { return checked(impl_).aval.dtype; }
+bool Array::weak_type() const { return checked(impl_).aval.weak; }
+int Array::ndim() const { return checked(impl_).aval.ndim(); }
+int64_t Array::size() const { return checked(impl_).aval.size(); }
+std::size_t Array::nbytes() const { return checked(impl_).aval.nbytes(); }
+bool Array::is_tracer() const { return impl_ && impl_->trace != nullptr; }
+const void* Array::data() const { return impl_ && impl_->buffer ? impl_->buffer->data : nullptr; }
+
+Array Array::from_scalar(double fvalue, int64_t ivalue, DType dtype, bool weak) {
+  Array a = detail::make_concrete(AbstractValue{{}, dtype, weak});
+  void* p = a.impl_->buffer->data;
+  if (is_floating(dtype)) kernels::convert_elements(&fvalue, DType::f64, p, dtype, 1);
+  else kernels::convert_elements(&ivalue, DType::i64, p, dtype, 1);
+  return a;
+}
+
+void Array::copy_to(void* dst, DType as, const char* what) const {
+  const detail::ArrayImpl& impl = checked(impl_);
+  if (impl.trace) {
+    check_usable(*this, what);
+    throw ConcretizationError(
+        std::string(what) + "() needs a concrete value, but got a tracer: " +
+        producer_description(impl) +
+        ". Inside jit, grad or make_jaxpr an Array has no data. Return the value instead of "
+        "reading it, use st::cond for control flow on traced values, or pass the value as a "
+        "static (non-Array) argument.");
+  }
+  kernels::convert_elements(impl.buffer->data, impl.aval.dtype, dst, as, impl.aval.size());
+}
+
+void Array::check_single(const char* what) const {
+  const detail::ArrayImpl& impl = checked(impl_);
+  if (!impl.trace && impl.aval.size() != 1)
+    throw ValueError(std::string(what) + "() needs an array with one element, but got " +
+                     impl.aval.str());
+}
+
+Array::operator bool() const {
+  const detail::ArrayImpl& impl = checked(impl_);
+  if (impl.trace) {
+    check_usable(*this, "operator bool");
+    throw ConcretizationError(
+        "operator bool: a C++ `if` (or &&, ||, !) needs a concrete truth value, but got a "
+        "tracer: " + producer_description(impl) +
+        ". Control flow on a traced value must be staged: use st::cond or st::where, or pass "
+        "the value as a static (non-Array) argument so it is known at trace time.");
+  }
+  return item<bool>();
+}
+
+// ---- Printing, as numpy does: array([[1., 2.],\n       [3., 4.]], dtype=float32) ----
+
+namespace {
+
+std::string format_element(const detail::ArrayImpl& impl, int64_t i) {
+  DType t = impl.aval.dtype;
+  const char* base = static_cast<const char*>(impl.buffer->data) + i * static_cast<int64_t>(itemsize(t));
+  if (t == DType::bool_) return *reinterpret_cast<const uint8_t*>(base) ? "True" : "False";
+  if (is_integer(t)) {
+    int64_t v;
+    kernels::convert_elements(base, t, &v, DType::i64, 1);
+    return std::to_string(v);
+  }
+  double v;
+  kernels::convert_elements(base, t, &v, DType::f64, 1);
+  if (v != v) return "nan";
+  if (v == 1.0 / 0.0) return "inf";
+  if (v == -1.0 / 0.0) return "-inf";
+  char buf[48];
+  int digits = t == DType::f64 ? 8 : (t == DType::f32 ? 8 : 4);
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  std::string s = buf;
+  if (s.find_first_of(".en") == std::string::npos) s += ".";
+  return s;
+}
+
+void print_rec(std::ostream& os, const detail::ArrayImpl& impl, const std::vector<std::string>& elems,
+               const std::vector<int64_t>& index_of, size_t width, int dim, int64_t offset,
+               int indent, bool summarize) {
+  const Shape& shape = impl.aval.shape;
+  int64_t stride = 1;
+  for (size_t d = static_cast<size_t>(dim) + 1; d < shape.size(); ++d) stride *= shape[d];
+  int64_t n = shape[static_cast<size_t>(dim)];
+  os << "[";
+  bool last = dim + 1 == static_cast<int>(shape.size());
+  auto item = [&](int64_t k, bool first) {
+    if (!first) {
+      if (last) os << ", ";
+      else {
+        os << ",";
+        for (size_t d = static_cast<size_t>(dim) + 1; d < shape.size(); ++d) os << "\n";
+        os << std::string(static_cast<size_t>(indent + 1), ' ');
+      }
+    }
+    if (last) {
+      std::string s = elems[static_cast<size_t>(index_of[static_cast<size_t>(offset + k * stride)])];
+      os << std::string(width > s.size() ? width - s.size() : 0, ' ') << s;
+    } else {
+      print_rec(os, impl, elems, index_of, width, dim + 1, offset + k * stride, indent + 1, summarize);
+    }
+  };
+  if (summarize && n > 6) {
+    for (int64_t k = 0; k < 3; ++k) item(k, k == 0);
+    os << (last ? ", ..." : ",\n" + std::string(static_cast<size_t>(indent + 1), ' ') + "...");
+    for (int64_t k = n - 3; k < n; ++k) item(k, false);
+  } else {
+    for (int64_t k = 0; k < n; ++k) item(k, k == 0);
+  }
+  os << "]";
+}
+
+}  // namespace
+
+std::string Array::to_string() const {
+  std::ostringstream os;
+  os << *this;
+  return os.str();
+}
+
+std::ostream& operator<<(std::ostream& os, const Array& a) {
+  if (!a.valid()) return os << "Array(null)";
+  const detail::ArrayImpl& impl = *a.impl();
+  if (impl.trace) return os << "Traced<" << impl.aval.str() << ">";
+  std::string dtype = "dtype=" + std::string(long_name(impl.aval.dtype));
+  if (impl.aval.shape.empty()) return os << "array(" << format_element(impl, 0) << ", " << dtype << ")";
+  if (impl.aval.size() == 0)
+  {
+    os << "array([], shape=(";
+    for (size_t i = 0; i < impl.aval.shape.size(); ++i) os << (i ? ", " : "") << impl.aval.shape[i];
+    return os << (impl.aval.shape.size() == 1 ? ",), " : "), ") << dtype << ")";
+  }
+  // Format every printed element once (all of them, or the corners when summarising) to find
+  // the common width.
+  bool summarize = impl.aval.size() > 1000;
+  std::vector<int64_t> index_of(static_cast<size_t>(impl.aval.size()), 0);
+  std::vector<std::string> elems;
+  size_t width = 0;
+  const Shape& shape = impl.aval.shape;
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (int64_t i = 0; i < impl.aval.size(); ++i) {
+    bool shown = true;
+    if (summarize)
+      for (size_t d = 0; d < shape.size(); ++d)
+        if (shape[d] > 6 && idx[d] >= 3 && idx[d] < shape[d] - 3) shown = false;
+    if (shown) {
+      index_of[static_cast<size_t>(i)] = static_cast<int64_t>(elems.size());
+      elems.push_back(format_element(impl, i));
+      width = std::max(width, elems.back().size());
+    }
+    for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+      if (++idx[static_cast<size_t>(d)] < shape[static_cast<size_t>(d)]) break;
+      idx[static_cast<size_t>(d)] = 0;
+    }
+  }
+  os << "array(";
+  print_rec(os, impl, elems, index_of, width, 0, 0, 6, summarize);
+  return os << ", " << dtype << ")";
+}
+
+}  // namespace strata

@@ -1,0 +1,78 @@
+// Creating arrays. Creation makes concrete arrays at once (inside a trace they are captured as
+// constants when used).
+#include <cmath>
+#include <cstring>
+
+#include "array_impl.h"
+#include "kernels/types.h"
+#include "strata/creation.h"
+
+namespace strata {
+
+namespace {
+
+void check_shape(const char* op, const Shape& shape) {
+  for (int64_t d : shape)
+    if (d < 0) throw ValueError(std::string(op) + ": expects non-negative dimensions, but got " + shape_string(shape));
+}
+
+// A concrete array of `dtype` filled from f64 values produced by gen(i).
+template <class Gen>
+Array generate(const Shape& shape, DType dtype, Gen gen) {
+  Array out = detail::make_concrete(AbstractValue{shape, dtype, false});
+  std::vector<double> tmp(static_cast<size_t>(out.size()));
+  for (size_t i = 0; i < tmp.size(); ++i) tmp[i] = gen(static_cast<int64_t>(i));
+  kernels::convert_elements(tmp.data(), DType::f64, detail::mutable_data(out), dtype, out.size());
+  return out;
+}
+
+}  // namespace
+
+Array array_from_data(const void* data, std::size_t count, DType src, const Shape& shape, DType dtype) {
+  check_shape("array", shape);
+  if (static_cast<int64_t>(count) != num_elements(shape))
+    throw ShapeError("array: got " + std::to_string(count) + " values for shape " + shape_string(shape) +
+                     " (" + std::to_string(num_elements(shape)) + " elements)");
+  Array out = detail::make_concrete(AbstractValue{shape, dtype, false});
+  kernels::convert_elements(data, src, detail::mutable_data(out), dtype, out.size());
+  return out;
+}
+
+Array from_buffer(const void* ptr, const Shape& shape, DType dtype) {
+  check_shape("from_buffer", shape);
+  if (!ptr && num_elements(shape) > 0) throw ValueError("from_buffer: got a null pointer for " + type_string(dtype, shape));
+  Array out = detail::make_concrete(AbstractValue{shape, dtype, false});
+  if (out.nbytes()) std::memcpy(detail::mutable_data(out), ptr, out.nbytes());
+  return out;
+}
+
+Array full(const Shape& shape, double value, DType dtype) {
+  check_shape("full", shape);
+  return generate(shape, dtype, [&](int64_t) { return value; });
+}
+Array zeros(const Shape& shape, DType dtype) { return full(shape, 0.0, dtype); }
+Array ones(const Shape& shape, DType dtype) { return full(shape, 1.0, dtype); }
+Array zeros_like(const Array& x) { return zeros(x.shape(), x.dtype()); }
+Array ones_like(const Array& x) { return ones(x.shape(), x.dtype()); }
+
+Array arange(double start, double stop, double step, DType dtype) {
+  if (step == 0 || !std::isfinite(step) || !std::isfinite(start) || !std::isfinite(stop))
+    throw ValueError("arange: expects finite start, stop and a non-zero step");
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((stop - start) / step)));
+  return generate({n}, dtype, [&](int64_t i) { return start + static_cast<double>(i) * step; });
+}
+Array arange(int64_t stop, DType dtype) { return arange(0.0, static_cast<double>(stop), 1.0, dtype); }
+
+Array linspace(double start, double stop, int64_t num, DType dtype) {
+  if (num < 0) throw ValueError("linspace: expects num >= 0, but got " + std::to_string(num));
+  double step = num > 1 ? (stop - start) / static_cast<double>(num - 1) : 0.0;
+  return generate({num}, dtype, [&](int64_t i) { return i == num - 1 && num > 1 ? stop : start + static_cast<double>(i) * step; });
+}
+
+Array eye(int64_t n, int64_t m, int64_t k, DType dtype) {
+  if (m < 0) m = n;
+  if (n < 0) throw ValueError("eye: expects n >= 0, but got " + std::to_string(n));
+  return generate({n, m}, dtype, [&](int64_t i) { return (i % m) - (i / m) == k ? 1.0 : 0.0; });
+}
+
+}  // namespace strata

@@ -1,0 +1,49 @@
+// The public Jaxpr handle and the trace scope behind make_jaxpr.
+#include <ostream>
+
+#include "jaxpr.h"
+#include "strata/jaxpr.h"
+#include "strata/transforms.h"
+#include "trace.h"
+
+namespace strata {
+
+std::string Jaxpr::to_string() const { return impl_->str(); }
+int Jaxpr::num_inputs() const { return static_cast<int>(impl_->invars.size()); }
+int Jaxpr::num_outputs() const { return static_cast<int>(impl_->outvars.size()); }
+int Jaxpr::num_equations() const { return static_cast<int>(impl_->eqns.size()); }
+std::vector<std::string> Jaxpr::primitive_names() const {
+  std::vector<std::string> names;
+  for (const Equation& e : impl_->eqns) names.emplace_back(e.prim->name);
+  return names;
+}
+
+std::ostream& operator<<(std::ostream& os, const Jaxpr& j) { return os << j.to_string(); }
+
+std::vector<Array> eval_jaxpr(const Jaxpr& jaxpr, const std::vector<Array>& args) {
+  return eval_jaxpr(*jaxpr.impl(), args);
+}
+
+namespace detail {
+
+TraceScope::TraceScope() : state_(begin_trace()) {}
+TraceScope::~TraceScope() {
+  if (state_ && state_->alive) abandon_trace(*state_);
+}
+
+std::vector<Array> TraceScope::inputs(const std::vector<Array>& leaves) {
+  std::vector<Array> out;
+  out.reserve(leaves.size());
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    check_usable(leaves[i], "argument " + std::to_string(i));
+    out.push_back(new_input(*state_, leaves[i].impl()->aval));
+  }
+  return out;
+}
+
+Jaxpr TraceScope::finish(const std::vector<Array>& outputs) {
+  return Jaxpr(end_trace(*state_, outputs));
+}
+
+}  // namespace detail
+}  // namespace strata

@@ -1,0 +1,53 @@
+// api/src/op_helpers.h — what the public ops share: locations, promotion, broadcasting, bind.
+#pragma once
+
+#include <source_location>
+#include <string>
+
+#include "array_impl.h"
+#include "primitive.h"
+#include "strata/ops.h"
+#include "trace.h"
+
+namespace strata::api {
+
+inline SourceLoc to_loc(const SourceLocation& l) {
+  return SourceLoc{l.file_name(), l.line(), l.column()};
+}
+
+// The abstract value of an operand of `op`; rejects null and escaped arrays naming the op.
+const AbstractValue& aval(const Array& a, std::string_view op);
+inline TypeSpec spec(const Array& a, std::string_view op) {
+  const AbstractValue& av = aval(a, op);
+  return {av.dtype, av.weak};
+}
+
+Array bind1(const Primitive& p, std::initializer_list<Array> inputs, const Params& params,
+            const SourceLocation& loc);
+
+// `x` as dtype/weak `to`. Concrete 0-d values (C++ scalars) convert at once, even inside a
+// trace, so that a literal stays a literal; anything else binds convert_element_type.
+Array convert(const Array& x, TypeSpec to, const SourceLocation& loc);
+// `x` broadcast to `shape` by NumPy's trailing alignment (no-op when it already has it).
+Array broadcast_to_shape(const Array& x, const Shape& shape, const SourceLocation& loc);
+
+// NumPy broadcasting of two operands' shapes; ShapeError "op: shapes f32[3,4] and f32[5]
+// cannot be broadcast" otherwise.
+Shape broadcast_shapes(std::string_view op, const Array& a, const Array& b);
+
+// Promotes a and b to their common type and shape for an elementwise primitive. 0-d operands
+// stay 0-d (the primitives broadcast scalars themselves, as JAX's jaxprs show `mul a 2.0`).
+std::pair<Array, Array> promote_binary(std::string_view op, const Array& a, const Array& b,
+                                       const SourceLocation& loc);
+// The shape-matched operand: broadcast unless it is 0-d.
+Array match_shape(const Array& x, const Shape& shape, const SourceLocation& loc);
+
+// Promotes integers and bools to a float type (weak stays weak), for exp, log, divide, ….
+Array to_inexact(const Array& x, std::string_view op, const SourceLocation& loc);
+
+// Normalises reduction axes against `rank` (negative from the end; all when unset); throws
+// ValueError naming the op for out-of-range or repeated axes.
+IntList normalize_axes(std::string_view op, const Axes& axes, const AbstractValue& av);
+int normalize_axis(std::string_view op, int axis, const AbstractValue& av);
+
+}  // namespace strata::api

@@ -1,0 +1,147 @@
+// Elementwise ops: arithmetic, math, comparisons, logic, where and astype.
+#include "op_helpers.h"
+#include "shape_rules.h"
+
+namespace strata {
+
+using api::bind1;
+using api::promote_binary;
+
+namespace {
+
+Array binary(const Primitive& p, std::string_view op, const Array& a, const Array& b,
+             const SourceLocation& loc) {
+  auto [x, y] = promote_binary(op, a, b, loc);
+  return bind1(p, {x, y}, {}, loc);
+}
+
+// Float math: integer and bool operands are promoted to f32 first, as jnp does.
+Array float_unary(const Primitive& p, std::string_view op, const Array& x, const SourceLocation& loc) {
+  return bind1(p, {api::to_inexact(x, op, loc)}, {}, loc);
+}
+
+void require_int_or_bool(std::string_view op, const Array& x) {
+  const AbstractValue& av = api::aval(x, op);
+  if (is_floating(av.dtype))
+    throw DTypeError(std::string(op) + ": expects bool or integer operands, but got " + av.str());
+}
+
+Array as_bool(const Array& x, std::string_view op, const SourceLocation& loc) {
+  const AbstractValue& av = api::aval(x, op);
+  if (av.dtype == DType::bool_) return x;
+  return bind1(prim::kNe, {x, api::convert(Array(0), {av.dtype, true}, loc)}, {}, loc);
+}
+
+}  // namespace
+
+Array add(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kAdd, "add", a, b, loc); }
+Array subtract(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kSub, "subtract", a, b, loc); }
+Array multiply(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kMul, "multiply", a, b, loc); }
+Array maximum(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kMax, "maximum", a, b, loc); }
+Array minimum(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kMin, "minimum", a, b, loc); }
+Array power(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kPow, "power", a, b, loc); }
+Array remainder(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kRem, "remainder", a, b, loc); }
+
+Array divide(const Array& a, const Array& b, SourceLocation loc) {
+  auto [x, y] = promote_binary("divide", a, b, loc);
+  return bind1(prim::kDiv, {api::to_inexact(x, "divide", loc), api::to_inexact(y, "divide", loc)}, {}, loc);
+}
+
+Array negative(const Array& a, SourceLocation loc) {
+  if (api::aval(a, "negative").dtype == DType::bool_)
+    throw DTypeError("negative: expects a numeric operand, but got " + api::aval(a, "negative").str());
+  return bind1(prim::kNeg, {a}, {}, loc);
+}
+
+Array operator+(const Operand& a, const Operand& b) { return add(a.value, b.value, a.loc); }
+Array operator-(const Operand& a, const Operand& b) { return subtract(a.value, b.value, a.loc); }
+Array operator*(const Operand& a, const Operand& b) { return multiply(a.value, b.value, a.loc); }
+Array operator/(const Operand& a, const Operand& b) { return divide(a.value, b.value, a.loc); }
+Array operator%(const Operand& a, const Operand& b) { return remainder(a.value, b.value, a.loc); }
+Array operator-(const Operand& a) { return negative(a.value, a.loc); }
+
+Array exp(const Array& x, SourceLocation loc) { return float_unary(prim::kExp, "exp", x, loc); }
+Array log(const Array& x, SourceLocation loc) { return float_unary(prim::kLog, "log", x, loc); }
+Array log1p(const Array& x, SourceLocation loc) { return float_unary(prim::kLog1p, "log1p", x, loc); }
+Array expm1(const Array& x, SourceLocation loc) { return float_unary(prim::kExpm1, "expm1", x, loc); }
+Array tanh(const Array& x, SourceLocation loc) { return float_unary(prim::kTanh, "tanh", x, loc); }
+Array logistic(const Array& x, SourceLocation loc) { return float_unary(prim::kLogistic, "logistic", x, loc); }
+Array sin(const Array& x, SourceLocation loc) { return float_unary(prim::kSin, "sin", x, loc); }
+Array cos(const Array& x, SourceLocation loc) { return float_unary(prim::kCos, "cos", x, loc); }
+Array sqrt(const Array& x, SourceLocation loc) { return float_unary(prim::kSqrt, "sqrt", x, loc); }
+Array rsqrt(const Array& x, SourceLocation loc) { return float_unary(prim::kRsqrt, "rsqrt", x, loc); }
+Array floor(const Array& x, SourceLocation loc) {
+  if (!is_floating(api::aval(x, "floor").dtype)) return x;  // integers are already whole
+  return bind1(prim::kFloor, {x}, {}, loc);
+}
+Array ceil(const Array& x, SourceLocation loc) {
+  if (!is_floating(api::aval(x, "ceil").dtype)) return x;
+  return bind1(prim::kCeil, {x}, {}, loc);
+}
+Array abs(const Array& x, SourceLocation loc) {
+  if (api::aval(x, "abs").dtype == DType::bool_) return x;
+  return bind1(prim::kAbs, {x}, {}, loc);
+}
+Array sign(const Array& x, SourceLocation loc) {
+  if (api::aval(x, "sign").dtype == DType::bool_) return x;
+  return bind1(prim::kSign, {x}, {}, loc);
+}
+
+Array equal(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kEq, "equal", a, b, loc); }
+Array not_equal(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kNe, "not_equal", a, b, loc); }
+Array less(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kLt, "less", a, b, loc); }
+Array less_equal(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kLe, "less_equal", a, b, loc); }
+Array greater(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kGt, "greater", a, b, loc); }
+Array greater_equal(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kGe, "greater_equal", a, b, loc); }
+Array operator==(const Operand& a, const Operand& b) { return equal(a.value, b.value, a.loc); }
+Array operator!=(const Operand& a, const Operand& b) { return not_equal(a.value, b.value, a.loc); }
+Array operator<(const Operand& a, const Operand& b) { return less(a.value, b.value, a.loc); }
+Array operator<=(const Operand& a, const Operand& b) { return less_equal(a.value, b.value, a.loc); }
+Array operator>(const Operand& a, const Operand& b) { return greater(a.value, b.value, a.loc); }
+Array operator>=(const Operand& a, const Operand& b) { return greater_equal(a.value, b.value, a.loc); }
+
+// NumPy's logical ops: operands are taken as truth values (non-zero is true).
+Array logical_and(const Array& a, const Array& b, SourceLocation loc) {
+  return binary(prim::kAnd, "logical_and", as_bool(a, "logical_and", loc), as_bool(b, "logical_and", loc), loc);
+}
+Array logical_or(const Array& a, const Array& b, SourceLocation loc) {
+  return binary(prim::kOr, "logical_or", as_bool(a, "logical_or", loc), as_bool(b, "logical_or", loc), loc);
+}
+Array logical_not(const Array& a, SourceLocation loc) {
+  return bind1(prim::kNot, {as_bool(a, "logical_not", loc)}, {}, loc);
+}
+// The operators are bitwise, as in NumPy: bool or integer operands only.
+Array operator&(const Operand& a, const Operand& b) {
+  require_int_or_bool("operator&", a.value);
+  require_int_or_bool("operator&", b.value);
+  return binary(prim::kAnd, "operator&", a.value, b.value, a.loc);
+}
+Array operator|(const Operand& a, const Operand& b) {
+  require_int_or_bool("operator|", a.value);
+  require_int_or_bool("operator|", b.value);
+  return binary(prim::kOr, "operator|", a.value, b.value, a.loc);
+}
+Array operator~(const Operand& a) {
+  require_int_or_bool("operator~", a.value);
+  return bind1(prim::kNot, {a.value}, {}, a.loc);
+}
+
+Array where(const Array& cond, const Array& x, const Array& y, SourceLocation loc) {
+  Array c = as_bool(cond, "where", loc);
+  const AbstractValue &cv = api::aval(c, "where"), &xv = api::aval(x, "where"), &yv = api::aval(y, "where");
+  shape_rules::Result r = shape_rules::broadcast_shapes(xv.shape, yv.shape);
+  if (r.ok()) r = shape_rules::broadcast_shapes(cv.shape, r.shape);
+  if (!r.ok())
+    throw ShapeError("where: shapes " + cv.str() + ", " + xv.str() + " and " + yv.str() +
+                     " cannot be broadcast");
+  TypeSpec t = promote_types(api::spec(x, "where"), api::spec(y, "where"));
+  Array a = api::convert(x, t, loc), b = api::convert(y, t, loc);
+  return bind1(prim::kSelect, {api::match_shape(c, r.shape, loc), api::match_shape(a, r.shape, loc),
+                               api::match_shape(b, r.shape, loc)}, {}, loc);
+}
+
+Array astype(const Array& x, DType dtype, SourceLocation loc) {
+  return api::convert(x, TypeSpec{dtype, false}, loc);
+}
+
+}  // namespace strata

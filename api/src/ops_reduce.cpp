@@ -1,0 +1,75 @@
+// Reductions: sum, mean, max, min, prod, argmax.
+#include "op_helpers.h"
+
+namespace strata {
+
+using api::bind1;
+
+namespace {
+
+// Reinserts reduced axes as size-1 dimensions.
+Array keep_dims(const Array& r, const AbstractValue& in, const IntList& axes, const SourceLocation& loc) {
+  Shape s = in.shape;
+  for (int64_t a : axes) s[static_cast<size_t>(a)] = 1;
+  return reshape(r, s, loc);
+}
+
+Array reduce(const Primitive& p, std::string_view op, const Array& x, const Axes& axes,
+             bool keepdims, const SourceLocation& loc, DType bool_as) {
+  Array in = x;
+  bool was_bool = api::aval(x, op).dtype == DType::bool_;
+  if (was_bool) in = api::convert(x, {bool_as, false}, loc);
+  const AbstractValue& av = api::aval(in, op);
+  IntList ax = api::normalize_axes(op, axes, av);
+  Array r = ax.empty() ? in : bind1(p, {in}, Params{{"axes", ax}}, loc);
+  if (was_bool && bool_as == DType::i32 && (&p == &prim::kReduceMax || &p == &prim::kReduceMin))
+    r = api::convert(r, {DType::bool_, false}, loc);
+  return keepdims ? keep_dims(r, av, ax, loc) : r;
+}
+
+}  // namespace
+
+// Bools sum and multiply as i32 (NumPy counts them); max and min of bools stay bool.
+Array sum(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
+  return reduce(prim::kReduceSum, "sum", x, axes, keepdims, loc, DType::i32);
+}
+Array prod(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
+  return reduce(prim::kReduceProd, "prod", x, axes, keepdims, loc, DType::i32);
+}
+Array max(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
+  return reduce(prim::kReduceMax, "max", x, axes, keepdims, loc, DType::i32);
+}
+Array min(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
+  return reduce(prim::kReduceMin, "min", x, axes, keepdims, loc, DType::i32);
+}
+
+Array mean(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
+  Array in = api::to_inexact(x, "mean", loc);
+  const AbstractValue& av = api::aval(in, "mean");
+  IntList ax = api::normalize_axes("mean", axes, av);
+  int64_t n = 1;
+  for (int64_t a : ax) n *= av.shape[static_cast<size_t>(a)];
+  Array s = sum(in, axes, keepdims, loc);
+  return divide(s, Array(static_cast<double>(n)), loc);
+}
+
+Array argmax(const Array& x, std::optional<int> axis, bool keepdims, SourceLocation loc) {
+  Array in = x;
+  const AbstractValue& av0 = api::aval(x, "argmax");
+  if (av0.dtype == DType::bool_) in = api::convert(x, {DType::i32, false}, loc);
+  if (!axis) {
+    Array flat = reshape(in, {av0.size()}, loc);
+    Array r = bind1(prim::kArgmax, {flat}, Params{{"axes", IntList{0}}, {"index_dtype", DType::i32}}, loc);
+    return keepdims ? reshape(r, Shape(av0.shape.size(), 1), loc) : r;
+  }
+  int a = api::normalize_axis("argmax", *axis, av0);
+  if (av0.shape[static_cast<size_t>(a)] == 0)
+    throw ValueError("argmax: axis " + std::to_string(*axis) + " of " + av0.str() + " is empty");
+  Array r = bind1(prim::kArgmax, {in}, Params{{"axes", IntList{a}}, {"index_dtype", DType::i32}}, loc);
+  if (!keepdims) return r;
+  Shape s = av0.shape;
+  s[static_cast<size_t>(a)] = 1;
+  return reshape(r, s, loc);
+}
+
+}  // namespace strata

@@ -1,0 +1,111 @@
+// The dtype table and JAX's promotion lattice.
+#include <algorithm>
+#include <array>
+
+#include "strata/dtype.h"
+#include "strata/shape.h"
+
+namespace strata {
+namespace {
+
+struct DTypeInfo {
+  std::string_view short_name, long_name;
+  std::size_t size;
+};
+constexpr DTypeInfo kInfo[] = {
+    {"bool", "bool", 1}, {"i32", "int32", 4},    {"i64", "int64", 8},    {"bf16", "bfloat16", 2},
+    {"f16", "float16", 2}, {"f32", "float32", 4}, {"f64", "float64", 8},
+};
+
+// Lattice nodes: the dtypes plus the two weak nodes i* and f*.
+enum Node { kB, kIW, kI32, kI64, kFW, kBF16, kF16, kF32, kF64, kNumNodes };
+// Direct successors in JAX's lattice (restricted to strata's types).
+constexpr std::array<std::initializer_list<int>, kNumNodes> kEdges = {{
+    {kIW}, {kI32, kFW}, {kI64}, {kFW}, {kBF16, kF16}, {kF32}, {kF32}, {kF64}, {},
+}};
+
+// ancestors[n] = bitmask of nodes >= n.
+constexpr std::array<uint32_t, kNumNodes> compute_ancestors() {
+  std::array<uint32_t, kNumNodes> up{};
+  for (int n = kNumNodes - 1; n >= 0; --n) {
+    up[n] = 1u << n;
+    for (int s : kEdges[n]) up[n] |= up[s];
+  }
+  return up;
+}
+constexpr auto kUp = compute_ancestors();
+
+Node node_of(TypeSpec t) {
+  if (t.weak && t.dtype != DType::bool_) return is_floating(t.dtype) ? kFW : kIW;
+  switch (t.dtype) {
+    case DType::bool_: return kB;
+    case DType::i32: return kI32;
+    case DType::i64: return kI64;
+    case DType::bf16: return kBF16;
+    case DType::f16: return kF16;
+    case DType::f32: return kF32;
+    case DType::f64: return kF64;
+  }
+  return kF32;
+}
+
+}  // namespace
+
+std::size_t itemsize(DType t) { return kInfo[static_cast<int>(t)].size; }
+std::string_view short_name(DType t) { return kInfo[static_cast<int>(t)].short_name; }
+std::string_view long_name(DType t) { return kInfo[static_cast<int>(t)].long_name; }
+bool is_floating(DType t) { return t == DType::bf16 || t == DType::f16 || t == DType::f32 || t == DType::f64; }
+bool is_integer(DType t) { return t == DType::i32 || t == DType::i64; }
+
+bool parse_dtype(std::string_view name, DType* out) {
+  for (DType t : kAllDTypes)
+    if (name == short_name(t) || name == long_name(t)) {
+      *out = t;
+      return true;
+    }
+  return false;
+}
+
+TypeSpec promote_types(TypeSpec a, TypeSpec b) {
+  Node na = node_of(a), nb = node_of(b);
+  uint32_t common = kUp[na] & kUp[nb];
+  // The least upper bound is the common ancestor whose own ancestors include all the others.
+  int lub = -1;
+  for (int n = 0; n < kNumNodes; ++n)
+    if ((common >> n & 1) && (kUp[n] & common) == common) lub = n;
+  switch (lub) {
+    case kB: return {DType::bool_, false};
+    case kI32: return {DType::i32, false};
+    case kI64: return {DType::i64, false};
+    case kBF16: return {DType::bf16, false};
+    case kF16: return {DType::f16, false};
+    case kF32: return {DType::f32, false};
+    case kF64: return {DType::f64, false};
+    case kIW:  // both weak ints (or a weak int with bool): the wider stored width
+      return {(a.weak && a.dtype == DType::i64) || (b.weak && b.dtype == DType::i64) ? DType::i64 : DType::i32, true};
+    default: {  // kFW: the widest weak float among the operands, else f32
+      DType d = DType::f32;
+      for (TypeSpec t : {a, b})
+        if (t.weak && is_floating(t.dtype) && itemsize(t.dtype) > itemsize(d)) d = t.dtype;
+      return {d, true};
+    }
+  }
+}
+
+int64_t num_elements(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+std::string shape_string(const Shape& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::string type_string(DType dtype, const Shape& shape) {
+  return std::string(short_name(dtype)) + shape_string(shape);
+}
+
+}  // namespace strata

@@ -1,0 +1,96 @@
+// tracer/kernels/reduce.h — reductions over any set of axes, for the reduce_* primitives.
+//
+// The operand is viewed as a matrix [kept, reduced]: when the reduced axes are the trailing
+// ones each row reduces in place; when they are the leading ones, whole rows are combined
+// into an accumulator (vectorised along the kept axis); otherwise the operand is first
+// transposed so that the reduced axes come last. bf16/f16 accumulate in f32.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "copy.h"
+#include "parallel.h"
+#include "types.h"
+#include "../primitive.h"
+
+namespace strata::kernels {
+
+// Op provides, for compute type C:
+//   static C init<C>();                              identity element
+//   static C reduce(const Eigen::ArrayBase<D>& v);   whole-vector reduction (non-empty v)
+//   static void combine(Acc& acc, const Row& row);   acc = op(acc, row), elementwise
+template <class Op>
+void reduce_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
+  const IntList& axes = p.get_ints("axes");
+  const Shape& shape = in[0].shape();
+  size_t rank = shape.size();
+  std::vector<bool> red(rank, false);
+  for (int64_t a : axes) red[static_cast<size_t>(a)] = true;
+  int64_t kept = out[0].size();
+  int64_t n = 1;
+  for (int64_t a : axes) n *= shape[static_cast<size_t>(a)];
+
+  // Which layout: reduced axes (ignoring size-1 dims) all trailing, all leading, or mixed.
+  bool trailing = true, leading = true;
+  {
+    bool seen_red = false, seen_kept = false;
+    for (size_t d = 0; d < rank; ++d) {
+      if (shape[d] == 1) continue;
+      if (red[d]) { seen_red = true; if (seen_kept) leading = false; }
+      else { seen_kept = true; if (seen_red) trailing = false; }
+    }
+  }
+
+  dispatch(in[0].dtype(), [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    if constexpr (!Op::template supports<S>) {
+      throw Error("internal: unsupported dtype in reduction");
+    } else {
+      using C = typename ComputeOf<S>::type;
+      using Vec = Eigen::Array<C, Eigen::Dynamic, 1>;
+      const S* x = in[0].as<S>();
+      S* y = out[0].as<S>();
+      if (n == 0 || kept == 0) {
+        for (int64_t i = 0; i < kept; ++i) y[i] = static_cast<S>(Op::template init<C>());
+        return;
+      }
+      std::vector<S> moved;
+      if (!trailing && leading) {
+        // acc[kept] = combine over the n rows.
+        parallel_for(kept, kElementwiseGrain / 4, [&](int64_t lo, int64_t hi) {
+          int64_t w = hi - lo;
+          Vec acc = Eigen::Map<const Eigen::Array<S, Eigen::Dynamic, 1>>(x + lo, w).template cast<C>();
+          for (int64_t r = 1; r < n; ++r)
+            Op::combine(acc, Eigen::Map<const Eigen::Array<S, Eigen::Dynamic, 1>>(x + r * kept + lo, w).template cast<C>());
+          Eigen::Map<Eigen::Array<S, Eigen::Dynamic, 1>>(y + lo, w) = acc.template cast<S>();
+        });
+        return;
+      }
+      if (!trailing) {
+        // Transpose so that the reduced axes come last, then reduce rows.
+        std::vector<int64_t> strides = contiguous_strides(shape), perm_strides;
+        Shape perm_shape;
+        for (size_t d = 0; d < rank; ++d)
+          if (!red[d]) { perm_shape.push_back(shape[d]); perm_strides.push_back(strides[d]); }
+        for (size_t d = 0; d < rank; ++d)
+          if (red[d]) { perm_shape.push_back(shape[d]); perm_strides.push_back(strides[d]); }
+        moved.resize(static_cast<size_t>(in[0].size()));
+        strided_copy(x, 0, perm_strides, moved.data(), perm_shape, sizeof(S));
+        x = moved.data();
+      }
+      parallel_for(kept, std::max<int64_t>(1, kElementwiseGrain / n), [&](int64_t lo, int64_t hi) {
+        for (int64_t r = lo; r < hi; ++r) {
+          Eigen::Map<const Eigen::Array<S, Eigen::Dynamic, 1>> row(x + r * n, n);
+          y[r] = static_cast<S>(Op::reduce(row.template cast<C>()));
+        }
+      });
+    }
+  });
+}
+
+// The shape rule of reduce_sum/max/min/prod[axes].
+std::vector<AbstractValue> reduce_rule(std::string_view op, std::span<const AbstractValue> in,
+                                       const Params& p, bool allow_bool);
+
+}  // namespace strata::kernels

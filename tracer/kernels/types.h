@@ -1,0 +1,87 @@
+// tracer/kernels/types.h — C++ storage and compute types of each dtype, for eager kernels.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "strata/dtype.h"
+#include "strata/errors.h"
+
+namespace strata::kernels {
+
+using bf16_t = Eigen::bfloat16;
+using f16_t = Eigen::half;
+
+// Storage type of a dtype (bool is stored as one byte, 0 or 1).
+template <DType T> struct Storage;
+template <> struct Storage<DType::bool_> { using type = uint8_t; };
+template <> struct Storage<DType::i32> { using type = int32_t; };
+template <> struct Storage<DType::i64> { using type = int64_t; };
+template <> struct Storage<DType::bf16> { using type = bf16_t; };
+template <> struct Storage<DType::f16> { using type = f16_t; };
+template <> struct Storage<DType::f32> { using type = float; };
+template <> struct Storage<DType::f64> { using type = double; };
+
+// Compute type: bf16 and f16 are computed in f32 and rounded on store.
+template <class S> struct ComputeOf { using type = S; };
+template <> struct ComputeOf<bf16_t> { using type = float; };
+template <> struct ComputeOf<f16_t> { using type = float; };
+
+// Calls fn(S{}) with S the storage type of `t` (as a value of a tag type).
+template <class S> struct Tag { using type = S; };
+template <class Fn>
+decltype(auto) dispatch(DType t, Fn&& fn) {
+  switch (t) {
+    case DType::bool_: return fn(Tag<uint8_t>{});
+    case DType::i32: return fn(Tag<int32_t>{});
+    case DType::i64: return fn(Tag<int64_t>{});
+    case DType::bf16: return fn(Tag<bf16_t>{});
+    case DType::f16: return fn(Tag<f16_t>{});
+    case DType::f32: return fn(Tag<float>{});
+    case DType::f64: return fn(Tag<double>{});
+  }
+  throw Error("internal: unknown dtype");
+}
+
+template <class T>
+constexpr bool is_float_storage = std::is_floating_point_v<T> || std::is_same_v<T, bf16_t> ||
+                                  std::is_same_v<T, f16_t>;
+
+// One element converted as convert_element_type does: float → int truncates toward zero and
+// saturates (NaN → 0); anything → bool is `!= 0`; bool → number is 0 or 1.
+template <class To, class From>
+inline To convert_value(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (std::is_same_v<To, uint8_t>) {  // to bool
+    if constexpr (is_float_storage<From>) return static_cast<float>(v) != 0.0f ? 1 : 0;
+    else return v != 0 ? 1 : 0;
+  } else if constexpr (std::is_integral_v<To>) {
+    if constexpr (is_float_storage<From>) {
+      double d;
+      if constexpr (std::is_same_v<From, double>) d = v;
+      else d = static_cast<float>(v);
+      if (d != d) return 0;
+      if (d <= static_cast<double>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+      if (d >= static_cast<double>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+      return static_cast<To>(d);
+    } else {
+      return static_cast<To>(v);
+    }
+  } else if constexpr (std::is_same_v<To, bf16_t> || std::is_same_v<To, f16_t>) {
+    if constexpr (std::is_same_v<From, double>) return To(static_cast<float>(v));
+    else if constexpr (std::is_same_v<From, bf16_t> || std::is_same_v<From, f16_t>) return To(static_cast<float>(v));
+    else return To(static_cast<float>(v));
+  } else {  // float or double
+    if constexpr (std::is_same_v<From, bf16_t> || std::is_same_v<From, f16_t>) return static_cast<To>(static_cast<float>(v));
+    else return static_cast<To>(v);
+  }
+}
+
+// Converts n elements from one dtype to another.
+void convert_elements(const void* src, DType from, void* dst, DType to, int64_t n);
+
+}  // namespace strata::kernels

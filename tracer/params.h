@@ -1,0 +1,55 @@
+// tracer/params.h — the static parameters of an equation (axes, shapes, dtypes, sub-programs).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "strata/dtype.h"
+#include "strata/errors.h"
+
+namespace strata {
+
+struct JaxprImpl;
+
+using IntList = std::vector<int64_t>;
+using ParamValue = std::variant<bool, int64_t, double, std::string, DType, IntList,
+                                std::shared_ptr<const JaxprImpl>>;
+
+// Named parameters, kept sorted by name so that equal parameter sets compare and print equal.
+class Params {
+ public:
+  Params() = default;
+  Params(std::initializer_list<std::pair<std::string, ParamValue>> items) {
+    for (auto& [k, v] : items) set(k, v);
+  }
+
+  Params& set(const std::string& name, ParamValue value);
+  bool has(const std::string& name) const { return find(name) != nullptr; }
+  const ParamValue* find(const std::string& name) const;
+
+  template <class T>
+  const T& get(const std::string& name) const {
+    const ParamValue* v = find(name);
+    if (!v || !std::holds_alternative<T>(*v))
+      throw Error("internal: missing or mistyped parameter '" + name + "'");
+    return std::get<T>(*v);
+  }
+  int64_t get_int(const std::string& name) const { return get<int64_t>(name); }
+  const IntList& get_ints(const std::string& name) const { return get<IntList>(name); }
+  DType get_dtype(const std::string& name) const { return get<DType>(name); }
+
+  const std::vector<std::pair<std::string, ParamValue>>& items() const { return items_; }
+  bool operator==(const Params& other) const { return items_ == other.items_; }
+
+ private:
+  std::vector<std::pair<std::string, ParamValue>> items_;
+};
+
+// "(1, 2)", "float32", "True", "2.5": the text a jaxpr prints for a parameter value.
+std::string param_string(const ParamValue& v);
+
+}  // namespace strata

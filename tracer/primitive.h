@@ -1,0 +1,64 @@
+// tracer/primitive.h — a primitive and all of its rules, defined once in tracer/primitives/.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "abstract_value.h"
+#include "params.h"
+
+namespace strata {
+
+// Traits that passes and transforms ask a primitive for (they never keep lists of names).
+enum PrimitiveTrait : uint32_t {
+  kElementwise = 1u << 0,   // out[i] depends only on in[i] (operands share one shape or are 0-d)
+  kCommutative = 1u << 1,   // binary and f(a, b) == f(b, a)
+  kReduction = 1u << 2,     // reduces axes of its operand
+  kShapeOnly = 1u << 3,     // moves data without arithmetic (reshape, transpose, broadcast)
+  kCheap = 1u << 4,         // cheap enough to recompute in each consumer when fusing
+  kRandom = 1u << 5,        // part of the counter-based random number generator
+};
+
+// A view of one array's data handed to an eager kernel.
+struct KernelArg {
+  void* data;
+  const AbstractValue* aval;
+  template <class T>
+  T* as() const { return static_cast<T*>(data); }
+  int64_t size() const { return aval->size(); }
+  const Shape& shape() const { return aval->shape; }
+  DType dtype() const { return aval->dtype; }
+};
+
+// Computes the result types from the operand types, or throws (ShapeError, DTypeError,
+// ValueError) with a message that starts with the primitive's name.
+using ShapeRule = std::vector<AbstractValue> (*)(std::span<const AbstractValue> in,
+                                                 const Params& params);
+// Fills preallocated outputs from concrete operands on the CPU (Eigen, both cores).
+using EagerKernel = void (*)(std::span<const KernelArg> in, std::span<const KernelArg> out,
+                             const Params& params);
+
+struct Primitive {
+  std::string_view name;
+  uint32_t traits = 0;
+  ShapeRule shape_rule = nullptr;
+  EagerKernel eager = nullptr;
+
+  bool has(PrimitiveTrait t) const { return (traits & t) != 0; }
+};
+
+// Every primitive, in the order of tracer/primitive_list.def.
+std::span<const Primitive* const> all_primitives();
+// The primitive named `name`, or nullptr.
+const Primitive* find_primitive(std::string_view name);
+
+// Declarations of each primitive object (kAdd, kDotGeneral, ...), one per list entry.
+namespace prim {
+#define STRATA_PRIMITIVE(ident, name) extern const Primitive ident;
+#include "primitive_list.def"
+#undef STRATA_PRIMITIVE
+}  // namespace prim
+
+}  // namespace strata

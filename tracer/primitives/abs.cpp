@@ -1,0 +1,23 @@
+// tracer/primitives/abs.cpp — `abs`: absolute value, elementwise.
+#include "elementwise.h"
+
+namespace strata {
+namespace {
+
+struct Op {
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S>;
+  template <class X> static auto eval(const X& x) { return x.abs(); }
+};
+
+}  // namespace
+
+const Primitive prim::kAbs{
+    .name = "abs",
+    .traits = kElementwise | kCheap,
+    .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
+      return elementwise::rule("abs", in, elementwise::Accepts::kNumeric, false);
+    },
+    .eager = elementwise::unary_kernel<Op>,
+};
+
+}  // namespace strata

@@ -1,0 +1,52 @@
+// tracer/primitives/concatenate.cpp — `concatenate[dimension]`: the operands joined along one
+// dimension; they agree in every other dimension and in dtype.
+#include <cstring>
+
+#include "common.h"
+
+namespace strata {
+namespace {
+
+std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params& p) {
+  std::vector<Shape> shapes;
+  bool weak = true;
+  for (const AbstractValue& a : in) {
+    if (a.dtype != in[0].dtype)
+      throw DTypeError("concatenate: expects operands of one dtype, but got " + in[0].str() +
+                       " and " + a.str());
+    shapes.push_back(a.shape);
+    weak = weak && a.weak;
+  }
+  Shape out = primitives::check("concatenate", shape_rules::concatenate(shapes, p.get_int("dimension")));
+  return {AbstractValue{out, in[0].dtype, weak}};
+}
+
+// Viewed as [outer, dim * inner], each operand contributes a block of columns to every row.
+void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
+  size_t dim = static_cast<size_t>(p.get_int("dimension"));
+  const Shape& os = out[0].shape();
+  int64_t outer = 1, inner = 1;
+  for (size_t d = 0; d < dim; ++d) outer *= os[d];
+  for (size_t d = dim + 1; d < os.size(); ++d) inner *= os[d];
+  size_t isz = itemsize(out[0].dtype());
+  int64_t row = os[dim] * inner * static_cast<int64_t>(isz);
+  int64_t col = 0;
+  for (const KernelArg& a : in) {
+    int64_t w = a.shape()[dim] * inner * static_cast<int64_t>(isz);
+    for (int64_t r = 0; r < outer; ++r)
+      std::memcpy(static_cast<char*>(out[0].data) + r * row + col,
+                  static_cast<const char*>(a.data) + r * w, static_cast<size_t>(w));
+    col += w;
+  }
+}
+
+}  // namespace
+
+const Primitive prim::kConcatenate{
+    .name = "concatenate",
+    .traits = kShapeOnly,
+    .shape_rule = rule,
+    .eager = kernel,
+};
+
+}  // namespace strata

@@ -1,0 +1,138 @@
+// tracer/primitives/elementwise.h — shared rules and kernels of the elementwise primitives.
+//
+// Each elementwise primitive's file picks its dtype class, result-type rule and scalar
+// operation from here; the file itself stays the one place that defines the primitive.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "../kernels/parallel.h"
+#include "../kernels/types.h"
+#include "../primitive.h"
+#include "../shape_rules.h"
+
+namespace strata::elementwise {
+
+using kernels::bf16_t;
+using kernels::f16_t;
+
+// Which operand dtypes an elementwise primitive accepts.
+enum class Accepts { kFloat, kNumeric, kSigned, kIntOrBool, kInt, kAny };
+
+inline bool accepts(Accepts a, DType t) {
+  switch (a) {
+    case Accepts::kFloat: return is_floating(t);
+    case Accepts::kNumeric: case Accepts::kSigned: return t != DType::bool_;
+    case Accepts::kIntOrBool: return !is_floating(t);
+    case Accepts::kInt: return is_integer(t);
+    case Accepts::kAny: return true;
+  }
+  return false;
+}
+
+inline const char* accepts_text(Accepts a) {
+  switch (a) {
+    case Accepts::kFloat: return "a floating-point dtype (bf16, f16, f32, f64)";
+    case Accepts::kNumeric: case Accepts::kSigned: return "a numeric dtype (not bool)";
+    case Accepts::kIntOrBool: return "an integer or bool dtype";
+    case Accepts::kInt: return "an integer dtype";
+    case Accepts::kAny: return "any dtype";
+  }
+  return "";
+}
+
+// The common rule: every operand has one dtype (the API promotes first) and one shape, or is
+// 0-d. The result has that shape, the given dtype (or the operands'), and is weak iff all
+// operands are.
+std::vector<AbstractValue> rule(std::string_view name, std::span<const AbstractValue> in,
+                                Accepts accepts, bool result_bool);
+
+// ---- Kernels ----
+
+template <class T> using Vec = Eigen::Array<T, Eigen::Dynamic, 1>;
+template <class T> using CMap = Eigen::Map<const Vec<T>>;
+template <class T> using MMap = Eigen::Map<Vec<T>>;
+
+// Evaluates out = op(x) over chunks of both cores. Op::eval takes an Eigen array expression in
+// the compute type C (f32 for bf16/f16) and returns one; the result is cast to the output
+// storage type O.
+template <class S, class O, class Op>
+void map_unary(const KernelArg& a, const KernelArg& o) {
+  using C = typename kernels::ComputeOf<S>::type;
+  const S* x = a.as<S>();
+  O* y = o.as<O>();
+  kernels::parallel_for(o.size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
+    CMap<S> xm(x + lo, hi - lo);
+    MMap<O> ym(y + lo, hi - lo);
+    if constexpr (std::is_same_v<S, C>) ym = Op::eval(xm).template cast<O>();
+    else ym = Op::eval(xm.template cast<C>()).template cast<O>();
+  });
+}
+
+// out = op(x, y), where either operand may be 0-d (a constant broadcast over the chunk).
+template <class S, class O, class Op>
+void map_binary(const KernelArg& a, const KernelArg& b, const KernelArg& o) {
+  using C = typename kernels::ComputeOf<S>::type;
+  const S* x = a.as<S>();
+  const S* y = b.as<S>();
+  O* z = o.as<O>();
+  bool xs = a.shape().empty() && !o.shape().empty();
+  bool ys = b.shape().empty() && !o.shape().empty();
+  kernels::parallel_for(o.size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
+    int64_t n = hi - lo;
+    MMap<O> zm(z + lo, n);
+    auto in = [&](const S* p, bool scalar) {
+      if constexpr (std::is_same_v<S, C>) {
+        return scalar ? Vec<C>(Vec<C>::Constant(n, *p)) : Vec<C>(CMap<S>(p + lo, n));
+      } else {
+        return scalar ? Vec<C>(Vec<C>::Constant(n, static_cast<C>(*p)))
+                      : Vec<C>(CMap<S>(p + lo, n).template cast<C>());
+      }
+    };
+    // Fast paths avoid materialising the operands for the common f32/f64 cases.
+    if constexpr (std::is_same_v<S, C>) {
+      if (!xs && !ys) {
+        zm = Op::eval(CMap<S>(x + lo, n), CMap<S>(y + lo, n)).template cast<O>();
+        return;
+      }
+      if (!xs && ys) {
+        zm = Op::eval(CMap<S>(x + lo, n), Vec<C>::Constant(n, *y)).template cast<O>();
+        return;
+      }
+      if (xs && !ys) {
+        zm = Op::eval(Vec<C>::Constant(n, *x), CMap<S>(y + lo, n)).template cast<O>();
+        return;
+      }
+    }
+    zm = Op::eval(in(x, xs), in(y, ys)).template cast<O>();
+  });
+}
+
+// Dispatches on the operand dtype and runs map_unary / map_binary for the dtypes Op accepts.
+template <class Op, bool kBoolResult = false>
+void unary_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params&) {
+  kernels::dispatch(in[0].dtype(), [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    using O = std::conditional_t<kBoolResult, uint8_t, S>;
+    if constexpr (Op::template supports<S>) map_unary<S, O, Op>(in[0], out[0]);
+    else throw Error("internal: unsupported dtype in unary kernel");
+  });
+}
+
+template <class Op, bool kBoolResult = false>
+void binary_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params&) {
+  kernels::dispatch(in[0].dtype(), [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    using O = std::conditional_t<kBoolResult, uint8_t, S>;
+    if constexpr (Op::template supports<S>) map_binary<S, O, Op>(in[0], in[1], out[0]);
+    else throw Error("internal: unsupported dtype in binary kernel");
+  });
+}
+
+// Storage classes, for Op::supports.
+template <class S> inline constexpr bool kIsFloat = kernels::is_float_storage<S>;
+template <class S> inline constexpr bool kIsInt = std::is_same_v<S, int32_t> || std::is_same_v<S, int64_t>;
+template <class S> inline constexpr bool kIsBool = std::is_same_v<S, uint8_t>;
+
+}  // namespace strata::elementwise

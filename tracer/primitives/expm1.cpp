@@ -1,0 +1,23 @@
+// tracer/primitives/expm1.cpp — `expm1`: e^x - 1, accurate near 0.
+#include "elementwise.h"
+
+namespace strata {
+namespace {
+
+struct Op {
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
+  template <class X> static auto eval(const X& x) { return x.expm1(); }
+};
+
+}  // namespace
+
+const Primitive prim::kExpm1{
+    .name = "expm1",
+    .traits = kElementwise | kCheap,
+    .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
+      return elementwise::rule("expm1", in, elementwise::Accepts::kFloat, false);
+    },
+    .eager = elementwise::unary_kernel<Op>,
+};
+
+}  // namespace strata

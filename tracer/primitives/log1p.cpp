@@ -1,0 +1,23 @@
+// tracer/primitives/log1p.cpp — `log1p`: log(1 + x), accurate near 0.
+#include "elementwise.h"
+
+namespace strata {
+namespace {
+
+struct Op {
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
+  template <class X> static auto eval(const X& x) { return x.log1p(); }
+};
+
+}  // namespace
+
+const Primitive prim::kLog1p{
+    .name = "log1p",
+    .traits = kElementwise | kCheap,
+    .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
+      return elementwise::rule("log1p", in, elementwise::Accepts::kFloat, false);
+    },
+    .eager = elementwise::unary_kernel<Op>,
+};
+
+}  // namespace strata

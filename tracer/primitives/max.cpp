@@ -1,0 +1,23 @@
+// tracer/primitives/max.cpp — `max`: the larger of x and y, elementwise; nan if either is nan.
+#include "elementwise.h"
+
+namespace strata {
+namespace {
+
+struct Op {
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S>;
+  template <class X, class Y> static auto eval(const X& x, const Y& y) { return x.binaryExpr(y, Eigen::internal::scalar_max_op<typename X::Scalar, typename X::Scalar, Eigen::PropagateNaN>()); }
+};
+
+}  // namespace
+
+const Primitive prim::kMax{
+    .name = "max",
+    .traits = kElementwise | kCheap | kCommutative,
+    .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
+      return elementwise::rule("max", in, elementwise::Accepts::kNumeric, false);
+    },
+    .eager = elementwise::binary_kernel<Op>,
+};
+
+}  // namespace strata

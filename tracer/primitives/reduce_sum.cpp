@@ -1,0 +1,34 @@
+// tracer/primitives/reduce_sum.cpp — `reduce_sum[axes]`: the sum over `axes` (0 for none).
+#include <limits>
+
+#include "../kernels/reduce.h"
+
+namespace strata {
+namespace {
+
+template <class T> T lowest() {
+  return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+}
+template <class T> T highest() {
+  return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+}
+
+struct Op {
+  template <class S> static constexpr bool supports = !std::is_same_v<S, uint8_t>;
+  template <class T> static T init() { return T(0); }
+  template <class V> static auto reduce(const V& v) { return v.sum(); }
+  template <class A, class R> static void combine(A& acc, const R& row) { acc += row; }
+};
+
+}  // namespace
+
+const Primitive prim::kReduceSum{
+    .name = "reduce_sum",
+    .traits = kReduction,
+    .shape_rule = [](std::span<const AbstractValue> in, const Params& p) {
+      return kernels::reduce_rule("reduce_sum", in, p, false);
+    },
+    .eager = kernels::reduce_kernel<Op>,
+};
+
+}  // namespace strata

@@ -1,0 +1,44 @@
+// tracer/primitives/select.cpp — `select`: pred ? on_true : on_false, elementwise (StableHLO's
+// select). pred is bool; the branches share one dtype; any operand may be 0-d.
+#include "common.h"
+
+namespace strata {
+namespace {
+
+std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&) {
+  primitives::expect_arity("select", in, 3);
+  if (in[0].dtype != DType::bool_)
+    throw DTypeError("select: expects a bool predicate, but got " + in[0].str());
+  if (in[1].dtype != in[2].dtype)
+    throw DTypeError("select: expects branches of one dtype, but got " + in[1].str() + " and " +
+                     in[2].str());
+  Shape shapes[] = {in[0].shape, in[1].shape, in[2].shape};
+  Shape out = primitives::check("select", shape_rules::elementwise(shapes));
+  return {AbstractValue{out, in[1].dtype, in[1].weak && in[2].weak}};
+}
+
+void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params&) {
+  const uint8_t* p = in[0].as<uint8_t>();
+  bool ps = in[0].shape().empty(), ts = in[1].shape().empty(), fs = in[2].shape().empty();
+  kernels::dispatch(out[0].dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* t = in[1].as<T>();
+    const T* f = in[2].as<T>();
+    T* o = out[0].as<T>();
+    kernels::parallel_for(out[0].size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i)
+        o[i] = p[ps ? 0 : i] ? t[ts ? 0 : i] : f[fs ? 0 : i];
+    });
+  });
+}
+
+}  // namespace
+
+const Primitive prim::kSelect{
+    .name = "select",
+    .traits = kElementwise | kCheap,
+    .shape_rule = rule,
+    .eager = kernel,
+};
+
+}  // namespace strata

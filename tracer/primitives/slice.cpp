@@ -1,0 +1,38 @@
+// tracer/primitives/slice.cpp — `slice[start_indices, limit_indices, strides]`: the elements
+// start + k * stride below limit in each dimension (StableHLO's slice).
+#include "common.h"
+
+namespace strata {
+namespace {
+
+std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params& p) {
+  primitives::expect_arity("slice", in, 1);
+  Shape out = primitives::check(
+      "slice", shape_rules::slice(in[0].shape, p.get_ints("start_indices"),
+                                  p.get_ints("limit_indices"), p.get_ints("strides")));
+  return {AbstractValue{out, in[0].dtype, in[0].weak}};
+}
+
+void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
+  const IntList& start = p.get_ints("start_indices");
+  const IntList& step = p.get_ints("strides");
+  std::vector<int64_t> in_strides = kernels::contiguous_strides(in[0].shape());
+  std::vector<int64_t> strides(in_strides.size());
+  int64_t offset = 0;
+  for (size_t i = 0; i < strides.size(); ++i) {
+    offset += start[i] * in_strides[i];
+    strides[i] = in_strides[i] * step[i];
+  }
+  kernels::strided_copy(in[0].data, offset, strides, out[0].data, out[0].shape(), itemsize(in[0].dtype()));
+}
+
+}  // namespace
+
+const Primitive prim::kSlice{
+    .name = "slice",
+    .traits = kShapeOnly | kCheap,
+    .shape_rule = rule,
+    .eager = kernel,
+};
+
+}  // namespace strata

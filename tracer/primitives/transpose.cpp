@@ -1,0 +1,31 @@
+// tracer/primitives/transpose.cpp — `transpose[permutation]`: result dimension i is operand
+// dimension permutation[i].
+#include "common.h"
+
+namespace strata {
+namespace {
+
+std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params& p) {
+  primitives::expect_arity("transpose", in, 1);
+  Shape out = primitives::check("transpose", shape_rules::transpose(in[0].shape, p.get_ints("permutation")));
+  return {AbstractValue{out, in[0].dtype, in[0].weak}};
+}
+
+void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
+  const IntList& perm = p.get_ints("permutation");
+  std::vector<int64_t> in_strides = kernels::contiguous_strides(in[0].shape());
+  std::vector<int64_t> strides(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) strides[i] = in_strides[static_cast<size_t>(perm[i])];
+  kernels::strided_copy(in[0].data, 0, strides, out[0].data, out[0].shape(), itemsize(in[0].dtype()));
+}
+
+}  // namespace
+
+const Primitive prim::kTranspose{
+    .name = "transpose",
+    .traits = kShapeOnly,
+    .shape_rule = rule,
+    .eager = kernel,
+};
+
+}  // namespace strata

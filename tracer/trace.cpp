@@ -1,0 +1,175 @@
+#include "trace.h"
+
+#include <string>
+
+namespace strata {
+namespace {
+
+thread_local std::vector<std::shared_ptr<detail::TraceState>> g_trace_stack;
+
+}  // namespace
+
+using detail::ArrayImpl;
+using detail::TraceState;
+
+Array TraceState::new_var(const AbstractValue& aval, int producer_eqn) {
+  int id = static_cast<int>(jaxpr.vars.size());
+  jaxpr.vars.push_back(aval);
+  producer.push_back(producer_eqn);
+  auto impl = std::make_shared<ArrayImpl>();
+  impl->aval = aval;
+  // Tracers keep their trace alive, so that a use after it ended is detected, not dangling.
+  impl->trace = shared_from_this();
+  impl->var = id;
+  return Array(std::move(impl));
+}
+
+Atom TraceState::atom_for(const Array& a) {
+  const auto& impl = a.impl();
+  if (impl->trace.get() == this) return Atom{impl->var, {}};
+  if (!impl->trace && impl->aval.shape.empty()) return Atom{-1, a};
+  auto it = captured.find(impl.get());
+  if (it != captured.end()) return Atom{it->second, {}};
+  Array v = new_var(impl->aval, -1);
+  int id = v.impl()->var;
+  jaxpr.constvars.push_back(id);
+  jaxpr.consts.push_back(a);  // keeps impl alive, so the pointer key stays unique
+  captured.emplace(impl.get(), id);
+  return Atom{id, {}};
+}
+
+std::shared_ptr<TraceState> begin_trace() {
+  auto t = std::make_shared<TraceState>();
+  t->level = static_cast<int>(g_trace_stack.size()) + 1;
+  g_trace_stack.push_back(t);
+  return t;
+}
+
+TraceState* current_trace() { return g_trace_stack.empty() ? nullptr : g_trace_stack.back().get(); }
+
+Array new_input(TraceState& trace, const AbstractValue& aval) {
+  Array v = trace.new_var(aval, -1);
+  trace.jaxpr.invars.push_back(v.impl()->var);
+  return v;
+}
+
+namespace {
+void pop(TraceState& trace) {
+  if (g_trace_stack.empty() || g_trace_stack.back().get() != &trace)
+    throw Error("internal: trace ended out of order");
+  trace.alive = false;
+  g_trace_stack.pop_back();
+}
+}  // namespace
+
+std::shared_ptr<JaxprImpl> end_trace(TraceState& trace, std::span<const Array> outputs) {
+  for (const Array& out : outputs) {
+    check_usable(out, "the traced function's result");
+    trace.jaxpr.outvars.push_back(trace.atom_for(out));
+  }
+  pop(trace);
+  auto result = std::make_shared<JaxprImpl>(std::move(trace.jaxpr));
+  trace.jaxpr = JaxprImpl{};
+  trace.captured.clear();
+  return result;
+}
+
+void abandon_trace(TraceState& trace) {
+  if (!g_trace_stack.empty() && g_trace_stack.back().get() == &trace) pop(trace);
+}
+
+void check_usable(const Array& a, std::string_view op) {
+  if (!a.valid())
+    throw ValueError(std::string(op) + ": got a null Array (default-constructed, never assigned)");
+  const auto& t = a.impl()->trace;
+  if (t && !t->alive)
+    throw EscapedTracerError(
+        std::string(op) + ": a tracer (" + a.impl()->aval.str() +
+        ") was used after the trace that created it had ended. A traced function must return "
+        "its results rather than store them (in a global, a captured variable or a member); "
+        "pass values in as arguments instead.");
+}
+
+std::vector<Array> eval_eager(const Primitive& prim, std::span<const Array> inputs,
+                              const std::vector<AbstractValue>& out_avals, const Params& params) {
+  std::vector<KernelArg> in;
+  in.reserve(inputs.size());
+  for (const Array& a : inputs)
+    in.push_back(KernelArg{a.impl()->buffer->data, &a.impl()->aval});
+  std::vector<Array> outs;
+  std::vector<KernelArg> out;
+  outs.reserve(out_avals.size());
+  out.reserve(out_avals.size());
+  for (const AbstractValue& av : out_avals) {
+    outs.push_back(detail::make_concrete(av));
+    out.push_back(KernelArg{outs.back().impl()->buffer->data, &outs.back().impl()->aval});
+  }
+  prim.eager(in, out, params);
+  return outs;
+}
+
+std::vector<Array> bind(const Primitive& prim, std::span<const Array> inputs,
+                        const Params& params, const SourceLoc& loc) {
+  std::vector<AbstractValue> in_avals;
+  in_avals.reserve(inputs.size());
+  for (const Array& a : inputs) {
+    check_usable(a, prim.name);
+    in_avals.push_back(a.impl()->aval);
+  }
+  std::vector<AbstractValue> out_avals = prim.shape_rule(in_avals, params);
+
+  TraceState* trace = current_trace();
+  if (!trace) return eval_eager(prim, inputs, out_avals, params);
+
+  Equation eqn;
+  eqn.prim = &prim;
+  eqn.params = params;
+  eqn.loc = loc;
+  for (const Array& a : inputs) eqn.inputs.push_back(trace->atom_for(a));
+  int eqn_index = static_cast<int>(trace->jaxpr.eqns.size());
+  std::vector<Array> outs;
+  for (const AbstractValue& av : out_avals) {
+    Array v = trace->new_var(av, eqn_index);
+    eqn.outputs.push_back(v.impl()->var);
+    outs.push_back(std::move(v));
+  }
+  trace->jaxpr.eqns.push_back(std::move(eqn));
+  return outs;
+}
+
+Array bind1(const Primitive& prim, std::span<const Array> inputs, const Params& params,
+            const SourceLoc& loc) {
+  std::vector<Array> outs = bind(prim, inputs, params, loc);
+  if (outs.size() != 1) throw Error("internal: " + std::string(prim.name) + " has several results");
+  return std::move(outs[0]);
+}
+
+std::vector<Array> eval_jaxpr(const JaxprImpl& jaxpr, std::span<const Array> args) {
+  if (args.size() != jaxpr.invars.size())
+    throw ValueError("eval_jaxpr: the program takes " + std::to_string(jaxpr.invars.size()) +
+                     " arguments, but got " + std::to_string(args.size()));
+  std::vector<Array> env(jaxpr.vars.size());
+  for (size_t i = 0; i < jaxpr.constvars.size(); ++i) env[jaxpr.constvars[i]] = jaxpr.consts[i];
+  for (size_t i = 0; i < args.size(); ++i) {
+    const AbstractValue& want = jaxpr.vars[jaxpr.invars[i]];
+    check_usable(args[i], "eval_jaxpr");
+    const AbstractValue& got = args[i].impl()->aval;
+    if (got.shape != want.shape || got.dtype != want.dtype)
+      throw ShapeError("eval_jaxpr: argument " + std::to_string(i) + " expects " + want.str() +
+                       ", but got " + got.str());
+    env[jaxpr.invars[i]] = args[i];
+  }
+  auto read = [&](const Atom& a) { return a.is_literal() ? a.literal : env[a.var]; };
+  std::vector<Array> ins;
+  for (const Equation& eqn : jaxpr.eqns) {
+    ins.clear();
+    for (const Atom& a : eqn.inputs) ins.push_back(read(a));
+    std::vector<Array> outs = bind(*eqn.prim, ins, eqn.params, eqn.loc);
+    for (size_t i = 0; i < outs.size(); ++i) env[eqn.outputs[i]] = std::move(outs[i]);
+  }
+  std::vector<Array> results;
+  for (const Atom& a : jaxpr.outvars) results.push_back(read(a));
+  return results;
+}
+
+}  // namespace strata
