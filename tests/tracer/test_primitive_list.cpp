@@ -1,0 +1,24 @@
+// Walks the one list of primitives and fails for any primitive that lacks a rule.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "primitive.h"
+
+namespace {
+
+TEST(PrimitiveList, EveryPrimitiveHasItsRules) {
+  std::set<std::string_view> names;
+  for (const strata::Primitive* p : strata::all_primitives()) {
+    SCOPED_TRACE(std::string(p->name));
+    EXPECT_FALSE(p->name.empty());
+    EXPECT_TRUE(names.insert(p->name).second) << "duplicate primitive name";
+    EXPECT_NE(p->shape_rule, nullptr) << p->name << " has no shape rule";
+    EXPECT_NE(p->eager, nullptr) << p->name << " has no eager kernel";
+    EXPECT_EQ(strata::find_primitive(p->name), p);
+  }
+  EXPECT_EQ(names.size(), strata::all_primitives().size());
+  EXPECT_GE(names.size(), 49u);
+}
+
+}  // namespace
