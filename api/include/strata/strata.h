@@ -6,6 +6,7 @@
 #include "strata/dtype.h"
 #include "strata/errors.h"
 #include "strata/jaxpr.h"
+#include "strata/jit.h"
 #include "strata/ops.h"
 #include "strata/pytree.h"
 #include "strata/random.h"

@@ -1,0 +1,47 @@
+// dialect/StrataDialect.td — the `strata` dialect, its element types and its op base classes.
+//
+// The ops follow StableHLO's names and semantics (StablehloOps.td) on builtin ranked tensors
+// of static shape. Everything a pass or a doc needs to know about an op is declared in ODS.
+#ifndef STRATA_DIALECT_TD
+#define STRATA_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/CommonTypeConstraints.td"
+
+def Strata_Dialect : Dialect {
+  let name = "strata";
+  let cppNamespace = "::mlir::strata";
+  let summary = "strata's array ops: StableHLO's ops on builtin ranked tensors";
+  let description = [{
+    The program a strata function computes, after tracing and lowering from its jaxpr. Ops
+    are named and specified as StableHLO specifies them, on statically shaped builtin tensors
+    of `f32`, `f64`, `bf16`, `f16`, `i1`, `i32` and `i64` (integers are signless and read as
+    signed, as jaxprs' `i32`/`i64`; `i1` is `bool`). Passes that change how a program is
+    computed (canonicalization, CSE, fusion, buffer assignment) run on this dialect.
+  }];
+  let hasConstantMaterializer = 1;
+}
+
+//===----------------------------------------------------------------------------------===//
+// Types: statically shaped tensors of the seven element types.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_Tensor : StaticShapeTensorOf<[F32, F64, BF16, F16, I1, I32, I64]>;
+def Strata_FloatTensor : StaticShapeTensorOf<[F32, F64, BF16, F16]>;
+def Strata_NumericTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, I32, I64]>;
+def Strata_IntTensor : StaticShapeTensorOf<[I32, I64]>;
+def Strata_PredOrIntTensor : StaticShapeTensorOf<[I1, I32, I64]>;
+def Strata_PredTensor : StaticShapeTensorOf<[I1]>;
+def Strata_I32Tensor : StaticShapeTensorOf<[I32]>;
+// A 0-d i32 tensor; buildable, so assembly formats need not spell its type.
+def Strata_I32Scalar : 0DTensorOf<[I32]>,
+    BuildableType<"::mlir::RankedTensorType::get({}, $_builder.getI32Type())">;
+
+//===----------------------------------------------------------------------------------===//
+// Base classes.
+//===----------------------------------------------------------------------------------===//
+
+class Strata_Op<string mnemonic, list<Trait> traits = []> :
+    Op<Strata_Dialect, mnemonic, traits>;
+
+#endif  // STRATA_DIALECT_TD

@@ -1,0 +1,328 @@
+// Folders of the `strata` ops: constant folding and the identities canonicalization applies.
+//
+// Float identities follow XLA's algebraic simplifier (x + 0 → x even though -0 + 0 = +0).
+// Non-splat constants fold only up to kFoldLimit elements, so a large constant never
+// multiplies into copies of itself at compile time.
+#include <cmath>
+
+#include "dialect/StrataOps.h"
+#include "mlir/Dialect/CommonFolders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::strata;
+
+namespace {
+
+constexpr int64_t kFoldLimit = 1 << 16;
+
+bool foldable(Attribute a) {
+  auto e = dyn_cast_or_null<DenseElementsAttr>(a);
+  return e && (e.isSplat() || e.getNumElements() <= kFoldLimit);
+}
+
+bool isI1(Type t) { return getElementTypeOrSelf(t).isInteger(1); }
+
+// True when `a` is a splat of zero (`one` false) or one (`one` true); for i1, false or true.
+bool isSplatOf(Attribute a, bool one) {
+  auto e = dyn_cast_or_null<DenseElementsAttr>(a);
+  if (!e || !e.isSplat()) return false;
+  if (isa<FloatType>(e.getElementType())) {
+    APFloat v = e.getSplatValue<APFloat>();
+    return one ? v.isExactlyValue(1.0) : v.isPosZero() || v.isNegZero();
+  }
+  APInt v = e.getSplatValue<APInt>();
+  return one ? v.isOne() : v.isZero();
+}
+
+// Elementwise folding of a binary op on constants: `f` on floats, `i` on integers (both
+// return std::optional, empty to give up).
+template <class F, class I>
+OpFoldResult foldBinary(Attribute lhs, Attribute rhs, Type type, F f, I i) {
+  if (!foldable(lhs) || !foldable(rhs)) return {};
+  Attribute operands[] = {lhs, rhs};
+  if (isa<FloatType>(getElementTypeOrSelf(type)))
+    return constFoldBinaryOpConditional<FloatAttr, APFloat, void>(operands, type, f);
+  return constFoldBinaryOpConditional<IntegerAttr, APInt, void>(operands, type, i);
+}
+
+template <class F, class I>
+OpFoldResult foldUnary(Attribute operand, Type type, F f, I i) {
+  if (!foldable(operand)) return {};
+  Attribute operands[] = {operand};
+  if (isa<FloatType>(getElementTypeOrSelf(type)))
+    return constFoldUnaryOpConditional<FloatAttr, APFloat, void>(operands, type, f);
+  return constFoldUnaryOpConditional<IntegerAttr, APInt, void>(operands, type, i);
+}
+
+// A float function evaluated in double and rounded back to the operand's format.
+template <class Fn>
+OpFoldResult foldFloatFn(Attribute operand, Type type, Fn fn) {
+  if (!foldable(operand)) return {};
+  Attribute operands[] = {operand};
+  return constFoldUnaryOpConditional<FloatAttr, APFloat, void>(
+      operands, type, [&](const APFloat& a) -> std::optional<APFloat> {
+        bool lost;
+        APFloat d = a;
+        d.convert(APFloat::IEEEdouble(), llvm::RoundingMode::NearestTiesToEven, &lost);
+        APFloat r(fn(d.convertToDouble()));
+        r.convert(a.getSemantics(), llvm::RoundingMode::NearestTiesToEven, &lost);
+        return r;
+      });
+}
+
+auto noInt = [](const APInt&) -> std::optional<APInt> { return std::nullopt; };
+
+// A splat constant of `type` with the splat value of `attr`, or null.
+Attribute resplat(Attribute attr, Type type) {
+  auto e = dyn_cast_or_null<DenseElementsAttr>(attr);
+  if (!e || !e.isSplat()) return {};
+  return DenseElementsAttr::get(cast<ShapedType>(type), e.getSplatValue<Attribute>());
+}
+
+bool isIota(ArrayRef<int64_t> v) {
+  for (size_t i = 0; i < v.size(); ++i)
+    if (v[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
+
+}  // namespace
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------------------===//
+// Binary arithmetic.
+//===----------------------------------------------------------------------------------===//
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), false)) return getLhs();
+  if (isSplatOf(adaptor.getLhs(), false)) return getRhs();
+  bool i1 = isI1(getType());
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat& a, const APFloat& b) -> std::optional<APFloat> { return a + b; },
+      [i1](const APInt& a, const APInt& b) -> std::optional<APInt> { return i1 ? a | b : a + b; });
+}
+
+OpFoldResult SubtractOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), false)) return getLhs();
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat& a, const APFloat& b) -> std::optional<APFloat> { return a - b; },
+      [](const APInt& a, const APInt& b) -> std::optional<APInt> { return a - b; });
+}
+
+OpFoldResult MultiplyOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), true)) return getLhs();
+  if (isSplatOf(adaptor.getLhs(), true)) return getRhs();
+  bool i1 = isI1(getType());
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat& a, const APFloat& b) -> std::optional<APFloat> { return a * b; },
+      [i1](const APInt& a, const APInt& b) -> std::optional<APInt> { return i1 ? a & b : a * b; });
+}
+
+OpFoldResult DivideOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), true)) return getLhs();
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat& a, const APFloat& b) -> std::optional<APFloat> { return a / b; },
+      [](const APInt& a, const APInt& b) -> std::optional<APInt> {
+        // Division by zero and INT_MIN / -1 are left to run time.
+        if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes())) return std::nullopt;
+        return a.sdiv(b);
+      });
+}
+
+OpFoldResult MaximumOp::fold(FoldAdaptor adaptor) {
+  bool i1 = isI1(getType());
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat& a, const APFloat& b) -> std::optional<APFloat> {
+        return llvm::maximum(a, b);
+      },
+      [i1](const APInt& a, const APInt& b) -> std::optional<APInt> {
+        return i1 ? a | b : llvm::APIntOps::smax(a, b);
+      });
+}
+
+OpFoldResult MinimumOp::fold(FoldAdaptor adaptor) {
+  bool i1 = isI1(getType());
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat& a, const APFloat& b) -> std::optional<APFloat> {
+        return llvm::minimum(a, b);
+      },
+      [i1](const APInt& a, const APInt& b) -> std::optional<APInt> {
+        return i1 ? a & b : llvm::APIntOps::smin(a, b);
+      });
+}
+
+//===----------------------------------------------------------------------------------===//
+// Unary.
+//===----------------------------------------------------------------------------------===//
+
+OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
+  if (auto inner = getOperand().getDefiningOp<NotOp>()) return inner.getOperand();
+  return foldUnary(
+      adaptor.getOperand(), getType(),
+      [](const APFloat&) -> std::optional<APFloat> { return std::nullopt; },
+      [](const APInt& a) -> std::optional<APInt> { return ~a; });
+}
+
+OpFoldResult NegateOp::fold(FoldAdaptor adaptor) {
+  if (auto inner = getOperand().getDefiningOp<NegateOp>()) return inner.getOperand();
+  return foldUnary(
+      adaptor.getOperand(), getType(), [](const APFloat& a) -> std::optional<APFloat> { return -a; },
+      [](const APInt& a) -> std::optional<APInt> { return -a; });
+}
+
+OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(
+      adaptor.getOperand(), getType(),
+      [](const APFloat& a) -> std::optional<APFloat> { return llvm::abs(a); },
+      [](const APInt& a) -> std::optional<APInt> { return a.abs(); });
+}
+
+OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(
+      adaptor.getOperand(), getType(),
+      [](APFloat a) -> std::optional<APFloat> {
+        a.roundToIntegral(llvm::RoundingMode::TowardNegative);
+        return a;
+      },
+      noInt);
+}
+
+OpFoldResult CeilOp::fold(FoldAdaptor adaptor) {
+  return foldUnary(
+      adaptor.getOperand(), getType(),
+      [](APFloat a) -> std::optional<APFloat> {
+        a.roundToIntegral(llvm::RoundingMode::TowardPositive);
+        return a;
+      },
+      noInt);
+}
+
+OpFoldResult ExpOp::fold(FoldAdaptor a) {
+  return foldFloatFn(a.getOperand(), getType(), [](double x) { return std::exp(x); });
+}
+OpFoldResult LogOp::fold(FoldAdaptor a) {
+  return foldFloatFn(a.getOperand(), getType(), [](double x) { return std::log(x); });
+}
+OpFoldResult TanhOp::fold(FoldAdaptor a) {
+  return foldFloatFn(a.getOperand(), getType(), [](double x) { return std::tanh(x); });
+}
+OpFoldResult SineOp::fold(FoldAdaptor a) {
+  return foldFloatFn(a.getOperand(), getType(), [](double x) { return std::sin(x); });
+}
+OpFoldResult CosineOp::fold(FoldAdaptor a) {
+  return foldFloatFn(a.getOperand(), getType(), [](double x) { return std::cos(x); });
+}
+OpFoldResult SqrtOp::fold(FoldAdaptor a) {
+  return foldFloatFn(a.getOperand(), getType(), [](double x) { return std::sqrt(x); });
+}
+OpFoldResult RsqrtOp::fold(FoldAdaptor a) {
+  return foldFloatFn(a.getOperand(), getType(), [](double x) { return 1.0 / std::sqrt(x); });
+}
+
+//===----------------------------------------------------------------------------------===//
+// Selection and conversion.
+//===----------------------------------------------------------------------------------===//
+
+OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  if (getOnTrue() == getOnFalse()) return getOnTrue();
+  auto pred = dyn_cast_or_null<DenseElementsAttr>(adaptor.getPred());
+  if (!pred || !pred.isSplat()) return {};
+  return pred.getSplatValue<bool>() ? getOnTrue() : getOnFalse();
+}
+
+// Identity, and splat constants between float types or from integers (float → integer
+// rounding and saturation are left to the backend's one definition).
+OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getType() == getType()) return getOperand();
+  auto in = dyn_cast_or_null<DenseElementsAttr>(adaptor.getOperand());
+  if (!in || !in.isSplat()) return {};
+  Type from = in.getElementType(), to = getType().getElementType();
+  bool lost;
+  if (auto toFloat = dyn_cast<FloatType>(to)) {
+    APFloat r(toFloat.getFloatSemantics());
+    if (isa<FloatType>(from)) {
+      r = in.getSplatValue<APFloat>();
+      r.convert(toFloat.getFloatSemantics(), llvm::RoundingMode::NearestTiesToEven, &lost);
+    } else {
+      r.convertFromAPInt(in.getSplatValue<APInt>(), /*isSigned=*/!from.isInteger(1),
+                         llvm::RoundingMode::NearestTiesToEven);
+    }
+    return DenseElementsAttr::get(getType(), r);
+  }
+  if (isa<IntegerType>(from)) {
+    APInt v = in.getSplatValue<APInt>();
+    unsigned width = to.getIntOrFloatBitWidth();
+    APInt r = width == 1 ? APInt(1, !v.isZero()) : from.isInteger(1) ? v.zext(width) : v.sextOrTrunc(width);
+    return DenseElementsAttr::get(getType(), r);
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------------------===//
+// Shape ops: identities, splats, and chains folded into one op in place.
+//===----------------------------------------------------------------------------------===//
+
+OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getType() == getType() && isIota(getBroadcastDimensions())) return getOperand();
+  if (Attribute splat = resplat(adaptor.getOperand(), getType())) return splat;
+  // broadcast(broadcast(x)): x's dim k goes to outer[inner[k]].
+  if (auto inner = getOperand().getDefiningOp<BroadcastInDimOp>()) {
+    SmallVector<int64_t> dims;
+    for (int64_t d : inner.getBroadcastDimensions()) dims.push_back(getBroadcastDimensions()[d]);
+    getOperandMutable().assign(inner.getOperand());
+    setBroadcastDimensions(dims);
+    return getResult();
+  }
+  return {};
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getType() == getType()) return getOperand();
+  if (auto in = dyn_cast_or_null<DenseElementsAttr>(adaptor.getOperand()); foldable(in))
+    return in.reshape(getType());
+  if (auto inner = getOperand().getDefiningOp<ReshapeOp>()) {
+    getOperandMutable().assign(inner.getOperand());
+    return getResult();
+  }
+  return {};
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  if (isIota(getPermutation())) return getOperand();
+  if (Attribute splat = resplat(adaptor.getOperand(), getType())) return splat;
+  // transpose(transpose(x)): result dim i is x's dim inner[outer[i]].
+  if (auto inner = getOperand().getDefiningOp<TransposeOp>()) {
+    SmallVector<int64_t> perm;
+    for (int64_t p : getPermutation()) perm.push_back(inner.getPermutation()[p]);
+    if (isIota(perm)) return inner.getOperand();
+    getOperandMutable().assign(inner.getOperand());
+    setPermutation(perm);
+    return getResult();
+  }
+  return {};
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  if (getOperand().getType() == getType()) return getOperand();
+  return resplat(adaptor.getOperand(), getType());
+}
+
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  if (getOperand().getType() == getType()) return getOperand();  // no padding anywhere
+  return {};
+}
+
+OpFoldResult ConcatenateOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1 && getInputs().front().getType() == getType())
+    return getInputs().front();
+  return {};
+}

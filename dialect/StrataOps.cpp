@@ -1,0 +1,344 @@
+// The `strata` ops: verifiers, result type inference and custom assembly.
+//
+// Structural shape rules come from tracer/shape_rules.h — the same functions the tracer's
+// primitives call — so the dialect and the tracer can never disagree on a shape. Their messages
+// already read "expects X, but got Y"; the op name is prefixed here.
+#include "dialect/StrataOps.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "shape_rules.h"
+
+using namespace mlir;
+using namespace mlir::strata;
+
+namespace {
+
+namespace rules = ::strata::shape_rules;
+
+::strata::Shape shapeOf(Type type) {
+  auto t = cast<RankedTensorType>(type);
+  return ::strata::Shape(t.getShape().begin(), t.getShape().end());
+}
+
+rules::IntList listOf(ArrayRef<int64_t> v) { return rules::IntList(v.begin(), v.end()); }
+
+std::string str(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+std::string str(TypeRange types) {
+  std::string s = "(";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(types, os);
+  os << ")";
+  return s;
+}
+
+// An inference failure, worded like a verifier's: inference runs before verify() and reports
+// at the op's location without naming it.
+LogicalResult inferError(std::optional<Location> loc, StringRef op, const std::string& msg) {
+  return emitOptionalError(loc, "'strata.", op, "' op ", msg);
+}
+
+bool allRankedTensors(TypeRange types) {
+  return llvm::all_of(types, [](Type t) { return isa<RankedTensorType>(t); });
+}
+
+}  // namespace
+
+//===----------------------------------------------------------------------------------===//
+// Custom assembly: slice ranges and dot_general dimensions.
+//===----------------------------------------------------------------------------------===//
+
+// [1:3, 0:8:2] — start:limit, then :stride when it is not 1.
+static ParseResult parseSliceRanges(OpAsmParser& parser, DenseI64ArrayAttr& start,
+                                    DenseI64ArrayAttr& limit, DenseI64ArrayAttr& strides) {
+  SmallVector<int64_t> s, l, k;
+  auto parseRange = [&]() -> ParseResult {
+    int64_t a, b, c = 1;
+    if (parser.parseInteger(a) || parser.parseColon() || parser.parseInteger(b)) return failure();
+    if (succeeded(parser.parseOptionalColon()) && parser.parseInteger(c)) return failure();
+    s.push_back(a);
+    l.push_back(b);
+    k.push_back(c);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseRange)) return failure();
+  start = parser.getBuilder().getDenseI64ArrayAttr(s);
+  limit = parser.getBuilder().getDenseI64ArrayAttr(l);
+  strides = parser.getBuilder().getDenseI64ArrayAttr(k);
+  return success();
+}
+
+static void printSliceRanges(OpAsmPrinter& p, Operation*, DenseI64ArrayAttr start,
+                             DenseI64ArrayAttr limit, DenseI64ArrayAttr strides) {
+  p << "[";
+  for (int64_t i = 0; i < start.size(); ++i) {
+    if (i) p << ", ";
+    p << start[i] << ":" << limit[i];
+    if (i < strides.size() && strides[i] != 1) p << ":" << strides[i];
+  }
+  p << "]";
+}
+
+static ParseResult parseIntList(OpAsmParser& parser, SmallVectorImpl<int64_t>& out) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+    return parser.parseInteger(out.emplace_back());
+  });
+}
+
+static void printIntList(OpAsmPrinter& p, DenseI64ArrayAttr a) {
+  p << "[";
+  if (a) llvm::interleaveComma(a.asArrayRef(), p);
+  p << "]";
+}
+
+// batching_dims = [0] x [0], contracting_dims = [2] x [1] — batching only when there is some.
+static ParseResult parseDotDimensions(OpAsmParser& parser, DenseI64ArrayAttr& lhsBatch,
+                                      DenseI64ArrayAttr& rhsBatch, DenseI64ArrayAttr& lhsContract,
+                                      DenseI64ArrayAttr& rhsContract) {
+  SmallVector<int64_t> lb, rb, lc, rc;
+  if (succeeded(parser.parseOptionalKeyword("batching_dims"))) {
+    if (parser.parseEqual() || parseIntList(parser, lb) || parser.parseKeyword("x") ||
+        parseIntList(parser, rb) || parser.parseComma())
+      return failure();
+  }
+  if (parser.parseKeyword("contracting_dims") || parser.parseEqual() || parseIntList(parser, lc) ||
+      parser.parseKeyword("x") || parseIntList(parser, rc))
+    return failure();
+  Builder& b = parser.getBuilder();
+  lhsBatch = b.getDenseI64ArrayAttr(lb);
+  rhsBatch = b.getDenseI64ArrayAttr(rb);
+  lhsContract = b.getDenseI64ArrayAttr(lc);
+  rhsContract = b.getDenseI64ArrayAttr(rc);
+  return success();
+}
+
+static void printDotDimensions(OpAsmPrinter& p, Operation*, DenseI64ArrayAttr lhsBatch,
+                               DenseI64ArrayAttr rhsBatch, DenseI64ArrayAttr lhsContract,
+                               DenseI64ArrayAttr rhsContract) {
+  if (lhsBatch && !lhsBatch.empty()) {
+    p << "batching_dims = ";
+    printIntList(p, lhsBatch);
+    p << " x ";
+    printIntList(p, rhsBatch);
+    p << ", ";
+  }
+  p << "contracting_dims = ";
+  printIntList(p, lhsContract);
+  p << " x ";
+  printIntList(p, rhsContract);
+}
+
+#include "StrataEnums.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "StrataOps.cpp.inc"
+
+//===----------------------------------------------------------------------------------===//
+// Verifiers.
+//===----------------------------------------------------------------------------------===//
+
+LogicalResult IotaOp::verify() {
+  rules::Result r = rules::iota(shapeOf(getType()), getIotaDimension());
+  return r.ok() ? success() : emitOpError(r.error);
+}
+
+LogicalResult SelectOp::verify() {
+  auto pred = getPred().getType();
+  auto result = getType();
+  if (pred.getRank() != 0 && pred.getShape() != result.getShape())
+    return emitOpError("expects a 0-d predicate or one of shape ")
+           << ::strata::shape_string(shapeOf(result)) << ", but got " << pred;
+  return success();
+}
+
+LogicalResult BitcastConvertOp::verify() {
+  Type from = getOperand().getType().getElementType();
+  Type to = getType().getElementType();
+  if (from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth())
+    return emitOpError("expects a result element type as wide as ")
+           << from << " (" << from.getIntOrFloatBitWidth() << " bits), but got " << to << " ("
+           << to.getIntOrFloatBitWidth() << " bits)";
+  return success();
+}
+
+// Shape-moving ops keep the element type.
+static LogicalResult verifySameElementType(Operation* op, Type operand, Type result) {
+  Type a = cast<ShapedType>(operand).getElementType();
+  Type b = cast<ShapedType>(result).getElementType();
+  if (a != b)
+    return op->emitOpError("expects the operand's element type ")
+           << a << " for the result, but got " << b;
+  return success();
+}
+
+LogicalResult BroadcastInDimOp::verify() {
+  rules::Result r = rules::broadcast_in_dim(shapeOf(getOperand().getType()), shapeOf(getType()),
+                                            listOf(getBroadcastDimensions()));
+  if (!r.ok()) return emitOpError(r.error);
+  return verifySameElementType(*this, getOperand().getType(), getType());
+}
+
+LogicalResult ReshapeOp::verify() {
+  rules::Result r = rules::reshape(shapeOf(getOperand().getType()), shapeOf(getType()));
+  if (!r.ok()) return emitOpError(r.error);
+  return verifySameElementType(*this, getOperand().getType(), getType());
+}
+
+LogicalResult ReduceOp::verify() {
+  size_t n = getInputs().size();
+  Block& body = getBody().front();
+  if (body.getNumArguments() != 2 * n)
+    return emitOpError("expects a body with ")
+           << 2 * n << " arguments (accumulators, then elements), but got "
+           << body.getNumArguments();
+  SmallVector<Type> scalars;
+  for (Value init : getInitValues()) scalars.push_back(init.getType());
+  for (size_t i = 0; i < 2 * n; ++i) {
+    Type want = scalars[i % n], got = body.getArgument(i).getType();
+    if (want != got)
+      return emitOpError("expects body argument #") << i << " of type " << want << ", but got "
+                                                    << got;
+  }
+  auto ret = dyn_cast<ReturnOp>(body.getTerminator());
+  if (!ret)
+    return emitOpError("expects the body to end in strata.return, but got ")
+           << body.getTerminator()->getName();
+  if (TypeRange(ret.getResults().getTypes()) != TypeRange(scalars))
+    return emitOpError("expects the body to return ")
+           << str(TypeRange(scalars)) << ", but got " << str(ret.getResults().getTypes());
+  return success();
+}
+
+LogicalResult FusionOp::verify() {
+  Block& body = getBody().front();
+  if (body.getArgumentTypes() != getInputs().getTypes())
+    return emitOpError("expects body arguments of types ")
+           << str(getInputs().getTypes()) << ", but got " << str(body.getArgumentTypes());
+  auto ret = dyn_cast<ReturnOp>(body.getTerminator());
+  if (!ret)
+    return emitOpError("expects the body to end in strata.return, but got ")
+           << body.getTerminator()->getName();
+  if (ret.getResults().getTypes() != getResultTypes())
+    return emitOpError("expects the body to return ")
+           << str(getResultTypes()) << ", but got " << str(ret.getResults().getTypes());
+  return success();
+}
+
+//===----------------------------------------------------------------------------------===//
+// Result type inference.
+//===----------------------------------------------------------------------------------===//
+
+LogicalResult CompareOp::inferReturnTypes(MLIRContext* ctx, std::optional<Location>,
+                                          Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
+  auto lhs = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
+  if (!lhs) return failure();
+  inferred.push_back(RankedTensorType::get(lhs.getShape(), IntegerType::get(ctx, 1)));
+  return success();
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
+                                            Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
+  auto type = dyn_cast<RankedTensorType>(adaptor.getOperand().getType());
+  if (!type) return failure();
+  rules::Result r = rules::transpose(shapeOf(type), listOf(adaptor.getPermutation()));
+  if (!r.ok()) return inferError(loc, "transpose", r.error);
+  inferred.push_back(RankedTensorType::get(r.shape, type.getElementType()));
+  return success();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
+                                        Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
+  auto type = dyn_cast<RankedTensorType>(adaptor.getOperand().getType());
+  if (!type) return failure();
+  rules::Result r = rules::slice(shapeOf(type), listOf(adaptor.getStartIndices()),
+                                 listOf(adaptor.getLimitIndices()), listOf(adaptor.getStrides()));
+  if (!r.ok()) return inferError(loc, "slice", r.error);
+  inferred.push_back(RankedTensorType::get(r.shape, type.getElementType()));
+  return success();
+}
+
+LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
+                                              Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
+  if (!allRankedTensors(adaptor.getInputs().getTypes())) return failure();
+  std::vector<::strata::Shape> shapes;
+  for (Type t : adaptor.getInputs().getTypes()) shapes.push_back(shapeOf(t));
+  rules::Result r = rules::concatenate(shapes, adaptor.getDimension());
+  if (!r.ok()) return inferError(loc, "concatenate", r.error);
+  Type element = cast<RankedTensorType>(adaptor.getInputs().front().getType()).getElementType();
+  inferred.push_back(RankedTensorType::get(r.shape, element));
+  return success();
+}
+
+LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
+                                             Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
+  auto lhs = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
+  auto rhs = dyn_cast<RankedTensorType>(adaptor.getRhs().getType());
+  if (!lhs || !rhs) return failure();
+  if (lhs.getElementType() != rhs.getElementType())
+    return inferError(loc, "dot_general",
+                      "expects operands of one element type, but got " +
+                          str(lhs.getElementType()) + " and " + str(rhs.getElementType()));
+  rules::Result r = rules::dot_general(
+      shapeOf(lhs), shapeOf(rhs), listOf(adaptor.getLhsBatchingDimensions()),
+      listOf(adaptor.getRhsBatchingDimensions()), listOf(adaptor.getLhsContractingDimensions()),
+      listOf(adaptor.getRhsContractingDimensions()));
+  if (!r.ok()) return inferError(loc, "dot_general", r.error);
+  inferred.push_back(RankedTensorType::get(r.shape, lhs.getElementType()));
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type>& inferred) {
+  auto type = dyn_cast<RankedTensorType>(adaptor.getOperand().getType());
+  auto value = dyn_cast<RankedTensorType>(adaptor.getPaddingValue().getType());
+  if (!type || !value) return failure();
+  auto want = RankedTensorType::get({}, type.getElementType());
+  if (value != want)
+    return inferError(loc, "pad",
+                      "expects a padding value of type " + str(want) + ", but got " + str(value));
+  rules::Result r = rules::pad(shapeOf(type), listOf(adaptor.getEdgePaddingLow()),
+                               listOf(adaptor.getEdgePaddingHigh()),
+                               listOf(adaptor.getInteriorPadding()));
+  if (!r.ok()) return inferError(loc, "pad", r.error);
+  inferred.push_back(RankedTensorType::get(r.shape, type.getElementType()));
+  return success();
+}
+
+// Results: each input's shape without `dimensions`, with its init value's element type.
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
+  auto inputs = adaptor.getInputs().getTypes();
+  auto inits = adaptor.getInitValues().getTypes();
+  if (!allRankedTensors(inputs) || !allRankedTensors(inits)) return failure();
+  if (inputs.empty())
+    return inferError(loc, "reduce", "expects at least one input, but got none");
+  if (inits.size() != inputs.size())
+    return inferError(loc, "reduce",
+                      "expects one init value per input (" + std::to_string(inputs.size()) +
+                          "), but got " + std::to_string(inits.size()));
+  ::strata::Shape shape = shapeOf(inputs.front());
+  for (Type t : inputs)
+    if (shapeOf(t) != shape)
+      return inferError(loc, "reduce",
+                        "expects inputs of one shape, but got " + str(inputs.front()) + " and " +
+                            str(t));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto want = RankedTensorType::get({}, cast<RankedTensorType>(inputs[i]).getElementType());
+    if (inits[i] != want)
+      return inferError(loc, "reduce",
+                        "expects init value #" + std::to_string(i) + " of type " + str(want) +
+                            ", but got " + str(inits[i]));
+  }
+  rules::Result r = rules::reduce(shape, listOf(adaptor.getDimensions()));
+  if (!r.ok()) return inferError(loc, "reduce", r.error);
+  for (Type t : inits)
+    inferred.push_back(RankedTensorType::get(r.shape, cast<RankedTensorType>(t).getElementType()));
+  return success();
+}

@@ -1,0 +1,586 @@
+// dialect/StrataOps.td — the ops of the `strata` dialect.
+//
+// One template for every op: summary, one sentence of semantics, an `Example:` block, traits,
+// typed operands and results, a declarative assembly format, and a verifier wherever a rule
+// goes beyond what the traits and type constraints check. Elementwise ops are fully checked by
+// their traits (SameOperandsAndResultType, Elementwise) and their type constraints. The
+// structural ops' shape rules are the tracer's (tracer/shape_rules.h), called from C++.
+#ifndef STRATA_OPS_TD
+#define STRATA_OPS_TD
+
+include "StrataDialect.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------------------===//
+// Constants and index generation.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_ConstantOp : Strata_Op<"constant",
+    [ConstantLike, Pure, AllTypesMatch<["value", "output"]>]> {
+  let summary = "a constant tensor";
+  let description = [{
+    Produces the tensor held by `value`.
+
+    Example:
+    ```mlir
+    %0 = strata.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Strata_Tensor:$output);
+  let assemblyFormat = "attr-dict $value";
+  let builders = [OpBuilder<(ins "::mlir::ElementsAttr":$value), [{
+    build($_builder, $_state, value.getType(), value);
+  }]>];
+  let hasFolder = 1;
+}
+
+def Strata_IotaOp : Strata_Op<"iota", [Pure]> {
+  let summary = "indices along one dimension";
+  let description = [{
+    Fills the result so that each element holds its index along `iota_dimension`.
+
+    Example:
+    ```mlir
+    %0 = strata.iota dim = 1 : tensor<2x3xi32>  // [[0, 1, 2], [0, 1, 2]]
+    ```
+  }];
+  let arguments = (ins I64Attr:$iota_dimension);
+  let results = (outs Strata_NumericTensor:$output);
+  let assemblyFormat = "`dim` `=` $iota_dimension attr-dict `:` type($output)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------------------===//
+// Elementwise ops.
+//===----------------------------------------------------------------------------------===//
+
+class Strata_ElementwiseOp<string mnemonic, list<Trait> traits = []> :
+    Strata_Op<mnemonic, !listconcat([Pure, Elementwise, SameOperandsAndResultShape], traits)>;
+
+// y = op(x), of one type.
+class Strata_UnaryElementwiseOp<string mnemonic, Type tensor, string semantics,
+                                string example, list<Trait> traits = []> :
+    Strata_ElementwiseOp<mnemonic, !listconcat([SameOperandsAndResultType], traits)> {
+  let description = semantics # [{
+
+    Example:
+    ```mlir
+    }] # example # [{
+
+    ```
+  }];
+  let arguments = (ins tensor:$operand);
+  let results = (outs tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+}
+
+// z = op(x, y), all of one type.
+class Strata_BinaryElementwiseOp<string mnemonic, Type tensor, string semantics,
+                                 string example, list<Trait> traits = []> :
+    Strata_ElementwiseOp<mnemonic, !listconcat([SameOperandsAndResultType], traits)> {
+  let description = semantics # [{
+
+    Example:
+    ```mlir
+    }] # example # [{
+
+    ```
+  }];
+  let arguments = (ins tensor:$lhs, tensor:$rhs);
+  let results = (outs tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+// --- Binary arithmetic.
+
+def Strata_AddOp : Strata_BinaryElementwiseOp<"add", Strata_Tensor,
+    "Adds `lhs` and `rhs` elementwise (logical or on `i1`).",
+    "%2 = strata.add %0, %1 : tensor<4x16xf32>", [Commutative]> {
+  let summary = "elementwise addition";
+  let hasFolder = 1;
+}
+def Strata_SubtractOp : Strata_BinaryElementwiseOp<"subtract", Strata_NumericTensor,
+    "Subtracts `rhs` from `lhs` elementwise.",
+    "%2 = strata.subtract %0, %1 : tensor<4xf32>"> {
+  let summary = "elementwise subtraction";
+  let hasFolder = 1;
+}
+def Strata_MultiplyOp : Strata_BinaryElementwiseOp<"multiply", Strata_Tensor,
+    "Multiplies `lhs` and `rhs` elementwise (logical and on `i1`).",
+    "%2 = strata.multiply %0, %1 : tensor<4xf32>", [Commutative]> {
+  let summary = "elementwise multiplication";
+  let hasFolder = 1;
+}
+def Strata_DivideOp : Strata_BinaryElementwiseOp<"divide", Strata_NumericTensor,
+    "Divides `lhs` by `rhs` elementwise; integer division truncates toward zero.",
+    "%2 = strata.divide %0, %1 : tensor<4xf32>"> {
+  let summary = "elementwise division";
+  let hasFolder = 1;
+}
+def Strata_RemainderOp : Strata_BinaryElementwiseOp<"remainder", Strata_NumericTensor,
+    "The remainder of `lhs / rhs` elementwise, with the sign of `lhs` (C's fmod and %).",
+    "%2 = strata.remainder %0, %1 : tensor<4xi32>"> {
+  let summary = "elementwise remainder";
+}
+def Strata_MaximumOp : Strata_BinaryElementwiseOp<"maximum", Strata_Tensor,
+    "The larger of `lhs` and `rhs` elementwise; nan if either is nan.",
+    "%2 = strata.maximum %0, %1 : tensor<4xf32>", [Commutative]> {
+  let summary = "elementwise maximum";
+  let hasFolder = 1;
+}
+def Strata_MinimumOp : Strata_BinaryElementwiseOp<"minimum", Strata_Tensor,
+    "The smaller of `lhs` and `rhs` elementwise; nan if either is nan.",
+    "%2 = strata.minimum %0, %1 : tensor<4xf32>", [Commutative]> {
+  let summary = "elementwise minimum";
+  let hasFolder = 1;
+}
+def Strata_PowerOp : Strata_BinaryElementwiseOp<"power", Strata_NumericTensor,
+    "Raises `lhs` to the power `rhs` elementwise.",
+    "%2 = strata.power %0, %1 : tensor<4xf32>"> {
+  let summary = "elementwise power";
+}
+
+// --- Bitwise and logical.
+
+def Strata_AndOp : Strata_BinaryElementwiseOp<"and", Strata_PredOrIntTensor,
+    "Logical (on `i1`) or bitwise (on integers) and of `lhs` and `rhs`, elementwise.",
+    "%2 = strata.and %0, %1 : tensor<4xi1>", [Commutative]> {
+  let summary = "elementwise and";
+}
+def Strata_OrOp : Strata_BinaryElementwiseOp<"or", Strata_PredOrIntTensor,
+    "Logical (on `i1`) or bitwise (on integers) or of `lhs` and `rhs`, elementwise.",
+    "%2 = strata.or %0, %1 : tensor<4xi1>", [Commutative]> {
+  let summary = "elementwise or";
+}
+def Strata_ShiftRightLogicalOp : Strata_BinaryElementwiseOp<"shift_right_logical",
+    Strata_IntTensor,
+    "Shifts the bits of `lhs` right by `rhs`, shifting in zeros; by the bit width or more gives 0.",
+    "%2 = strata.shift_right_logical %0, %1 : tensor<4xi32>"> {
+  let summary = "elementwise logical right shift";
+}
+def Strata_NotOp : Strata_UnaryElementwiseOp<"not", Strata_PredOrIntTensor,
+    "Logical (on `i1`) or bitwise (on integers) negation, elementwise.",
+    "%1 = strata.not %0 : tensor<4xi1>"> {
+  let summary = "elementwise not";
+  let hasFolder = 1;
+}
+
+// --- Unary arithmetic.
+
+def Strata_NegateOp : Strata_UnaryElementwiseOp<"negate", Strata_NumericTensor,
+    "Negates `operand` elementwise.", "%1 = strata.negate %0 : tensor<4xf32>"> {
+  let summary = "elementwise negation";
+  let hasFolder = 1;
+}
+def Strata_AbsOp : Strata_UnaryElementwiseOp<"abs", Strata_NumericTensor,
+    "The absolute value of `operand`, elementwise.", "%1 = strata.abs %0 : tensor<4xf32>"> {
+  let summary = "elementwise absolute value";
+  let hasFolder = 1;
+}
+def Strata_SignOp : Strata_UnaryElementwiseOp<"sign", Strata_NumericTensor,
+    "-1, 0 or 1 by the sign of `operand`, elementwise (nan stays nan, -0.0 stays -0.0).",
+    "%1 = strata.sign %0 : tensor<4xf32>"> {
+  let summary = "elementwise sign";
+}
+def Strata_ExpOp : Strata_UnaryElementwiseOp<"exponential", Strata_FloatTensor,
+    "e raised to `operand`, elementwise.", "%1 = strata.exponential %0 : tensor<4xf32>"> {
+  let summary = "elementwise exponential";
+  let hasFolder = 1;
+}
+def Strata_LogOp : Strata_UnaryElementwiseOp<"log", Strata_FloatTensor,
+    "The natural logarithm of `operand`, elementwise.", "%1 = strata.log %0 : tensor<4xf32>"> {
+  let summary = "elementwise natural logarithm";
+  let hasFolder = 1;
+}
+def Strata_Log1pOp : Strata_UnaryElementwiseOp<"log_plus_one", Strata_FloatTensor,
+    "log(1 + `operand`) elementwise, accurate near zero.",
+    "%1 = strata.log_plus_one %0 : tensor<4xf32>"> {
+  let summary = "elementwise log(1 + x)";
+}
+def Strata_Expm1Op : Strata_UnaryElementwiseOp<"exponential_minus_one", Strata_FloatTensor,
+    "exp(`operand`) - 1 elementwise, accurate near zero.",
+    "%1 = strata.exponential_minus_one %0 : tensor<4xf32>"> {
+  let summary = "elementwise exp(x) - 1";
+}
+def Strata_TanhOp : Strata_UnaryElementwiseOp<"tanh", Strata_FloatTensor,
+    "The hyperbolic tangent of `operand`, elementwise.", "%1 = strata.tanh %0 : tensor<4xf32>"> {
+  let summary = "elementwise hyperbolic tangent";
+  let hasFolder = 1;
+}
+def Strata_LogisticOp : Strata_UnaryElementwiseOp<"logistic", Strata_FloatTensor,
+    "1 / (1 + exp(-`operand`)) elementwise.", "%1 = strata.logistic %0 : tensor<4xf32>"> {
+  let summary = "elementwise logistic sigmoid";
+}
+def Strata_SineOp : Strata_UnaryElementwiseOp<"sine", Strata_FloatTensor,
+    "The sine of `operand` (radians), elementwise.", "%1 = strata.sine %0 : tensor<4xf32>"> {
+  let summary = "elementwise sine";
+  let hasFolder = 1;
+}
+def Strata_CosineOp : Strata_UnaryElementwiseOp<"cosine", Strata_FloatTensor,
+    "The cosine of `operand` (radians), elementwise.", "%1 = strata.cosine %0 : tensor<4xf32>"> {
+  let summary = "elementwise cosine";
+  let hasFolder = 1;
+}
+def Strata_SqrtOp : Strata_UnaryElementwiseOp<"sqrt", Strata_FloatTensor,
+    "The square root of `operand`, elementwise.", "%1 = strata.sqrt %0 : tensor<4xf32>"> {
+  let summary = "elementwise square root";
+  let hasFolder = 1;
+}
+def Strata_RsqrtOp : Strata_UnaryElementwiseOp<"rsqrt", Strata_FloatTensor,
+    "1 / sqrt(`operand`) elementwise.", "%1 = strata.rsqrt %0 : tensor<4xf32>"> {
+  let summary = "elementwise reciprocal square root";
+  let hasFolder = 1;
+}
+def Strata_FloorOp : Strata_UnaryElementwiseOp<"floor", Strata_FloatTensor,
+    "The largest integer not above `operand`, elementwise.",
+    "%1 = strata.floor %0 : tensor<4xf32>"> {
+  let summary = "elementwise floor";
+  let hasFolder = 1;
+}
+def Strata_CeilOp : Strata_UnaryElementwiseOp<"ceil", Strata_FloatTensor,
+    "The smallest integer not below `operand`, elementwise.",
+    "%1 = strata.ceil %0 : tensor<4xf32>"> {
+  let summary = "elementwise ceiling";
+  let hasFolder = 1;
+}
+
+// --- Comparison, selection, conversion.
+
+def Strata_ComparisonDirection : I32EnumAttr<"ComparisonDirection",
+    "which comparison `strata.compare` makes", [
+      I32EnumAttrCase<"EQ", 0>, I32EnumAttrCase<"NE", 1>, I32EnumAttrCase<"LT", 2>,
+      I32EnumAttrCase<"LE", 3>, I32EnumAttrCase<"GT", 4>, I32EnumAttrCase<"GE", 5>]> {
+  let cppNamespace = "::mlir::strata";
+}
+
+def Strata_CompareOp : Strata_ElementwiseOp<"compare",
+    [SameTypeOperands, InferTypeOpAdaptor]> {
+  let summary = "elementwise comparison";
+  let description = [{
+    Compares `lhs` with `rhs` elementwise by `comparison_direction` (EQ, NE, LT, LE, GT, GE),
+    giving `i1`; comparisons with nan are false except NE.
+
+    Example:
+    ```mlir
+    %2 = strata.compare LT, %0, %1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Strata_ComparisonDirection:$comparison_direction,
+                       Strata_Tensor:$lhs, Strata_Tensor:$rhs);
+  let results = (outs Strata_PredTensor:$result);
+  let assemblyFormat = [{
+    $comparison_direction `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Strata_SelectOp : Strata_Op<"select",
+    [Pure, Elementwise, AllTypesMatch<["on_true", "on_false", "result"]>]> {
+  let summary = "elementwise selection";
+  let description = [{
+    Takes `on_true` where `pred` holds and `on_false` elsewhere; a 0-d `pred` selects whole
+    tensors.
+
+    Example:
+    ```mlir
+    %3 = strata.select %0, %1, %2 : tensor<4xi1>, tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_PredTensor:$pred, Strata_Tensor:$on_true, Strata_Tensor:$on_false);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = [{
+    $pred `,` $on_true `,` $on_false attr-dict `:` type($pred) `,` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Strata_ConvertOp : Strata_ElementwiseOp<"convert"> {
+  let summary = "elementwise type conversion";
+  let description = [{
+    Converts each element to the result's element type (floats to integers truncate toward
+    zero; to `i1` is `!= 0`).
+
+    Example:
+    ```mlir
+    %1 = strata.convert %0 : (tensor<4xf32>) -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$operand);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Strata_BitcastConvertOp : Strata_ElementwiseOp<"bitcast_convert"> {
+  let summary = "elementwise reinterpretation of bits";
+  let description = [{
+    Reinterprets the bits of each element as the result's element type, of the same width.
+
+    Example:
+    ```mlir
+    %1 = strata.bitcast_convert %0 : (tensor<4xi32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$operand);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------------------===//
+// Shape and data movement.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_BroadcastInDimOp : Strata_Op<"broadcast_in_dim", [Pure]> {
+  let summary = "broadcast into a larger shape";
+  let description = [{
+    Operand dimension i becomes result dimension `broadcast_dimensions[i]`; size-1 and new
+    dimensions repeat the data.
+
+    Example:
+    ```mlir
+    %1 = strata.broadcast_in_dim %c, dims = [1] : (tensor<16xf32>) -> tensor<4x16xf32>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$operand, DenseI64ArrayAttr:$broadcast_dimensions);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `dims` `=` $broadcast_dimensions attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Strata_ReshapeOp : Strata_Op<"reshape", [Pure]> {
+  let summary = "the same elements under another shape";
+  let description = [{
+    Gives the operand's elements, in row-major order, the result's shape (same element count).
+
+    Example:
+    ```mlir
+    %1 = strata.reshape %0 : (tensor<2x3xf32>) -> tensor<6xf32>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$operand);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Strata_TransposeOp : Strata_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "permute dimensions";
+  let description = [{
+    Result dimension i is operand dimension `permutation[i]`.
+
+    Example:
+    ```mlir
+    %1 = strata.transpose %0, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$operand, DenseI64ArrayAttr:$permutation);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `dims` `=` $permutation attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+def Strata_SliceOp : Strata_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "a strided box of elements";
+  let description = [{
+    Takes the elements at `start + k * stride` below `limit` in each dimension; the ranges print
+    as `[start:limit:stride, ...]`, with a stride of 1 left out.
+
+    Example:
+    ```mlir
+    %1 = strata.slice %0 [1:3, 0:8:2] : (tensor<4x8xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$operand, DenseI64ArrayAttr:$start_indices,
+                       DenseI64ArrayAttr:$limit_indices, DenseI64ArrayAttr:$strides);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = [{
+    $operand custom<SliceRanges>($start_indices, $limit_indices, $strides) attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+def Strata_PadOp : Strata_Op<"pad", [Pure, InferTypeOpAdaptor]> {
+  let summary = "surround and interleave with a padding value";
+  let description = [{
+    Puts `edge_padding_low` and `edge_padding_high` copies of the 0-d `padding_value` before
+    and after each dimension, and `interior_padding` copies between its elements.
+
+    Example:
+    ```mlir
+    %2 = strata.pad %0, %1, low = [1, 0], high = [0, 2], interior = [0, 1]
+        : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x7xf32>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$operand, Strata_Tensor:$padding_value,
+                       DenseI64ArrayAttr:$edge_padding_low, DenseI64ArrayAttr:$edge_padding_high,
+                       DenseI64ArrayAttr:$interior_padding);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` $padding_value `,` `low` `=` $edge_padding_low `,` `high` `=` $edge_padding_high
+    `,` `interior` `=` $interior_padding attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+def Strata_ConcatenateOp : Strata_Op<"concatenate", [Pure, SameOperandsAndResultElementType,
+                                                    InferTypeOpAdaptor]> {
+  let summary = "join tensors along a dimension";
+  let description = [{
+    Joins `inputs`, in order, along `dimension`; they agree in every other dimension.
+
+    Example:
+    ```mlir
+    %2 = strata.concatenate %0, %1, dim = 0 : (tensor<3xf32>, tensor<4xf32>) -> tensor<7xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Strata_Tensor>:$inputs, I64Attr:$dimension);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------------------===//
+// Reductions and regions.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_ReduceOp : Strata_Op<"reduce", [RecursiveMemoryEffects, AttrSizedOperandSegments,
+                                          InferTypeOpAdaptor, SingleBlock]> {
+  let summary = "reduce dimensions with a body";
+  let description = [{
+    Reduces `dimensions` of the N `inputs` (of one shape) by the body, starting from the N
+    0-d `init_values`; the body takes 2N 0-d tensors (accumulators, then elements) and returns
+    N, as StableHLO's reduce.
+
+    Example:
+    ```mlir
+    %1 = strata.reduce(%0 init: %zero) across dimensions = [1]
+        : (tensor<4x16xf32>, tensor<f32>) -> tensor<4xf32> {
+    ^bb0(%acc: tensor<f32>, %x: tensor<f32>):
+      %s = strata.add %acc, %x : tensor<f32>
+      strata.return %s : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Strata_Tensor>:$inputs, Variadic<Strata_Tensor>:$init_values,
+                       DenseI64ArrayAttr:$dimensions);
+  let results = (outs Variadic<Strata_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `init` `:` $init_values `)` `across` `dimensions` `=` $dimensions attr-dict
+    `:` functional-type(operands, results) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Strata_FusionOp : Strata_Op<"fusion", [RecursiveMemoryEffects, IsolatedFromAbove,
+                                          SingleBlock]> {
+  let summary = "a group of ops computed as one kernel";
+  let description = [{
+    Computes its body on `inputs` (bound to the body's arguments) and yields what the body
+    returns; the fusion pass groups ops into it so they run as one loop nest.
+
+    Example:
+    ```mlir
+    %1 = strata.fusion(%0, %b) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32> {
+    ^bb0(%x: tensor<4x16xf32>, %y: tensor<4x16xf32>):
+      %s = strata.add %x, %y : tensor<4x16xf32>
+      strata.return %s : tensor<4x16xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Strata_Tensor>:$inputs);
+  let results = (outs Variadic<Strata_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` attr-dict `:` functional-type($inputs, results) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Strata_ReturnOp : Strata_Op<"return", [Pure, Terminator, ReturnLike,
+                                          ParentOneOf<["ReduceOp", "FusionOp"]>]> {
+  let summary = "the values a body yields";
+  let description = [{
+    Ends the body of a `strata.reduce` or `strata.fusion`, yielding `results` to it.
+
+    Example:
+    ```mlir
+    strata.return %s : tensor<f32>
+    ```
+  }];
+  let arguments = (ins Variadic<Strata_Tensor>:$results);
+  let assemblyFormat = "attr-dict ($results^ `:` type($results))?";
+}
+
+//===----------------------------------------------------------------------------------===//
+// Linear algebra.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_DotGeneralOp : Strata_Op<"dot_general", [Pure, InferTypeOpAdaptor]> {
+  let summary = "batched tensor contraction";
+  let description = [{
+    Sums products over the contracting dimensions, per batch; the result's dimensions are the
+    batch dimensions, then `lhs`'s free ones, then `rhs`'s. Batching dimensions print only when
+    there are some.
+
+    Example:
+    ```mlir
+    %0 = strata.dot_general %a, %b, contracting_dims = [1] x [0]
+        : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+    %1 = strata.dot_general %c, %d, batching_dims = [0] x [0], contracting_dims = [2] x [1]
+        : (tensor<2x4x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
+    ```
+  }];
+  let arguments = (ins Strata_NumericTensor:$lhs, Strata_NumericTensor:$rhs,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$lhs_batching_dimensions,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$rhs_batching_dimensions,
+                       DenseI64ArrayAttr:$lhs_contracting_dimensions,
+                       DenseI64ArrayAttr:$rhs_contracting_dimensions);
+  let results = (outs Strata_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` custom<DotDimensions>($lhs_batching_dimensions, $rhs_batching_dimensions,
+                                             $lhs_contracting_dimensions,
+                                             $rhs_contracting_dimensions)
+    attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------------------===//
+// Random numbers.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_Threefry2x32Op : Strata_Op<"threefry2x32",
+    [Pure, AllTypesMatch<["x0", "x1", "y0", "y1"]>]> {
+  let summary = "the Threefry-2x32 block cipher";
+  let description = [{
+    Encrypts each counter pair (`x0`, `x1`) under the key (`key0`, `key1`) with 20 rounds of
+    Threefry-2x32, as JAX's PRNG does; all values are 32-bit patterns held in `i32`.
+
+    Example:
+    ```mlir
+    %y0, %y1 = strata.threefry2x32 %k0, %k1, %x0, %x1 : tensor<8xi32>
+    ```
+  }];
+  let arguments = (ins Strata_I32Scalar:$key0, Strata_I32Scalar:$key1,
+                       Strata_I32Tensor:$x0, Strata_I32Tensor:$x1);
+  let results = (outs Strata_I32Tensor:$y0, Strata_I32Tensor:$y1);
+  let assemblyFormat = "$key0 `,` $key1 `,` $x0 `,` $x1 attr-dict `:` type($x0)";
+}
+
+#endif  // STRATA_OPS_TD

@@ -1,0 +1,512 @@
+// jaxpr → `strata`: one lowering entry per primitive, keyed by the primitive's name.
+//
+// Every primitive of tracer/primitive_list.def has exactly one entry in kLowerings below
+// (tests/lowering walks the list). Most are one line: the dialect op of the same meaning.
+// Elementwise primitives accept 0-d operands mixed with full-shape ones (`max b 0.0:f32[]`);
+// the dialect's ops do not, so those operands get an explicit broadcast_in_dim, as JAX does.
+#include "lowering/JaxprToStrata.h"
+
+#include <optional>
+#include <variant>
+
+#include "array_impl.h"
+#include "dialect/StrataOps.h"
+#include "jaxpr.h"
+#include "llvm/ADT/StringMap.h"
+#include "lowering/Lower.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace mlir::strata;
+namespace st = ::strata;
+
+namespace {
+
+Type elementType(MLIRContext* ctx, st::DType t) {
+  Builder b(ctx);
+  switch (t) {
+    case st::DType::bool_: return b.getI1Type();
+    case st::DType::i32: return b.getI32Type();
+    case st::DType::i64: return b.getI64Type();
+    case st::DType::bf16: return b.getBF16Type();
+    case st::DType::f16: return b.getF16Type();
+    case st::DType::f32: return b.getF32Type();
+    case st::DType::f64: return b.getF64Type();
+  }
+  return b.getF32Type();
+}
+
+RankedTensorType tensorType(MLIRContext* ctx, const st::AbstractValue& av) {
+  return RankedTensorType::get(av.shape, elementType(ctx, av.dtype));
+}
+
+// The elements of a concrete array (a literal or a captured constant) as an attribute.
+DenseElementsAttr denseOf(RankedTensorType type, const st::Array& a) {
+  const st::AbstractValue& av = st::detail::aval_of(a);
+  const char* data = static_cast<const char*>(a.data());
+  if (type.getElementType().isInteger(1)) {
+    SmallVector<bool> bits;
+    for (size_t i = 0; i < av.nbytes(); ++i) bits.push_back(data[i] != 0);
+    return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
+  }
+  return DenseElementsAttr::getFromRawBuffer(type, ArrayRef<char>(data, av.nbytes()));
+}
+
+class Lowerer;
+
+// One equation being lowered: its operands (already values), its results' types, its params.
+struct Eqn {
+  Lowerer& lowerer;
+  OpBuilder& b;
+  const st::Equation& e;
+  const st::JaxprImpl& jaxpr;
+  SmallVector<Value> operands;
+  Location loc;
+
+  MLIRContext* ctx() { return b.getContext(); }
+  const st::AbstractValue& out(size_t i = 0) { return jaxpr.vars[e.outputs[i]]; }
+  RankedTensorType resultType(size_t i = 0) { return tensorType(ctx(), out(i)); }
+
+  InFlightDiagnostic error() { return emitError(loc) << "`" << e.prim->name << "`: "; }
+
+  LogicalResult expectArity(size_t n) {
+    if (operands.size() == n && e.outputs.size() >= 1) return success();
+    return error() << "expects " << n << " operands, but got " << operands.size();
+  }
+
+  // Operand i, broadcast to the result's shape when it is a 0-d operand of an elementwise op.
+  Value elementwise(size_t i) {
+    Value v = operands[i];
+    auto type = cast<RankedTensorType>(v.getType());
+    const st::Shape& shape = out().shape;
+    if (type.getRank() != 0 || shape.empty()) return v;
+    auto to = RankedTensorType::get(shape, type.getElementType());
+    return BroadcastInDimOp::create(b, loc, to, v, ArrayRef<int64_t>{});
+  }
+
+  template <class T>
+  const T* param(const char* name, const char* kind) {
+    const st::ParamValue* v = e.params.find(name);
+    const T* p = v ? std::get_if<T>(v) : nullptr;
+    if (!p) error() << "expects parameter '" << name << "' (" << kind << "), but got "
+                    << (v ? "another kind" : "none");
+    return p;
+  }
+  const st::IntList* ints(const char* name) { return param<st::IntList>(name, "an int tuple"); }
+  const int64_t* integer(const char* name) { return param<int64_t>(name, "an int"); }
+};
+
+using LowerFn = LogicalResult (*)(Eqn&, SmallVectorImpl<Value>& results);
+
+// Lowers jaxprs into functions of one module.
+class Lowerer {
+ public:
+  Lowerer(ModuleOp module, Location fallback) : module_(module), fallback_(fallback) {}
+
+  // A new function `name` computing `jaxpr`, or null after a diagnostic. Constvars become
+  // leading arguments, or (`embedConsts`) constants holding the jaxpr's captured values.
+  func::FuncOp lowerFunction(const st::JaxprImpl& jaxpr, StringRef name, bool embedConsts);
+
+  std::string uniqueName(StringRef base) { return (base + "_" + Twine(counter_++)).str(); }
+
+ private:
+  Location locationOf(const st::SourceLoc& l) {
+    if (!l.file || !*l.file) return fallback_;
+    return FileLineColLoc::get(fallback_.getContext(), l.file, l.line, l.column);
+  }
+
+  ModuleOp module_;
+  Location fallback_;
+  int counter_ = 0;
+};
+
+// --- Entries ----------------------------------------------------------------------------
+
+template <class Op>
+LogicalResult unary(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (failed(q.expectArity(1))) return failure();
+  r.push_back(Op::create(q.b, q.loc, q.resultType(), q.elementwise(0)));
+  return success();
+}
+
+template <class Op>
+LogicalResult binary(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (failed(q.expectArity(2))) return failure();
+  r.push_back(Op::create(q.b, q.loc, q.resultType(), q.elementwise(0), q.elementwise(1)));
+  return success();
+}
+
+template <ComparisonDirection kDirection>
+LogicalResult compare(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (failed(q.expectArity(2))) return failure();
+  r.push_back(CompareOp::create(q.b, q.loc, q.resultType(), kDirection, q.elementwise(0),
+                                q.elementwise(1)));
+  return success();
+}
+
+LogicalResult select(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (failed(q.expectArity(3))) return failure();
+  r.push_back(SelectOp::create(q.b, q.loc, q.resultType(), q.elementwise(0), q.elementwise(1),
+                               q.elementwise(2)));
+  return success();
+}
+
+// convert_element_type and bitcast_convert_type: the result type says it all.
+template <class Op>
+LogicalResult convert(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (failed(q.expectArity(1))) return failure();
+  r.push_back(Op::create(q.b, q.loc, q.resultType(), q.operands[0]));
+  return success();
+}
+
+LogicalResult identity(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (failed(q.expectArity(1))) return failure();
+  r.push_back(q.operands[0]);
+  return success();
+}
+
+LogicalResult broadcastInDim(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* dims = q.ints("broadcast_dimensions");
+  if (failed(q.expectArity(1)) || !dims) return failure();
+  r.push_back(BroadcastInDimOp::create(q.b, q.loc, q.resultType(), q.operands[0], *dims));
+  return success();
+}
+
+LogicalResult reshape(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (failed(q.expectArity(1))) return failure();
+  r.push_back(ReshapeOp::create(q.b, q.loc, q.resultType(), q.operands[0]));
+  return success();
+}
+
+LogicalResult transpose(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* perm = q.ints("permutation");
+  if (failed(q.expectArity(1)) || !perm) return failure();
+  r.push_back(TransposeOp::create(q.b, q.loc, q.resultType(), q.operands[0], *perm));
+  return success();
+}
+
+LogicalResult slice(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* start = q.ints("start_indices");
+  const st::IntList* limit = q.ints("limit_indices");
+  const st::IntList* strides = q.ints("strides");
+  if (failed(q.expectArity(1)) || !start || !limit || !strides) return failure();
+  r.push_back(
+      SliceOp::create(q.b, q.loc, q.resultType(), q.operands[0], *start, *limit, *strides));
+  return success();
+}
+
+LogicalResult concatenate(Eqn& q, SmallVectorImpl<Value>& r) {
+  const int64_t* dim = q.integer("dimension");
+  if (!dim) return failure();
+  r.push_back(ConcatenateOp::create(q.b, q.loc, q.resultType(), q.operands, *dim));
+  return success();
+}
+
+LogicalResult pad(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* low = q.ints("padding_low");
+  const st::IntList* high = q.ints("padding_high");
+  const st::IntList* interior = q.ints("padding_interior");
+  if (failed(q.expectArity(2)) || !low || !high || !interior) return failure();
+  r.push_back(PadOp::create(q.b, q.loc, q.resultType(), q.operands[0], q.operands[1], *low, *high,
+                            *interior));
+  return success();
+}
+
+LogicalResult iota(Eqn& q, SmallVectorImpl<Value>& r) {
+  const int64_t* dim = q.integer("dimension");
+  if (failed(q.expectArity(0)) || !dim) return failure();
+  r.push_back(IotaOp::create(q.b, q.loc, q.resultType(), *dim));
+  return success();
+}
+
+LogicalResult dotGeneral(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* lb = q.ints("lhs_batch");
+  const st::IntList* rb = q.ints("rhs_batch");
+  const st::IntList* lc = q.ints("lhs_contract");
+  const st::IntList* rc = q.ints("rhs_contract");
+  if (failed(q.expectArity(2)) || !lb || !rb || !lc || !rc) return failure();
+  r.push_back(DotGeneralOp::create(q.b, q.loc, q.resultType(), q.operands[0], q.operands[1], *lb,
+                                   *rb, *lc, *rc));
+  return success();
+}
+
+LogicalResult threefry(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (failed(q.expectArity(4))) return failure();
+  auto op = Threefry2x32Op::create(q.b, q.loc, TypeRange{q.resultType(0), q.resultType(1)},
+                                   q.operands, ArrayRef<NamedAttribute>{});
+  r.append(op->result_begin(), op->result_end());
+  return success();
+}
+
+// --- Reductions: strata.reduce with a body, as JAX lowers reduce_* and argmax. ----------
+
+enum class Combiner { kAdd, kMul, kMax, kMin };
+
+// The identity of `c` as a 0-d constant: 0, 1, the lowest value, the highest value.
+Value identityOf(OpBuilder& b, Location loc, Type element, Combiner c) {
+  auto type = RankedTensorType::get({}, element);
+  Attribute value;
+  if (auto f = dyn_cast<FloatType>(element)) {
+    const llvm::fltSemantics& sem = f.getFloatSemantics();
+    APFloat v = c == Combiner::kAdd   ? APFloat::getZero(sem)
+                : c == Combiner::kMul ? APFloat::getOne(sem)
+                                      : APFloat::getInf(sem, /*Negative=*/c == Combiner::kMax);
+    value = DenseElementsAttr::get(type, v);
+  } else {
+    unsigned w = element.getIntOrFloatBitWidth();
+    bool i1 = w == 1;  // bool: false < true
+    APInt v = c == Combiner::kAdd   ? APInt(w, 0)
+              : c == Combiner::kMul ? APInt(w, 1)
+              : c == Combiner::kMax ? (i1 ? APInt(1, 0) : APInt::getSignedMinValue(w))
+                                    : (i1 ? APInt(1, 1) : APInt::getSignedMaxValue(w));
+    value = DenseElementsAttr::get(type, v);
+  }
+  return ConstantOp::create(b, loc, cast<ElementsAttr>(value));
+}
+
+Value combine(OpBuilder& b, Location loc, Combiner c, Value x, Value y) {
+  switch (c) {
+    case Combiner::kAdd: return AddOp::create(b, loc, x, y);
+    case Combiner::kMul: return MultiplyOp::create(b, loc, x, y);
+    case Combiner::kMax: return MaximumOp::create(b, loc, x, y);
+    case Combiner::kMin: return MinimumOp::create(b, loc, x, y);
+  }
+  return x;
+}
+
+template <Combiner kCombiner>
+LogicalResult reduce(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* axes = q.ints("axes");
+  if (failed(q.expectArity(1)) || !axes) return failure();
+  Type element = q.resultType().getElementType();
+  auto scalar = RankedTensorType::get({}, element);
+  Value init = identityOf(q.b, q.loc, element, kCombiner);
+  auto op = ReduceOp::create(q.b, q.loc, TypeRange{q.resultType()}, ValueRange{q.operands[0]},
+                             ValueRange{init}, *axes);
+  OpBuilder::InsertionGuard guard(q.b);
+  Block* body = q.b.createBlock(&op.getBody(), {}, {scalar, scalar}, {q.loc, q.loc});
+  Value v = combine(q.b, q.loc, kCombiner, body->getArgument(0), body->getArgument(1));
+  ReturnOp::create(q.b, q.loc, ValueRange{v});
+  r.push_back(op.getResult(0));
+  return success();
+}
+
+// argmax: a variadic reduce over (values, iota indices) that keeps the larger value, a nan
+// over anything, and the smaller index on ties — JAX's _compute_argminmax.
+LogicalResult argmax(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* axes = q.ints("axes");
+  if (failed(q.expectArity(1)) || !axes) return failure();
+  if (axes->size() != 1) return q.error() << "expects one axis, but got " << axes->size();
+  OpBuilder& b = q.b;
+  Location loc = q.loc;
+  Value x = q.operands[0];
+  auto xType = cast<RankedTensorType>(x.getType());
+  Type valueElem = xType.getElementType(), indexElem = q.resultType().getElementType();
+  auto indicesType = RankedTensorType::get(xType.getShape(), indexElem);
+  Value indices = IotaOp::create(b, loc, indicesType, (*axes)[0]);
+  Value initValue = identityOf(b, loc, valueElem, Combiner::kMax);
+  Value initIndex = identityOf(b, loc, indexElem, Combiner::kAdd);
+  auto valuesType = RankedTensorType::get(q.out().shape, valueElem);
+  auto op = ReduceOp::create(b, loc, TypeRange{valuesType, q.resultType()},
+                             ValueRange{x, indices}, ValueRange{initValue, initIndex}, *axes);
+  OpBuilder::InsertionGuard guard(b);
+  auto sv = RankedTensorType::get({}, valueElem), si = RankedTensorType::get({}, indexElem);
+  Block* body = b.createBlock(&op.getBody(), {}, {sv, si, sv, si}, {loc, loc, loc, loc});
+  Value xv = body->getArgument(0), xi = body->getArgument(1);
+  Value yv = body->getArgument(2), yi = body->getArgument(3);
+  auto pred = RankedTensorType::get({}, b.getI1Type());
+  auto cmp = [&](ComparisonDirection d, Value l, Value rr) -> Value {
+    return CompareOp::create(b, loc, pred, d, l, rr);
+  };
+  Value pickX = OrOp::create(b, loc, cmp(ComparisonDirection::GT, xv, yv),
+                             cmp(ComparisonDirection::NE, xv, xv));
+  Value tieX = AndOp::create(b, loc, cmp(ComparisonDirection::EQ, xv, yv),
+                             cmp(ComparisonDirection::LT, xi, yi));
+  Value pickXIndex = OrOp::create(b, loc, pickX, tieX);
+  Value v = SelectOp::create(b, loc, sv, pickX, xv, yv);
+  Value i = SelectOp::create(b, loc, si, pickXIndex, xi, yi);
+  ReturnOp::create(b, loc, ValueRange{v, i});
+  r.push_back(op.getResult(1));
+  return success();
+}
+
+// custom_vjp_call: its `fun` becomes a private function that the caller calls.
+LogicalResult customVjpCall(Eqn& q, SmallVectorImpl<Value>& r) {
+  using JaxprPtr = std::shared_ptr<const st::JaxprImpl>;
+  const JaxprPtr* fun = q.param<JaxprPtr>("fun", "a jaxpr");
+  if (!fun || !*fun) return failure();
+  func::FuncOp callee =
+      q.lowerer.lowerFunction(**fun, q.lowerer.uniqueName("custom_vjp_fun"), /*embedConsts=*/true);
+  if (!callee) return failure();
+  auto call = func::CallOp::create(q.b, q.loc, callee, q.operands);
+  r.append(call.result_begin(), call.result_end());
+  return success();
+}
+
+struct Entry {
+  const char* primitive;
+  LowerFn lower;
+};
+
+using CD = ComparisonDirection;
+const Entry kLowerings[] = {
+    {"neg", unary<NegateOp>},
+    {"exp", unary<ExpOp>},
+    {"log", unary<LogOp>},
+    {"log1p", unary<Log1pOp>},
+    {"expm1", unary<Expm1Op>},
+    {"tanh", unary<TanhOp>},
+    {"logistic", unary<LogisticOp>},
+    {"sin", unary<SineOp>},
+    {"cos", unary<CosineOp>},
+    {"sqrt", unary<SqrtOp>},
+    {"rsqrt", unary<RsqrtOp>},
+    {"abs", unary<AbsOp>},
+    {"sign", unary<SignOp>},
+    {"floor", unary<FloorOp>},
+    {"ceil", unary<CeilOp>},
+    {"not", unary<NotOp>},
+    {"add", binary<AddOp>},
+    {"sub", binary<SubtractOp>},
+    {"mul", binary<MultiplyOp>},
+    {"div", binary<DivideOp>},
+    {"rem", binary<RemainderOp>},
+    {"max", binary<MaximumOp>},
+    {"min", binary<MinimumOp>},
+    {"pow", binary<PowerOp>},
+    {"and", binary<AndOp>},
+    {"or", binary<OrOp>},
+    {"shift_right_logical", binary<ShiftRightLogicalOp>},
+    {"eq", compare<CD::EQ>},
+    {"ne", compare<CD::NE>},
+    {"lt", compare<CD::LT>},
+    {"le", compare<CD::LE>},
+    {"gt", compare<CD::GT>},
+    {"ge", compare<CD::GE>},
+    {"select", select},
+    {"convert_element_type", convert<ConvertOp>},
+    {"bitcast_convert_type", convert<BitcastConvertOp>},
+    {"broadcast_in_dim", broadcastInDim},
+    {"reshape", reshape},
+    {"transpose", transpose},
+    {"slice", slice},
+    {"concatenate", concatenate},
+    {"pad", pad},
+    {"iota", iota},
+    {"reduce_sum", reduce<Combiner::kAdd>},
+    {"reduce_max", reduce<Combiner::kMax>},
+    {"reduce_min", reduce<Combiner::kMin>},
+    {"reduce_prod", reduce<Combiner::kMul>},
+    {"argmax", argmax},
+    {"dot_general", dotGeneral},
+    {"stop_gradient", identity},
+    {"custom_vjp_call", customVjpCall},
+    {"threefry2x32", threefry},
+};
+
+LowerFn findLowering(llvm::StringRef name) {
+  static const llvm::StringMap<LowerFn> table = [] {
+    llvm::StringMap<LowerFn> m;
+    for (const Entry& e : kLowerings) m[e.primitive] = e.lower;
+    return m;
+  }();
+  auto it = table.find(name);
+  return it == table.end() ? nullptr : it->second;
+}
+
+func::FuncOp Lowerer::lowerFunction(const st::JaxprImpl& jaxpr, StringRef name,
+                                    bool embedConsts) {
+  MLIRContext* ctx = module_.getContext();
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module_.getBody());
+
+  SmallVector<Type> argTypes, resultTypes;
+  if (!embedConsts)
+    for (int v : jaxpr.constvars) argTypes.push_back(tensorType(ctx, jaxpr.vars[v]));
+  for (int v : jaxpr.invars) argTypes.push_back(tensorType(ctx, jaxpr.vars[v]));
+  for (const st::Atom& a : jaxpr.outvars) resultTypes.push_back(tensorType(ctx, jaxpr.aval(a)));
+  auto fn = func::FuncOp::create(b, fallback_, name, b.getFunctionType(argTypes, resultTypes));
+  Block* entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+
+  std::vector<Value> values(jaxpr.vars.size());
+  unsigned arg = 0;
+  for (size_t i = 0; i < jaxpr.constvars.size(); ++i) {
+    int v = jaxpr.constvars[i];
+    if (!embedConsts) {
+      fn.setArgAttr(arg, "strata.constvar", b.getUnitAttr());
+      values[v] = entry->getArgument(arg++);
+      continue;
+    }
+    if (i >= jaxpr.consts.size() || !jaxpr.consts[i].data()) {
+      emitError(fallback_) << "cannot lower a sub-jaxpr whose constant " << i
+                           << " has no value (a tracer of an enclosing trace)";
+      fn.erase();
+      return {};
+    }
+    auto type = tensorType(ctx, jaxpr.vars[v]);
+    values[v] = ConstantOp::create(b, fallback_, cast<ElementsAttr>(denseOf(type, jaxpr.consts[i])));
+  }
+  for (int v : jaxpr.invars) values[v] = entry->getArgument(arg++);
+
+  auto atom = [&](const st::Atom& a, Location loc) -> Value {
+    if (!a.is_literal()) return values[a.var];
+    auto type = tensorType(ctx, st::detail::aval_of(a.literal));
+    return ConstantOp::create(b, loc, cast<ElementsAttr>(denseOf(type, a.literal)));
+  };
+
+  for (const st::Equation& e : jaxpr.eqns) {
+    Location loc = locationOf(e.loc);
+    LowerFn lower = findLowering(e.prim->name);
+    if (!lower) {
+      emitError(loc) << "no lowering for primitive `" << e.prim->name << "`";
+      fn.erase();
+      return {};
+    }
+    Eqn q{*this, b, e, jaxpr, {}, loc};
+    for (const st::Atom& a : e.inputs) {
+      Value v = atom(a, loc);
+      if (!v) {
+        emitError(loc) << "`" << e.prim->name << "`: an operand is used before it is defined";
+        fn.erase();
+        return {};
+      }
+      q.operands.push_back(v);
+    }
+    SmallVector<Value> results;
+    if (failed(lower(q, results)) || results.size() != e.outputs.size()) {
+      if (results.size() != e.outputs.size())
+        emitError(loc) << "`" << e.prim->name << "`: expects " << e.outputs.size()
+                       << " results, but got " << results.size();
+      fn.erase();
+      return {};
+    }
+    for (size_t i = 0; i < results.size(); ++i) values[e.outputs[i]] = results[i];
+  }
+
+  SmallVector<Value> outs;
+  for (const st::Atom& a : jaxpr.outvars) outs.push_back(atom(a, fallback_));
+  func::ReturnOp::create(b, fallback_, outs);
+  return fn;
+}
+
+}  // namespace
+
+namespace mlir::strata {
+
+OwningOpRef<ModuleOp> lowerJaxprToStrata(MLIRContext& context, const ::strata::JaxprImpl& jaxpr,
+                                         Location fallback) {
+  context.loadDialect<StrataDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fallback);
+  Lowerer lowerer(*module, fallback);
+  if (!lowerer.lowerFunction(jaxpr, "main", /*embedConsts=*/false)) return {};
+  return module;
+}
+
+}  // namespace mlir::strata
+
+bool ::strata::has_lowering(std::string_view primitive_name) {
+  return findLowering(llvm::StringRef(primitive_name.data(), primitive_name.size())) != nullptr;
+}

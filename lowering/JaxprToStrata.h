@@ -1,0 +1,23 @@
+// lowering/JaxprToStrata.h — a jaxpr becomes a module in the `strata` dialect.
+#pragma once
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace strata {
+struct JaxprImpl;
+}
+
+namespace mlir::strata {
+
+// Builds `module { func.func @main(...) }` from `jaxpr`:
+//  - @main's arguments are the jaxpr's constvars, then its invars (constvars carry the
+//    argument attribute `strata.constvar`: a caller passes their values first);
+//  - each equation becomes ops located at its SourceLoc (the user's file:line:col), or at
+//    `fallback` when it has none;
+//  - sub-jaxprs (custom_vjp_call's `fun`) become private functions that @main calls.
+// Returns null after emitting a diagnostic when an equation cannot be lowered; never throws.
+OwningOpRef<ModuleOp> lowerJaxprToStrata(MLIRContext& context, const ::strata::JaxprImpl& jaxpr,
+                                         Location fallback);
+
+}  // namespace mlir::strata

@@ -1,0 +1,40 @@
+// lowering/Lower.h — the compiler as the API sees it: plain C++, no MLIR type.
+//
+// The boundary between the public API (which throws strata::Error) and the compiler (MLIR,
+// built without exceptions): nothing here throws, and failures come back as the text of the
+// MLIR diagnostics, each with the file:line:col of the user's code.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace strata {
+
+struct JaxprImpl;
+
+// True when `primitive_name` (a name in tracer/primitive_list.def) lowers to the dialect.
+bool has_lowering(std::string_view primitive_name);
+
+namespace lowering {
+
+// The name of every stage, in order: "jaxpr", then the MLIR stages of lowering/Stages.cpp.
+std::vector<std::string> stage_names();
+
+struct StageText {
+  std::string stage;
+  std::string text;          // as `strata-opt --emit=STAGE` prints it
+  std::string located_text;  // with locations (loc(...)), when asked for
+};
+
+struct LowerResult {
+  std::vector<StageText> stages;  // every stage, in order, when `error` is empty
+  std::string error;              // the diagnostics, when lowering or a pipeline failed
+  bool ok() const { return error.empty(); }
+};
+
+// Lowers `jaxpr` to the `strata` dialect and runs every stage on it.
+LowerResult lower(const JaxprImpl& jaxpr, bool with_locations = false);
+
+}  // namespace lowering
+}  // namespace strata

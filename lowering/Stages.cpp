@@ -1,0 +1,64 @@
+// The stage list. Each later issue appends its stage (fused, buffer-assigned, loops,
+// llvm-dialect, llvm-ir, asm, ptx) as one more line of kStages.
+#include "lowering/Stages.h"
+
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::strata {
+namespace {
+
+void addCanonicalize(OpPassManager& pm) { pm.addPass(createCanonicalizerPass()); }
+void addCse(OpPassManager& pm) { pm.addPass(createCSEPass()); }
+
+// The recipe. Order matters: canonicalization folds constants and identities first, so that
+// CSE then sees the ops that are really left and merges the duplicates among them.
+const Stage kStages[] = {
+    // 1. The program as parsed (.mlir) or lowered from the jaxpr.
+    {"strata", "the program in the strata dialect, as parsed or lowered", nullptr},
+    // 2. Constant folding, identities (x + 0, x * 1, transpose of transpose, ...), DCE.
+    {"canonicalized", "after canonicalization (folders and patterns)", addCanonicalize},
+    // 3. Common subexpressions merged.
+    {"cse", "after common subexpression elimination", addCse},
+};
+
+}  // namespace
+
+llvm::ArrayRef<Stage> stages() { return kStages; }
+
+const Stage* findStage(llvm::StringRef name) {
+  for (const Stage& s : kStages)
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+LogicalResult runStages(ModuleOp module, llvm::StringRef last,
+                        llvm::function_ref<void(const Stage&)> emit,
+                        llvm::function_ref<LogicalResult(PassManager&)> configure) {
+  for (const Stage& stage : kStages) {
+    if (stage.addPasses) {
+      PassManager pm(module.getContext());
+      stage.addPasses(pm);
+      if (configure && failed(configure(pm))) return failure();
+      if (failed(pm.run(module))) return failure();
+    }
+    emit(stage);
+    if (last == stage.name) break;
+  }
+  return success();
+}
+
+std::string printStage(ModuleOp module, bool locations) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  if (locations) flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+  module->print(os, flags);
+  os << "\n";
+  return text;
+}
+
+}  // namespace mlir::strata

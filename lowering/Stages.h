@@ -1,0 +1,48 @@
+// lowering/Stages.h — the stages of the compiler, in order, each a pass pipeline applied to
+// the previous stage's output. strata-opt --emit=STAGE, Lowered::as_text(STAGE) and the dump
+// directory all print the program after a stage named here.
+//
+// The first stage, `jaxpr`, exists only when the input was a jaxpr; it is the tracer's text,
+// not MLIR, so it is not in this table. Appending a stage is one line in Stages.cpp.
+#pragma once
+
+#include <string>
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir {
+class ModuleOp;
+class OpPassManager;
+class PassManager;
+}  // namespace mlir
+
+namespace mlir::strata {
+
+inline constexpr llvm::StringLiteral kJaxprStage = "jaxpr";
+
+struct Stage {
+  const char* name;
+  const char* summary;
+  // Adds the passes that turn the previous stage's output into this stage's; null for the
+  // `strata` stage (the program as parsed or lowered).
+  void (*addPasses)(OpPassManager& pm);
+};
+
+// Every MLIR stage, in order.
+llvm::ArrayRef<Stage> stages();
+const Stage* findStage(llvm::StringRef name);
+
+// Runs the stages on `module` in order, calling `emit` after each, and stops after `last`
+// (empty: run them all) or at the first pipeline that fails (its diagnostics emitted).
+// `configure` may adjust each stage's pass manager (strata-opt applies its CLI flags there).
+LogicalResult runStages(ModuleOp module, llvm::StringRef last,
+                        llvm::function_ref<void(const Stage&)> emit,
+                        llvm::function_ref<LogicalResult(PassManager&)> configure = {});
+
+// The module as a stage prints it; `locations` adds loc(...) to every op.
+std::string printStage(ModuleOp module, bool locations = false);
+
+}  // namespace mlir::strata

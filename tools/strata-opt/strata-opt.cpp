@@ -1,0 +1,173 @@
+// strata-opt: MLIR's opt driver with the `strata` dialect, the upstream dialects and passes the
+// pipelines use, and the stage view:
+//
+//   strata-opt --emit=STAGE file.{mlir,jaxpr}   the program after one stage (lowering/Stages.h)
+//   strata-opt --emit=all file.{mlir,jaxpr}     every stage in order, each under a header
+//   strata-opt [mlir-opt flags] file.jaxpr      the jaxpr lowered to `strata`, then as mlir-opt
+//
+// Every other flag is mlir-opt's (--pass-pipeline, --split-input-file, --verify-diagnostics,
+// --mlir-print-ir-after-all, ...). Malformed input gets a diagnostic with file:line:col and a
+// non-zero exit, never a crash.
+#include <memory>
+#include <string>
+
+#include "jaxpr_parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "lowering/Dialects.h"
+#include "lowering/JaxprToStrata.h"
+#include "lowering/Stages.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/ToolUtilities.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string> emitStage(
+    "emit",
+    llvm::cl::desc("Print the program after the named stage, or every stage ('all'); stages: "
+                   "jaxpr (for a .jaxpr input), strata, canonicalized, cse"),
+    llvm::cl::value_desc("stage"), llvm::cl::init(""));
+
+namespace {
+
+bool looksLikeJaxpr(llvm::StringRef filename, llvm::StringRef text) {
+  return filename.ends_with(".jaxpr") || text.ltrim().starts_with("{ lambda");
+}
+
+// The input as a module of the `strata` dialect: parsed, or (for a jaxpr) lowered from the
+// parsed jaxpr, whose text is then returned in `jaxprText`.
+OwningOpRef<ModuleOp> readProgram(llvm::SourceMgr& sourceMgr, MLIRContext& context, bool jaxpr,
+                                  std::string& jaxprText) {
+  if (!jaxpr) return parseSourceFile<ModuleOp>(sourceMgr, &context);
+  const llvm::MemoryBuffer* buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  std::string filename = buffer->getBufferIdentifier().str();
+  ::strata::ParsedJaxpr parsed = ::strata::parse_jaxpr(buffer->getBuffer(), filename);
+  if (!parsed.jaxpr) {
+    emitError(FileLineColLoc::get(&context, filename, parsed.error.line, parsed.error.column))
+        << parsed.error.message;
+    return {};
+  }
+  jaxprText = parsed.jaxpr->str() + "\n";
+  auto module = mlir::strata::lowerJaxprToStrata(context, *parsed.jaxpr,
+                                           FileLineColLoc::get(&context, filename, 1, 1));
+  if (module && failed(verify(*module))) return {};
+  return module;
+}
+
+// --emit: the program after each stage up to the one asked for.
+LogicalResult emitStages(llvm::raw_ostream& os, llvm::SourceMgr& sourceMgr, MLIRContext& context,
+                         bool jaxpr) {
+  bool all = emitStage == "all";
+  std::string jaxprText;
+  OwningOpRef<ModuleOp> module = readProgram(sourceMgr, context, jaxpr, jaxprText);
+  if (!module) return failure();
+  auto header = [&](llvm::StringRef name) {
+    if (all) os << "// ===== stage: " << name << " =====\n";
+  };
+  if (jaxpr && (all || emitStage == mlir::strata::kJaxprStage)) {
+    header(mlir::strata::kJaxprStage);
+    os << jaxprText;
+    if (!all) return success();
+  }
+  auto emit = [&](const mlir::strata::Stage& stage) {
+    if (!all && emitStage != stage.name) return;
+    header(stage.name);
+    os << mlir::strata::printStage(*module);
+  };
+  auto configure = [](PassManager& pm) { return applyPassManagerCLOptions(pm); };
+  return mlir::strata::runStages(*module, all ? "" : emitStage.getValue(), emit, configure);
+}
+
+// One input (or one --split-input-file chunk).
+LogicalResult processBuffer(llvm::raw_ostream& os, std::unique_ptr<llvm::MemoryBuffer> buffer,
+                            DialectRegistry& registry, const MlirOptMainConfig& config,
+                            bool jaxpr) {
+  // A jaxpr without --emit: lowered, then handed to mlir-opt's driver with its locations.
+  if (jaxpr && emitStage.empty()) {
+    MLIRContext context(registry);
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    std::string jaxprText;
+    OwningOpRef<ModuleOp> module = readProgram(sourceMgr, context, true, jaxprText);
+    if (!module) return failure();
+    auto lowered = llvm::MemoryBuffer::getMemBufferCopy(mlir::strata::printStage(*module, true),
+                                                        sourceMgr.getMemoryBuffer(1)->getBufferIdentifier());
+    MlirOptMainConfig inner = config;
+    inner.splitInputFile("");
+    return MlirOptMain(os, std::move(lowered), registry, inner);
+  }
+
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  if (!config.shouldVerifyDiagnostics()) {
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    return emitStages(os, sourceMgr, context, jaxpr);
+  }
+  SourceMgrDiagnosticVerifierHandler handler(sourceMgr, &context,
+                                             config.verifyDiagnosticsLevel());
+  (void)emitStages(os, sourceMgr, context, jaxpr);
+  return handler.verify();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  DialectRegistry registry;
+  mlir::strata::registerStrataDialects(registry);
+  registerAllPasses();
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "strata-opt: the strata compiler's stages, and mlir-opt", registry);
+
+  if (!emitStage.empty() && emitStage != "all" && emitStage != mlir::strata::kJaxprStage &&
+      !mlir::strata::findStage(emitStage)) {
+    std::string names = mlir::strata::kJaxprStage.str();
+    for (const mlir::strata::Stage& s : mlir::strata::stages()) names += std::string(", ") + s.name;
+    llvm::errs() << "strata-opt: expects --emit=all or a stage (" << names << "), but got '"
+                 << emitStage << "'\n";
+    return 1;
+  }
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << "strata-opt: " << error << "\n";
+    return 1;
+  }
+  bool jaxpr = looksLikeJaxpr(inputFilename, input->getBuffer());
+  if (emitStage.empty() && !jaxpr) {
+    input.reset();
+    return asMainReturnCode(MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+  }
+  if (emitStage == mlir::strata::kJaxprStage && !jaxpr) {
+    llvm::errs() << "strata-opt: expects a .jaxpr input for --emit=jaxpr, but got "
+                 << inputFilename << "\n";
+    return 1;
+  }
+
+  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << "strata-opt: " << error << "\n";
+    return 1;
+  }
+  const MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  auto chunk = [&](std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream& os) {
+    return processBuffer(os, std::move(buffer), registry, config, jaxpr);
+  };
+  if (failed(splitAndProcessBuffer(std::move(input), NoSourceChunkBufferHandler(chunk), output->os(),
+                                   config.inputSplitMarker(), config.outputSplitMarker())))
+    return 1;
+  output->keep();
+  return 0;
+}
