@@ -8,6 +8,7 @@
 
 #include "abstract_value.h"
 #include "params.h"
+#include "strata/array.h"
 
 namespace strata {
 
@@ -19,6 +20,7 @@ enum PrimitiveTrait : uint32_t {
   kShapeOnly = 1u << 3,     // moves data without arithmetic (reshape, transpose, broadcast)
   kCheap = 1u << 4,         // cheap enough to recompute in each consumer when fusing
   kRandom = 1u << 5,        // part of the counter-based random number generator
+  kNotDifferentiable = 1u << 6,  // outputs are integer/bool or piecewise constant: zero derivative
 };
 
 // A view of one array's data handed to an eager kernel.
@@ -40,11 +42,34 @@ using ShapeRule = std::vector<AbstractValue> (*)(std::span<const AbstractValue> 
 using EagerKernel = void (*)(std::span<const KernelArg> in, std::span<const KernelArg> out,
                              const Params& params);
 
+// Evaluates a higher-order primitive (one whose params hold sub-programs) on concrete arrays,
+// in place of an eager kernel; also lets a primitive return its operand without a copy.
+using EvalRule = std::vector<Array> (*)(std::span<const Array> inputs, const Params& params);
+
+// Derivative rules, written with ordinary ops (so they trace, jit and differentiate again).
+// A null Array is a symbolic zero (tangent or cotangent); rules return null for a zero result.
+//
+// JVP: tangents of the outputs from the primals, their tangents and the outputs.
+using JvpRule = std::vector<Array> (*)(std::span<const Array> primals,
+                                       std::span<const Array> tangents,
+                                       std::span<const Array> outputs, const Params& params);
+// VJP: cotangents of the inputs from the primals, the outputs and the outputs' cotangents.
+// Reverse mode keeps exactly the values a rule reads (its residuals), so a rule should read
+// what it needs and no more (exp reads its output, mul its inputs, add nothing).
+using VjpRule = std::vector<Array> (*)(std::span<const Array> primals,
+                                       std::span<const Array> outputs,
+                                       std::span<const Array> cotangents, const Params& params);
+
 struct Primitive {
   std::string_view name;
   uint32_t traits = 0;
   ShapeRule shape_rule = nullptr;
   EagerKernel eager = nullptr;
+  EvalRule eval = nullptr;  // when set, used instead of `eager` outside traces
+  // Both null only for primitives whose outputs have no derivative (comparisons, integer
+  // ops, random bits): set `kNotDifferentiable` for those.
+  JvpRule jvp = nullptr;
+  VjpRule vjp = nullptr;
 
   bool has(PrimitiveTrait t) const { return (traits & t) != 0; }
 };

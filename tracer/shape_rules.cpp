@@ -207,4 +207,19 @@ Result iota(const Shape& shape, int64_t dimension) {
   return {shape, {}};
 }
 
+Result pad(const Shape& operand, const IntList& low, const IntList& high, const IntList& interior) {
+  size_t rank = operand.size();
+  if (low.size() != rank || high.size() != rank || interior.size() != rank)
+    return fail("expects low, high and interior padding of rank " + std::to_string(rank) +
+                ", but got " + list_string(low) + ", " + list_string(high) + " and " + list_string(interior));
+  Shape out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    if (low[i] < 0 || high[i] < 0 || interior[i] < 0)
+      return fail("expects non-negative padding, but got low " + list_string(low) + ", high " +
+                  list_string(high) + " and interior " + list_string(interior));
+    out[i] = low[i] + high[i] + operand[i] + (operand[i] > 0 ? (operand[i] - 1) * interior[i] : 0);
+  }
+  return {out, {}};
+}
+
 }  // namespace strata::shape_rules

@@ -42,6 +42,8 @@ Result dot_general(const Shape& lhs, const Shape& rhs, const IntList& lhs_batch,
                    const IntList& rhs_batch, const IntList& lhs_contract,
                    const IntList& rhs_contract);
 Result iota(const Shape& shape, int64_t dimension);
+// StableHLO pad with non-negative low, high and interior padding per dimension.
+Result pad(const Shape& operand, const IntList& low, const IntList& high, const IntList& interior);
 
 // "[1, 2]": how a list of ints appears in a message.
 std::string list_string(const IntList& v);

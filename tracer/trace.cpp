@@ -6,6 +6,7 @@ namespace strata {
 namespace {
 
 thread_local std::vector<std::shared_ptr<detail::TraceState>> g_trace_stack;
+thread_local const SourceLoc* g_location_override = nullptr;
 
 }  // namespace
 
@@ -78,6 +79,11 @@ void abandon_trace(TraceState& trace) {
   if (!g_trace_stack.empty() && g_trace_stack.back().get() == &trace) pop(trace);
 }
 
+ScopedLocation::ScopedLocation(const SourceLoc& loc) : previous_(g_location_override) {
+  g_location_override = &loc;
+}
+ScopedLocation::~ScopedLocation() { g_location_override = previous_; }
+
 void check_usable(const Array& a, std::string_view op) {
   if (!a.valid())
     throw ValueError(std::string(op) + ": got a null Array (default-constructed, never assigned)");
@@ -119,12 +125,15 @@ std::vector<Array> bind(const Primitive& prim, std::span<const Array> inputs,
   std::vector<AbstractValue> out_avals = prim.shape_rule(in_avals, params);
 
   TraceState* trace = current_trace();
-  if (!trace) return eval_eager(prim, inputs, out_avals, params);
+  if (!trace) {
+    if (prim.eval) return prim.eval(inputs, params);
+    return eval_eager(prim, inputs, out_avals, params);
+  }
 
   Equation eqn;
   eqn.prim = &prim;
   eqn.params = params;
-  eqn.loc = loc;
+  eqn.loc = g_location_override ? *g_location_override : loc;
   for (const Array& a : inputs) eqn.inputs.push_back(trace->atom_for(a));
   int eqn_index = static_cast<int>(trace->jaxpr.eqns.size());
   std::vector<Array> outs;

@@ -48,6 +48,20 @@ Array bind1(const Primitive& prim, std::span<const Array> inputs, const Params& 
 std::vector<Array> eval_eager(const Primitive& prim, std::span<const Array> inputs,
                               const std::vector<AbstractValue>& out_avals, const Params& params);
 
+// While alive, every equation bound on this thread records `loc` instead of its own call
+// site: transforms set it to the location of the user's equation they are expanding, so that
+// derivative equations point at the user's code rather than at a rule's file.
+class ScopedLocation {
+ public:
+  explicit ScopedLocation(const SourceLoc& loc);
+  ~ScopedLocation();
+  ScopedLocation(const ScopedLocation&) = delete;
+  ScopedLocation& operator=(const ScopedLocation&) = delete;
+
+ private:
+  const SourceLoc* previous_;
+};
+
 // Throws the EscapedTracerError or the null-array error for `a` used as an operand of `op`.
 void check_usable(const Array& a, std::string_view op);
 

@@ -35,7 +35,9 @@ std::vector<Array> TraceScope::inputs(const std::vector<Array>& leaves) {
   std::vector<Array> out;
   out.reserve(leaves.size());
   for (size_t i = 0; i < leaves.size(); ++i) {
-    check_usable(leaves[i], "argument " + std::to_string(i));
+    // Only the abstract value is read, so a tracer of a finished trace (a structure prototype
+    // from an earlier trace, as custom_vjp uses) serves as well as a concrete array.
+    if (!leaves[i].valid()) throw ValueError("argument leaf " + std::to_string(i) + " is a null Array");
     out.push_back(new_input(*state_, leaves[i].impl()->aval));
   }
   return out;

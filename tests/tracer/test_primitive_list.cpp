@@ -14,7 +14,11 @@ TEST(PrimitiveList, EveryPrimitiveHasItsRules) {
     EXPECT_FALSE(p->name.empty());
     EXPECT_TRUE(names.insert(p->name).second) << "duplicate primitive name";
     EXPECT_NE(p->shape_rule, nullptr) << p->name << " has no shape rule";
-    EXPECT_NE(p->eager, nullptr) << p->name << " has no eager kernel";
+    EXPECT_TRUE(p->eager || p->eval) << p->name << " has no eager kernel (or eval rule)";
+    if (!p->has(strata::kNotDifferentiable)) {
+      EXPECT_NE(p->jvp, nullptr) << p->name << " is differentiable but has no JVP rule";
+      EXPECT_NE(p->vjp, nullptr) << p->name << " is differentiable but has no VJP rule";
+    }
     EXPECT_EQ(strata::find_primitive(p->name), p);
   }
   EXPECT_EQ(names.size(), strata::all_primitives().size());

@@ -1,4 +1,5 @@
 // tracer/primitives/abs.cpp — `abs`: absolute value, elementwise.
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -9,6 +10,9 @@ struct Op {
   template <class X> static auto eval(const X& x) { return x.abs(); }
 };
 
+// g times the derivative at x (y is the output).
+Array scale(const Array& g, const Array& x, const Array& y) { return multiply(g, sign(x)); }
+
 }  // namespace
 
 const Primitive prim::kAbs{
@@ -18,6 +22,8 @@ const Primitive prim::kAbs{
       return elementwise::rule("abs", in, elementwise::Accepts::kNumeric, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .jvp = ad::unary_jvp<scale>,
+    .vjp = ad::unary_vjp<scale>,
 };
 
 }  // namespace strata

@@ -1,4 +1,5 @@
 // tracer/primitives/add.cpp — `add`: x + y, elementwise.
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -9,6 +10,15 @@ struct Op {
   template <class X, class Y> static auto eval(const X& x, const Y& y) { return x + y; }
 };
 
+std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> y, const Params&) {
+  const Shape& s = y[0].shape();
+  return {ad::add_cotangent(ad::broadcast_scalar(t[0], s), ad::broadcast_scalar(t[1], s))};
+}
+// Reads neither input nor output.
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params&) {
+  return {ad::unbroadcast(ct[0], x[0]), ad::unbroadcast(ct[0], x[1])};
+}
+
 }  // namespace
 
 const Primitive prim::kAdd{
@@ -18,6 +28,8 @@ const Primitive prim::kAdd{
       return elementwise::rule("add", in, elementwise::Accepts::kNumeric, false);
     },
     .eager = elementwise::binary_kernel<Op>,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

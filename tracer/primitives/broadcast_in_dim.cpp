@@ -1,6 +1,9 @@
 // tracer/primitives/broadcast_in_dim.cpp — `broadcast_in_dim[shape, broadcast_dimensions]`:
 // operand dimension i becomes result dimension broadcast_dimensions[i]; size-1 dimensions and
 // new dimensions repeat the data (StableHLO's broadcast_in_dim).
+#include <algorithm>
+
+#include "ad_rules.h"
 #include "common.h"
 
 namespace strata {
@@ -23,6 +26,23 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
   kernels::strided_copy(in[0].data, 0, strides, out[0].data, out[0].shape(), itemsize(in[0].dtype()));
 }
 
+std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array>, const Params& p) {
+  return {ad::bind_prim(prim::kBroadcastInDim, {t[0]}, p)};
+}
+// Sums the cotangent over the new dimensions and the stretched size-1 ones.
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params& p) {
+  const IntList& dims = p.get_ints("broadcast_dimensions");
+  const Shape& in = x[0].shape();
+  const Shape& out = y[0].shape();
+  std::vector<int> axes;
+  for (size_t d = 0; d < out.size(); ++d) {
+    auto it = std::find(dims.begin(), dims.end(), static_cast<int64_t>(d));
+    if (it == dims.end() || (in[static_cast<size_t>(it - dims.begin())] == 1 && out[d] != 1)) axes.push_back(static_cast<int>(d));
+  }
+  Array g = axes.empty() ? ct[0] : sum(ct[0], Axes(axes));
+  return {reshape(g, in)};
+}
+
 }  // namespace
 
 const Primitive prim::kBroadcastInDim{
@@ -30,6 +50,8 @@ const Primitive prim::kBroadcastInDim{
     .traits = kShapeOnly | kCheap,
     .shape_rule = rule,
     .eager = kernel,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

@@ -1,5 +1,8 @@
 // tracer/primitives/concatenate.cpp — `concatenate[dimension]`: the operands joined along one
 // dimension; they agree in every other dimension and in dtype.
+#include "../array_impl.h"
+#include "../trace.h"
+#include "ad_rules.h"
 #include <cstring>
 
 #include "common.h"
@@ -40,6 +43,29 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
   }
 }
 
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array>, const Params& p) {
+  bool any = false;
+  for (const Array& a : t) any = any || a.valid();
+  if (!any) return {Array()};
+  std::vector<Array> ts;
+  for (size_t i = 0; i < x.size(); ++i) ts.push_back(ad::instantiate(t[i], detail::aval_of(x[i])));
+  return strata::bind(prim::kConcatenate, ts, p, SourceLoc{__FILE__, __LINE__, 0});
+}
+// Each operand's cotangent is its slice of the output's.
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
+  size_t dim = static_cast<size_t>(p.get_int("dimension"));
+  std::vector<Array> out;
+  int64_t offset = 0;
+  for (const Array& a : x) {
+    std::vector<int64_t> lo(a.shape().size(), 0), hi(ct[0].shape().begin(), ct[0].shape().end());
+    lo[dim] = offset;
+    hi[dim] = offset + a.shape()[dim];
+    out.push_back(slice(ct[0], lo, hi));
+    offset += a.shape()[dim];
+  }
+  return out;
+}
+
 }  // namespace
 
 const Primitive prim::kConcatenate{
@@ -47,6 +73,8 @@ const Primitive prim::kConcatenate{
     .traits = kShapeOnly,
     .shape_rule = rule,
     .eager = kernel,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

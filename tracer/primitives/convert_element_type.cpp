@@ -1,5 +1,6 @@
 // tracer/primitives/convert_element_type.cpp — `convert_element_type[new_dtype]`: converts
 // each element (floats to ints truncate toward zero and saturate, nan → 0; to bool is != 0).
+#include "ad_rules.h"
 #include "common.h"
 
 namespace strata {
@@ -15,6 +16,16 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
   kernels::convert_elements(in[0].data, in[0].dtype(), out[0].data, out[0].dtype(), in[0].size());
 }
 
+// Derivatives pass through conversions between float types; to or from integers they vanish.
+std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> y, const Params& p) {
+  if (!t[0].valid() || !is_floating(y[0].dtype())) return {Array()};
+  return {ad::bind_prim(prim::kConvertElementType, {t[0]}, p)};
+}
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params&) {
+  if (!is_floating(x[0].dtype())) return {Array()};
+  return {ad::bind_prim(prim::kConvertElementType, {ct[0]}, Params{{"new_dtype", x[0].dtype()}, {"weak_type", x[0].weak_type()}})};
+}
+
 }  // namespace
 
 const Primitive prim::kConvertElementType{
@@ -22,6 +33,8 @@ const Primitive prim::kConvertElementType{
     .traits = kElementwise | kCheap,
     .shape_rule = rule,
     .eager = kernel,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

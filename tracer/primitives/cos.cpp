@@ -1,4 +1,5 @@
 // tracer/primitives/cos.cpp — `cos`: cosine, elementwise.
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -9,6 +10,9 @@ struct Op {
   template <class X> static auto eval(const X& x) { return x.cos(); }
 };
 
+// g times the derivative at x (y is the output).
+Array scale(const Array& g, const Array& x, const Array& y) { return negative(multiply(g, sin(x))); }
+
 }  // namespace
 
 const Primitive prim::kCos{
@@ -18,6 +22,8 @@ const Primitive prim::kCos{
       return elementwise::rule("cos", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .jvp = ad::unary_jvp<scale>,
+    .vjp = ad::unary_vjp<scale>,
 };
 
 }  // namespace strata

@@ -1,5 +1,6 @@
 // tracer/primitives/div.cpp — `div`: x / y, elementwise. Integer division truncates toward
 // zero; as in XLA, x / 0 is -1 and INT_MIN / -1 is INT_MIN (no trap).
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -22,6 +23,18 @@ struct Op {
   }
 };
 
+// d/dx0 = 1/x1, d/dx1 = -x0/x1^2 = -y/x1.
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
+  const Shape& s = y[0].shape();
+  Array a = t[0].valid() ? ad::broadcast_scalar(divide(t[0], x[1]), s) : Array();
+  Array b = t[1].valid() ? ad::broadcast_scalar(negative(multiply(t[1], divide(y[0], x[1]))), s) : Array();
+  return {ad::add_cotangent(a, b)};
+}
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
+  Array g = divide(ct[0], x[1]);
+  return {ad::unbroadcast(g, x[0]), ad::unbroadcast(negative(multiply(g, y[0])), x[1])};
+}
+
 }  // namespace
 
 const Primitive prim::kDiv{
@@ -31,6 +44,8 @@ const Primitive prim::kDiv{
       return elementwise::rule("div", in, elementwise::Accepts::kNumeric, false);
     },
     .eager = elementwise::binary_kernel<Op>,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

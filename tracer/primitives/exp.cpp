@@ -1,13 +1,28 @@
 // tracer/primitives/exp.cpp — `exp`: e^x, elementwise.
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
 namespace {
 
+// Eigen's vectorised exp is accurate in the normal range, but flushes subnormal results to 0,
+// overflows early in f32 (exp(88.5f) = inf) and gives exp(-inf) = 5.6e-309 in f64: lanes
+// outside the range where it is right take std::exp.
 struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
-  template <class X> static auto eval(const X& x) { return x.exp(); }
+  template <class X> static auto eval(const X& x) {
+    using T = typename X::Scalar;
+    constexpr bool kF32 = std::is_same_v<T, float>;
+    const T lo = kF32 ? T(-87) : T(-708), hi = kF32 ? T(88) : T(709);
+    Eigen::Array<T, Eigen::Dynamic, 1> in = x, r = in.exp();
+    for (Eigen::Index i = 0; i < in.size(); ++i)
+      if (!(in[i] >= lo && in[i] <= hi)) r[i] = std::exp(in[i]);
+    return r;
+  }
 };
+
+// g times the derivative at x (y is the output).
+Array scale(const Array& g, const Array& x, const Array& y) { return multiply(g, y); }
 
 }  // namespace
 
@@ -18,6 +33,8 @@ const Primitive prim::kExp{
       return elementwise::rule("exp", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .jvp = ad::unary_jvp<scale>,
+    .vjp = ad::unary_vjp<scale>,
 };
 
 }  // namespace strata

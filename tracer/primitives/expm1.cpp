@@ -1,4 +1,5 @@
 // tracer/primitives/expm1.cpp — `expm1`: e^x - 1, accurate near 0.
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -9,6 +10,9 @@ struct Op {
   template <class X> static auto eval(const X& x) { return x.expm1(); }
 };
 
+// g times the derivative at x (y is the output).
+Array scale(const Array& g, const Array& x, const Array& y) { return multiply(g, add(y, ad::scalar_like(1, y))); }
+
 }  // namespace
 
 const Primitive prim::kExpm1{
@@ -18,6 +22,8 @@ const Primitive prim::kExpm1{
       return elementwise::rule("expm1", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .jvp = ad::unary_jvp<scale>,
+    .vjp = ad::unary_vjp<scale>,
 };
 
 }  // namespace strata

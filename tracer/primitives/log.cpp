@@ -1,13 +1,25 @@
 // tracer/primitives/log.cpp — `log`: natural logarithm, elementwise (log 0 = -inf, log of a negative = nan).
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
 namespace {
 
+// Eigen's vectorised log treats subnormal inputs as the smallest normal (log(1e-40f) =
+// -87.3, not -92.1): those lanes (and 0, negatives, nan) take std::log.
 struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
-  template <class X> static auto eval(const X& x) { return x.log(); }
+  template <class X> static auto eval(const X& x) {
+    using T = typename X::Scalar;
+    Eigen::Array<T, Eigen::Dynamic, 1> in = x, r = in.log();
+    for (Eigen::Index i = 0; i < in.size(); ++i)
+      if (!(in[i] >= std::numeric_limits<T>::min())) r[i] = std::log(in[i]);
+    return r;
+  }
 };
+
+// g times the derivative at x (y is the output).
+Array scale(const Array& g, const Array& x, const Array& y) { return divide(g, x); }
 
 }  // namespace
 
@@ -18,6 +30,8 @@ const Primitive prim::kLog{
       return elementwise::rule("log", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .jvp = ad::unary_jvp<scale>,
+    .vjp = ad::unary_vjp<scale>,
 };
 
 }  // namespace strata

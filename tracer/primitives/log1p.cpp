@@ -1,4 +1,5 @@
 // tracer/primitives/log1p.cpp — `log1p`: log(1 + x), accurate near 0.
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -9,6 +10,9 @@ struct Op {
   template <class X> static auto eval(const X& x) { return x.log1p(); }
 };
 
+// g times the derivative at x (y is the output).
+Array scale(const Array& g, const Array& x, const Array& y) { return divide(g, add(x, ad::scalar_like(1, x))); }
+
 }  // namespace
 
 const Primitive prim::kLog1p{
@@ -18,6 +22,8 @@ const Primitive prim::kLog1p{
       return elementwise::rule("log1p", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .jvp = ad::unary_jvp<scale>,
+    .vjp = ad::unary_vjp<scale>,
 };
 
 }  // namespace strata

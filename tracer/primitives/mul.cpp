@@ -1,4 +1,5 @@
 // tracer/primitives/mul.cpp — `mul`: x * y, elementwise.
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -9,6 +10,17 @@ struct Op {
   template <class X, class Y> static auto eval(const X& x, const Y& y) { return x * y; }
 };
 
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
+  const Shape& s = y[0].shape();
+  Array a = t[0].valid() ? ad::broadcast_scalar(multiply(t[0], x[1]), s) : Array();
+  Array b = t[1].valid() ? ad::broadcast_scalar(multiply(x[0], t[1]), s) : Array();
+  return {ad::add_cotangent(a, b)};
+}
+// Reads both inputs, not the output.
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params&) {
+  return {ad::unbroadcast(multiply(ct[0], x[1]), x[0]), ad::unbroadcast(multiply(x[0], ct[0]), x[1])};
+}
+
 }  // namespace
 
 const Primitive prim::kMul{
@@ -18,6 +30,8 @@ const Primitive prim::kMul{
       return elementwise::rule("mul", in, elementwise::Accepts::kNumeric, false);
     },
     .eager = elementwise::binary_kernel<Op>,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

@@ -2,6 +2,7 @@
 // exact repeated squaring, with x^(negative) = 0 unless |x| = 1.
 #include <cmath>
 
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -29,6 +30,21 @@ struct Op {
   template <class X, class Y> static auto eval(const X& x, const Y& y) { return x.binaryExpr(y, Pow{}); }
 };
 
+// d/dx0 = x1 * x0^(x1-1) (0 where x1 = 0), d/dx1 = y * log(x0) (log 1 where x0 = 0), as JAX.
+Array d0(const Array& x0, const Array& x1, const Array&) {
+  Array zero = ad::scalar_like(0, x0), one = ad::scalar_like(1, x0);
+  return where(equal(x1, zero), zero, multiply(x1, power(x0, subtract(x1, one))));
+}
+Array d1(const Array& x0, const Array&, const Array& y) {
+  return multiply(y, log(where(equal(x0, ad::scalar_like(0, x0)), ad::scalar_like(1, x0), x0)));
+}
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
+  return ad::binary_jvp(x, t, y, d0, d1);
+}
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
+  return ad::binary_vjp(x, y, ct, d0, d1);
+}
+
 }  // namespace
 
 const Primitive prim::kPow{
@@ -38,6 +54,8 @@ const Primitive prim::kPow{
       return elementwise::rule("pow", in, elementwise::Accepts::kNumeric, false);
     },
     .eager = elementwise::binary_kernel<Op>,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

@@ -1,4 +1,7 @@
 // tracer/primitives/reduce_prod.cpp — `reduce_prod[axes]`: the product over `axes` (1 for none).
+#include <algorithm>
+
+#include "ad_rules.h"
 #include <limits>
 
 #include "../kernels/reduce.h"
@@ -20,6 +23,35 @@ struct Op {
   template <class A, class R> static void combine(A& acc, const R& row) { acc *= row; }
 };
 
+// The reduced value broadcast back over the reduced axes.
+Array expand(const Array& r, const Array& x, const Params& p) {
+  const IntList& axes = p.get_ints("axes");
+  IntList kept;
+  for (int64_t d = 0; d < x.ndim(); ++d)
+    if (std::find(axes.begin(), axes.end(), d) == axes.end()) kept.push_back(d);
+  return ad::bind_prim(prim::kBroadcastInDim, {r}, Params{{"shape", IntList(x.shape())}, {"broadcast_dimensions", kept}});
+}
+
+// d prod / d x_i = the product of the other elements, computed exactly with zeros: with no
+// zero it is y / x_i; with one zero, the product of the nonzeros at that zero and 0
+// elsewhere; with two or more, 0. (Denominators are made safe so that no nan appears even in
+// the unselected branches, which keeps higher derivatives finite.)
+Array others_product(const Array& x, const Params& p) {
+  Array zero = ad::scalar_like(0, x), one = ad::scalar_like(1, x);
+  Array is_zero = equal(x, zero);
+  Array nonzero_prod = expand(ad::bind_prim(prim::kReduceProd, {where(is_zero, one, x)}, p), x, p);
+  Array zeros = expand(ad::bind_prim(prim::kReduceSum, {astype(is_zero, x.dtype())}, p), x, p);
+  Array safe_x = where(is_zero, one, x);
+  return where(equal(zeros, zero), divide(nonzero_prod, safe_x),
+               where(logical_and(equal(zeros, one), is_zero), nonzero_prod, zero));
+}
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array>, const Params& p) {
+  return {ad::bind_prim(prim::kReduceSum, {multiply(t[0], others_product(x[0], p))}, p)};
+}
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
+  return {multiply(expand(ct[0], x[0], p), others_product(x[0], p))};
+}
+
 }  // namespace
 
 const Primitive prim::kReduceProd{
@@ -29,6 +61,8 @@ const Primitive prim::kReduceProd{
       return kernels::reduce_rule("reduce_prod", in, p, false);
     },
     .eager = kernels::reduce_kernel<Op>,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

@@ -2,6 +2,7 @@
 // %); as in XLA, integer x % 0 is x and INT_MIN % -1 is 0.
 #include <cmath>
 
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -24,6 +25,19 @@ struct Op {
   template <class X, class Y> static auto eval(const X& x, const Y& y) { return x.binaryExpr(y, Rem{}); }
 };
 
+// rem(x0, x1) = x0 - x1 * trunc(x0 / x1): d/dx0 = 1, d/dx1 = -trunc(x0 / x1) (as JAX).
+Array d0(const Array& x0, const Array&, const Array&) { return ad::scalar_like(1, x0); }
+Array d1(const Array& x0, const Array& x1, const Array&) {
+  Array q = divide(x0, x1);
+  return negative(multiply(sign(q), floor(abs(q))));
+}
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
+  return ad::binary_jvp(x, t, y, d0, d1);
+}
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
+  return ad::binary_vjp(x, y, ct, d0, d1);
+}
+
 }  // namespace
 
 const Primitive prim::kRem{
@@ -33,6 +47,8 @@ const Primitive prim::kRem{
       return elementwise::rule("rem", in, elementwise::Accepts::kNumeric, false);
     },
     .eager = elementwise::binary_kernel<Op>,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

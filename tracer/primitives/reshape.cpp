@@ -1,5 +1,6 @@
 // tracer/primitives/reshape.cpp — `reshape[new_sizes]`: the same elements in row-major order
 // under another shape with as many elements.
+#include "ad_rules.h"
 #include <cstring>
 
 #include "common.h"
@@ -17,6 +18,13 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
   std::memcpy(out[0].data, in[0].data, in[0].aval->nbytes());
 }
 
+std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array>, const Params& p) {
+  return {ad::bind_prim(prim::kReshape, {t[0]}, p)};
+}
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params&) {
+  return {reshape(ct[0], x[0].shape())};
+}
+
 }  // namespace
 
 const Primitive prim::kReshape{
@@ -24,6 +32,8 @@ const Primitive prim::kReshape{
     .traits = kShapeOnly | kCheap,
     .shape_rule = rule,
     .eager = kernel,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

@@ -1,13 +1,23 @@
 // tracer/primitives/rsqrt.cpp — `rsqrt`: 1 / sqrt(x), elementwise.
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
 namespace {
 
+// 1 / std::sqrt (within 1 ULP): Eigen's fast packet rsqrt is off for subnormal inputs
+// (rsqrt(1e-323) = inf in f64).
+struct Fn {
+  template <class T> T operator()(T v) const { return T(1) / std::sqrt(v); }
+};
+
 struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
-  template <class X> static auto eval(const X& x) { return x.rsqrt(); }
+  template <class X> static auto eval(const X& x) { return x.unaryExpr(Fn{}); }
 };
+
+// g times the derivative at x (y is the output).
+Array scale(const Array& g, const Array& x, const Array& y) { return multiply(g, multiply(ad::scalar_like(-0.5, y), divide(y, x))); }
 
 }  // namespace
 
@@ -18,6 +28,8 @@ const Primitive prim::kRsqrt{
       return elementwise::rule("rsqrt", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .jvp = ad::unary_jvp<scale>,
+    .vjp = ad::unary_vjp<scale>,
 };
 
 }  // namespace strata

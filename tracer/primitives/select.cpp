@@ -1,5 +1,7 @@
 // tracer/primitives/select.cpp — `select`: pred ? on_true : on_false, elementwise (StableHLO's
 // select). pred is bool; the branches share one dtype; any operand may be 0-d.
+#include "../array_impl.h"
+#include "ad_rules.h"
 #include "common.h"
 
 namespace strata {
@@ -32,6 +34,17 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
   });
 }
 
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
+  if (!t[1].valid() && !t[2].valid()) return {Array()};
+  const AbstractValue& out = detail::aval_of(y[0]);
+  return {where(x[0], ad::instantiate(t[1], out), ad::instantiate(t[2], out))};
+}
+// Reads the predicate only.
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
+  Array zero = ad::zeros(detail::aval_of(y[0]));
+  return {Array(), ad::unbroadcast(where(x[0], ct[0], zero), x[1]), ad::unbroadcast(where(x[0], zero, ct[0]), x[2])};
+}
+
 }  // namespace
 
 const Primitive prim::kSelect{
@@ -39,6 +52,8 @@ const Primitive prim::kSelect{
     .traits = kElementwise | kCheap,
     .shape_rule = rule,
     .eager = kernel,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

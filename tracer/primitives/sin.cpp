@@ -1,4 +1,5 @@
 // tracer/primitives/sin.cpp — `sin`: sine, elementwise.
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -9,6 +10,9 @@ struct Op {
   template <class X> static auto eval(const X& x) { return x.sin(); }
 };
 
+// g times the derivative at x (y is the output).
+Array scale(const Array& g, const Array& x, const Array& y) { return multiply(g, cos(x)); }
+
 }  // namespace
 
 const Primitive prim::kSin{
@@ -18,6 +22,8 @@ const Primitive prim::kSin{
       return elementwise::rule("sin", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .jvp = ad::unary_jvp<scale>,
+    .vjp = ad::unary_vjp<scale>,
 };
 
 }  // namespace strata

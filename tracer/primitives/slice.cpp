@@ -1,5 +1,6 @@
 // tracer/primitives/slice.cpp — `slice[start_indices, limit_indices, strides]`: the elements
 // start + k * stride below limit in each dimension (StableHLO's slice).
+#include "ad_rules.h"
 #include "common.h"
 
 namespace strata {
@@ -26,6 +27,26 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
   kernels::strided_copy(in[0].data, offset, strides, out[0].data, out[0].shape(), itemsize(in[0].dtype()));
 }
 
+std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array>, const Params& p) {
+  return {ad::bind_prim(prim::kSlice, {t[0]}, p)};
+}
+// The cotangent, padded with zeros back to the operand's shape (interior padding undoes the
+// strides).
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
+  const IntList& start = p.get_ints("start_indices");
+  const IntList& step = p.get_ints("strides");
+  const Shape& in = x[0].shape();
+  const Shape& out = ct[0].shape();
+  IntList lo(in.size()), hi(in.size()), interior(in.size());
+  for (size_t d = 0; d < in.size(); ++d) {
+    lo[d] = start[d];
+    interior[d] = step[d] - 1;
+    hi[d] = out[d] > 0 ? in[d] - start[d] - (out[d] - 1) * step[d] - 1 : in[d] - start[d];
+  }
+  return {ad::bind_prim(prim::kPad, {ct[0], ad::scalar_like(0, ct[0])},
+                        Params{{"padding_low", lo}, {"padding_high", hi}, {"padding_interior", interior}})};
+}
+
 }  // namespace
 
 const Primitive prim::kSlice{
@@ -33,6 +54,8 @@ const Primitive prim::kSlice{
     .traits = kShapeOnly | kCheap,
     .shape_rule = rule,
     .eager = kernel,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

@@ -1,4 +1,5 @@
 // tracer/primitives/tanh.cpp — `tanh`: hyperbolic tangent, elementwise.
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -9,6 +10,9 @@ struct Op {
   template <class X> static auto eval(const X& x) { return x.tanh(); }
 };
 
+// g times the derivative at x (y is the output).
+Array scale(const Array& g, const Array& x, const Array& y) { return multiply(g, subtract(ad::scalar_like(1, y), multiply(y, y))); }
+
 }  // namespace
 
 const Primitive prim::kTanh{
@@ -18,6 +22,8 @@ const Primitive prim::kTanh{
       return elementwise::rule("tanh", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .jvp = ad::unary_jvp<scale>,
+    .vjp = ad::unary_vjp<scale>,
 };
 
 }  // namespace strata

@@ -1,5 +1,6 @@
 // tracer/primitives/transpose.cpp — `transpose[permutation]`: result dimension i is operand
 // dimension permutation[i].
+#include "ad_rules.h"
 #include "common.h"
 
 namespace strata {
@@ -19,6 +20,16 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
   kernels::strided_copy(in[0].data, 0, strides, out[0].data, out[0].shape(), itemsize(in[0].dtype()));
 }
 
+std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array>, const Params& p) {
+  return {ad::bind_prim(prim::kTranspose, {t[0]}, p)};
+}
+std::vector<Array> vjp(std::span<const Array>, std::span<const Array>, std::span<const Array> ct, const Params& p) {
+  const IntList& perm = p.get_ints("permutation");
+  IntList inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+  return {ad::bind_prim(prim::kTranspose, {ct[0]}, Params{{"permutation", inverse}})};
+}
+
 }  // namespace
 
 const Primitive prim::kTranspose{
@@ -26,6 +37,8 @@ const Primitive prim::kTranspose{
     .traits = kShapeOnly,
     .shape_rule = rule,
     .eager = kernel,
+    .jvp = jvp,
+    .vjp = vjp,
 };
 
 }  // namespace strata

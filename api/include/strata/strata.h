@@ -5,6 +5,7 @@
 #include "strata/creation.h"
 #include "strata/dtype.h"
 #include "strata/errors.h"
+#include "strata/grad.h"
 #include "strata/jaxpr.h"
 #include "strata/jit.h"
 #include "strata/ops.h"

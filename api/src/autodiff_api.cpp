@@ -1,0 +1,95 @@
+// The non-template half of strata/grad.h: entry points into tracer/autodiff.
+#include "autodiff.h"
+#include "primitives/ad_rules.h"
+#include "op_helpers.h"
+#include "strata/grad.h"
+
+namespace strata {
+
+Array stop_gradient(const Array& x, SourceLocation loc) {
+  return api::bind1(prim::kStopGradient, {x}, {}, loc);
+}
+
+namespace detail {
+
+struct Backward {
+  ad::Backward impl;
+  std::vector<AbstractValue> cotangent_types;  // what each output cotangent must be
+};
+
+VjpOutcome vjp_jaxpr(const Jaxpr& j, const std::vector<Array>& primals, const std::vector<bool>& wrt,
+                     std::size_t num_ct, const char* who) {
+  ad::VjpResult r = ad::vjp(*j.impl(), primals, wrt, num_ct, who);
+  auto b = std::make_shared<Backward>();
+  b->impl = std::move(*r.backward);
+  for (std::size_t i = 0; i < num_ct; ++i) b->cotangent_types.push_back(j.impl()->aval(j.impl()->outvars[i]));
+  return VjpOutcome{std::move(r.outputs), std::move(b)};
+}
+
+std::vector<Array> run_backward(const Backward& b, const std::vector<Array>& cotangents, const char* who) {
+  if (cotangents.size() != b.cotangent_types.size())
+    throw ValueError(std::string(who) + ": expects " + std::to_string(b.cotangent_types.size()) +
+                     " cotangent arrays (one per output leaf), but got " + std::to_string(cotangents.size()));
+  for (std::size_t i = 0; i < cotangents.size(); ++i) {
+    if (!cotangents[i].valid()) continue;
+    const AbstractValue& want = b.cotangent_types[i];
+    const AbstractValue& got = api::aval(cotangents[i], who);
+    if (got.shape != want.shape || got.dtype != want.dtype)
+      throw ShapeError(std::string(who) + ": cotangent " + std::to_string(i) + " expects " + want.str() +
+                       " (the output's type), but got " + got.str());
+  }
+  return b.impl(cotangents);
+}
+
+std::vector<std::string> residual_types(const Backward& b) {
+  std::vector<std::string> r;
+  for (const Array& a : b.impl.residuals) r.push_back(api::aval(a, "residual").str());
+  return r;
+}
+
+std::pair<std::vector<Array>, std::vector<Array>> jvp_jaxpr(const Jaxpr& j, const std::vector<Array>& primals,
+                                                           const std::vector<Array>& tangents) {
+  if (primals.size() != tangents.size())
+    throw ValueError("jvp: expects one tangent per primal leaf (" + std::to_string(primals.size()) + "), but got " +
+                     std::to_string(tangents.size()));
+  for (std::size_t i = 0; i < primals.size(); ++i) {
+    const AbstractValue& p = api::aval(primals[i], "jvp");
+    const AbstractValue& t = api::aval(tangents[i], "jvp");
+    if (p.shape != t.shape || (is_floating(p.dtype) && p.dtype != t.dtype))
+      throw ShapeError("jvp: tangent " + std::to_string(i) + " expects " + p.str() + " (the primal's type), but got " + t.str());
+  }
+  ad::JvpResult r = ad::jvp(*j.impl(), primals, tangents);
+  for (std::size_t i = 0; i < r.tangents.size(); ++i)
+    if (!r.tangents[i].valid()) r.tangents[i] = ad::zeros(api::aval(r.outputs[i], "jvp"));
+  return {std::move(r.outputs), std::move(r.tangents)};
+}
+
+void check_scalar_loss(const Jaxpr& j, const char* who) {
+  if (j.num_outputs() < 1) throw ValueError(std::string(who) + ": the function returns no Array");
+  const AbstractValue& av = j.impl()->aval(j.impl()->outvars[0]);
+  if (!av.shape.empty() || !is_floating(av.dtype))
+    throw ValueError(std::string(who) + ": the function must return a 0-d floating-point loss, but got " + av.str() +
+                     "; use vjp for non-scalar outputs (or has_aux to return extra values)");
+}
+
+std::vector<Array> custom_vjp_call(const Jaxpr& fun, const Jaxpr& fwd, const Jaxpr& bwd, const std::vector<Array>& args) {
+  const JaxprImpl& b = *bwd.impl();
+  if (b.outvars.size() != args.size())
+    throw ValueError("custom_vjp: bwd must return one cotangent per argument leaf (" + std::to_string(args.size()) +
+                     "), but returns " + std::to_string(b.outvars.size()));
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const AbstractValue& want = api::aval(args[i], "custom_vjp");
+    const AbstractValue& got = b.aval(b.outvars[i]);
+    if (want.shape != got.shape || (is_floating(want.dtype) && got.dtype != want.dtype))
+      throw ShapeError("custom_vjp: bwd's cotangent " + std::to_string(i) + " expects " + want.str() + ", but got " + got.str());
+  }
+  if (fwd.num_outputs() < fun.num_outputs())
+    throw ValueError("custom_vjp: fwd must return (outputs, residuals)");
+  Params p{{"fun", fun.impl()}, {"fwd", fwd.impl()}, {"bwd", bwd.impl()}};
+  return strata::bind(prim::kCustomVjpCall, args, p, SourceLoc{"custom_vjp", 0, 0});
+}
+
+Array ones_like_scalar(const Array& loss) { return ad::full_like(api::aval(loss, "grad"), 1.0); }
+
+}  // namespace detail
+}  // namespace strata

@@ -1,0 +1,68 @@
+// tests/autodiff/check_grads.h — JAX's check_grads for strata: JVP against central finite
+// differences in a random direction, and VJP against JVP by the inner-product identity
+// <c, J t> = <J^T c, t>, all in f64.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "strata/strata.h"
+
+namespace strata::testing {
+
+using VecFn = std::function<Array(const std::vector<Array>&)>;
+
+inline double dot_all(const std::vector<Array>& a, const std::vector<Array>& b) {
+  double s = 0;
+  for (size_t i = 0; i < a.size(); ++i) s += sum(multiply(a[i], b[i])).item<double>();
+  return s;
+}
+
+inline std::vector<Array> random_like(const std::vector<Array>& xs, uint64_t seed) {
+  std::vector<Array> r;
+  for (size_t i = 0; i < xs.size(); ++i)
+    r.push_back(random::normal(random::key(seed * 131 + i), xs[i].shape(), f64));
+  return r;
+}
+
+// Checks f's derivatives at xs (f64 arrays). `rtol` scales with the size of the values.
+inline void check_grads(const VecFn& f, const std::vector<Array>& xs, const std::string& what,
+                        double rtol = 1e-6, uint64_t seed = 7) {
+  SCOPED_TRACE(what);
+  std::vector<Array> t = random_like(xs, seed);
+  // Forward mode against central differences.
+  auto [y, jt] = jvp(f, std::tuple<std::vector<Array>>(xs), std::tuple<std::vector<Array>>(t));
+  const double eps = 1e-5;
+  std::vector<Array> xp, xm;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    xp.push_back(xs[i] + t[i] * eps);
+    xm.push_back(xs[i] - t[i] * eps);
+  }
+  Array fd = (f(xp) - f(xm)) / (2 * eps);
+  std::vector<double> a = jt.to_vector<double>(), b = fd.to_vector<double>(), yv = y.to_vector<double>();
+  ASSERT_EQ(a.size(), b.size());
+  double scale = 1.0;
+  for (double v : b) scale = std::max(scale, std::fabs(v));
+  for (size_t i = 0; i < a.size(); ++i)
+    EXPECT_NEAR(a[i], b[i], rtol * 100 * scale) << "jvp vs finite differences, element " << i;
+  // The primal output of jvp is f(x).
+  std::vector<double> direct = f(xs).to_vector<double>();
+  for (size_t i = 0; i < yv.size(); ++i) EXPECT_DOUBLE_EQ(yv[i], direct[i]);
+  // Reverse mode against forward mode: <c, J t> = <J^T c, t>.
+  Array c = random::normal(random::key(seed + 1000), y.shape(), f64);
+  auto [y2, f_vjp] = vjp(f, xs);
+  std::vector<Array> g = std::get<0>(f_vjp(c));
+  ASSERT_EQ(g.size(), xs.size());
+  for (size_t i = 0; i < g.size(); ++i) {
+    EXPECT_EQ(g[i].shape(), xs[i].shape());
+    EXPECT_EQ(g[i].dtype(), xs[i].dtype());
+  }
+  double lhs = sum(c * jt).item<double>(), rhs = dot_all(g, t);
+  EXPECT_NEAR(lhs, rhs, std::max(1e-9, rtol * 1e-3) * std::max({1.0, std::fabs(lhs), std::fabs(rhs)})) << "vjp vs jvp";
+}
+
+}  // namespace strata::testing

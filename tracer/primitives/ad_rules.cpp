@@ -1,0 +1,61 @@
+#include "ad_rules.h"
+
+#include "../array_impl.h"
+#include "../trace.h"
+
+namespace strata::ad {
+
+Array full_like(const AbstractValue& aval, double value) {
+  Array lit = astype(Array(value), aval.dtype);
+  if (aval.shape.empty()) return lit;
+  return bind_prim(prim::kBroadcastInDim, {lit},
+                   Params{{"shape", IntList(aval.shape)}, {"broadcast_dimensions", IntList{}}});
+}
+
+Array scalar_like(double v, const Array& like) { return astype(Array(v), like.dtype()); }
+
+Array instantiate(const Array& t, const AbstractValue& aval) { return t.valid() ? t : zeros(aval); }
+
+Array add_cotangent(const Array& a, const Array& b) {
+  if (!a.valid()) return b;
+  if (!b.valid()) return a;
+  return add(a, b);
+}
+
+Array unbroadcast(const Array& ct, const Array& operand) {
+  if (!ct.valid()) return ct;
+  if (operand.ndim() == 0 && ct.ndim() != 0) return sum(ct);
+  return ct;
+}
+
+Array broadcast_scalar(const Array& x, const Shape& shape) {
+  if (!x.valid() || x.ndim() != 0 || shape.empty()) return x;
+  return bind_prim(prim::kBroadcastInDim, {x}, Params{{"shape", IntList(shape)}, {"broadcast_dimensions", IntList{}}});
+}
+
+std::vector<Array> bind_prims(const Primitive& p, std::initializer_list<Array> inputs, const Params& params) {
+  // The location is the transform's (see ScopedLocation); this one is a fallback.
+  return bind(p, std::span<const Array>(inputs.begin(), inputs.size()), params, SourceLoc{__FILE__, __LINE__, 0});
+}
+
+Array bind_prim(const Primitive& p, std::initializer_list<Array> inputs, const Params& params) {
+  return bind_prims(p, inputs, params).at(0);
+}
+
+std::vector<Array> binary_jvp(std::span<const Array> x, std::span<const Array> t,
+                              std::span<const Array> y, Partial2 d0, Partial2 d1) {
+  const Shape& shape = y[0].shape();
+  Array out;
+  if (t[0].valid() && d0) out = add_cotangent(out, broadcast_scalar(multiply(t[0], d0(x[0], x[1], y[0])), shape));
+  if (t[1].valid() && d1) out = add_cotangent(out, broadcast_scalar(multiply(t[1], d1(x[0], x[1], y[0])), shape));
+  return {out};
+}
+
+std::vector<Array> binary_vjp(std::span<const Array> x, std::span<const Array> y,
+                              std::span<const Array> ct, Partial2 d0, Partial2 d1) {
+  Array g0 = d0 ? unbroadcast(multiply(ct[0], d0(x[0], x[1], y[0])), x[0]) : Array();
+  Array g1 = d1 ? unbroadcast(multiply(ct[0], d1(x[0], x[1], y[0])), x[1]) : Array();
+  return {g0, g1};
+}
+
+}  // namespace strata::ad

@@ -1,0 +1,59 @@
+// tracer/primitives/ad_rules.h — helpers the primitives' JVP and VJP rules share.
+//
+// Rules are written with the public ops (which bind primitives), so that they trace, compile
+// and differentiate again. A null Array stands for a symbolic zero.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "../abstract_value.h"
+#include "../params.h"
+#include "../primitive.h"
+#include "strata/ops.h"
+
+namespace strata::ad {
+
+// An array of `aval`'s shape and dtype filled with `value` (a literal broadcast, so inside a
+// trace it is one small equation, not a captured constant).
+Array full_like(const AbstractValue& aval, double value);
+inline Array zeros(const AbstractValue& aval) { return full_like(aval, 0.0); }
+// `t`, or zeros of `aval` when t is a symbolic zero.
+Array instantiate(const Array& t, const AbstractValue& aval);
+// a + b where either may be a symbolic zero.
+Array add_cotangent(const Array& a, const Array& b);
+// The cotangent of an elementwise operand: elementwise primitives broadcast 0-d operands, so a
+// 0-d operand's cotangent is the sum of the output's.
+Array unbroadcast(const Array& ct, const Array& operand);
+// `x` broadcast to `shape` when it is 0-d (the tangent of a 0-d operand of an elementwise op).
+Array broadcast_scalar(const Array& x, const Shape& shape);
+// Binds `p` (for rules that need a primitive with no public op of its own).
+Array bind_prim(const Primitive& p, std::initializer_list<Array> inputs, const Params& params = {});
+std::vector<Array> bind_prims(const Primitive& p, std::initializer_list<Array> inputs, const Params& params = {});
+
+// A 0-d array of `like`'s dtype holding `v` (strongly typed, so no promotion follows).
+Array scalar_like(double v, const Array& like);
+
+// Unary elementwise rules: both the JVP and the VJP multiply by the derivative, so one
+// function S(g, x, y) — "g times f'(x), given the output y" — defines both.
+using Scale = Array (*)(const Array& g, const Array& x, const Array& y);
+template <Scale S>
+std::vector<Array> unary_jvp(std::span<const Array> x, std::span<const Array> t,
+                             std::span<const Array> y, const Params&) {
+  return {S(t[0], x[0], y[0])};
+}
+template <Scale S>
+std::vector<Array> unary_vjp(std::span<const Array> x, std::span<const Array> y,
+                             std::span<const Array> ct, const Params&) {
+  return {S(ct[0], x[0], y[0])};
+}
+
+// Binary elementwise with partial derivatives dx(x0, x1, y) and dy(x0, x1, y), either of
+// which may be null (zero). Handles 0-d operands of the primitive's scalar broadcasting.
+using Partial2 = Array (*)(const Array& x0, const Array& x1, const Array& y);
+std::vector<Array> binary_jvp(std::span<const Array> x, std::span<const Array> t,
+                              std::span<const Array> y, Partial2 d0, Partial2 d1);
+std::vector<Array> binary_vjp(std::span<const Array> x, std::span<const Array> y,
+                              std::span<const Array> ct, Partial2 d0, Partial2 d1);
+
+}  // namespace strata::ad

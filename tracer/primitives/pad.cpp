@@ -1,0 +1,81 @@
+// tracer/primitives/pad.cpp — `pad[padding_low, padding_high, padding_interior]`: the operand
+// with `low`/`high` copies of the padding value (a 0-d operand) before/after each dimension
+// and `interior` copies between elements (StableHLO's pad, non-negative padding).
+#include "../array_impl.h"
+#include "ad_rules.h"
+#include "common.h"
+
+namespace strata {
+namespace {
+
+std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params& p) {
+  primitives::expect_arity("pad", in, 2);
+  if (in[1].dtype != in[0].dtype || !in[1].shape.empty())
+    throw DTypeError("pad: expects a 0-d padding value of the operand's dtype, but got " + in[1].str() +
+                     " for " + in[0].str());
+  Shape out = primitives::check("pad", shape_rules::pad(in[0].shape, p.get_ints("padding_low"),
+                                                        p.get_ints("padding_high"), p.get_ints("padding_interior")));
+  return {AbstractValue{out, in[0].dtype, in[0].weak}};
+}
+
+// Fills the output with the padding value, then scatters the operand's rows into place.
+void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
+  const IntList& lo = p.get_ints("padding_low");
+  const IntList& interior = p.get_ints("padding_interior");
+  const Shape& is = in[0].shape();
+  const Shape& os = out[0].shape();
+  size_t rank = is.size();
+  kernels::dispatch(out[0].dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* x = in[0].as<T>();
+    T* y = out[0].as<T>();
+    T value = *in[1].as<T>();
+    std::fill_n(y, out[0].size(), value);
+    if (in[0].size() == 0) return;
+    std::vector<int64_t> ostride = kernels::contiguous_strides(os);
+    std::vector<int64_t> idx(rank, 0);
+    for (int64_t i = 0; i < in[0].size(); ++i) {
+      int64_t o = 0;
+      for (size_t d = 0; d < rank; ++d) o += (lo[d] + idx[d] * (interior[d] + 1)) * ostride[d];
+      y[o] = x[i];
+      for (size_t d = rank; d-- > 0;) {
+        if (++idx[d] < is[d]) break;
+        idx[d] = 0;
+      }
+    }
+  });
+}
+
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array>, const Params& p) {
+  if (!t[0].valid() && !t[1].valid()) return {Array()};
+  Array value = t[1].valid() ? t[1] : ad::scalar_like(0, x[0]);
+  return {ad::bind_prim(prim::kPad, {ad::instantiate(t[0], detail::aval_of(x[0])), value}, p)};
+}
+// The operand's cotangent is the strided slice that undoes the padding; the padding value's is
+// the sum of the rest.
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
+  const IntList& lo = p.get_ints("padding_low");
+  const IntList& interior = p.get_ints("padding_interior");
+  const Shape& is = x[0].shape();
+  std::vector<int64_t> start(is.size()), stop(is.size()), step(is.size());
+  for (size_t d = 0; d < is.size(); ++d) {
+    start[d] = lo[d];
+    step[d] = interior[d] + 1;
+    stop[d] = is[d] > 0 ? lo[d] + (is[d] - 1) * step[d] + 1 : lo[d];
+  }
+  Array g = ad::bind_prim(prim::kSlice, {ct[0]}, Params{{"start_indices", IntList(start)}, {"limit_indices", IntList(stop)}, {"strides", IntList(step)}});
+  return {g, subtract(sum(ct[0]), sum(g))};
+}
+
+}  // namespace
+
+const Primitive prim::kPad{
+    .name = "pad",
+    .traits = kShapeOnly,
+    .shape_rule = rule,
+    .eager = kernel,
+    .jvp = jvp,
+    .vjp = vjp,
+};
+
+}  // namespace strata
