@@ -29,7 +29,9 @@ inline double round_to(double v, DType t) {
 inline double ulp(double v, DType t) {
   int mant = t == f64 ? 52 : t == f32 ? 23 : t == f16 ? 10 : 7;
   double m = std::fabs(v);
-  if (m < std::numeric_limits<double>::min() || !std::isfinite(m)) m = std::ldexp(1.0, t == f64 ? -1022 : t == f32 ? -126 : t == f16 ? -14 : -126);
+  // Below the dtype's smallest normal the spacing is that of the subnormals.
+  double min_normal = std::ldexp(1.0, t == f64 ? -1022 : t == f16 ? -14 : -126);
+  if (m < min_normal || !std::isfinite(m)) m = min_normal;
   return std::ldexp(1.0, std::ilogb(m) - mant);
 }
 
@@ -72,5 +74,113 @@ std::string error_message(Fn&& fn) {
 
 inline constexpr DType kFloatTypes[] = {f32, f64, bf16, f16};
 inline constexpr DType kNumericTypes[] = {i32, i64, f32, f64, bf16, f16};
+
+}  // namespace strata::testing
+
+// ---- Reference helpers for the public-op tests (tests/api) ----
+namespace strata::testing {
+
+// True when got is exactly want: both nan, or equal with the same sign (+0 and -0 differ).
+inline bool identical(double got, double want) {
+  if (std::isnan(want)) return std::isnan(got);
+  return got == want && std::signbit(got) == std::signbit(want);
+}
+
+// EXPECT that `a` has `shape`, `dtype` and exactly the elements `want` (signs of zeros and
+// nans included).
+inline void expect_exact(const Array& a, const Shape& shape, DType dtype, const std::vector<double>& want) {
+  ASSERT_EQ(a.shape(), shape) << "shape of " << a;
+  ASSERT_EQ(a.dtype(), dtype) << "dtype of " << a;
+  std::vector<double> got = values(a);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_TRUE(identical(got[i], want[i]))
+        << "element " << i << ": got " << got[i] << ", want " << want[i] << " (" << short_name(dtype) << ")";
+}
+
+// Rounds every element of `v` to dtype t (one conversion for the whole vector).
+inline std::vector<double> round_all(const std::vector<double>& v, DType t) {
+  if (v.empty()) return v;
+  return astype(array(v, {static_cast<int64_t>(v.size())}, f64), t).to_vector<double>();
+}
+
+// Round-to-nearest-even of v to a binary float type with `mant` stored mantissa bits, minimum
+// normal exponent `emin` and largest finite value `maxv`, written independently of the
+// library (frexp/ldexp and nearbyint), for checking its conversions.
+inline double ref_round(double v, DType t) {
+  if (t == f64 || std::isnan(v) || std::isinf(v) || v == 0) return v;
+  int mant = t == f32 ? 23 : t == f16 ? 10 : 7;
+  int emin = t == f16 ? -14 : -126;
+  double maxv = t == f32 ? static_cast<double>(std::numeric_limits<float>::max())
+              : t == f16 ? 65504.0 : std::ldexp(2.0 - std::ldexp(1.0, -7), 127);
+  int e = std::max(std::ilogb(v), emin);
+  double q = std::ldexp(1.0, e - mant);  // spacing of the representable values near v
+  double r = std::nearbyint(v / q) * q;   // ties to even under the default rounding mode
+  if (std::fabs(r) > maxv) return std::copysign(INFINITY, v);
+  return r;
+}
+
+// Row-major strides (in elements) of `shape`.
+inline std::vector<int64_t> row_major_strides(const Shape& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d)
+    s[static_cast<size_t>(d)] = s[static_cast<size_t>(d) + 1] * shape[static_cast<size_t>(d) + 1];
+  return s;
+}
+
+// NumPy's broadcast shape, by the test's own rule (fails the test when incompatible).
+inline Shape ref_broadcast_shape(const Shape& a, const Shape& b) {
+  size_t rank = std::max(a.size(), b.size());
+  Shape out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i + a.size() < rank ? 1 : a[i + a.size() - rank];
+    int64_t db = i + b.size() < rank ? 1 : b[i + b.size() - rank];
+    EXPECT_TRUE(da == db || da == 1 || db == 1) << "test bug: shapes do not broadcast";
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+// The flat index into an operand of shape `s` (aligned right, size-1 dims repeated) that
+// element `i` of an array of shape `out` reads under broadcasting.
+inline int64_t ref_broadcast_index(const Shape& out, const Shape& s, int64_t i) {
+  std::vector<int64_t> os = row_major_strides(out), ss = row_major_strides(s);
+  int64_t idx = 0;
+  size_t lead = out.size() - s.size();
+  for (size_t d = 0; d < out.size(); ++d) {
+    int64_t k = (i / os[d]) % out[d];
+    if (d >= lead && s[d - lead] != 1) idx += k * ss[d - lead];
+  }
+  return idx;
+}
+
+// f(a, b) elementwise under NumPy broadcasting, by plain loops; `out_shape` receives the shape.
+template <class F>
+std::vector<double> ref_binary(const std::vector<double>& a, const Shape& as, const std::vector<double>& b,
+                               const Shape& bs, F f, Shape* out_shape = nullptr) {
+  Shape out = ref_broadcast_shape(as, bs);
+  if (out_shape) *out_shape = out;
+  std::vector<double> r(static_cast<size_t>(num_elements(out)));
+  for (int64_t i = 0; i < static_cast<int64_t>(r.size()); ++i)
+    r[static_cast<size_t>(i)] = f(a[static_cast<size_t>(ref_broadcast_index(out, as, i))],
+                                  b[static_cast<size_t>(ref_broadcast_index(out, bs, i))]);
+  return r;
+}
+
+// Deterministic pseudo-random doubles in [lo, hi) (a small LCG, independent of strata::random).
+inline std::vector<double> test_values(size_t n, double lo, double hi, uint64_t seed = 1) {
+  std::vector<double> v(n);
+  uint64_t s = seed * 6364136223846793005ull + 1442695040888963407ull;
+  for (double& x : v) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    x = lo + (hi - lo) * static_cast<double>(s >> 11) * 0x1.0p-53;
+  }
+  return v;
+}
+
+// EXPECT that `msg` contains `part`.
+inline void expect_contains(const std::string& msg, const std::string& part) {
+  EXPECT_NE(msg.find(part), std::string::npos) << "message: " << msg << "\nexpected to contain: " << part;
+}
 
 }  // namespace strata::testing

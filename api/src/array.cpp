@@ -186,9 +186,11 @@ std::ostream& operator<<(std::ostream& os, const Array& a) {
   if (impl.aval.shape.empty()) return os << "array(" << format_element(impl, 0) << ", " << dtype << ")";
   if (impl.aval.size() == 0)
   {
+    // NumPy omits the shape of an empty 1-d array.
+    if (impl.aval.shape.size() == 1) return os << "array([], " << dtype << ")";
     os << "array([], shape=(";
     for (size_t i = 0; i < impl.aval.shape.size(); ++i) os << (i ? ", " : "") << impl.aval.shape[i];
-    return os << (impl.aval.shape.size() == 1 ? ",), " : "), ") << dtype << ")";
+    return os << "), " << dtype << ")";
   }
   // Format every printed element once (all of them, or the corners when summarising) to find
   // the common width.

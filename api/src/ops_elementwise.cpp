@@ -34,11 +34,21 @@ Array as_bool(const Array& x, std::string_view op, const SourceLocation& loc) {
 
 }  // namespace
 
-Array add(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kAdd, "add", a, b, loc); }
+namespace {
+// On bools (after promotion), as in NumPy and jnp: add and maximum are logical or, multiply and
+// minimum logical and.
+Array bool_aware(const Primitive& p, const Primitive& on_bool, std::string_view op, const Array& a,
+                 const Array& b, const SourceLocation& loc) {
+  auto [x, y] = promote_binary(op, a, b, loc);
+  return bind1(api::aval(x, op).dtype == DType::bool_ ? on_bool : p, {x, y}, {}, loc);
+}
+}  // namespace
+
+Array add(const Array& a, const Array& b, SourceLocation loc) { return bool_aware(prim::kAdd, prim::kOr, "add", a, b, loc); }
 Array subtract(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kSub, "subtract", a, b, loc); }
-Array multiply(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kMul, "multiply", a, b, loc); }
-Array maximum(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kMax, "maximum", a, b, loc); }
-Array minimum(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kMin, "minimum", a, b, loc); }
+Array multiply(const Array& a, const Array& b, SourceLocation loc) { return bool_aware(prim::kMul, prim::kAnd, "multiply", a, b, loc); }
+Array maximum(const Array& a, const Array& b, SourceLocation loc) { return bool_aware(prim::kMax, prim::kOr, "maximum", a, b, loc); }
+Array minimum(const Array& a, const Array& b, SourceLocation loc) { return bool_aware(prim::kMin, prim::kAnd, "minimum", a, b, loc); }
 Array power(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kPow, "power", a, b, loc); }
 Array remainder(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kRem, "remainder", a, b, loc); }
 

@@ -22,8 +22,10 @@ Array reduce(const Primitive& p, std::string_view op, const Array& x, const Axes
   const AbstractValue& av = api::aval(in, op);
   IntList ax = api::normalize_axes(op, axes, av);
   Array r = ax.empty() ? in : bind1(p, {in}, Params{{"axes", ax}}, loc);
+  // Back to bool as `> 0`, not `!= 0`: an empty max is INT_MIN, which must read as false (the
+  // identity of `any`); an empty min is INT_MAX, true (the identity of `all`).
   if (was_bool && bool_as == DType::i32 && (&p == &prim::kReduceMax || &p == &prim::kReduceMin))
-    r = api::convert(r, {DType::bool_, false}, loc);
+    r = bind1(prim::kGt, {r, api::convert(Array(0), {DType::i32, false}, loc)}, {}, loc);
   return keepdims ? keep_dims(r, av, ax, loc) : r;
 }
 
@@ -49,8 +51,14 @@ Array mean(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
   IntList ax = api::normalize_axes("mean", axes, av);
   int64_t n = 1;
   for (int64_t a : ax) n *= av.shape[static_cast<size_t>(a)];
-  Array s = sum(in, axes, keepdims, loc);
-  return divide(s, Array(static_cast<double>(n)), loc);
+  // bf16/f16 accumulate and divide in f32 and round once (jnp.mean does the same); the count is
+  // a weak scalar of the computation dtype, so that a weak f32 input stays f32.
+  DType t = av.dtype;
+  bool half = t == DType::bf16 || t == DType::f16;
+  Array s = sum(half ? api::convert(in, {DType::f32, av.weak}, loc) : in, axes, keepdims, loc);
+  Array count = api::convert(Array(static_cast<double>(n)), {half ? DType::f32 : t, true}, loc);
+  Array r = divide(s, count, loc);
+  return half ? api::convert(r, {t, av.weak}, loc) : r;
 }
 
 Array argmax(const Array& x, std::optional<int> axis, bool keepdims, SourceLocation loc) {
@@ -58,6 +66,7 @@ Array argmax(const Array& x, std::optional<int> axis, bool keepdims, SourceLocat
   const AbstractValue& av0 = api::aval(x, "argmax");
   if (av0.dtype == DType::bool_) in = api::convert(x, {DType::i32, false}, loc);
   if (!axis) {
+    if (av0.size() == 0) throw ValueError("argmax: expects a non-empty array, but got " + av0.str());
     Array flat = reshape(in, {av0.size()}, loc);
     Array r = bind1(prim::kArgmax, {flat}, Params{{"axes", IntList{0}}, {"index_dtype", DType::i32}}, loc);
     return keepdims ? reshape(r, Shape(av0.shape.size(), 1), loc) : r;

@@ -52,7 +52,12 @@ Array transpose(const Array& x, const std::vector<int>& axes, SourceLocation loc
     if (static_cast<int>(axes.size()) != av.ndim())
       throw ValueError("transpose: expects a permutation of " + std::to_string(av.ndim()) +
                        " axes for " + av.str() + ", but got " + std::to_string(axes.size()));
-    for (int a : axes) perm.push_back(api::normalize_axis("transpose", a, av));
+    for (int a : axes) {
+      int64_t p = api::normalize_axis("transpose", a, av);
+      if (std::find(perm.begin(), perm.end(), p) != perm.end())
+        throw ValueError("transpose: axis " + std::to_string(a) + " is repeated in the permutation for " + av.str());
+      perm.push_back(p);
+    }
   }
   bool identity = true;
   for (size_t i = 0; i < perm.size(); ++i) identity = identity && perm[i] == static_cast<int64_t>(i);

@@ -70,9 +70,13 @@ Array uniform(const Array& key, const Shape& shape, DType dtype, double minval, 
   check_key(key, "random::uniform");
   if (!is_floating(dtype))
     throw DTypeError("random::uniform: expects a floating-point dtype, but got " + std::string(short_name(dtype)));
-  // 23 random mantissa bits under the exponent of 1.0 give a float in [1, 2); minus 1: [0, 1).
+  // Random mantissa bits under the exponent of 1.0 give a float in [1, 2); minus 1: [0, 1).
+  // As many bits as `dtype` has (at most f32's 23), so that rounding to bf16 or f16 cannot
+  // carry a value up to 1.0 (as jax.random.uniform, which draws in the target dtype).
+  int nmant = dtype == DType::bf16 ? 7 : dtype == DType::f16 ? 10 : 23;
   Array b = bits(key, shape, loc);
-  Array mant = bind1(prim::kShiftRightLogical, {b, Array(9)}, {}, loc);
+  Array mant = bind1(prim::kShiftRightLogical, {b, Array(32 - nmant)}, {}, loc);
+  if (nmant < 23) mant = multiply(mant, Array(int32_t{1} << (23 - nmant)), loc);  // back under the exponent
   Array one_two = bind1(prim::kOr, {mant, Array(int32_t{0x3F800000})}, {}, loc);
   Array u = subtract(bind1(prim::kBitcastConvertType, {one_two}, Params{{"new_dtype", DType::f32}}, loc), Array(1.0f), loc);
   if (minval != 0.0 || maxval != 1.0)

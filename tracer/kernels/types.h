@@ -2,7 +2,9 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -50,6 +52,33 @@ template <class T>
 constexpr bool is_float_storage = std::is_floating_point_v<T> || std::is_same_v<T, bf16_t> ||
                                   std::is_same_v<T, f16_t>;
 
+// v rounded to f32 *to odd*: exact values stay, inexact ones become the neighbour whose last
+// mantissa bit is 1. Rounding that result to nearest-even in a type with at most 22 mantissa
+// bits (bf16, f16) equals rounding v directly; a plain f32 detour rounds twice (f64
+// 1 + 2^-8 + 2^-30 would become bf16 1, not 1 + 2^-7).
+inline float round_to_odd_f32(double v) {
+  float f = static_cast<float>(v);
+  if (std::isfinite(f) && static_cast<double>(f) != v) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    if ((bits & 1u) == 0) f = std::nextafter(f, v > static_cast<double>(f) ? INFINITY : -INFINITY);
+  }
+  return f;
+}
+template <class I>
+inline float round_to_odd_f32_int(I v) {
+  using U = std::make_unsigned_t<I>;
+  U u = v < 0 ? static_cast<U>(U(0) - static_cast<U>(v)) : static_cast<U>(v);
+  int shift = static_cast<int>(std::bit_width(u)) - 24;
+  if (shift > 0) {  // keep 24 significant bits; any dropped bit sets the last kept one
+    U dropped = u & ((U(1) << shift) - 1);
+    u = (u >> shift) << shift;
+    if (dropped) u |= U(1) << shift;
+  }
+  float f = static_cast<float>(u);  // exact
+  return v < 0 ? -f : f;
+}
+
 // One element converted as convert_element_type does: float → int truncates toward zero and
 // saturates (NaN → 0); anything → bool is `!= 0`; bool → number is 0 or 1.
 template <class To, class From>
@@ -72,9 +101,10 @@ inline To convert_value(From v) {
       return static_cast<To>(v);
     }
   } else if constexpr (std::is_same_v<To, bf16_t> || std::is_same_v<To, f16_t>) {
-    if constexpr (std::is_same_v<From, double>) return To(static_cast<float>(v));
-    else if constexpr (std::is_same_v<From, bf16_t> || std::is_same_v<From, f16_t>) return To(static_cast<float>(v));
-    else return To(static_cast<float>(v));
+    // One rounding: values wider than f32 go through f32 rounded to odd (see above).
+    if constexpr (std::is_same_v<From, double>) return To(round_to_odd_f32(v));
+    else if constexpr (std::is_integral_v<From> && sizeof(From) >= 4) return To(round_to_odd_f32_int(v));
+    else return To(static_cast<float>(v));  // bool, f32, bf16, f16: exact in f32
   } else {  // float or double
     if constexpr (std::is_same_v<From, bf16_t> || std::is_same_v<From, f16_t>) return static_cast<To>(static_cast<float>(v));
     else return static_cast<To>(v);
