@@ -160,6 +160,25 @@ OpFoldResult MinimumOp::fold(FoldAdaptor adaptor) {
       });
 }
 
+// x & true → x and x | false → x (all ones / zero on integers).
+OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
+  if (auto r = dyn_cast_or_null<DenseElementsAttr>(adaptor.getRhs());
+      r && r.isSplat() && r.getSplatValue<APInt>().isAllOnes())
+    return getLhs();
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat&, const APFloat&) -> std::optional<APFloat> { return std::nullopt; },
+      [](const APInt& a, const APInt& b) -> std::optional<APInt> { return a & b; });
+}
+
+OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), false)) return getLhs();
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](const APFloat&, const APFloat&) -> std::optional<APFloat> { return std::nullopt; },
+      [](const APInt& a, const APInt& b) -> std::optional<APInt> { return a | b; });
+}
+
 //===----------------------------------------------------------------------------------===//
 // Unary.
 //===----------------------------------------------------------------------------------===//

@@ -135,6 +135,25 @@ static void printDotDimensions(OpAsmPrinter& p, Operation*, DenseI64ArrayAttr lh
   printIntList(p, rhsContract);
 }
 
+// %a, %b, dim = 0 — the operand list ends at `dim`, as StableHLO prints concatenate.
+static ParseResult parseConcatenateInputs(OpAsmParser& parser,
+                                          SmallVectorImpl<OpAsmParser::UnresolvedOperand>& inputs,
+                                          IntegerAttr& dimension) {
+  while (failed(parser.parseOptionalKeyword("dim"))) {
+    if (parser.parseOperand(inputs.emplace_back()) || parser.parseComma()) return failure();
+  }
+  int64_t d;
+  if (parser.parseEqual() || parser.parseInteger(d)) return failure();
+  dimension = parser.getBuilder().getI64IntegerAttr(d);
+  return success();
+}
+
+static void printConcatenateInputs(OpAsmPrinter& p, Operation*, OperandRange inputs,
+                                   IntegerAttr dimension) {
+  for (Value v : inputs) p << v << ", ";
+  p << "dim = " << dimension.getInt();
+}
+
 #include "StrataEnums.cpp.inc"
 
 #define GET_OP_CLASSES
@@ -191,7 +210,205 @@ LogicalResult ReshapeOp::verify() {
   return verifySameElementType(*this, getOperand().getType(), getType());
 }
 
+LogicalResult FusionOp::verify() {
+  Block& body = getBody().front();
+  if (body.getArgumentTypes() != getInputs().getTypes())
+    return emitOpError("expects body arguments of types ")
+           << str(getInputs().getTypes()) << ", but got " << str(body.getArgumentTypes());
+  auto ret = dyn_cast<ReturnOp>(body.getTerminator());
+  if (!ret)
+    return emitOpError("expects the body to end in strata.return, but got ")
+           << body.getTerminator()->getName();
+  if (ret.getResults().getTypes() != getResultTypes())
+    return emitOpError("expects the body to return ")
+           << str(getResultTypes()) << ", but got " << str(ret.getResults().getTypes());
+  return success();
+}
+
+//===----------------------------------------------------------------------------------===//
+// Result type inference, shared with the verifiers.
+//
+// Each rule below computes an op's result types from its operands and attributes, or says why
+// it cannot. verify() reports that reason as the op's error; inferReturnTypes (builders, and
+// the interface's check that declared and inferred types agree) uses the types. verify() runs
+// first, so a malformed op gets exactly one error.
+//===----------------------------------------------------------------------------------===//
+
+namespace {
+
+struct Inferred {
+  SmallVector<Type> types;
+  std::string error;
+};
+
+Inferred fail(std::string error) { return {{}, std::move(error)}; }
+
+Inferred tensorOf(const rules::Result& r, Type element) {
+  if (!r.ok()) return fail(r.error);
+  return {{RankedTensorType::get(r.shape, element)}, {}};
+}
+
+Type elementOf(Type t) { return cast<RankedTensorType>(t).getElementType(); }
+
+LogicalResult report(Operation* op, const Inferred& r) {
+  return r.error.empty() ? success() : op->emitOpError(r.error);
+}
+
+LogicalResult deliver(std::optional<Location> loc, StringRef op, Inferred r,
+                      SmallVectorImpl<Type>& inferred) {
+  if (!r.error.empty()) return inferError(loc, op, r.error);
+  inferred.append(r.types.begin(), r.types.end());
+  return success();
+}
+
+Inferred transposeTypes(Type operand, ArrayRef<int64_t> perm) {
+  return tensorOf(rules::transpose(shapeOf(operand), listOf(perm)), elementOf(operand));
+}
+
+Inferred sliceTypes(Type operand, ArrayRef<int64_t> start, ArrayRef<int64_t> limit,
+                    ArrayRef<int64_t> strides) {
+  return tensorOf(rules::slice(shapeOf(operand), listOf(start), listOf(limit), listOf(strides)),
+                  elementOf(operand));
+}
+
+Inferred concatenateTypes(TypeRange inputs, int64_t dimension) {
+  std::vector<::strata::Shape> shapes;
+  for (Type t : inputs) shapes.push_back(shapeOf(t));
+  rules::Result r = rules::concatenate(shapes, dimension);
+  if (!r.ok()) return fail(r.error);
+  return tensorOf(r, elementOf(inputs.front()));
+}
+
+Inferred padTypes(Type operand, Type value, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                  ArrayRef<int64_t> interior) {
+  auto want = RankedTensorType::get({}, elementOf(operand));
+  if (value != want)
+    return fail("expects a padding value of type " + str(want) + ", but got " + str(value));
+  return tensorOf(rules::pad(shapeOf(operand), listOf(low), listOf(high), listOf(interior)),
+                  elementOf(operand));
+}
+
+Inferred dotGeneralTypes(Type lhs, Type rhs, ArrayRef<int64_t> lb, ArrayRef<int64_t> rb,
+                         ArrayRef<int64_t> lc, ArrayRef<int64_t> rc) {
+  if (elementOf(lhs) != elementOf(rhs))
+    return fail("expects operands of one element type, but got " + str(elementOf(lhs)) +
+                " and " + str(elementOf(rhs)));
+  return tensorOf(rules::dot_general(shapeOf(lhs), shapeOf(rhs), listOf(lb), listOf(rb),
+                                     listOf(lc), listOf(rc)),
+                  elementOf(lhs));
+}
+
+// Each input's shape without `dimensions`, with its init value's element type.
+Inferred reduceTypes(TypeRange inputs, TypeRange inits, ArrayRef<int64_t> dimensions) {
+  if (inputs.empty()) return fail("expects at least one input, but got none");
+  if (inits.size() != inputs.size())
+    return fail("expects one init value per input (" + std::to_string(inputs.size()) +
+                "), but got " + std::to_string(inits.size()));
+  ::strata::Shape shape = shapeOf(inputs.front());
+  for (Type t : inputs)
+    if (shapeOf(t) != shape)
+      return fail("expects inputs of one shape, but got " + str(inputs.front()) + " and " +
+                  str(t));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto want = RankedTensorType::get({}, elementOf(inputs[i]));
+    if (inits[i] != want)
+      return fail("expects init value #" + std::to_string(i) + " of type " + str(want) +
+                  ", but got " + str(inits[i]));
+  }
+  rules::Result r = rules::reduce(shape, listOf(dimensions));
+  if (!r.ok()) return fail(r.error);
+  Inferred out;
+  for (Type t : inits) out.types.push_back(RankedTensorType::get(r.shape, elementOf(t)));
+  return out;
+}
+
+}  // namespace
+
+LogicalResult CompareOp::inferReturnTypes(MLIRContext* ctx, std::optional<Location>,
+                                          Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
+  auto lhs = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
+  if (!lhs) return failure();
+  inferred.push_back(RankedTensorType::get(lhs.getShape(), IntegerType::get(ctx, 1)));
+  return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  return report(*this, transposeTypes(getOperand().getType(), getPermutation()));
+}
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
+                                            Adaptor a, SmallVectorImpl<Type>& inferred) {
+  if (!allRankedTensors(a.getOperand().getType())) return failure();
+  return deliver(loc, "transpose", transposeTypes(a.getOperand().getType(), a.getPermutation()),
+                 inferred);
+}
+
+LogicalResult SliceOp::verify() {
+  return report(*this, sliceTypes(getOperand().getType(), getStartIndices(), getLimitIndices(),
+                                  getStrides()));
+}
+LogicalResult SliceOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc, Adaptor a,
+                                        SmallVectorImpl<Type>& inferred) {
+  if (!allRankedTensors(a.getOperand().getType())) return failure();
+  return deliver(loc, "slice",
+                 sliceTypes(a.getOperand().getType(), a.getStartIndices(), a.getLimitIndices(),
+                            a.getStrides()),
+                 inferred);
+}
+
+LogicalResult ConcatenateOp::verify() {
+  return report(*this, concatenateTypes(getInputs().getTypes(), getDimension()));
+}
+LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
+                                              Adaptor a, SmallVectorImpl<Type>& inferred) {
+  if (!allRankedTensors(a.getInputs().getTypes())) return failure();
+  return deliver(loc, "concatenate", concatenateTypes(a.getInputs().getTypes(), a.getDimension()),
+                 inferred);
+}
+
+LogicalResult PadOp::verify() {
+  return report(*this, padTypes(getOperand().getType(), getPaddingValue().getType(),
+                                getEdgePaddingLow(), getEdgePaddingHigh(), getInteriorPadding()));
+}
+LogicalResult PadOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc, Adaptor a,
+                                      SmallVectorImpl<Type>& inferred) {
+  if (!allRankedTensors({a.getOperand().getType(), a.getPaddingValue().getType()}))
+    return failure();
+  return deliver(loc, "pad",
+                 padTypes(a.getOperand().getType(), a.getPaddingValue().getType(),
+                          a.getEdgePaddingLow(), a.getEdgePaddingHigh(), a.getInteriorPadding()),
+                 inferred);
+}
+
+LogicalResult DotGeneralOp::verify() {
+  return report(*this, dotGeneralTypes(getLhs().getType(), getRhs().getType(),
+                                       getLhsBatchingDimensions(), getRhsBatchingDimensions(),
+                                       getLhsContractingDimensions(),
+                                       getRhsContractingDimensions()));
+}
+LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
+                                             Adaptor a, SmallVectorImpl<Type>& inferred) {
+  if (!allRankedTensors({a.getLhs().getType(), a.getRhs().getType()})) return failure();
+  return deliver(loc, "dot_general",
+                 dotGeneralTypes(a.getLhs().getType(), a.getRhs().getType(),
+                                 a.getLhsBatchingDimensions(), a.getRhsBatchingDimensions(),
+                                 a.getLhsContractingDimensions(), a.getRhsContractingDimensions()),
+                 inferred);
+}
+
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc, Adaptor a,
+                                         SmallVectorImpl<Type>& inferred) {
+  if (!allRankedTensors(a.getInputs().getTypes()) || !allRankedTensors(a.getInitValues().getTypes()))
+    return failure();
+  return deliver(loc, "reduce",
+                 reduceTypes(a.getInputs().getTypes(), a.getInitValues().getTypes(),
+                             a.getDimensions()),
+                 inferred);
+}
+
 LogicalResult ReduceOp::verify() {
+  if (failed(report(*this, reduceTypes(getInputs().getTypes(), getInitValues().getTypes(),
+                                       getDimensions()))))
+    return failure();
   size_t n = getInputs().size();
   Block& body = getBody().front();
   if (body.getNumArguments() != 2 * n)
@@ -213,132 +430,5 @@ LogicalResult ReduceOp::verify() {
   if (TypeRange(ret.getResults().getTypes()) != TypeRange(scalars))
     return emitOpError("expects the body to return ")
            << str(TypeRange(scalars)) << ", but got " << str(ret.getResults().getTypes());
-  return success();
-}
-
-LogicalResult FusionOp::verify() {
-  Block& body = getBody().front();
-  if (body.getArgumentTypes() != getInputs().getTypes())
-    return emitOpError("expects body arguments of types ")
-           << str(getInputs().getTypes()) << ", but got " << str(body.getArgumentTypes());
-  auto ret = dyn_cast<ReturnOp>(body.getTerminator());
-  if (!ret)
-    return emitOpError("expects the body to end in strata.return, but got ")
-           << body.getTerminator()->getName();
-  if (ret.getResults().getTypes() != getResultTypes())
-    return emitOpError("expects the body to return ")
-           << str(getResultTypes()) << ", but got " << str(ret.getResults().getTypes());
-  return success();
-}
-
-//===----------------------------------------------------------------------------------===//
-// Result type inference.
-//===----------------------------------------------------------------------------------===//
-
-LogicalResult CompareOp::inferReturnTypes(MLIRContext* ctx, std::optional<Location>,
-                                          Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
-  auto lhs = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
-  if (!lhs) return failure();
-  inferred.push_back(RankedTensorType::get(lhs.getShape(), IntegerType::get(ctx, 1)));
-  return success();
-}
-
-LogicalResult TransposeOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
-                                            Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
-  auto type = dyn_cast<RankedTensorType>(adaptor.getOperand().getType());
-  if (!type) return failure();
-  rules::Result r = rules::transpose(shapeOf(type), listOf(adaptor.getPermutation()));
-  if (!r.ok()) return inferError(loc, "transpose", r.error);
-  inferred.push_back(RankedTensorType::get(r.shape, type.getElementType()));
-  return success();
-}
-
-LogicalResult SliceOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
-                                        Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
-  auto type = dyn_cast<RankedTensorType>(adaptor.getOperand().getType());
-  if (!type) return failure();
-  rules::Result r = rules::slice(shapeOf(type), listOf(adaptor.getStartIndices()),
-                                 listOf(adaptor.getLimitIndices()), listOf(adaptor.getStrides()));
-  if (!r.ok()) return inferError(loc, "slice", r.error);
-  inferred.push_back(RankedTensorType::get(r.shape, type.getElementType()));
-  return success();
-}
-
-LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
-                                              Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
-  if (!allRankedTensors(adaptor.getInputs().getTypes())) return failure();
-  std::vector<::strata::Shape> shapes;
-  for (Type t : adaptor.getInputs().getTypes()) shapes.push_back(shapeOf(t));
-  rules::Result r = rules::concatenate(shapes, adaptor.getDimension());
-  if (!r.ok()) return inferError(loc, "concatenate", r.error);
-  Type element = cast<RankedTensorType>(adaptor.getInputs().front().getType()).getElementType();
-  inferred.push_back(RankedTensorType::get(r.shape, element));
-  return success();
-}
-
-LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
-                                             Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
-  auto lhs = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
-  auto rhs = dyn_cast<RankedTensorType>(adaptor.getRhs().getType());
-  if (!lhs || !rhs) return failure();
-  if (lhs.getElementType() != rhs.getElementType())
-    return inferError(loc, "dot_general",
-                      "expects operands of one element type, but got " +
-                          str(lhs.getElementType()) + " and " + str(rhs.getElementType()));
-  rules::Result r = rules::dot_general(
-      shapeOf(lhs), shapeOf(rhs), listOf(adaptor.getLhsBatchingDimensions()),
-      listOf(adaptor.getRhsBatchingDimensions()), listOf(adaptor.getLhsContractingDimensions()),
-      listOf(adaptor.getRhsContractingDimensions()));
-  if (!r.ok()) return inferError(loc, "dot_general", r.error);
-  inferred.push_back(RankedTensorType::get(r.shape, lhs.getElementType()));
-  return success();
-}
-
-LogicalResult PadOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc, Adaptor adaptor,
-                                      SmallVectorImpl<Type>& inferred) {
-  auto type = dyn_cast<RankedTensorType>(adaptor.getOperand().getType());
-  auto value = dyn_cast<RankedTensorType>(adaptor.getPaddingValue().getType());
-  if (!type || !value) return failure();
-  auto want = RankedTensorType::get({}, type.getElementType());
-  if (value != want)
-    return inferError(loc, "pad",
-                      "expects a padding value of type " + str(want) + ", but got " + str(value));
-  rules::Result r = rules::pad(shapeOf(type), listOf(adaptor.getEdgePaddingLow()),
-                               listOf(adaptor.getEdgePaddingHigh()),
-                               listOf(adaptor.getInteriorPadding()));
-  if (!r.ok()) return inferError(loc, "pad", r.error);
-  inferred.push_back(RankedTensorType::get(r.shape, type.getElementType()));
-  return success();
-}
-
-// Results: each input's shape without `dimensions`, with its init value's element type.
-LogicalResult ReduceOp::inferReturnTypes(MLIRContext*, std::optional<Location> loc,
-                                         Adaptor adaptor, SmallVectorImpl<Type>& inferred) {
-  auto inputs = adaptor.getInputs().getTypes();
-  auto inits = adaptor.getInitValues().getTypes();
-  if (!allRankedTensors(inputs) || !allRankedTensors(inits)) return failure();
-  if (inputs.empty())
-    return inferError(loc, "reduce", "expects at least one input, but got none");
-  if (inits.size() != inputs.size())
-    return inferError(loc, "reduce",
-                      "expects one init value per input (" + std::to_string(inputs.size()) +
-                          "), but got " + std::to_string(inits.size()));
-  ::strata::Shape shape = shapeOf(inputs.front());
-  for (Type t : inputs)
-    if (shapeOf(t) != shape)
-      return inferError(loc, "reduce",
-                        "expects inputs of one shape, but got " + str(inputs.front()) + " and " +
-                            str(t));
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    auto want = RankedTensorType::get({}, cast<RankedTensorType>(inputs[i]).getElementType());
-    if (inits[i] != want)
-      return inferError(loc, "reduce",
-                        "expects init value #" + std::to_string(i) + " of type " + str(want) +
-                            ", but got " + str(inits[i]));
-  }
-  rules::Result r = rules::reduce(shape, listOf(adaptor.getDimensions()));
-  if (!r.ok()) return inferError(loc, "reduce", r.error);
-  for (Type t : inits)
-    inferred.push_back(RankedTensorType::get(r.shape, cast<RankedTensorType>(t).getElementType()));
   return success();
 }

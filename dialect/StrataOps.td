@@ -152,11 +152,13 @@ def Strata_AndOp : Strata_BinaryElementwiseOp<"and", Strata_PredOrIntTensor,
     "Logical (on `i1`) or bitwise (on integers) and of `lhs` and `rhs`, elementwise.",
     "%2 = strata.and %0, %1 : tensor<4xi1>", [Commutative]> {
   let summary = "elementwise and";
+  let hasFolder = 1;
 }
 def Strata_OrOp : Strata_BinaryElementwiseOp<"or", Strata_PredOrIntTensor,
     "Logical (on `i1`) or bitwise (on integers) or of `lhs` and `rhs`, elementwise.",
     "%2 = strata.or %0, %1 : tensor<4xi1>", [Commutative]> {
   let summary = "elementwise or";
+  let hasFolder = 1;
 }
 def Strata_ShiftRightLogicalOp : Strata_BinaryElementwiseOp<"shift_right_logical",
     Strata_IntTensor,
@@ -280,7 +282,7 @@ def Strata_CompareOp : Strata_ElementwiseOp<"compare",
 }
 
 def Strata_SelectOp : Strata_Op<"select",
-    [Pure, Elementwise, AllTypesMatch<["on_true", "on_false", "result"]>]> {
+    [Pure, AllTypesMatch<["on_true", "on_false", "result"]>]> {
   let summary = "elementwise selection";
   let description = [{
     Takes `on_true` where `pred` holds and `on_false` elsewhere; a 0-d `pred` selects whole
@@ -389,6 +391,7 @@ def Strata_TransposeOp : Strata_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   let assemblyFormat = [{
     $operand `,` `dims` `=` $permutation attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -410,6 +413,7 @@ def Strata_SliceOp : Strata_Op<"slice", [Pure, InferTypeOpAdaptor]> {
     $operand custom<SliceRanges>($start_indices, $limit_indices, $strides) attr-dict
     `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -433,6 +437,7 @@ def Strata_PadOp : Strata_Op<"pad", [Pure, InferTypeOpAdaptor]> {
     $operand `,` $padding_value `,` `low` `=` $edge_padding_low `,` `high` `=` $edge_padding_high
     `,` `interior` `=` $interior_padding attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -450,8 +455,9 @@ def Strata_ConcatenateOp : Strata_Op<"concatenate", [Pure, SameOperandsAndResult
   let arguments = (ins Variadic<Strata_Tensor>:$inputs, I64Attr:$dimension);
   let results = (outs Strata_Tensor:$result);
   let assemblyFormat = [{
-    $inputs `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)
+    custom<ConcatenateInputs>($inputs, $dimension) attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -482,7 +488,7 @@ def Strata_ReduceOp : Strata_Op<"reduce", [RecursiveMemoryEffects, AttrSizedOper
   let results = (outs Variadic<Strata_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    `(` $inputs `init` `:` $init_values `)` `across` `dimensions` `=` $dimensions attr-dict
+    `(` $inputs `init` `` `:` $init_values `)` `across` `dimensions` `=` $dimensions attr-dict
     `:` functional-type(operands, results) $body
   }];
   let hasVerifier = 1;
@@ -559,6 +565,7 @@ def Strata_DotGeneralOp : Strata_Op<"dot_general", [Pure, InferTypeOpAdaptor]> {
                                              $rhs_contracting_dimensions)
     attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------------------===//

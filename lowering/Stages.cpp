@@ -57,7 +57,6 @@ std::string printStage(ModuleOp module, bool locations) {
   OpPrintingFlags flags;
   if (locations) flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
   module->print(os, flags);
-  os << "\n";
   return text;
 }
 

@@ -71,8 +71,10 @@ LogicalResult emitStages(llvm::raw_ostream& os, llvm::SourceMgr& sourceMgr, MLIR
   std::string jaxprText;
   OwningOpRef<ModuleOp> module = readProgram(sourceMgr, context, jaxpr, jaxprText);
   if (!module) return failure();
+  bool first = true;
   auto header = [&](llvm::StringRef name) {
-    if (all) os << "// ===== stage: " << name << " =====\n";
+    if (all) os << (first ? "" : "\n") << "// ===== stage: " << name << " =====\n";
+    first = false;
   };
   if (jaxpr && (all || emitStage == mlir::strata::kJaxprStage)) {
     header(mlir::strata::kJaxprStage);
@@ -109,6 +111,9 @@ LogicalResult processBuffer(llvm::raw_ostream& os, std::unique_ptr<llvm::MemoryB
   }
 
   MLIRContext context(registry);
+  context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
+  // As mlir-opt: expected-* lines name the diagnostics, not the notes that print the op.
+  context.printOpOnDiagnostic(!config.shouldVerifyDiagnostics());
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   if (!config.shouldVerifyDiagnostics()) {
@@ -146,7 +151,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   bool jaxpr = looksLikeJaxpr(inputFilename, input->getBuffer());
-  if (emitStage.empty() && !jaxpr) {
+  // Plain MLIR without --emit: exactly mlir-opt (stdin, already read, is handed over).
+  if (emitStage.empty() && !jaxpr && inputFilename != "-") {
     input.reset();
     return asMainReturnCode(MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
   }
@@ -162,6 +168,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   const MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (emitStage.empty() && !jaxpr) {
+    if (failed(MlirOptMain(output->os(), std::move(input), registry, config))) return 1;
+    output->keep();
+    return 0;
+  }
   auto chunk = [&](std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream& os) {
     return processBuffer(os, std::move(buffer), registry, config, jaxpr);
   };

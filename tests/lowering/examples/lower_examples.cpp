@@ -1,0 +1,83 @@
+// strata-lower-examples: prints `jit(f).lower(args...).as_text(STAGE)` for named example
+// programs, so lit tests can FileCheck what the C++ API lowers them to.
+//
+//   strata-lower-examples EXAMPLE STAGE            the text of one stage
+//   strata-lower-examples EXAMPLE --dump=DIR       every stage into DIR (JitOptions.dump_dir)
+//   strata-lower-examples EXAMPLE --stages         the stage names
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "strata/strata.h"
+
+namespace st = strata;
+
+namespace {
+
+st::Array layer(const st::Array& x, const st::Array& w, const st::Array& b) {
+  return st::relu(st::matmul(x, w) + b);
+}
+
+st::Array softmax(const st::Array& x) {
+  st::Array shifted = x - st::max(x, -1, /*keepdims=*/true);
+  st::Array e = st::exp(shifted);
+  return e / st::sum(e, -1, /*keepdims=*/true);
+}
+
+st::Array mlp(const st::Array& x, const st::Array& w1, const st::Array& b1, const st::Array& w2,
+              const st::Array& b2) {
+  st::Array h = st::tanh(st::matmul(x, w1) + b1);
+  return st::logistic(st::matmul(h, w2) + b2);
+}
+
+st::Array classify(const st::Array& logits) { return st::argmax(logits, 1); }
+
+// Each example lowers with `options` and returns the result.
+using Example = std::function<st::Lowered(const st::JitOptions&)>;
+
+std::map<std::string, Example> examples() {
+  return {
+      {"seed",
+       [](const st::JitOptions& o) {
+         return st::jit(layer, o).lower(st::zeros({4, 8}), st::zeros({8, 16}), st::zeros({16}));
+       }},
+      {"softmax",
+       [](const st::JitOptions& o) { return st::jit(softmax, o).lower(st::zeros({2, 5})); }},
+      {"mlp",
+       [](const st::JitOptions& o) {
+         return st::jit(mlp, o).lower(st::zeros({4, 8}), st::zeros({8, 32}), st::zeros({32}), st::zeros({32, 2}),
+                                      st::zeros({2}));
+       }},
+      {"argmax",
+       [](const st::JitOptions& o) { return st::jit(classify, o).lower(st::zeros({3, 10})); }},
+  };
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto all = examples();
+  if (argc != 3 || !all.count(argv[1])) {
+    std::cerr << "usage: strata-lower-examples EXAMPLE (STAGE | --dump=DIR | --stages); examples:";
+    for (const auto& [name, _] : all) std::cerr << " " << name;
+    std::cerr << "\n";
+    return 2;
+  }
+  std::string name = argv[1], what = argv[2];
+  st::JitOptions options{.name = name};
+  if (what.rfind("--dump=", 0) == 0) options.dump_dir = what.substr(7);
+  try {
+    st::Lowered lowered = all[name](options);
+    if (what == "--stages") {
+      for (const std::string& s : lowered.stages()) std::cout << s << "\n";
+    } else if (options.dump_dir.empty()) {
+      std::cout << lowered.as_text(what);
+    }
+  } catch (const st::Error& e) {
+    std::cerr << "strata-lower-examples: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,152 @@
+// The jaxpr parser: print → parse → print is the identity on traced programs, and malformed
+// text gets an error at its line and column.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "jaxpr_parser.h"
+#include "strata/strata.h"
+
+namespace st = strata;
+
+namespace {
+
+std::string reprint(const std::string& text) {
+  st::ParsedJaxpr p = st::parse_jaxpr(text, "test.jaxpr");
+  EXPECT_TRUE(p.jaxpr) << p.error.line << ":" << p.error.column << ": " << p.error.message
+                       << "\nin:\n" << text;
+  return p.jaxpr ? p.jaxpr->str() : "";
+}
+
+void expect_round_trip(const st::Jaxpr& j) {
+  std::string text = j.to_string();
+  EXPECT_EQ(reprint(text), text);
+}
+
+st::JaxprParseError error_of(const std::string& text) {
+  st::ParsedJaxpr p = st::parse_jaxpr(text, "bad.jaxpr");
+  EXPECT_FALSE(p.jaxpr) << "parsed:\n" << text;
+  return p.error;
+}
+
+const std::string kSeed =
+    "{ lambda ; a:f32[4,8] b:f32[8,16] c:f32[16]. let\n"
+    "    d:f32[4,16] = dot_general[lhs_batch=() lhs_contract=(1,) rhs_batch=() rhs_contract=(0,)] a b\n"
+    "    e:f32[4,16] = broadcast_in_dim[broadcast_dimensions=(1,) shape=(4, 16)] c\n"
+    "    f:f32[4,16] = add d e\n"
+    "    g:f32[4,16] = max f 0.0:f32[]\n"
+    "  in (g,) }";
+
+}  // namespace
+
+TEST(JaxprParser, RoundTripsTheSeedLine) {
+  auto layer = [](st::Array x, st::Array w, st::Array b) { return st::relu(st::matmul(x, w) + b); };
+  st::Jaxpr j = st::make_jaxpr(layer)(st::zeros({4, 8}), st::zeros({8, 16}), st::zeros({16}));
+  EXPECT_EQ(j.to_string(), kSeed);
+  expect_round_trip(j);
+}
+
+TEST(JaxprParser, RoundTripsSoftmaxAndAnMlp) {
+  auto softmax = [](st::Array x) { return st::softmax(x, -1); };
+  expect_round_trip(st::make_jaxpr(softmax)(st::zeros({2, 5})));
+  auto mlp = [](st::Array x, st::Array w1, st::Array w2) {
+    return st::logistic(st::matmul(st::tanh(st::matmul(x, w1)), w2));
+  };
+  expect_round_trip(st::make_jaxpr(mlp)(st::zeros({4, 8}), st::zeros({8, 32}), st::zeros({32, 2})));
+}
+
+TEST(JaxprParser, RoundTripsShapeOpsReductionsAndConversions) {
+  auto f = [](st::Array x) {
+    st::Array t = st::transpose(st::reshape(x, {3, 4}), {1, 0});
+    st::Array s = st::slice(t, {0, 1}, {4, 3});
+    st::Array c = st::concatenate({s, s}, 1);
+    st::Array i = st::astype(st::argmax(c, 1), st::f64);
+    return std::vector<st::Array>{st::sum(c, 0), st::max(c), st::min(c, 1), st::prod(c, 1), i,
+                                  st::arange(int64_t{5})};
+  };
+  expect_round_trip(st::make_jaxpr(f)(st::zeros({12})));
+}
+
+TEST(JaxprParser, RoundTripsLiteralsOfEveryKind) {
+  auto f = [](st::Array x, st::Array n, st::Array d) {
+    st::Array a = st::where(x > 0.5f, x * 1e-5f, x + INFINITY);
+    st::Array b = st::maximum(x, -INFINITY) - NAN;
+    st::Array c = st::logical_and(x < 2.0f, true);
+    return std::vector<st::Array>{a, b, c, n * 3, d / 2.5, st::astype(x, st::bf16) * 2.0f};
+  };
+  st::Jaxpr j = st::make_jaxpr(f)(st::zeros({3}), st::zeros({3}, st::i32), st::zeros({3}, st::f64));
+  EXPECT_NE(j.to_string().find("True:bool[]"), std::string::npos) << j;
+  EXPECT_NE(j.to_string().find("nan:f32[]"), std::string::npos) << j;
+  EXPECT_NE(j.to_string().find("-inf:f32[]"), std::string::npos) << j;
+  expect_round_trip(j);
+}
+
+TEST(JaxprParser, RoundTripsMultipleResultsAndRandomBits) {
+  auto f = [](st::Array key) { return st::random::uniform(key, {2, 3}); };
+  st::Jaxpr j = st::make_jaxpr(f)(st::random::key(0));
+  EXPECT_NE(j.to_string().find("threefry2x32"), std::string::npos) << j;
+  expect_round_trip(j);
+}
+
+TEST(JaxprParser, KeepsConstvarsWithoutValues) {
+  st::Array captured = st::ones({3});
+  auto f = [captured](st::Array x) { return x * captured; };
+  st::Jaxpr j = st::make_jaxpr(f)(st::zeros({3}));
+  ASSERT_EQ(j.impl()->constvars.size(), 1u) << j;
+  std::string text = j.to_string();
+  st::ParsedJaxpr p = st::parse_jaxpr(text);
+  ASSERT_TRUE(p.jaxpr) << p.error.message;
+  EXPECT_EQ(p.jaxpr->constvars.size(), 1u);
+  EXPECT_TRUE(p.jaxpr->consts.empty());
+  EXPECT_EQ(p.jaxpr->str(), text);
+}
+
+TEST(JaxprParser, RoundTripsAProgramWithoutEquations) {
+  auto f = [](st::Array x, st::Array y) { return std::vector<st::Array>{y, x}; };
+  expect_round_trip(st::make_jaxpr(f)(st::zeros({2}), st::zeros({}, st::i32)));
+}
+
+TEST(JaxprParser, LocatesEquationsInTheText) {
+  st::ParsedJaxpr p = st::parse_jaxpr(kSeed, "seed.jaxpr");
+  ASSERT_TRUE(p.jaxpr);
+  const st::Equation& add = p.jaxpr->eqns[2];
+  EXPECT_EQ(add.prim->name, "add");
+  EXPECT_EQ(add.loc.str(), "seed.jaxpr:4:5");
+}
+
+TEST(JaxprParser, ReportsErrorsAtLineAndColumn) {
+  struct Case {
+    std::string text;
+    int line, column;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"{ lambda ; a:f32[3]. let\n    b:f32[3] = frobnicate a\n  in (b,) }", 2, 16,
+       "expects a primitive name, but got unknown 'frobnicate'"},
+      {"{ lambda ; a:f32[3]. let\n    b:f32[3] = exp q\n  in (b,) }", 2, 20,
+       "expects a defined variable, but got 'q'"},
+      {"{ lambda ; a:f32[3]. let\n    b:f32[4] = exp a\n  in (b,) }", 2, 5,
+       "expects b to have type f32[3] (from `exp`), but got f32[4]"},
+      {"{ lambda ; a:f32[3] b:f32[4]. let\n    c:f32[3] = add a b\n  in (c,) }", 2, 16,
+       "add: expects operands of one shape"},
+      {"{ lambda ; a:f33[3]. let\n  in (a,) }", 1, 14, "expects a dtype"},
+      {"{ lambda ; a:f32[3]. let\n    b:f32[3] = exp a\n  in (b,) } x", 3, 13,
+       "expects the end of the input, but got 'x'"},
+      {"{ lambda ; a:f32[3]. let\n    b:f32[3] = exp a\n", 3, 1,
+       "expects an equation or 'in (', but got the end of the input"},
+      {"{ lambda ; a:f32[3] a:f32[3]. let\n  in (a,) }", 1, 21,
+       "expects a new variable name, but got 'a'"},
+      {"{ lambda ; a:f32[3]. let\n    b:f32[3] = reduce_sum[axes=(0,] a\n  in (b,) }", 2, 35,
+       "expects an integer or ')', but got ']'"},
+      {"{ lambda ; a:f32[3]. let\n    b:f32[3] = max a 1.0:f32[2]\n  in (b,) }", 2, 26,
+       "expects a 0-d literal type, but got f32[2]"},
+      {"{ lambda ; a:f32[3]. let\n    b:f32[3] = exp a @\n  in (b,) }", 2, 22,
+       "expects a jaxpr token, but got '@'"},
+  };
+  for (const Case& c : cases) {
+    st::JaxprParseError e = error_of(c.text);
+    EXPECT_EQ(e.line, c.line) << c.text << "\n" << e.message;
+    EXPECT_EQ(e.column, c.column) << c.text << "\n" << e.message;
+    EXPECT_NE(e.message.find(c.message), std::string::npos) << e.message;
+  }
+}

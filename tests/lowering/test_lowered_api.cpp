@@ -1,0 +1,111 @@
+// st::jit(f).lower(args...): stages, texts, dumps, pytrees and static arguments.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "jaxpr_parser.h"
+#include "strata/strata.h"
+
+namespace st = strata;
+
+namespace {
+
+st::Array layer(const st::Array& x, const st::Array& w, const st::Array& b) {
+  return st::relu(st::matmul(x, w) + b);
+}
+
+st::Lowered lower_layer(st::JitOptions options = {}) {
+  return st::jit(layer, options).lower(st::zeros({4, 8}), st::zeros({8, 16}), st::zeros({16}));
+}
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST(Lowered, ListsTheStagesInOrder) {
+  EXPECT_EQ(lower_layer().stages(),
+            (std::vector<std::string>{"jaxpr", "strata", "canonicalized", "cse"}));
+}
+
+TEST(Lowered, JaxprStageIsTheTracedProgram) {
+  st::Lowered l = lower_layer();
+  st::Jaxpr j = st::make_jaxpr(layer)(st::zeros({4, 8}), st::zeros({8, 16}), st::zeros({16}));
+  EXPECT_EQ(l.as_text("jaxpr"), j.to_string() + "\n");
+  EXPECT_EQ(l.jaxpr().to_string(), j.to_string());
+}
+
+TEST(Lowered, StrataStageHasOneOpPerEquation) {
+  std::string s = lower_layer().as_text("strata");
+  EXPECT_NE(s.find("func.func @main(%arg0: tensor<4x8xf32>, %arg1: tensor<8x16xf32>, "
+                   "%arg2: tensor<16xf32>) -> tensor<4x16xf32>"),
+            std::string::npos)
+      << s;
+  for (const char* op : {"strata.dot_general %arg0, %arg1, contracting_dims = [1] x [0]",
+                         "strata.broadcast_in_dim %arg2, dims = [1]", "strata.add",
+                         "strata.constant dense<0.000000e+00> : tensor<f32>", "strata.maximum"})
+    EXPECT_NE(s.find(op), std::string::npos) << op << " in\n" << s;
+}
+
+TEST(Lowered, CanonicalizationFoldsTheBroadcastScalar) {
+  std::string s = lower_layer().as_text("canonicalized");
+  EXPECT_NE(s.find("strata.constant dense<0.000000e+00> : tensor<4x16xf32>"), std::string::npos) << s;
+  EXPECT_EQ(s.find("dims = []"), std::string::npos) << s;
+}
+
+TEST(Lowered, UnknownStageIsAValueError) {
+  st::Lowered l = lower_layer();
+  EXPECT_THROW(l.as_text("fused-nonexistent"), st::ValueError);
+  try {
+    l.as_text("nope");
+  } catch (const st::ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("jaxpr, strata, canonicalized, cse"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Lowered, TakesPytreesAndStaticArguments) {
+  auto f = [](const std::vector<st::Array>& xs, int power) {
+    st::Array y = xs[0];
+    for (int i = 1; i < power; ++i) y = y * xs[1];
+    return y;
+  };
+  st::Lowered l = st::jit(f).lower(std::vector<st::Array>{st::zeros({3}), st::zeros({3})}, 3);
+  std::string s = l.as_text("cse");
+  EXPECT_NE(s.find("func.func @main(%arg0: tensor<3xf32>, %arg1: tensor<3xf32>)"), std::string::npos) << s;
+  EXPECT_EQ(l.jaxpr().num_equations(), 2);
+}
+
+TEST(Lowered, ConstvarsBecomeLeadingArguments) {
+  st::Array captured = st::ones({3});
+  auto f = [captured](st::Array x) { return x + captured; };
+  std::string s = st::jit(f).lower(st::zeros({3})).as_text("strata");
+  EXPECT_NE(s.find("@main(%arg0: tensor<3xf32> {strata.constvar}, %arg1: tensor<3xf32>)"),
+            std::string::npos)
+      << s;
+}
+
+TEST(Lowered, DumpsEveryStageWithLocations) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "strata_lowered_dump_test";
+  std::filesystem::remove_all(dir);
+  lower_layer({.dump_dir = dir.string(), .name = "layer"});
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path().filename());
+  std::sort(files.begin(), files.end());
+  ASSERT_EQ(files.size(), 4u);
+  std::string n = files[0].substr(6, files[0].find('.', 6) - 6);  // layer.N.stage.ext
+  EXPECT_EQ(files, (std::vector<std::string>{"layer." + n + ".canonicalized.mlir", "layer." + n + ".cse.mlir",
+                                             "layer." + n + ".jaxpr.jaxpr", "layer." + n + ".strata.mlir"}));
+  // The dumped jaxpr parses back; the MLIR stages carry this file's locations.
+  st::ParsedJaxpr p = st::parse_jaxpr(read(dir / ("layer." + n + ".jaxpr.jaxpr")));
+  EXPECT_TRUE(p.jaxpr) << p.error.message;
+  std::string strata = read(dir / ("layer." + n + ".strata.mlir"));
+  EXPECT_NE(strata.find("test_lowered_api.cpp"), std::string::npos) << strata;
+  std::filesystem::remove_all(dir);
+}
