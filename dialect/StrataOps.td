@@ -67,14 +67,7 @@ class Strata_ElementwiseOp<string mnemonic, list<Trait> traits = []> :
 class Strata_UnaryElementwiseOp<string mnemonic, Type tensor, string semantics,
                                 string example, list<Trait> traits = []> :
     Strata_ElementwiseOp<mnemonic, !listconcat([SameOperandsAndResultType], traits)> {
-  let description = semantics # [{
-
-    Example:
-    ```mlir
-    }] # example # [{
-
-    ```
-  }];
+  let description = semantics # "\n\nExample:\n```mlir\n" # example # "\n```\n";
   let arguments = (ins tensor:$operand);
   let results = (outs tensor:$result);
   let assemblyFormat = "$operand attr-dict `:` type($result)";
@@ -84,14 +77,7 @@ class Strata_UnaryElementwiseOp<string mnemonic, Type tensor, string semantics,
 class Strata_BinaryElementwiseOp<string mnemonic, Type tensor, string semantics,
                                  string example, list<Trait> traits = []> :
     Strata_ElementwiseOp<mnemonic, !listconcat([SameOperandsAndResultType], traits)> {
-  let description = semantics # [{
-
-    Example:
-    ```mlir
-    }] # example # [{
-
-    ```
-  }];
+  let description = semantics # "\n\nExample:\n```mlir\n" # example # "\n```\n";
   let arguments = (ins tensor:$lhs, tensor:$rhs);
   let results = (outs tensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";

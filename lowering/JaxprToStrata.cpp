@@ -106,7 +106,8 @@ class Lowerer {
   Lowerer(ModuleOp module, Location fallback) : module_(module), fallback_(fallback) {}
 
   // A new function `name` computing `jaxpr`, or null after a diagnostic. Constvars become
-  // leading arguments, or (`embedConsts`) constants holding the jaxpr's captured values.
+  // leading arguments (@main), or, for a private function of a sub-jaxpr (`embedConsts`),
+  // constants holding the jaxpr's captured values.
   func::FuncOp lowerFunction(const st::JaxprImpl& jaxpr, StringRef name, bool embedConsts);
 
   std::string uniqueName(StringRef base) { return (base + "_" + Twine(counter_++)).str(); }
@@ -428,6 +429,7 @@ func::FuncOp Lowerer::lowerFunction(const st::JaxprImpl& jaxpr, StringRef name,
   for (int v : jaxpr.invars) argTypes.push_back(tensorType(ctx, jaxpr.vars[v]));
   for (const st::Atom& a : jaxpr.outvars) resultTypes.push_back(tensorType(ctx, jaxpr.aval(a)));
   auto fn = func::FuncOp::create(b, fallback_, name, b.getFunctionType(argTypes, resultTypes));
+  if (embedConsts) fn.setPrivate();  // a sub-jaxpr: only this module calls it
   Block* entry = fn.addEntryBlock();
   b.setInsertionPointToStart(entry);
 

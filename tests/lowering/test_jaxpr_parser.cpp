@@ -150,3 +150,13 @@ TEST(JaxprParser, ReportsErrorsAtLineAndColumn) {
     EXPECT_NE(e.message.find(c.message), std::string::npos) << e.message;
   }
 }
+
+TEST(JaxprParser, RoundTripsNestedJaxprParams) {
+  auto softplus = st::custom_vjp([](st::Array x) { return st::log1p(st::exp(x)); },
+                                 [](st::Array x) { return std::make_pair(st::log1p(st::exp(x)), x); },
+                                 [](st::Array x, st::Array g) { return g * st::sigmoid(x); });
+  auto f = [&](st::Array x) { return softplus(x) * 2.0f; };
+  st::Jaxpr j = st::make_jaxpr(f)(st::zeros({3}));
+  EXPECT_NE(j.to_string().find("custom_vjp_call[bwd={ lambda"), std::string::npos) << j;
+  expect_round_trip(j);
+}

@@ -109,3 +109,23 @@ TEST(Lowered, DumpsEveryStageWithLocations) {
   EXPECT_NE(strata.find("test_lowered_api.cpp"), std::string::npos) << strata;
   std::filesystem::remove_all(dir);
 }
+
+TEST(Lowered, SubJaxprsBecomePrivateFunctions) {
+  auto softplus = st::custom_vjp([](st::Array x) { return st::log1p(st::exp(x)); },
+                                 [](st::Array x) { return std::make_pair(st::log1p(st::exp(x)), x); },
+                                 [](st::Array x, st::Array g) { return g * st::sigmoid(x); });
+  auto f = [&](st::Array x) { return softplus(x); };
+  std::string s = st::jit(f).lower(st::zeros({3})).as_text("strata");
+  EXPECT_NE(s.find("call @custom_vjp_fun_0(%arg0) : (tensor<3xf32>) -> tensor<3xf32>"), std::string::npos) << s;
+  EXPECT_NE(s.find("func.func private @custom_vjp_fun_0(%arg0: tensor<3xf32>) -> tensor<3xf32>"),
+            std::string::npos)
+      << s;
+}
+
+TEST(Lowered, StopGradientIsTheIdentity) {
+  auto f = [](st::Array x) { return st::stop_gradient(x) * 3.0f; };
+  st::Lowered l = st::jit(f).lower(st::zeros({3}));
+  EXPECT_NE(l.as_text("jaxpr").find("stop_gradient"), std::string::npos);
+  EXPECT_EQ(l.as_text("strata").find("stop_gradient"), std::string::npos);
+  EXPECT_NE(l.as_text("strata").find("strata.multiply %arg0"), std::string::npos) << l.as_text("strata");
+}
