@@ -58,7 +58,11 @@ Array ones_like(const Array& x) { return ones(x.shape(), x.dtype()); }
 Array arange(double start, double stop, double step, DType dtype) {
   if (step == 0 || !std::isfinite(step) || !std::isfinite(start) || !std::isfinite(stop))
     throw ValueError("arange: expects finite start, stop and a non-zero step");
-  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((stop - start) / step)));
+  double count = std::ceil((stop - start) / step);
+  if (count > static_cast<double>(int64_t{1} << 53))
+    throw ValueError("arange: the range from " + std::to_string(start) + " to " + std::to_string(stop) + " by " +
+                     std::to_string(step) + " has too many elements");
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   return generate({n}, dtype, [&](int64_t i) { return start + static_cast<double>(i) * step; });
 }
 Array arange(int64_t stop, DType dtype) { return arange(0.0, static_cast<double>(stop), 1.0, dtype); }

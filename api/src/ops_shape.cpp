@@ -10,6 +10,8 @@ using api::bind1;
 
 Array broadcast_to(const Array& x, const Shape& shape, SourceLocation loc) {
   const AbstractValue& av = api::aval(x, "broadcast_to");
+  for (int64_t d : shape)
+    if (d < 0) throw ShapeError("broadcast_to: cannot broadcast " + av.str() + " to shape " + shape_string(shape));
   shape_rules::Result r = shape_rules::broadcast_shapes(av.shape, shape);
   if (!r.ok() || r.shape != shape)
     throw ShapeError("broadcast_to: cannot broadcast " + av.str() + " to shape " + shape_string(shape));
@@ -116,7 +118,7 @@ Array slice(const Array& x, const std::vector<int64_t>& start, const std::vector
     if (e < s) e = s;
     lo[i] = s;
     hi[i] = e;
-    step[i] = k;
+    step[i] = std::min(k, std::max<int64_t>(d, 1));  // any stride >= d takes one element; no overflow
   }
   bool whole = true;
   for (size_t i = 0; i < rank; ++i) whole = whole && lo[i] == 0 && hi[i] == av.shape[i] && step[i] == 1;

@@ -114,6 +114,9 @@ TEST(Creation, Arange) {
   expect_contains(error_message<st::ValueError>([] { st::arange(0, INFINITY, 1); }), "arange: expects finite");
   expect_contains(error_message<st::ValueError>([] { st::arange(NAN, 1, 1); }), "arange: expects finite");
   expect_contains(error_message<st::ValueError>([] { st::arange(0, 1, NAN); }), "arange: expects finite");
+  // A range too long to index is an error, not an empty or truncated array.
+  expect_contains(error_message<st::ValueError>([] { st::arange(0, 1e20, 1); }), "has too many elements");
+  expect_contains(error_message<st::ValueError>([] { st::arange(0, 1e300, 1e-300); }), "arange: the range");
 }
 
 TEST(Creation, Linspace) {

@@ -42,7 +42,7 @@ class Array {
   // x's dtype. float → weak f32, double → weak f64, int → weak i32, int64_t → weak i64.
   template <class T>
     requires std::is_arithmetic_v<T>
-  Array(T value) : Array(from_scalar(static_cast<double>(value), static_cast<int64_t>(value),
+  Array(T value) : Array(from_scalar(static_cast<double>(value), std::is_integral_v<T> ? static_cast<int64_t>(value) : 0,
                                      dtype_of<T>(), !std::is_same_v<T, bool>)) {}
 
   const Shape& shape() const;
