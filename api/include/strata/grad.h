@@ -58,7 +58,7 @@ Array ones_like_scalar(const Array& loss);
 
 template <class T>
 T strip(const T& value) {
-  return tree_map(value, [](const Array&) { return Array(); });
+  return tree_strip(value);
 }
 
 template <class... Args>

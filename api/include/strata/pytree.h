@@ -7,9 +7,13 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
+#include <cstring>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -77,6 +81,63 @@ namespace strata {
 
 namespace tree {
 
+// The signature of a call, as jit's cache key: the tree structure, each leaf's abstract value
+// (shape, dtype, weak type) and the value of each static argument, as 64-bit words; plus the
+// leaves themselves. Reused across calls (clear() keeps capacity), so the hot path does not
+// allocate.
+struct Signature {
+  std::vector<uint64_t> words;
+  std::vector<Array> leaves;
+  void clear() {
+    words.clear();
+    leaves.clear();
+  }
+  void word(uint64_t w) { words.push_back(w); }
+  void leaf(const Array& a);  // the leaf and its abstract value
+  void bytes(const void* data, std::size_t n);
+  uint64_t hash() const;
+};
+
+// One readable line per leaf or static value ("argument 0" → "f32[8,4096]"), for the jit log's
+// "recompiling f: argument 0 f32[8,4096] → f32[16,4096]".
+using Description = std::vector<std::pair<std::string, std::string>>;
+void describe_leaf(const Array& a, const std::string& path, Description& out);
+
+// Structure tokens: one per container kind, so that [a, (b,)] and [(a,), b] differ.
+enum : uint64_t { kTokArray = 1, kTokVector, kTokArrayN, kTokTuple, kTokPair, kTokMap, kTokStruct, kTokStatic };
+
+template <class T>
+concept Hashable = requires(const T& v) { { std::hash<T>{}(v) } -> std::convertible_to<std::size_t>; };
+
+// A static value into the signature: arithmetic values and enums by bits, strings by bytes,
+// other types by std::hash (they must have one, and equal hashes are taken as equal values).
+template <class T>
+void sign_static(const T& v, Signature& s) {
+  s.word(kTokStatic);
+  if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) {
+    uint64_t w = 0;
+    std::memcpy(&w, &v, sizeof(T) <= 8 ? sizeof(T) : 8);
+    s.word(w);
+  } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
+    std::string_view sv = v;
+    s.word(sv.size());
+    s.bytes(sv.data(), sv.size());
+  } else if constexpr (Hashable<T>) {
+    s.word(std::hash<T>{}(v));
+  } else {
+    static_assert(Hashable<T>, "strata: a static (non-Array) argument must be arithmetic, an enum, a string, or have std::hash");
+  }
+}
+
+template <class T>
+std::string describe_static(const T& v) {
+  if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
+  else if constexpr (std::is_arithmetic_v<T>) return std::to_string(v);
+  else if constexpr (std::is_enum_v<T>) return "enum " + std::to_string(static_cast<long long>(v));
+  else if constexpr (std::is_convertible_v<const T&, std::string_view>) return "\"" + std::string(std::string_view(v)) + "\"";
+  else return "a value with hash " + std::to_string(std::hash<T>{}(v));
+}
+
 template <class T>
 concept Registered = requires(T& t) { strata_pytree_fields(t); };
 
@@ -88,6 +149,10 @@ struct Tree {
   static constexpr bool kStatic = true;
   static void flatten(const T&, std::vector<Array>&) {}
   static T unflatten(const T& proto, const Array*&) { return proto; }
+  static void sign(const T& v, Signature& s) { sign_static(v, s); }
+  static void describe(const T& v, const std::string& path, Description& out) {
+    out.emplace_back(path + " (static)", describe_static(v));
+  }
 };
 
 template <>
@@ -95,6 +160,11 @@ struct Tree<Array> {
   static constexpr bool kStatic = false;
   static void flatten(const Array& a, std::vector<Array>& out) { out.push_back(a); }
   static Array unflatten(const Array&, const Array*& it) { return *it++; }
+  static void sign(const Array& a, Signature& s) {
+    s.word(kTokArray);
+    s.leaf(a);
+  }
+  static void describe(const Array& a, const std::string& path, Description& out) { describe_leaf(a, path, out); }
 };
 
 template <class T>
@@ -109,6 +179,14 @@ struct Tree<std::vector<T>> {
     for (const T& x : proto) r.push_back(Tree<T>::unflatten(x, it));
     return r;
   }
+  static void sign(const std::vector<T>& v, Signature& s) {
+    s.word(kTokVector);
+    s.word(v.size());
+    for (const T& x : v) Tree<T>::sign(x, s);
+  }
+  static void describe(const std::vector<T>& v, const std::string& path, Description& out) {
+    for (std::size_t i = 0; i < v.size(); ++i) Tree<T>::describe(v[i], path + "[" + std::to_string(i) + "]", out);
+  }
 };
 
 template <class T, std::size_t N>
@@ -122,6 +200,14 @@ struct Tree<std::array<T, N>> {
     for (std::size_t i = 0; i < N; ++i) r[i] = Tree<T>::unflatten(proto[i], it);
     return r;
   }
+  static void sign(const std::array<T, N>& v, Signature& s) {
+    s.word(kTokArrayN);
+    s.word(N);
+    for (const T& x : v) Tree<T>::sign(x, s);
+  }
+  static void describe(const std::array<T, N>& v, const std::string& path, Description& out) {
+    for (std::size_t i = 0; i < N; ++i) Tree<T>::describe(v[i], path + "[" + std::to_string(i) + "]", out);
+  }
 };
 
 template <class... Ts>
@@ -133,6 +219,17 @@ struct Tree<std::tuple<Ts...>> {
   static std::tuple<Ts...> unflatten(const std::tuple<Ts...>& proto, const Array*& it) {
     // Braced initialisation evaluates left to right, so leaves are consumed in order.
     return std::apply([&](const auto&... x) { return std::tuple<Ts...>{Tree<std::decay_t<decltype(x)>>::unflatten(x, it)...}; }, proto);
+  }
+  static void sign(const std::tuple<Ts...>& t, Signature& s) {
+    s.word(kTokTuple);
+    s.word(sizeof...(Ts));
+    std::apply([&](const auto&... x) { (Tree<std::decay_t<decltype(x)>>::sign(x, s), ...); }, t);
+  }
+  static void describe(const std::tuple<Ts...>& t, const std::string& path, Description& out) {
+    std::size_t i = 0;
+    std::apply([&](const auto&... x) {
+      ((Tree<std::decay_t<decltype(x)>>::describe(x, path + "[" + std::to_string(i++) + "]", out)), ...);
+    }, t);
   }
 };
 
@@ -148,6 +245,15 @@ struct Tree<std::pair<A, B>> {
     B b = Tree<B>::unflatten(proto.second, it);
     return {std::move(a), std::move(b)};
   }
+  static void sign(const std::pair<A, B>& p, Signature& s) {
+    s.word(kTokPair);
+    Tree<A>::sign(p.first, s);
+    Tree<B>::sign(p.second, s);
+  }
+  static void describe(const std::pair<A, B>& p, const std::string& path, Description& out) {
+    Tree<A>::describe(p.first, path + ".first", out);
+    Tree<B>::describe(p.second, path + ".second", out);
+  }
 };
 
 template <class V>
@@ -160,6 +266,18 @@ struct Tree<std::map<std::string, V>> {
     std::map<std::string, V> r;
     for (const auto& [k, v] : proto) r.emplace(k, Tree<V>::unflatten(v, it));
     return r;
+  }
+  static void sign(const std::map<std::string, V>& m, Signature& s) {
+    s.word(kTokMap);
+    s.word(m.size());
+    for (const auto& [k, v] : m) {
+      s.word(k.size());
+      s.bytes(k.data(), k.size());
+      Tree<V>::sign(v, s);
+    }
+  }
+  static void describe(const std::map<std::string, V>& m, const std::string& path, Description& out) {
+    for (const auto& [k, v] : m) Tree<V>::describe(v, path + "[\"" + k + "\"]", out);
   }
 };
 
@@ -178,6 +296,24 @@ struct Tree<T, std::enable_if_t<Registered<T>>> {
       ((std::get<I>(dst) = Tree<std::decay_t<decltype(std::get<I>(src))>>::unflatten(std::get<I>(src), it)), ...);
     }(std::make_index_sequence<std::tuple_size_v<decltype(src)>>{});
     return r;
+  }
+  static void sign(const T& v, Signature& s) {
+    s.word(kTokStruct);
+    std::apply([&](const auto&... f) { (Tree<std::decay_t<decltype(f)>>::sign(f, s), ...); }, strata_pytree_fields(v));
+  }
+  static void describe(const T& v, const std::string& path, Description& out) {
+    // Field names come from the STRATA_PYTREE macro's text: "w1, b1, w2".
+    std::string names = strata_pytree_names(static_cast<const T*>(nullptr));
+    std::size_t pos = 0;
+    auto next_name = [&] {
+      std::size_t end = names.find(',', pos);
+      std::string n = names.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+      pos = end == std::string::npos ? names.size() : end + 1;
+      n.erase(0, n.find_first_not_of(' '));
+      return n;
+    };
+    std::apply([&](const auto&... f) { ((Tree<std::decay_t<decltype(f)>>::describe(f, path + "." + next_name(), out)), ...); },
+               strata_pytree_fields(v));
   }
 };
 
@@ -208,6 +344,12 @@ T tree_map(const T& value, F&& f) {
   std::vector<Array> leaves = tree_flatten(value);
   for (Array& a : leaves) a = f(a);
   return tree_unflatten(value, leaves);
+}
+
+// `value` with every leaf replaced by a null Array: its structure (and static values) alone.
+template <class T>
+T tree_strip(const T& value) {
+  return tree_map(value, [](const Array&) { return Array(); });
 }
 
 // True when T carries no Arrays at all (a static argument).

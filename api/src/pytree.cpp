@@ -1,0 +1,43 @@
+// The non-template parts of pytree signatures (jit's cache key).
+#include "array_impl.h"
+#include "strata/pytree.h"
+#include "trace.h"
+
+namespace strata::tree {
+
+void Signature::leaf(const Array& a) {
+  check_usable(a, "jit argument");
+  const AbstractValue& av = a.impl()->aval;
+  word(static_cast<uint64_t>(av.shape.size()) | static_cast<uint64_t>(av.dtype) << 8 |
+       static_cast<uint64_t>(av.weak) << 16);
+  for (int64_t d : av.shape) word(static_cast<uint64_t>(d));
+  leaves.push_back(a);
+}
+
+void Signature::bytes(const void* data, std::size_t n) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < n; i += 8) {
+    uint64_t w = 0;
+    std::memcpy(&w, p + i, n - i < 8 ? n - i : 8);
+    word(w);
+  }
+}
+
+uint64_t Signature::hash() const {
+  // 64-bit mix (splitmix64 finaliser per word, combined): cheap and well spread.
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ words.size();
+  for (uint64_t w : words) {
+    uint64_t z = w + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    h ^= z ^ (z >> 31);
+  }
+  return h;
+}
+
+void describe_leaf(const Array& a, const std::string& path, Description& out) {
+  const AbstractValue& av = a.impl()->aval;
+  out.emplace_back(path, (av.weak ? "weak " : "") + av.str());
+}
+
+}  // namespace strata::tree

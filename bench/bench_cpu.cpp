@@ -1,0 +1,175 @@
+// bench/bench_cpu.cpp — the CPU backend's benchmarks (issue 4), side by side in one run:
+// jit vs eager vs hand-written Eigen, dispatch overhead, bandwidth against STREAM triad,
+// first-call latency. Run through bench/run.sh, which reports medians and ratios.
+#include <benchmark/benchmark.h>
+
+#define EIGEN_USE_THREADS
+#include <Eigen/Core>
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include <thread>
+
+#include "backends/Executable.h"
+#include "jaxpr.h"
+#include "strata/strata.h"
+
+namespace st = strata;
+using st::Array;
+
+namespace {
+
+Array rnd(std::vector<int64_t> shape, uint64_t seed) { return st::random::normal(st::random::key(seed), shape); }
+
+Array seed_line(const Array& x, const Array& w, const Array& b) { return st::relu(st::matmul(x, w) + b); }
+
+// ---- Dispatch overhead: a jitted function on a 4-element array, vs its executable's entry ----
+void BM_Dispatch_Jit(benchmark::State& state) {
+  auto f = st::jit([](const Array& x) { return x * 2.0f + 1.0f; });
+  Array x = st::ones({4});
+  f(x);
+  for (auto _ : state) benchmark::DoNotOptimize(f(x));
+}
+BENCHMARK(BM_Dispatch_Jit);
+
+void BM_Dispatch_Entry(benchmark::State& state) {
+  Array x = st::ones({4});
+  st::Jaxpr j = st::make_jaxpr([](const Array& v) { return v * 2.0f + 1.0f; })(x);
+  st::CompileResult r = st::compile_for_cpu(*j.impl(), {});
+  if (!r.ok()) {
+    state.SkipWithError(r.error.c_str());
+    return;
+  }
+  Array out = st::zeros({4});
+  const void* in[] = {x.data()};
+  void* o[] = {const_cast<void*>(out.data())};
+  for (auto _ : state) {
+    r.executable->execute(in, o);
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_Dispatch_Entry);
+
+// ---- The seed line: jit vs eager vs hand-written Eigen (2 threads, Tensor contraction) ----
+void seed_args(benchmark::internal::Benchmark* b) {
+  b->Args({4096, 4096, 4096})->Args({8, 4096, 4096})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+void BM_Seed_Eager(benchmark::State& state) {
+  Array x = rnd({state.range(0), state.range(2)}, 1), w = rnd({state.range(2), state.range(1)}, 2), b = rnd({state.range(1)}, 3);
+  for (auto _ : state) benchmark::DoNotOptimize(seed_line(x, w, b));
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * state.range(0) * state.range(1) * state.range(2), benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_Seed_Eager)->Apply(seed_args);
+
+void BM_Seed_Jit(benchmark::State& state) {
+  Array x = rnd({state.range(0), state.range(2)}, 1), w = rnd({state.range(2), state.range(1)}, 2), b = rnd({state.range(1)}, 3);
+  auto f = st::jit(seed_line);
+  f(x, w, b);
+  for (auto _ : state) benchmark::DoNotOptimize(f(x, w, b));
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * state.range(0) * state.range(1) * state.range(2), benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_Seed_Jit)->Apply(seed_args);
+
+void BM_Seed_Eigen(benchmark::State& state) {
+  const Eigen::Index M = state.range(0), N = state.range(1), K = state.range(2);
+  Array x = rnd({M, K}, 1), w = rnd({K, N}, 2), b = rnd({N}, 3);
+  using T2 = Eigen::TensorMap<Eigen::Tensor<const float, 2, Eigen::RowMajor>>;
+  T2 X(static_cast<const float*>(x.data()), M, K), W(static_cast<const float*>(w.data()), K, N);
+  Eigen::TensorMap<Eigen::Tensor<const float, 1, Eigen::RowMajor>> B(static_cast<const float*>(b.data()), N);
+  Eigen::Tensor<float, 2, Eigen::RowMajor> Y(M, N);
+  Eigen::ThreadPool pool(static_cast<int>(std::thread::hardware_concurrency()));
+  Eigen::ThreadPoolDevice dev(&pool, static_cast<int>(std::thread::hardware_concurrency()));
+  Eigen::array<Eigen::IndexPair<int>, 1> dims = {Eigen::IndexPair<int>(1, 0)};
+  Eigen::array<Eigen::Index, 2> bshape{1, N}, bcast{M, 1};
+  for (auto _ : state) {
+    Y.device(dev) = X.contract(W, dims);
+    Y.device(dev) = (Y + B.reshape(bshape).broadcast(bcast)).cwiseMax(0.0f);
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * M * N * K, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_Seed_Eigen)->Apply(seed_args);
+
+// ---- A chain of 8 elementwise ops on 16M floats, against the machine's STREAM triad ----
+constexpr int64_t kChainN = 16 << 20;
+Array chain8(const Array& x, const Array& y) {
+  Array a = x * 1.5f + y;          // 2
+  Array b = st::maximum(a, 0.0f);  // 3
+  Array c = b * b - y;             // 5
+  Array d = c / 3.0f;              // 6
+  Array e = d + x;                 // 7
+  return st::minimum(e, 10.0f);    // 8
+}
+void chain_bytes(benchmark::State& state, double arrays_touched) {
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kChainN * 4 * arrays_touched));
+}
+void BM_Chain8_Eager(benchmark::State& state) {
+  Array x = rnd({kChainN}, 1), y = rnd({kChainN}, 2);
+  for (auto _ : state) benchmark::DoNotOptimize(chain8(x, y));
+  chain_bytes(state, 3);  // the minimum traffic: read x, y, write the result
+}
+BENCHMARK(BM_Chain8_Eager)->Unit(benchmark::kMillisecond)->UseRealTime();
+void BM_Chain8_Jit(benchmark::State& state) {
+  Array x = rnd({kChainN}, 1), y = rnd({kChainN}, 2);
+  auto f = st::jit(chain8);
+  f(x, y);
+  for (auto _ : state) benchmark::DoNotOptimize(f(x, y));
+  chain_bytes(state, 3);
+}
+BENCHMARK(BM_Chain8_Jit)->Unit(benchmark::kMillisecond)->UseRealTime();
+// STREAM triad a = b + s*c on the same size, both cores (as the jit's loops use).
+void BM_StreamTriad(benchmark::State& state) {
+  std::vector<float> a(kChainN), b(kChainN, 1.0f), c(kChainN, 2.0f);
+  int threads = static_cast<int>(std::thread::hardware_concurrency());
+  for (auto _ : state) {
+    std::vector<std::thread> ts;
+    for (int t = 0; t < threads; ++t)
+      ts.emplace_back([&, t] {
+        int64_t lo = kChainN * t / threads, hi = kChainN * (t + 1) / threads;
+        for (int64_t i = lo; i < hi; ++i) a[i] = b[i] + 3.0f * c[i];
+      });
+    for (auto& t : ts) t.join();
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kChainN * 4 * 3));
+}
+BENCHMARK(BM_StreamTriad)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// ---- Softmax over rows of 4096 x 4096 ----
+void BM_Softmax_Eager(benchmark::State& state) {
+  Array x = rnd({4096, 4096}, 1);
+  for (auto _ : state) benchmark::DoNotOptimize(st::softmax(x));
+}
+BENCHMARK(BM_Softmax_Eager)->Unit(benchmark::kMillisecond)->UseRealTime();
+void BM_Softmax_Jit(benchmark::State& state) {
+  Array x = rnd({4096, 4096}, 1);
+  auto f = st::jit([](const Array& v) { return st::softmax(v); });
+  f(x);
+  for (auto _ : state) benchmark::DoNotOptimize(f(x));
+}
+BENCHMARK(BM_Softmax_Jit)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// ---- First-call latency: trace + lower + compile ----
+void BM_FirstCall_Seed(benchmark::State& state) {
+  Array x = rnd({8, 256}, 1), w = rnd({256, 256}, 2), b = rnd({256}, 3);
+  for (auto _ : state) {
+    auto f = st::jit(seed_line);  // a fresh cache each time
+    benchmark::DoNotOptimize(f(x, w, b));
+  }
+}
+BENCHMARK(BM_FirstCall_Seed)->Unit(benchmark::kMillisecond)->UseRealTime();
+void BM_FirstCall_Mlp(benchmark::State& state) {
+  Array x = rnd({8, 256}, 1), w1 = rnd({256, 512}, 2), b1 = rnd({512}, 3), w2 = rnd({512, 10}, 4), b2 = rnd({10}, 5);
+  auto mlp = [](const Array& x, const Array& w1, const Array& b1, const Array& w2, const Array& b2) {
+    return st::softmax(st::matmul(st::gelu(st::matmul(x, w1) + b1), w2) + b2);
+  };
+  for (auto _ : state) {
+    auto f = st::jit(mlp);
+    benchmark::DoNotOptimize(f(x, w1, b1, w2, b2));
+  }
+}
+BENCHMARK(BM_FirstCall_Mlp)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
