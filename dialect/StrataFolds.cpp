@@ -301,6 +301,24 @@ OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
     setBroadcastDimensions(dims);
     return getResult();
   }
+  // broadcast(reshape(x)) where the reshape only inserts size-1 dims (keepdims reductions):
+  // x's dim k is the reshape's dim at[k], so it goes straight to dims[at[k]].
+  if (auto reshape = getOperand().getDefiningOp<ReshapeOp>()) {
+    ArrayRef<int64_t> from = reshape.getOperand().getType().getShape();
+    ArrayRef<int64_t> to = reshape.getType().getShape();
+    SmallVector<int64_t> dims;
+    size_t j = 0;
+    for (int64_t size : from) {
+      while (j < to.size() && to[j] != size && to[j] == 1) ++j;
+      if (j == to.size() || to[j] != size) return {};
+      dims.push_back(getBroadcastDimensions()[j++]);
+    }
+    for (; j < to.size(); ++j)
+      if (to[j] != 1) return {};
+    getOperandMutable().assign(reshape.getOperand());
+    setBroadcastDimensions(dims);
+    return getResult();
+  }
   return {};
 }
 

@@ -176,6 +176,24 @@ func.func @broadcast_chains(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<2x4x1
 
 // -----
 
+// A reshape that only adds size-1 dims (keepdims) folds into the broadcast that follows it;
+// one that moves elements between dims does not.
+// CHECK-LABEL: func.func @broadcast_of_unit_reshape
+// CHECK-SAME: (%[[X:.*]]: tensor<2xf32>, %[[Y:.*]]: tensor<6xf32>)
+// CHECK-NEXT: %[[B:.*]] = strata.broadcast_in_dim %[[X]], dims = [0] : (tensor<2xf32>) -> tensor<2x5xf32>
+// CHECK-NEXT: %[[R:.*]] = strata.reshape %[[Y]] : (tensor<6xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %[[C:.*]] = strata.broadcast_in_dim %[[R]], dims = [0, 2]
+// CHECK-NEXT: return %[[B]], %[[C]]
+func.func @broadcast_of_unit_reshape(%x: tensor<2xf32>, %y: tensor<6xf32>) -> (tensor<2x5xf32>, tensor<2x4x3xf32>) {
+  %0 = strata.reshape %x : (tensor<2xf32>) -> tensor<2x1xf32>
+  %1 = strata.broadcast_in_dim %0, dims = [0, 1] : (tensor<2x1xf32>) -> tensor<2x5xf32>
+  %2 = strata.reshape %y : (tensor<6xf32>) -> tensor<2x3xf32>
+  %3 = strata.broadcast_in_dim %2, dims = [0, 2] : (tensor<2x3xf32>) -> tensor<2x4x3xf32>
+  return %1, %3 : tensor<2x5xf32>, tensor<2x4x3xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @convert
 // CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
 // CHECK-DAG: %[[H:.*]] = strata.constant dense<1.500000e+00> : tensor<4xf16>

@@ -29,8 +29,11 @@ std::string read(const std::filesystem::path& p) {
 
 }  // namespace
 
+// The stages of this issue come first; later ones (the backends') follow them.
 TEST(Lowered, ListsTheStagesInOrder) {
-  EXPECT_EQ(lower_layer().stages(),
+  std::vector<std::string> stages = lower_layer().stages();
+  ASSERT_GE(stages.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(stages.begin(), stages.begin() + 4),
             (std::vector<std::string>{"jaxpr", "strata", "canonicalized", "cse"}));
 }
 
@@ -95,13 +98,14 @@ TEST(Lowered, DumpsEveryStageWithLocations) {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / "strata_lowered_dump_test";
   std::filesystem::remove_all(dir);
   lower_layer({.dump_dir = dir.string(), .name = "layer"});
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path().filename());
-  std::sort(files.begin(), files.end());
-  ASSERT_EQ(files.size(), 4u);
-  std::string n = files[0].substr(6, files[0].find('.', 6) - 6);  // layer.N.stage.ext
-  EXPECT_EQ(files, (std::vector<std::string>{"layer." + n + ".canonicalized.mlir", "layer." + n + ".cse.mlir",
-                                             "layer." + n + ".jaxpr.jaxpr", "layer." + n + ".strata.mlir"}));
+  std::string n;  // layer.N.STAGE.EXT: one file per stage
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    std::string f = e.path().filename();
+    if (f.ends_with(".jaxpr.jaxpr")) n = f.substr(6, f.find('.', 6) - 6);
+  }
+  ASSERT_FALSE(n.empty());
+  for (const char* stage : {"strata", "canonicalized", "cse"})
+    EXPECT_TRUE(std::filesystem::exists(dir / ("layer." + n + "." + stage + ".mlir"))) << stage;
   // The dumped jaxpr parses back; the MLIR stages carry this file's locations.
   st::ParsedJaxpr p = st::parse_jaxpr(read(dir / ("layer." + n + ".jaxpr.jaxpr")));
   EXPECT_TRUE(p.jaxpr) << p.error.message;
