@@ -103,8 +103,10 @@ LogicalResult processBuffer(llvm::raw_ostream& os, std::unique_ptr<llvm::MemoryB
     std::string jaxprText;
     OwningOpRef<ModuleOp> module = readProgram(sourceMgr, context, true, jaxprText);
     if (!module) return failure();
-    auto lowered = llvm::MemoryBuffer::getMemBufferCopy(mlir::strata::printStage(*module, true),
-                                                        sourceMgr.getMemoryBuffer(1)->getBufferIdentifier());
+    // Named apart from the .jaxpr, so diagnostics at its locations show the jaxpr's lines.
+    std::string name = sourceMgr.getMemoryBuffer(1)->getBufferIdentifier().str() + ".strata.mlir";
+    auto lowered =
+        llvm::MemoryBuffer::getMemBufferCopy(mlir::strata::printStage(*module, true), name);
     MlirOptMainConfig inner = config;
     inner.splitInputFile("");
     return MlirOptMain(os, std::move(lowered), registry, inner);
