@@ -182,7 +182,7 @@ class Jitted {
 
   template <class... Args>
   auto operator()(const Args&... args) const {
-    using Out = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
+    using Out = std::decay_t<std::invoke_result_t<F&, const Args&...>>;
     // Inside another trace (grad(jit(f)), jit(jit(f)), make_jaxpr) jit is transparent: f's
     // equations are recorded in the enclosing trace, which compiles them with the rest.
     if (detail::tracing()) return Out(f_(args...));
@@ -198,7 +198,7 @@ class Jitted {
   // Traces f on arguments shaped like `args` and lowers it (does not compile).
   template <class... Args>
   auto lower(const Args&... args) const {
-    using Out = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
+    using Out = std::decay_t<std::invoke_result_t<F&, const Args&...>>;
     tree::Signature sig;
     (tree::Tree<Args>::sign(args, sig), ...);
     tree::Description d;
@@ -223,7 +223,7 @@ class Jitted {
 
   template <class... Args>
   std::shared_ptr<const detail::CacheEntry> compile(const tree::Signature& sig, const Args&... args) const {
-    using Out = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
+    using Out = std::decay_t<std::invoke_result_t<F&, const Args&...>>;
     detail::CompileLock lock(*state_);
     // Another thread may have compiled this signature while we waited.
     if (auto e = detail::lookup(*state_, sig)) return e;
@@ -237,7 +237,9 @@ class Jitted {
     return detail::make_entry(*state_, j, sig, std::move(d), std::any(Out(tree_strip(out))), trace_ms);
   }
 
-  F f_;
+  // Mutable so that functors with a non-const call operator (st::custom_vjp's) can be jitted;
+  // jit assumes f is pure, as JAX does.
+  mutable F f_;
   std::shared_ptr<detail::JitState> state_;
 };
 
