@@ -1,6 +1,7 @@
 #include "lowering/Dialects.h"
 
 #include "dialect/StrataDialect.h"
+#include "lowering/CpuPipeline.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -21,4 +22,5 @@ void mlir::strata::registerStrataDialects(DialectRegistry& registry) {
                   cf::ControlFlowDialect, memref::MemRefDialect,
                   bufferization::BufferizationDialect, vector::VectorDialect,
                   affine::AffineDialect, LLVM::LLVMDialect>();
+  registerCpuPipelineInterfaces(registry);
 }

@@ -60,7 +60,11 @@ LowerResult lower(const JaxprImpl& jaxpr, bool with_locations) {
     if (result.error.empty()) result.error = "lowering failed";
     return result;
   }
-  auto emit = [&](const mlir::strata::Stage& stage) {
+  auto emit = [&](const mlir::strata::Stage& stage, const std::string* translated) {
+    if (translated) {
+      result.stages.push_back({stage.name, *translated, with_locations ? *translated : ""});
+      return;
+    }
     result.stages.push_back({stage.name, mlir::strata::printStage(*module),
                              with_locations ? mlir::strata::printStage(*module, true) : ""});
   };

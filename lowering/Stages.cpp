@@ -2,6 +2,8 @@
 // llvm-dialect, llvm-ir, asm, ptx) as one more line of kStages.
 #include "lowering/Stages.h"
 
+#include "lowering/CpuPipeline.h"
+
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
@@ -23,6 +25,13 @@ const Stage kStages[] = {
     {"canonicalized", "after canonicalization (folders and patterns)", addCanonicalize},
     // 3. Common subexpressions merged.
     {"cse", "after common subexpression elimination", addCse},
+    // 4-9. The CPU pipeline (lowering/CpuPipeline.h).
+    {"linalg", "linalg/arith/math/tensor, elementwise ops fused", addLinalgPasses},
+    {"bufferized", "buffers; results written into out-params", addBufferizePasses},
+    {"loops", "scf loops, runtime GEMM calls, parallel loops outlined, scratch arena", addLoopsPasses},
+    {"llvm-dialect", "the LLVM dialect, with the entry point strata_entry", addLlvmDialectPasses},
+    {"llvm-ir", "LLVM IR after LLVM's -O pipeline for the host CPU", nullptr, translateToLlvmIr},
+    {"asm", "the host CPU's assembly", nullptr, translateToAssembly},
 };
 
 }  // namespace
@@ -36,7 +45,7 @@ const Stage* findStage(llvm::StringRef name) {
 }
 
 LogicalResult runStages(ModuleOp module, llvm::StringRef last,
-                        llvm::function_ref<void(const Stage&)> emit,
+                        llvm::function_ref<void(const Stage&, const std::string* translated)> emit,
                         llvm::function_ref<LogicalResult(PassManager&)> configure) {
   for (const Stage& stage : kStages) {
     if (stage.addPasses) {
@@ -45,7 +54,9 @@ LogicalResult runStages(ModuleOp module, llvm::StringRef last,
       if (configure && failed(configure(pm))) return failure();
       if (failed(pm.run(module))) return failure();
     }
-    emit(stage);
+    std::string text;
+    if (stage.translate && failed(stage.translate(module, text))) return failure();
+    emit(stage, stage.translate ? &text : nullptr);
     if (last == stage.name) break;
   }
   return success();

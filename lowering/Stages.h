@@ -29,6 +29,9 @@ struct Stage {
   // Adds the passes that turn the previous stage's output into this stage's; null for the
   // `strata` stage (the program as parsed or lowered).
   void (*addPasses)(OpPassManager& pm);
+  // Stages past MLIR (llvm-ir, asm) print another language: `translate` renders their text
+  // from the module, which stays as the previous stage left it. Null for MLIR stages.
+  LogicalResult (*translate)(ModuleOp module, std::string& text) = nullptr;
 };
 
 // Every MLIR stage, in order.
@@ -37,9 +40,10 @@ const Stage* findStage(llvm::StringRef name);
 
 // Runs the stages on `module` in order, calling `emit` after each, and stops after `last`
 // (empty: run them all) or at the first pipeline that fails (its diagnostics emitted).
+// `emit` gets the text of a translating stage; for MLIR stages (null) it prints the module.
 // `configure` may adjust each stage's pass manager (strata-opt applies its CLI flags there).
 LogicalResult runStages(ModuleOp module, llvm::StringRef last,
-                        llvm::function_ref<void(const Stage&)> emit,
+                        llvm::function_ref<void(const Stage&, const std::string* translated)> emit,
                         llvm::function_ref<LogicalResult(PassManager&)> configure = {});
 
 // The module as a stage prints it; `locations` adds loc(...) to every op.

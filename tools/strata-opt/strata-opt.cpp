@@ -16,6 +16,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "lowering/CpuPasses.h"
 #include "lowering/Dialects.h"
 #include "lowering/JaxprToStrata.h"
 #include "lowering/Stages.h"
@@ -35,7 +36,8 @@ using namespace mlir;
 static llvm::cl::opt<std::string> emitStage(
     "emit",
     llvm::cl::desc("Print the program after the named stage, or every stage ('all'); stages: "
-                   "jaxpr (for a .jaxpr input), strata, canonicalized, cse"),
+                   "jaxpr (for a .jaxpr input), strata, canonicalized, cse, linalg, bufferized, loops, "
+                   "llvm-dialect, llvm-ir, asm"),
     llvm::cl::value_desc("stage"), llvm::cl::init(""));
 
 namespace {
@@ -81,10 +83,10 @@ LogicalResult emitStages(llvm::raw_ostream& os, llvm::SourceMgr& sourceMgr, MLIR
     os << jaxprText;
     if (!all) return success();
   }
-  auto emit = [&](const mlir::strata::Stage& stage) {
+  auto emit = [&](const mlir::strata::Stage& stage, const std::string* translated) {
     if (!all && emitStage != stage.name) return;
     header(stage.name);
-    os << mlir::strata::printStage(*module);
+    os << (translated ? *translated : mlir::strata::printStage(*module));
   };
   auto configure = [](PassManager& pm) { return applyPassManagerCLOptions(pm); };
   return mlir::strata::runStages(*module, all ? "" : emitStage.getValue(), emit, configure);
@@ -134,6 +136,7 @@ int main(int argc, char** argv) {
   DialectRegistry registry;
   mlir::strata::registerStrataDialects(registry);
   registerAllPasses();
+  mlir::strata::registerCpuPasses();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "strata-opt: the strata compiler's stages, and mlir-opt", registry);
 

@@ -1,0 +1,193 @@
+// The CPU runtime: the GEMM and parallel_for behind generated code (lowering/CpuAbi.h), and
+// the symbol table the JIT links against. Runtime functions never throw: an exception cannot
+// unwind through generated frames, so failures are swallowed (they only come from allocation).
+#include "backends/cpu/Runtime.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "kernels/gemm.h"
+#include "kernels/parallel.h"
+#include "kernels/types.h"
+#include "lowering/CpuAbi.h"
+
+namespace abi = strata::cpu_abi;
+
+namespace {
+
+// The runtime's GEMM is the eager kernel's (tracer/kernels/gemm.h) on the canonical 3-D views
+// the compiler hands it, so compiled and eager dot_general compute the same bits.
+strata::kernels::DotGeneralDims canonical_dims(int64_t flags, int64_t B, int64_t M, int64_t N, int64_t K) {
+  strata::kernels::DotGeneralDims d;
+  bool lhs_km = flags & abi::kLhsContractFirst, rhs_nk = flags & abi::kRhsFreeFirst;
+  d.lhs = lhs_km ? strata::Shape{B, K, M} : strata::Shape{B, M, K};
+  d.rhs = rhs_nk ? strata::Shape{B, N, K} : strata::Shape{B, K, N};
+  d.lhs_batch = {0};
+  d.rhs_batch = {0};
+  d.lhs_contract = {lhs_km ? 1 : 2};
+  d.rhs_contract = {rhs_nk ? 2 : 1};
+  return d;
+}
+
+void dot(strata::DType t, int64_t flags, int64_t B, int64_t M, int64_t N, int64_t K,
+         const void* lhs, const void* rhs, void* out, void* workspace) noexcept {
+  try {
+    bool parallel = flags & abi::kDotParallel;
+    strata::kernels::DotGeneralDims d = canonical_dims(flags, B, M, N, K);
+    if (t == strata::DType::bf16 || t == strata::DType::f16) {
+      // Widen both operands into the workspace, multiply in f32; the compiled code rounds.
+      float* l = static_cast<float*>(workspace);
+      float* r = l + B * M * K;
+      strata::kernels::convert_elements(lhs, t, l, strata::DType::f32, B * M * K);
+      strata::kernels::convert_elements(rhs, t, r, strata::DType::f32, B * K * N);
+      strata::kernels::dot_general(strata::DType::f32, l, r, out, d, nullptr, parallel);
+      return;
+    }
+    strata::kernels::dot_general(t, lhs, rhs, out, d, nullptr, parallel);
+  } catch (...) {
+  }
+}
+
+// compiler-rt's f16/bf16 conversions, for targets where LLVM calls them instead of using an
+// instruction (correctly rounded, through Eigen's conversions).
+_Float16 truncsfhf2(float v) {
+  Eigen::half h(v);
+  _Float16 r;
+  std::memcpy(&r, &h, 2);
+  return r;
+}
+_Float16 truncdfhf2(double v) {
+  Eigen::half h(strata::kernels::round_to_odd_f32(v));
+  _Float16 r;
+  std::memcpy(&r, &h, 2);
+  return r;
+}
+float extendhfsf2(_Float16 v) {
+  Eigen::half h;
+  std::memcpy(&h, &v, 2);
+  return static_cast<float>(h);
+}
+__bf16 truncsfbf2(float v) {
+  Eigen::bfloat16 h(v);
+  __bf16 r;
+  std::memcpy(&r, &h, 2);
+  return r;
+}
+__bf16 truncdfbf2(double v) {
+  Eigen::bfloat16 h(strata::kernels::round_to_odd_f32(v));
+  __bf16 r;
+  std::memcpy(&r, &h, 2);
+  return r;
+}
+float extendbfsf2(__bf16 v) {
+  uint16_t bits;
+  std::memcpy(&bits, &v, 2);
+  uint32_t wide = static_cast<uint32_t>(bits) << 16;
+  float f;
+  std::memcpy(&f, &wide, 4);
+  return f;
+}
+
+void sincos_f64(double x, double* s, double* c) { *s = std::sin(x); *c = std::cos(x); }
+void sincos_f32(float x, float* s, float* c) { *s = std::sin(x); *c = std::cos(x); }
+
+}  // namespace
+
+extern "C" {
+
+#define STRATA_RT_DOT(suffix, dtype)                                                              \
+  void strata_rt_dot_##suffix(int64_t flags, int64_t B, int64_t M, int64_t N, int64_t K,          \
+                              const void* lhs, const void* rhs, void* out, void* workspace) {     \
+    dot(strata::DType::dtype, flags, B, M, N, K, lhs, rhs, out, workspace);                        \
+  }
+STRATA_RT_DOT(f32, f32)
+STRATA_RT_DOT(f64, f64)
+STRATA_RT_DOT(i32, i32)
+STRATA_RT_DOT(i64, i64)
+STRATA_RT_DOT(bf16, bf16)
+STRATA_RT_DOT(f16, f16)
+#undef STRATA_RT_DOT
+
+void strata_rt_parallel_for(void (*body)(void*, int64_t, int64_t), void* ctx, int64_t n,
+                            int64_t grain) {
+  try {
+    strata::kernels::parallel_for(n, grain, [body, ctx](int64_t lo, int64_t hi) { body(ctx, lo, hi); });
+  } catch (...) {  // the pool could not start: run serially
+    body(ctx, 0, n);
+  }
+}
+
+}  // extern "C"
+
+namespace strata::cpu {
+
+const std::vector<RuntimeSymbol>& runtime_symbols() {
+  using F1 = float (*)(float);
+  using D1 = double (*)(double);
+  using F2 = float (*)(float, float);
+  using D2 = double (*)(double, double);
+  static const std::vector<RuntimeSymbol> symbols = {
+      {"strata_rt_dot_f32", reinterpret_cast<void*>(&strata_rt_dot_f32)},
+      {"strata_rt_dot_f64", reinterpret_cast<void*>(&strata_rt_dot_f64)},
+      {"strata_rt_dot_i32", reinterpret_cast<void*>(&strata_rt_dot_i32)},
+      {"strata_rt_dot_i64", reinterpret_cast<void*>(&strata_rt_dot_i64)},
+      {"strata_rt_dot_bf16", reinterpret_cast<void*>(&strata_rt_dot_bf16)},
+      {"strata_rt_dot_f16", reinterpret_cast<void*>(&strata_rt_dot_f16)},
+      {abi::kParallelFor, reinterpret_cast<void*>(&strata_rt_parallel_for)},
+      // Memory builtins (memref.copy, loop idioms).
+      {"memcpy", reinterpret_cast<void*>(&std::memcpy)},
+      {"memmove", reinterpret_cast<void*>(&std::memmove)},
+      {"memset", reinterpret_cast<void*>(&std::memset)},
+      // libm: the calls LLVM makes for math intrinsics and frem, and the strata-math-to-libm ones.
+      {"expf", reinterpret_cast<void*>(static_cast<F1>(&::expf))},
+      {"exp", reinterpret_cast<void*>(static_cast<D1>(&::exp))},
+      {"exp2f", reinterpret_cast<void*>(static_cast<F1>(&::exp2f))},
+      {"exp2", reinterpret_cast<void*>(static_cast<D1>(&::exp2))},
+      {"exp10f", reinterpret_cast<void*>(static_cast<F1>(&::exp10f))},
+      {"exp10", reinterpret_cast<void*>(static_cast<D1>(&::exp10))},
+      {"logf", reinterpret_cast<void*>(static_cast<F1>(&::logf))},
+      {"log", reinterpret_cast<void*>(static_cast<D1>(&::log))},
+      {"log2f", reinterpret_cast<void*>(static_cast<F1>(&::log2f))},
+      {"log2", reinterpret_cast<void*>(static_cast<D1>(&::log2))},
+      {"log10f", reinterpret_cast<void*>(static_cast<F1>(&::log10f))},
+      {"log10", reinterpret_cast<void*>(static_cast<D1>(&::log10))},
+      {"log1pf", reinterpret_cast<void*>(static_cast<F1>(&::log1pf))},
+      {"log1p", reinterpret_cast<void*>(static_cast<D1>(&::log1p))},
+      {"expm1f", reinterpret_cast<void*>(static_cast<F1>(&::expm1f))},
+      {"expm1", reinterpret_cast<void*>(static_cast<D1>(&::expm1))},
+      {"tanhf", reinterpret_cast<void*>(static_cast<F1>(&::tanhf))},
+      {"tanh", reinterpret_cast<void*>(static_cast<D1>(&::tanh))},
+      {"sinf", reinterpret_cast<void*>(static_cast<F1>(&::sinf))},
+      {"sin", reinterpret_cast<void*>(static_cast<D1>(&::sin))},
+      {"cosf", reinterpret_cast<void*>(static_cast<F1>(&::cosf))},
+      {"cos", reinterpret_cast<void*>(static_cast<D1>(&::cos))},
+      {"sincosf", reinterpret_cast<void*>(&sincos_f32)},
+      {"sincos", reinterpret_cast<void*>(&sincos_f64)},
+      {"powf", reinterpret_cast<void*>(static_cast<F2>(&::powf))},
+      {"pow", reinterpret_cast<void*>(static_cast<D2>(&::pow))},
+      {"fmodf", reinterpret_cast<void*>(static_cast<F2>(&::fmodf))},
+      {"fmod", reinterpret_cast<void*>(static_cast<D2>(&::fmod))},
+      {"sqrtf", reinterpret_cast<void*>(static_cast<F1>(&::sqrtf))},
+      {"sqrt", reinterpret_cast<void*>(static_cast<D1>(&::sqrt))},
+      {"floorf", reinterpret_cast<void*>(static_cast<F1>(&::floorf))},
+      {"floor", reinterpret_cast<void*>(static_cast<D1>(&::floor))},
+      {"ceilf", reinterpret_cast<void*>(static_cast<F1>(&::ceilf))},
+      {"ceil", reinterpret_cast<void*>(static_cast<D1>(&::ceil))},
+      {"fabsf", reinterpret_cast<void*>(static_cast<F1>(&::fabsf))},
+      {"fabs", reinterpret_cast<void*>(static_cast<D1>(&::fabs))},
+      {"ldexpf", reinterpret_cast<void*>(static_cast<float (*)(float, int)>(&::ldexpf))},
+      {"ldexp", reinterpret_cast<void*>(static_cast<double (*)(double, int)>(&::ldexp))},
+      // compiler-rt's half and bfloat16 conversions.
+      {"__truncsfhf2", reinterpret_cast<void*>(&truncsfhf2)},
+      {"__truncdfhf2", reinterpret_cast<void*>(&truncdfhf2)},
+      {"__extendhfsf2", reinterpret_cast<void*>(&extendhfsf2)},
+      {"__gnu_f2h_ieee", reinterpret_cast<void*>(&truncsfhf2)},
+      {"__gnu_h2f_ieee", reinterpret_cast<void*>(&extendhfsf2)},
+      {"__truncsfbf2", reinterpret_cast<void*>(&truncsfbf2)},
+      {"__truncdfbf2", reinterpret_cast<void*>(&truncdfbf2)},
+      {"__extendbfsf2", reinterpret_cast<void*>(&extendbfsf2)},
+  };
+  return symbols;
+}
+
+}  // namespace strata::cpu

@@ -1,0 +1,34 @@
+// lowering/CpuAbi.h — the contract between the code the CPU pipeline generates and the runtime
+// that runs it (backends/cpu): the entry point, the order of its buffers, and the runtime
+// functions the generated code calls. Plain C++, included by both sides.
+#pragma once
+
+#include <cstdint>
+
+namespace strata::cpu_abi {
+
+// void strata_entry(void* const* buffers): one pointer per buffer, in this order — the
+// jaxpr's constants, its inputs, its outputs, then the scratch arena (64-byte aligned,
+// scratch_bytes long; the one place temporaries live). All contiguous and row-major; outputs
+// must not overlap inputs.
+inline constexpr const char* kEntry = "strata_entry";
+
+// void strata_rt_dot_<t>(int64_t flags, int64_t B, int64_t M, int64_t N, int64_t K,
+//                        const void* lhs, const void* rhs, void* out, void* workspace)
+// out[b] (M×N, row-major) = lhs[b] (M×K, or K×M when kLhsContractFirst) ×
+// rhs[b] (K×N, or N×K when kRhsFreeFirst); <t> is f32, f64, i32, i64 (out of the same type) or
+// bf16, f16 (out in f32; workspace holds 4·(B·M·K + B·K·N) bytes for the widened operands).
+inline constexpr const char* kDotPrefix = "strata_rt_dot_";
+inline constexpr int64_t kLhsContractFirst = 1;
+inline constexpr int64_t kRhsFreeFirst = 2;
+inline constexpr int64_t kDotParallel = 4;
+
+// void strata_rt_parallel_for(void (*body)(void* ctx, int64_t lo, int64_t hi), void* ctx,
+//                             int64_t n, int64_t grain)
+// Runs body over [0, n) split into chunks of at least `grain` across the thread pool.
+inline constexpr const char* kParallelFor = "strata_rt_parallel_for";
+
+// Loops with fewer iterations (counting inner loops) than this stay on one thread.
+inline constexpr int64_t kParallelThreshold = 1 << 15;
+
+}  // namespace strata::cpu_abi

@@ -1,0 +1,130 @@
+// The CPU pipeline's small passes and its module-attribute options (CpuPasses.h).
+#include "lowering/CpuPasses.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "lowering/StrataToLinalg.h"
+
+namespace mlir::strata {
+
+int64_t moduleIntAttr(ModuleOp module, const char* name, int64_t otherwise) {
+  if (auto a = module->getAttrOfType<IntegerAttr>(name)) return a.getInt();
+  return otherwise;
+}
+
+bool parallelEnabled(ModuleOp module) {
+  if (auto a = module->getAttrOfType<BoolAttr>("strata.parallel")) return a.getValue();
+  return true;
+}
+
+int optLevel(ModuleOp module) { return static_cast<int>(moduleIntAttr(module, "strata.opt_level", 3)); }
+
+void setCpuOptions(ModuleOp module, bool parallel, int level) {
+  Builder b(module.getContext());
+  module->setAttr("strata.parallel", b.getBoolAttr(parallel));
+  module->setAttr("strata.opt_level", b.getI64IntegerAttr(level));
+}
+
+namespace {
+
+struct MarkReadOnlyInputsPass : PassWrapper<MarkReadOnlyInputsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MarkReadOnlyInputsPass)
+  StringRef getArgument() const override { return "strata-mark-readonly-inputs"; }
+  StringRef getDescription() const override {
+    return "Mark the tensor arguments of public functions as not writable by bufferization";
+  }
+  void runOnOperation() override {
+    Builder b(&getContext());
+    getOperation().walk([&](func::FuncOp fn) {
+      if (!fn.isPublic() || fn.isExternal()) return;
+      for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+        if (isa<TensorType>(fn.getArgument(i).getType()))
+          fn.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName, b.getBoolAttr(false));
+    });
+  }
+};
+
+struct ExpandStridedCopiesPass : PassWrapper<ExpandStridedCopiesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandStridedCopiesPass)
+  StringRef getArgument() const override { return "strata-expand-strided-copies"; }
+  StringRef getDescription() const override {
+    return "Turn memref.copy between non-contiguous buffers into linalg.copy";
+  }
+  void getDependentDialects(DialectRegistry& registry) const override {
+    registry.insert<linalg::LinalgDialect>();
+  }
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp c) {
+      auto contiguous = [](Value v) { return cast<MemRefType>(v.getType()).getLayout().isIdentity(); };
+      if (!contiguous(c.getSource()) || !contiguous(c.getTarget())) copies.push_back(c);
+    });
+    for (memref::CopyOp c : copies) {
+      OpBuilder b(c);
+      linalg::CopyOp::create(b, c.getLoc(), c.getSource(), c.getTarget());
+      c.erase();
+    }
+  }
+};
+
+struct MathToLibmCallsPass : PassWrapper<MathToLibmCallsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MathToLibmCallsPass)
+  StringRef getArgument() const override { return "strata-math-to-libm"; }
+  StringRef getDescription() const override {
+    return "Lower math.log1p, math.expm1 and math.tanh to calls of libm";
+  }
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<Operation*> ops;
+    module.walk([&](Operation* op) {
+      if (isa<math::Log1pOp, math::ExpM1Op, math::TanhOp>(op)) ops.push_back(op);
+    });
+    for (Operation* op : ops) {
+      Type t = op->getResult(0).getType();
+      if (!t.isF32() && !t.isF64()) {
+        op->emitError("strata-math-to-libm: expects f32 or f64, but got ") << t;
+        return signalPassFailure();
+      }
+      std::string name = isa<math::Log1pOp>(op) ? "log1p" : isa<math::ExpM1Op>(op) ? "expm1" : "tanh";
+      if (t.isF32()) name += "f";
+      if (!module.lookupSymbol(name)) {
+        OpBuilder b(module.getBodyRegion());
+        b.setInsertionPointToStart(module.getBody());
+        auto fn = func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType({t}, {t}));
+        fn.setPrivate();
+        // Pure: LLVM may hoist, CSE and drop these calls.
+        fn->setAttr("llvm.readnone", b.getUnitAttr());
+      }
+      OpBuilder b(op);
+      auto call = func::CallOp::create(b, op->getLoc(), name, TypeRange{t}, op->getOperands());
+      op->replaceAllUsesWith(call);
+      op->erase();
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createMarkReadOnlyInputsPass() { return std::make_unique<MarkReadOnlyInputsPass>(); }
+std::unique_ptr<Pass> createExpandStridedCopiesPass() { return std::make_unique<ExpandStridedCopiesPass>(); }
+std::unique_ptr<Pass> createMathToLibmCallsPass() { return std::make_unique<MathToLibmCallsPass>(); }
+
+void registerCpuPasses() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  for (auto create : {createStrataToLinalgPass, createMarkReadOnlyInputsPass, createRuntimeGemmPass,
+                      createExpandStridedCopiesPass, createOutlineParallelLoopsPass,
+                      createScratchArenaPass, createMathToLibmCallsPass, createParallelLaunchPass,
+                      createCpuEntryPass})
+    registerPass(create);
+}
+
+}  // namespace mlir::strata

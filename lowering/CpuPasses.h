@@ -1,0 +1,50 @@
+// lowering/CpuPasses.h — the passes of the CPU pipeline that are strata's own (the rest are
+// upstream MLIR passes), and the options the pipeline reads from the module.
+//
+// Options travel with the program as module attributes, so that the stage list (Stages.h)
+// needs no option plumbing and strata-opt can set them in the input:
+//   strata.parallel  (bool, default true)  split large loops and GEMMs across the cores
+//   strata.opt_level (i64, default 3)      LLVM -O level
+// Results that compile_for_cpu reads back after the loops stage:
+//   strata.scratch_bytes, strata.temporaries_bytes (i64)
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+namespace mlir {
+class ModuleOp;
+class Pass;
+}  // namespace mlir
+
+namespace mlir::strata {
+
+bool parallelEnabled(ModuleOp module);
+int optLevel(ModuleOp module);
+void setCpuOptions(ModuleOp module, bool parallel, int optLevel);
+int64_t moduleIntAttr(ModuleOp module, const char* name, int64_t otherwise);
+
+// --strata-mark-readonly-inputs: arguments of public functions are not writable, so that
+// bufferization never writes into a caller's buffers.
+std::unique_ptr<Pass> createMarkReadOnlyInputsPass();
+// --strata-runtime-gemm (RuntimeGemm.cpp).
+std::unique_ptr<Pass> createRuntimeGemmPass();
+// --strata-expand-strided-copies: memref.copy between buffers that are not both contiguous
+// becomes linalg.copy (loops), so that no copy needs MLIR's runtime library.
+std::unique_ptr<Pass> createExpandStridedCopiesPass();
+// --strata-outline-parallel-loops (ParallelLoops.cpp).
+std::unique_ptr<Pass> createOutlineParallelLoopsPass();
+// --strata-scratch-arena (ScratchArena.cpp).
+std::unique_ptr<Pass> createScratchArenaPass();
+// --strata-math-to-libm: math.log1p/expm1/tanh → calls of libm (LLVM has no accurate
+// intrinsic for them).
+std::unique_ptr<Pass> createMathToLibmCallsPass();
+// --strata-parallel-launch (ParallelLoops.cpp), on the LLVM dialect.
+std::unique_ptr<Pass> createParallelLaunchPass();
+// --strata-cpu-entry (CpuEntry.cpp), on the LLVM dialect.
+std::unique_ptr<Pass> createCpuEntryPass();
+
+// Registers the passes above with MLIR's pass registry (for strata-opt's --pass-pipeline).
+void registerCpuPasses();
+
+}  // namespace mlir::strata

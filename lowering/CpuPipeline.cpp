@@ -1,0 +1,127 @@
+// The CPU pipeline's stages (CpuPipeline.h). Each function is a recipe; the comments say why
+// the order matters.
+#include "lowering/CpuPipeline.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Target/TargetMachine.h"
+#include "lowering/CpuPasses.h"
+#include "lowering/LlvmCodegen.h"
+#include "lowering/StrataToLinalg.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::strata {
+
+void addLinalgPasses(OpPassManager& pm) {
+  // 1. Every strata op becomes linalg/tensor/arith/math (custom_vjp calls inlined first).
+  pm.addPass(createStrataToLinalgPass());
+  // 2. Chains of elementwise generics (and broadcasts, transposes) fuse into one loop nest;
+  //    each producer with one use is folded into its consumer.
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void addBufferizePasses(OpPassManager& pm) {
+  // 1. Inputs belong to the caller: never written in place.
+  pm.addPass(createMarkReadOnlyInputsPass());
+  // 2. Tensors become buffers across the whole module; contiguous (identity) layouts at
+  //    function boundaries, so that @main takes plain row-major buffers.
+  bufferization::OneShotBufferizePassOptions options;
+  options.bufferizeFunctionBoundaries = true;
+  options.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(options));
+  // 3. Results become out-params written in place (destination passing): the allocation of a
+  //    returned buffer is replaced by the caller's output buffer.
+  bufferization::BufferResultsToOutParamsPassOptions out;
+  out.hoistStaticAllocs = true;
+  out.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(out));
+  pm.addPass(createCanonicalizerPass());
+}
+
+void addLoopsPasses(OpPassManager& pm) {
+  // 1. GEMMs become runtime calls while they are still recognisable ops.
+  pm.addPass(createRuntimeGemmPass());
+  pm.addPass(createExpandStridedCopiesPass());
+  // 2. Everything else becomes loops: scf.parallel over parallel dimensions, scf.for over
+  //    reductions (innermost, as StrataToLinalg orders them).
+  pm.addPass(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  // 3. Large loops are outlined for the thread pool; then temporaries move into the scratch
+  //    arena (last, so that it sees every allocation, including the GEMM's workspace).
+  pm.addPass(createOutlineParallelLoopsPass());
+  pm.addPass(createScratchArenaPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void addLlvmDialectPasses(OpPassManager& pm) {
+  // 1. Views (subview, reshape) become explicit offsets and strides; loops become branches;
+  //    math functions without an accurate LLVM intrinsic become libm calls.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createMathToLibmCallsPass());
+  // 2. Each dialect to LLVM; casts between the partial conversions cancel out at the end.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  // 3. The runtime's view: parallel loops launched through parallel_for, one entry point.
+  pm.addPass(createParallelLaunchPass());
+  pm.addPass(createCpuEntryPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+namespace {
+
+LogicalResult translate(ModuleOp module, bool assembly, std::string& text) {
+  std::string error;
+  int level = optLevel(module);
+  std::unique_ptr<llvm::TargetMachine> tm = createHostTargetMachine(level, error);
+  if (!tm) return module.emitError(error);
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule = translateAndOptimize(module, context, *tm, level);
+  if (!llvmModule) return failure();
+  if (!assembly) {
+    text = printLlvmModule(*llvmModule);
+    return success();
+  }
+  llvm::SmallVector<char, 0> out;
+  if (!emitMachineCode(*llvmModule, *tm, true, out, error)) return module.emitError(error);
+  text.assign(out.begin(), out.end());
+  return success();
+}
+
+}  // namespace
+
+LogicalResult translateToLlvmIr(ModuleOp module, std::string& text) { return translate(module, false, text); }
+LogicalResult translateToAssembly(ModuleOp module, std::string& text) { return translate(module, true, text); }
+
+void registerCpuPipelineInterfaces(DialectRegistry& registry) {
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+}  // namespace mlir::strata

@@ -1,0 +1,34 @@
+// lowering/CpuPipeline.h — the CPU stages after `cse` (Stages.cpp lists them):
+//   linalg        strata → linalg/arith/math/tensor, elementwise fusion
+//   bufferized    one-shot bufferization; results become out-params (destination passing)
+//   loops         runtime GEMM calls, scf loops, outlined parallel loops, scratch arena
+//   llvm-dialect  the LLVM dialect, with the entry point strata_entry (CpuAbi.h)
+//   llvm-ir       LLVM IR after LLVM's -O pipeline for the host CPU
+//   asm           the host's assembly
+#pragma once
+
+#include <string>
+
+#include "mlir/Support/LLVM.h"
+
+namespace mlir {
+class DialectRegistry;
+class ModuleOp;
+class OpPassManager;
+}  // namespace mlir
+
+namespace mlir::strata {
+
+void addLinalgPasses(OpPassManager& pm);
+void addBufferizePasses(OpPassManager& pm);
+void addLoopsPasses(OpPassManager& pm);
+void addLlvmDialectPasses(OpPassManager& pm);
+
+// The llvm-ir and asm stages' texts, from a module in the LLVM dialect.
+LogicalResult translateToLlvmIr(ModuleOp module, std::string& text);
+LogicalResult translateToAssembly(ModuleOp module, std::string& text);
+
+// The interfaces the pipeline needs (bufferization models, LLVM IR translation).
+void registerCpuPipelineInterfaces(DialectRegistry& registry);
+
+}  // namespace mlir::strata

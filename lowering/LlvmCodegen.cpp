@@ -1,0 +1,175 @@
+// From the LLVM dialect to the host's machine code (LlvmCodegen.h).
+#include "lowering/LlvmCodegen.h"
+
+#include <mutex>
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+namespace mlir::strata {
+
+void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+  });
+}
+
+namespace {
+
+llvm::CodeGenOptLevel codeGenLevel(int optLevel) {
+  switch (optLevel) {
+    case 0: return llvm::CodeGenOptLevel::None;
+    case 1: return llvm::CodeGenOptLevel::Less;
+    case 2: return llvm::CodeGenOptLevel::Default;
+    default: return llvm::CodeGenOptLevel::Aggressive;
+  }
+}
+
+llvm::OptimizationLevel optimizationLevel(int optLevel) {
+  switch (optLevel) {
+    case 0: return llvm::OptimizationLevel::O0;
+    case 1: return llvm::OptimizationLevel::O1;
+    case 2: return llvm::OptimizationLevel::O2;
+    default: return llvm::OptimizationLevel::O3;
+  }
+}
+
+}  // namespace
+
+const HostTarget& hostTarget() {
+  static const HostTarget host = [] {
+    HostTarget h;
+    h.triple = llvm::sys::getProcessTriple();
+    h.cpu = llvm::sys::getHostCPUName().str();
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    std::vector<std::string> list;
+    for (const auto& f : features) list.push_back((f.second ? "+" : "-") + f.first().str());
+    std::sort(list.begin(), list.end());
+    for (const std::string& f : list) h.features += (h.features.empty() ? "" : ",") + f;
+    return h;
+  }();
+  return host;
+}
+
+std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel, std::string& error) {
+  initializeNativeTarget();
+  const HostTarget& host = hostTarget();
+  llvm::orc::JITTargetMachineBuilder jtmb{llvm::Triple(host.triple)};
+  jtmb.setCPU(host.cpu);
+  jtmb.addFeatures(std::vector<std::string>{host.features});
+  jtmb.setCodeGenOptLevel(codeGenLevel(optLevel));
+  jtmb.setRelocationModel(llvm::Reloc::PIC_);
+  jtmb.setCodeModel(llvm::CodeModel::Small);
+  auto tm = jtmb.createTargetMachine();
+  if (!tm) {
+    error = "cannot create a target machine for " + host.triple + " (" + host.cpu +
+            "): " + llvm::toString(tm.takeError());
+    return nullptr;
+  }
+  return std::move(*tm);
+}
+
+std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMContext& context,
+                                                   llvm::TargetMachine& tm, int optLevel) {
+  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, context, "strata");
+  if (!llvmModule) {
+    module.emitError("cannot translate the LLVM dialect to LLVM IR");
+    return nullptr;
+  }
+  llvmModule->setDataLayout(tm.createDataLayout());
+  llvmModule->setTargetTriple(tm.getTargetTriple());
+  const HostTarget& host = hostTarget();
+  for (llvm::Function& f : *llvmModule) {
+    if (f.isDeclaration()) continue;
+    f.addFnAttr("target-cpu", host.cpu);
+    f.addFnAttr("target-features", host.features);
+    f.addFnAttr(llvm::Attribute::NoUnwind);
+  }
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (llvm::verifyModule(*llvmModule, &os)) {
+    module.emitError("invalid LLVM IR: ") << message;
+    return nullptr;
+  }
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = optLevel >= 2;
+  tuning.SLPVectorization = optLevel >= 2;
+  tuning.LoopUnrolling = optLevel >= 2;
+  llvm::PassBuilder pb(&tm, tuning);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm = optLevel == 0
+                                    ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+                                    : pb.buildPerModuleDefaultPipeline(optimizationLevel(optLevel));
+  mpm.run(*llvmModule, mam);
+  return llvmModule;
+}
+
+bool emitMachineCode(llvm::Module& module, llvm::TargetMachine& tm, bool assembly,
+                     llvm::SmallVectorImpl<char>& out, std::string& error) {
+  llvm::raw_svector_ostream os(out);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr,
+                             assembly ? llvm::CodeGenFileType::AssemblyFile
+                                      : llvm::CodeGenFileType::ObjectFile)) {
+    error = "the target cannot emit this file type";
+    return false;
+  }
+  pm.run(module);
+  return true;
+}
+
+std::string printLlvmModule(const llvm::Module& module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os, nullptr);
+  return text;
+}
+
+}  // namespace mlir::strata
+
+namespace mlir::strata {
+
+bool assemblyFromLlvmIr(const std::string& ir, int optLevel, std::string& assembly, std::string& error) {
+  std::unique_ptr<llvm::TargetMachine> tm = createHostTargetMachine(optLevel, error);
+  if (!tm) return false;
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseIR(llvm::MemoryBufferRef(ir, "strata.ll"), diagnostic, context);
+  if (!module) {
+    error = "cannot parse the llvm-ir stage: " + diagnostic.getMessage().str();
+    return false;
+  }
+  llvm::SmallVector<char, 0> out;
+  if (!emitMachineCode(*module, *tm, true, out, error)) return false;
+  assembly.assign(out.begin(), out.end());
+  return true;
+}
+
+}  // namespace mlir::strata

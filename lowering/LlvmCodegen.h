@@ -1,0 +1,53 @@
+// lowering/LlvmCodegen.h — from the LLVM dialect to native code for the host CPU: translation
+// to LLVM IR, LLVM's -O pipeline, and machine code (object or assembly). Used by the llvm-ir and
+// asm stages and by backends/cpu. Internal to the compiler (LLVM types).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "llvm/ADT/SmallVector.h"
+#include "mlir/Support/LLVM.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+class TargetMachine;
+}  // namespace llvm
+
+namespace mlir {
+class ModuleOp;
+}
+
+namespace mlir::strata {
+
+// The host: target triple, CPU name (llvm::sys::getHostCPUName) and its features.
+struct HostTarget {
+  std::string triple, cpu, features;
+};
+const HostTarget& hostTarget();
+
+// A TargetMachine for the host at -O`optLevel` (PIC, small code model, as the JIT links it).
+// Null with `error` set on failure.
+std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel, std::string& error);
+
+// The module (LLVM dialect) as LLVM IR, with the host's data layout, triple, CPU and features,
+// optimised by LLVM's default -O`optLevel` pipeline (loop and SLP vectorisation included).
+// Null after a diagnostic on `module`.
+std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMContext& context,
+                                                   llvm::TargetMachine& tm, int optLevel);
+
+// Machine code for `module`: an ELF object, or assembly text. Returns false with `error`.
+// Code generation changes the module: pass one that is not used afterwards.
+bool emitMachineCode(llvm::Module& module, llvm::TargetMachine& tm, bool assembly,
+                     llvm::SmallVectorImpl<char>& out, std::string& error);
+
+std::string printLlvmModule(const llvm::Module& module);
+
+// The host's assembly for LLVM IR text (already optimised: code generation only).
+bool assemblyFromLlvmIr(const std::string& ir, int optLevel, std::string& assembly, std::string& error);
+
+// Registers the host target with LLVM (once per process).
+void initializeNativeTarget();
+
+}  // namespace mlir::strata

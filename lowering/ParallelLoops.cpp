@@ -1,0 +1,287 @@
+// Parallel loops on the CPU, in two passes on either side of the conversion to LLVM.
+//
+// --strata-outline-parallel-loops (on loops, before LLVM):
+// 1. Each top-level scf.parallel of @main that runs at least kParallelThreshold iterations
+//    (counting its inner loops) is outlined into a private function
+//    @main_parallel_N(%lo: index, %hi: index, captured values...) that runs the same loop nest
+//    with its outermost non-trivial dimension restricted to [lo, hi); constants and globals are
+//    cloned in, other values become arguments.
+// 2. The loop becomes `func.call @main_parallel_N(0, n, captured...)`, which is still a correct
+//    serial program; the function carries strata.parallel_grain (the smallest chunk worth a
+//    thread) and, when no two captured buffers can overlap, strata.noalias_args.
+//    With strata.parallel = false nothing is outlined.
+//
+// --strata-parallel-launch (on the LLVM dialect):
+// 3. For each outlined function F, a trampoline F_task(ctx, lo, hi) loads the captured values
+//    from the struct at ctx and calls F(lo, hi, ...); each call of F becomes: store the
+//    captured values in a stack struct, then strata_rt_parallel_for(F_task, ctx, n, grain),
+//    which splits [0, n) across the thread pool (CpuAbi.h). The aligned pointers of F's buffer
+//    arguments get `noalias` when strata.noalias_args says so (LLVM then vectorises without
+//    runtime alias checks and keeps reduction accumulators in registers).
+#include <algorithm>
+
+#include "lowering/CpuAbi.h"
+#include "lowering/CpuPasses.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::strata {
+namespace {
+
+namespace abi = ::strata::cpu_abi;
+
+std::optional<int64_t> constant(Value v) { return getConstantIntValue(v); }
+
+int64_t tripCount(Value lb, Value ub, Value step) {
+  auto l = constant(lb), u = constant(ub), s = constant(step);
+  if (!l || !u || !s || *s <= 0) return 1;  // unknown: count as one
+  return std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
+}
+
+// Iterations of the deepest loop nest in `region` (1 when it has no loops).
+int64_t iterations(Region& region) {
+  int64_t most = 1;
+  region.walk<WalkOrder::PreOrder>([&](Operation* op) {
+    if (auto f = dyn_cast<scf::ForOp>(op)) {
+      most = std::max(most, tripCount(f.getLowerBound(), f.getUpperBound(), f.getStep()) *
+                                iterations(f.getRegion()));
+      return WalkResult::skip();
+    }
+    if (auto p = dyn_cast<scf::ParallelOp>(op)) {
+      int64_t n = 1;
+      for (auto [l, u, s] : llvm::zip(p.getLowerBound(), p.getUpperBound(), p.getStep()))
+        n *= tripCount(l, u, s);
+      most = std::max(most, n * iterations(p.getRegion()));
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
+  return most;
+}
+
+// The buffer a memref value views (through view-like ops), for the overlap test.
+Value rootBuffer(Value v) {
+  while (Operation* def = v.getDefiningOp()) {
+    if (isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp,
+            memref::ReinterpretCastOp, memref::ViewOp>(def))
+      v = def->getOperand(0);
+    else
+      break;
+  }
+  return v;
+}
+
+bool cloneable(Value v) {
+  Operation* def = v.getDefiningOp();
+  return def && (isa<arith::ConstantOp, memref::GetGlobalOp>(def));
+}
+
+struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OutlineParallelLoopsPass)
+  StringRef getArgument() const override { return "strata-outline-parallel-loops"; }
+  StringRef getDescription() const override {
+    return "Outline large top-level scf.parallel loops of @main for the runtime's parallel_for";
+  }
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (!parallelEnabled(module)) return;
+    auto main = module.lookupSymbol<func::FuncOp>("main");
+    if (!main || main.isExternal()) return;
+    SmallVector<scf::ParallelOp> loops;
+    for (Operation& op : main.getBody().front())
+      if (auto p = dyn_cast<scf::ParallelOp>(op)) loops.push_back(p);
+    int counter = 0;
+    for (scf::ParallelOp loop : loops) outline(module, main, loop, counter);
+  }
+
+  void outline(ModuleOp module, func::FuncOp main, scf::ParallelOp loop, int& counter) {
+    if (!loop.getInitVals().empty()) return;
+    size_t rank = loop.getNumLoops();
+    SmallVector<int64_t> trips;
+    for (size_t d = 0; d < rank; ++d)
+      trips.push_back(tripCount(loop.getLowerBound()[d], loop.getUpperBound()[d], loop.getStep()[d]));
+    int64_t total = 1;
+    for (int64_t t : trips) total *= t;
+    total *= iterations(loop.getRegion());
+    if (total < abi::kParallelThreshold) return;
+    size_t p = 0;
+    while (p < rank && trips[p] < 2) ++p;
+    if (p == rank || constant(loop.getLowerBound()[p]) != 0 || constant(loop.getStep()[p]) != 1) return;
+    int64_t perIteration = std::max<int64_t>(1, total / trips[p]);
+    int64_t grain = std::max<int64_t>(1, (abi::kParallelThreshold / 2 + perIteration - 1) / perIteration);
+
+    // Values the loop reads from outside: its bounds and what its body uses.
+    SetVector<Value> used;
+    getUsedValuesDefinedAbove(loop.getRegion(), used);
+    for (Value v : loop->getOperands()) used.insert(v);
+    SmallVector<Value> captured, cloned;
+    for (Value v : used) (cloneable(v) ? cloned : captured).push_back(v);
+
+    MLIRContext* ctx = module.getContext();
+    OpBuilder b(ctx);
+    Type index = b.getIndexType();
+    SmallVector<Type> argTypes{index, index};
+    for (Value v : captured) argTypes.push_back(v.getType());
+    std::string name = (main.getName() + "_parallel_" + Twine(counter++)).str();
+    b.setInsertionPointAfter(main);
+    auto fn = func::FuncOp::create(b, loop.getLoc(), name, b.getFunctionType(argTypes, {}));
+    fn.setPrivate();
+    fn->setAttr("strata.parallel_grain", b.getI64IntegerAttr(grain));
+    SmallVector<Attribute> typeAttrs;
+    for (Type t : argTypes) typeAttrs.push_back(TypeAttr::get(t));
+    fn->setAttr("strata.arg_types", b.getArrayAttr(typeAttrs));
+    Block* entry = fn.addEntryBlock();
+    b.setInsertionPointToStart(entry);
+    IRMapping map;
+    for (Value v : cloned) map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
+    for (auto [i, v] : llvm::enumerate(captured)) map.map(v, entry->getArgument(2 + i));
+    Operation* copy = b.clone(*loop, map);
+    copy->setOperand(p, entry->getArgument(0));         // lower bound of dim p
+    copy->setOperand(rank + p, entry->getArgument(1));  // upper bound of dim p
+    func::ReturnOp::create(b, loop.getLoc());
+
+    // No two captured buffers may overlap for `noalias` to hold.
+    SmallVector<Value> roots;
+    bool distinct = true;
+    for (Value v : captured)
+      if (isa<MemRefType>(v.getType())) {
+        Value r = rootBuffer(v);
+        if (llvm::is_contained(roots, r)) distinct = false;
+        roots.push_back(r);
+      }
+    if (distinct) fn->setAttr("strata.noalias_args", b.getUnitAttr());
+
+    b.setInsertionPoint(loop);
+    SmallVector<Value> args{loop.getLowerBound()[p], loop.getUpperBound()[p]};
+    args.append(captured.begin(), captured.end());
+    func::CallOp::create(b, loop.getLoc(), fn, args);
+    loop.erase();
+  }
+};
+
+// ---- On the LLVM dialect --------------------------------------------------------------
+
+// The positions, among F's LLVM arguments, of the aligned pointer of each buffer argument
+// (memref → allocated ptr, aligned ptr, offset, sizes, strides; scalars → one argument).
+SmallVector<unsigned> alignedPointerPositions(ArrayAttr types) {
+  SmallVector<unsigned> r;
+  unsigned pos = 0;
+  for (Attribute a : types) {
+    Type t = cast<TypeAttr>(a).getValue();
+    if (auto m = dyn_cast<MemRefType>(t)) {
+      r.push_back(pos + 1);
+      pos += 3 + 2 * static_cast<unsigned>(m.getRank());
+    } else {
+      pos += 1;
+    }
+  }
+  return r;
+}
+
+LLVM::LLVMFuncOp declareLlvm(ModuleOp module, StringRef name, LLVM::LLVMFunctionType type) {
+  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name)) return f;
+  OpBuilder b(module.getBodyRegion());
+  b.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+}
+
+struct ParallelLaunchPass : PassWrapper<ParallelLaunchPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ParallelLaunchPass)
+  StringRef getArgument() const override { return "strata-parallel-launch"; }
+  StringRef getDescription() const override {
+    return "Launch outlined parallel loops through the runtime's parallel_for (LLVM dialect)";
+  }
+  void getDependentDialects(DialectRegistry& registry) const override {
+    registry.insert<LLVM::LLVMDialect>();
+  }
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<LLVM::LLVMFuncOp> bodies;
+    module.walk([&](LLVM::LLVMFuncOp f) {
+      if (f->hasAttr("strata.parallel_grain")) bodies.push_back(f);
+    });
+    if (bodies.empty()) return;
+    MLIRContext* ctx = &getContext();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = IntegerType::get(ctx, 64);
+    auto voidType = LLVM::LLVMVoidType::get(ctx);
+    auto runtime = declareLlvm(module, abi::kParallelFor,
+                               LLVM::LLVMFunctionType::get(voidType, {ptr, ptr, i64, i64}));
+    for (LLVM::LLVMFuncOp body : bodies) {
+      if (body->hasAttr("strata.noalias_args"))
+        if (auto types = body->getAttrOfType<ArrayAttr>("strata.arg_types"))
+          for (unsigned pos : alignedPointerPositions(types))
+            if (pos < body.getNumArguments()) body.setArgAttr(pos, "llvm.noalias", UnitAttr::get(ctx));
+      ArrayRef<Type> params = body.getFunctionType().getParams();
+      if (params.size() < 2) {
+        body.emitError("strata-parallel-launch: expects (lo, hi, ...) arguments");
+        return signalPassFailure();
+      }
+      auto capturedTypes = params.drop_front(2);
+      auto structType = LLVM::LLVMStructType::getLiteral(ctx, capturedTypes);
+      LLVM::LLVMFuncOp task = makeTask(module, body, structType);
+      int64_t grain = body->getAttrOfType<IntegerAttr>("strata.parallel_grain").getInt();
+      SmallVector<LLVM::CallOp> calls;
+      module.walk([&](LLVM::CallOp call) {
+        if (call.getCallee() == body.getName()) calls.push_back(call);
+      });
+      for (LLVM::CallOp call : calls) {
+        OpBuilder b(call);
+        Location loc = call.getLoc();
+        Value one = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1));
+        Value frame = LLVM::AllocaOp::create(b, loc, ptr, structType, one, 16);
+        ValueRange operands = call.getArgOperands();
+        for (size_t i = 2; i < operands.size(); ++i) {
+          Value slot = LLVM::GEPOp::create(b, loc, ptr, structType, frame,
+                                           ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i - 2)});
+          LLVM::StoreOp::create(b, loc, operands[i], slot);
+        }
+        Value fn = LLVM::AddressOfOp::create(b, loc, task);
+        Value n = LLVM::SubOp::create(b, loc, operands[1], operands[0]);
+        Value g = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(grain));
+        LLVM::CallOp::create(b, loc, runtime, ValueRange{fn, frame, n, g});
+        call.erase();
+      }
+    }
+  }
+
+  // F_task(ctx, lo, hi) { F(lo, hi, ctx->captured...) }
+  LLVM::LLVMFuncOp makeTask(ModuleOp module, LLVM::LLVMFuncOp body, LLVM::LLVMStructType structType) {
+    MLIRContext* ctx = module.getContext();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = IntegerType::get(ctx, 64);
+    OpBuilder b(ctx);
+    b.setInsertionPointAfter(body);
+    Location loc = body.getLoc();
+    auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr, i64, i64});
+    auto task = LLVM::LLVMFuncOp::create(b, loc, (body.getName() + "_task").str(), type,
+                                         LLVM::Linkage::Internal);
+    Block* entry = task.addEntryBlock(b);
+    b.setInsertionPointToStart(entry);
+    SmallVector<Value> args{entry->getArgument(1), entry->getArgument(2)};
+    for (auto [i, t] : llvm::enumerate(structType.getBody())) {
+      Value slot = LLVM::GEPOp::create(b, loc, ptr, structType, entry->getArgument(0),
+                                       ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+      args.push_back(LLVM::LoadOp::create(b, loc, t, slot));
+    }
+    LLVM::CallOp::create(b, loc, body, args);
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+    return task;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createOutlineParallelLoopsPass() {
+  return std::make_unique<OutlineParallelLoopsPass>();
+}
+std::unique_ptr<Pass> createParallelLaunchPass() { return std::make_unique<ParallelLaunchPass>(); }
+
+}  // namespace mlir::strata

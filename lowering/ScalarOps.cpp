@@ -1,0 +1,356 @@
+// The scalar semantics of the `strata` elementwise ops (see ScalarOps.h). Each case restates
+// the eager kernel of the primitive it lowers; the comment names the kernel's file.
+#include "lowering/ScalarOps.h"
+
+#include "dialect/StrataOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/TypeUtilities.h"
+
+namespace mlir::strata {
+namespace {
+
+using arith::CmpFPredicate;
+using arith::CmpIPredicate;
+
+// Small helpers over one builder and location.
+struct Emitter {
+  OpBuilder& b;
+  Location loc;
+
+  Value intC(Type t, int64_t v) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v)); }
+  Value intC(Type t, const APInt& v) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v)); }
+  Value floatC(Type t, double v) { return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v)); }
+  Value cmpf(CmpFPredicate p, Value x, Value y) { return arith::CmpFOp::create(b, loc, p, x, y); }
+  Value cmpi(CmpIPredicate p, Value x, Value y) { return arith::CmpIOp::create(b, loc, p, x, y); }
+  Value select(Value c, Value x, Value y) { return arith::SelectOp::create(b, loc, c, x, y); }
+  Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value ori(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value xori(Value x, Value y) { return arith::XOrIOp::create(b, loc, x, y); }
+  Value addi(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value subi(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value muli(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value shli(Value x, Value y) { return arith::ShLIOp::create(b, loc, x, y); }
+  Value shrui(Value x, Value y) { return arith::ShRUIOp::create(b, loc, x, y); }
+  Value bitcast(Type t, Value v) { return arith::BitcastOp::create(b, loc, t, v); }
+  Value isNan(Value v) { return cmpf(CmpFPredicate::UNO, v, v); }
+  Value divf(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value addf(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value negf(Value x) { return arith::NegFOp::create(b, loc, x); }
+  Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
+  Value absf(Value x) { return math::AbsFOp::create(b, loc, x); }
+};
+
+bool isFloat(Type t) { return isa<FloatType>(t); }
+bool isBool(Type t) { return t.isInteger(1); }
+Type elementOf(Type t) { return getElementTypeOrSelf(t); }
+
+// ---- Conversions (tracer/kernels/types.h, convert_value) ----
+
+// v (f64) rounded to f32 *to odd*: inexact results become the neighbour whose last mantissa
+// bit is 1, so that a later rounding to bf16/f16 equals rounding v directly.
+Value roundToOddF32(Emitter& e, Value v) {
+  Type f32 = e.b.getF32Type(), i32 = e.b.getI32Type();
+  Value f = arith::TruncFOp::create(e.b, e.loc, f32, v);
+  Value back = arith::ExtFOp::create(e.b, e.loc, v.getType(), f);
+  Value finite = e.cmpf(CmpFPredicate::OLT, e.absf(f), e.floatC(f32, INFINITY));
+  Value inexact = e.cmpf(CmpFPredicate::UNE, back, v);
+  Value bits = e.bitcast(i32, f);
+  Value even = e.cmpi(CmpIPredicate::eq, e.andi(bits, e.intC(i32, 1)), e.intC(i32, 0));
+  Value fix = e.andi(e.andi(finite, inexact), even);
+  // Toward v: one more in magnitude when |v| > |f|, one less otherwise.
+  Value up = e.cmpf(CmpFPredicate::OGT, e.absf(v), e.absf(back));
+  Value moved = e.select(up, e.addi(bits, e.intC(i32, 1)), e.subi(bits, e.intC(i32, 1)));
+  return e.bitcast(f32, e.select(fix, moved, bits));
+}
+
+// An i32/i64 as f32 rounded to odd (kernels::round_to_odd_f32_int): keep 24 significant bits,
+// OR-ing any dropped bit into the last kept one.
+Value intRoundToOddF32(Emitter& e, Value v) {
+  Type t = v.getType();
+  unsigned w = t.getIntOrFloatBitWidth();
+  Value zero = e.intC(t, 0), one = e.intC(t, 1);
+  Value neg = e.cmpi(CmpIPredicate::slt, v, zero);
+  Value u = e.select(neg, e.subi(zero, v), v);  // |v| as unsigned (INT_MIN stays 2^(w-1))
+  Value width = e.subi(e.intC(t, w), math::CountLeadingZerosOp::create(e.b, e.loc, u));
+  Value shift = arith::MaxSIOp::create(e.b, e.loc, e.subi(width, e.intC(t, 24)), zero);
+  Value lowBit = e.shli(one, shift);
+  Value mask = e.subi(lowBit, one);
+  Value dropped = e.cmpi(CmpIPredicate::ne, e.andi(u, mask), zero);
+  Value kept = e.andi(u, e.xori(mask, e.intC(t, -1)));
+  kept = e.select(dropped, e.ori(kept, lowBit), kept);
+  Value f = arith::UIToFPOp::create(e.b, e.loc, e.b.getF32Type(), kept);  // exact
+  return e.select(neg, e.negf(f), f);
+}
+
+// Float (f32/f64) → signed integer: truncate toward zero, saturate, nan → 0.
+Value floatToInt(Emitter& e, Value v, Type to) {
+  unsigned w = to.getIntOrFloatBitWidth();
+  Type ft = v.getType();
+  double hiV = std::ldexp(1.0, static_cast<int>(w) - 1);
+  Value hi = e.floatC(ft, hiV), lo = e.floatC(ft, -hiV);
+  Value inRange = e.andi(e.cmpf(CmpFPredicate::OGT, v, lo), e.cmpf(CmpFPredicate::OLT, v, hi));
+  Value safe = e.select(inRange, v, e.floatC(ft, 0.0));
+  Value r = arith::FPToSIOp::create(e.b, e.loc, to, safe);
+  r = e.select(e.cmpf(CmpFPredicate::OGE, v, hi), e.intC(to, APInt::getSignedMaxValue(w)), r);
+  return e.select(e.cmpf(CmpFPredicate::OLE, v, lo), e.intC(to, APInt::getSignedMinValue(w)), r);
+}
+
+// ---- Integer arithmetic that must not trap (div.cpp, rem.cpp, pow.cpp, shift_right_logical.cpp)
+
+// A divisor that is safe for divsi/remsi: 1 where y is 0 or -1 (those cases are selected away).
+Value safeDivisor(Emitter& e, Value y) {
+  Type t = y.getType();
+  Value bad = e.ori(e.cmpi(CmpIPredicate::eq, y, e.intC(t, 0)), e.cmpi(CmpIPredicate::eq, y, e.intC(t, -1)));
+  return e.select(bad, e.intC(t, 1), y);
+}
+
+Value intDiv(Emitter& e, Value x, Value y) {
+  Type t = x.getType();
+  Value q = arith::DivSIOp::create(e.b, e.loc, x, safeDivisor(e, y));
+  Value r = e.select(e.cmpi(CmpIPredicate::eq, y, e.intC(t, -1)), e.subi(e.intC(t, 0), x), q);  // wraps
+  return e.select(e.cmpi(CmpIPredicate::eq, y, e.intC(t, 0)), e.intC(t, -1), r);
+}
+
+Value intRem(Emitter& e, Value x, Value y) {
+  Type t = x.getType();
+  Value q = arith::RemSIOp::create(e.b, e.loc, x, safeDivisor(e, y));
+  Value r = e.select(e.cmpi(CmpIPredicate::eq, y, e.intC(t, -1)), e.intC(t, 0), q);
+  return e.select(e.cmpi(CmpIPredicate::eq, y, e.intC(t, 0)), x, r);
+}
+
+// x^y by square-and-multiply over every bit of y (no loop: one step per bit, so it
+// vectorises); y < 0 gives 0 unless |x| = 1.
+Value intPow(Emitter& e, Value x, Value y) {
+  Type t = x.getType();
+  unsigned w = t.getIntOrFloatBitWidth();
+  Value zero = e.intC(t, 0), one = e.intC(t, 1), minusOne = e.intC(t, -1);
+  Value result = one, base = x, exp = y;
+  for (unsigned i = 0; i + 1 < w; ++i) {  // the sign bit is handled below
+    Value bit = e.cmpi(CmpIPredicate::ne, e.andi(exp, one), zero);
+    result = e.select(bit, e.muli(result, base), result);
+    base = e.muli(base, base);
+    exp = e.shrui(exp, one);
+  }
+  Value odd = e.cmpi(CmpIPredicate::ne, e.andi(y, one), zero);
+  Value negative = e.select(e.cmpi(CmpIPredicate::eq, x, one), one,
+                            e.select(e.cmpi(CmpIPredicate::eq, x, minusOne),
+                                     e.select(odd, minusOne, one), zero));
+  return e.select(e.cmpi(CmpIPredicate::slt, y, zero), negative, result);
+}
+
+Value shiftRightLogical(Emitter& e, Value x, Value y) {
+  Type t = x.getType();
+  Value ok = e.cmpi(CmpIPredicate::ult, y, e.intC(t, t.getIntOrFloatBitWidth()));  // y < 0 too
+  Value shifted = e.shrui(x, e.select(ok, y, e.intC(t, 0)));
+  return e.select(ok, shifted, e.intC(t, 0));
+}
+
+// ---- Floats
+
+// max/min propagating nan (max.cpp, min.cpp with Eigen::PropagateNaN): a if a is nan, else
+// the larger (smaller) of a and b, b on ties and when b is nan.
+Value floatMax(Emitter& e, Value x, Value y, bool max) {
+  Value better = e.cmpf(max ? CmpFPredicate::OGT : CmpFPredicate::OLT, x, y);
+  return e.select(e.ori(e.isNan(x), better), x, y);
+}
+
+// logistic.cpp: 1 / (1 + exp(-x)) inside ±lim; outside (and nan), e / (1 + e) or 1 / (1 + e)
+// with e = exp(-|x|).
+Value logistic(Emitter& e, Value x) {
+  Type t = x.getType();
+  Value one = e.floatC(t, 1.0);
+  double lim = t.isF32() ? 80.0 : 700.0;
+  Value inRange = e.cmpf(CmpFPredicate::OLE, e.absf(x), e.floatC(t, lim));
+  Value direct = e.divf(one, e.addf(one, e.exp(e.negf(x))));
+  Value ex = e.exp(e.negf(e.absf(x)));
+  Value onePlus = e.addf(one, ex);
+  Value far = e.select(e.cmpf(CmpFPredicate::OLT, x, e.floatC(t, 0.0)), e.divf(ex, onePlus),
+                       e.divf(one, onePlus));
+  return e.select(inRange, direct, far);
+}
+
+// sign.cpp: ±1 by sign; ±0 and nan pass through (floats), 0 (integers).
+Value sign(Emitter& e, Value x) {
+  Type t = x.getType();
+  if (isFloat(t)) {
+    Value zero = e.floatC(t, 0.0);
+    return e.select(e.cmpf(CmpFPredicate::OGT, x, zero), e.floatC(t, 1.0),
+                    e.select(e.cmpf(CmpFPredicate::OLT, x, zero), e.floatC(t, -1.0), x));
+  }
+  Value zero = e.intC(t, 0);
+  return e.select(e.cmpi(CmpIPredicate::sgt, x, zero), e.intC(t, 1),
+                  e.select(e.cmpi(CmpIPredicate::slt, x, zero), e.intC(t, -1), zero));
+}
+
+Value compare(Emitter& e, ComparisonDirection d, Value x, Value y) {
+  Type t = x.getType();
+  if (isFloat(t)) {
+    // Ordered, except NE: comparisons with nan are false, nan != anything is true.
+    CmpFPredicate p = d == ComparisonDirection::EQ   ? CmpFPredicate::OEQ
+                      : d == ComparisonDirection::NE ? CmpFPredicate::UNE
+                      : d == ComparisonDirection::LT ? CmpFPredicate::OLT
+                      : d == ComparisonDirection::LE ? CmpFPredicate::OLE
+                      : d == ComparisonDirection::GT ? CmpFPredicate::OGT
+                                                     : CmpFPredicate::OGE;
+    return e.cmpf(p, x, y);
+  }
+  bool u = isBool(t);  // false < true
+  CmpIPredicate p = d == ComparisonDirection::EQ   ? CmpIPredicate::eq
+                    : d == ComparisonDirection::NE ? CmpIPredicate::ne
+                    : d == ComparisonDirection::LT ? (u ? CmpIPredicate::ult : CmpIPredicate::slt)
+                    : d == ComparisonDirection::LE ? (u ? CmpIPredicate::ule : CmpIPredicate::sle)
+                    : d == ComparisonDirection::GT ? (u ? CmpIPredicate::ugt : CmpIPredicate::sgt)
+                                                   : (u ? CmpIPredicate::uge : CmpIPredicate::sge);
+  return e.cmpi(p, x, y);
+}
+
+}  // namespace
+
+Type computeType(Type storage) {
+  if (storage.isBF16() || storage.isF16()) return Float32Type::get(storage.getContext());
+  return storage;
+}
+
+Value toCompute(OpBuilder& b, Location loc, Value stored) {
+  Type t = stored.getType();
+  Emitter e{b, loc};
+  if (t.isBF16()) {  // the bf16 bits are the high half of the f32's
+    Value bits = e.bitcast(b.getI16Type(), stored);
+    Value wide = arith::ExtUIOp::create(b, loc, b.getI32Type(), bits);
+    return e.bitcast(b.getF32Type(), e.shli(wide, e.intC(b.getI32Type(), 16)));
+  }
+  if (t.isF16()) return arith::ExtFOp::create(b, loc, b.getF32Type(), stored);
+  return stored;
+}
+
+Value toStorage(OpBuilder& b, Location loc, Value computed, Type storage) {
+  Emitter e{b, loc};
+  if (storage.isBF16()) {
+    // Round to nearest even on the f32 bits (Eigen's float_to_bfloat16_rtne); nan stays a
+    // quiet nan of the same sign. Integer code rather than an fptrunc: x86's vcvtneps2bf16
+    // flushes subnormals.
+    Type i32 = b.getI32Type();
+    Value bits = e.bitcast(i32, computed);
+    Value lsb = e.andi(e.shrui(bits, e.intC(i32, 16)), e.intC(i32, 1));
+    Value rounded = e.shrui(e.addi(bits, e.addi(e.intC(i32, 0x7FFF), lsb)), e.intC(i32, 16));
+    Value nan = e.ori(e.andi(e.shrui(bits, e.intC(i32, 16)), e.intC(i32, 0x8000)), e.intC(i32, 0x7FC0));
+    Value half = e.select(e.isNan(computed), nan, rounded);
+    return e.bitcast(storage, arith::TruncIOp::create(b, loc, b.getI16Type(), half));
+  }
+  if (storage.isF16()) return arith::TruncFOp::create(b, loc, storage, computed);
+  return computed;
+}
+
+Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to) {
+  Emitter e{b, loc};
+  Type cfrom = computeType(from), cto = computeType(to);
+  if (from == to) return v;
+  if (isBool(to)) {
+    if (isFloat(from)) return e.cmpf(CmpFPredicate::UNE, v, e.floatC(cfrom, 0.0));
+    return e.cmpi(CmpIPredicate::ne, v, e.intC(cfrom, 0));
+  }
+  if (isBool(from)) {
+    if (isFloat(to)) return arith::UIToFPOp::create(b, loc, cto, v);
+    return arith::ExtUIOp::create(b, loc, cto, v);
+  }
+  if (isFloat(from) && !isFloat(to)) return floatToInt(e, v, to);
+  if (!isFloat(from) && isFloat(to)) {
+    if (cto != to) return intRoundToOddF32(e, v);  // one rounding to bf16/f16
+    return arith::SIToFPOp::create(b, loc, to, v);
+  }
+  if (isFloat(from)) {  // float → float, in compute types
+    if (cfrom == cto) return v;  // f32, bf16, f16 among themselves: toStorage rounds
+    if (cfrom.isF32() && cto.isF64()) return arith::ExtFOp::create(b, loc, cto, v);
+    if (cto != to) return roundToOddF32(e, v);  // f64 → bf16/f16
+    return arith::TruncFOp::create(b, loc, cto, v);  // f64 → f32
+  }
+  // int → int
+  if (cfrom.getIntOrFloatBitWidth() < cto.getIntOrFloatBitWidth())
+    return arith::ExtSIOp::create(b, loc, cto, v);
+  return arith::TruncIOp::create(b, loc, cto, v);
+}
+
+bool hasScalarSemantics(Operation* op) {
+  return isa<AddOp, SubtractOp, MultiplyOp, DivideOp, RemainderOp, MaximumOp, MinimumOp, PowerOp,
+             AndOp, OrOp, ShiftRightLogicalOp, NotOp, NegateOp, AbsOp, SignOp, ExpOp, LogOp,
+             Log1pOp, Expm1Op, TanhOp, LogisticOp, SineOp, CosineOp, SqrtOp, RsqrtOp, FloorOp,
+             CeilOp, CompareOp, SelectOp, ConvertOp>(op);
+}
+
+Value emitScalar(OpBuilder& b, Location loc, Operation* op, ValueRange args, bool reassociate) {
+  Emitter e{b, loc};
+  auto fm = reassociate ? arith::FastMathFlags::reassoc : arith::FastMathFlags::none;
+  auto x = [&] { return args[0]; };
+  auto y = [&] { return args[1]; };
+  auto fl = [&] { return isFloat(args[0].getType()); };
+  auto boolean = [&] { return isBool(args[0].getType()); };
+  return llvm::TypeSwitch<Operation*, Value>(op)
+      .Case([&](AddOp) -> Value {
+        if (fl()) return arith::AddFOp::create(b, loc, x(), y(), fm);
+        return boolean() ? e.ori(x(), y()) : e.addi(x(), y());
+      })
+      .Case([&](SubtractOp) -> Value {
+        if (fl()) return arith::SubFOp::create(b, loc, x(), y());
+        return e.subi(x(), y());
+      })
+      .Case([&](MultiplyOp) -> Value {
+        if (fl()) return arith::MulFOp::create(b, loc, x(), y(), fm);
+        return boolean() ? e.andi(x(), y()) : e.muli(x(), y());
+      })
+      .Case([&](DivideOp) -> Value { return fl() ? e.divf(x(), y()) : intDiv(e, x(), y()); })
+      .Case([&](RemainderOp) -> Value {
+        if (fl()) return arith::RemFOp::create(b, loc, x(), y());  // fmod
+        return intRem(e, x(), y());
+      })
+      .Case([&](MaximumOp) -> Value {
+        if (fl()) return floatMax(e, x(), y(), true);
+        return boolean() ? e.ori(x(), y()) : arith::MaxSIOp::create(b, loc, x(), y());
+      })
+      .Case([&](MinimumOp) -> Value {
+        if (fl()) return floatMax(e, x(), y(), false);
+        return boolean() ? e.andi(x(), y()) : arith::MinSIOp::create(b, loc, x(), y());
+      })
+      .Case([&](PowerOp) -> Value {
+        if (fl()) return math::PowFOp::create(b, loc, x(), y());
+        return intPow(e, x(), y());
+      })
+      .Case([&](AndOp) -> Value { return e.andi(x(), y()); })
+      .Case([&](OrOp) -> Value { return e.ori(x(), y()); })
+      .Case([&](ShiftRightLogicalOp) -> Value { return shiftRightLogical(e, x(), y()); })
+      .Case([&](NotOp) -> Value { return e.xori(x(), e.intC(x().getType(), -1)); })
+      .Case([&](NegateOp) -> Value {
+        if (fl()) return e.negf(x());
+        return e.subi(e.intC(x().getType(), 0), x());
+      })
+      .Case([&](AbsOp) -> Value {
+        if (fl()) return e.absf(x());
+        return math::AbsIOp::create(b, loc, x());
+      })
+      .Case([&](SignOp) -> Value { return sign(e, x()); })
+      .Case([&](ExpOp) -> Value { return e.exp(x()); })
+      .Case([&](LogOp) -> Value { return math::LogOp::create(b, loc, x()); })
+      .Case([&](Log1pOp) -> Value { return math::Log1pOp::create(b, loc, x()); })
+      .Case([&](Expm1Op) -> Value { return math::ExpM1Op::create(b, loc, x()); })
+      .Case([&](TanhOp) -> Value { return math::TanhOp::create(b, loc, x()); })
+      .Case([&](LogisticOp) -> Value { return logistic(e, x()); })
+      .Case([&](SineOp) -> Value { return math::SinOp::create(b, loc, x()); })
+      .Case([&](CosineOp) -> Value { return math::CosOp::create(b, loc, x()); })
+      .Case([&](SqrtOp) -> Value { return math::SqrtOp::create(b, loc, x()); })
+      // rsqrt.cpp: 1 / sqrt (correctly rounded sqrt, then a division), not an rsqrt estimate.
+      .Case([&](RsqrtOp) -> Value {
+        return e.divf(e.floatC(x().getType(), 1.0), math::SqrtOp::create(b, loc, x()));
+      })
+      .Case([&](FloorOp) -> Value { return math::FloorOp::create(b, loc, x()); })
+      .Case([&](CeilOp) -> Value { return math::CeilOp::create(b, loc, x()); })
+      .Case([&](CompareOp c) -> Value { return compare(e, c.getComparisonDirection(), x(), y()); })
+      .Case([&](SelectOp) -> Value { return e.select(args[0], args[1], args[2]); })
+      .Case([&](ConvertOp c) -> Value {
+        return emitConvert(b, loc, x(), elementOf(c.getOperand().getType()),
+                           elementOf(c.getResult().getType()));
+      })
+      .Default([](Operation*) -> Value { return {}; });
+}
+
+}  // namespace mlir::strata

@@ -1,0 +1,625 @@
+// `strata` → linalg/arith/math/tensor: one conversion pattern per op family.
+//
+//  - elementwise ops (unary, binary, compare, select, convert, bitcast_convert): a
+//    linalg.generic whose body is the op's scalar semantics (ScalarOps.h); 0-d operands of
+//    higher-rank results broadcast through an empty indexing map;
+//  - constant → arith.constant; iota, broadcast_in_dim, transpose → linalg.generic;
+//  - reshape → tensor.collapse_shape/expand_shape (views once bufferized);
+//  - slice → tensor.extract_slice; pad → linalg.fill + strided tensor.insert_slice;
+//    concatenate → tensor.insert_slice per operand;
+//  - reduce → a linalg.generic with reduction iterators (kept dimensions outermost) whose body
+//    is the reduce body evaluated on scalars, accumulating bf16/f16 in f32;
+//  - dot_general → linalg.batch_matmul on [B, M, K] × [B, K, N] views of its operands (a copy
+//    first, as the eager kernel makes, when an operand's dimensions are in neither the
+//    (batch, free, contract) nor the (batch, contract, free) order); transposed operands are
+//    the op's indexing maps, so no copy; the runtime GEMM pass later turns it into a call;
+//  - threefry2x32 → a linalg.generic with two results and the 20 rounds unrolled;
+//  - fusion → its body, inlined.
+// REQUIRES: static shapes (the dialect's types guarantee them).
+#include "lowering/StrataToLinalg.h"
+
+#include "dialect/StrataDialect.h"
+#include "dialect/StrataOps.h"
+#include "lowering/ScalarOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::strata {
+namespace {
+
+using utils::IteratorType;
+
+RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+Value emptyLike(OpBuilder& b, Location loc, ArrayRef<int64_t> shape, Type element) {
+  return tensor::EmptyOp::create(b, loc, shape, element);
+}
+
+// The indexing map of an operand of an elementwise op with a result of rank `rank`: the
+// identity, or the empty map for a 0-d operand broadcast over the result.
+AffineMap elementwiseMap(MLIRContext* ctx, int64_t rank, Value operand) {
+  if (tensorOf(operand).getRank() == 0 && rank > 0) return AffineMap::get(rank, 0, {}, ctx);
+  return AffineMap::getMultiDimIdentityMap(rank, ctx);
+}
+
+SmallVector<IteratorType> parallelIterators(int64_t rank) {
+  return SmallVector<IteratorType>(rank, IteratorType::parallel);
+}
+
+// `value` (any static shape) with the same elements under `shape`: collapse to 1-D, then
+// expand; each step is a view once bufferized.
+Value reshapeTo(OpBuilder& b, Location loc, Value value, ArrayRef<int64_t> shape) {
+  auto type = tensorOf(value);
+  if (type.getShape() == shape) return value;
+  Type element = type.getElementType();
+  if (type.getRank() == 0)  // all of `shape` is 1
+    return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get(shape, element), value,
+                                         ArrayRef<ReassociationIndices>{});
+  if (shape.empty())
+    return tensor::CollapseShapeOp::create(b, loc, RankedTensorType::get({}, element), value,
+                                           ArrayRef<ReassociationIndices>{});
+  Value flat = value;
+  if (type.getRank() != 1) {
+    ReassociationIndices all;
+    for (int64_t d = 0; d < type.getRank(); ++d) all.push_back(d);
+    flat = tensor::CollapseShapeOp::create(b, loc, value, ArrayRef<ReassociationIndices>{all});
+  }
+  if (shape.size() == 1) return flat;
+  ReassociationIndices all;
+  for (size_t d = 0; d < shape.size(); ++d) all.push_back(static_cast<int64_t>(d));
+  return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get(shape, element), flat,
+                                       ArrayRef<ReassociationIndices>{all});
+}
+
+// A 0-d tensor's element as a scalar.
+Value scalarOf(OpBuilder& b, Location loc, Value zeroD) {
+  return tensor::ExtractOp::create(b, loc, zeroD, ValueRange{});
+}
+
+SmallVector<OpFoldResult> indexAttrs(OpBuilder& b, ArrayRef<int64_t> v) {
+  SmallVector<OpFoldResult> r;
+  for (int64_t x : v) r.push_back(b.getIndexAttr(x));
+  return r;
+}
+
+// ---- Elementwise ----------------------------------------------------------------------
+
+// Every elementwise op of the dialect (the Elementwise trait), including compare, select and
+// the conversions.
+struct ElementwiseLowering : ConversionPattern {
+  explicit ElementwiseLowering(MLIRContext* ctx)
+      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation* op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter& rw) const override {
+    if (!isa<StrataDialect>(op->getDialect()) || !op->hasTrait<OpTrait::Elementwise>() ||
+        op->getNumResults() != 1)
+      return failure();
+    bool bitcast = isa<BitcastConvertOp>(op);
+    if (!bitcast && !hasScalarSemantics(op)) return rw.notifyMatchFailure(op, "no scalar semantics");
+    Location loc = op->getLoc();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    int64_t rank = resultType.getRank();
+    SmallVector<AffineMap> maps;
+    for (Value v : operands) maps.push_back(elementwiseMap(getContext(), rank, v));
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, getContext()));
+    Type resultElement = resultType.getElementType();
+    Value init = emptyLike(rw, loc, resultType.getShape(), resultElement);
+    auto generic = linalg::GenericOp::create(
+        rw, loc, TypeRange{resultType}, operands, ValueRange{init}, maps,
+        parallelIterators(rank), [&](OpBuilder& b, Location l, ValueRange args) {
+          Value r;
+          if (bitcast) {
+            r = arith::BitcastOp::create(b, l, resultElement, args[0]);
+          } else if (isa<SelectOp>(op)) {  // moves stored values: no rounding needed
+            r = arith::SelectOp::create(b, l, args[0], args[1], args[2]);
+          } else {
+            SmallVector<Value> in;
+            for (size_t i = 0; i < operands.size(); ++i) in.push_back(toCompute(b, l, args[i]));
+            r = toStorage(b, l, emitScalar(b, l, op, in), resultElement);
+          }
+          linalg::YieldOp::create(b, l, r);
+        });
+    rw.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+// ---- Constants and index generation ---------------------------------------------------
+
+struct ConstantLowering : OpConversionPattern<ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ConstantOp op, OpAdaptor, ConversionPatternRewriter& rw) const override {
+    rw.replaceOpWithNewOp<arith::ConstantOp>(op, op.getType(), cast<TypedAttr>(op.getValue()));
+    return success();
+  }
+};
+
+struct IotaLowering : OpConversionPattern<IotaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(IotaOp op, OpAdaptor, ConversionPatternRewriter& rw) const override {
+    Location loc = op.getLoc();
+    auto type = op.getType();
+    int64_t rank = type.getRank(), dim = op.getIotaDimension();
+    Type element = type.getElementType();
+    Value init = emptyLike(rw, loc, type.getShape(), element);
+    auto generic = linalg::GenericOp::create(
+        rw, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        {AffineMap::getMultiDimIdentityMap(rank, getContext())}, parallelIterators(rank),
+        [&](OpBuilder& b, Location l, ValueRange) {
+          Value i = linalg::IndexOp::create(b, l, dim);
+          Value i64 = arith::IndexCastOp::create(b, l, b.getI64Type(), i);
+          Value v = emitConvert(b, l, i64, b.getI64Type(), element);
+          linalg::YieldOp::create(b, l, toStorage(b, l, v, element));
+        });
+    rw.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+// ---- Shape and data movement ----------------------------------------------------------
+
+struct BroadcastInDimLowering : OpConversionPattern<BroadcastInDimOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BroadcastInDimOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter& rw) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto inType = tensorOf(adaptor.getOperand());
+    ArrayRef<int64_t> dims = op.getBroadcastDimensions();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < inType.getRank(); ++i) {
+      bool stretched = inType.getDimSize(i) == 1 && type.getDimSize(dims[i]) != 1;
+      exprs.push_back(stretched ? rw.getAffineConstantExpr(0) : rw.getAffineDimExpr(dims[i]));
+    }
+    int64_t rank = type.getRank();
+    SmallVector<AffineMap> maps{AffineMap::get(rank, 0, exprs, getContext()),
+                                AffineMap::getMultiDimIdentityMap(rank, getContext())};
+    Value init = emptyLike(rw, loc, type.getShape(), type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rw, loc, TypeRange{type}, ValueRange{adaptor.getOperand()}, ValueRange{init}, maps,
+        parallelIterators(rank),
+        [](OpBuilder& b, Location l, ValueRange args) { linalg::YieldOp::create(b, l, args[0]); });
+    rw.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ReshapeOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    rw.replaceOp(op, reshapeTo(rw, op.getLoc(), adaptor.getOperand(), type.getShape()));
+    return success();
+  }
+};
+
+// result[i...] = operand[j...] with j[perm[k]] = i[k].
+struct TransposeLowering : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TransposeOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    ArrayRef<int64_t> perm = op.getPermutation();
+    int64_t rank = type.getRank();
+    SmallVector<AffineExpr> exprs(rank);
+    for (int64_t k = 0; k < rank; ++k) exprs[perm[k]] = rw.getAffineDimExpr(k);
+    SmallVector<AffineMap> maps{AffineMap::get(rank, 0, exprs, getContext()),
+                                AffineMap::getMultiDimIdentityMap(rank, getContext())};
+    Value init = emptyLike(rw, loc, type.getShape(), type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rw, loc, TypeRange{type}, ValueRange{adaptor.getOperand()}, ValueRange{init}, maps,
+        parallelIterators(rank),
+        [](OpBuilder& b, Location l, ValueRange args) { linalg::YieldOp::create(b, l, args[0]); });
+    rw.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct SliceLowering : OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SliceOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    rw.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, type, adaptor.getOperand(), indexAttrs(rw, op.getStartIndices()),
+        indexAttrs(rw, type.getShape()), indexAttrs(rw, op.getStrides()));
+    return success();
+  }
+};
+
+// The padding value everywhere, then the operand at low + i * (interior + 1).
+struct PadLowering : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PadOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value init = emptyLike(rw, loc, type.getShape(), type.getElementType());
+    Value value = scalarOf(rw, loc, adaptor.getPaddingValue());
+    Value filled = linalg::FillOp::create(rw, loc, ValueRange{value}, ValueRange{init}).getResult(0);
+    SmallVector<int64_t> strides;
+    for (int64_t i : op.getInteriorPadding()) strides.push_back(i + 1);
+    auto inType = tensorOf(adaptor.getOperand());
+    rw.replaceOpWithNewOp<tensor::InsertSliceOp>(op, adaptor.getOperand(), filled,
+                                                 indexAttrs(rw, op.getEdgePaddingLow()),
+                                                 indexAttrs(rw, inType.getShape()),
+                                                 indexAttrs(rw, strides));
+    return success();
+  }
+};
+
+struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ConcatenateOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t dim = op.getDimension();
+    Value result = emptyLike(rw, loc, type.getShape(), type.getElementType());
+    SmallVector<int64_t> offsets(type.getRank(), 0), ones(type.getRank(), 1);
+    for (Value in : adaptor.getInputs()) {
+      auto inType = tensorOf(in);
+      result = tensor::InsertSliceOp::create(rw, loc, in, result, indexAttrs(rw, offsets),
+                                             indexAttrs(rw, inType.getShape()), indexAttrs(rw, ones));
+      offsets[dim] += inType.getDimSize(dim);
+    }
+    rw.replaceOp(op, result);
+    return success();
+  }
+};
+
+// ---- Reductions -----------------------------------------------------------------------
+
+// strata.reduce over `dimensions`: loops are (kept dimensions, reduced dimensions), the
+// accumulators live in the outputs (in compute types: f32 for bf16/f16), and the body is the
+// reduce body's ops applied to scalars (acc, element). bf16/f16 results round once at the end.
+struct ReduceLowering : OpConversionPattern<ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ReduceOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
+    Location loc = op.getLoc();
+    MLIRContext* ctx = getContext();
+    ValueRange inputs = adaptor.getInputs(), inits = adaptor.getInitValues();
+    size_t n = inputs.size();
+    for (Operation& bodyOp : op.getBody().front().without_terminator())
+      if (!hasScalarSemantics(&bodyOp) && !isa<ConstantOp>(bodyOp))
+        return emitError(bodyOp.getLoc()) << "strata.reduce: cannot lower body op '"
+                                          << bodyOp.getName() << "' to the CPU";
+    auto inType = tensorOf(inputs[0]);
+    int64_t rank = inType.getRank();
+    ArrayRef<int64_t> dims = op.getDimensions();
+    SmallVector<bool> reduced(rank, false);
+    for (int64_t d : dims) reduced[d] = true;
+    SmallVector<int64_t> position(rank), keptShape;
+    int64_t next = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced[d]) { position[d] = next++; keptShape.push_back(inType.getDimSize(d)); }
+    int64_t kept = next;
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d]) position[d] = next++;
+    SmallVector<AffineExpr> inExprs, outExprs;
+    for (int64_t d = 0; d < rank; ++d) inExprs.push_back(rw.getAffineDimExpr(position[d]));
+    for (int64_t d = 0; d < kept; ++d) outExprs.push_back(rw.getAffineDimExpr(d));
+    SmallVector<AffineMap> maps(n, AffineMap::get(rank, 0, inExprs, ctx));
+    maps.append(n, AffineMap::get(rank, 0, outExprs, ctx));
+    SmallVector<IteratorType> iterators(kept, IteratorType::parallel);
+    iterators.append(rank - kept, IteratorType::reduction);
+
+    SmallVector<Value> accs;
+    SmallVector<Type> accTypes;
+    for (Value init : inits) {
+      Type storage = tensorOf(init).getElementType();
+      Value start = toCompute(rw, loc, scalarOf(rw, loc, init));
+      Value empty = emptyLike(rw, loc, keptShape, computeType(storage));
+      accs.push_back(linalg::FillOp::create(rw, loc, ValueRange{start}, ValueRange{empty}).getResult(0));
+      accTypes.push_back(accs.back().getType());
+    }
+    Block& body = op.getBody().front();
+    auto generic = linalg::GenericOp::create(
+        rw, loc, accTypes, inputs, accs, maps, iterators,
+        [&](OpBuilder& b, Location l, ValueRange args) {
+          IRMapping map;
+          for (size_t i = 0; i < n; ++i) {
+            map.map(body.getArgument(i), args[n + i]);                   // accumulator
+            map.map(body.getArgument(n + i), toCompute(b, l, args[i]));  // element
+          }
+          for (Operation& bodyOp : body.without_terminator()) {
+            Value r;
+            if (auto c = dyn_cast<ConstantOp>(bodyOp)) {
+              auto dense = cast<DenseElementsAttr>(c.getValue());
+              Value s = arith::ConstantOp::create(b, l, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+              r = toCompute(b, l, s);
+            } else {
+              SmallVector<Value> in;
+              for (Value v : bodyOp.getOperands()) in.push_back(map.lookup(v));
+              r = emitScalar(b, l, &bodyOp, in, /*reassociate=*/true);
+            }
+            map.map(bodyOp.getResult(0), r);
+          }
+          SmallVector<Value> yields;
+          for (Value v : body.getTerminator()->getOperands()) yields.push_back(map.lookup(v));
+          linalg::YieldOp::create(b, l, yields);
+        });
+    SmallVector<Value> results;
+    for (auto [i, result] : llvm::enumerate(op.getResults())) {
+      Value r = generic.getResult(i);
+      auto want = cast<RankedTensorType>(result.getType());
+      if (want.getElementType() != computeType(want.getElementType())) {  // bf16/f16: round
+        Value init = emptyLike(rw, loc, keptShape, want.getElementType());
+        int64_t k = want.getRank();
+        auto id = AffineMap::getMultiDimIdentityMap(k, ctx);
+        r = linalg::GenericOp::create(
+                rw, loc, TypeRange{want}, ValueRange{r}, ValueRange{init}, {id, id},
+                parallelIterators(k),
+                [&](OpBuilder& b, Location l, ValueRange args) {
+                  linalg::YieldOp::create(b, l, toStorage(b, l, args[0], want.getElementType()));
+                })
+                .getResult(0);
+      }
+      results.push_back(r);
+    }
+    rw.replaceOp(op, results);
+    return success();
+  }
+};
+
+// ---- Linear algebra -------------------------------------------------------------------
+
+// The dimensions of an operand that are neither batch nor contracting, ascending.
+SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> batch, ArrayRef<int64_t> contract) {
+  SmallVector<int64_t> r;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(batch, d) && !llvm::is_contained(contract, d)) r.push_back(d);
+  return r;
+}
+
+int64_t product(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims) p *= shape[d];
+  return p;
+}
+
+bool isIdentityOrder(ArrayRef<int64_t> order) {
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
+
+// An operand of dot_general as a 3-D tensor [B, free, contract] (contractFirst = false) or
+// [B, contract, free]: a view when its dimensions already come in one of these orders,
+// otherwise a transposed copy into the preferred order (as the eager kernel copies).
+struct MatrixOperand {
+  Value value;
+  bool contractFirst;
+};
+
+MatrixOperand asMatrix(OpBuilder& b, Location loc, Value operand, ArrayRef<int64_t> batch,
+                       ArrayRef<int64_t> contract, bool preferContractFirst) {
+  auto type = tensorOf(operand);
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> free = freeDims(type.getRank(), batch, contract);
+  SmallVector<int64_t> fc(batch), cf(batch);
+  fc.append(free.begin(), free.end());
+  fc.append(contract.begin(), contract.end());
+  cf.append(contract.begin(), contract.end());
+  cf.append(free.begin(), free.end());
+  int64_t B = product(shape, batch), F = product(shape, free), K = product(shape, contract);
+  bool contractFirst;
+  Value v = operand;
+  if (isIdentityOrder(fc)) {
+    contractFirst = false;
+  } else if (isIdentityOrder(cf)) {
+    contractFirst = true;
+  } else {
+    contractFirst = preferContractFirst;
+    ArrayRef<int64_t> order = contractFirst ? cf : fc;
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> outShape;
+    SmallVector<AffineExpr> exprs(rank);
+    for (int64_t k = 0; k < rank; ++k) {
+      outShape.push_back(shape[order[k]]);
+      exprs[order[k]] = b.getAffineDimExpr(k);
+    }
+    auto outType = RankedTensorType::get(outShape, type.getElementType());
+    Value init = emptyLike(b, loc, outShape, type.getElementType());
+    SmallVector<AffineMap> maps{AffineMap::get(rank, 0, exprs, b.getContext()),
+                                AffineMap::getMultiDimIdentityMap(rank, b.getContext())};
+    v = linalg::GenericOp::create(
+            b, loc, TypeRange{outType}, ValueRange{operand}, ValueRange{init}, maps,
+            parallelIterators(rank),
+            [](OpBuilder& bb, Location l, ValueRange args) { linalg::YieldOp::create(bb, l, args[0]); })
+            .getResult(0);
+  }
+  SmallVector<int64_t> shape3{B, contractFirst ? K : F, contractFirst ? F : K};
+  return {reshapeTo(b, loc, v, shape3), contractFirst};
+}
+
+struct DotGeneralLowering : OpConversionPattern<DotGeneralOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(DotGeneralOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
+    Location loc = op.getLoc();
+    MLIRContext* ctx = getContext();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type element = type.getElementType(), acc = computeType(element);
+    auto lhsType = tensorOf(adaptor.getLhs()), rhsType = tensorOf(adaptor.getRhs());
+    ArrayRef<int64_t> lb = op.getLhsBatchingDimensions(), lc = op.getLhsContractingDimensions();
+    ArrayRef<int64_t> rb = op.getRhsBatchingDimensions(), rc = op.getRhsContractingDimensions();
+    int64_t B = product(lhsType.getShape(), lb), K = product(lhsType.getShape(), lc);
+    int64_t M = product(lhsType.getShape(), freeDims(lhsType.getRank(), lb, lc));
+    int64_t N = product(rhsType.getShape(), freeDims(rhsType.getRank(), rb, rc));
+    SmallVector<int64_t> outShape{B, M, N};
+    Value zero = arith::ConstantOp::create(rw, loc, rw.getZeroAttr(acc));
+    Value out = linalg::FillOp::create(rw, loc, ValueRange{zero},
+                                       ValueRange{emptyLike(rw, loc, outShape, acc)})
+                    .getResult(0);
+    if (K > 0) {  // K = 0: the sum of nothing, the zeros above
+      // As the eager kernel: the lhs wanted as [B, M, K], the rhs as [B, K, N].
+      MatrixOperand l = asMatrix(rw, loc, adaptor.getLhs(), lb, lc, false);
+      MatrixOperand r = asMatrix(rw, loc, adaptor.getRhs(), rb, rc, true);
+      AffineExpr b = rw.getAffineDimExpr(0), m = rw.getAffineDimExpr(1);
+      AffineExpr n = rw.getAffineDimExpr(2), k = rw.getAffineDimExpr(3);
+      SmallVector<Attribute> maps{
+          AffineMapAttr::get(AffineMap::get(4, 0, l.contractFirst ? ArrayRef<AffineExpr>{b, k, m} : ArrayRef<AffineExpr>{b, m, k}, ctx)),
+          AffineMapAttr::get(AffineMap::get(4, 0, r.contractFirst ? ArrayRef<AffineExpr>{b, k, n} : ArrayRef<AffineExpr>{b, n, k}, ctx)),
+          AffineMapAttr::get(AffineMap::get(4, 0, {b, m, n}, ctx))};
+      NamedAttribute indexing(rw.getStringAttr("indexing_maps"), rw.getArrayAttr(maps));
+      out = linalg::BatchMatmulOp::create(rw, loc, TypeRange{out.getType()},
+                                          ValueRange{l.value, r.value}, ValueRange{out}, {indexing})
+                .getResult(0);
+    }
+    if (acc != element) {  // bf16/f16: the f32 products rounded once
+      auto id = AffineMap::getMultiDimIdentityMap(3, ctx);
+      out = linalg::GenericOp::create(
+                rw, loc, TypeRange{RankedTensorType::get(outShape, element)}, ValueRange{out},
+                ValueRange{emptyLike(rw, loc, outShape, element)}, {id, id}, parallelIterators(3),
+                [&](OpBuilder& bb, Location l, ValueRange args) {
+                  linalg::YieldOp::create(bb, l, toStorage(bb, l, args[0], element));
+                })
+                .getResult(0);
+    }
+    rw.replaceOp(op, reshapeTo(rw, loc, out, type.getShape()));
+    return success();
+  }
+};
+
+// ---- Random numbers -------------------------------------------------------------------
+
+// threefry2x32.cpp: five blocks of four rounds (rotations 13 15 26 6 / 17 29 16 24), a key
+// injection after each.
+struct Threefry2x32Lowering : OpConversionPattern<Threefry2x32Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Threefry2x32Op op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getY0().getType());
+    int64_t rank = type.getRank();
+    auto scalarMap = AffineMap::get(rank, 0, {}, getContext());
+    auto id = AffineMap::getMultiDimIdentityMap(rank, getContext());
+    Value init0 = emptyLike(rw, loc, type.getShape(), type.getElementType());
+    Value init1 = emptyLike(rw, loc, type.getShape(), type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rw, loc, TypeRange{type, type},
+        ValueRange{adaptor.getKey0(), adaptor.getKey1(), adaptor.getX0(), adaptor.getX1()},
+        ValueRange{init0, init1}, {scalarMap, scalarMap, id, id, id, id}, parallelIterators(rank),
+        [&](OpBuilder& b, Location l, ValueRange args) {
+          Type i32 = b.getI32Type();
+          auto c = [&](uint32_t v) -> Value {
+            return arith::ConstantOp::create(b, l, b.getIntegerAttr(i32, static_cast<int32_t>(v)));
+          };
+          auto add = [&](Value x, Value y) -> Value { return arith::AddIOp::create(b, l, x, y); };
+          auto rotl = [&](Value v, int r) -> Value {
+            Value hi = arith::ShLIOp::create(b, l, v, c(r));
+            Value lo = arith::ShRUIOp::create(b, l, v, c(32 - r));
+            return arith::OrIOp::create(b, l, hi, lo);
+          };
+          Value k0 = args[0], k1 = args[1];
+          Value ks[3] = {k0, k1,
+                         arith::XOrIOp::create(b, l, arith::XOrIOp::create(b, l, k0, k1), c(0x1BD11BDAu))};
+          static constexpr int kRot[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
+          Value x = add(args[2], ks[0]), y = add(args[3], ks[1]);
+          for (int block = 0; block < 5; ++block) {
+            for (int r : kRot[block % 2]) {
+              x = add(x, y);
+              y = rotl(y, r);
+              y = arith::XOrIOp::create(b, l, y, x);
+            }
+            x = add(x, ks[(block + 1) % 3]);
+            y = add(y, add(ks[(block + 2) % 3], c(static_cast<uint32_t>(block + 1))));
+          }
+          linalg::YieldOp::create(b, l, ValueRange{x, y});
+        });
+    rw.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+// ---- The pass -------------------------------------------------------------------------
+
+// strata.fusion regions become plain op sequences again (the CPU pipeline fuses at the
+// linalg level).
+void inlineFusions(func::FuncOp fn) {
+  SmallVector<FusionOp> fusions;
+  fn.walk([&](FusionOp f) { fusions.push_back(f); });
+  for (FusionOp f : fusions) {
+    Block& body = f.getBody().front();
+    Operation* terminator = body.getTerminator();
+    SmallVector<Value> results(terminator->getOperands());
+    IRRewriter rw(f.getContext());
+    rw.inlineBlockBefore(&body, f, f.getInputs());
+    rw.replaceOp(f, results);
+    rw.eraseOp(terminator);
+  }
+}
+
+// Calls of functions of the module (custom_vjp_call's `fun`) are inlined, and the functions
+// then unused are erased: the CPU pipeline compiles one function, @main.
+void inlineCalls(ModuleOp module) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    SmallVector<func::CallOp> calls;
+    module.walk([&](func::CallOp c) {
+      auto callee = module.lookupSymbol<func::FuncOp>(c.getCallee());
+      if (callee && !callee.isExternal() && callee.getBody().hasOneBlock()) calls.push_back(c);
+    });
+    for (func::CallOp call : calls) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      Block& body = callee.getBody().front();
+      IRMapping map;
+      map.map(body.getArguments(), call.getOperands());
+      OpBuilder b(call);
+      for (Operation& op : body.without_terminator()) b.clone(op, map);
+      for (auto [result, v] : llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
+        result.replaceAllUsesWith(map.lookupOrDefault(v));
+      call.erase();
+      changed = true;
+    }
+  }
+  SmallVector<func::FuncOp> dead;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn.isPrivate() && SymbolTable::symbolKnownUseEmpty(fn, module)) dead.push_back(fn);
+  for (func::FuncOp fn : dead) fn.erase();
+}
+
+struct StrataToLinalgPass : PassWrapper<StrataToLinalgPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StrataToLinalgPass)
+  StringRef getArgument() const override { return "strata-to-linalg"; }
+  StringRef getDescription() const override {
+    return "Lower the strata dialect to linalg, arith, math and tensor";
+  }
+  void getDependentDialects(DialectRegistry& registry) const override {
+    registry.insert<linalg::LinalgDialect, arith::ArithDialect, math::MathDialect,
+                    tensor::TensorDialect>();
+  }
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    inlineCalls(module);
+    module.walk([](func::FuncOp fn) { inlineFusions(fn); });
+    MLIRContext* ctx = &getContext();
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<linalg::LinalgDialect, arith::ArithDialect, math::MathDialect,
+                           tensor::TensorDialect, func::FuncDialect>();
+    // The ops of a reduce body are consumed by the reduce's pattern.
+    target.addDynamicallyLegalDialect<StrataDialect>(
+        [](Operation* op) { return op->getParentOfType<ReduceOp>() != nullptr; });
+    RewritePatternSet patterns(ctx);
+    populateStrataToLinalgPatterns(patterns);
+    if (failed(applyPartialConversion(module, target, std::move(patterns)))) signalPassFailure();
+  }
+};
+
+}  // namespace
+
+void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
+  MLIRContext* ctx = patterns.getContext();
+  patterns.add<ElementwiseLowering>(ctx);
+  patterns.add<ConstantLowering, IotaLowering, BroadcastInDimLowering, ReshapeLowering,
+               TransposeLowering, SliceLowering, PadLowering, ConcatenateLowering,
+               ReduceLowering, DotGeneralLowering, Threefry2x32Lowering>(ctx);
+}
+
+std::unique_ptr<Pass> createStrataToLinalgPass() { return std::make_unique<StrataToLinalgPass>(); }
+
+}  // namespace mlir::strata
