@@ -12,8 +12,13 @@ namespace strata {
 namespace {
 
 void check_shape(const char* op, const Shape& shape) {
-  for (int64_t d : shape)
+  int64_t n = 1;
+  for (int64_t d : shape) {
     if (d < 0) throw ValueError(std::string(op) + ": expects non-negative dimensions, but got " + shape_string(shape));
+    // The byte count must fit too (8-byte elements at most).
+    if (__builtin_mul_overflow(n, d, &n) || n > (int64_t{1} << 59))
+      throw ValueError(std::string(op) + ": shape " + shape_string(shape) + " has too many elements");
+  }
 }
 
 // A concrete array of `dtype` filled from f64 values produced by gen(i).
