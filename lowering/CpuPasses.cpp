@@ -51,6 +51,79 @@ struct MarkReadOnlyInputsPass : PassWrapper<MarkReadOnlyInputsPass, OperationPas
   }
 };
 
+// The root allocation `v` views through reshapes (contiguous views), or null.
+memref::AllocOp reshapedAlloc(Value v) {
+  while (Operation* def = v.getDefiningOp()) {
+    if (auto a = dyn_cast<memref::AllocOp>(def)) return a;
+    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(def)) return {};
+    v = def->getOperand(0);
+  }
+  return {};
+}
+
+// `v` (contiguous, static) viewed with the contiguous static type `type` (as many elements).
+Value reshapeBuffer(OpBuilder& b, Location loc, Value v, MemRefType type) {
+  auto from = cast<MemRefType>(v.getType());
+  if (from == type) return v;
+  if (from.getRank() != 1) {
+    ReassociationIndices all;
+    for (int64_t d = 0; d < from.getRank(); ++d) all.push_back(d);
+    v = memref::CollapseShapeOp::create(b, loc, v, ArrayRef<ReassociationIndices>{all});
+  }
+  if (type.getRank() == 1) return v;
+  ReassociationIndices all;
+  for (int64_t d = 0; d < type.getRank(); ++d) all.push_back(d);
+  return memref::ExpandShapeOp::create(b, loc, type, v, ArrayRef<ReassociationIndices>{all});
+}
+
+struct ForwardOutputsPass : PassWrapper<ForwardOutputsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ForwardOutputsPass)
+  StringRef getArgument() const override { return "strata-forward-outputs"; }
+  StringRef getDescription() const override {
+    return "Compute results that are reshaped before being returned directly in the output buffer";
+  }
+  void runOnOperation() override {
+    auto main = getOperation().lookupSymbol<func::FuncOp>("main");
+    if (!main || main.isExternal()) return;
+    Block& block = main.getBody().front();
+    DenseMap<Operation*, int64_t> position;
+    int64_t i = 0;
+    for (Operation& op : block) position[&op] = i++;
+    SmallVector<memref::CopyOp> copies;
+    for (Operation& op : block)
+      if (auto c = dyn_cast<memref::CopyOp>(op)) copies.push_back(c);
+    for (memref::CopyOp copy : copies) {
+      auto out = dyn_cast<BlockArgument>(copy.getTarget());
+      memref::AllocOp alloc = reshapedAlloc(copy.getSource());
+      if (!out || out.getOwner() != &block || !out.hasOneUse() || !alloc || alloc->getBlock() != &block)
+        continue;
+      auto outType = cast<MemRefType>(out.getType());
+      MemRefType allocType = alloc.getType();
+      if (!outType.hasStaticShape() || !outType.getLayout().isIdentity() || !allocType.hasStaticShape() ||
+          !allocType.getLayout().isIdentity() || outType.getNumElements() != allocType.getNumElements() ||
+          outType.getElementType() != allocType.getElementType())
+        continue;
+      // Nothing may use the buffer (or a view of it) after the copy.
+      bool usedAfter = false;
+      SmallVector<Value> work{alloc.getResult()};
+      while (!work.empty() && !usedAfter) {
+        Value v = work.pop_back_val();
+        for (Operation* user : v.getUsers()) {
+          Operation* top = block.findAncestorOpInBlock(*user);
+          if (top && top != copy && position[top] > position[copy]) usedAfter = true;
+          if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(user)) work.push_back(user->getResult(0));
+        }
+      }
+      if (usedAfter) continue;
+      OpBuilder b(alloc);
+      Value view = reshapeBuffer(b, alloc.getLoc(), out, allocType);
+      alloc.replaceAllUsesWith(view);
+      alloc.erase();
+      copy.erase();
+    }
+  }
+};
+
 struct ExpandStridedCopiesPass : PassWrapper<ExpandStridedCopiesPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandStridedCopiesPass)
   StringRef getArgument() const override { return "strata-expand-strided-copies"; }
@@ -113,6 +186,7 @@ struct MathToLibmCallsPass : PassWrapper<MathToLibmCallsPass, OperationPass<Modu
 }  // namespace
 
 std::unique_ptr<Pass> createMarkReadOnlyInputsPass() { return std::make_unique<MarkReadOnlyInputsPass>(); }
+std::unique_ptr<Pass> createForwardOutputsPass() { return std::make_unique<ForwardOutputsPass>(); }
 std::unique_ptr<Pass> createExpandStridedCopiesPass() { return std::make_unique<ExpandStridedCopiesPass>(); }
 std::unique_ptr<Pass> createMathToLibmCallsPass() { return std::make_unique<MathToLibmCallsPass>(); }
 
@@ -121,7 +195,7 @@ void registerCpuPasses() {
   if (done) return;
   done = true;
   for (auto create : {createStrataToLinalgPass, createMarkReadOnlyInputsPass, createRuntimeGemmPass,
-                      createExpandStridedCopiesPass, createOutlineParallelLoopsPass,
+                      createExpandStridedCopiesPass, createOutlineParallelLoopsPass, createForwardOutputsPass,
                       createScratchArenaPass, createMathToLibmCallsPass, createParallelLaunchPass,
                       createCpuEntryPass})
     registerPass(create);

@@ -27,6 +27,10 @@ int64_t moduleIntAttr(ModuleOp module, const char* name, int64_t otherwise);
 // --strata-mark-readonly-inputs: arguments of public functions are not writable, so that
 // bufferization never writes into a caller's buffers.
 std::unique_ptr<Pass> createMarkReadOnlyInputsPass();
+// --strata-forward-outputs: a result returned through reshapes of a temporary (which
+// out-params leave as a copy) is computed in the output buffer itself, viewed with the
+// temporary's shape.
+std::unique_ptr<Pass> createForwardOutputsPass();
 // --strata-runtime-gemm (RuntimeGemm.cpp).
 std::unique_ptr<Pass> createRuntimeGemmPass();
 // --strata-expand-strided-copies: memref.copy between buffers that are not both contiguous

@@ -52,6 +52,8 @@ void addBufferizePasses(OpPassManager& pm) {
   out.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(out));
   pm.addPass(createCanonicalizerPass());
+  // 4. Results returned through a reshape are computed in the output buffer too.
+  pm.addPass(createForwardOutputsPass());
 }
 
 void addLoopsPasses(OpPassManager& pm) {

@@ -226,12 +226,13 @@ struct ParallelLaunchPass : PassWrapper<ParallelLaunchPass, OperationPass<Module
       }
       auto capturedTypes = params.drop_front(2);
       auto structType = LLVM::LLVMStructType::getLiteral(ctx, capturedTypes);
-      LLVM::LLVMFuncOp task = makeTask(module, body, structType);
-      int64_t grain = body->getAttrOfType<IntegerAttr>("strata.parallel_grain").getInt();
+      // The calls to launch: collected before the trampoline adds its own call of the body.
       SmallVector<LLVM::CallOp> calls;
       module.walk([&](LLVM::CallOp call) {
         if (call.getCallee() == body.getName()) calls.push_back(call);
       });
+      LLVM::LLVMFuncOp task = makeTask(module, body, structType);
+      int64_t grain = body->getAttrOfType<IntegerAttr>("strata.parallel_grain").getInt();
       for (LLVM::CallOp call : calls) {
         OpBuilder b(call);
         Location loc = call.getLoc();

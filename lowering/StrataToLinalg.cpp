@@ -91,19 +91,16 @@ SmallVector<OpFoldResult> indexAttrs(OpBuilder& b, ArrayRef<int64_t> v) {
 
 // ---- Elementwise ----------------------------------------------------------------------
 
-// Every elementwise op of the dialect (the Elementwise trait), including compare, select and
-// the conversions.
+// Every elementwise op of the dialect (those with scalar semantics, and bitcast_convert),
+// including compare, select and the conversions.
 struct ElementwiseLowering : ConversionPattern {
   explicit ElementwiseLowering(MLIRContext* ctx)
       : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
 
   LogicalResult matchAndRewrite(Operation* op, ArrayRef<Value> operands,
                                 ConversionPatternRewriter& rw) const override {
-    if (!isa<StrataDialect>(op->getDialect()) || !op->hasTrait<OpTrait::Elementwise>() ||
-        op->getNumResults() != 1)
-      return failure();
     bool bitcast = isa<BitcastConvertOp>(op);
-    if (!bitcast && !hasScalarSemantics(op)) return rw.notifyMatchFailure(op, "no scalar semantics");
+    if ((!bitcast && !hasScalarSemantics(op)) || op->getNumResults() != 1) return failure();
     Location loc = op->getLoc();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     int64_t rank = resultType.getRank();
@@ -438,6 +435,31 @@ MatrixOperand asMatrix(OpBuilder& b, Location loc, Value operand, ArrayRef<int64
   return {reshapeTo(b, loc, v, shape3), contractFirst};
 }
 
+// An operand of dot_general with its batch and contracting dimensions. A transposed operand
+// (strata.transpose) is read through the transpose instead, its dimension numbers permuted,
+// when that keeps the free dimensions in order (the result's layout): GEMM then reads the
+// transposed layout in place rather than a copy.
+struct DotOperand {
+  Value value;
+  SmallVector<int64_t> batch, contract;
+};
+
+DotOperand throughTranspose(Value v, ArrayRef<int64_t> batch, ArrayRef<int64_t> contract) {
+  DotOperand d{v, SmallVector<int64_t>(batch), SmallVector<int64_t>(contract)};
+  auto t = v.getDefiningOp<TransposeOp>();
+  if (!t) return d;
+  ArrayRef<int64_t> perm = t.getPermutation();
+  int64_t last = -1;
+  for (int64_t f : freeDims(static_cast<int64_t>(perm.size()), batch, contract)) {
+    if (perm[f] < last) return d;
+    last = perm[f];
+  }
+  d.value = t.getOperand();
+  for (int64_t& x : d.batch) x = perm[x];
+  for (int64_t& x : d.contract) x = perm[x];
+  return d;
+}
+
 struct DotGeneralLowering : OpConversionPattern<DotGeneralOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(DotGeneralOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
@@ -445,9 +467,15 @@ struct DotGeneralLowering : OpConversionPattern<DotGeneralOp> {
     MLIRContext* ctx = getContext();
     auto type = cast<RankedTensorType>(op.getType());
     Type element = type.getElementType(), acc = computeType(element);
-    auto lhsType = tensorOf(adaptor.getLhs()), rhsType = tensorOf(adaptor.getRhs());
-    ArrayRef<int64_t> lb = op.getLhsBatchingDimensions(), lc = op.getLhsContractingDimensions();
-    ArrayRef<int64_t> rb = op.getRhsBatchingDimensions(), rc = op.getRhsContractingDimensions();
+    // The original operands (not yet converted), to see through transposes.
+    DotOperand lhs = throughTranspose(op.getLhs(), op.getLhsBatchingDimensions(), op.getLhsContractingDimensions());
+    DotOperand rhs = throughTranspose(op.getRhs(), op.getRhsBatchingDimensions(), op.getRhsContractingDimensions());
+    Value lhsValue = lhs.value == op.getLhs() ? adaptor.getLhs() : rw.getRemappedValue(lhs.value);
+    Value rhsValue = rhs.value == op.getRhs() ? adaptor.getRhs() : rw.getRemappedValue(rhs.value);
+    if (!lhsValue || !rhsValue) return failure();
+    auto lhsType = tensorOf(lhsValue), rhsType = tensorOf(rhsValue);
+    ArrayRef<int64_t> lb = lhs.batch, lc = lhs.contract;
+    ArrayRef<int64_t> rb = rhs.batch, rc = rhs.contract;
     int64_t B = product(lhsType.getShape(), lb), K = product(lhsType.getShape(), lc);
     int64_t M = product(lhsType.getShape(), freeDims(lhsType.getRank(), lb, lc));
     int64_t N = product(rhsType.getShape(), freeDims(rhsType.getRank(), rb, rc));
@@ -458,8 +486,8 @@ struct DotGeneralLowering : OpConversionPattern<DotGeneralOp> {
                     .getResult(0);
     if (K > 0) {  // K = 0: the sum of nothing, the zeros above
       // As the eager kernel: the lhs wanted as [B, M, K], the rhs as [B, K, N].
-      MatrixOperand l = asMatrix(rw, loc, adaptor.getLhs(), lb, lc, false);
-      MatrixOperand r = asMatrix(rw, loc, adaptor.getRhs(), rb, rc, true);
+      MatrixOperand l = asMatrix(rw, loc, lhsValue, lb, lc, false);
+      MatrixOperand r = asMatrix(rw, loc, rhsValue, rb, rc, true);
       AffineExpr b = rw.getAffineDimExpr(0), m = rw.getAffineDimExpr(1);
       AffineExpr n = rw.getAffineDimExpr(2), k = rw.getAffineDimExpr(3);
       SmallVector<Attribute> maps{

@@ -82,7 +82,8 @@ double flopsOf(mlir::ModuleOp module) {
       flops += elements(reduce.getInputs()[0].getType());
     } else if (op->getParentOfType<mlir::strata::ReduceOp>()) {
       // counted by the reduce
-    } else if (op->hasTrait<mlir::OpTrait::Elementwise>() || llvm::isa<mlir::strata::Threefry2x32Op>(op)) {
+    } else if (op->hasTrait<mlir::OpTrait::Elementwise>() ||
+               llvm::isa<mlir::strata::SelectOp, mlir::strata::Threefry2x32Op>(op)) {
       if (!llvm::isa<mlir::strata::BitcastConvertOp>(op)) flops += elements(op->getResult(0).getType());
     }
   });
