@@ -1,0 +1,33 @@
+// --strata-outline-parallel-loops: a large top-level scf.parallel of @main becomes a call of
+// an outlined function over [lo, hi) of its outer dimension; small loops stay.
+// RUN: strata-opt --strata-outline-parallel-loops %s | FileCheck %s
+// RUN: strata-opt --strata-outline-parallel-loops --split-input-file %S/Inputs/serial.mlir | FileCheck %s --check-prefix=SERIAL
+
+// SERIAL-NOT:  call @main_parallel
+// SERIAL:      scf.parallel
+// SERIAL-NOT:  call @main_parallel
+
+// CHECK-LABEL: func.func @main
+// CHECK-SAME:  (%[[X:.*]]: memref<512x512xf32>, %[[Y:.*]]: memref<512x512xf32>, %[[S:.*]]: memref<64x64xf32>)
+// CHECK:       call @main_parallel_0(%{{.*}}, %{{.*}}, %[[X]], %[[Y]])
+// CHECK:       scf.parallel {{.*}} to (%{{.*}}, %{{.*}}) step
+// CHECK:       func.func private @main_parallel_0(%[[LO:.*]]: index, %[[HI:.*]]: index, %{{.*}}: memref<512x512xf32>, %{{.*}}: memref<512x512xf32>)
+// CHECK-SAME:  strata.noalias_args, strata.parallel_grain = 32 : i64
+// CHECK:       scf.parallel (%{{.*}}, %{{.*}}) = (%[[LO]], %{{.*}}) to (%[[HI]], %{{.*}})
+func.func @main(%x: memref<512x512xf32>, %y: memref<512x512xf32>, %s: memref<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c512 = arith.constant 512 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c512, %c512) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<512x512xf32>
+    memref.store %v, %y[%i, %j] : memref<512x512xf32>
+    scf.reduce
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c64) step (%c1, %c1) {
+    %v = memref.load %s[%i, %j] : memref<64x64xf32>
+    memref.store %v, %s[%j, %i] : memref<64x64xf32>
+    scf.reduce
+  }
+  return
+}

@@ -1,0 +1,46 @@
+// --strata-runtime-gemm: batch_matmul on buffers → a call of the runtime GEMM; the zero fill
+// before it goes (the runtime writes C = A·B); transposed layouts are flags; a strided view
+// goes through a contiguous temporary.
+// RUN: strata-opt --strata-runtime-gemm --split-input-file %s | FileCheck %s
+
+// CHECK-LABEL: func.func @main
+// CHECK-NOT:   linalg.fill
+// CHECK:       %[[L:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK:       %[[R:.*]] = memref.extract_aligned_pointer_as_index %arg1
+// CHECK:       %[[O:.*]] = memref.extract_aligned_pointer_as_index %arg2
+// CHECK:       call @strata_rt_dot_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[L]], %[[R]], %[[O]], %{{.*}})
+// CHECK-NOT:   linalg.batch_matmul
+func.func @main(%a: memref<2x4x8xf32>, %b: memref<2x8x16xf32>, %c: memref<2x4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x4x16xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<2x4x8xf32>, memref<2x8x16xf32>) outs(%c : memref<2x4x16xf32>)
+  return
+}
+
+// -----
+
+// lhs stored [B, K, M]: flag 1 (plus 4, parallel); bf16 gets a workspace for the widened operands.
+// CHECK-LABEL: func.func @main
+// CHECK-DAG:   memref.alloc() {alignment = 64 : i64} : memref<1280xi8>
+// CHECK-DAG:   %[[FLAGS:.*]] = arith.constant 5 : i64
+// CHECK:       call @strata_rt_dot_bf16(%[[FLAGS]],
+#lhs = affine_map<(b, m, n, k) -> (b, k, m)>
+#rhs = affine_map<(b, m, n, k) -> (b, k, n)>
+#out = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @main(%a: memref<2x8x4xbf16>, %b: memref<2x8x16xbf16>, %c: memref<2x4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x4x16xf32>)
+  linalg.batch_matmul indexing_maps = [#lhs, #rhs, #out] ins(%a, %b : memref<2x8x4xbf16>, memref<2x8x16xbf16>) outs(%c : memref<2x4x16xf32>)
+  return
+}
+
+// -----
+
+// Without a zero fill the op accumulates: it is left for the loops.
+// CHECK-LABEL: func.func @main
+// CHECK:       linalg.batch_matmul
+// CHECK-NOT:   call
+func.func @main(%a: memref<1x4x8xf32>, %b: memref<1x8x16xf32>, %c: memref<1x4x16xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<1x4x8xf32>, memref<1x8x16xf32>) outs(%c : memref<1x4x16xf32>)
+  return
+}
