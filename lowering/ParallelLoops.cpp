@@ -1,8 +1,9 @@
 // Parallel loops on the CPU, in two passes on either side of the conversion to LLVM.
 //
 // --strata-outline-parallel-loops (on loops, before LLVM):
-// 1. Each top-level scf.parallel of @main that runs at least kParallelThreshold iterations
-//    (counting its inner loops) is outlined into a private function
+// 1. Each top-level scf.parallel of @main (or serial scf.for around one scf.parallel, as
+//    leading-axis reductions are) that runs at least kParallelThreshold iterations (counting
+//    its inner loops) is outlined into a private function
 //    @main_parallel_N(%lo: index, %hi: index, captured values...) that runs the same loop nest
 //    with its outermost non-trivial dimension restricted to [lo, hi); constants and globals are
 //    cloned in, other values become arguments.
@@ -94,20 +95,39 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
     if (!parallelEnabled(module)) return;
     auto main = module.lookupSymbol<func::FuncOp>("main");
     if (!main || main.isExternal()) return;
-    SmallVector<scf::ParallelOp> loops;
+    SmallVector<Operation*> roots;
     for (Operation& op : main.getBody().front())
-      if (auto p = dyn_cast<scf::ParallelOp>(op)) loops.push_back(p);
+      if (isa<scf::ParallelOp, scf::ForOp>(op)) roots.push_back(&op);
     int counter = 0;
-    for (scf::ParallelOp loop : loops) outline(module, main, loop, counter);
+    for (Operation* root : roots) outline(module, main, root, counter);
   }
 
-  void outline(ModuleOp module, func::FuncOp main, scf::ParallelOp loop, int& counter) {
-    if (!loop.getInitVals().empty()) return;
+  // The parallel loop to split for `root`: root itself, or the one scf.parallel that makes up
+  // the body of a serial loop around it (reductions along a leading axis: for k { parallel n }),
+  // whose chunks of n can run the whole k loop independently.
+  static scf::ParallelOp splittable(Operation* root, int64_t& outerTrips) {
+    outerTrips = 1;
+    if (auto p = dyn_cast<scf::ParallelOp>(root)) return p;
+    auto f = dyn_cast<scf::ForOp>(root);
+    if (!f || !f.getInitArgs().empty()) return {};
+    scf::ParallelOp inner;
+    for (Operation& op : f.getBody()->without_terminator()) {
+      if (auto p = dyn_cast<scf::ParallelOp>(op); p && !inner) inner = p;
+      else if (!isa<arith::ConstantOp>(op)) return {};
+    }
+    if (inner) outerTrips = tripCount(f.getLowerBound(), f.getUpperBound(), f.getStep());
+    return inner;
+  }
+
+  void outline(ModuleOp module, func::FuncOp main, Operation* root, int& counter) {
+    int64_t outerTrips = 1;
+    scf::ParallelOp loop = splittable(root, outerTrips);
+    if (!loop || !loop.getInitVals().empty()) return;
     size_t rank = loop.getNumLoops();
     SmallVector<int64_t> trips;
     for (size_t d = 0; d < rank; ++d)
       trips.push_back(tripCount(loop.getLowerBound()[d], loop.getUpperBound()[d], loop.getStep()[d]));
-    int64_t total = 1;
+    int64_t total = outerTrips;
     for (int64_t t : trips) total *= t;
     total *= iterations(loop.getRegion());
     if (total < abi::kParallelThreshold) return;
@@ -117,10 +137,10 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
     int64_t perIteration = std::max<int64_t>(1, total / trips[p]);
     int64_t grain = std::max<int64_t>(1, (abi::kParallelThreshold / 2 + perIteration - 1) / perIteration);
 
-    // Values the loop reads from outside: its bounds and what its body uses.
+    // Values the loop nest reads from outside: its bounds and what its bodies use.
     SetVector<Value> used;
-    getUsedValuesDefinedAbove(loop.getRegion(), used);
-    for (Value v : loop->getOperands()) used.insert(v);
+    for (Region& r : root->getRegions()) getUsedValuesDefinedAbove(r, used);
+    for (Value v : root->getOperands()) used.insert(v);
     SmallVector<Value> captured, cloned;
     for (Value v : used) (cloneable(v) ? cloned : captured).push_back(v);
 
@@ -142,9 +162,11 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
     IRMapping map;
     for (Value v : cloned) map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
     for (auto [i, v] : llvm::enumerate(captured)) map.map(v, entry->getArgument(2 + i));
-    Operation* copy = b.clone(*loop, map);
-    copy->setOperand(p, entry->getArgument(0));         // lower bound of dim p
-    copy->setOperand(rank + p, entry->getArgument(1));  // upper bound of dim p
+    Operation* copy = b.clone(*root, map);
+    Operation* split = copy;
+    if (!isa<scf::ParallelOp>(copy)) copy->walk([&](scf::ParallelOp p) { split = p; return WalkResult::interrupt(); });
+    split->setOperand(p, entry->getArgument(0));         // lower bound of dim p
+    split->setOperand(rank + p, entry->getArgument(1));  // upper bound of dim p
     func::ReturnOp::create(b, loop.getLoc());
 
     // No two captured buffers may overlap for `noalias` to hold.
@@ -158,11 +180,16 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
       }
     if (distinct) fn->setAttr("strata.noalias_args", b.getUnitAttr());
 
-    b.setInsertionPoint(loop);
-    SmallVector<Value> args{loop.getLowerBound()[p], loop.getUpperBound()[p]};
+    b.setInsertionPoint(root);
+    Value lo = loop.getLowerBound()[p], hi = loop.getUpperBound()[p];
+    if (!cloneable(lo) || !cloneable(hi)) {  // bounds defined inside the serial loop
+      fn.erase();
+      return;
+    }
+    SmallVector<Value> args{b.clone(*lo.getDefiningOp())->getResult(0), b.clone(*hi.getDefiningOp())->getResult(0)};
     args.append(captured.begin(), captured.end());
     func::CallOp::create(b, loop.getLoc(), fn, args);
-    loop.erase();
+    root->erase();
   }
 };
 

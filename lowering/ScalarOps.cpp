@@ -149,11 +149,13 @@ Value shiftRightLogical(Emitter& e, Value x, Value y) {
 
 // ---- Floats
 
-// max/min propagating nan (max.cpp, min.cpp with Eigen::PropagateNaN): a if a is nan, else
-// the larger (smaller) of a and b, b on ties and when b is nan.
+// max/min propagating nan (max.cpp, min.cpp with Eigen::PropagateNaN): IEEE 754-2019's
+// maximum/minimum (llvm.maximum), which LLVM vectorises, reductions included. The one
+// difference from the eager kernel is the sign of a ±0 tie, which Eigen itself answers
+// differently in its vector and scalar paths; nan propagates either way.
 Value floatMax(Emitter& e, Value x, Value y, bool max) {
-  Value better = e.cmpf(max ? CmpFPredicate::OGT : CmpFPredicate::OLT, x, y);
-  return e.select(e.ori(e.isNan(x), better), x, y);
+  if (max) return arith::MaximumFOp::create(e.b, e.loc, x, y);
+  return arith::MinimumFOp::create(e.b, e.loc, x, y);
 }
 
 // logistic.cpp: 1 / (1 + exp(-x)) inside ±lim; outside (and nan), e / (1 + e) or 1 / (1 + e)

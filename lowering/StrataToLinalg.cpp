@@ -7,8 +7,9 @@
 //  - reshape → tensor.collapse_shape/expand_shape (views once bufferized);
 //  - slice → tensor.extract_slice; pad → linalg.fill + strided tensor.insert_slice;
 //    concatenate → tensor.insert_slice per operand;
-//  - reduce → a linalg.generic with reduction iterators (kept dimensions outermost) whose body
-//    is the reduce body evaluated on scalars, accumulating bf16/f16 in f32;
+//  - reduce → a linalg.generic with reduction iterators (the innermost loop along the operand's
+//    innermost dimension) whose body is the reduce body evaluated on scalars, accumulating
+//    bf16/f16 in f32;
 //  - dot_general → linalg.batch_matmul on [B, M, K] × [B, K, N] views of its operands (a copy
 //    first, as the eager kernel makes, when an operand's dimensions are in neither the
 //    (batch, free, contract) nor the (batch, contract, free) order); transposed operands are
@@ -272,8 +273,7 @@ struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
 
 // ---- Reductions -----------------------------------------------------------------------
 
-// strata.reduce over `dimensions`: loops are (kept dimensions, reduced dimensions), the
-// accumulators live in the outputs (in compute types: f32 for bf16/f16), and the body is the
+// strata.reduce over `dimensions`: the accumulators live in the outputs (in compute types: f32 for bf16/f16), and the body is the
 // reduce body's ops applied to scalars (acc, element). bf16/f16 results round once at the end.
 struct ReduceLowering : OpConversionPattern<ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -291,20 +291,34 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     ArrayRef<int64_t> dims = op.getDimensions();
     SmallVector<bool> reduced(rank, false);
     for (int64_t d : dims) reduced[d] = true;
+    // Loop order: the innermost loop runs along the operand's innermost (non-unit) dimension,
+    // so that it reads contiguous memory. Reducing it: kept dimensions outermost, each
+    // accumulator a sum along a row. Keeping it: reduced dimensions outermost, whole rows of
+    // accumulators updated per step (as the eager kernel's leading-axis case).
+    int64_t innermost = rank - 1;
+    while (innermost > 0 && inType.getDimSize(innermost) == 1) --innermost;
+    bool keptFirst = rank == 0 || reduced[innermost];
+    int64_t keptCount = 0;
+    for (int64_t d = 0; d < rank; ++d) keptCount += !reduced[d];
     SmallVector<int64_t> position(rank), keptShape;
-    int64_t next = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      if (!reduced[d]) { position[d] = next++; keptShape.push_back(inType.getDimSize(d)); }
-    int64_t kept = next;
-    for (int64_t d = 0; d < rank; ++d)
-      if (reduced[d]) position[d] = next++;
+    int64_t nextKept = keptFirst ? 0 : rank - keptCount, nextReduced = keptFirst ? keptCount : 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (reduced[d]) {
+        position[d] = nextReduced++;
+      } else {
+        position[d] = nextKept++;
+        keptShape.push_back(inType.getDimSize(d));
+      }
+    }
     SmallVector<AffineExpr> inExprs, outExprs;
-    for (int64_t d = 0; d < rank; ++d) inExprs.push_back(rw.getAffineDimExpr(position[d]));
-    for (int64_t d = 0; d < kept; ++d) outExprs.push_back(rw.getAffineDimExpr(d));
+    SmallVector<IteratorType> iterators(rank, IteratorType::parallel);
+    for (int64_t d = 0; d < rank; ++d) {
+      inExprs.push_back(rw.getAffineDimExpr(position[d]));
+      if (reduced[d]) iterators[position[d]] = IteratorType::reduction;
+      else outExprs.push_back(rw.getAffineDimExpr(position[d]));
+    }
     SmallVector<AffineMap> maps(n, AffineMap::get(rank, 0, inExprs, ctx));
     maps.append(n, AffineMap::get(rank, 0, outExprs, ctx));
-    SmallVector<IteratorType> iterators(kept, IteratorType::parallel);
-    iterators.append(rank - kept, IteratorType::reduction);
 
     SmallVector<Value> accs;
     SmallVector<Type> accTypes;

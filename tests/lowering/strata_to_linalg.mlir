@@ -62,17 +62,34 @@ func.func @main(%a: tensor<8x4xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
 
 // -----
 
-// reduce: kept dimensions outermost, the reduced one innermost; the body on scalars, with
-// reassociation allowed so that LLVM can vectorise the sum.
+// reduce along the innermost dimension: kept dimensions outermost, the reduced one innermost;
+// the body on scalars, with reassociation allowed so that LLVM can vectorise the sum.
 // CHECK-LABEL: func.func @main
 // CHECK: linalg.fill
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
 // CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
-func.func @main(%a: tensor<2x3x4xf32>) -> tensor<2x4xf32> {
+func.func @main(%a: tensor<2x3x4xf32>) -> tensor<2x3xf32> {
   %zero = strata.constant dense<0.0> : tensor<f32>
-  %0 = strata.reduce(%a init: %zero) across dimensions = [1] : (tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x4xf32> {
+  %0 = strata.reduce(%a init: %zero) across dimensions = [2] : (tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x3xf32> {
   ^bb0(%acc: tensor<f32>, %x: tensor<f32>):
     %s = strata.add %acc, %x : tensor<f32>
+    strata.return %s : tensor<f32>
+  }
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// reduce along another dimension: the reduced dimension outermost, so that the innermost loop
+// still reads contiguous rows (and updates a row of accumulators).
+// CHECK-LABEL: func.func @main
+// CHECK: linalg.generic {indexing_maps = [#[[IN:.*]], #[[OUT:.*]]], iterator_types = ["reduction", "parallel", "parallel"]}
+// CHECK: arith.maximumf
+func.func @main(%a: tensor<2x3x4xf32>) -> tensor<2x4xf32> {
+  %low = strata.constant dense<0xFF800000> : tensor<f32>
+  %0 = strata.reduce(%a init: %low) across dimensions = [1] : (tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x4xf32> {
+  ^bb0(%acc: tensor<f32>, %x: tensor<f32>):
+    %s = strata.maximum %acc, %x : tensor<f32>
     strata.return %s : tensor<f32>
   }
   return %0 : tensor<2x4xf32>
