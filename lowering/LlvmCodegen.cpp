@@ -1,9 +1,13 @@
 // From the LLVM dialect to the host's machine code (LlvmCodegen.h).
 #include "lowering/LlvmCodegen.h"
 
+#include <dlfcn.h>
+
 #include <mutex>
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/SystemLibraries.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -102,6 +106,8 @@ std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMCo
     f.addFnAttr("target-cpu", host.cpu);
     f.addFnAttr("target-features", host.features);
     f.addFnAttr(llvm::Attribute::NoUnwind);
+    // Whole AVX-512 registers where the CPU has them (LLVM prefers 256 bits on most x86).
+    if (host.features.find("+avx512f") != std::string::npos) f.addFnAttr("prefer-vector-width", "512");
   }
   std::string message;
   llvm::raw_string_ostream os(message);
@@ -118,6 +124,11 @@ std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMCo
   tuning.SLPVectorization = optLevel >= 2;
   tuning.LoopUnrolling = optLevel >= 2;
   llvm::PassBuilder pb(&tm, tuning);
+  // Vectorised loops call libmvec's exp, log, sin, ... rather than the scalar functions.
+  llvm::TargetLibraryInfoImpl tlii(llvmModule->getTargetTriple());
+  if (!vectorMathLibrary().empty())
+    tlii.addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC, llvmModule->getTargetTriple());
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -170,6 +181,33 @@ bool assemblyFromLlvmIr(const std::string& ir, int optLevel, std::string& assemb
   if (!emitMachineCode(*module, *tm, true, out, error)) return false;
   assembly.assign(out.begin(), out.end());
   return true;
+}
+
+}  // namespace mlir::strata
+
+namespace mlir::strata {
+
+const std::vector<std::pair<std::string, void*>>& vectorMathLibrary() {
+  static const std::vector<std::pair<std::string, void*>> symbols = [] {
+    std::vector<std::pair<std::string, void*>> found;
+    // Every x86 name of LLVM's LIBMVEC table (llvm/Analysis/VecFuncs.def) that a loop of
+    // ours can call: SSE (b) and AVX2 (d) variants; the table has no AVX-512 ones.
+    std::vector<std::string> names;
+    for (const char* f : {"sin", "cos", "tan", "exp", "log"}) {
+      for (const char* v : {"_ZGVbN2v_", "_ZGVdN4v_"}) names.push_back(std::string(v) + f);
+      for (const char* v : {"_ZGVbN4v_", "_ZGVdN8v_"}) names.push_back(std::string(v) + f + "f");
+    }
+    for (const char* v : {"_ZGVbN2vv_pow", "_ZGVdN4vv_pow", "_ZGVbN4vv_powf", "_ZGVdN8vv_powf"}) names.push_back(v);
+    void* library = ::dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return found;
+    for (const std::string& n : names) {
+      void* address = ::dlsym(library, n.c_str());
+      if (!address) return std::vector<std::pair<std::string, void*>>{};  // all or nothing
+      found.emplace_back(n, address);
+    }
+    return found;
+  }();
+  return symbols;
 }
 
 }  // namespace mlir::strata

@@ -5,6 +5,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/Support/LLVM.h"
@@ -46,6 +48,12 @@ std::string printLlvmModule(const llvm::Module& module);
 
 // The host's assembly for LLVM IR text (already optimised: code generation only).
 bool assemblyFromLlvmIr(const std::string& ir, int optLevel, std::string& assembly, std::string& error);
+
+// glibc's vector math library (libmvec), when the process can load it: the vector variants
+// of sin, cos, tan, exp, log and pow (f32 and f64) that LLVM's loop vectoriser calls with
+// -vector-library=LIBMVEC, by name and address. Empty when unavailable (loops then call the
+// scalar libm functions). The JIT resolves these names to these addresses.
+const std::vector<std::pair<std::string, void*>>& vectorMathLibrary();
 
 // Registers the host target with LLVM (once per process).
 void initializeNativeTarget();

@@ -41,6 +41,9 @@ std::unique_ptr<JitCode> JitCode::load(std::string_view object, const char* entr
   for (const RuntimeSymbol& s : runtime_symbols())
     symbols[(*jit)->mangleAndIntern(s.name)] = {llvm::orc::ExecutorAddr::fromPtr(s.address),
                                                 llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  for (const auto& [name, address] : mlir::strata::vectorMathLibrary())
+    symbols[(*jit)->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                              llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   if (auto err = (*jit)->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
     error = "cannot define the runtime's symbols: " + llvm::toString(std::move(err));
     return nullptr;
