@@ -287,3 +287,33 @@ TEST(CpuExecutable, ErrorsAreDiagnosticsWithTheUsersLocation) {
   EXPECT_FALSE(r.ok());
   expect_contains(r.error, "constant");
 }
+
+TEST(CpuExecutable, CompilesConcurrentlyFromManyThreads) {
+  std::vector<st::Jaxpr> programs;
+  std::vector<std::vector<Array>> inputs;
+  for (int t = 0; t < 4; ++t) {
+    Array x = random_array({16, 8 + t}, st::f32, -1, 1, static_cast<uint64_t>(t));
+    Array w = random_array({8 + t, 4}, st::f32, -1, 1, static_cast<uint64_t>(t + 10));
+    inputs.push_back({x, w});
+    programs.push_back(st::make_jaxpr([](const Array& a, const Array& b) { return st::tanh(st::matmul(a, b)); })(x, w));
+  }
+  std::vector<st::CompileResult> results(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] { results[static_cast<size_t>(t)] = st::compile_for_cpu(*programs[static_cast<size_t>(t)].impl(), {}); });
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) {
+    ASSERT_TRUE(results[static_cast<size_t>(t)].ok()) << results[static_cast<size_t>(t)].error;
+    std::vector<Array> want = st::eval_jaxpr(programs[static_cast<size_t>(t)], inputs[static_cast<size_t>(t)]);
+    expect_arrays_match(run(*results[static_cast<size_t>(t)].executable, inputs[static_cast<size_t>(t)])[0], want[0], {8, 24, 2, true});
+  }
+}
+
+TEST(CpuExecutable, EveryOptimisationLevelComputesTheSame) {
+  Array x = random_array({8, 12}, st::f32, -1, 1, 1), w = random_array({12, 6}, st::f32, -1, 1, 2),
+        b = random_array({6}, st::f32, -1, 1, 3);
+  st::Jaxpr j = st::make_jaxpr([](const Array& a, const Array& c, const Array& d) {
+    return st::softmax(st::relu(st::matmul(a, c) + d), -1);
+  })(x, w, b);
+  for (int level : {0, 1, 2, 3}) expect_compiled_matches_eager(j, {x, w, b}, {8, 16, 1, true}, {.opt_level = level}, "O" + std::to_string(level));
+}
