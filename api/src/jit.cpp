@@ -1,14 +1,24 @@
-// jit: tracing is in the header; lowering goes through the compiler's plain-C++ entry point
-// (lowering/Lower.h), whose failures become strata::Error here, on the API side.
+// jit: the cache and the call path (tracing is in the header); lowering and compiling go
+// through the compiler's plain-C++ entry points (lowering/Lower.h, backends/Executable.h),
+// whose failures become strata::Error here, on the API side.
 #include "strata/jit.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <shared_mutex>
+#include <sstream>
+#include <unordered_map>
 
+#include "array_impl.h"
+#include "backends/Executable.h"
 #include "jaxpr.h"
 #include "lowering/Lower.h"
-#include "strata/errors.h"
+#include "trace.h"
 
 namespace strata {
 
@@ -36,15 +46,57 @@ const Jaxpr& Lowered::jaxpr() const { return impl_->jaxpr; }
 
 namespace detail {
 
-struct JitState {
-  JitOptions options;
+struct CacheEntry {
+  std::vector<uint64_t> words;  // the signature
+  std::shared_ptr<const Executable> exe;
+  std::any out_proto;
+  tree::Description description;
+  mutable std::atomic<uint64_t> last_used{0};
 };
 
-std::shared_ptr<JitState> make_jit_state(JitOptions options) {
-  return std::make_shared<JitState>(JitState{std::move(options)});
-}
+struct JitState {
+  JitOptions options;
+  CompileOptions compile_options;
+  bool log = false;
+  mutable std::shared_mutex mu;  // guards map and count
+  std::unordered_map<uint64_t, std::vector<std::shared_ptr<CacheEntry>>> map;
+  std::size_t count = 0;
+  std::mutex compile_mu;
+  tree::Description last_compiled;  // under compile_mu
+  std::atomic<uint64_t> hits{0}, misses{0}, compiles{0}, clock{0};
+};
 
 namespace {
+
+// STRATA_LOG=compiles turns compile logging on for every jitted function (read once, here).
+bool env_log() {
+  static const bool on = [] {
+    const char* v = std::getenv("STRATA_LOG");
+    return v && std::string_view(v).find("compiles") != std::string_view::npos;
+  }();
+  return on;
+}
+
+std::string signature_line(const tree::Description& d) {
+  std::string s;
+  for (const auto& [label, value] : d) s += (s.empty() ? "" : ", ") + value;
+  return s;
+}
+
+// "argument 0 f32[8,4096] → f32[16,4096]" for each item that changed.
+std::string diff(const tree::Description& before, const tree::Description& after) {
+  std::string out;
+  auto add = [&](const std::string& s) { out += (out.empty() ? "" : "; ") + s; };
+  for (const auto& [label, value] : after) {
+    auto it = std::find_if(before.begin(), before.end(), [&](const auto& p) { return p.first == label; });
+    if (it == before.end()) add(label + " (new) " + value);
+    else if (it->second != value) add(label + " " + it->second + " → " + value);
+  }
+  for (const auto& [label, value] : before)
+    if (std::none_of(after.begin(), after.end(), [&](const auto& p) { return p.first == label; }))
+      add(label + " (gone) " + value);
+  return out.empty() ? "same signature" : out;
+}
 
 // NAME.N.STAGE.{jaxpr,mlir} for every stage, N unique in the process.
 void dump(const JitOptions& options, const std::vector<lowering::StageText>& stages) {
@@ -64,6 +116,19 @@ void dump(const JitOptions& options, const std::vector<lowering::StageText>& sta
 
 }  // namespace
 
+std::shared_ptr<JitState> make_jit_state(JitOptions options) {
+  auto s = std::make_shared<JitState>();
+  s->log = options.log || env_log();
+  s->compile_options.opt_level = options.opt_level;
+  s->compile_options.parallel = options.parallel;
+  s->compile_options.fuse = options.fuse;
+  s->compile_options.assign_buffers = options.assign_buffers;
+  s->compile_options.cache_dir = options.cache_dir;
+  if (options.cache_capacity == 0) options.cache_capacity = 1;
+  s->options = std::move(options);
+  return s;
+}
+
 Lowered lower_jaxpr(const Jaxpr& jaxpr, JitState& state) {
   const bool dumping = !state.options.dump_dir.empty();
   lowering::LowerResult r = lowering::lower(*jaxpr.impl(), dumping);
@@ -72,6 +137,126 @@ Lowered lower_jaxpr(const Jaxpr& jaxpr, JitState& state) {
   for (lowering::StageText& s : r.stages) s.located_text.clear();
   return Lowered(std::make_shared<const Lowered::Impl>(Lowered::Impl{jaxpr, std::move(r.stages)}));
 }
+
+bool tracing() { return current_trace() != nullptr; }
+
+std::shared_ptr<const CacheEntry> lookup(JitState& state, const tree::Signature& sig) {
+  uint64_t h = sig.hash();
+  {
+    std::shared_lock<std::shared_mutex> lock(state.mu);
+    auto it = state.map.find(h);
+    if (it != state.map.end())
+      for (const auto& e : it->second)
+        if (e->words == sig.words) {
+          e->last_used.store(state.clock.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+          state.hits.fetch_add(1, std::memory_order_relaxed);
+          return e;
+        }
+  }
+  state.misses.fetch_add(1, std::memory_order_relaxed);
+  return nullptr;
+}
+
+CompileLock::CompileLock(JitState& s) : state(s) { state.compile_mu.lock(); }
+CompileLock::~CompileLock() { state.compile_mu.unlock(); }
+
+std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr, const tree::Signature& sig,
+                                             tree::Description description, std::any out_proto, double trace_ms) {
+  const JitOptions& o = state.options;
+  if (state.log && state.compiles.load() > 0 && !state.last_compiled.empty())
+    std::fprintf(stderr, "strata: recompiling %s: %s\n", o.name.c_str(), diff(state.last_compiled, description).c_str());
+  if (!o.dump_dir.empty()) lower_jaxpr(jaxpr, state);  // writes the stage files
+  CompileResult r = compile_for_cpu(*jaxpr.impl(), state.compile_options);
+  if (!r.ok()) throw Error("jit: compiling '" + o.name + "' failed:\n" + r.error);
+  state.compiles.fetch_add(1, std::memory_order_relaxed);
+  if (state.log) {
+    double total = trace_ms;
+    std::string stages = "trace " + std::to_string(trace_ms).substr(0, 5);
+    for (const StageTime& t : r.executable->compile_times()) {
+      total += t.ms;
+      stages += ", " + t.stage + " " + std::to_string(t.ms).substr(0, 5);
+    }
+    std::fprintf(stderr, "strata: compiled %s for (%s) in %.1f ms%s: %s ms\n", o.name.c_str(),
+                 signature_line(description).c_str(), total,
+                 r.executable->from_disk_cache() ? " (from the disk cache)" : "", stages.c_str());
+  }
+  state.last_compiled = description;
+  auto e = std::make_shared<CacheEntry>();
+  e->words = sig.words;
+  e->exe = std::move(r.executable);
+  e->out_proto = std::move(out_proto);
+  e->description = std::move(description);
+  e->last_used = state.clock.fetch_add(1) + 1;
+  // Insert, evicting the least recently used entry when full.
+  std::unique_lock<std::shared_mutex> lock(state.mu);
+  if (state.count >= o.cache_capacity) {
+    uint64_t oldest = UINT64_MAX;
+    uint64_t oldest_hash = 0;
+    std::size_t oldest_index = 0;
+    for (const auto& [h, bucket] : state.map)
+      for (std::size_t i = 0; i < bucket.size(); ++i)
+        if (bucket[i]->last_used.load() < oldest) {
+          oldest = bucket[i]->last_used.load();
+          oldest_hash = h;
+          oldest_index = i;
+        }
+    auto& bucket = state.map[oldest_hash];
+    bucket.erase(bucket.begin() + static_cast<std::ptrdiff_t>(oldest_index));
+    if (bucket.empty()) state.map.erase(oldest_hash);
+    --state.count;
+  }
+  state.map[sig.hash()].push_back(e);
+  ++state.count;
+  return e;
+}
+
+std::vector<Array> run_entry(const CacheEntry& e, const std::vector<Array>& leaves) {
+  const Executable& exe = *e.exe;
+  thread_local std::vector<const void*> ins;
+  thread_local std::vector<void*> outs_ptr;
+  ins.clear();
+  for (const Array& a : leaves) {
+    if (a.is_tracer()) check_usable(a, "jit");
+    ins.push_back(a.data());
+  }
+  std::vector<Array> outs;
+  outs.reserve(exe.output_types().size());
+  outs_ptr.clear();
+  for (const AbstractValue& av : exe.output_types()) {
+    outs.push_back(make_concrete(av));
+    outs_ptr.push_back(mutable_data(outs.back()));
+  }
+  exe.execute(ins.data(), outs_ptr.data());
+  return outs;
+}
+
+const std::any& entry_out_proto(const CacheEntry& e) { return e.out_proto; }
+
+bool signature_matches(const CacheEntry& e, const tree::Signature& sig) { return e.words == sig.words; }
+
+void signature_mismatch(const CacheEntry& e, const tree::Description& got, const std::string& name) {
+  throw ValueError("Compiled " + name + ": called with a different signature than it was compiled for (" +
+                   diff(e.description, got) + "); a Compiled function never recompiles — call the jit(f) object "
+                   "to compile for new shapes, dtypes or static values");
+}
+
+std::string entry_assembly(const CacheEntry& e) { return e.exe->assembly(); }
+MemoryStats entry_memory(const CacheEntry& e) {
+  MemoryAnalysis m = e.exe->memory_analysis();
+  return MemoryStats{m.argument_bytes, m.output_bytes, m.scratch_bytes, m.temporaries_bytes};
+}
+CostStats entry_cost(const CacheEntry& e) {
+  CostAnalysis c = e.exe->cost_analysis();
+  return CostStats{c.flops, c.bytes_accessed};
+}
+std::size_t cache_size(const JitState& state) {
+  std::shared_lock<std::shared_mutex> lock(state.mu);
+  return state.count;
+}
+JitStats stats(const JitState& state) {
+  return JitStats{state.hits.load(), state.misses.load(), state.compiles.load()};
+}
+const JitOptions& options(const JitState& state) { return state.options; }
 
 }  // namespace detail
 }  // namespace strata
