@@ -24,10 +24,13 @@ struct CpuEntryPass : PassWrapper<CpuEntryPass, OperationPass<ModuleOp>> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext* ctx = &getContext();
-    auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
+    // The entry function is the one the scratch arena pass marked.
+    LLVM::LLVMFuncOp main;
+    for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+      if (fn->hasAttr("strata.entry_arg_types")) main = fn;
     auto types = main ? main->getAttrOfType<ArrayAttr>("strata.entry_arg_types") : ArrayAttr();
     if (!types) {
-      module.emitError("strata-cpu-entry: expects @main with strata.entry_arg_types");
+      module.emitError("strata-cpu-entry: expects a function with strata.entry_arg_types");
       return signalPassFailure();
     }
     auto ptr = LLVM::LLVMPointerType::get(ctx);

@@ -19,6 +19,17 @@ int64_t moduleIntAttr(ModuleOp module, const char* name, int64_t otherwise) {
   return otherwise;
 }
 
+func::FuncOp entryFunction(ModuleOp module) {
+  if (auto main = module.lookupSymbol<func::FuncOp>("main"); main && !main.isExternal()) return main;
+  func::FuncOp found;
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (!fn.isPublic() || fn.isExternal()) continue;
+    if (found) return {};
+    found = fn;
+  }
+  return found;
+}
+
 bool parallelEnabled(ModuleOp module) {
   if (auto a = module->getAttrOfType<BoolAttr>("strata.parallel")) return a.getValue();
   return true;
@@ -83,8 +94,8 @@ struct ForwardOutputsPass : PassWrapper<ForwardOutputsPass, OperationPass<Module
     return "Compute results that are reshaped before being returned directly in the output buffer";
   }
   void runOnOperation() override {
-    auto main = getOperation().lookupSymbol<func::FuncOp>("main");
-    if (!main || main.isExternal()) return;
+    func::FuncOp main = entryFunction(getOperation());
+    if (!main) return;
     Block& block = main.getBody().front();
     DenseMap<Operation*, int64_t> position;
     int64_t i = 0;

@@ -15,9 +15,16 @@
 namespace mlir {
 class ModuleOp;
 class Pass;
+namespace func {
+class FuncOp;
+}
 }  // namespace mlir
 
 namespace mlir::strata {
+
+// The function the pipeline compiles: @main, or else the module's one public function with a
+// body (null when there is none or several).
+func::FuncOp entryFunction(ModuleOp module);
 
 bool parallelEnabled(ModuleOp module);
 int optLevel(ModuleOp module);

@@ -93,8 +93,8 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (!parallelEnabled(module)) return;
-    auto main = module.lookupSymbol<func::FuncOp>("main");
-    if (!main || main.isExternal()) return;
+    func::FuncOp main = entryFunction(module);
+    if (!main) return;
     SmallVector<Operation*> roots;
     for (Operation& op : main.getBody().front())
       if (isa<scf::ParallelOp, scf::ForOp>(op)) roots.push_back(&op);

@@ -66,9 +66,9 @@ struct ScratchArenaPass : PassWrapper<ScratchArenaPass, OperationPass<ModuleOp>>
   }
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto main = module.lookupSymbol<func::FuncOp>("main");
-    if (!main || main.isExternal()) {
-      module.emitError("strata-scratch-arena: expects a function @main");
+    func::FuncOp main = entryFunction(module);
+    if (!main) {
+      module.emitError("strata-scratch-arena: expects a function @main (or one public function)");
       return signalPassFailure();
     }
     bool stray = false;

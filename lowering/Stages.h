@@ -34,7 +34,7 @@ struct Stage {
   LogicalResult (*translate)(ModuleOp module, std::string& text) = nullptr;
 };
 
-// Every MLIR stage, in order.
+// Every stage after `jaxpr`, in order (MLIR stages, then llvm-ir and asm).
 llvm::ArrayRef<Stage> stages();
 const Stage* findStage(llvm::StringRef name);
 
