@@ -1,10 +1,13 @@
 // The CPU pipeline's small passes and its module-attribute options (CpuPasses.h).
 #include "lowering/CpuPasses.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -135,6 +138,50 @@ struct ForwardOutputsPass : PassWrapper<ForwardOutputsPass, OperationPass<Module
   }
 };
 
+// A transposing loop nest reads (or writes) one buffer across its rows: each step of the
+// innermost loop jumps a whole row, and large transposes thrash the caches. Tiling the two
+// dimensions involved by 32 keeps a tile of each buffer in L1.
+struct TileTransposesPass : PassWrapper<TileTransposesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TileTransposesPass)
+  StringRef getArgument() const override { return "strata-tile-transposes"; }
+  StringRef getDescription() const override {
+    return "Tile elementwise loop nests that transpose a buffer into 32x32 tiles (parallel loops)";
+  }
+  void getDependentDialects(DialectRegistry& registry) const override {
+    registry.insert<scf::SCFDialect, affine::AffineDialect, memref::MemRefDialect>();
+  }
+  static constexpr int64_t kTile = 32;
+
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> ops;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op.hasPureBufferSemantics() && op.getNumLoops() >= 2 &&
+          op.getNumParallelLoops() == op.getNumLoops())
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : ops) {
+      unsigned n = op.getNumLoops(), inner = n - 1;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      // The loop along which some operand is contiguous, when it is not the innermost one.
+      std::optional<unsigned> across;
+      for (OpOperand& operand : op->getOpOperands()) {
+        AffineMap map = op.getMatchingIndexingMap(&operand);
+        if (map.getNumResults() < 2) continue;
+        auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+        if (last && last.getPosition() != inner) across = last.getPosition();
+      }
+      if (!across || ranges[*across] < 2 * kTile || ranges[inner] < 2 * kTile) continue;
+      SmallVector<int64_t> sizes(n, 0);
+      for (unsigned d = 0; d < n; ++d) sizes[d] = d == *across || d == inner ? kTile : 1;
+      rewriter.setInsertionPoint(op);
+      auto options = linalg::LinalgTilingOptions().setTileSizes(sizes).setLoopType(
+          linalg::LinalgTilingLoopType::ParallelLoops);
+      if (succeeded(linalg::tileLinalgOp(rewriter, op, options))) rewriter.eraseOp(op);
+    }
+  }
+};
+
 struct ExpandStridedCopiesPass : PassWrapper<ExpandStridedCopiesPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandStridedCopiesPass)
   StringRef getArgument() const override { return "strata-expand-strided-copies"; }
@@ -197,6 +244,7 @@ struct MathToLibmCallsPass : PassWrapper<MathToLibmCallsPass, OperationPass<Modu
 }  // namespace
 
 std::unique_ptr<Pass> createMarkReadOnlyInputsPass() { return std::make_unique<MarkReadOnlyInputsPass>(); }
+std::unique_ptr<Pass> createTileTransposesPass() { return std::make_unique<TileTransposesPass>(); }
 std::unique_ptr<Pass> createForwardOutputsPass() { return std::make_unique<ForwardOutputsPass>(); }
 std::unique_ptr<Pass> createExpandStridedCopiesPass() { return std::make_unique<ExpandStridedCopiesPass>(); }
 std::unique_ptr<Pass> createMathToLibmCallsPass() { return std::make_unique<MathToLibmCallsPass>(); }
@@ -206,7 +254,7 @@ void registerCpuPasses() {
   if (done) return;
   done = true;
   for (auto create : {createStrataToLinalgPass, createMarkReadOnlyInputsPass, createRuntimeGemmPass,
-                      createExpandStridedCopiesPass, createOutlineParallelLoopsPass, createForwardOutputsPass,
+                      createExpandStridedCopiesPass, createOutlineParallelLoopsPass, createForwardOutputsPass, createTileTransposesPass,
                       createScratchArenaPass, createMathToLibmCallsPass, createParallelLaunchPass,
                       createCpuEntryPass})
     registerPass(create);

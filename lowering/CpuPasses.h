@@ -43,6 +43,9 @@ std::unique_ptr<Pass> createRuntimeGemmPass();
 // --strata-expand-strided-copies: memref.copy between buffers that are not both contiguous
 // becomes linalg.copy (loops), so that no copy needs MLIR's runtime library.
 std::unique_ptr<Pass> createExpandStridedCopiesPass();
+// --strata-tile-transposes: elementwise loop nests that read or write a buffer across its rows
+// (transposes) become parallel loops over 32x32 tiles.
+std::unique_ptr<Pass> createTileTransposesPass();
 // --strata-outline-parallel-loops (ParallelLoops.cpp).
 std::unique_ptr<Pass> createOutlineParallelLoopsPass();
 // --strata-scratch-arena (ScratchArena.cpp).

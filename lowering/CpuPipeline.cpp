@@ -60,8 +60,9 @@ void addLoopsPasses(OpPassManager& pm) {
   // 1. GEMMs become runtime calls while they are still recognisable ops.
   pm.addPass(createRuntimeGemmPass());
   pm.addPass(createExpandStridedCopiesPass());
-  // 2. Everything else becomes loops: scf.parallel over parallel dimensions, scf.for over
+  // 2. Transposes are tiled (so that each tile stays in cache), then everything becomes loops: scf.parallel over parallel dimensions, scf.for over
   //    reductions (innermost, as StrataToLinalg orders them).
+  pm.addPass(createTileTransposesPass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
   // 3. Large loops are outlined for the thread pool; then temporaries move into the scratch

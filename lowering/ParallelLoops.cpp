@@ -5,9 +5,9 @@
 //    leading-axis reductions are) that runs at least kParallelThreshold iterations (counting
 //    its inner loops) is outlined into a private function
 //    @main_parallel_N(%lo: index, %hi: index, captured values...) that runs the same loop nest
-//    with its outermost non-trivial dimension restricted to [lo, hi); constants and globals are
+//    with iterations [lo, hi) of its outermost non-trivial dimension; constants and globals are
 //    cloned in, other values become arguments.
-// 2. The loop becomes `func.call @main_parallel_N(0, n, captured...)`, which is still a correct
+// 2. The loop becomes `func.call @main_parallel_N(0, trips, captured...)`, still a correct
 //    serial program; the function carries strata.parallel_grain (the smallest chunk worth a
 //    thread) and, when no two captured buffers can overlap, strata.noalias_args.
 //    With strata.parallel = false nothing is outlined.
@@ -23,6 +23,7 @@
 
 #include "lowering/CpuAbi.h"
 #include "lowering/CpuPasses.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -40,8 +41,20 @@ namespace abi = ::strata::cpu_abi;
 
 std::optional<int64_t> constant(Value v) { return getConstantIntValue(v); }
 
+// A constant upper bound of `v`: its value, or the smallest constant of an affine.min (the
+// size of a partial tile).
+std::optional<int64_t> upperBound(Value v) {
+  if (auto c = constant(v)) return c;
+  auto min = v.getDefiningOp<affine::AffineMinOp>();
+  if (!min) return std::nullopt;
+  std::optional<int64_t> best;
+  for (AffineExpr e : min.getAffineMap().getResults())
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) best = best ? std::min(*best, c.getValue()) : c.getValue();
+  return best;
+}
+
 int64_t tripCount(Value lb, Value ub, Value step) {
-  auto l = constant(lb), u = constant(ub), s = constant(step);
+  auto l = constant(lb), u = upperBound(ub), s = constant(step);
   if (!l || !u || !s || *s <= 0) return 1;  // unknown: count as one
   return std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
 }
@@ -133,7 +146,9 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
     if (total < abi::kParallelThreshold) return;
     size_t p = 0;
     while (p < rank && trips[p] < 2) ++p;
-    if (p == rank || constant(loop.getLowerBound()[p]) != 0 || constant(loop.getStep()[p]) != 1) return;
+    if (p == rank || !constant(loop.getLowerBound()[p]) || !constant(loop.getUpperBound()[p]) ||
+        !constant(loop.getStep()[p]))
+      return;
     int64_t perIteration = std::max<int64_t>(1, total / trips[p]);
     int64_t grain = std::max<int64_t>(1, (abi::kParallelThreshold / 2 + perIteration - 1) / perIteration);
 
@@ -162,11 +177,18 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
     IRMapping map;
     for (Value v : cloned) map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
     for (auto [i, v] : llvm::enumerate(captured)) map.map(v, entry->getArgument(2 + i));
+    // Chunks are in iterations: [lo, hi) runs lb + lo·step ... min(lb + hi·step, ub).
+    Location loc = loop.getLoc();
+    Value lb = map.lookupOrDefault(loop.getLowerBound()[p]), ub = map.lookupOrDefault(loop.getUpperBound()[p]);
+    Value step = map.lookupOrDefault(loop.getStep()[p]);
+    Value first = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, entry->getArgument(0), step));
+    Value last = arith::MinSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, entry->getArgument(1), step)), ub);
     Operation* copy = b.clone(*root, map);
     Operation* split = copy;
     if (!isa<scf::ParallelOp>(copy)) copy->walk([&](scf::ParallelOp p) { split = p; return WalkResult::interrupt(); });
-    split->setOperand(p, entry->getArgument(0));         // lower bound of dim p
-    split->setOperand(rank + p, entry->getArgument(1));  // upper bound of dim p
+    split->setOperand(p, first);         // lower bound of dim p
+    split->setOperand(rank + p, last);   // upper bound of dim p
     func::ReturnOp::create(b, loop.getLoc());
 
     // No two captured buffers may overlap for `noalias` to hold.
@@ -181,12 +203,8 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
     if (distinct) fn->setAttr("strata.noalias_args", b.getUnitAttr());
 
     b.setInsertionPoint(root);
-    Value lo = loop.getLowerBound()[p], hi = loop.getUpperBound()[p];
-    if (!cloneable(lo) || !cloneable(hi)) {  // bounds defined inside the serial loop
-      fn.erase();
-      return;
-    }
-    SmallVector<Value> args{b.clone(*lo.getDefiningOp())->getResult(0), b.clone(*hi.getDefiningOp())->getResult(0)};
+    SmallVector<Value> args{arith::ConstantOp::create(b, loc, b.getIndexAttr(0)),
+                            arith::ConstantOp::create(b, loc, b.getIndexAttr(trips[p]))};
     args.append(captured.begin(), captured.end());
     func::CallOp::create(b, loop.getLoc(), fn, args);
     root->erase();

@@ -13,7 +13,11 @@
 // CHECK:       scf.parallel {{.*}} to (%{{.*}}, %{{.*}}) step
 // CHECK:       func.func private @main_parallel_0(%[[LO:.*]]: index, %[[HI:.*]]: index, %{{.*}}: memref<512x512xf32>, %{{.*}}: memref<512x512xf32>)
 // CHECK-SAME:  strata.noalias_args, strata.parallel_grain = 32 : i64
-// CHECK:       scf.parallel (%{{.*}}, %{{.*}}) = (%[[LO]], %{{.*}}) to (%[[HI]], %{{.*}})
+// Iterations [lo, hi) of the outer dimension: lb + lo * step to min(lb + hi * step, ub).
+// CHECK:       %[[FIRST:.*]] = arith.muli %[[LO]], %{{.*}} : index
+// CHECK:       %[[END:.*]] = arith.muli %[[HI]], %{{.*}} : index
+// CHECK:       %[[LAST:.*]] = arith.minsi %[[END]], %{{.*}} : index
+// CHECK:       scf.parallel (%{{.*}}, %{{.*}}) = (%[[FIRST]], %{{.*}}) to (%[[LAST]], %{{.*}})
 func.func @main(%x: memref<512x512xf32>, %y: memref<512x512xf32>, %s: memref<64x64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
