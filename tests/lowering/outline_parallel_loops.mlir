@@ -14,8 +14,10 @@
 // CHECK:       func.func private @main_parallel_0(%[[LO:.*]]: index, %[[HI:.*]]: index, %{{.*}}: memref<512x512xf32>, %{{.*}}: memref<512x512xf32>)
 // CHECK-SAME:  strata.noalias_args, strata.parallel_grain = 32 : i64
 // Iterations [lo, hi) of the outer dimension: lb + lo * step to min(lb + hi * step, ub).
-// CHECK:       %[[FIRST:.*]] = arith.muli %[[LO]], %{{.*}} : index
-// CHECK:       %[[END:.*]] = arith.muli %[[HI]], %{{.*}} : index
+// CHECK:       %[[A:.*]] = arith.muli %[[LO]], %{{.*}} : index
+// CHECK:       %[[FIRST:.*]] = arith.addi %{{.*}}, %[[A]] : index
+// CHECK:       %[[B:.*]] = arith.muli %[[HI]], %{{.*}} : index
+// CHECK:       %[[END:.*]] = arith.addi %{{.*}}, %[[B]] : index
 // CHECK:       %[[LAST:.*]] = arith.minsi %[[END]], %{{.*}} : index
 // CHECK:       scf.parallel (%{{.*}}, %{{.*}}) = (%[[FIRST]], %{{.*}}) to (%[[LAST]], %{{.*}})
 func.func @main(%x: memref<512x512xf32>, %y: memref<512x512xf32>, %s: memref<64x64xf32>) {
