@@ -79,6 +79,10 @@ memref::AllocOp reshapedAlloc(Value v) {
 Value reshapeBuffer(OpBuilder& b, Location loc, Value v, MemRefType type) {
   auto from = cast<MemRefType>(v.getType());
   if (from == type) return v;
+  if (type.getRank() == 0)  // every dimension of `v` is 1
+    return memref::CollapseShapeOp::create(b, loc, v, ArrayRef<ReassociationIndices>{});
+  if (from.getRank() == 0)
+    return memref::ExpandShapeOp::create(b, loc, type, v, ArrayRef<ReassociationIndices>{});
   if (from.getRank() != 1) {
     ReassociationIndices all;
     for (int64_t d = 0; d < from.getRank(); ++d) all.push_back(d);

@@ -32,3 +32,19 @@ func.func @main(%in: memref<16xf32>, %out: memref<16xf32>, %out2: memref<16xf32>
   memref.copy %a, %out2 : memref<16xf32> to memref<16xf32>
   return
 }
+
+// -----
+
+// A 0-d temporary returned as [1]: the output viewed as 0-d.
+// CHECK-LABEL: func.func @main
+// CHECK:       %[[V:.*]] = memref.collapse_shape %{{.*}} [] : memref<1xf32> into memref<f32>
+// CHECK-NEXT:  memref.copy %{{.*}}, %[[V]] : memref<f32> to memref<f32>
+// CHECK-NOT:   memref.alloc
+// CHECK-NOT:   memref.copy
+func.func @main(%in: memref<f32>, %out: memref<1xf32>) {
+  %a = memref.alloc() : memref<f32>
+  memref.copy %in, %a : memref<f32> to memref<f32>
+  %r = memref.expand_shape %a [] output_shape [1] : memref<f32> into memref<1xf32>
+  memref.copy %r, %out : memref<1xf32> to memref<1xf32>
+  return
+}
