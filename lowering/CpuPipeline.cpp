@@ -31,7 +31,7 @@ void addLinalgPasses(OpPassManager& pm) {
   pm.addPass(createStrataToLinalgPass());
   // 2. Chains of elementwise generics (and broadcasts, transposes) fuse into one loop nest;
   //    each producer with one use is folded into its consumer.
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createElementwiseFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -164,7 +164,7 @@ CompileResult compile(const JaxprImpl& jaxpr, const CompileOptions& options) {
     prog.stages.emplace_back(name, mlir::strata::printStage(*module));
     timer.lap(name);
     if (name != "cse") continue;
-    mlir::strata::setCpuOptions(*module, options.parallel, options.opt_level);
+    mlir::strata::setCpuOptions(*module, options.parallel, options.opt_level, options.fuse);
     if (options.cache_dir.empty()) continue;
     key = cpu::cache_key(prog.stages.back().second, options);
     cpu::CacheEntry entry;

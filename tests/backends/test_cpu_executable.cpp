@@ -317,3 +317,20 @@ TEST(CpuExecutable, EveryOptimisationLevelComputesTheSame) {
   })(x, w, b);
   for (int level : {0, 1, 2, 3}) expect_compiled_matches_eager(j, {x, w, b}, {8, 16, 1, true}, {.opt_level = level}, "O" + std::to_string(level));
 }
+
+TEST(CpuExecutable, FusionCanBeSwitchedOff) {
+  Array x = random_array({64, 64}, st::f32, -2, 2);
+  st::Jaxpr j = st::make_jaxpr([](const Array& v) { return st::exp(v * 2.0f + 1.0f); })(x);
+  st::CompileResult fused = st::compile_for_cpu(*j.impl(), {});
+  st::CompileResult unfused = st::compile_for_cpu(*j.impl(), {.fuse = false});
+  ASSERT_TRUE(fused.ok() && unfused.ok()) << fused.error << unfused.error;
+  auto count = [](const std::string& s) {
+    size_t n = 0;
+    for (size_t p = s.find("linalg.generic"); p != std::string::npos; p = s.find("linalg.generic", p + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(stage_text(*fused.executable, "linalg")), 1u);
+  EXPECT_EQ(count(stage_text(*unfused.executable, "linalg")), 3u);
+  EXPECT_GT(unfused.executable->cost_analysis().bytes_accessed, fused.executable->cost_analysis().bytes_accessed);
+  expect_compiled_matches_eager(j, {x}, {}, {.fuse = false});
+}
