@@ -124,6 +124,7 @@ CompileResult failure(std::string message) {
 
 CompileResult compile(const JaxprImpl& jaxpr, const CompileOptions& options) {
   cpu::CpuProgram prog;
+  prog.opt_level = options.opt_level;
   Timer timer{Clock::now(), &prog.times};
   prog.stages.emplace_back("jaxpr", jaxpr.str() + "\n");
   for (int v : jaxpr.invars) prog.inputs.push_back(jaxpr.vars[static_cast<size_t>(v)]);

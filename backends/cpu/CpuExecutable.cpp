@@ -67,7 +67,7 @@ void CpuExecutable::ensure_assembly() const {
     std::string ir, text, error;
     for (const auto& [stage, t] : p_.stages)
       if (stage == "llvm-ir") ir = t;
-    if (ir.empty() || !mlir::strata::assemblyFromLlvmIr(ir, 3, text, error))
+    if (ir.empty() || !mlir::strata::assemblyFromLlvmIr(ir, p_.opt_level, text, error))
       text = "; no assembly: " + (error.empty() ? std::string("no llvm-ir stage") : error) + "\n";
     all_stages_.emplace_back("asm", std::move(text));
   });

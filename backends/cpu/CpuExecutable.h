@@ -23,6 +23,7 @@ struct CpuProgram {
   MemoryAnalysis memory;
   CostAnalysis cost;
   bool from_disk_cache = false;
+  int opt_level = 3;  // for the asm stage, generated on demand
 };
 
 class CpuExecutable final : public Executable {
