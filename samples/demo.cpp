@@ -1,6 +1,8 @@
 // The main demo: the seed line `relu(matmul(x, w) + b)` run eagerly, traced to a jaxpr,
 // differentiated, shown at each compiler stage, and jitted.
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iostream>
 
 #include "strata/strata.h"
@@ -33,21 +35,40 @@ int main() {
   // The program at each stage of the compiler.
   st::Lowered lowered = st::jit(layer).lower(x, w, b);
   for (const std::string& stage : lowered.stages()) {
-    if (stage == "jaxpr" || stage == "llvm-ir" || stage == "asm") continue;  // long; see strata-opt
+    // The LLVM stages are long: strata-opt --emit=llvm-ir (or asm) prints them.
+    if (stage == "jaxpr" || stage == "llvm-dialect" || stage == "llvm-ir" || stage == "asm") continue;
     std::cout << "== stage: " << stage << "\n" << lowered.as_text(stage) << "\n";
   }
   (void)gw;
 
-  // Eager timing at a larger size: the baseline jit is measured against.
-  st::Array X = st::random::normal(st::random::key(1), {1024, 1024});
-  st::Array W = st::random::normal(st::random::key(2), {1024, 1024});
-  st::Array B = st::random::normal(st::random::key(3), {1024});
-  layer(X, W, B);  // warm up
-  auto t0 = std::chrono::steady_clock::now();
-  const int reps = 10;
-  for (int i = 0; i < reps; ++i) layer(X, W, B);
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / reps;
-  std::cout << "== eager timing at M=N=K=1024: " << ms << " ms per call ("
-            << 2.0 * 1024 * 1024 * 1024 / (ms * 1e6) << " GFLOP/s)\n";
+  // jit: traced once, compiled through LLVM, cached; later calls go straight to native code.
+  auto jitted = st::jit(layer, {.name = "layer"});
+  std::vector<float> a = jitted(x, w, b).to_vector<float>(), e = y.to_vector<float>();
+  float diff = 0;
+  for (size_t i = 0; i < a.size(); ++i) diff = std::max(diff, std::abs(a[i] - e[i]));
+  std::cout << "== jit result vs eager: max |difference| = " << diff << "\n\n";
+
+  // Timing, side by side: eager vs jit, medians of repeated runs.
+  auto median_ms = [](auto&& fn, int reps) {
+    std::vector<double> t;
+    for (int i = 0; i < reps; ++i) {
+      auto t0 = std::chrono::steady_clock::now();
+      fn();
+      t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  };
+  for (int64_t m : {int64_t{8}, int64_t{1024}}) {
+    st::Array X = st::random::normal(st::random::key(1), {m, 1024});
+    st::Array W = st::random::normal(st::random::key(2), {1024, 1024});
+    st::Array B = st::random::normal(st::random::key(3), {1024});
+    layer(X, W, B);
+    jitted(X, W, B);  // compiles for this shape
+    double eager_ms = median_ms([&] { layer(X, W, B); }, 15);
+    double jit_ms = median_ms([&] { jitted(X, W, B); }, 15);
+    std::cout << "== M=" << m << ", N=K=1024: eager " << eager_ms << " ms, jit " << jit_ms << " ms, speedup "
+              << eager_ms / jit_ms << "x\n";
+  }
   return 0;
 }

@@ -2,6 +2,8 @@
 #include "strata/array.h"
 
 #include <cstring>
+#include <mutex>
+#include <vector>
 #include <new>
 #include <ostream>
 #include <sstream>
@@ -13,13 +15,76 @@
 namespace strata {
 namespace detail {
 
-Buffer::Buffer(std::size_t n) : nbytes(n) {
+namespace {
+
+// Large blocks are kept for reuse when freed: the C allocator returns them to the OS (munmap),
+// and the next array of that size would pay a page fault per 4 KiB page — for a 64 MiB output,
+// more than the kernel that fills it. Blocks are reused by exact padded size; the cache holds
+// at most kCacheBytes and drops the oldest block beyond that.
+class BlockCache {
+ public:
+  static constexpr std::size_t kMinBytes = 1 << 20;
+  static constexpr std::size_t kCacheBytes = std::size_t{1} << 30;
+
+  void* take(std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (std::size_t i = blocks_.size(); i-- > 0;)
+      if (blocks_[i].bytes == bytes) {
+        void* p = blocks_[i].ptr;
+        held_ -= bytes;
+        blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
+        return p;
+      }
+    return nullptr;
+  }
+  void give(void* p, std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    blocks_.push_back({p, bytes});
+    held_ += bytes;
+    while (held_ > kCacheBytes) {
+      std::free(blocks_.front().ptr);
+      held_ -= blocks_.front().bytes;
+      blocks_.erase(blocks_.begin());
+    }
+  }
+  ~BlockCache() {
+    for (const Block& b : blocks_) std::free(b.ptr);
+  }
+
+ private:
+  struct Block {
+    void* ptr;
+    std::size_t bytes;
+  };
+  std::mutex mu_;
+  std::vector<Block> blocks_;
+  std::size_t held_ = 0;
+};
+
+BlockCache& block_cache() {
+  static BlockCache* cache = new BlockCache();  // never destroyed: buffers may outlive statics
+  return *cache;
+}
+
+std::size_t padded_size(std::size_t n) {
   // Round up to the alignment so aligned_alloc's contract holds; never allocate 0 bytes.
   std::size_t padded = ((n + 63) / 64) * 64;
-  data = std::aligned_alloc(64, padded ? padded : 64);
+  return padded ? padded : 64;
+}
+
+}  // namespace
+
+Buffer::Buffer(std::size_t n) : nbytes(n) {
+  std::size_t padded = padded_size(n);
+  if (padded >= BlockCache::kMinBytes) data = block_cache().take(padded);
+  if (!data) data = std::aligned_alloc(64, padded);
   if (!data) throw std::bad_alloc();
 }
-Buffer::~Buffer() { std::free(data); }
+Buffer::~Buffer() {
+  std::size_t padded = padded_size(nbytes);
+  if (padded >= BlockCache::kMinBytes) block_cache().give(data, padded);
+  else std::free(data);
+}
 
 Array make_concrete(AbstractValue aval) {
   auto impl = std::make_shared<ArrayImpl>();
