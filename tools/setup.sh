@@ -46,8 +46,11 @@ case "$mode" in
   build)
     cmake --build "$build_dir" -j "$jobs" ;;
   demo)
-    cmake --build "$build_dir" -j "$jobs" --target demo
-    "$build_dir/samples/demo" ;;
+    cmake --build "$build_dir" -j "$jobs" --target demo train_mlp
+    "$build_dir/samples/demo"
+    echo
+    echo "== samples/train_mlp: a 2-layer MLP trained with jit(value_and_grad(loss)) and Adam"
+    "$build_dir/samples/train_mlp" ;;
   test)
     cmake --build "$build_dir" -j "$jobs"
     cd "$build_dir" && ctest --output-on-failure -j "$jobs" ;;

@@ -64,6 +64,16 @@ std::pair<std::vector<Array>, std::vector<Array>> jvp_jaxpr(const Jaxpr& j, cons
   return {std::move(r.outputs), std::move(r.tangents)};
 }
 
+void check_differentiable(const Array& leaf, int argument, std::size_t leaf_index, const char* who) {
+  const AbstractValue& av = api::aval(leaf, who);
+  if (is_floating(av.dtype)) return;
+  throw DTypeError(std::string(who) + ": argument " + std::to_string(argument) +
+                   (leaf_index ? " (leaf " + std::to_string(leaf_index) + ")" : std::string()) + " has dtype " +
+                   std::string(short_name(av.dtype)) + " (" + av.str() +
+                   "); only floating-point arguments can be differentiated (pass integers as static "
+                   "arguments, or choose other argnums)");
+}
+
 void check_scalar_loss(const Jaxpr& j, const char* who) {
   if (j.num_outputs() < 1) throw ValueError(std::string(who) + ": the function returns no Array");
   const AbstractValue& av = j.impl()->aval(j.impl()->outvars[0]);

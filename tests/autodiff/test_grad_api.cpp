@@ -96,7 +96,11 @@ TEST(Grad, Errors) {
   Array ints = st::array({1, 2}, {2});
   std::string m = error_message<st::DTypeError>([&] { st::grad([](const Array& x) { return st::sum(st::astype(x, st::f32)); })(ints); });
   expect_contains(m, "grad");
-  expect_contains(m, "input 0 has dtype i32 (i32[2])");
+  expect_contains(m, "argument 0 has dtype i32 (i32[2])");
+  m = error_message<st::DTypeError>([&] {
+    st::grad([](const Array& x, const Array& n) { return st::sum(x * st::astype(n, st::f32)); }, st::argnums<1>)(st::ones({2}), ints);
+  });
+  expect_contains(m, "value_and_grad: argument 1 has dtype i32 (i32[2])");
   m = error_message<st::ValueError>([&] { st::grad([](const Array& x) { return x * 2.0f; })(st::ones({3})); });
   expect_contains(m, "must return a 0-d floating-point loss, but got f32[3]");
   m = error_message<st::ValueError>([&] { st::grad([](const Array& x) { return st::argmax(x); })(st::ones({3})); });

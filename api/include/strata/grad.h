@@ -49,6 +49,8 @@ std::vector<std::string> residual_types(const Backward& b);
 // Outputs and output tangents of `j` (null tangent = zero).
 std::pair<std::vector<Array>, std::vector<Array>> jvp_jaxpr(const Jaxpr& j, const std::vector<Array>& primals,
                                                            const std::vector<Array>& tangents);
+// Throws DTypeError naming the argument (and leaf) when `leaf` is not a float array.
+void check_differentiable(const Array& leaf, int argument, std::size_t leaf_index, const char* who);
 // Checks that a grad function's first output is a 0-d float loss.
 void check_scalar_loss(const Jaxpr& j, const char* who);
 // Binds custom_vjp_call.
@@ -138,7 +140,8 @@ auto value_and_grad_impl(F f, const char* who) {
       bool selected = false;
       ((selected = selected || I == index), ...);
       wrt.resize(leaves.size(), selected);
-      (void)before;
+      if (selected)
+        for (std::size_t k = before; k < leaves.size(); ++k) check_differentiable(leaves[k], index, k - before, who);
       ++index;
     };
     (add(args), ...);
