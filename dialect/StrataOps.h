@@ -13,5 +13,13 @@
 
 #include "StrataEnums.h.inc"
 
+namespace mlir::OpTrait::strata {
+// Marks elementwise ops whose per-element cost is well above a load and a store (transcendentals,
+// division, powers): the fusion pass does not recompute them for several consumers or for every
+// element of a broadcast.
+template <typename ConcreteType>
+class Expensive : public TraitBase<ConcreteType, Expensive> {};
+}  // namespace mlir::OpTrait::strata
+
 #define GET_OP_CLASSES
 #include "StrataOps.h.inc"

@@ -60,6 +60,11 @@ def Strata_IotaOp : Strata_Op<"iota", [Pure]> {
 // Elementwise ops.
 //===----------------------------------------------------------------------------------===//
 
+// Elementwise ops that cost well above a load and a store per element (see StrataOps.h).
+def Strata_Expensive : NativeOpTrait<"Expensive"> {
+  let cppNamespace = "::mlir::OpTrait::strata";
+}
+
 class Strata_ElementwiseOp<string mnemonic, list<Trait> traits = []> :
     Strata_Op<mnemonic, !listconcat([Pure, Elementwise, SameOperandsAndResultShape], traits)>;
 
@@ -105,13 +110,13 @@ def Strata_MultiplyOp : Strata_BinaryElementwiseOp<"multiply", Strata_Tensor,
 }
 def Strata_DivideOp : Strata_BinaryElementwiseOp<"divide", Strata_NumericTensor,
     "Divides `lhs` by `rhs` elementwise; integer division truncates toward zero.",
-    "%2 = strata.divide %0, %1 : tensor<4xf32>"> {
+    "%2 = strata.divide %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise division";
   let hasFolder = 1;
 }
 def Strata_RemainderOp : Strata_BinaryElementwiseOp<"remainder", Strata_NumericTensor,
     "The remainder of `lhs / rhs` elementwise, with the sign of `lhs` (C's fmod and %).",
-    "%2 = strata.remainder %0, %1 : tensor<4xi32>"> {
+    "%2 = strata.remainder %0, %1 : tensor<4xi32>", [Strata_Expensive]> {
   let summary = "elementwise remainder";
 }
 def Strata_MaximumOp : Strata_BinaryElementwiseOp<"maximum", Strata_Tensor,
@@ -128,7 +133,7 @@ def Strata_MinimumOp : Strata_BinaryElementwiseOp<"minimum", Strata_Tensor,
 }
 def Strata_PowerOp : Strata_BinaryElementwiseOp<"power", Strata_NumericTensor,
     "Raises `lhs` to the power `rhs` elementwise.",
-    "%2 = strata.power %0, %1 : tensor<4xf32>"> {
+    "%2 = strata.power %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise power";
 }
 
@@ -177,51 +182,59 @@ def Strata_SignOp : Strata_UnaryElementwiseOp<"sign", Strata_NumericTensor,
   let summary = "elementwise sign";
 }
 def Strata_ExpOp : Strata_UnaryElementwiseOp<"exponential", Strata_FloatTensor,
-    "e raised to `operand`, elementwise.", "%1 = strata.exponential %0 : tensor<4xf32>"> {
+    "e raised to `operand`, elementwise.", "%1 = strata.exponential %0 : tensor<4xf32>",
+    [Strata_Expensive]> {
   let summary = "elementwise exponential";
   let hasFolder = 1;
 }
 def Strata_LogOp : Strata_UnaryElementwiseOp<"log", Strata_FloatTensor,
-    "The natural logarithm of `operand`, elementwise.", "%1 = strata.log %0 : tensor<4xf32>"> {
+    "The natural logarithm of `operand`, elementwise.", "%1 = strata.log %0 : tensor<4xf32>",
+    [Strata_Expensive]> {
   let summary = "elementwise natural logarithm";
   let hasFolder = 1;
 }
 def Strata_Log1pOp : Strata_UnaryElementwiseOp<"log_plus_one", Strata_FloatTensor,
     "log(1 + `operand`) elementwise, accurate near zero.",
-    "%1 = strata.log_plus_one %0 : tensor<4xf32>"> {
+    "%1 = strata.log_plus_one %0 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise log(1 + x)";
 }
 def Strata_Expm1Op : Strata_UnaryElementwiseOp<"exponential_minus_one", Strata_FloatTensor,
     "exp(`operand`) - 1 elementwise, accurate near zero.",
-    "%1 = strata.exponential_minus_one %0 : tensor<4xf32>"> {
+    "%1 = strata.exponential_minus_one %0 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise exp(x) - 1";
 }
 def Strata_TanhOp : Strata_UnaryElementwiseOp<"tanh", Strata_FloatTensor,
-    "The hyperbolic tangent of `operand`, elementwise.", "%1 = strata.tanh %0 : tensor<4xf32>"> {
+    "The hyperbolic tangent of `operand`, elementwise.", "%1 = strata.tanh %0 : tensor<4xf32>",
+    [Strata_Expensive]> {
   let summary = "elementwise hyperbolic tangent";
   let hasFolder = 1;
 }
 def Strata_LogisticOp : Strata_UnaryElementwiseOp<"logistic", Strata_FloatTensor,
-    "1 / (1 + exp(-`operand`)) elementwise.", "%1 = strata.logistic %0 : tensor<4xf32>"> {
+    "1 / (1 + exp(-`operand`)) elementwise.", "%1 = strata.logistic %0 : tensor<4xf32>",
+    [Strata_Expensive]> {
   let summary = "elementwise logistic sigmoid";
 }
 def Strata_SineOp : Strata_UnaryElementwiseOp<"sine", Strata_FloatTensor,
-    "The sine of `operand` (radians), elementwise.", "%1 = strata.sine %0 : tensor<4xf32>"> {
+    "The sine of `operand` (radians), elementwise.", "%1 = strata.sine %0 : tensor<4xf32>",
+    [Strata_Expensive]> {
   let summary = "elementwise sine";
   let hasFolder = 1;
 }
 def Strata_CosineOp : Strata_UnaryElementwiseOp<"cosine", Strata_FloatTensor,
-    "The cosine of `operand` (radians), elementwise.", "%1 = strata.cosine %0 : tensor<4xf32>"> {
+    "The cosine of `operand` (radians), elementwise.", "%1 = strata.cosine %0 : tensor<4xf32>",
+    [Strata_Expensive]> {
   let summary = "elementwise cosine";
   let hasFolder = 1;
 }
 def Strata_SqrtOp : Strata_UnaryElementwiseOp<"sqrt", Strata_FloatTensor,
-    "The square root of `operand`, elementwise.", "%1 = strata.sqrt %0 : tensor<4xf32>"> {
+    "The square root of `operand`, elementwise.", "%1 = strata.sqrt %0 : tensor<4xf32>",
+    [Strata_Expensive]> {
   let summary = "elementwise square root";
   let hasFolder = 1;
 }
 def Strata_RsqrtOp : Strata_UnaryElementwiseOp<"rsqrt", Strata_FloatTensor,
-    "1 / sqrt(`operand`) elementwise.", "%1 = strata.rsqrt %0 : tensor<4xf32>"> {
+    "1 / sqrt(`operand`) elementwise.", "%1 = strata.rsqrt %0 : tensor<4xf32>",
+    [Strata_Expensive]> {
   let summary = "elementwise reciprocal square root";
   let hasFolder = 1;
 }

@@ -23,6 +23,13 @@ inline constexpr int64_t kLhsContractFirst = 1;
 inline constexpr int64_t kRhsFreeFirst = 2;
 inline constexpr int64_t kDotParallel = 4;
 
+// void strata_rt_dot_ep_<t>(the nine arguments above, void (*epilogue)(void* ctx, int64_t m0,
+//                           int64_t m1, int64_t n0, int64_t n1), void* ctx)
+// for <t> = f32, f64 and B = 1: out = lhs × rhs as strata_rt_dot_<t>, and epilogue(ctx, ...)
+// on each block [m0, m1) × [n0, n1) of out right after the GEMM has written it (still in
+// cache). The blocks cover out exactly once; they may run on any thread of the pool.
+inline constexpr const char* kDotEpiloguePrefix = "strata_rt_dot_ep_";
+
 // void strata_rt_parallel_for(void (*body)(void* ctx, int64_t lo, int64_t hi), void* ctx,
 //                             int64_t n, int64_t grain)
 // Runs body over [0, n) split into chunks of at least `grain` across the thread pool.

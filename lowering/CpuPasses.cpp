@@ -42,10 +42,11 @@ bool parallelEnabled(ModuleOp module) {
 
 int optLevel(ModuleOp module) { return static_cast<int>(moduleIntAttr(module, "strata.opt_level", 3)); }
 
-void setCpuOptions(ModuleOp module, bool parallel, int level, bool fuse) {
+void setCpuOptions(ModuleOp module, bool parallel, int level, bool fuse, bool assignBuffers) {
   Builder b(module.getContext());
   module->setAttr("strata.parallel", b.getBoolAttr(parallel));
   module->setAttr("strata.fuse", b.getBoolAttr(fuse));
+  module->setAttr("strata.assign_buffers", b.getBoolAttr(assignBuffers));
   module->setAttr("strata.opt_level", b.getI64IntegerAttr(level));
 }
 
@@ -189,28 +190,6 @@ struct TileTransposesPass : PassWrapper<TileTransposesPass, OperationPass<Module
   }
 };
 
-// Linalg's elementwise fusion, unless the module says strata.fuse = false (so that the
-// effect of fusion can be measured).
-struct ElementwiseFusionPass : PassWrapper<ElementwiseFusionPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ElementwiseFusionPass)
-  StringRef getArgument() const override { return "strata-fuse-elementwise-linalg"; }
-  StringRef getDescription() const override {
-    return "Fuse elementwise linalg ops (linalg-fuse-elementwise-ops) unless strata.fuse = false";
-  }
-  static OpPassManager pipeline() {
-    OpPassManager pm(ModuleOp::getOperationName());
-    pm.addPass(createLinalgElementwiseOpFusionPass());
-    return pm;
-  }
-  void getDependentDialects(DialectRegistry& registry) const override { pipeline().getDependentDialects(registry); }
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    if (auto fuse = module->getAttrOfType<BoolAttr>("strata.fuse"); fuse && !fuse.getValue()) return;
-    OpPassManager pm = pipeline();
-    if (failed(runPipeline(pm, module))) signalPassFailure();
-  }
-};
-
 struct ExpandStridedCopiesPass : PassWrapper<ExpandStridedCopiesPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandStridedCopiesPass)
   StringRef getArgument() const override { return "strata-expand-strided-copies"; }
@@ -273,7 +252,6 @@ struct MathToLibmCallsPass : PassWrapper<MathToLibmCallsPass, OperationPass<Modu
 }  // namespace
 
 std::unique_ptr<Pass> createMarkReadOnlyInputsPass() { return std::make_unique<MarkReadOnlyInputsPass>(); }
-std::unique_ptr<Pass> createElementwiseFusionPass() { return std::make_unique<ElementwiseFusionPass>(); }
 std::unique_ptr<Pass> createTileTransposesPass() { return std::make_unique<TileTransposesPass>(); }
 std::unique_ptr<Pass> createForwardOutputsPass() { return std::make_unique<ForwardOutputsPass>(); }
 std::unique_ptr<Pass> createExpandStridedCopiesPass() { return std::make_unique<ExpandStridedCopiesPass>(); }
@@ -284,7 +262,7 @@ void registerCpuPasses() {
   if (done) return;
   done = true;
   for (auto create : {createStrataToLinalgPass, createMarkReadOnlyInputsPass, createRuntimeGemmPass,
-                      createExpandStridedCopiesPass, createOutlineParallelLoopsPass, createForwardOutputsPass, createTileTransposesPass, createElementwiseFusionPass,
+                      createExpandStridedCopiesPass, createOutlineParallelLoopsPass, createForwardOutputsPass, createTileTransposesPass,
                       createScratchArenaPass, createMathToLibmCallsPass, createParallelLaunchPass,
                       createCpuEntryPass})
     registerPass(create);

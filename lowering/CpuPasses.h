@@ -5,7 +5,8 @@
 // needs no option plumbing and strata-opt can set them in the input:
 //   strata.parallel  (bool, default true)  split large loops and GEMMs across the cores
 //   strata.opt_level (i64, default 3)      LLVM -O level
-//   strata.fuse      (bool, default true)  fuse elementwise linalg ops
+//   strata.fuse      (bool, default true)  group ops into strata.fusion regions (strata-fuse)
+//   strata.assign_buffers (bool, default true)  temporaries share the arena (strata-assign-buffers)
 // Results that compile_for_cpu reads back after the loops stage:
 //   strata.scratch_bytes, strata.temporaries_bytes (i64)
 #pragma once
@@ -29,7 +30,7 @@ func::FuncOp entryFunction(ModuleOp module);
 
 bool parallelEnabled(ModuleOp module);
 int optLevel(ModuleOp module);
-void setCpuOptions(ModuleOp module, bool parallel, int optLevel, bool fuse = true);
+void setCpuOptions(ModuleOp module, bool parallel, int optLevel, bool fuse = true, bool assignBuffers = true);
 int64_t moduleIntAttr(ModuleOp module, const char* name, int64_t otherwise);
 
 // --strata-mark-readonly-inputs: arguments of public functions are not writable, so that
@@ -44,8 +45,6 @@ std::unique_ptr<Pass> createRuntimeGemmPass();
 // --strata-expand-strided-copies: memref.copy between buffers that are not both contiguous
 // becomes linalg.copy (loops), so that no copy needs MLIR's runtime library.
 std::unique_ptr<Pass> createExpandStridedCopiesPass();
-// --strata-fuse-elementwise-linalg: linalg's elementwise fusion unless strata.fuse = false.
-std::unique_ptr<Pass> createElementwiseFusionPass();
 // --strata-tile-transposes: elementwise loop nests that read or write a buffer across its rows
 // (transposes) become parallel loops over 32x32 tiles.
 std::unique_ptr<Pass> createTileTransposesPass();

@@ -29,9 +29,9 @@ namespace mlir::strata {
 void addLinalgPasses(OpPassManager& pm) {
   // 1. Every strata op becomes linalg/tensor/arith/math (custom_vjp calls inlined first).
   pm.addPass(createStrataToLinalgPass());
-  // 2. Chains of elementwise generics (and broadcasts, transposes) fuse into one loop nest;
-  //    each producer with one use is folded into its consumer.
-  pm.addPass(createElementwiseFusionPass());
+  //    Each strata.fusion region becomes one loop nest there (the fusion decisions are the
+  //    `fused` stage's; with strata.fuse = false every op is its own loop nest).
+  // 2. Dead values and duplicates the lowering made are dropped.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

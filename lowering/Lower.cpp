@@ -65,8 +65,8 @@ LowerResult lower(const JaxprImpl& jaxpr, bool with_locations) {
       result.stages.push_back({stage.name, *translated, with_locations ? *translated : ""});
       return;
     }
-    result.stages.push_back({stage.name, mlir::strata::printStage(*module),
-                             with_locations ? mlir::strata::printStage(*module, true) : ""});
+    result.stages.push_back({stage.name, mlir::strata::printStage(*module, stage),
+                             with_locations ? mlir::strata::printStage(*module, stage, true) : ""});
   };
   if (failed(mlir::strata::runStages(*module, "", emit)) && result.error.empty())
     result.error = "a pipeline failed";

@@ -19,6 +19,9 @@
 //    which splits [0, n) across the thread pool (CpuAbi.h). The aligned pointers of F's buffer
 //    arguments get `noalias` when strata.noalias_args says so (LLVM then vectorises without
 //    runtime alias checks and keeps reduction accumulators in registers).
+// 4. Dot epilogues (RuntimeGemm.cpp): each call of a GEMM wrapper G (strata.gemm_epilogue_of
+//    = @E) becomes strata_rt_dot_ep_<t>(the dot's arguments, E_task, ctx), with ctx the captured
+//    values and E_task(ctx, m0, m1, n0, n1) calling E on one output block; G is erased.
 #include <algorithm>
 
 #include "lowering/CpuAbi.h"
@@ -247,6 +250,7 @@ struct ParallelLaunchPass : PassWrapper<ParallelLaunchPass, OperationPass<Module
     registry.insert<LLVM::LLVMDialect>();
   }
   void runOnOperation() override {
+    if (failed(launchGemmEpilogues())) return signalPassFailure();
     ModuleOp module = getOperation();
     SmallVector<LLVM::LLVMFuncOp> bodies;
     module.walk([&](LLVM::LLVMFuncOp f) {
@@ -298,20 +302,89 @@ struct ParallelLaunchPass : PassWrapper<ParallelLaunchPass, OperationPass<Module
     }
   }
 
-  // F_task(ctx, lo, hi) { F(lo, hi, ctx->captured...) }
-  LLVM::LLVMFuncOp makeTask(ModuleOp module, LLVM::LLVMFuncOp body, LLVM::LLVMStructType structType) {
+  static void markNoalias(LLVM::LLVMFuncOp body) {
+    if (!body->hasAttr("strata.noalias_args")) return;
+    if (auto types = body->getAttrOfType<ArrayAttr>("strata.arg_types"))
+      for (unsigned pos : alignedPointerPositions(types))
+        if (pos < body.getNumArguments()) body.setArgAttr(pos, "llvm.noalias", UnitAttr::get(body.getContext()));
+  }
+
+  // Step 4: GEMM wrappers → strata_rt_dot_ep_<t>(dot arguments, E_task, ctx).
+  LogicalResult launchGemmEpilogues() {
+    ModuleOp module = getOperation();
+    SmallVector<LLVM::LLVMFuncOp> wrappers;
+    module.walk([&](LLVM::LLVMFuncOp f) {
+      if (f->hasAttr("strata.gemm_epilogue_of")) wrappers.push_back(f);
+    });
+    MLIRContext* ctx = &getContext();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    constexpr unsigned kDotArgs = 9;  // flags, B, M, N, K, lhs, rhs, out, workspace
+    for (LLVM::LLVMFuncOp wrapper : wrappers) {
+      auto epilogueName = wrapper->getAttrOfType<FlatSymbolRefAttr>("strata.gemm_epilogue_of");
+      auto runtimeName = wrapper->getAttrOfType<StringAttr>("strata.runtime");
+      auto epilogue = module.lookupSymbol<LLVM::LLVMFuncOp>(epilogueName.getValue());
+      ArrayRef<Type> params = wrapper.getFunctionType().getParams();
+      if (!epilogue || !runtimeName || params.size() < kDotArgs ||
+          epilogue.getFunctionType().getNumParams() < 4)
+        return wrapper.emitError("strata-parallel-launch: malformed GEMM epilogue wrapper");
+      markNoalias(epilogue);
+      SmallVector<Type> runtimeParams(params.take_front(kDotArgs));
+      runtimeParams.append({ptr, ptr});
+      auto runtime = declareLlvm(module, runtimeName.getValue(),
+                                 LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), runtimeParams));
+      auto structType =
+          LLVM::LLVMStructType::getLiteral(ctx, epilogue.getFunctionType().getParams().drop_front(4));
+      SmallVector<LLVM::CallOp> calls;
+      module.walk([&](LLVM::CallOp call) {
+        if (call.getCallee() == wrapper.getName()) calls.push_back(call);
+      });
+      LLVM::LLVMFuncOp task = makeTask(module, epilogue, structType, 4);
+      for (LLVM::CallOp call : calls) {
+        OpBuilder b(call);
+        Location loc = call.getLoc();
+        ValueRange operands = call.getArgOperands();
+        Value frame = storeFrame(b, loc, structType, operands.drop_front(kDotArgs));
+        SmallVector<Value> args(operands.take_front(kDotArgs));
+        args.push_back(LLVM::AddressOfOp::create(b, loc, task));
+        args.push_back(frame);
+        LLVM::CallOp::create(b, loc, runtime, args);
+        call.erase();
+      }
+      wrapper.erase();
+    }
+    return success();
+  }
+
+  // A stack struct holding `values`.
+  static Value storeFrame(OpBuilder& b, Location loc, LLVM::LLVMStructType structType, ValueRange values) {
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(1));
+    Value frame = LLVM::AllocaOp::create(b, loc, ptr, structType, one, 16);
+    for (auto [i, v] : llvm::enumerate(values)) {
+      Value slot = LLVM::GEPOp::create(b, loc, ptr, structType, frame,
+                                       ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+      LLVM::StoreOp::create(b, loc, v, slot);
+    }
+    return frame;
+  }
+
+  // F_task(ctx, bounds...) { F(bounds..., ctx->captured...) } with `bounds` i64 arguments.
+  LLVM::LLVMFuncOp makeTask(ModuleOp module, LLVM::LLVMFuncOp body, LLVM::LLVMStructType structType,
+                            unsigned bounds = 2) {
     MLIRContext* ctx = module.getContext();
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     auto i64 = IntegerType::get(ctx, 64);
     OpBuilder b(ctx);
     b.setInsertionPointAfter(body);
     Location loc = body.getLoc();
-    auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr, i64, i64});
+    SmallVector<Type> params{ptr};
+    params.append(bounds, i64);
+    auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);
     auto task = LLVM::LLVMFuncOp::create(b, loc, (body.getName() + "_task").str(), type,
                                          LLVM::Linkage::Internal);
     Block* entry = task.addEntryBlock(b);
     b.setInsertionPointToStart(entry);
-    SmallVector<Value> args{entry->getArgument(1), entry->getArgument(2)};
+    SmallVector<Value> args(entry->getArguments().drop_front(1));
     for (auto [i, t] : llvm::enumerate(structType.getBody())) {
       Value slot = LLVM::GEPOp::create(b, loc, ptr, structType, entry->getArgument(0),
                                        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});

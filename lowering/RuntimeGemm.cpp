@@ -8,6 +8,14 @@
 // 3. The zero fill of the result that the tensor-level lowering put before the matmul is
 //    erased: the runtime writes C = A·B rather than accumulating. Without such a fill the op is
 //    left alone (it then lowers to loops, correct but slow).
+// 4. Dot epilogues: when the matmul (f32/f64, one batch, writing its buffer directly) is
+//    followed by the in-place linalg.generic an output fusion made (strata.epilogue), that
+//    generic is outlined into @main_epilogue_N(m0, m1, n0, n1, buffers...), which runs it on the
+//    block [m0, m1) × [n0, n1) of the output (subviews of each operand), and the GEMM goes
+//    through @main_gemm_N(dot arguments..., buffers...): as written, the GEMM call then the
+//    epilogue on the whole output (a correct serial program); --strata-parallel-launch turns it
+//    into one strata_rt_dot_ep_<t> call that runs the epilogue on each block as soon as the
+//    GEMM has written it (CpuAbi.h).
 // REQUIRES: bufferized; static shapes.
 #include "lowering/CpuPasses.h"
 
@@ -17,9 +25,11 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::strata {
 namespace {
@@ -71,7 +81,142 @@ func::FuncOp declareRuntime(ModuleOp module, StringRef name, FunctionType type) 
   return f;
 }
 
-LogicalResult lowerMatmul(linalg::BatchMatmulOp op, bool parallel) {
+// The strata.epilogue generic that follows `op` (past side-effect-free ops) and updates `out`
+// in place, or null.
+linalg::GenericOp findEpilogue(Operation* op, Value out) {
+  for (Operation* next = op->getNextNode(); next; next = next->getNextNode()) {
+    if (auto g = dyn_cast<linalg::GenericOp>(next)) {
+      if (g->hasAttr("strata.epilogue") && g.hasPureBufferSemantics() && g.getNumDpsInits() == 1 &&
+          g.getDpsInits()[0] == out && g.getNumLoops() == 3 && g.getNumParallelLoops() == 3)
+        return g;
+      return {};
+    }
+    if (!isMemoryEffectFree(next)) return {};
+  }
+  return {};
+}
+
+// Offsets and sizes of an operand's block under map `m` (over loops b, m, n), or failure for a
+// map that is not plain loop indices and zeros.
+LogicalResult blockOf(OpBuilder& b, Location loc, AffineMap m, ValueRange bounds,
+                      SmallVector<OpFoldResult>& offsets, SmallVector<OpFoldResult>& sizes) {
+  // bounds: m0, m1, n0, n1
+  for (AffineExpr e : m.getResults()) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 0) {
+      offsets.push_back(b.getIndexAttr(0));
+      sizes.push_back(b.getIndexAttr(1));
+      continue;
+    }
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d) return failure();
+    if (d.getPosition() == 0) {
+      offsets.push_back(b.getIndexAttr(0));
+      sizes.push_back(b.getIndexAttr(1));
+    } else {
+      Value lo = bounds[d.getPosition() == 1 ? 0 : 2], hi = bounds[d.getPosition() == 1 ? 1 : 3];
+      offsets.push_back(lo);
+      sizes.push_back(arith::SubIOp::create(b, loc, hi, lo).getResult());
+    }
+  }
+  return success();
+}
+
+// Outlines `epilogue` into @F(m0, m1, n0, n1, captured...) and returns F with the captured
+// values (null when an operand's map is not a block's).
+func::FuncOp outlineEpilogue(ModuleOp module, func::FuncOp main, linalg::GenericOp epilogue,
+                             SmallVector<Value>& captured, int counter) {
+  for (AffineMap m : epilogue.getIndexingMapsArray())
+    for (AffineExpr e : m.getResults()) {
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      if (!isa<AffineDimExpr>(e) && !(c && c.getValue() == 0)) return {};
+    }
+  SetVector<Value> used(epilogue->getOperands().begin(), epilogue->getOperands().end());
+  getUsedValuesDefinedAbove(epilogue->getRegion(0), used);
+  SmallVector<Value> cloned;
+  for (Value v : used) {
+    Operation* d = v.getDefiningOp();
+    (d && isa<arith::ConstantOp>(d) ? cloned : captured).push_back(v);
+  }
+  MLIRContext* ctx = module.getContext();
+  OpBuilder b(ctx);
+  Type index = b.getIndexType();
+  SmallVector<Type> argTypes(4, index);
+  for (Value v : captured) argTypes.push_back(v.getType());
+  b.setInsertionPointAfter(main);
+  Location loc = epilogue.getLoc();
+  auto fn = func::FuncOp::create(b, loc, (main.getName() + "_epilogue_" + Twine(counter)).str(),
+                                 b.getFunctionType(argTypes, {}));
+  fn.setPrivate();
+  fn->setAttr("strata.gemm_epilogue", b.getUnitAttr());
+  SmallVector<Attribute> typeAttrs;
+  for (Type t : argTypes) typeAttrs.push_back(TypeAttr::get(t));
+  fn->setAttr("strata.arg_types", b.getArrayAttr(typeAttrs));
+  Block* entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  IRMapping map;
+  for (Value v : cloned) map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
+  for (auto [i, v] : llvm::enumerate(captured)) map.map(v, entry->getArgument(4 + static_cast<unsigned>(i)));
+  ValueRange bounds = entry->getArguments().take_front(4);
+  for (OpOperand& operand : epilogue->getOpOperands()) {
+    SmallVector<OpFoldResult> offsets, sizes;
+    if (failed(blockOf(b, loc, epilogue.getMatchingIndexingMap(&operand), bounds, offsets, sizes))) {
+      fn.erase();
+      return {};
+    }
+    SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+    Value view = memref::SubViewOp::create(b, loc, map.lookup(operand.get()), offsets, sizes, strides);
+    map.map(operand.get(), view);
+  }
+  Operation* copy = b.clone(*epilogue, map);
+  copy->removeAttr("strata.epilogue");
+  func::ReturnOp::create(b, loc);
+  // No two captured buffers overlap except the output's own (read and written in place).
+  SmallVector<Value> roots;
+  bool distinct = true;
+  for (Value v : captured)
+    if (isa<MemRefType>(v.getType())) {
+      Value r = v;
+      while (Operation* d = r.getDefiningOp())
+        if (isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp,
+                memref::ReinterpretCastOp, memref::ViewOp>(d))
+          r = d->getOperand(0);
+        else
+          break;
+      if (llvm::is_contained(roots, r)) distinct = false;
+      roots.push_back(r);
+    }
+  if (distinct) fn->setAttr("strata.noalias_args", b.getUnitAttr());
+  return fn;
+}
+
+// @G(dot arguments..., captured...): the GEMM, then the epilogue over the whole output.
+func::FuncOp gemmWithEpilogue(ModuleOp module, func::FuncOp main, func::FuncOp runtime, func::FuncOp epilogue,
+                              StringRef suffix, int64_t M, int64_t N, int counter) {
+  MLIRContext* ctx = module.getContext();
+  OpBuilder b(ctx);
+  SmallVector<Type> argTypes(runtime.getFunctionType().getInputs());
+  ArrayRef<Type> epilogueTypes = epilogue.getFunctionType().getInputs();
+  argTypes.append(epilogueTypes.begin() + 4, epilogueTypes.end());
+  b.setInsertionPointAfter(main);
+  Location loc = epilogue.getLoc();
+  auto fn = func::FuncOp::create(b, loc, (main.getName() + "_gemm_" + Twine(counter)).str(),
+                                 b.getFunctionType(argTypes, {}));
+  fn.setPrivate();
+  fn->setAttr("strata.gemm_epilogue_of", FlatSymbolRefAttr::get(epilogue));
+  fn->setAttr("strata.runtime", b.getStringAttr(std::string(::strata::cpu_abi::kDotEpiloguePrefix) + suffix.str()));
+  Block* entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  size_t n = runtime.getNumArguments();
+  func::CallOp::create(b, loc, runtime, entry->getArguments().take_front(n));
+  auto c = [&](int64_t v) -> Value { return arith::ConstantOp::create(b, loc, b.getIndexAttr(v)); };
+  SmallVector<Value> args{c(0), c(M), c(0), c(N)};
+  for (Value v : entry->getArguments().drop_front(n)) args.push_back(v);
+  func::CallOp::create(b, loc, epilogue, args);
+  func::ReturnOp::create(b, loc);
+  return fn;
+}
+
+LogicalResult lowerMatmul(linalg::BatchMatmulOp op, bool parallel, int& epilogues) {
   Location loc = op.getLoc();
   ModuleOp module = op->getParentOfType<ModuleOp>();
   if (!op.hasPureBufferSemantics()) return success();
@@ -116,8 +261,23 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, bool parallel) {
   SmallVector<Value> args{c(flags), c(B), c(M), c(N), c(K), ptr(lhs), ptr(rhs), ptr(result), workspace};
   std::string name = std::string(::strata::cpu_abi::kDotPrefix) + suffix;
   auto type = FunctionType::get(ctx, {i64, i64, i64, i64, i64, index, index, index, index}, {});
-  declareRuntime(module, name, type);
-  func::CallOp::create(b, loc, name, TypeRange{}, args);
+  func::FuncOp runtime = declareRuntime(module, name, type);
+  linalg::GenericOp epilogue = findEpilogue(op, out);
+  func::FuncOp main = op->getParentOfType<func::FuncOp>();
+  SmallVector<Value> captured;
+  func::FuncOp outlined;
+  if (epilogue && result == out && B == 1 && (element.isF32() || element.isF64()) &&
+      ot.getElementType() == element)
+    outlined = outlineEpilogue(module, main, epilogue, captured, epilogues);
+  if (outlined) {
+    func::FuncOp gemm = gemmWithEpilogue(module, main, runtime, outlined, suffix, M, N, epilogues++);
+    args.append(captured.begin(), captured.end());
+    b.setInsertionPoint(epilogue);  // after whatever views the epilogue reads
+    func::CallOp::create(b, loc, gemm, args);
+    epilogue.erase();
+  } else {
+    func::CallOp::create(b, loc, name, TypeRange{}, args);
+  }
   if (result != out) memref::CopyOp::create(b, loc, result, out);
   fill.erase();
   op.erase();
@@ -135,8 +295,9 @@ struct RuntimeGemmPass : PassWrapper<RuntimeGemmPass, OperationPass<ModuleOp>> {
     bool parallel = parallelEnabled(module);
     SmallVector<linalg::BatchMatmulOp> ops;
     module.walk([&](linalg::BatchMatmulOp op) { ops.push_back(op); });
+    int epilogues = 0;
     for (linalg::BatchMatmulOp op : ops)
-      if (failed(lowerMatmul(op, parallel))) return signalPassFailure();
+      if (failed(lowerMatmul(op, parallel, epilogues))) return signalPassFailure();
   }
 };
 

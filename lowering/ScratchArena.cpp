@@ -1,12 +1,12 @@
 // --strata-scratch-arena: every temporary buffer of @main becomes a view into one scratch
 // arena, a trailing argument of @main, so that the generated code never allocates.
 //
-// 1. Each memref.alloc gets a live range over the top-level ops of @main: from the alloc to
-//    the last op that uses it or a view of it (uses inside nested regions and calls count at
-//    the enclosing top-level op).
-// 2. Offsets are assigned first-fit in order of allocation, 64-byte aligned, so buffers whose
-//    live ranges do not overlap share memory.
-// 3. Each alloc becomes memref.view %scratch[offset]; @main gains the argument
+// 1. The offsets are the BufferAssignment's (transforms/BufferAssignment.h): allocations that
+//    strata-assign-buffers placed (the `buffers` stage) keep their strata.offset; those made
+//    since (the runtime GEMM's workspaces and contiguous copies) are placed around them by the
+//    same liveness, on the schedule as it is now. With strata.assign_buffers = false nothing
+//    shares: every temporary has its own slot.
+// 2. Each alloc becomes memref.view %scratch[offset]; @main gains the argument
 //    `%scratch: memref<Sxi8>` and the attribute strata.entry_arg_types (its arguments' types,
 //    for the entry point); the module records strata.scratch_bytes (S) and
 //    strata.temporaries_bytes (the sum of all temporaries, before sharing).
@@ -19,44 +19,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "transforms/BufferAssignment.h"
 
 namespace mlir::strata {
 namespace {
-
-constexpr int64_t kAlign = 64;
-int64_t alignUp(int64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
-
-int64_t byteSize(MemRefType t) {
-  int64_t bits = t.getElementTypeBitWidth();
-  return t.getNumElements() * std::max<int64_t>(1, bits / 8);
-}
-
-struct Temp {
-  memref::AllocOp alloc;
-  int64_t start = 0, end = 0, size = 0, offset = 0;
-};
-
-// The index of the top-level op of `block` that contains `op`.
-int64_t positionIn(Block& block, Operation* op, const DenseMap<Operation*, int64_t>& index) {
-  Operation* top = block.findAncestorOpInBlock(*op);
-  auto it = index.find(top);
-  return it == index.end() ? 0 : it->second;
-}
-
-// The last position at which `v` or a memref derived from it is used.
-int64_t lastUse(Value v, Block& block, const DenseMap<Operation*, int64_t>& index) {
-  int64_t last = 0;
-  SmallVector<Value> work{v};
-  while (!work.empty()) {
-    Value cur = work.pop_back_val();
-    for (Operation* user : cur.getUsers()) {
-      last = std::max(last, positionIn(block, user, index));
-      for (Value r : user->getResults())
-        if (isa<MemRefType>(r.getType())) work.push_back(r);
-    }
-  }
-  return last;
-}
 
 struct ScratchArenaPass : PassWrapper<ScratchArenaPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ScratchArenaPass)
@@ -80,45 +46,11 @@ struct ScratchArenaPass : PassWrapper<ScratchArenaPass, OperationPass<ModuleOp>>
     });
     if (stray) return signalPassFailure();
 
-    Block& block = main.getBody().front();
-    DenseMap<Operation*, int64_t> index;
-    int64_t i = 0;
-    for (Operation& op : block) index[&op] = i++;
-    std::vector<Temp> temps;
-    bool dynamic = false;
-    main.walk([&](memref::AllocOp a) {
-      if (!a.getType().hasStaticShape() || !a.getType().getLayout().isIdentity()) {
-        a.emitError("strata-scratch-arena: expects static, contiguous allocations");
-        dynamic = true;
-        return;
-      }
-      Temp t;
-      t.alloc = a;
-      t.start = positionIn(block, a, index);
-      t.end = std::max(t.start, lastUse(a.getResult(), block, index));
-      t.size = alignUp(byteSize(a.getType()));
-      temps.push_back(t);
-    });
-    if (dynamic) return signalPassFailure();
-
-    // First fit, in order of allocation: the lowest offset that overlaps no live buffer.
-    int64_t total = 0, sum = 0;
-    std::vector<const Temp*> placed;
-    for (Temp& t : temps) {
-      sum += t.size;
-      std::vector<std::pair<int64_t, int64_t>> busy;
-      for (const Temp* p : placed)
-        if (p->start <= t.end && t.start <= p->end) busy.push_back({p->offset, p->offset + p->size});
-      std::sort(busy.begin(), busy.end());
-      int64_t offset = 0;
-      for (auto [lo, hi] : busy) {
-        if (offset + t.size <= lo) break;
-        offset = std::max(offset, hi);
-      }
-      t.offset = offset;
-      total = std::max(total, offset + t.size);
-      placed.push_back(&t);
-    }
+    BufferAssignmentOptions options;
+    if (auto share = module->getAttrOfType<BoolAttr>("strata.assign_buffers")) options.share = share.getValue();
+    FailureOr<BufferAssignment> assignment = assignBuffers(main, options);
+    if (failed(assignment)) return signalPassFailure();
+    int64_t total = assignment->arenaBytes(), sum = assignment->temporariesBytes();
 
     MLIRContext* ctx = &getContext();
     auto scratchType = MemRefType::get({total}, IntegerType::get(ctx, 8));
@@ -126,15 +58,15 @@ struct ScratchArenaPass : PassWrapper<ScratchArenaPass, OperationPass<ModuleOp>>
     if (failed(main.insertArgument(argIndex, scratchType, {}, main.getLoc())))
       return signalPassFailure();
     Value scratch = main.getArgument(argIndex);
-    for (Temp& t : temps) {
-      OpBuilder b(t.alloc);
-      Value offset = arith::ConstantOp::create(b, t.alloc.getLoc(), b.getIndexAttr(t.offset));
-      Value view = memref::ViewOp::create(b, t.alloc.getLoc(), t.alloc.getType(), scratch, offset,
-                                         ValueRange{});
-      for (Operation* user : llvm::make_early_inc_range(t.alloc->getUsers()))
+    for (const BufferAssignment::Buffer& t : assignment->buffers()) {
+      auto alloc = cast<memref::AllocOp>(t.alloc);
+      OpBuilder b(alloc);
+      Value offset = arith::ConstantOp::create(b, alloc.getLoc(), b.getIndexAttr(t.offset));
+      Value view = memref::ViewOp::create(b, alloc.getLoc(), alloc.getType(), scratch, offset, ValueRange{});
+      for (Operation* user : llvm::make_early_inc_range(alloc->getUsers()))
         if (isa<memref::DeallocOp>(user)) user->erase();
-      t.alloc.replaceAllUsesWith(view);
-      t.alloc.erase();
+      alloc.replaceAllUsesWith(view);
+      alloc.erase();
     }
     SmallVector<Attribute> types;
     for (Type ty : main.getArgumentTypes()) types.push_back(TypeAttr::get(ty));

@@ -9,15 +9,21 @@
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "transforms/BufferAssignment.h"
+#include "transforms/Passes.h"
 
 namespace mlir::strata {
 namespace {
 
 void addCanonicalize(OpPassManager& pm) { pm.addPass(createCanonicalizerPass()); }
 void addCse(OpPassManager& pm) { pm.addPass(createCSEPass()); }
+void addFuse(OpPassManager& pm) { pm.addPass(createStrataFuse()); }
+void addAssignBuffers(OpPassManager& pm) { pm.addPass(createStrataAssignBuffers()); }
 
 // The recipe. Order matters: canonicalization folds constants and identities first, so that
-// CSE then sees the ops that are really left and merges the duplicates among them.
+// CSE then sees the ops that are really left and merges the duplicates among them; fusion
+// then groups what remains (a duplicate left unmerged would be computed twice); buffers are
+// assigned once bufferization has made every temporary an allocation.
 const Stage kStages[] = {
     // 1. The program as parsed (.mlir) or lowered from the jaxpr.
     {"strata", "the program in the strata dialect, as parsed or lowered", nullptr},
@@ -25,9 +31,14 @@ const Stage kStages[] = {
     {"canonicalized", "after canonicalization (folders and patterns)", addCanonicalize},
     // 3. Common subexpressions merged.
     {"cse", "after common subexpression elimination", addCse},
-    // 4-9. The CPU pipeline (lowering/CpuPipeline.h).
-    {"linalg", "linalg/arith/math/tensor, elementwise ops fused", addLinalgPasses},
+    // 4. Ops grouped into strata.fusion regions, one loop nest each (strata.fuse = false: none).
+    {"fused", "ops grouped into strata.fusion regions (transforms/Fuse.cpp)", addFuse},
+    // 5-11. The CPU pipeline (lowering/CpuPipeline.h), with buffer assignment after
+    //       bufferization.
+    {"linalg", "linalg/arith/math/tensor, one loop nest per fusion region", addLinalgPasses},
     {"bufferized", "buffers; results written into out-params", addBufferizePasses},
+    {"buffers", "every temporary's offset in the scratch arena (BufferAssignment)", addAssignBuffers,
+     nullptr, recordedBufferAssignment},
     {"loops", "scf loops, runtime GEMM calls, parallel loops outlined, scratch arena", addLoopsPasses},
     {"llvm-dialect", "the LLVM dialect, with the entry point strata_entry", addLlvmDialectPasses},
     {"llvm-ir", "LLVM IR after LLVM's -O pipeline for the host CPU", nullptr, translateToLlvmIr},
@@ -60,6 +71,12 @@ LogicalResult runStages(ModuleOp module, llvm::StringRef last,
     if (last == stage.name) break;
   }
   return success();
+}
+
+std::string printStage(ModuleOp module, const Stage& stage, bool locations) {
+  std::string text = printStage(module, locations);
+  if (stage.annotate) text += stage.annotate(module);
+  return text;
 }
 
 std::string printStage(ModuleOp module, bool locations) {

@@ -32,6 +32,9 @@ struct Stage {
   // Stages past MLIR (llvm-ir, asm) print another language: `translate` renders their text
   // from the module, which stays as the previous stage left it. Null for MLIR stages.
   LogicalResult (*translate)(ModuleOp module, std::string& text) = nullptr;
+  // Text appended to an MLIR stage's module, as `//` comments (the `buffers` stage's
+  // BufferAssignment); null for none.
+  std::string (*annotate)(ModuleOp module) = nullptr;
 };
 
 // Every stage after `jaxpr`, in order (MLIR stages, then llvm-ir and asm).
@@ -46,7 +49,9 @@ LogicalResult runStages(ModuleOp module, llvm::StringRef last,
                         llvm::function_ref<void(const Stage&, const std::string* translated)> emit,
                         llvm::function_ref<LogicalResult(PassManager&)> configure = {});
 
-// The module as a stage prints it; `locations` adds loc(...) to every op.
+// The module as a stage prints it; `locations` adds loc(...) to every op. With `stage`, its
+// annotation follows the module.
 std::string printStage(ModuleOp module, bool locations = false);
+std::string printStage(ModuleOp module, const Stage& stage, bool locations = false);
 
 }  // namespace mlir::strata

@@ -15,7 +15,7 @@
 //    (batch, free, contract) nor the (batch, contract, free) order); transposed operands are
 //    the op's indexing maps, so no copy; the runtime GEMM pass later turns it into a call;
 //  - threefry2x32 → a linalg.generic with two results and the 20 rounds unrolled;
-//  - fusion → its body, inlined.
+//  - fusion → one loop nest per region (FusionToLinalg.cpp), before the patterns run.
 // REQUIRES: static shapes (the dialect's types guarantee them).
 #include "lowering/StrataToLinalg.h"
 
@@ -474,6 +474,39 @@ DotOperand throughTranspose(Value v, ArrayRef<int64_t> batch, ArrayRef<int64_t> 
   return d;
 }
 
+// The contraction of `lhsValue` (dimensions lb, lc) and `rhsValue` (rb, rc) as
+// linalg.batch_matmul on [B, M, K] × [B, K, N] views: the [B, M, N] result, in type `acc`.
+Value emitBatchMatmul(OpBuilder& rw, Location loc, Value lhsValue, ArrayRef<int64_t> lb,
+                      ArrayRef<int64_t> lc, Value rhsValue, ArrayRef<int64_t> rb, ArrayRef<int64_t> rc,
+                      Type acc) {
+  MLIRContext* ctx = rw.getContext();
+  auto lhsType = tensorOf(lhsValue), rhsType = tensorOf(rhsValue);
+  int64_t B = product(lhsType.getShape(), lb), K = product(lhsType.getShape(), lc);
+  int64_t M = product(lhsType.getShape(), freeDims(lhsType.getRank(), lb, lc));
+  int64_t N = product(rhsType.getShape(), freeDims(rhsType.getRank(), rb, rc));
+  SmallVector<int64_t> outShape{B, M, N};
+  Value zero = arith::ConstantOp::create(rw, loc, rw.getZeroAttr(acc));
+  Value out = linalg::FillOp::create(rw, loc, ValueRange{zero},
+                                     ValueRange{emptyLike(rw, loc, outShape, acc)})
+                  .getResult(0);
+  if (K > 0) {  // K = 0: the sum of nothing, the zeros above
+    // As the eager kernel: the lhs wanted as [B, M, K], the rhs as [B, K, N].
+    MatrixOperand l = asMatrix(rw, loc, lhsValue, lb, lc, false);
+    MatrixOperand r = asMatrix(rw, loc, rhsValue, rb, rc, true);
+    AffineExpr b = rw.getAffineDimExpr(0), m = rw.getAffineDimExpr(1);
+    AffineExpr n = rw.getAffineDimExpr(2), k = rw.getAffineDimExpr(3);
+    SmallVector<Attribute> maps{
+        AffineMapAttr::get(AffineMap::get(4, 0, l.contractFirst ? ArrayRef<AffineExpr>{b, k, m} : ArrayRef<AffineExpr>{b, m, k}, ctx)),
+        AffineMapAttr::get(AffineMap::get(4, 0, r.contractFirst ? ArrayRef<AffineExpr>{b, k, n} : ArrayRef<AffineExpr>{b, n, k}, ctx)),
+        AffineMapAttr::get(AffineMap::get(4, 0, {b, m, n}, ctx))};
+    NamedAttribute indexing(rw.getStringAttr("indexing_maps"), rw.getArrayAttr(maps));
+    out = linalg::BatchMatmulOp::create(rw, loc, TypeRange{out.getType()},
+                                        ValueRange{l.value, r.value}, ValueRange{out}, {indexing})
+              .getResult(0);
+  }
+  return out;
+}
+
 struct DotGeneralLowering : OpConversionPattern<DotGeneralOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(DotGeneralOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
@@ -487,32 +520,8 @@ struct DotGeneralLowering : OpConversionPattern<DotGeneralOp> {
     Value lhsValue = lhs.value == op.getLhs() ? adaptor.getLhs() : rw.getRemappedValue(lhs.value);
     Value rhsValue = rhs.value == op.getRhs() ? adaptor.getRhs() : rw.getRemappedValue(rhs.value);
     if (!lhsValue || !rhsValue) return failure();
-    auto lhsType = tensorOf(lhsValue), rhsType = tensorOf(rhsValue);
-    ArrayRef<int64_t> lb = lhs.batch, lc = lhs.contract;
-    ArrayRef<int64_t> rb = rhs.batch, rc = rhs.contract;
-    int64_t B = product(lhsType.getShape(), lb), K = product(lhsType.getShape(), lc);
-    int64_t M = product(lhsType.getShape(), freeDims(lhsType.getRank(), lb, lc));
-    int64_t N = product(rhsType.getShape(), freeDims(rhsType.getRank(), rb, rc));
-    SmallVector<int64_t> outShape{B, M, N};
-    Value zero = arith::ConstantOp::create(rw, loc, rw.getZeroAttr(acc));
-    Value out = linalg::FillOp::create(rw, loc, ValueRange{zero},
-                                       ValueRange{emptyLike(rw, loc, outShape, acc)})
-                    .getResult(0);
-    if (K > 0) {  // K = 0: the sum of nothing, the zeros above
-      // As the eager kernel: the lhs wanted as [B, M, K], the rhs as [B, K, N].
-      MatrixOperand l = asMatrix(rw, loc, lhsValue, lb, lc, false);
-      MatrixOperand r = asMatrix(rw, loc, rhsValue, rb, rc, true);
-      AffineExpr b = rw.getAffineDimExpr(0), m = rw.getAffineDimExpr(1);
-      AffineExpr n = rw.getAffineDimExpr(2), k = rw.getAffineDimExpr(3);
-      SmallVector<Attribute> maps{
-          AffineMapAttr::get(AffineMap::get(4, 0, l.contractFirst ? ArrayRef<AffineExpr>{b, k, m} : ArrayRef<AffineExpr>{b, m, k}, ctx)),
-          AffineMapAttr::get(AffineMap::get(4, 0, r.contractFirst ? ArrayRef<AffineExpr>{b, k, n} : ArrayRef<AffineExpr>{b, n, k}, ctx)),
-          AffineMapAttr::get(AffineMap::get(4, 0, {b, m, n}, ctx))};
-      NamedAttribute indexing(rw.getStringAttr("indexing_maps"), rw.getArrayAttr(maps));
-      out = linalg::BatchMatmulOp::create(rw, loc, TypeRange{out.getType()},
-                                          ValueRange{l.value, r.value}, ValueRange{out}, {indexing})
-                .getResult(0);
-    }
+    Value out = emitBatchMatmul(rw, loc, lhsValue, lhs.batch, lhs.contract, rhsValue, rhs.batch, rhs.contract, acc);
+    SmallVector<int64_t> outShape(tensorOf(out).getShape());
     if (acc != element) {  // bf16/f16: the f32 products rounded once
       auto id = AffineMap::getMultiDimIdentityMap(3, ctx);
       out = linalg::GenericOp::create(
@@ -580,21 +589,20 @@ struct Threefry2x32Lowering : OpConversionPattern<Threefry2x32Op> {
 
 // ---- The pass -------------------------------------------------------------------------
 
-// strata.fusion regions become plain op sequences again (the CPU pipeline fuses at the
-// linalg level).
-void inlineFusions(func::FuncOp fn) {
-  SmallVector<FusionOp> fusions;
-  fn.walk([&](FusionOp f) { fusions.push_back(f); });
-  for (FusionOp f : fusions) {
-    Block& body = f.getBody().front();
-    Operation* terminator = body.getTerminator();
-    SmallVector<Value> results(terminator->getOperands());
-    IRRewriter rw(f.getContext());
-    rw.inlineBlockBefore(&body, f, f.getInputs());
-    rw.replaceOp(f, results);
-    rw.eraseOp(terminator);
-  }
+}  // namespace
+
+// The body of a strata.fusion in place of it: its ops then lower one by one.
+void inlineFusion(FusionOp f) {
+  Block& body = f.getBody().front();
+  Operation* terminator = body.getTerminator();
+  SmallVector<Value> results(terminator->getOperands());
+  IRRewriter rw(f.getContext());
+  rw.inlineBlockBefore(&body, f, f.getInputs());
+  rw.replaceOp(f, results);
+  rw.eraseOp(terminator);
 }
+
+namespace {
 
 // Calls of functions of the module (custom_vjp_call's `fun`) are inlined, and the functions
 // then unused are erased: the CPU pipeline compiles one function, @main.
@@ -638,7 +646,7 @@ struct StrataToLinalgPass : PassWrapper<StrataToLinalgPass, OperationPass<Module
   void runOnOperation() override {
     ModuleOp module = getOperation();
     inlineCalls(module);
-    module.walk([](func::FuncOp fn) { inlineFusions(fn); });
+    lowerFusions(module);
     MLIRContext* ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addLegalDialect<linalg::LinalgDialect, arith::ArithDialect, math::MathDialect,
@@ -653,6 +661,17 @@ struct StrataToLinalgPass : PassWrapper<StrataToLinalgPass, OperationPass<Module
 };
 
 }  // namespace
+
+Value emitDotProduct(OpBuilder& b, Location loc, DotGeneralOp op, Value lhs, Value rhs) {
+  DotOperand l = throughTranspose(lhs, op.getLhsBatchingDimensions(), op.getLhsContractingDimensions());
+  DotOperand r = throughTranspose(rhs, op.getRhsBatchingDimensions(), op.getRhsContractingDimensions());
+  return emitBatchMatmul(b, loc, l.value, l.batch, l.contract, r.value, r.batch, r.contract,
+                         computeType(op.getType().getElementType()));
+}
+
+Value reshapeTensor(OpBuilder& b, Location loc, Value value, ArrayRef<int64_t> shape) {
+  return reshapeTo(b, loc, value, shape);
+}
 
 void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
   MLIRContext* ctx = patterns.getContext();

@@ -162,10 +162,11 @@ CompileResult compile(const JaxprImpl& jaxpr, const CompileOptions& options) {
     std::string name = stage.name;
     if (name == "cse") prog.cost.flops = flopsOf(*module);
     if (name == "linalg") prog.cost.bytes_accessed = bytesOf(*module);
-    prog.stages.emplace_back(name, mlir::strata::printStage(*module));
+    prog.stages.emplace_back(name, mlir::strata::printStage(*module, stage));
     timer.lap(name);
     if (name != "cse") continue;
-    mlir::strata::setCpuOptions(*module, options.parallel, options.opt_level, options.fuse);
+    mlir::strata::setCpuOptions(*module, options.parallel, options.opt_level, options.fuse,
+                                options.assign_buffers);
     if (options.cache_dir.empty()) continue;
     key = cpu::cache_key(prog.stages.back().second, options);
     cpu::CacheEntry entry;

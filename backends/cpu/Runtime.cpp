@@ -3,6 +3,8 @@
 // unwind through generated frames, so failures are swallowed (they only come from allocation).
 #include "backends/cpu/Runtime.h"
 
+#include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -45,6 +47,57 @@ void dot(strata::DType t, int64_t flags, int64_t B, int64_t M, int64_t N, int64_
     }
     strata::kernels::dot_general(t, lhs, rhs, out, d, nullptr, parallel);
   } catch (...) {
+  }
+}
+
+using EpilogueFn = void (*)(void* ctx, int64_t m0, int64_t m1, int64_t n0, int64_t n1);
+
+// out (M×N) = lhs × rhs block by block, each block handed to `epilogue` as soon as it is
+// written. Rows are split across the pool (or columns, when N > M), and each thread's share
+// into blocks of at most kBlockRows rows (kBlockCols columns): Eigen re-packs the rhs for every
+// block of rows of that size anyway, so the blocking costs the GEMM nothing, and the block is
+// still in cache when the epilogue runs.
+template <class T>
+void dot_with_epilogue(int64_t flags, int64_t M, int64_t N, int64_t K, const T* l, const T* r, T* o,
+                       EpilogueFn epilogue, void* ctx) {
+  using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  constexpr int64_t kBlockRows = 256, kBlockBytes = 256 << 10;
+  bool lhs_km = flags & abi::kLhsContractFirst, rhs_nk = flags & abi::kRhsFreeFirst;
+  Eigen::Map<RowMat> out(o, M, N);
+  auto block = [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    if (m1 <= m0 || n1 <= n0) return;
+    auto c = out.block(m0, n0, m1 - m0, n1 - n0);
+    if (K == 0) {
+      c.setZero();
+    } else if (!lhs_km && !rhs_nk) {
+      c.noalias() = Eigen::Map<const RowMat>(l, M, K).middleRows(m0, m1 - m0) *
+                    Eigen::Map<const RowMat>(r, K, N).middleCols(n0, n1 - n0);
+    } else if (!lhs_km && rhs_nk) {
+      c.noalias() = Eigen::Map<const RowMat>(l, M, K).middleRows(m0, m1 - m0) *
+                    Eigen::Map<const RowMat>(r, N, K).transpose().middleCols(n0, n1 - n0);
+    } else if (!rhs_nk) {
+      c.noalias() = Eigen::Map<const RowMat>(l, K, M).transpose().middleRows(m0, m1 - m0) *
+                    Eigen::Map<const RowMat>(r, K, N).middleCols(n0, n1 - n0);
+    } else {
+      c.noalias() = Eigen::Map<const RowMat>(l, K, M).transpose().middleRows(m0, m1 - m0) *
+                    Eigen::Map<const RowMat>(r, N, K).transpose().middleCols(n0, n1 - n0);
+    }
+    epilogue(ctx, m0, m1, n0, n1);
+  };
+  bool parallel = (flags & abi::kDotParallel) && 2 * M * N * K >= (1 << 18) && strata::kernels::num_threads() > 1;
+  if (M >= N) {
+    auto rows = [&](int64_t lo, int64_t hi) {
+      for (int64_t m = lo; m < hi; m += kBlockRows) block(m, std::min(hi, m + kBlockRows), 0, N);
+    };
+    if (parallel) strata::kernels::parallel_for(M, 1, rows);
+    else rows(0, M);
+  } else {
+    int64_t width = std::max<int64_t>(kBlockRows, kBlockBytes / std::max<int64_t>(1, M * static_cast<int64_t>(sizeof(T))));
+    auto cols = [&](int64_t lo, int64_t hi) {
+      for (int64_t n = lo; n < hi; n += width) block(0, M, n, std::min(hi, n + width));
+    };
+    if (parallel) strata::kernels::parallel_for(N, 1, cols);
+    else cols(0, N);
   }
 }
 
@@ -108,6 +161,21 @@ STRATA_RT_DOT(bf16, bf16)
 STRATA_RT_DOT(f16, f16)
 #undef STRATA_RT_DOT
 
+// B = 1 only (the compiler fuses epilogues into 2-D dots).
+#define STRATA_RT_DOT_EP(suffix, T)                                                                \
+  void strata_rt_dot_ep_##suffix(int64_t flags, int64_t, int64_t M, int64_t N, int64_t K,          \
+                                 const void* lhs, const void* rhs, void* out, void*,               \
+                                 EpilogueFn epilogue, void* ctx) {                                  \
+    try {                                                                                          \
+      dot_with_epilogue<T>(flags, M, N, K, static_cast<const T*>(lhs), static_cast<const T*>(rhs), \
+                           static_cast<T*>(out), epilogue, ctx);                                   \
+    } catch (...) {                                                                                \
+    }                                                                                              \
+  }
+STRATA_RT_DOT_EP(f32, float)
+STRATA_RT_DOT_EP(f64, double)
+#undef STRATA_RT_DOT_EP
+
 void strata_rt_parallel_for(void (*body)(void*, int64_t, int64_t), void* ctx, int64_t n,
                             int64_t grain) {
   try {
@@ -133,6 +201,8 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {"strata_rt_dot_i64", reinterpret_cast<void*>(&strata_rt_dot_i64)},
       {"strata_rt_dot_bf16", reinterpret_cast<void*>(&strata_rt_dot_bf16)},
       {"strata_rt_dot_f16", reinterpret_cast<void*>(&strata_rt_dot_f16)},
+      {"strata_rt_dot_ep_f32", reinterpret_cast<void*>(&strata_rt_dot_ep_f32)},
+      {"strata_rt_dot_ep_f64", reinterpret_cast<void*>(&strata_rt_dot_ep_f64)},
       {abi::kParallelFor, reinterpret_cast<void*>(&strata_rt_parallel_for)},
       // Memory builtins (memref.copy, loop idioms).
       {"memcpy", reinterpret_cast<void*>(&std::memcpy)},

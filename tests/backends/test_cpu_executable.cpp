@@ -55,10 +55,14 @@ TEST(CpuExecutable, SeedLineReportsEveryStage) {
   const st::Executable& e = *r.executable;
   std::vector<std::string> names;
   for (const auto& s : e.stage_texts()) names.push_back(s.first);
-  EXPECT_EQ(names, (std::vector<std::string>{"jaxpr", "strata", "canonicalized", "cse", "linalg", "bufferized",
-                                             "loops", "llvm-dialect", "llvm-ir", "asm"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"jaxpr", "strata", "canonicalized", "cse", "fused", "linalg",
+                                             "bufferized", "buffers", "loops", "llvm-dialect", "llvm-ir", "asm"}));
+  EXPECT_NE(stage_text(e, "fused").find("strata.fusion"), std::string::npos);
   EXPECT_NE(stage_text(e, "linalg").find("linalg.batch_matmul"), std::string::npos);
+  EXPECT_NE(stage_text(e, "buffers").find("BufferAssignment"), std::string::npos);
+  // The bias add and relu run as the GEMM's epilogue.
   EXPECT_NE(stage_text(e, "loops").find("call @strata_rt_dot_f32"), std::string::npos) << stage_text(e, "loops");
+  EXPECT_NE(stage_text(e, "llvm-dialect").find("llvm.call @strata_rt_dot_ep_f32"), std::string::npos);
   EXPECT_NE(stage_text(e, "llvm-dialect").find("llvm.func @strata_entry"), std::string::npos);
   EXPECT_NE(stage_text(e, "llvm-ir").find("define void @strata_entry"), std::string::npos);
   EXPECT_NE(e.assembly().find("strata_entry:"), std::string::npos) << e.assembly().substr(0, 2000);
@@ -68,7 +72,8 @@ TEST(CpuExecutable, SeedLineReportsEveryStage) {
     timed.push_back(t.stage);
     EXPECT_GE(t.ms, 0);
   }
-  for (const char* s : {"strata", "cse", "linalg", "bufferized", "loops", "llvm-dialect", "llvm-ir", "asm", "link"})
+  for (const char* s : {"strata", "cse", "fused", "linalg", "bufferized", "buffers", "loops", "llvm-dialect", "llvm-ir",
+                        "asm", "link"})
     EXPECT_NE(std::find(timed.begin(), timed.end(), s), timed.end()) << s;
   EXPECT_EQ(e.device(), "cpu");
   EXPECT_FALSE(e.from_disk_cache());

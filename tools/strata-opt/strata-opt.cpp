@@ -20,6 +20,7 @@
 #include "lowering/Dialects.h"
 #include "lowering/JaxprToStrata.h"
 #include "lowering/Stages.h"
+#include "transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -36,7 +37,8 @@ using namespace mlir;
 static llvm::cl::opt<std::string> emitStage(
     "emit",
     llvm::cl::desc("Print the program after the named stage, or every stage ('all'); stages: "
-                   "jaxpr (for a .jaxpr input), strata, canonicalized, cse, linalg, bufferized, loops, "
+                   "jaxpr (for a .jaxpr input), strata, canonicalized, cse, fused, linalg, bufferized, "
+                   "buffers, loops, "
                    "llvm-dialect, llvm-ir, asm"),
     llvm::cl::value_desc("stage"), llvm::cl::init(""));
 
@@ -86,7 +88,7 @@ LogicalResult emitStages(llvm::raw_ostream& os, llvm::SourceMgr& sourceMgr, MLIR
   auto emit = [&](const mlir::strata::Stage& stage, const std::string* translated) {
     if (!all && emitStage != stage.name) return;
     header(stage.name);
-    os << (translated ? *translated : mlir::strata::printStage(*module));
+    os << (translated ? *translated : mlir::strata::printStage(*module, stage));
   };
   auto configure = [](PassManager& pm) { return applyPassManagerCLOptions(pm); };
   return mlir::strata::runStages(*module, all ? "" : emitStage.getValue(), emit, configure);
@@ -137,6 +139,7 @@ int main(int argc, char** argv) {
   mlir::strata::registerStrataDialects(registry);
   registerAllPasses();
   mlir::strata::registerCpuPasses();
+  mlir::strata::registerStrataTransformsPasses();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "strata-opt: the strata compiler's stages, and mlir-opt", registry);
 

@@ -1,0 +1,549 @@
+// strata.fusion → linalg: each region the fusion pass made becomes one loop nest.
+//
+// Every value of a region is computed at an index map: affine expressions, in the nest's loop
+// indices, of the value's own index. The region's results are computed at the identity, and
+// each op maps its result's index to its operands': an elementwise op passes it on (a 0-d
+// operand gets the empty map), broadcast_in_dim drops or zeroes dimensions, transpose permutes
+// them, slice scales and offsets them, a unit reshape drops or zeroes size-1 dimensions. Values
+// read from outside the region (its inputs, or a previous nest's results) at some map become
+// the nest's inputs with that indexing map, each (value, map) once; everything else is scalar
+// code in the nest's body (ScalarOps.h, each op's result rounded to its storage type as the
+// eager kernels round). A value needed at two maps is computed twice: the fusion pass only
+// lets cheap ops be recomputed.
+//
+//  - loop region (elementwise ops): one parallel linalg.generic over the results' shape, one
+//    output per result;
+//  - input region (reductions of one operand shape and dimensions): one generic with the
+//    reductions' loop order (StrataToLinalg's: the innermost loop along the operand's innermost
+//    dimension) whose outputs are the accumulators (bf16/f16 in f32) and any result of the full
+//    operand shape; ops on the reduced values form a second, parallel nest over the kept shape;
+//  - output region (a 2-D f32/f64 dot_general and its epilogue): the batch_matmul, then one
+//    generic over its [1, M, N] result that reads and writes it in place, marked strata.epilogue,
+//    which the runtime-GEMM pass runs on each output block right after the GEMM.
+// A region of any other form is inlined (its ops then lower one by one): correct, not fused.
+#include "dialect/StrataOps.h"
+#include "lowering/ScalarOps.h"
+#include "lowering/StrataToLinalg.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::strata {
+namespace {
+
+using utils::IteratorType;
+
+RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> r;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] != 1) r.push_back(static_cast<int64_t>(d));
+  return r;
+}
+
+// The map at which `op` reads operand `i` when its result is wanted at `m`, or failure for an
+// op this emitter does not compute.
+FailureOr<AffineMap> operandMap(Operation* op, unsigned i, AffineMap m) {
+  MLIRContext* ctx = op->getContext();
+  unsigned n = m.getNumDims();
+  auto zero = getAffineConstantExpr(0, ctx);
+  if (isa<SelectOp>(op) || op->hasTrait<OpTrait::Elementwise>()) {
+    if (tensorOf(op->getOperand(i)).getRank() == 0 && m.getNumResults() > 0) return AffineMap::get(n, 0, {}, ctx);
+    return m;
+  }
+  if (auto b = dyn_cast<BroadcastInDimOp>(op)) {
+    ArrayRef<int64_t> in = b.getOperand().getType().getShape(), out = b.getType().getShape();
+    SmallVector<AffineExpr> exprs;
+    for (auto [j, d] : llvm::enumerate(b.getBroadcastDimensions()))
+      exprs.push_back(in[j] == 1 && out[d] != 1 ? zero : m.getResult(static_cast<unsigned>(d)));
+    return AffineMap::get(n, 0, exprs, ctx);
+  }
+  if (auto t = dyn_cast<TransposeOp>(op)) {
+    ArrayRef<int64_t> perm = t.getPermutation();
+    SmallVector<AffineExpr> exprs(perm.size(), zero);
+    for (size_t k = 0; k < perm.size(); ++k) exprs[perm[k]] = m.getResult(static_cast<unsigned>(k));
+    return AffineMap::get(n, 0, exprs, ctx);
+  }
+  if (auto s = dyn_cast<SliceOp>(op)) {
+    SmallVector<AffineExpr> exprs;
+    for (size_t j = 0; j < s.getStartIndices().size(); ++j)
+      exprs.push_back(m.getResult(static_cast<unsigned>(j)) * s.getStrides()[j] + s.getStartIndices()[j]);
+    return AffineMap::get(n, 0, exprs, ctx);
+  }
+  if (auto r = dyn_cast<ReshapeOp>(op)) {
+    ArrayRef<int64_t> in = r.getOperand().getType().getShape(), out = r.getType().getShape();
+    SmallVector<int64_t> inDims = nonUnitDims(in), outDims = nonUnitDims(out);
+    if (inDims.size() != outDims.size()) return failure();
+    SmallVector<AffineExpr> exprs(in.size(), zero);
+    for (size_t k = 0; k < inDims.size(); ++k) {
+      if (in[inDims[k]] != out[outDims[k]]) return failure();
+      exprs[inDims[k]] = m.getResult(static_cast<unsigned>(outDims[k]));
+    }
+    return AffineMap::get(n, 0, exprs, ctx);
+  }
+  return failure();
+}
+
+bool isMapOp(Operation* op) { return isa<BroadcastInDimOp, TransposeOp, SliceOp, ReshapeOp>(op); }
+
+// A splat constant's element, or null.
+TypedAttr splatOf(Operation* op) {
+  auto c = dyn_cast_or_null<ConstantOp>(op);
+  if (!c) return {};
+  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  if (!dense || !dense.isSplat()) return {};
+  return cast<TypedAttr>(dense.getSplatValue<Attribute>());
+}
+
+// One loop nest: which (value, map) pairs it reads from outside, and the scalar code for the
+// values it computes.
+class Nest {
+ public:
+  // `outer`: how a value from outside the nest is read: its tensor, and how its element (a
+  // block argument of the nest) becomes the value's storage scalar.
+  struct Outer {
+    Value tensor;
+    Type storage;  // null: the element is the value itself
+  };
+  using OuterFn = std::function<std::optional<Outer>(Value)>;
+
+  Nest(unsigned dims, OuterFn outer) : dims_(dims), outer_(std::move(outer)) {}
+
+  // Phase 1: records the leaves `v` at `m` needs; fails on an op it cannot compute.
+  LogicalResult plan(Value v, AffineMap m) {
+    if (!planned_.insert({v, m}).second) return success();
+    if (auto o = outer_(v)) {
+      if (!leafIndex_.count({v, m})) {
+        leafIndex_[{v, m}] = leaves_.size();
+        leaves_.push_back({*o, m});
+      }
+      return success();
+    }
+    Operation* op = v.getDefiningOp();
+    if (!op) return failure();
+    if (splatOf(op)) return success();
+    if (!isMapOp(op) && !hasScalarSemantics(op) && !isa<BitcastConvertOp>(op)) return failure();
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      FailureOr<AffineMap> om = operandMap(op, i, m);
+      if (failed(om) || failed(plan(op->getOperand(i), *om))) return failure();
+    }
+    return success();
+  }
+
+  ArrayRef<std::pair<Outer, AffineMap>> leaves() const { return leaves_; }
+  SmallVector<AffineMap> leafMaps() const {
+    SmallVector<AffineMap> r;
+    for (auto& [o, m] : leaves_) r.push_back(m);
+    return r;
+  }
+
+  // Phase 2, in the nest's body: `v` at `m` as a storage scalar. `args` are the body's block
+  // arguments for the leaves, in order.
+  Value scalar(OpBuilder& b, Location l, Value v, AffineMap m, ValueRange args) {
+    auto key = std::make_pair(v, m);
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    Value r;
+    if (auto it = leafIndex_.find(key); it != leafIndex_.end()) {
+      r = args[it->second];
+      const Outer& o = leaves_[it->second].first;
+      if (o.storage && o.storage != r.getType()) r = toStorage(b, l, r, o.storage);
+    } else {
+      Operation* op = v.getDefiningOp();
+      if (TypedAttr splat = splatOf(op)) {
+        r = arith::ConstantOp::create(b, l, splat);
+      } else {
+        SmallVector<Value> in;
+        for (unsigned i = 0; i < op->getNumOperands(); ++i)
+          in.push_back(scalar(b, l, op->getOperand(i), *operandMap(op, i, m), args));
+        Type element = tensorOf(v).getElementType();
+        if (isMapOp(op)) {
+          r = in[0];
+        } else if (isa<BitcastConvertOp>(op)) {
+          r = arith::BitcastOp::create(b, l, element, in[0]);
+        } else if (isa<SelectOp>(op)) {  // moves stored values: no rounding
+          r = arith::SelectOp::create(b, l, in[0], in[1], in[2]);
+        } else {
+          for (Value& x : in) x = toCompute(b, l, x);
+          r = toStorage(b, l, emitScalar(b, l, op, in), element);
+        }
+      }
+    }
+    memo_[key] = r;
+    return r;
+  }
+
+  void resetMemo() { memo_.clear(); }
+
+  // Whether every loop appears as a plain index of some leaf or output map (linalg derives
+  // the loop bounds from them).
+  bool boundsKnown(ArrayRef<AffineMap> outputs) const {
+    SmallVector<bool> seen(dims_, false);
+    auto mark = [&](AffineMap m) {
+      for (AffineExpr e : m.getResults())
+        if (auto d = dyn_cast<AffineDimExpr>(e)) seen[d.getPosition()] = true;
+    };
+    for (auto& [o, m] : leaves_) mark(m);
+    for (AffineMap m : outputs) mark(m);
+    return llvm::all_of(seen, [](bool x) { return x; });
+  }
+
+ private:
+  unsigned dims_;
+  OuterFn outer_;
+  DenseSet<std::pair<Value, AffineMap>> planned_;
+  DenseMap<std::pair<Value, AffineMap>, size_t> leafIndex_;
+  SmallVector<std::pair<Outer, AffineMap>> leaves_;
+  DenseMap<std::pair<Value, AffineMap>, Value> memo_;
+};
+
+SmallVector<IteratorType> parallel(unsigned n) { return SmallVector<IteratorType>(n, IteratorType::parallel); }
+
+class FusionLowering {
+ public:
+  explicit FusionLowering(FusionOp f) : f_(f), body_(f.getBody().front()), b_(f) {}
+
+  LogicalResult run() {
+    for (Operation& op : body_.without_terminator()) {
+      if (auto d = dyn_cast<DotGeneralOp>(op)) dots_.push_back(d);
+      if (auto r = dyn_cast<ReduceOp>(op)) reduces_.push_back(r);
+    }
+    results_ = llvm::to_vector(body_.getTerminator()->getOperands());
+    for (Value r : results_)  // a region result is computed by the region
+      if (isa<BlockArgument>(r) || splatOf(r.getDefiningOp())) return failure();
+    if (!dots_.empty()) return dots_.size() == 1 && reduces_.empty() ? output() : failure();
+    if (!reduces_.empty()) return input();
+    return loop();
+  }
+
+ private:
+  MLIRContext* ctx() { return f_.getContext(); }
+  Location loc() { return f_.getLoc(); }
+
+  // A value from outside the region: its tensor.
+  std::optional<Nest::Outer> regionInput(Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v); arg && arg.getOwner() == &body_)
+      return Nest::Outer{f_.getInputs()[arg.getArgNumber()], Type()};
+    return std::nullopt;
+  }
+
+  Value empty(ArrayRef<int64_t> shape, Type element) { return tensor::EmptyOp::create(b_, loc(), shape, element); }
+
+  // The nest's leaf tensors, each cut to the loop range along the dimensions it reads at a
+  // plain loop index (linalg derives loop bounds from those): a leaf read through a slice that
+  // starts at 0 becomes that slice (a view once bufferized).
+  SmallVector<Value> fitLeaves(const Nest& nest, ArrayRef<int64_t> ranges) {
+    SmallVector<Value> out;
+    for (auto& [o, m] : nest.leaves()) {
+      Value t = o.tensor;
+      if (!t) {
+        out.push_back(t);
+        continue;
+      }
+      ArrayRef<int64_t> shape = tensorOf(t).getShape();
+      SmallVector<int64_t> sizes(shape);
+      for (auto [i, e] : llvm::enumerate(m.getResults()))
+        if (auto d = dyn_cast<AffineDimExpr>(e)) sizes[i] = ranges[d.getPosition()];
+      if (ArrayRef<int64_t>(sizes) != shape) {
+        SmallVector<OpFoldResult> offsets(sizes.size(), b_.getIndexAttr(0)), strides(sizes.size(), b_.getIndexAttr(1)), sz;
+        for (int64_t x : sizes) sz.push_back(b_.getIndexAttr(x));
+        auto type = RankedTensorType::get(sizes, tensorOf(t).getElementType());
+        t = tensor::ExtractSliceOp::create(b_, loc(), type, t, offsets, sz, strides);
+      }
+      out.push_back(t);
+    }
+    return out;
+  }
+
+  // ---- Loop regions ----
+
+  LogicalResult loop() {
+    ArrayRef<int64_t> shape = tensorOf(results_[0]).getShape();
+    for (Value r : results_)
+      if (tensorOf(r).getShape() != shape) return failure();
+    unsigned n = static_cast<unsigned>(shape.size());
+    AffineMap id = AffineMap::getMultiDimIdentityMap(n, ctx());
+    Nest nest(n, [&](Value v) { return regionInput(v); });
+    for (Value r : results_)
+      if (failed(nest.plan(r, id))) return failure();
+    SmallVector<Value> inits;
+    SmallVector<Type> types;
+    SmallVector<AffineMap> maps = nest.leafMaps(), outMaps;
+    for (Value r : results_) {
+      inits.push_back(empty(shape, tensorOf(r).getElementType()));
+      types.push_back(r.getType());
+      maps.push_back(id);
+      outMaps.push_back(id);
+    }
+    if (!nest.boundsKnown(outMaps)) return failure();
+    size_t leaves = nest.leaves().size();
+    auto generic = linalg::GenericOp::create(
+        b_, loc(), types, fitLeaves(nest, shape), inits, maps, parallel(n),
+        [&](OpBuilder& b, Location l, ValueRange args) {
+          SmallVector<Value> yields;
+          for (Value r : results_) yields.push_back(nest.scalar(b, l, r, id, args.take_front(leaves)));
+          linalg::YieldOp::create(b, l, yields);
+        });
+    f_->replaceAllUsesWith(generic.getResults());
+    f_->erase();
+    return success();
+  }
+
+  // ---- Input regions ----
+
+  LogicalResult input() {
+    ReduceOp first = reduces_.front();
+    auto inType = tensorOf(first.getInputs()[0]);
+    ArrayRef<int64_t> dims = first.getDimensions();
+    for (ReduceOp r : reduces_)
+      if (tensorOf(r.getInputs()[0]).getShape() != inType.getShape() || r.getDimensions() != dims) return failure();
+    int64_t rank = inType.getRank();
+    // The loop order of StrataToLinalg's reduce lowering.
+    SmallVector<bool> reduced(rank, false);
+    for (int64_t d : dims) reduced[d] = true;
+    int64_t innermost = rank - 1;
+    while (innermost > 0 && inType.getDimSize(innermost) == 1) --innermost;
+    bool keptFirst = rank == 0 || reduced[innermost];
+    int64_t keptCount = 0;
+    for (int64_t d = 0; d < rank; ++d) keptCount += !reduced[d];
+    SmallVector<int64_t> position(rank), keptShape;
+    int64_t nextKept = keptFirst ? 0 : rank - keptCount, nextReduced = keptFirst ? keptCount : 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (reduced[d]) {
+        position[d] = nextReduced++;
+      } else {
+        position[d] = nextKept++;
+        keptShape.push_back(inType.getDimSize(d));
+      }
+    }
+    SmallVector<AffineExpr> inExprs, outExprs;
+    SmallVector<IteratorType> iterators(rank, IteratorType::parallel);
+    for (int64_t d = 0; d < rank; ++d) {
+      inExprs.push_back(getAffineDimExpr(static_cast<unsigned>(position[d]), ctx()));
+      if (reduced[d]) iterators[position[d]] = IteratorType::reduction;
+      else outExprs.push_back(getAffineDimExpr(static_cast<unsigned>(position[d]), ctx()));
+    }
+    unsigned n = static_cast<unsigned>(rank);
+    AffineMap inMap = AffineMap::get(n, 0, inExprs, ctx());
+    AffineMap outMap = AffineMap::get(n, 0, outExprs, ctx());
+
+    // Which results each nest makes.
+    DenseSet<Operation*> afterReduce;  // ops that read a reduction's result
+    for (ReduceOp r : reduces_) afterReduce.insert(r);
+    for (Operation& op : body_.without_terminator())
+      for (Value v : op.getOperands())
+        if (afterReduce.contains(v.getDefiningOp())) afterReduce.insert(&op);
+    SmallVector<Value> full, post;  // results of the operand's shape; of the kept shape
+    for (Value r : results_) {
+      Operation* d = r.getDefiningOp();
+      if (isa<ReduceOp>(d)) continue;
+      if (!afterReduce.contains(d) && tensorOf(r).getShape() == inType.getShape()) full.push_back(r);
+      else if (afterReduce.contains(d) && tensorOf(r).getShape() == ArrayRef<int64_t>(keptShape)) post.push_back(r);
+      else return failure();
+    }
+
+    // The reduction nest: accumulators, then the full-shape results.
+    Nest nest(n, [&](Value v) { return regionInput(v); });
+    for (ReduceOp r : reduces_)
+      for (Value in : r.getInputs())
+        if (failed(nest.plan(in, inMap))) return failure();
+    for (Value v : full)
+      if (failed(nest.plan(v, inMap))) return failure();
+    // Checks first: nothing is built for a region that falls back to inlining.
+    SmallVector<AffineMap> maps = nest.leafMaps(), outMaps;
+    for (ReduceOp r : reduces_)
+      for (Value init : r.getInitValues()) {
+        if (!regionInput(init) && !splatOf(init.getDefiningOp())) return failure();
+        outMaps.push_back(outMap);
+      }
+    for (size_t i = 0; i < full.size(); ++i) outMaps.push_back(inMap);
+    if (!nest.boundsKnown(outMaps)) return failure();
+    maps.append(outMaps.begin(), outMaps.end());
+    SmallVector<int64_t> ranges(rank);
+    for (int64_t d = 0; d < rank; ++d) ranges[position[d]] = inType.getDimSize(d);
+    SmallVector<Value> inits;
+    SmallVector<Type> types;
+    for (ReduceOp r : reduces_)
+      for (Value init : r.getInitValues()) {
+        Value start;
+        Type storage = tensorOf(init).getElementType();
+        if (auto o = regionInput(init)) start = tensor::ExtractOp::create(b_, loc(), o->tensor, ValueRange{});
+        else start = arith::ConstantOp::create(b_, loc(), splatOf(init.getDefiningOp()));
+        start = toCompute(b_, loc(), start);
+        Value acc = empty(keptShape, computeType(storage));
+        inits.push_back(linalg::FillOp::create(b_, loc(), ValueRange{start}, ValueRange{acc}).getResult(0));
+        types.push_back(inits.back().getType());
+      }
+    for (Value v : full) {
+      inits.push_back(empty(inType.getShape(), tensorOf(v).getElementType()));
+      types.push_back(v.getType());
+    }
+    size_t leaves = nest.leaves().size();
+    auto generic = linalg::GenericOp::create(
+        b_, loc(), types, fitLeaves(nest, ranges), inits, maps, iterators,
+        [&](OpBuilder& b, Location l, ValueRange args) {
+          ValueRange leafArgs = args.take_front(leaves);
+          size_t acc = leaves;
+          SmallVector<Value> yields;
+          for (ReduceOp r : reduces_) {
+            Block& rb = r.getBody().front();
+            size_t k = r.getInputs().size();
+            IRMapping map;
+            for (size_t i = 0; i < k; ++i) {
+              map.map(rb.getArgument(static_cast<unsigned>(i)), args[acc + i]);
+              map.map(rb.getArgument(static_cast<unsigned>(k + i)),
+                      toCompute(b, l, nest.scalar(b, l, r.getInputs()[i], inMap, leafArgs)));
+            }
+            for (Operation& op : rb.without_terminator()) {
+              Value v;
+              if (TypedAttr splat = splatOf(&op)) {
+                v = toCompute(b, l, arith::ConstantOp::create(b, l, splat));
+              } else {
+                SmallVector<Value> in;
+                for (Value x : op.getOperands()) in.push_back(map.lookup(x));
+                v = emitScalar(b, l, &op, in, /*reassociate=*/true);
+              }
+              map.map(op.getResult(0), v);
+            }
+            for (Value v : rb.getTerminator()->getOperands()) yields.push_back(map.lookup(v));
+            acc += k;
+          }
+          for (Value v : full) yields.push_back(nest.scalar(b, l, v, inMap, leafArgs));
+          linalg::YieldOp::create(b, l, yields);
+        });
+
+    // Each reduction result: its accumulator tensor (compute type).
+    DenseMap<Value, Value> accumulator;
+    size_t k = 0;
+    for (ReduceOp r : reduces_)
+      for (Value res : r.getResults()) accumulator[res] = generic.getResult(static_cast<unsigned>(k++));
+    DenseMap<Value, Value> replacement;
+    for (auto [i, v] : llvm::enumerate(full)) replacement[v] = generic.getResult(static_cast<unsigned>(k + i));
+    // Results still to make over the kept shape: ops after the reduction, and reductions
+    // whose storage type is not their accumulator's (rounded once).
+    SmallVector<Value> tail(post);
+    for (Value r : results_)
+      if (isa<ReduceOp>(r.getDefiningOp())) {
+        Value a = accumulator[r];
+        if (a.getType() == r.getType()) replacement[r] = a;
+        else tail.push_back(r);
+      }
+    if (!tail.empty()) {
+      unsigned kn = static_cast<unsigned>(keptShape.size());
+      AffineMap id = AffineMap::getMultiDimIdentityMap(kn, ctx());
+      Nest after(kn, [&](Value v) -> std::optional<Nest::Outer> {
+        if (auto it = accumulator.find(v); it != accumulator.end())
+          return Nest::Outer{it->second, tensorOf(v).getElementType()};
+        return regionInput(v);
+      });
+      for (Value v : tail)
+        if (failed(after.plan(v, id))) return failure();
+      SmallVector<Value> tailInits;
+      SmallVector<Type> tailTypes;
+      SmallVector<AffineMap> tailMaps = after.leafMaps(), tailOut;
+      for (Value v : tail) {
+        tailInits.push_back(empty(keptShape, tensorOf(v).getElementType()));
+        tailTypes.push_back(v.getType());
+        tailMaps.push_back(id);
+        tailOut.push_back(id);
+      }
+      if (!after.boundsKnown(tailOut)) return failure();
+      size_t tl = after.leaves().size();
+      auto g2 = linalg::GenericOp::create(
+          b_, loc(), tailTypes, fitLeaves(after, keptShape), tailInits, tailMaps, parallel(kn),
+          [&](OpBuilder& b, Location l, ValueRange args) {
+            SmallVector<Value> yields;
+            for (Value v : tail) yields.push_back(after.scalar(b, l, v, id, args.take_front(tl)));
+            linalg::YieldOp::create(b, l, yields);
+          });
+      for (auto [i, v] : llvm::enumerate(tail)) replacement[v] = g2.getResult(static_cast<unsigned>(i));
+    }
+    SmallVector<Value> values;
+    for (Value r : results_) values.push_back(replacement.lookup(r));
+    f_->replaceAllUsesWith(values);
+    f_->erase();
+    return success();
+  }
+
+  // ---- Output regions ----
+
+  LogicalResult output() {
+    DotGeneralOp dot = dots_.front();
+    auto type = dot.getType();
+    Type element = type.getElementType();
+    if (results_.size() != 1 || type.getRank() != 2 || computeType(element) != element ||
+        !dot.getLhsBatchingDimensions().empty() || results_[0].getType() != type || results_[0] == dot.getResult())
+      return failure();
+    auto outer = [&](Value v) -> Value {
+      if (auto o = regionInput(v)) return o->tensor;
+      return {};
+    };
+    Value lhs = outer(dot.getLhs()), rhs = outer(dot.getRhs());
+    if (!lhs || !rhs) return failure();
+    // Loops (b, m, n) over the [1, M, N] product; the region's [M, N] values at (m, n).
+    AffineMap home = AffineMap::get(3, 0, {getAffineDimExpr(1, ctx()), getAffineDimExpr(2, ctx())}, ctx());
+    Value dotValue = dot.getResult();
+    Nest nest(3, [&](Value v) -> std::optional<Nest::Outer> {
+      if (v == dotValue) return Nest::Outer{Value(), Type()};  // the output itself
+      return regionInput(v);
+    });
+    if (failed(nest.plan(results_[0], home))) return failure();
+    // The dot's value is the nest's output element, read at home only.
+    SmallVector<AffineMap> maps;
+    int dotLeaf = -1;
+    for (auto [i, leaf] : llvm::enumerate(nest.leaves())) {
+      if (!leaf.first.tensor) {
+        if (leaf.second != home || dotLeaf >= 0) return failure();
+        dotLeaf = static_cast<int>(i);
+        continue;
+      }
+      maps.push_back(leaf.second);
+    }
+    if (dotLeaf < 0) return failure();
+    SmallVector<Value> tensors;
+    for (Value t : fitLeaves(nest, {1, type.getDimSize(0), type.getDimSize(1)}))
+      if (t) tensors.push_back(t);
+    AffineMap id3 = AffineMap::getMultiDimIdentityMap(3, ctx());
+    maps.push_back(id3);
+    Value product = emitDotProduct(b_, loc(), dot, lhs, rhs);
+    auto generic = linalg::GenericOp::create(
+        b_, loc(), TypeRange{product.getType()}, tensors, ValueRange{product}, maps, parallel(3),
+        [&](OpBuilder& b, Location l, ValueRange args) {
+          // Leaf arguments in the nest's order, the dot's element (the output) in its place.
+          SmallVector<Value> leafArgs;
+          size_t next = 0;
+          for (size_t i = 0; i < nest.leaves().size(); ++i)
+            leafArgs.push_back(static_cast<int>(i) == dotLeaf ? args.back() : args[next++]);
+          linalg::YieldOp::create(b, l, nest.scalar(b, l, results_[0], home, leafArgs));
+        });
+    generic->setAttr("strata.epilogue", UnitAttr::get(ctx()));
+    Value result = reshapeTensor(b_, loc(), generic.getResult(0), type.getShape());
+    f_->replaceAllUsesWith(ValueRange{result});
+    f_->erase();
+    return success();
+  }
+
+  FusionOp f_;
+  Block& body_;
+  OpBuilder b_;
+  SmallVector<DotGeneralOp> dots_;
+  SmallVector<ReduceOp> reduces_;
+  SmallVector<Value> results_;
+};
+
+}  // namespace
+
+void lowerFusions(ModuleOp module) {
+  SmallVector<FusionOp> fusions;
+  module.walk([&](FusionOp f) { fusions.push_back(f); });
+  for (FusionOp f : fusions) {
+    // Emitted ops before the region; on failure they are dead and canonicalization drops them.
+    if (failed(FusionLowering(f).run())) inlineFusion(f);
+  }
+}
+
+}  // namespace mlir::strata

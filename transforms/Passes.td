@@ -1,0 +1,66 @@
+// transforms/Passes.td — the passes on the `strata` dialect and on its bufferized program:
+// one record per pass, its options and statistics. The C++ of each is transforms/NAME.cpp,
+// its lit test tests/transforms/name.mlir.
+#ifndef STRATA_TRANSFORMS_PASSES_TD
+#define STRATA_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def StrataFuse : Pass<"strata-fuse", "::mlir::ModuleOp"> {
+  let summary = "Group ops into strata.fusion regions, each computed as one loop nest";
+  let description = [{
+    Decides, from the ops' traits and a small cost model, which ops of each function run
+    together as one kernel, and wraps each group in a `strata.fusion` region:
+
+    - loop fusion: chains of elementwise ops with the broadcasts, transposes, slices, unit
+      reshapes and converts that feed them;
+    - input fusion: a `strata.reduce` with its elementwise producers (one pass over the data);
+    - output fusion: a `strata.dot_general` (f32/f64, 2-D) with its elementwise epilogue
+      (bias add, activation), run on each output block right after the GEMM writes it;
+    - multi-output fusion: groups of one iteration space that read the same input, or whose
+      producer is also needed elsewhere, become one region with several results.
+
+    An expensive op (transcendental, division) is never recomputed for several consumers or
+    for each element of a broadcast, and nothing is fused across a reduction in a way that
+    recomputes it. With the module attribute `strata.fuse = false` the pass does nothing.
+  }];
+  let dependentDialects = ["::mlir::strata::StrataDialect"];
+  let options = [
+    Option<"printDecisions", "print-decisions", "bool", /*default=*/"false",
+           "Print each decision (inline, materialize, merge) and its reason to stderr">,
+    Option<"maxDuplicates", "max-duplicates", "int64_t", /*default=*/"4",
+           "Most copies of a cheap op recomputed in consumer regions">,
+  ];
+  let statistics = [
+    Statistic<"numFusions", "fusions", "strata.fusion regions created">,
+    Statistic<"numFusedOps", "fused-ops", "Ops placed in a region">,
+    Statistic<"numDuplicated", "duplicated-ops", "Ops recomputed in more than one region">,
+    Statistic<"numMaterialized", "materialized-ops", "Fusible ops whose result is stored">,
+    Statistic<"numEpilogues", "dot-epilogues", "dot_general ops with a fused epilogue">,
+    Statistic<"numMultiOutput", "multi-output-merges", "Regions merged for multi-output fusion">,
+  ];
+}
+
+def StrataAssignBuffers : Pass<"strata-assign-buffers", "::mlir::ModuleOp"> {
+  let summary = "Give every temporary buffer an offset in one scratch arena";
+  let description = [{
+    Runs assignBuffers (BufferAssignment.h) on the entry function of a bufferized module and
+    records the result on it: each `memref.alloc` gets `strata.offset` (bytes into the arena)
+    and `strata.buffer` (its number in the assignment); the module gets
+    `strata.scratch_bytes` and `strata.temporaries_bytes`. The scratch-arena pass later turns
+    the allocations into views at these offsets. With `strata.assign_buffers = false` every
+    temporary gets its own slot.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"print", "print", "bool", /*default=*/"false",
+           "Print the BufferAssignment to stderr">,
+  ];
+  let statistics = [
+    Statistic<"numBuffers", "buffers", "Temporary buffers assigned">,
+    Statistic<"numInPlace", "in-place", "Buffers written in place over an input that dies">,
+    Statistic<"bytesSaved", "bytes-saved", "Temporaries' bytes minus the arena's">,
+  ];
+}
+
+#endif  // STRATA_TRANSFORMS_PASSES_TD
