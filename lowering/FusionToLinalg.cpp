@@ -16,7 +16,8 @@
 //  - input region (reductions of one operand shape and dimensions): one generic with the
 //    reductions' loop order (StrataToLinalg's: the innermost loop along the operand's innermost
 //    dimension) whose outputs are the accumulators (bf16/f16 in f32) and any result of the full
-//    operand shape; ops on the reduced values form a second, parallel nest over the kept shape;
+//    operand shape; ops on the reduced values (the reduction's epilogue, results of the kept
+//    shape up to size-1 dimensions) form a second, parallel nest over the kept shape;
 //  - output region (a 2-D f32/f64 dot_general and its epilogue): the batch_matmul, then one
 //    generic over its [1, M, N] result that reads and writes it in place, marked strata.epilogue,
 //    which the runtime-GEMM pass runs on each output block right after the GEMM.
@@ -38,6 +39,13 @@ namespace {
 using utils::IteratorType;
 
 RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+SmallVector<int64_t> nonUnitSizes(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> r;
+  for (int64_t d : shape)
+    if (d != 1) r.push_back(d);
+  return r;
+}
 
 SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> r;
@@ -337,12 +345,13 @@ class FusionLowering {
     for (Operation& op : body_.without_terminator())
       for (Value v : op.getOperands())
         if (afterReduce.contains(v.getDefiningOp())) afterReduce.insert(&op);
-    SmallVector<Value> full, post;  // results of the operand's shape; of the kept shape
+    // Results of the operand's shape; of the kept shape, up to size-1 dimensions.
+    SmallVector<Value> full, post;
     for (Value r : results_) {
       Operation* d = r.getDefiningOp();
       if (isa<ReduceOp>(d)) continue;
       if (!afterReduce.contains(d) && tensorOf(r).getShape() == inType.getShape()) full.push_back(r);
-      else if (afterReduce.contains(d) && tensorOf(r).getShape() == ArrayRef<int64_t>(keptShape)) post.push_back(r);
+      else if (afterReduce.contains(d) && nonUnitSizes(tensorOf(r).getShape()) == nonUnitSizes(keptShape)) post.push_back(r);
       else return failure();
     }
 
@@ -435,19 +444,28 @@ class FusionLowering {
     if (!tail.empty()) {
       unsigned kn = static_cast<unsigned>(keptShape.size());
       AffineMap id = AffineMap::getMultiDimIdentityMap(kn, ctx());
+      // A value of the kept shape with size-1 dimensions added or dropped: those are index 0.
+      auto at = [&](Value v) {
+        ArrayRef<int64_t> shape = tensorOf(v).getShape();
+        if (shape == ArrayRef<int64_t>(keptShape)) return id;
+        SmallVector<int64_t> vd = nonUnitDims(shape), kd = nonUnitDims(keptShape);
+        SmallVector<AffineExpr> exprs(shape.size(), getAffineConstantExpr(0, ctx()));
+        for (size_t k = 0; k < vd.size(); ++k) exprs[vd[k]] = getAffineDimExpr(static_cast<unsigned>(kd[k]), ctx());
+        return AffineMap::get(kn, 0, exprs, ctx());
+      };
       Nest after(kn, [&](Value v) -> std::optional<Nest::Outer> {
         if (auto it = accumulator.find(v); it != accumulator.end())
           return Nest::Outer{it->second, tensorOf(v).getElementType()};
         return regionInput(v);
       });
       for (Value v : tail)
-        if (failed(after.plan(v, id))) return failure();
+        if (failed(after.plan(v, at(v)))) return failure();
       SmallVector<Value> tailInits;
       SmallVector<Type> tailTypes;
       SmallVector<AffineMap> tailMaps = after.leafMaps(), tailOut;
       for (Value v : tail) {
         tailInits.push_back(empty(keptShape, tensorOf(v).getElementType()));
-        tailTypes.push_back(v.getType());
+        tailTypes.push_back(tailInits.back().getType());
         tailMaps.push_back(id);
         tailOut.push_back(id);
       }
@@ -457,10 +475,11 @@ class FusionLowering {
           b_, loc(), tailTypes, fitLeaves(after, keptShape), tailInits, tailMaps, parallel(kn),
           [&](OpBuilder& b, Location l, ValueRange args) {
             SmallVector<Value> yields;
-            for (Value v : tail) yields.push_back(after.scalar(b, l, v, id, args.take_front(tl)));
+            for (Value v : tail) yields.push_back(after.scalar(b, l, v, at(v), args.take_front(tl)));
             linalg::YieldOp::create(b, l, yields);
           });
-      for (auto [i, v] : llvm::enumerate(tail)) replacement[v] = g2.getResult(static_cast<unsigned>(i));
+      for (auto [i, v] : llvm::enumerate(tail))
+        replacement[v] = reshapeTensor(b_, loc(), g2.getResult(static_cast<unsigned>(i)), tensorOf(v).getShape());
     }
     SmallVector<Value> values;
     for (Value r : results_) values.push_back(replacement.lookup(r));

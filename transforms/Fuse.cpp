@@ -19,10 +19,12 @@
 //    and the inlined ops it reads, transitively. A reduction is always a root: nothing that
 //    depends on it joins its group, so no reduction is ever recomputed or fused into its own
 //    input.
-// 5. Multi-output merges, while any applies: a loop group whose result another group of the
-//    same iteration space also reads joins that group (the value is stored by the loop that
-//    reads it); two groups of one iteration space that read the same input become one. A merge
-//    that would create a cycle between groups is refused.
+// 5. Merges, while any applies: a loop group over a reduction's kept shape that reads its
+//    result joins the reduction's group (its epilogue, a second small nest); a loop group whose
+//    result another group of the same iteration space also reads joins that group (the value
+//    is stored by the loop that reads it: multi-output); two groups of one iteration space that
+//    read the same input become one (siblings). A merge that would create a cycle between
+//    groups is refused.
 // 6. Groups of two or more ops become strata.fusion regions, placed by a topological sort of
 //    the groups and the remaining ops (original order wherever the dependencies allow).
 // REQUIRES: static shapes; runs after canonicalization and CSE.
@@ -424,6 +426,22 @@ class Fuser {
     return true;
   }
 
+  SmallVector<int64_t> keptShape(const Group& g) {
+    SmallVector<int64_t> kept;
+    for (size_t d = 0; d < g.shape.size(); ++d)
+      if (!llvm::is_contained(g.dims, static_cast<int64_t>(d))) kept.push_back(g.shape[d]);
+    return kept;
+  }
+
+  // Whether `b` reads a result of one of `a`'s reductions.
+  bool readsReduction(const Group& a, const Group& b) {
+    for (Operation* r : a.roots)
+      if (isa<ReduceOp>(r))
+        for (Operation* u : r->getUsers())
+          if (b.members.contains(u)) return true;
+    return false;
+  }
+
   void merge(int into, int from) {
     Group& a = groups_[into];
     Group& b = groups_[from];
@@ -446,9 +464,20 @@ class Fuser {
           if (i == j) continue;
           Group& a = groups_[i];
           Group& b = groups_[j];
-          if (!a.alive || !b.alive || a.kind == GroupKind::Output || b.kind == GroupKind::Output ||
-              !sameSpace(a, b))
+          if (!a.alive || !b.alive || a.kind == GroupKind::Output || b.kind == GroupKind::Output) continue;
+          // A reduction's epilogue: b computes on a's reduced values, over the kept shape; it
+          // runs as a second, small nest of a's region.
+          if (a.kind == GroupKind::Input && b.kind == GroupKind::Loop && nonUnit(keptShape(a)) == nonUnit(b.shape) &&
+              readsReduction(a, b)) {
+            if (reachesIndirectly(static_cast<int64_t>(i), static_cast<int64_t>(j))) continue;
+            note("merge group of " + describe(b.roots.front()) + " into the group of " +
+                 describe(a.roots.front()) + ": it computes on the reduced values (reduction epilogue)");
+            merge(static_cast<int>(i), static_cast<int>(j));
+            ++stats.merges;
+            changed = true;
             continue;
+          }
+          if (!sameSpace(a, b)) continue;
           // Producer and consumer: b reads a root of a (loop group), in a's iteration space.
           bool consumes = false;
           if (a.kind == GroupKind::Loop)
