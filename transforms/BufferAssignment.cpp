@@ -7,8 +7,9 @@
 //    loops or calls count at the enclosing top-level op.
 // 2. In place: when the op at a buffer B's first use is an elementwise linalg op (all loops
 //    parallel) that writes B through an identity map and reads a buffer A through an identity
-//    map, A dies there (its last use), has B's size and is read by nothing else in that op,
-//    then B takes A's bytes: each element is read before it is written, and by nobody else.
+//    map, A dies there (its last use), has B's shape and element width and is read by nothing
+//    else in that op, then B takes A's bytes: each element is read before it is written, and
+//    by nobody else.
 // 3. Offsets: buffers sharing bytes form one slot; slots are placed largest first, each at
 //    the lowest 64-byte-aligned offset free of every placed slot whose live ranges overlap
 //    its own (first fit by decreasing size). Buffers that already carry strata.offset keep it.
@@ -85,6 +86,12 @@ Operation* inPlaceSource(Operation* op, Value out, const DenseMap<Operation*, in
   for (OpOperand* in : l.getDpsInputOperands()) {
     Operation* a = in->get().getDefiningOp();
     if (!a || !ids.count(a) || !l.getMatchingIndexingMap(in).isIdentity()) continue;
+    // Element i of the result lands exactly on element i of the input.
+    if (in->get().getType() != out.getType() &&
+        (cast<MemRefType>(in->get().getType()).getShape() != cast<MemRefType>(out.getType()).getShape() ||
+         cast<MemRefType>(in->get().getType()).getElementTypeBitWidth() !=
+             cast<MemRefType>(out.getType()).getElementTypeBitWidth()))
+      continue;
     bool alone = true;
     for (OpOperand& other : op->getOpOperands())
       if (&other != in && rootAlloc(other.get()) == a) alone = false;
@@ -120,7 +127,6 @@ void BufferAssignment::print(llvm::raw_ostream& os) const {
        << b.first << ", " << b.last << "], " << b.value;
     if (!b.writer.empty()) os << ", first used by " << b.writer;
     if (b.inPlaceOf >= 0) os << ", in place over buffer " << b.inPlaceOf;
-    if (b.kept) os << ", offset kept";
     os << "\n";
   }
 }

@@ -336,36 +336,56 @@ TEST(CpuPrimitives, EveryPrimitiveCompiles) {
   }
 }
 
-class CompiledPrimitive : public ::testing::TestWithParam<std::string> {};
+// Every primitive with all of the compiler's passes, and with each pass that can be switched
+// off switched off (CompileOptions): fusion, buffer assignment.
+struct Passes {
+  const char* name;
+  st::CompileOptions options;
+};
+const Passes kPasses[] = {
+    {"AllPasses", {}},
+    {"NoFusion", {.fuse = false}},
+    {"NoBufferAssignment", {.assign_buffers = false}},
+};
+
+class CompiledPrimitive : public ::testing::TestWithParam<std::tuple<std::string, Passes>> {};
 
 TEST_P(CompiledPrimitive, MatchesEager) {
-  const st::Primitive* p = st::find_primitive(GetParam());
+  const auto& [name, passes] = GetParam();
+  const st::Primitive* p = st::find_primitive(name);
   ASSERT_NE(p, nullptr);
-  for (const Case& c : case_table().at(GetParam())()) {
+  for (const Case& c : case_table().at(name)()) {
     st::Jaxpr j = one_equation(*p, c.params, c.inputs);
-    expect_compiled_matches_eager(j, c.inputs, c.tol, {}, GetParam() + ": " + c.what);
+    expect_compiled_matches_eager(j, c.inputs, c.tol, passes.options, name + ": " + c.what);
     if (::testing::Test::HasFatalFailure()) return;
   }
 }
 
 TEST_P(CompiledPrimitive, MatchesEagerSerially) {
-  const st::Primitive* p = st::find_primitive(GetParam());
+  const auto& [name, passes] = GetParam();
+  const st::Primitive* p = st::find_primitive(name);
   ASSERT_NE(p, nullptr);
-  for (const Case& c : case_table().at(GetParam())()) {
+  st::CompileOptions serial = passes.options;
+  serial.parallel = false;
+  for (const Case& c : case_table().at(name)()) {
     if (c.what.find("large") == std::string::npos) continue;
     st::Jaxpr j = one_equation(*p, c.params, c.inputs);
-    expect_compiled_matches_eager(j, c.inputs, c.tol, {.parallel = false}, GetParam() + ": " + c.what);
+    expect_compiled_matches_eager(j, c.inputs, c.tol, serial, name + ": " + c.what);
     if (::testing::Test::HasFatalFailure()) return;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(All, CompiledPrimitive, ::testing::ValuesIn([] {
-                           std::vector<std::string> names;
-                           for (const st::Primitive* p : st::all_primitives())
-                             if (p->name != "custom_vjp_call") names.emplace_back(p->name);
-                           return names;
-                         }()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(All, CompiledPrimitive,
+                         ::testing::Combine(::testing::ValuesIn([] {
+                                              std::vector<std::string> names;
+                                              for (const st::Primitive* p : st::all_primitives())
+                                                if (p->name != "custom_vjp_call") names.emplace_back(p->name);
+                                              return names;
+                                            }()),
+                                            ::testing::ValuesIn(kPasses)),
+                         [](const ::testing::TestParamInfo<std::tuple<std::string, Passes>>& info) {
+                           return std::get<0>(info.param) + "_" + std::get<1>(info.param).name;
+                         });
 
 TEST(CpuPrimitives, CustomVjpCall) {
   auto softplus = st::custom_vjp(

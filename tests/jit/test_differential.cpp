@@ -85,7 +85,20 @@ bool agree(const Array& got, const Array& want) {
   return true;
 }
 
-TEST(Differential, RandomProgramsJitEqualsEager) {
+// With all of the compiler's passes, and with each pass that can be switched off switched off.
+struct Passes {
+  const char* name;
+  st::JitOptions options;
+};
+const Passes kPasses[] = {
+    {"AllPasses", {}},
+    {"NoFusion", {.fuse = false}},
+    {"NoBufferAssignment", {.assign_buffers = false}},
+};
+
+class Differential : public ::testing::TestWithParam<Passes> {};
+
+TEST_P(Differential, RandomProgramsJitEqualsEager) {
   const int kPrograms = 300;
   int failures = 0;
   for (int p = 0; p < kPrograms; ++p) {
@@ -103,7 +116,7 @@ TEST(Differential, RandomProgramsJitEqualsEager) {
     } catch (const st::Error&) {
       continue;  // an invalid random program (shape mismatch): eager and jit both reject it
     }
-    auto f = st::jit([prog](const std::vector<Array>& in) { return prog.run(in); });
+    auto f = st::jit([prog](const std::vector<Array>& in) { return prog.run(in); }, GetParam().options);
     std::vector<Array> got;
     try {
       got = f(inputs);
@@ -124,5 +137,8 @@ TEST(Differential, RandomProgramsJitEqualsEager) {
     if (failures > 5) break;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Passes, Differential, ::testing::ValuesIn(kPasses),
+                         [](const ::testing::TestParamInfo<Passes>& info) { return std::string(info.param.name); });
 
 }  // namespace
