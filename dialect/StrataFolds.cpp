@@ -9,6 +9,7 @@
 #include "mlir/Dialect/CommonFolders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -80,6 +81,17 @@ Attribute resplat(Attribute attr, Type type) {
   auto e = dyn_cast_or_null<DenseElementsAttr>(attr);
   if (!e || !e.isSplat()) return {};
   return DenseElementsAttr::get(cast<ShapedType>(type), e.getSplatValue<Attribute>());
+}
+
+// Whether every value of `from` converts to `to` and back unchanged (widening).
+bool widens(Type from, Type to) {
+  if (from.isInteger(1)) return true;
+  if (auto f = dyn_cast<FloatType>(from)) {
+    auto t = dyn_cast<FloatType>(to);
+    return t && APFloat::isRepresentableAsNormalIn(f.getFloatSemantics(), t.getFloatSemantics()) &&
+           f.getWidth() < t.getWidth();
+  }
+  return isa<IntegerType>(to) && from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
 }
 
 bool isIota(ArrayRef<int64_t> v) {
@@ -262,6 +274,11 @@ OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
 // rounding and saturation are left to the backend's one definition).
 OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
   if (getOperand().getType() == getType()) return getOperand();
+  // convert(convert(x)) back to x's type through a wider type: x.
+  if (auto inner = getOperand().getDefiningOp<ConvertOp>())
+    if (inner.getOperand().getType() == getType() &&
+        widens(getType().getElementType(), inner.getType().getElementType()))
+      return inner.getOperand();
   auto in = dyn_cast_or_null<DenseElementsAttr>(adaptor.getOperand());
   if (!in || !in.isSplat()) return {};
   Type from = in.getElementType(), to = getType().getElementType();
@@ -346,6 +363,34 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
     return getResult();
   }
   return {};
+}
+
+namespace {
+
+// transpose(broadcast_in_dim(x)) → broadcast_in_dim(x) straight into the transposed layout,
+// when x's dimensions stay in order (a broadcast never reorders them).
+struct TransposeOfBroadcast : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op, PatternRewriter& rewriter) const override {
+    auto b = op.getOperand().getDefiningOp<BroadcastInDimOp>();
+    if (!b) return failure();
+    ArrayRef<int64_t> perm = op.getPermutation();
+    SmallVector<int64_t> inverse(perm.size());
+    for (size_t k = 0; k < perm.size(); ++k) inverse[perm[k]] = static_cast<int64_t>(k);
+    SmallVector<int64_t> dims;
+    for (int64_t d : b.getBroadcastDimensions()) {
+      dims.push_back(inverse[d]);
+      if (dims.size() > 1 && dims.back() <= dims[dims.size() - 2]) return failure();
+    }
+    rewriter.replaceOpWithNewOp<BroadcastInDimOp>(op, op.getType(), b.getOperand(), dims);
+    return success();
+  }
+};
+
+}  // namespace
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet& patterns, MLIRContext* context) {
+  patterns.add<TransposeOfBroadcast>(context);
 }
 
 OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {

@@ -392,6 +392,7 @@ def Strata_TransposeOp : Strata_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   }];
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Strata_SliceOp : Strata_Op<"slice", [Pure, InferTypeOpAdaptor]> {

@@ -31,9 +31,11 @@ void addLinalgPasses(OpPassManager& pm) {
   pm.addPass(createStrataToLinalgPass());
   //    Each strata.fusion region becomes one loop nest there (the fusion decisions are the
   //    `fused` stage's; with strata.fuse = false every op is its own loop nest).
-  // 2. Dead values and duplicates the lowering made are dropped.
+  // 2. Dead values go, constants are uniqued. No CSE here: it would merge the zero fills of
+  //    two GEMM results (or two reductions' accumulators) of one shape into one tensor, which
+  //    bufferization then copies, and a GEMM whose result buffer is a copy is no longer
+  //    recognised by the runtime-GEMM pass. (CSE ran on the strata program, before fusion.)
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
 }
 
 void addBufferizePasses(OpPassManager& pm) {

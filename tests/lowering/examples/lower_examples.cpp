@@ -34,6 +34,19 @@ st::Array mlp(const st::Array& x, const st::Array& w1, const st::Array& b1, cons
 
 st::Array classify(const st::Array& logits) { return st::argmax(logits, 1); }
 
+st::Array layer_norm(const st::Array& x, const st::Array& g, const st::Array& b) {
+  st::Array d = x - st::mean(x, -1, /*keepdims=*/true);
+  st::Array v = st::mean(d * d, -1, /*keepdims=*/true);
+  return d * st::rsqrt(v + 1e-5f) * g + b;
+}
+
+// The MLP's mean squared error, differentiated with respect to its four parameters.
+st::Array mlp_loss(const st::Array& w1, const st::Array& b1, const st::Array& w2, const st::Array& b2,
+                   const st::Array& x, const st::Array& y) {
+  st::Array e = mlp(x, w1, b1, w2, b2) - y;
+  return st::mean(e * e);
+}
+
 // Each example lowers with `options` and returns the result.
 using Example = std::function<st::Lowered(const st::JitOptions&)>;
 
@@ -52,6 +65,16 @@ std::map<std::string, Example> examples() {
        }},
       {"argmax",
        [](const st::JitOptions& o) { return st::jit(classify, o).lower(st::zeros({3, 10})); }},
+      {"layer_norm",
+       [](const st::JitOptions& o) {
+         return st::jit(layer_norm, o).lower(st::zeros({4, 8}), st::zeros({8}), st::zeros({8}));
+       }},
+      {"mlp_grad",
+       [](const st::JitOptions& o) {
+         return st::jit(st::grad(mlp_loss, st::argnums<0, 1, 2, 3>), o)
+             .lower(st::zeros({8, 32}), st::zeros({32}), st::zeros({32, 2}), st::zeros({2}), st::zeros({4, 8}),
+                    st::zeros({4, 2}));
+       }},
   };
 }
 
