@@ -5,9 +5,10 @@
 //    (b, k, n) or (b, n, k); either transposition is a flag, not a copy.
 // 2. An operand or result buffer with a non-identity layout (a strided view) goes through a
 //    contiguous temporary (memref.alloc, later placed in the scratch arena).
-// 3. The zero fill of the result that the tensor-level lowering put before the matmul is
-//    erased: the runtime writes C = A·B rather than accumulating. Without such a fill the op is
-//    left alone (it then lowers to loops, correct but slow).
+// 3. The zeroing of the result that the tensor-level lowering put before the matmul (a zero
+//    fill, or a copy of a zero-filled buffer that CSE shared) is erased unless something else
+//    reads it: the runtime writes C = A·B rather than accumulating. Without such a zeroing the
+//    op is left alone (it then lowers to loops, correct but slow).
 // 4. Dot epilogues: when the matmul (f32/f64, one batch, writing its buffer directly) is
 //    followed by the in-place linalg.generic an output fusion made (strata.epilogue), that
 //    generic is outlined into @main_epilogue_N(m0, m1, n0, n1, buffers...), which runs it on the
@@ -28,6 +29,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -44,19 +46,66 @@ const char* typeSuffix(Type t) {
   return nullptr;
 }
 
-// The zero linalg.fill of `out` just before `op` (skipping side-effect-free ops), or null.
-linalg::FillOp findZeroFill(Operation* op, Value out) {
+// The allocation (or function argument) a view is of.
+Value rootOf(Value v) {
+  while (Operation* def = v.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view) break;
+    v = view.getViewSource();
+  }
+  return v;
+}
+
+// What `op` may do to the memory of `root`: nothing, read it, or write it (conservatively a
+// write when unknown).
+enum class Touch { kNone, kRead, kWrite };
+Touch touches(Operation* op, Value root) {
+  if (isMemoryEffectFree(op)) return Touch::kNone;
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface) return Touch::kWrite;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  Touch t = Touch::kNone;
+  for (const MemoryEffects::EffectInstance& e : effects) {
+    if (isa<MemoryEffects::Allocate, MemoryEffects::Free>(e.getEffect())) continue;
+    Value v = e.getValue();
+    if (v && rootOf(v) != root) continue;
+    if (!v || !isa<MemoryEffects::Read>(e.getEffect())) return Touch::kWrite;
+    t = Touch::kRead;
+  }
+  return t;
+}
+
+bool isZero(Value v) {
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  if (!c) return false;
+  Attribute a = c.getValue();
+  if (auto f = dyn_cast<FloatAttr>(a)) return f.getValue().isZero();
+  if (auto i = dyn_cast<IntegerAttr>(a)) return i.getValue().isZero();
+  return false;
+}
+
+// How `out` was set to zero before `op`: a zero fill of it, or a copy into it of a buffer
+// that was zero-filled (bufferization copies a zero tensor that CSE shared between several
+// GEMMs). Ops on other buffers may sit in between, and reads of out's memory too — then the
+// initialisation must stay for those readers (`erasable` is false); a write ends the search.
+struct ZeroInit {
+  Operation* op = nullptr;
+  bool erasable = false;
+};
+ZeroInit findZeroInit(Operation* op, Value out) {
+  Value root = rootOf(out);
+  bool read = false;
   for (Operation* prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
-      if (fill.getDpsInits()[0] != out) return {};
-      auto c = fill.getDpsInputs()[0].getDefiningOp<arith::ConstantOp>();
-      if (!c) return {};
-      Attribute v = c.getValue();
-      if (auto f = dyn_cast<FloatAttr>(v); f && f.getValue().isZero()) return fill;
-      if (auto i = dyn_cast<IntegerAttr>(v); i && i.getValue().isZero()) return fill;
-      return {};
+    if (auto fill = dyn_cast<linalg::FillOp>(prev); fill && fill.getDpsInits()[0] == out)
+      return isZero(fill.getDpsInputs()[0]) ? ZeroInit{fill, !read} : ZeroInit{};
+    if (auto copy = dyn_cast<memref::CopyOp>(prev); copy && copy.getTarget() == out) {
+      if (!findZeroInit(copy, copy.getSource()).op) return {};
+      return ZeroInit{copy, !read};
     }
-    if (!isMemoryEffectFree(prev)) return {};
+    Touch t = touches(prev, root);
+    if (t == Touch::kWrite) return {};
+    read = read || t == Touch::kRead;
   }
   return {};
 }
@@ -216,7 +265,7 @@ func::FuncOp gemmWithEpilogue(ModuleOp module, func::FuncOp main, func::FuncOp r
   return fn;
 }
 
-LogicalResult lowerMatmul(linalg::BatchMatmulOp op, bool parallel, int& epilogues) {
+LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, bool parallel, int& epilogues) {
   Location loc = op.getLoc();
   ModuleOp module = op->getParentOfType<ModuleOp>();
   if (!op.hasPureBufferSemantics()) return success();
@@ -234,8 +283,7 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, bool parallel, int& epilogue
   bool rhsNK = maps[1] == AffineMap::get(4, 0, {d(0), d(2), d(3)}, ctx);
   bool outMN = maps[2] == AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx);
   if (!(lhsKM || lhsMK) || !(rhsKN || rhsNK) || !outMN) return success();
-  linalg::FillOp fill = findZeroFill(op, out);
-  if (!fill) return success();
+  if (!init.op) return success();
 
   int64_t B = ot.getDimSize(0), M = ot.getDimSize(1), N = ot.getDimSize(2);
   int64_t K = lhsMK ? lt.getDimSize(2) : lt.getDimSize(1);
@@ -279,7 +327,8 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, bool parallel, int& epilogue
     func::CallOp::create(b, loc, name, TypeRange{}, args);
   }
   if (result != out) memref::CopyOp::create(b, loc, result, out);
-  fill.erase();
+  // The runtime GEMM overwrites its output: the zeroing is dead unless something else reads it.
+  if (init.erasable) init.op->erase();
   op.erase();
   return success();
 }
@@ -293,11 +342,15 @@ struct RuntimeGemmPass : PassWrapper<RuntimeGemmPass, OperationPass<ModuleOp>> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool parallel = parallelEnabled(module);
-    SmallVector<linalg::BatchMatmulOp> ops;
-    module.walk([&](linalg::BatchMatmulOp op) { ops.push_back(op); });
+    // Every GEMM's zero initialisation is found first: a GEMM already turned into a runtime
+    // call (an opaque call) would hide the initialisations of the GEMMs after it.
+    SmallVector<std::pair<linalg::BatchMatmulOp, ZeroInit>> ops;
+    module.walk([&](linalg::BatchMatmulOp op) {
+      ops.push_back({op, op.hasPureBufferSemantics() ? findZeroInit(op, op.getDpsInits()[0]) : ZeroInit{}});
+    });
     int epilogues = 0;
-    for (linalg::BatchMatmulOp op : ops)
-      if (failed(lowerMatmul(op, parallel, epilogues))) return signalPassFailure();
+    for (auto [op, init] : ops)
+      if (failed(lowerMatmul(op, init, parallel, epilogues))) return signalPassFailure();
   }
 };
 
