@@ -10,8 +10,8 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
@@ -192,6 +192,30 @@ struct TileTransposesPass : PassWrapper<TileTransposesPass, OperationPass<Module
   }
 };
 
+struct UnshareFillsPass : PassWrapper<UnshareFillsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(UnshareFillsPass)
+  StringRef getArgument() const override { return "strata-unshare-fills"; }
+  StringRef getDescription() const override {
+    return "Clone each linalg.fill on tensors with several uses just before each use";
+  }
+  void runOnOperation() override {
+    SmallVector<linalg::FillOp> fills;
+    getOperation().walk([&](linalg::FillOp f) {
+      if (f.hasPureTensorSemantics() && !f->getResult(0).hasOneUse() && !f->use_empty()) fills.push_back(f);
+    });
+    // Each copy just before its user, so that the buffer is live (and filled) only there.
+    for (linalg::FillOp f : fills) {
+      SmallVector<OpOperand*> uses;
+      for (OpOperand& u : f->getResult(0).getUses()) uses.push_back(&u);
+      for (OpOperand* u : uses) {
+        OpBuilder b(u->getOwner());
+        u->set(b.clone(*f)->getResult(0));
+      }
+      f.erase();
+    }
+  }
+};
+
 struct ExpandStridedCopiesPass : PassWrapper<ExpandStridedCopiesPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandStridedCopiesPass)
   StringRef getArgument() const override { return "strata-expand-strided-copies"; }
@@ -263,6 +287,7 @@ struct MathToLibmCallsPass : PassWrapper<MathToLibmCallsPass, OperationPass<Modu
 
 std::unique_ptr<Pass> createMarkReadOnlyInputsPass() { return std::make_unique<MarkReadOnlyInputsPass>(); }
 std::unique_ptr<Pass> createTileTransposesPass() { return std::make_unique<TileTransposesPass>(); }
+std::unique_ptr<Pass> createUnshareFillsPass() { return std::make_unique<UnshareFillsPass>(); }
 std::unique_ptr<Pass> createForwardOutputsPass() { return std::make_unique<ForwardOutputsPass>(); }
 std::unique_ptr<Pass> createExpandStridedCopiesPass() { return std::make_unique<ExpandStridedCopiesPass>(); }
 std::unique_ptr<Pass> createMathToLibmCallsPass() { return std::make_unique<MathToLibmCallsPass>(); }
@@ -272,7 +297,7 @@ void registerCpuPasses() {
   if (done) return;
   done = true;
   for (auto create : {createStrataToLinalgPass, createMarkReadOnlyInputsPass, createRuntimeGemmPass,
-                      createExpandStridedCopiesPass, createOutlineParallelLoopsPass, createForwardOutputsPass, createTileTransposesPass,
+                      createExpandStridedCopiesPass, createOutlineParallelLoopsPass, createForwardOutputsPass, createTileTransposesPass, createUnshareFillsPass,
                       createScratchArenaPass, createMathToLibmCallsPass, createParallelLaunchPass,
                       createCpuEntryPass})
     registerPass(create);

@@ -45,6 +45,9 @@ std::unique_ptr<Pass> createRuntimeGemmPass();
 // --strata-expand-strided-copies: memref.copy between buffers that are not both contiguous
 // becomes linalg.copy (loops), so that no copy needs MLIR's runtime library.
 std::unique_ptr<Pass> createExpandStridedCopiesPass();
+// --strata-unshare-fills: a linalg.fill on tensors with several uses is cloned just before
+// each use, so that each bufferizes to its own buffer, filled in place where it is needed.
+std::unique_ptr<Pass> createUnshareFillsPass();
 // --strata-tile-transposes: elementwise loop nests that read or write a buffer across its rows
 // (transposes) become parallel loops over 32x32 tiles.
 std::unique_ptr<Pass> createTileTransposesPass();

@@ -31,11 +31,13 @@ void addLinalgPasses(OpPassManager& pm) {
   pm.addPass(createStrataToLinalgPass());
   //    Each strata.fusion region becomes one loop nest there (the fusion decisions are the
   //    `fused` stage's; with strata.fuse = false every op is its own loop nest).
-  // 2. Dead values go, constants are uniqued. No CSE here: it would merge the zero fills of
-  //    two GEMM results (or two reductions' accumulators) of one shape into one tensor, which
-  //    bufferization then copies, and a GEMM whose result buffer is a copy is no longer
-  //    recognised by the runtime-GEMM pass. (CSE ran on the strata program, before fusion.)
+  // 2. Dead values go, duplicates merge (tensor.empty of one shape: a loop's output may then
+  //    share the buffer of the input it consumes). Fills merged by CSE are split again, one per
+  //    use: two GEMM results or reduction accumulators sharing one zero fill would bufferize to
+  //    a copy, and the runtime-GEMM pass recognises a GEMM by the fill just before it.
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createUnshareFillsPass());
 }
 
 void addBufferizePasses(OpPassManager& pm) {

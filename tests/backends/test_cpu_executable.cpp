@@ -148,21 +148,30 @@ TEST(CpuExecutable, ElementwiseChainsFuseIntoOneLoopNest) {
 }
 
 TEST(CpuExecutable, TemporariesShareTheScratchArena) {
-  // Two GEMMs whose results are consumed one after the other, plus transposed copies.
-  Array x = random_array({32, 32}, st::f32, -1, 1, 1);
-  st::Jaxpr j = st::make_jaxpr([](const Array& v) {
+  // Two independent chains of GEMMs and reductions on arrays of different shapes, unfused: the
+  // second chain's temporaries are made after the first's died, in the same bytes.
+  Array x = random_array({32, 32}, st::f32, -1, 1, 1), y = random_array({16, 64}, st::f32, -1, 1, 2);
+  st::Jaxpr j = st::make_jaxpr([](const Array& v, const Array& u) {
     Array a = st::matmul(st::exp(v), v);
-    Array b = st::matmul(st::transpose(a) * 2.0f, v);
-    Array c = st::matmul(st::transpose(b) + 1.0f, v);
-    return st::sum(c, st::Axes{1});
-  })(x);
-  st::CompileResult r = st::compile_for_cpu(*j.impl(), {});
-  ASSERT_TRUE(r.ok()) << r.error;
-  st::MemoryAnalysis m = r.executable->memory_analysis();
+    Array s = st::sum(st::transpose(a) * 2.0f, st::Axes{1});
+    Array b = st::matmul(st::exp(u), st::transpose(u));
+    Array t = st::sum(st::transpose(b) + 1.0f, st::Axes{1});
+    return std::make_tuple(s, t);
+  })(x, y);
+  st::CompileResult shared = st::compile_for_cpu(*j.impl(), {.fuse = false});
+  ASSERT_TRUE(shared.ok()) << shared.error;
+  st::MemoryAnalysis m = shared.executable->memory_analysis();
   EXPECT_GT(m.scratch_bytes, 0);
-  EXPECT_LT(m.scratch_bytes, m.temporaries_bytes) << stage_text(*r.executable, "loops");
-  EXPECT_EQ(stage_text(*r.executable, "llvm-ir").find("@malloc"), std::string::npos);
-  expect_compiled_matches_eager(j, {x}, {4, 200, 50, true});
+  EXPECT_LT(m.scratch_bytes, m.temporaries_bytes) << stage_text(*shared.executable, "buffers");
+  EXPECT_EQ(stage_text(*shared.executable, "llvm-ir").find("@malloc"), std::string::npos);
+  // Without buffer assignment every temporary has its own bytes.
+  st::CompileResult own = st::compile_for_cpu(*j.impl(), {.fuse = false, .assign_buffers = false});
+  ASSERT_TRUE(own.ok()) << own.error;
+  EXPECT_EQ(own.executable->memory_analysis().scratch_bytes, own.executable->memory_analysis().temporaries_bytes);
+  EXPECT_EQ(own.executable->memory_analysis().temporaries_bytes, m.temporaries_bytes);
+  expect_compiled_matches_eager(j, {x, y}, {4, 2000, 50, true}, {.fuse = false});
+  expect_compiled_matches_eager(j, {x, y}, {4, 2000, 50, true}, {.fuse = false, .assign_buffers = false});
+  expect_compiled_matches_eager(j, {x, y}, {4, 2000, 50, true});
 }
 
 TEST(CpuExecutable, ConstantsArePassedAheadOfTheInputs) {
