@@ -4,8 +4,10 @@
 namespace strata {
 
 std::string CompileOptions::key() const {
-  return "O" + std::to_string(opt_level) + (parallel ? "+parallel" : "-parallel") + (fuse ? "+fuse" : "-fuse") +
-         (assign_buffers ? "+buffers" : "-buffers");
+  std::string k = "O" + std::to_string(opt_level) + (parallel ? "+parallel" : "-parallel") +
+                  (fuse ? "+fuse" : "-fuse") + (assign_buffers ? "+buffers" : "-buffers");
+  for (size_t i = 0; i < donate.size(); ++i) k += (i ? "," : "+donate:") + std::to_string(donate[i]);
+  return k;
 }
 
 }  // namespace strata

@@ -23,6 +23,9 @@ struct CompileOptions {
   // assignment; each gets a flag here so that its effect can be measured).
   bool fuse = true;
   bool assign_buffers = true;
+  // Inputs (positions among the jaxpr's invars) whose buffers the caller gives up: an output of
+  // the same shape and dtype may be written into one (see Executable::output_aliases).
+  std::vector<int> donate;
   // Persistent cache: when set, compiled objects are kept in this directory, keyed on the
   // program text, the target and the strata version; a restarted process skips codegen.
   std::string cache_dir;
@@ -54,8 +57,9 @@ class Executable {
 
   // Runs the program. `inputs` point to the data of each input of the jaxpr (its invars, in
   // order; the executable holds the jaxpr's constants itself), `outputs` to preallocated
-  // buffers for each output; all contiguous, row-major, of the types below. Thread-safe: many
-  // threads may run one executable at once. Never throws; never allocates beyond its scratch.
+  // buffers for each output; all contiguous, row-major, of the types below. Inputs are only
+  // read, except those outputs are written into (output_aliases). Thread-safe: many threads may
+  // run one executable at once. Never throws; never allocates beyond its scratch.
   virtual void execute(const void* const* inputs, void* const* outputs) const = 0;
 
   virtual const std::vector<AbstractValue>& input_types() const = 0;
@@ -70,6 +74,13 @@ class Executable {
   virtual CostAnalysis cost_analysis() const = 0;
   // "cpu" or "cuda:0".
   virtual std::string device() const = 0;
+  // Per output, the donated input (CompileOptions::donate) whose buffer it is written into, or
+  // -1; empty when there are none. For such an output execute() ignores outputs[j] and writes
+  // the result into inputs[i], which the caller must own alone.
+  virtual const std::vector<int>& output_aliases() const {
+    static const std::vector<int> none;
+    return none;
+  }
   // True when the code came from the persistent cache (codegen skipped).
   virtual bool from_disk_cache() const = 0;
 };

@@ -7,8 +7,11 @@
 //   strata.opt_level (i64, default 3)      LLVM -O level
 //   strata.fuse      (bool, default true)  group ops into strata.fusion regions (strata-fuse)
 //   strata.assign_buffers (bool, default true)  temporaries share the arena (strata-assign-buffers)
+//   strata.donate (i64 array), strata.num_inputs (i64): the entry function's arguments whose
+//                    buffers outputs may take over (CompileOptions::donate), and how many
+//                    arguments precede the outputs
 // Results that compile_for_cpu reads back after the loops stage:
-//   strata.scratch_bytes, strata.temporaries_bytes (i64)
+//   strata.scratch_bytes, strata.temporaries_bytes (i64), strata.output_aliases (i64 array)
 #pragma once
 
 #include <cstdint>
@@ -40,6 +43,8 @@ std::unique_ptr<Pass> createMarkReadOnlyInputsPass();
 // out-params leave as a copy) is computed in the output buffer itself, viewed with the
 // temporary's shape.
 std::unique_ptr<Pass> createForwardOutputsPass();
+// --strata-donate-inputs (DonateInputs.cpp): outputs written into donated inputs' buffers.
+std::unique_ptr<Pass> createDonateInputsPass();
 // --strata-runtime-gemm (RuntimeGemm.cpp).
 std::unique_ptr<Pass> createRuntimeGemmPass();
 // --strata-expand-strided-copies: memref.copy between buffers that are not both contiguous

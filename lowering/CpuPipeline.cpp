@@ -58,6 +58,9 @@ void addBufferizePasses(OpPassManager& pm) {
   pm.addPass(createCanonicalizerPass());
   // 4. Results returned through a reshape are computed in the output buffer too.
   pm.addPass(createForwardOutputsPass());
+  // 5. Outputs take over the buffers of donated inputs (after 4, which settles where each
+  //    output is written).
+  pm.addPass(createDonateInputsPass());
 }
 
 void addLoopsPasses(OpPassManager& pm) {

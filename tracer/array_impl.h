@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 #include "abstract_value.h"
 #include "strata/array.h"
@@ -28,6 +29,8 @@ struct ArrayImpl {
   std::shared_ptr<Buffer> buffer;
   std::shared_ptr<TraceState> trace;
   int var = -1;  // the tracer's variable in its trace
+  // Set (and `buffer` released) when the array was donated to a jit call: why it is gone.
+  std::string donated;
 };
 
 // A new concrete array with uninitialised data.

@@ -87,6 +87,9 @@ ScopedLocation::~ScopedLocation() { g_location_override = previous_; }
 void check_usable(const Array& a, std::string_view op) {
   if (!a.valid())
     throw ValueError(std::string(op) + ": got a null Array (default-constructed, never assigned)");
+  if (!a.impl()->donated.empty())
+    throw ValueError(std::string(op) + ": " + a.impl()->donated +
+                     "; a donated array cannot be used again. Use that call's result, or donate a copy");
   const auto& t = a.impl()->trace;
   if (t && !t->alive)
     throw EscapedTracerError(

@@ -142,6 +142,7 @@ Array Array::from_scalar(double fvalue, int64_t ivalue, DType dtype, bool weak) 
 
 void Array::copy_to(void* dst, DType as, const char* what) const {
   const detail::ArrayImpl& impl = checked(impl_);
+  if (!impl.donated.empty()) check_usable(*this, what);
   if (impl.trace) {
     check_usable(*this, what);
     throw ConcretizationError(
@@ -247,6 +248,7 @@ std::ostream& operator<<(std::ostream& os, const Array& a) {
   if (!a.valid()) return os << "Array(null)";
   const detail::ArrayImpl& impl = *a.impl();
   if (impl.trace) return os << "Traced<" << impl.aval.str() << ">";
+  if (!impl.donated.empty()) return os << "Donated<" << impl.aval.str() << ">";
   std::string dtype = "dtype=" + std::string(long_name(impl.aval.dtype));
   if (impl.aval.shape.empty()) return os << "array(" << format_element(impl, 0) << ", " << dtype << ")";
   if (impl.aval.size() == 0)

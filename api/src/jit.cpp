@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -47,6 +48,8 @@ const Jaxpr& Lowered::jaxpr() const { return impl_->jaxpr; }
 namespace detail {
 
 struct CacheEntry {
+  std::string name;             // the jitted function's, for errors
+  std::vector<int> argument;    // per leaf, the argument it belongs to (when donating)
   std::vector<uint64_t> words;  // the signature
   std::shared_ptr<const Executable> exe;
   std::any out_proto;
@@ -160,13 +163,25 @@ std::shared_ptr<const CacheEntry> lookup(JitState& state, const tree::Signature&
 CompileLock::CompileLock(JitState& s) : state(s) { state.compile_mu.lock(); }
 CompileLock::~CompileLock() { state.compile_mu.unlock(); }
 
+bool donates(const JitState& state) { return !state.options.donate.empty(); }
+
 std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr, const tree::Signature& sig,
-                                             tree::Description description, std::any out_proto, double trace_ms) {
+                                             tree::Description description, std::any out_proto, double trace_ms,
+                                             const std::vector<std::size_t>& arg_ends) {
   const JitOptions& o = state.options;
   if (state.log && state.compiles.load() > 0 && !state.last_compiled.empty())
     std::fprintf(stderr, "strata: recompiling %s: %s\n", o.name.c_str(), diff(state.last_compiled, description).c_str());
   if (!o.dump_dir.empty()) lower_jaxpr(jaxpr, state);  // writes the stage files
-  CompileResult r = compile_for_cpu(*jaxpr.impl(), state.compile_options);
+  // Donated arguments → the program inputs (leaves) they hold.
+  CompileOptions options = state.compile_options;
+  for (int a : o.donate) {
+    if (a < 0 || static_cast<std::size_t>(a) >= arg_ends.size())
+      throw ValueError("jit(" + o.name + "): JitOptions::donate names argument " + std::to_string(a) + ", but " +
+                       o.name + " was called with " + std::to_string(arg_ends.size()) + " arguments");
+    for (std::size_t leaf = a == 0 ? 0 : arg_ends[static_cast<std::size_t>(a) - 1]; leaf < arg_ends[static_cast<std::size_t>(a)]; ++leaf)
+      options.donate.push_back(static_cast<int>(leaf));
+  }
+  CompileResult r = compile_for_cpu(*jaxpr.impl(), options);
   if (!r.ok()) throw Error("jit: compiling '" + o.name + "' failed:\n" + r.error);
   state.compiles.fetch_add(1, std::memory_order_relaxed);
   if (state.log) {
@@ -182,6 +197,9 @@ std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr
   }
   state.last_compiled = description;
   auto e = std::make_shared<CacheEntry>();
+  e->name = o.name;
+  for (std::size_t a = 0; a < arg_ends.size(); ++a)
+    while (e->argument.size() < arg_ends[a]) e->argument.push_back(static_cast<int>(a));
   e->words = sig.words;
   e->exe = std::move(r.executable);
   e->out_proto = std::move(out_proto);
@@ -219,14 +237,48 @@ std::vector<Array> run_entry(const CacheEntry& e, const std::vector<Array>& leav
     if (a.is_tracer()) check_usable(a, "jit");
     ins.push_back(a.data());
   }
+  const std::vector<int>& aliases = exe.output_aliases();
   std::vector<Array> outs;
   outs.reserve(exe.output_types().size());
   outs_ptr.clear();
-  for (const AbstractValue& av : exe.output_types()) {
-    outs.push_back(make_concrete(av));
+  for (std::size_t j = 0; j < exe.output_types().size(); ++j) {
+    const AbstractValue& av = exe.output_types()[j];
+    int i = j < aliases.size() ? aliases[j] : -1;
+    if (i < 0) {
+      outs.push_back(make_concrete(av));
+      outs_ptr.push_back(mutable_data(outs.back()));
+      continue;
+    }
+    // A donated input: the output is written into its buffer. Only a buffer this argument
+    // holds alone may be overwritten; one shared with another array (a view, another argument)
+    // is copied first, and the copy is overwritten instead.
+    const std::shared_ptr<ArrayImpl>& in = leaves[static_cast<std::size_t>(i)].impl();
+    bool alone = in->buffer.use_count() == 1;
+    for (std::size_t k = 0; k < leaves.size() && alone; ++k)
+      if (k != static_cast<std::size_t>(i) && leaves[k].impl()->buffer == in->buffer) alone = false;
+    auto impl = std::make_shared<ArrayImpl>();
+    impl->aval = av;
+    if (alone) {
+      impl->buffer = in->buffer;
+    } else {
+      impl->buffer = std::make_shared<Buffer>(in->aval.nbytes());
+      if (in->aval.nbytes()) std::memcpy(impl->buffer->data, in->buffer->data, in->aval.nbytes());
+      ins[static_cast<std::size_t>(i)] = impl->buffer->data;
+    }
+    outs.push_back(Array(std::move(impl)));
     outs_ptr.push_back(mutable_data(outs.back()));
   }
   exe.execute(ins.data(), outs_ptr.data());
+  // The donated arrays are given up: every handle on them now refuses to be used.
+  for (std::size_t j = 0; j < aliases.size(); ++j) {
+    if (aliases[j] < 0) continue;
+    std::size_t leaf = static_cast<std::size_t>(aliases[j]);
+    const std::shared_ptr<ArrayImpl>& in = leaves[leaf].impl();
+    in->buffer.reset();
+    std::string which = leaf < e.argument.size() ? "argument " + std::to_string(e.argument[leaf]) : "an argument";
+    in->donated = which + " (" + in->aval.str() + ") was donated to jit(" + e.name +
+                  ") (JitOptions::donate), whose output " + std::to_string(j) + " took over its buffer";
+  }
   return outs;
 }
 

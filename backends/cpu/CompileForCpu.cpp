@@ -167,6 +167,17 @@ CompileResult compile(const JaxprImpl& jaxpr, const CompileOptions& options) {
     if (name != "cse") continue;
     mlir::strata::setCpuOptions(*module, options.parallel, options.opt_level, options.fuse,
                                 options.assign_buffers);
+    if (!options.donate.empty()) {
+      // Entry arguments: the constants, then the inputs, then the outputs.
+      llvm::SmallVector<int64_t> args;
+      for (int i : options.donate)
+        if (i >= 0 && static_cast<size_t>(i) < prog.inputs.size())
+          args.push_back(static_cast<int64_t>(prog.consts.size()) + i);
+      mlir::Builder b(&context);
+      (*module)->setAttr("strata.donate", b.getDenseI64ArrayAttr(args));
+      (*module)->setAttr("strata.num_inputs",
+                         b.getI64IntegerAttr(static_cast<int64_t>(prog.consts.size() + prog.inputs.size())));
+    }
     if (options.cache_dir.empty()) continue;
     key = cpu::cache_key(prog.stages.back().second, options);
     cpu::CacheEntry entry;
@@ -182,11 +193,15 @@ CompileResult compile(const JaxprImpl& jaxpr, const CompileOptions& options) {
     prog.memory.scratch_bytes = entry.memory.scratch_bytes;
     prog.memory.temporaries_bytes = entry.memory.temporaries_bytes;
     prog.cost.bytes_accessed = entry.cost.bytes_accessed;
+    prog.output_aliases = entry.output_aliases;
     prog.from_disk_cache = true;
     return CompileResult{std::make_shared<cpu::CpuExecutable>(std::move(prog)), ""};
   }
   prog.memory.scratch_bytes = mlir::strata::moduleIntAttr(*module, "strata.scratch_bytes", 0);
   prog.memory.temporaries_bytes = mlir::strata::moduleIntAttr(*module, "strata.temporaries_bytes", 0);
+  if (auto aliases = (*module)->getAttrOfType<mlir::DenseI64ArrayAttr>("strata.output_aliases"))
+    for (int64_t a : aliases.asArrayRef())
+      prog.output_aliases.push_back(a < 0 ? -1 : static_cast<int>(a - static_cast<int64_t>(prog.consts.size())));
 
   // LLVM: optimise for the host, generate the object, link it.
   std::string error;
@@ -213,6 +228,7 @@ CompileResult compile(const JaxprImpl& jaxpr, const CompileOptions& options) {
     entry.stages = prog.stages;
     entry.memory = prog.memory;
     entry.cost = prog.cost;
+    entry.output_aliases = prog.output_aliases;
     cpu::cache_store(options.cache_dir, key, entry);
   }
   return CompileResult{std::make_shared<cpu::CpuExecutable>(std::move(prog)), ""};

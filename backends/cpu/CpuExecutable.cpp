@@ -51,7 +51,11 @@ void CpuExecutable::execute(const void* const* inputs, void* const* outputs) con
   size_t k = 0;
   for (const void* p : const_ptrs_) buffers[k++] = const_cast<void*>(p);
   for (size_t i = 0; i < ni; ++i) buffers[k++] = const_cast<void*>(inputs[i]);
-  for (size_t i = 0; i < no; ++i) buffers[k++] = outputs[i];
+  // An output written into a donated input: the code never touches its own pointer.
+  for (size_t i = 0; i < no; ++i) {
+    int alias = i < p_.output_aliases.size() ? p_.output_aliases[i] : -1;
+    buffers[k++] = alias >= 0 ? const_cast<void*>(inputs[alias]) : outputs[i];
+  }
   void* scratch = arena.get(static_cast<size_t>(p_.memory.scratch_bytes));
   if (!scratch) {
     std::fputs("strata: cannot allocate the scratch arena\n", stderr);

@@ -22,6 +22,7 @@ struct CpuProgram {
   std::vector<StageTime> times;
   MemoryAnalysis memory;
   CostAnalysis cost;
+  std::vector<int> output_aliases;  // per output, the donated input it is written into, or -1
   bool from_disk_cache = false;
   int opt_level = 3;  // for the asm stage, generated on demand
 };
@@ -39,6 +40,7 @@ class CpuExecutable final : public Executable {
   MemoryAnalysis memory_analysis() const override { return p_.memory; }
   CostAnalysis cost_analysis() const override { return p_.cost; }
   std::string device() const override { return "cpu"; }
+  const std::vector<int>& output_aliases() const override { return p_.output_aliases; }
   bool from_disk_cache() const override { return p_.from_disk_cache; }
 
  private:

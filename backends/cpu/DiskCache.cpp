@@ -99,6 +99,11 @@ bool cache_load(const std::string& dir, const std::string& key, CacheEntry& out)
     else if (name == "temporaries_bytes") ok = parse_number(value, e.memory.temporaries_bytes);
     else if (name == "flops") ok = parse_number(value, e.cost.flops);
     else if (name == "bytes_accessed") ok = parse_number(value, e.cost.bytes_accessed);
+    else if (name == "output_alias") {
+      int64_t a = 0;
+      ok = parse_number(value, a);
+      e.output_aliases.push_back(static_cast<int>(a));
+    }
     else return false;
     if (!ok) return false;
   }
@@ -116,6 +121,7 @@ void cache_store(const std::string& dir, const std::string& key, const CacheEntr
   put(data, "temporaries_bytes", std::to_string(entry.memory.temporaries_bytes));
   put(data, "flops", number(entry.cost.flops));
   put(data, "bytes_accessed", number(entry.cost.bytes_accessed));
+  for (int a : entry.output_aliases) put(data, "output_alias", std::to_string(a));
   for (const auto& [stage, text] : entry.stages) put(data, "stage:" + stage, text);
   put(data, "object", entry.object);
   std::error_code ec;

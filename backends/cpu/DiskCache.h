@@ -19,6 +19,7 @@ struct CacheEntry {
   std::vector<std::pair<std::string, std::string>> stages;
   MemoryAnalysis memory;
   CostAnalysis cost;
+  std::vector<int> output_aliases;
 };
 
 // The key of `program` compiled with `options` for this host, as 64 hex digits.

@@ -52,6 +52,12 @@ struct JitOptions {
   bool fuse = true;
   bool assign_buffers = true;
   int opt_level = 3;
+  // Arguments (by position) the caller gives up: an output of the same shape and dtype is
+  // written into a donated array's buffer instead of a new one, and the donated array can no
+  // longer be used (any use throws ValueError). All of an argument's leaves are donated.
+  //   auto step = st::jit(update, {.donate = {0}});
+  //   params = step(params, grads);   // params' buffers are reused for the result
+  std::vector<int> donate;
 };
 
 // Bytes an executable touches per call.
@@ -71,8 +77,11 @@ namespace detail {
 struct JitState;
 struct CacheEntry;
 std::shared_ptr<JitState> make_jit_state(JitOptions options);
+// `arg_ends`: the number of leaves up to the end of each argument (needed only when
+// JitOptions::donate names arguments).
 std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr, const tree::Signature& sig,
-                                             tree::Description description, std::any out_proto, double trace_ms);
+                                             tree::Description description, std::any out_proto, double trace_ms,
+                                             const std::vector<std::size_t>& arg_ends = {});
 }  // namespace detail
 class Lowered;
 namespace detail {
@@ -98,6 +107,16 @@ std::size_t cache_size(const JitState& state);
 JitStats stats(const JitState& state);
 const JitOptions& options(const JitState& state);
 bool tracing();  // inside make_jaxpr, grad, another jit's trace …
+bool donates(const JitState& state);
+// The leaf count at the end of each argument, for donation.
+template <class... Args>
+std::vector<std::size_t> argument_ends(const JitState& state, const Args&... args) {
+  std::vector<std::size_t> ends;
+  if (!donates(state)) return ends;
+  tree::Signature s;
+  ((tree::Tree<Args>::sign(args, s), ends.push_back(s.leaves.size())), ...);
+  return ends;
+}
 
 }  // namespace detail
 
@@ -157,12 +176,15 @@ namespace detail {
 template <class Out, class... Args>
 class LoweredFn : public Lowered {
  public:
-  LoweredFn(Lowered l, std::shared_ptr<JitState> state, tree::Signature sig, tree::Description d, std::any proto)
-      : Lowered(std::move(l)), state_(std::move(state)), sig_(std::move(sig)), desc_(std::move(d)), proto_(std::move(proto)) {}
+  LoweredFn(Lowered l, std::shared_ptr<JitState> state, tree::Signature sig, tree::Description d, std::any proto,
+            std::vector<std::size_t> arg_ends)
+      : Lowered(std::move(l)), state_(std::move(state)), sig_(std::move(sig)), desc_(std::move(d)),
+        proto_(std::move(proto)), arg_ends_(std::move(arg_ends)) {}
   // Compiles the lowered program for exactly this signature.
   Compiled<Out, Args...> compile() const {
     CompileLock lock(*state_);
-    return Compiled<Out, Args...>(make_entry(*state_, jaxpr(), sig_, desc_, proto_, 0.0), options(*state_).name);
+    return Compiled<Out, Args...>(make_entry(*state_, jaxpr(), sig_, desc_, proto_, 0.0, arg_ends_),
+                                  options(*state_).name);
   }
 
  private:
@@ -170,6 +192,7 @@ class LoweredFn : public Lowered {
   tree::Signature sig_;
   tree::Description desc_;
   std::any proto_;
+  std::vector<std::size_t> arg_ends_;
 };
 }  // namespace detail
 
@@ -207,7 +230,7 @@ class Jitted {
     auto out = detail::call_traced(scope, f_, args...);
     Lowered l = detail::lower_jaxpr(scope.finish(tree_flatten(out)), *state_);
     return detail::LoweredFn<Out, Args...>(std::move(l), state_, std::move(sig), std::move(d),
-                                            std::any(Out(tree_strip(out))));
+                                            std::any(Out(tree_strip(out))), detail::argument_ends(*state_, args...));
   }
 
   // Compiled signatures held now.
@@ -234,7 +257,8 @@ class Jitted {
     auto out = detail::call_traced(scope, f_, args...);
     Jaxpr j = scope.finish(tree_flatten(out));
     double trace_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return detail::make_entry(*state_, j, sig, std::move(d), std::any(Out(tree_strip(out))), trace_ms);
+    return detail::make_entry(*state_, j, sig, std::move(d), std::any(Out(tree_strip(out))), trace_ms,
+                              detail::argument_ends(*state_, args...));
   }
 
   // Mutable so that functors with a non-const call operator (st::custom_vjp's) can be jitted;
