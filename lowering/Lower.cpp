@@ -3,7 +3,9 @@
 #include "lowering/Lower.h"
 
 #include "jaxpr.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/raw_ostream.h"
+#include "lowering/CpuPasses.h"
 #include "lowering/Dialects.h"
 #include "lowering/JaxprToStrata.h"
 #include "lowering/Stages.h"
@@ -41,7 +43,7 @@ std::vector<std::string> stage_names() {
   return names;
 }
 
-LowerResult lower(const JaxprImpl& jaxpr, bool with_locations) {
+LowerResult lower(const JaxprImpl& jaxpr, bool with_locations, const Options& options) {
   LowerResult result;
   std::string jaxpr_text = jaxpr.str() + "\n";
   result.stages.push_back({mlir::strata::kJaxprStage.str(), jaxpr_text, jaxpr_text});
@@ -61,6 +63,12 @@ LowerResult lower(const JaxprImpl& jaxpr, bool with_locations) {
     return result;
   }
   auto emit = [&](const mlir::strata::Stage& stage, const std::string* translated) {
+    // As compile_for_cpu: the options travel with the module from `fused` on (set once the
+    // `cse` text is taken).
+    auto configure = llvm::make_scope_exit([&] {
+      if (llvm::StringRef(stage.name) == "cse")
+        mlir::strata::setCpuOptions(*module, options.parallel, options.opt_level, options.fuse, options.assign_buffers);
+    });
     if (translated) {
       result.stages.push_back({stage.name, *translated, with_locations ? *translated : ""});
       return;

@@ -33,8 +33,16 @@ struct LowerResult {
   bool ok() const { return error.empty(); }
 };
 
+// The compiler switches the stages after `cse` read (CompileOptions' counterparts).
+struct Options {
+  bool parallel = true;
+  bool fuse = true;
+  bool assign_buffers = true;
+  int opt_level = 3;
+};
+
 // Lowers `jaxpr` to the `strata` dialect and runs every stage on it.
-LowerResult lower(const JaxprImpl& jaxpr, bool with_locations = false);
+LowerResult lower(const JaxprImpl& jaxpr, bool with_locations = false, const Options& options = {});
 
 }  // namespace lowering
 }  // namespace strata

@@ -134,7 +134,8 @@ std::shared_ptr<JitState> make_jit_state(JitOptions options) {
 
 Lowered lower_jaxpr(const Jaxpr& jaxpr, JitState& state) {
   const bool dumping = !state.options.dump_dir.empty();
-  lowering::LowerResult r = lowering::lower(*jaxpr.impl(), dumping);
+  const CompileOptions& c = state.compile_options;
+  lowering::LowerResult r = lowering::lower(*jaxpr.impl(), dumping, {c.parallel, c.fuse, c.assign_buffers, c.opt_level});
   if (!r.ok()) throw Error("jit: lowering '" + state.options.name + "' failed:\n" + r.error);
   if (dumping) dump(state.options, r.stages);
   for (lowering::StageText& s : r.stages) s.located_text.clear();
