@@ -1,5 +1,7 @@
 #include "ad_rules.h"
 
+#include <algorithm>
+
 #include "../array_impl.h"
 #include "../trace.h"
 
@@ -40,6 +42,31 @@ std::vector<Array> bind_prims(const Primitive& p, std::initializer_list<Array> i
 
 Array bind_prim(const Primitive& p, std::initializer_list<Array> inputs, const Params& params) {
   return bind_prims(p, inputs, params).at(0);
+}
+
+Array unreduce(const Array& r, const Array& x, const Params& params) {
+  const IntList& axes = params.get_ints("axes");
+  IntList kept;
+  for (int64_t d = 0; d < x.ndim(); ++d)
+    if (std::find(axes.begin(), axes.end(), d) == axes.end()) kept.push_back(d);
+  return bind_prim(prim::kBroadcastInDim, {r}, Params{{"shape", IntList(x.shape())}, {"broadcast_dimensions", kept}});
+}
+
+namespace {
+// 1/count at the positions equal to the extremum y, 0 elsewhere.
+Array extremum_weights(const Array& x, const Array& y, const Params& params) {
+  Array mask = astype(equal(x, unreduce(y, x, params)), x.dtype());
+  return divide(mask, unreduce(bind_prim(prim::kReduceSum, {mask}, params), x, params));
+}
+}  // namespace
+
+std::vector<Array> extremum_jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y,
+                                const Params& params) {
+  return {bind_prim(prim::kReduceSum, {multiply(t[0], extremum_weights(x[0], y[0], params))}, params)};
+}
+std::vector<Array> extremum_vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct,
+                                const Params& params) {
+  return {multiply(unreduce(ct[0], x[0], params), extremum_weights(x[0], y[0], params))};
 }
 
 std::vector<Array> binary_jvp(std::span<const Array> x, std::span<const Array> t,

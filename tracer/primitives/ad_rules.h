@@ -48,6 +48,15 @@ std::vector<Array> unary_vjp(std::span<const Array> x, std::span<const Array> y,
   return {S(ct[0], x[0], y[0])};
 }
 
+// The result of a reduce_*[axes] broadcast back over the reduced axes of its operand x.
+Array unreduce(const Array& r, const Array& x, const Params& params);
+// reduce_max and reduce_min: the derivative flows to the positions that attain the extremum
+// y, split evenly between ties (as JAX does).
+std::vector<Array> extremum_jvp(std::span<const Array> x, std::span<const Array> t,
+                                std::span<const Array> y, const Params& params);
+std::vector<Array> extremum_vjp(std::span<const Array> x, std::span<const Array> y,
+                                std::span<const Array> ct, const Params& params);
+
 // Binary elementwise with partial derivatives dx(x0, x1, y) and dy(x0, x1, y), either of
 // which may be null (zero). Handles 0-d operands of the primitive's scalar broadcasting.
 using Partial2 = Array (*)(const Array& x0, const Array& x1, const Array& y);

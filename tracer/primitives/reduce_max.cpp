@@ -1,6 +1,4 @@
 // tracer/primitives/reduce_max.cpp — `reduce_max[axes]`: the largest element over `axes` (nan if any is nan; -inf, or the integer minimum, for none).
-#include <algorithm>
-
 #include "ad_rules.h"
 #include <limits>
 
@@ -23,27 +21,6 @@ struct Op {
   template <class A, class R> static void combine(A& acc, const R& row) { acc = acc.binaryExpr(row, Eigen::internal::scalar_max_op<typename A::Scalar, typename A::Scalar, Eigen::PropagateNaN>()); }
 };
 
-// The reduced value broadcast back over the reduced axes.
-Array expand(const Array& r, const Array& x, const Params& p) {
-  const IntList& axes = p.get_ints("axes");
-  IntList kept;
-  for (int64_t d = 0; d < x.ndim(); ++d)
-    if (std::find(axes.begin(), axes.end(), d) == axes.end()) kept.push_back(d);
-  return ad::bind_prim(prim::kBroadcastInDim, {r}, Params{{"shape", IntList(x.shape())}, {"broadcast_dimensions", kept}});
-}
-
-// The derivative flows to the positions that attain the maximum, split evenly between ties
-// (as JAX does).
-Array location_weights(const Array& x, const Array& y, const Params& p) {
-  Array mask = astype(equal(x, expand(y, x, p)), x.dtype());
-  return divide(mask, expand(ad::bind_prim(prim::kReduceSum, {mask}, p), x, p));
-}
-std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params& p) {
-  return {ad::bind_prim(prim::kReduceSum, {multiply(t[0], location_weights(x[0], y[0], p))}, p)};
-}
-std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params& p) {
-  return {multiply(expand(ct[0], x[0], p), location_weights(x[0], y[0], p))};
-}
 
 }  // namespace
 
@@ -54,8 +31,8 @@ const Primitive prim::kReduceMax{
       return kernels::reduce_rule("reduce_max", in, p, false);
     },
     .eager = kernels::reduce_kernel<Op>,
-    .jvp = jvp,
-    .vjp = vjp,
+    .jvp = ad::extremum_jvp,
+    .vjp = ad::extremum_vjp,
 };
 
 }  // namespace strata

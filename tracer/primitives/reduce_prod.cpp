@@ -1,6 +1,4 @@
 // tracer/primitives/reduce_prod.cpp — `reduce_prod[axes]`: the product over `axes` (1 for none).
-#include <algorithm>
-
 #include "ad_rules.h"
 #include <limits>
 
@@ -23,14 +21,6 @@ struct Op {
   template <class A, class R> static void combine(A& acc, const R& row) { acc *= row; }
 };
 
-// The reduced value broadcast back over the reduced axes.
-Array expand(const Array& r, const Array& x, const Params& p) {
-  const IntList& axes = p.get_ints("axes");
-  IntList kept;
-  for (int64_t d = 0; d < x.ndim(); ++d)
-    if (std::find(axes.begin(), axes.end(), d) == axes.end()) kept.push_back(d);
-  return ad::bind_prim(prim::kBroadcastInDim, {r}, Params{{"shape", IntList(x.shape())}, {"broadcast_dimensions", kept}});
-}
 
 // d prod / d x_i = the product of the other elements, computed exactly with zeros: with no
 // zero it is y / x_i; with one zero, the product of the nonzeros at that zero and 0
@@ -39,8 +29,8 @@ Array expand(const Array& r, const Array& x, const Params& p) {
 Array others_product(const Array& x, const Params& p) {
   Array zero = ad::scalar_like(0, x), one = ad::scalar_like(1, x);
   Array is_zero = equal(x, zero);
-  Array nonzero_prod = expand(ad::bind_prim(prim::kReduceProd, {where(is_zero, one, x)}, p), x, p);
-  Array zeros = expand(ad::bind_prim(prim::kReduceSum, {astype(is_zero, x.dtype())}, p), x, p);
+  Array nonzero_prod = ad::unreduce(ad::bind_prim(prim::kReduceProd, {where(is_zero, one, x)}, p), x, p);
+  Array zeros = ad::unreduce(ad::bind_prim(prim::kReduceSum, {astype(is_zero, x.dtype())}, p), x, p);
   Array safe_x = where(is_zero, one, x);
   return where(equal(zeros, zero), divide(nonzero_prod, safe_x),
                where(logical_and(equal(zeros, one), is_zero), nonzero_prod, zero));
@@ -49,7 +39,7 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   return {ad::bind_prim(prim::kReduceSum, {multiply(t[0], others_product(x[0], p))}, p)};
 }
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
-  return {multiply(expand(ct[0], x[0], p), others_product(x[0], p))};
+  return {multiply(ad::unreduce(ct[0], x[0], p), others_product(x[0], p))};
 }
 
 }  // namespace

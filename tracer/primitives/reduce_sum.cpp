@@ -1,6 +1,4 @@
 // tracer/primitives/reduce_sum.cpp — `reduce_sum[axes]`: the sum over `axes` (0 for none).
-#include <algorithm>
-
 #include "ad_rules.h"
 #include <limits>
 
@@ -23,20 +21,12 @@ struct Op {
   template <class A, class R> static void combine(A& acc, const R& row) { acc += row; }
 };
 
-// The reduced value broadcast back over the reduced axes.
-Array expand(const Array& r, const Array& x, const Params& p) {
-  const IntList& axes = p.get_ints("axes");
-  IntList kept;
-  for (int64_t d = 0; d < x.ndim(); ++d)
-    if (std::find(axes.begin(), axes.end(), d) == axes.end()) kept.push_back(d);
-  return ad::bind_prim(prim::kBroadcastInDim, {r}, Params{{"shape", IntList(x.shape())}, {"broadcast_dimensions", kept}});
-}
 
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array>, const Params& p) {
   return {ad::bind_prim(prim::kReduceSum, {t[0]}, p)};
 }
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
-  return {expand(ct[0], x[0], p)};
+  return {ad::unreduce(ct[0], x[0], p)};
 }
 
 }  // namespace
