@@ -7,6 +7,9 @@ import sys
 from collections import defaultdict
 
 data = json.load(open(sys.argv[1]))
+# Counters that benchmarks report besides time (bench_passes: kernels per program, bytes moved by
+# the elementwise part, scratch arena and temporaries).
+COUNTERS = ("kernels", "ew_bytes", "scratch_bytes", "temporaries_bytes")
 med = {}
 extra = {}
 for b in data["benchmarks"]:
@@ -14,7 +17,7 @@ for b in data["benchmarks"]:
         continue
     name = b["run_name"]
     med[name] = (b["real_time"], b["time_unit"])
-    extra[name] = {k: v for k, v in b.items() if k in ("bytes_per_second", "GFLOP/s")}
+    extra[name] = {k: v for k, v in b.items() if k in ("bytes_per_second", "GFLOP/s") + COUNTERS}
 
 def fmt_time(t, unit):
     return f"{t:.3f} {unit}"
@@ -27,6 +30,10 @@ for name, (t, unit) in med.items():
         parts.append(f"{e['GFLOP/s'] / 1e9 if e['GFLOP/s'] > 1e6 else e['GFLOP/s']:.1f} GFLOP/s")
     if "bytes_per_second" in e:
         parts.append(f"{e['bytes_per_second'] / 1e9:.2f} GB/s")
+    for k in COUNTERS:
+        if k in e:
+            v = e[k]
+            parts.append(f"{k}={v / 2**20:.2f} MiB" if k.endswith("bytes") and v >= 2**20 else f"{k}={v:.0f}")
     print(f"{name:48} {fmt_time(t, unit):>14}  {', '.join(parts)}")
 
 # Ratios: group by the name with the variant removed: BM_Seed_Jit/8/4096/4096 -> BM_Seed/8/4096/4096.
@@ -42,6 +49,9 @@ for g, variants in groups.items():
     base = variants.get("Eager") or variants.get("Entry") or next(iter(variants.values()))
     base_name = "Eager" if "Eager" in variants else ("Entry" if "Entry" in variants else next(iter(variants)))
     ratios = ", ".join(f"{v}: {base / t:.2f}x" for v, t in variants.items() if v != base_name)
+    # A pass switched off vs on (bench_passes): the pass's own effect.
+    if "Unfused" in variants and "Fused" in variants and base_name != "Unfused":
+        ratios += f"; Fused vs Unfused: {variants['Unfused'] / variants['Fused']:.2f}x"
     print(f"{g:48} speed vs {base_name}: {ratios}")
 if "BM_Chain8_Jit" in med and "BM_StreamTriad" in med:
     j = extra["BM_Chain8_Jit"].get("bytes_per_second", 0)

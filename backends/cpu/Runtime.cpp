@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <unsupported/Eigen/CXX11/Tensor>
 #include <cmath>
 #include <cstring>
 
@@ -52,19 +53,36 @@ void dot(strata::DType t, int64_t flags, int64_t B, int64_t M, int64_t N, int64_
 
 using EpilogueFn = void (*)(void* ctx, int64_t m0, int64_t m1, int64_t n0, int64_t n1);
 
-// out (M×N) = lhs × rhs block by block, each block handed to `epilogue` as soon as it is
-// written. Rows are split across the pool (or columns, when N > M), and each thread's share
-// into blocks of at most kBlockRows rows (kBlockCols columns): Eigen re-packs the rhs for every
-// block of rows of that size anyway, so the blocking costs the GEMM nothing, and the block is
-// still in cache when the epilogue runs.
+// Eigen's tensor contraction calls its output kernel on each block of the result as soon as
+// the block is final (after the last slice of the contraction dimension), while it is in cache;
+// this one hands the block to the generated epilogue. Eigen evaluates a row-major contraction as
+// the transposed column-major one (swapped_arguments): its rows are then our columns.
+struct EpilogueKernel {
+  EpilogueFn epilogue;
+  void* ctx;
+  int64_t row0;  // the chunk's first row in the whole output
+  template <typename Index, typename Scalar>
+  EIGEN_ALWAYS_INLINE void operator()(const Eigen::internal::blas_data_mapper<Scalar, Index, Eigen::ColMajor>&,
+                                      const Eigen::TensorContractionParams& params, Index i, Index j,
+                                      Index rows, Index cols) const {
+    if (params.swapped_arguments) epilogue(ctx, row0 + j, row0 + j + cols, i, i + rows);
+    else epilogue(ctx, row0 + i, row0 + i + rows, j, j + cols);
+  }
+};
+
+// out (M×N) = lhs × rhs with `epilogue` run on every block of out right after the GEMM writes
+// it. Rows are split across the pool (columns when N > M). A share of rows of a row-major lhs
+// goes through Eigen's tensor contraction, whose output kernel runs the epilogue per block in
+// cache at no cost to the GEMM; otherwise (a transposed lhs, or few rows: the share is then
+// small enough to stay in cache) the share is multiplied whole, then given to the epilogue.
 template <class T>
 void dot_with_epilogue(int64_t flags, int64_t M, int64_t N, int64_t K, const T* l, const T* r, T* o,
                        EpilogueFn epilogue, void* ctx) {
   using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  constexpr int64_t kBlockRows = 256, kBlockBytes = 256 << 10;
+  using Tensor2 = Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor>>;
   bool lhs_km = flags & abi::kLhsContractFirst, rhs_nk = flags & abi::kRhsFreeFirst;
   Eigen::Map<RowMat> out(o, M, N);
-  auto block = [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+  auto whole = [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     if (m1 <= m0 || n1 <= n0) return;
     auto c = out.block(m0, n0, m1 - m0, n1 - n0);
     if (K == 0) {
@@ -84,18 +102,26 @@ void dot_with_epilogue(int64_t flags, int64_t M, int64_t N, int64_t K, const T* 
     }
     epilogue(ctx, m0, m1, n0, n1);
   };
+  auto rows = [&](int64_t m0, int64_t m1) {
+    if (m1 <= m0) return;
+    if (lhs_km || K == 0 || N == 0) return whole(m0, m1, 0, N);
+    Tensor2 a(l + m0 * K, m1 - m0, K);
+    Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor>> c(o + m0 * N, m1 - m0, N);
+    EpilogueKernel kernel{epilogue, ctx, m0};
+    if (rhs_nk) {
+      Eigen::array<Eigen::IndexPair<Eigen::Index>, 1> dims{Eigen::IndexPair<Eigen::Index>(1, 1)};
+      c = a.contract(Tensor2(r, N, K), dims, kernel);
+    } else {
+      Eigen::array<Eigen::IndexPair<Eigen::Index>, 1> dims{Eigen::IndexPair<Eigen::Index>(1, 0)};
+      c = a.contract(Tensor2(r, K, N), dims, kernel);
+    }
+  };
   bool parallel = (flags & abi::kDotParallel) && 2 * M * N * K >= (1 << 18) && strata::kernels::num_threads() > 1;
   if (M >= N) {
-    auto rows = [&](int64_t lo, int64_t hi) {
-      for (int64_t m = lo; m < hi; m += kBlockRows) block(m, std::min(hi, m + kBlockRows), 0, N);
-    };
     if (parallel) strata::kernels::parallel_for(M, 1, rows);
     else rows(0, M);
   } else {
-    int64_t width = std::max<int64_t>(kBlockRows, kBlockBytes / std::max<int64_t>(1, M * static_cast<int64_t>(sizeof(T))));
-    auto cols = [&](int64_t lo, int64_t hi) {
-      for (int64_t n = lo; n < hi; n += width) block(0, M, n, std::min(hi, n + width));
-    };
+    auto cols = [&](int64_t n0, int64_t n1) { whole(0, M, n0, n1); };
     if (parallel) strata::kernels::parallel_for(N, 1, cols);
     else cols(0, N);
   }

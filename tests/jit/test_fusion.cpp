@@ -85,6 +85,33 @@ TEST(Passes, TheSeedLineIsOneGemmWithItsEpilogue) {
   expect_close(st::jit(seed_line, {.fuse = false})(x, w, b), want);
 }
 
+// The GEMM epilogue over every operand layout and both ways of splitting the output (rows when
+// M >= N, columns otherwise), serially and across the pool.
+TEST(Passes, DotEpiloguesMatchEagerForEveryLayout) {
+  struct Shape3 {
+    int64_t m, n, k;
+  };
+  for (Shape3 s : {Shape3{300, 200, 64}, Shape3{40, 300, 64}, Shape3{5, 7, 3}}) {
+    Array x = rnd({s.m, s.k}, 1), xt = rnd({s.k, s.m}, 2), w = rnd({s.k, s.n}, 3), wt = rnd({s.n, s.k}, 4);
+    Array b = rnd({s.n}, 5);
+    auto plain = [](const Array& a, const Array& v, const Array& c) { return st::gelu(st::matmul(a, v) + c); };
+    auto rhsT = [](const Array& a, const Array& v, const Array& c) { return st::relu(st::matmul(a, st::transpose(v)) + c); };
+    auto lhsT = [](const Array& a, const Array& v, const Array& c) { return st::tanh(st::matmul(st::transpose(a), v) * 0.5f + c); };
+    auto both = [](const Array& a, const Array& v, const Array& c) {
+      return st::logistic(st::matmul(st::transpose(a), st::transpose(v)) - c);
+    };
+    for (bool parallel : {true, false}) {
+      SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + (parallel ? " parallel" : " serial"));
+      st::JitOptions o{.parallel = parallel};
+      EXPECT_EQ(count(st::jit(plain, o).lower(x, w, b).as_text("fused"), "kind = \"output\""), 1);
+      expect_close(st::jit(plain, o)(x, w, b), plain(x, w, b));
+      expect_close(st::jit(rhsT, o)(x, wt, b), rhsT(x, wt, b));
+      expect_close(st::jit(lhsT, o)(xt, w, b), lhsT(xt, w, b));
+      expect_close(st::jit(both, o)(xt, wt, b), both(xt, wt, b));
+    }
+  }
+}
+
 TEST(Passes, AnElementwiseChainIsOneLoop) {
   Array x = rnd({1000}, 1), y = rnd({1000}, 2);
   EXPECT_EQ(kernels(st::jit(chain8).lower(x, y).as_text("loops")), 1);

@@ -1,0 +1,243 @@
+// bench/bench_passes.cpp — the measured effect of the compiler's passes (issue 5), each program
+// compiled with the pass on and off and measured in the same run (bench/run.sh bench_passes):
+//   - relu(x·w + b): eager vs jit without fusion vs jit with the bias add and relu as the
+//     GEMM's epilogue; `ew_bytes` = memory traffic of the elementwise part beyond the GEMM's
+//     own output (each elementwise op reading its operands and writing its result; the fused
+//     epilogue reads and writes each output block in cache right after the GEMM, so 0);
+//   - an 8-op elementwise chain, softmax, layer norm, an MLP forward: fusion off vs on, with
+//     `kernels` = the loop nests and runtime calls of the compiled program;
+//   - an MLP forward and backward (jit(grad(loss))): buffer assignment off vs on, with
+//     `scratch_bytes` (the arena) and `temporaries_bytes` (all temporaries, unshared).
+#include <benchmark/benchmark.h>
+
+#include <sstream>
+
+#include "backends/Executable.h"
+#include "jaxpr.h"
+#include "strata/strata.h"
+
+namespace st = strata;
+using st::Array;
+
+namespace {
+
+Array rnd(const st::Shape& shape, uint64_t seed) { return st::random::normal(st::random::key(seed), shape); }
+
+// ---- What a program compiles to ----
+
+// The top-level loop nests and runtime calls of the `loops` stage's @main.
+int kernels(const st::Executable& exe) {
+  std::string loops;
+  for (const auto& [stage, text] : exe.stage_texts())
+    if (stage == "loops") loops = text;
+  std::istringstream in(loops);
+  std::string line;
+  bool inMain = false;
+  int n = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("  func.func", 0) == 0) inMain = line.find("@main(") != std::string::npos;
+    if (!inMain || line.size() < 5 || line.rfind("    ", 0) != 0 || line[4] == ' ') continue;
+    std::string op = line.substr(4);
+    if (op.rfind("scf.parallel", 0) == 0 || op.rfind("scf.for", 0) == 0 || op.rfind("call @", 0) == 0) ++n;
+  }
+  return n;
+}
+
+struct Report {
+  int kernels = 0;
+  st::MemoryAnalysis memory;
+};
+
+Report compiled(const st::Jaxpr& j, const st::CompileOptions& options) {
+  st::CompileResult r = st::compile_for_cpu(*j.impl(), options);
+  if (!r.ok()) return {};
+  return {kernels(*r.executable), r.executable->memory_analysis()};
+}
+
+void set_counters(benchmark::State& state, const Report& r) {
+  state.counters["kernels"] = r.kernels;
+  state.counters["scratch_bytes"] = static_cast<double>(r.memory.scratch_bytes);
+  state.counters["temporaries_bytes"] = static_cast<double>(r.memory.temporaries_bytes);
+}
+
+// Memory traffic of the elementwise ops after the dot (each reads its operands and writes its
+// result, as eagerly or unfused), in bytes.
+double elementwise_bytes(const st::Jaxpr& j) {
+  const st::JaxprImpl& p = *j.impl();
+  double bytes = 0;
+  bool after = false;
+  for (const st::Equation& e : p.eqns) {
+    if (std::string(e.prim->name) == "dot_general") {
+      after = true;
+      continue;
+    }
+    if (!after) continue;
+    for (const st::Atom& a : e.inputs) bytes += static_cast<double>(p.aval(a).nbytes());
+    for (int v : e.outputs) bytes += static_cast<double>(p.vars[static_cast<size_t>(v)].nbytes());
+  }
+  return bytes;
+}
+
+// ---- relu(x·w + b) ----
+
+Array seed_line(const Array& x, const Array& w, const Array& b) { return st::relu(st::matmul(x, w) + b); }
+
+void seed_args(benchmark::internal::Benchmark* b) {
+  b->Args({4096, 4096, 4096})->Args({8, 4096, 4096})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+struct SeedInputs {
+  Array x, w, b;
+  explicit SeedInputs(const benchmark::State& s)
+      : x(rnd({s.range(0), s.range(2)}, 1)), w(rnd({s.range(2), s.range(1)}, 2)), b(rnd({s.range(1)}, 3)) {}
+};
+
+void seed_counters(benchmark::State& state, const SeedInputs& in, const st::JitOptions* o) {
+  st::Jaxpr j = st::make_jaxpr(seed_line)(in.x, in.w, in.b);
+  double mn = static_cast<double>(state.range(0) * state.range(1));
+  state.counters["ew_bytes"] = o && o->fuse ? 0.0 : elementwise_bytes(j);
+  state.counters["nominal_4MNs"] = 4 * mn * 4;
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * state.range(0) * state.range(1) * state.range(2),
+                                                 benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+  if (o) set_counters(state, compiled(j, {.fuse = o->fuse}));
+}
+
+void BM_SeedPasses_Eager(benchmark::State& state) {
+  SeedInputs in(state);
+  for (auto _ : state) benchmark::DoNotOptimize(seed_line(in.x, in.w, in.b));
+  seed_counters(state, in, nullptr);
+}
+BENCHMARK(BM_SeedPasses_Eager)->Apply(seed_args);
+
+void seed_jit(benchmark::State& state, st::JitOptions o) {
+  SeedInputs in(state);
+  auto f = st::jit(seed_line, o);
+  f(in.x, in.w, in.b);
+  for (auto _ : state) benchmark::DoNotOptimize(f(in.x, in.w, in.b));
+  seed_counters(state, in, &o);
+}
+void BM_SeedPasses_Unfused(benchmark::State& state) { seed_jit(state, {.fuse = false}); }
+BENCHMARK(BM_SeedPasses_Unfused)->Apply(seed_args);
+void BM_SeedPasses_Fused(benchmark::State& state) { seed_jit(state, {}); }
+BENCHMARK(BM_SeedPasses_Fused)->Apply(seed_args);
+
+// ---- Fusion off vs on ----
+
+constexpr int64_t kChainN = 16 << 20;
+Array chain8(const Array& x, const Array& y) {
+  Array a = x * 1.5f + y;          // 2
+  Array b = st::maximum(a, 0.0f);  // 3
+  Array c = b * b - y;             // 5
+  Array d = c / 3.0f;              // 6
+  Array e = d + x;                 // 7
+  return st::minimum(e, 10.0f);    // 8
+}
+
+Array softmax(const Array& x) { return st::softmax(x); }
+
+Array layer_norm(const Array& x, const Array& g, const Array& b) {
+  Array d = x - st::mean(x, -1, true);
+  Array v = st::mean(d * d, -1, true);
+  return d * st::rsqrt(v + 1e-5f) * g + b;
+}
+
+Array mlp(const Array& x, const Array& w1, const Array& b1, const Array& w2, const Array& b2) {
+  return st::matmul(st::gelu(st::matmul(x, w1) + b1), w2) + b2;
+}
+
+// Runs jit(f, options) on `args`, reporting the compiled program's kernels and memory.
+template <class F, class... A>
+void run_jit(benchmark::State& state, F f, st::JitOptions o, const A&... args) {
+  auto g = st::jit(f, o);
+  g(args...);
+  for (auto _ : state) benchmark::DoNotOptimize(g(args...));
+  st::Jaxpr j = st::make_jaxpr(f)(args...);
+  set_counters(state, compiled(j, {.fuse = o.fuse, .assign_buffers = o.assign_buffers}));
+}
+
+template <class F, class... A>
+void run_eager(benchmark::State& state, F f, const A&... args) {
+  for (auto _ : state) benchmark::DoNotOptimize(f(args...));
+}
+
+struct Chain {
+  Array x = rnd({kChainN}, 1), y = rnd({kChainN}, 2);
+};
+void BM_Chain8Passes_Eager(benchmark::State& s) { Chain c; run_eager(s, chain8, c.x, c.y); }
+void BM_Chain8Passes_Unfused(benchmark::State& s) { Chain c; run_jit(s, chain8, {.fuse = false}, c.x, c.y); }
+void BM_Chain8Passes_Fused(benchmark::State& s) { Chain c; run_jit(s, chain8, {}, c.x, c.y); }
+BENCHMARK(BM_Chain8Passes_Eager)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Chain8Passes_Unfused)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Chain8Passes_Fused)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+struct Rows {
+  Array x = rnd({4096, 4096}, 1), g = rnd({4096}, 2), b = rnd({4096}, 3);
+};
+void BM_SoftmaxPasses_Eager(benchmark::State& s) { Rows r; run_eager(s, softmax, r.x); }
+void BM_SoftmaxPasses_Unfused(benchmark::State& s) { Rows r; run_jit(s, softmax, {.fuse = false}, r.x); }
+void BM_SoftmaxPasses_Fused(benchmark::State& s) { Rows r; run_jit(s, softmax, {}, r.x); }
+BENCHMARK(BM_SoftmaxPasses_Eager)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SoftmaxPasses_Unfused)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SoftmaxPasses_Fused)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_LayerNormPasses_Eager(benchmark::State& s) { Rows r; run_eager(s, layer_norm, r.x, r.g, r.b); }
+void BM_LayerNormPasses_Unfused(benchmark::State& s) { Rows r; run_jit(s, layer_norm, {.fuse = false}, r.x, r.g, r.b); }
+void BM_LayerNormPasses_Fused(benchmark::State& s) { Rows r; run_jit(s, layer_norm, {}, r.x, r.g, r.b); }
+BENCHMARK(BM_LayerNormPasses_Eager)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_LayerNormPasses_Unfused)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_LayerNormPasses_Fused)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A two-layer MLP: batch 256, 1024 → 4096 (gelu) → 1024.
+struct Mlp {
+  Array x = rnd({256, 1024}, 1), w1 = rnd({1024, 4096}, 2), b1 = rnd({4096}, 3);
+  Array w2 = rnd({4096, 1024}, 4), b2 = rnd({1024}, 5), y = rnd({256, 1024}, 6);
+};
+void BM_MlpPasses_Eager(benchmark::State& s) { Mlp m; run_eager(s, mlp, m.x, m.w1, m.b1, m.w2, m.b2); }
+void BM_MlpPasses_Unfused(benchmark::State& s) { Mlp m; run_jit(s, mlp, {.fuse = false}, m.x, m.w1, m.b1, m.w2, m.b2); }
+void BM_MlpPasses_Fused(benchmark::State& s) { Mlp m; run_jit(s, mlp, {}, m.x, m.w1, m.b1, m.w2, m.b2); }
+BENCHMARK(BM_MlpPasses_Eager)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MlpPasses_Unfused)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MlpPasses_Fused)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// ---- Buffer assignment off vs on: the MLP forward, and forward + backward ----
+
+Array mlp_loss(const Array& w1, const Array& b1, const Array& w2, const Array& b2, const Array& x, const Array& y) {
+  Array e = mlp(x, w1, b1, w2, b2) - y;
+  return st::mean(e * e);
+}
+auto mlp_grad = st::grad(mlp_loss, st::argnums<0, 1, 2, 3>);
+
+void BM_MlpForwardBuffers_Unshared(benchmark::State& s) {
+  Mlp m;
+  run_jit(s, mlp, {.assign_buffers = false}, m.x, m.w1, m.b1, m.w2, m.b2);
+}
+void BM_MlpForwardBuffers_Shared(benchmark::State& s) { Mlp m; run_jit(s, mlp, {}, m.x, m.w1, m.b1, m.w2, m.b2); }
+BENCHMARK(BM_MlpForwardBuffers_Unshared)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MlpForwardBuffers_Shared)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_MlpBackwardBuffers_Unshared(benchmark::State& s) {
+  Mlp m;
+  run_jit(s, mlp_grad, {.assign_buffers = false}, m.w1, m.b1, m.w2, m.b2, m.x, m.y);
+}
+void BM_MlpBackwardBuffers_Shared(benchmark::State& s) {
+  Mlp m;
+  run_jit(s, mlp_grad, {}, m.w1, m.b1, m.w2, m.b2, m.x, m.y);
+}
+BENCHMARK(BM_MlpBackwardBuffers_Unshared)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MlpBackwardBuffers_Shared)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Unfused, where every op's result is a temporary: the most there is to share.
+void BM_MlpBackwardUnfusedBuffers_Unshared(benchmark::State& s) {
+  Mlp m;
+  run_jit(s, mlp_grad, {.fuse = false, .assign_buffers = false}, m.w1, m.b1, m.w2, m.b2, m.x, m.y);
+}
+void BM_MlpBackwardUnfusedBuffers_Shared(benchmark::State& s) {
+  Mlp m;
+  run_jit(s, mlp_grad, {.fuse = false}, m.w1, m.b1, m.w2, m.b2, m.x, m.y);
+}
+BENCHMARK(BM_MlpBackwardUnfusedBuffers_Unshared)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MlpBackwardUnfusedBuffers_Shared)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
