@@ -5,12 +5,15 @@
 //     own output (each elementwise op reading its operands and writing its result; the fused
 //     epilogue reads and writes each output block in cache right after the GEMM, so 0);
 //   - an 8-op elementwise chain, softmax, layer norm, an MLP forward: fusion off vs on, with
-//     `kernels` = the loop nests and runtime calls of the compiled program;
+//     `kernels` = the fused stage's fusion regions and lone ops, `loop_nests` = what they run
+//     as (loop nests and runtime calls);
 //   - an MLP forward and backward (jit(grad(loss))): buffer assignment off vs on, with
 //     `scratch_bytes` (the arena) and `temporaries_bytes` (all temporaries, unshared).
 #include <benchmark/benchmark.h>
 
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "backends/Executable.h"
 #include "jaxpr.h"
@@ -25,37 +28,59 @@ Array rnd(const st::Shape& shape, uint64_t seed) { return st::random::normal(st:
 
 // ---- What a program compiles to ----
 
-// The top-level loop nests and runtime calls of the `loops` stage's @main.
-int kernels(const st::Executable& exe) {
-  std::string loops;
-  for (const auto& [stage, text] : exe.stage_texts())
-    if (stage == "loops") loops = text;
-  std::istringstream in(loops);
+// The top-level lines of @main in one stage's text, each without its indentation.
+std::vector<std::string> main_ops(const st::Executable& exe, const std::string& stage) {
+  std::string text;
+  for (const auto& [name, t] : exe.stage_texts())
+    if (name == stage) text = t;
+  std::istringstream in(text);
+  std::vector<std::string> ops;
   std::string line;
   bool inMain = false;
-  int n = 0;
   while (std::getline(in, line)) {
     if (line.rfind("  func.func", 0) == 0) inMain = line.find("@main(") != std::string::npos;
-    if (!inMain || line.size() < 5 || line.rfind("    ", 0) != 0 || line[4] == ' ') continue;
-    std::string op = line.substr(4);
-    if (op.rfind("scf.parallel", 0) == 0 || op.rfind("scf.for", 0) == 0 || op.rfind("call @", 0) == 0) ++n;
+    if (inMain && line.size() > 4 && line.rfind("    ", 0) == 0 && line[4] != ' ') ops.push_back(line.substr(4));
+  }
+  return ops;
+}
+
+// Kernels as XLA counts them: the fused stage's top-level computations (each strata.fusion
+// region, and each op left on its own), not counting constants and reshapes (views).
+int kernels(const st::Executable& exe) {
+  int n = 0;
+  for (const std::string& op : main_ops(exe, "fused")) {
+    size_t at = op.find("= strata.");
+    if (at == std::string::npos) continue;
+    std::string name = op.substr(at + 9, op.find_first_of(" (", at + 9) - at - 9);
+    if (name != "constant" && name != "reshape") ++n;
   }
   return n;
 }
 
+// What those kernels run as: the top-level loop nests and runtime calls of the `loops` stage
+// (an input fusion is up to three: its accumulators' fill, the reduction, the epilogue on the
+// reduced values).
+int loop_nests(const st::Executable& exe) {
+  int n = 0;
+  for (const std::string& op : main_ops(exe, "loops"))
+    if (op.rfind("scf.parallel", 0) == 0 || op.rfind("scf.for", 0) == 0 || op.rfind("call @", 0) == 0) ++n;
+  return n;
+}
+
 struct Report {
-  int kernels = 0;
+  int kernels = 0, loop_nests = 0;
   st::MemoryAnalysis memory;
 };
 
 Report compiled(const st::Jaxpr& j, const st::CompileOptions& options) {
   st::CompileResult r = st::compile_for_cpu(*j.impl(), options);
   if (!r.ok()) return {};
-  return {kernels(*r.executable), r.executable->memory_analysis()};
+  return {kernels(*r.executable), loop_nests(*r.executable), r.executable->memory_analysis()};
 }
 
 void set_counters(benchmark::State& state, const Report& r) {
   state.counters["kernels"] = r.kernels;
+  state.counters["loop_nests"] = r.loop_nests;
   state.counters["scratch_bytes"] = static_cast<double>(r.memory.scratch_bytes);
   state.counters["temporaries_bytes"] = static_cast<double>(r.memory.temporaries_bytes);
 }
