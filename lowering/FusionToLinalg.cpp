@@ -311,33 +311,10 @@ class FusionLowering {
       if (tensorOf(r.getInputs()[0]).getShape() != inType.getShape() || r.getDimensions() != dims) return failure();
     int64_t rank = inType.getRank();
     // The loop order of StrataToLinalg's reduce lowering.
-    SmallVector<bool> reduced(rank, false);
-    for (int64_t d : dims) reduced[d] = true;
-    int64_t innermost = rank - 1;
-    while (innermost > 0 && inType.getDimSize(innermost) == 1) --innermost;
-    bool keptFirst = rank == 0 || reduced[innermost];
-    int64_t keptCount = 0;
-    for (int64_t d = 0; d < rank; ++d) keptCount += !reduced[d];
-    SmallVector<int64_t> position(rank), keptShape;
-    int64_t nextKept = keptFirst ? 0 : rank - keptCount, nextReduced = keptFirst ? keptCount : 0;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (reduced[d]) {
-        position[d] = nextReduced++;
-      } else {
-        position[d] = nextKept++;
-        keptShape.push_back(inType.getDimSize(d));
-      }
-    }
-    SmallVector<AffineExpr> inExprs, outExprs;
-    SmallVector<IteratorType> iterators(rank, IteratorType::parallel);
-    for (int64_t d = 0; d < rank; ++d) {
-      inExprs.push_back(getAffineDimExpr(static_cast<unsigned>(position[d]), ctx()));
-      if (reduced[d]) iterators[position[d]] = IteratorType::reduction;
-      else outExprs.push_back(getAffineDimExpr(static_cast<unsigned>(position[d]), ctx()));
-    }
+    ReductionLoops loops = reductionLoops(ctx(), inType.getShape(), dims);
+    ArrayRef<int64_t> keptShape = loops.keptShape;
     unsigned n = static_cast<unsigned>(rank);
-    AffineMap inMap = AffineMap::get(n, 0, inExprs, ctx());
-    AffineMap outMap = AffineMap::get(n, 0, outExprs, ctx());
+    AffineMap inMap = loops.inMap, outMap = loops.outMap;
 
     // Which results each nest makes.
     DenseSet<Operation*> afterReduce;  // ops that read a reduction's result
@@ -372,8 +349,6 @@ class FusionLowering {
     for (size_t i = 0; i < full.size(); ++i) outMaps.push_back(inMap);
     if (!nest.boundsKnown(outMaps)) return failure();
     maps.append(outMaps.begin(), outMaps.end());
-    SmallVector<int64_t> ranges(rank);
-    for (int64_t d = 0; d < rank; ++d) ranges[position[d]] = inType.getDimSize(d);
     SmallVector<Value> inits;
     SmallVector<Type> types;
     for (ReduceOp r : reduces_)
@@ -393,7 +368,7 @@ class FusionLowering {
     }
     size_t leaves = nest.leaves().size();
     auto generic = linalg::GenericOp::create(
-        b_, loc(), types, fitLeaves(nest, ranges), inits, maps, iterators,
+        b_, loc(), types, fitLeaves(nest, loops.ranges), inits, maps, loops.iterators,
         [&](OpBuilder& b, Location l, ValueRange args) {
           ValueRange leafArgs = args.take_front(leaves);
           size_t acc = leaves;

@@ -164,6 +164,19 @@ struct IotaLowering : OpConversionPattern<IotaOp> {
 
 // ---- Shape and data movement ----------------------------------------------------------
 
+// A tensor of `type` whose element at index i is `input`'s at `inputExprs`(i): broadcasts and
+// transposes, as one parallel copy.
+Value copyGeneric(OpBuilder& b, Location loc, Value input, ArrayRef<AffineExpr> inputExprs, RankedTensorType type) {
+  int64_t rank = type.getRank();
+  MLIRContext* ctx = b.getContext();
+  SmallVector<AffineMap> maps{AffineMap::get(rank, 0, inputExprs, ctx), AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  Value init = emptyLike(b, loc, type.getShape(), type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{input}, ValueRange{init}, maps, parallelIterators(rank),
+             [](OpBuilder& nb, Location l, ValueRange args) { linalg::YieldOp::create(nb, l, args[0]); })
+      .getResult(0);
+}
+
 struct BroadcastInDimLowering : OpConversionPattern<BroadcastInDimOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(BroadcastInDimOp op, OpAdaptor adaptor,
@@ -177,15 +190,7 @@ struct BroadcastInDimLowering : OpConversionPattern<BroadcastInDimOp> {
       bool stretched = inType.getDimSize(i) == 1 && type.getDimSize(dims[i]) != 1;
       exprs.push_back(stretched ? rw.getAffineConstantExpr(0) : rw.getAffineDimExpr(dims[i]));
     }
-    int64_t rank = type.getRank();
-    SmallVector<AffineMap> maps{AffineMap::get(rank, 0, exprs, getContext()),
-                                AffineMap::getMultiDimIdentityMap(rank, getContext())};
-    Value init = emptyLike(rw, loc, type.getShape(), type.getElementType());
-    auto generic = linalg::GenericOp::create(
-        rw, loc, TypeRange{type}, ValueRange{adaptor.getOperand()}, ValueRange{init}, maps,
-        parallelIterators(rank),
-        [](OpBuilder& b, Location l, ValueRange args) { linalg::YieldOp::create(b, l, args[0]); });
-    rw.replaceOp(op, generic.getResults());
+    rw.replaceOp(op, copyGeneric(rw, loc, adaptor.getOperand(), exprs, type));
     return success();
   }
 };
@@ -209,14 +214,7 @@ struct TransposeLowering : OpConversionPattern<TransposeOp> {
     int64_t rank = type.getRank();
     SmallVector<AffineExpr> exprs(rank);
     for (int64_t k = 0; k < rank; ++k) exprs[perm[k]] = rw.getAffineDimExpr(k);
-    SmallVector<AffineMap> maps{AffineMap::get(rank, 0, exprs, getContext()),
-                                AffineMap::getMultiDimIdentityMap(rank, getContext())};
-    Value init = emptyLike(rw, loc, type.getShape(), type.getElementType());
-    auto generic = linalg::GenericOp::create(
-        rw, loc, TypeRange{type}, ValueRange{adaptor.getOperand()}, ValueRange{init}, maps,
-        parallelIterators(rank),
-        [](OpBuilder& b, Location l, ValueRange args) { linalg::YieldOp::create(b, l, args[0]); });
-    rw.replaceOp(op, generic.getResults());
+    rw.replaceOp(op, copyGeneric(rw, loc, adaptor.getOperand(), exprs, type));
     return success();
   }
 };
@@ -273,6 +271,42 @@ struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
 
 // ---- Reductions -----------------------------------------------------------------------
 
+}  // namespace
+
+ReductionLoops reductionLoops(MLIRContext* ctx, ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
+  auto rank = static_cast<int64_t>(shape.size());
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t d : dims) reduced[d] = true;
+  int64_t innermost = rank - 1;
+  while (innermost > 0 && shape[innermost] == 1) --innermost;
+  bool keptFirst = rank == 0 || reduced[innermost];
+  int64_t keptCount = 0;
+  for (int64_t d = 0; d < rank; ++d) keptCount += !reduced[d];
+  ReductionLoops l;
+  l.position.resize(rank);
+  l.ranges.resize(rank);
+  l.iterators.assign(rank, utils::IteratorType::parallel);
+  int64_t nextKept = keptFirst ? 0 : rank - keptCount, nextReduced = keptFirst ? keptCount : 0;
+  SmallVector<AffineExpr> inExprs, outExprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t loop = l.position[d] = reduced[d] ? nextReduced++ : nextKept++;
+    l.ranges[loop] = shape[d];
+    AffineExpr e = getAffineDimExpr(static_cast<unsigned>(loop), ctx);
+    inExprs.push_back(e);
+    if (reduced[d]) {
+      l.iterators[loop] = utils::IteratorType::reduction;
+    } else {
+      outExprs.push_back(e);
+      l.keptShape.push_back(shape[d]);
+    }
+  }
+  l.inMap = AffineMap::get(static_cast<unsigned>(rank), 0, inExprs, ctx);
+  l.outMap = AffineMap::get(static_cast<unsigned>(rank), 0, outExprs, ctx);
+  return l;
+}
+
+namespace {
+
 // strata.reduce over `dimensions`: the accumulators live in the outputs (in compute types: f32 for bf16/f16), and the body is the
 // reduce body's ops applied to scalars (acc, element). bf16/f16 results round once at the end.
 struct ReduceLowering : OpConversionPattern<ReduceOp> {
@@ -287,38 +321,10 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
         return emitError(bodyOp.getLoc()) << "strata.reduce: cannot lower body op '"
                                           << bodyOp.getName() << "' to the CPU";
     auto inType = tensorOf(inputs[0]);
-    int64_t rank = inType.getRank();
-    ArrayRef<int64_t> dims = op.getDimensions();
-    SmallVector<bool> reduced(rank, false);
-    for (int64_t d : dims) reduced[d] = true;
-    // Loop order: the innermost loop runs along the operand's innermost (non-unit) dimension,
-    // so that it reads contiguous memory. Reducing it: kept dimensions outermost, each
-    // accumulator a sum along a row. Keeping it: reduced dimensions outermost, whole rows of
-    // accumulators updated per step (as the eager kernel's leading-axis case).
-    int64_t innermost = rank - 1;
-    while (innermost > 0 && inType.getDimSize(innermost) == 1) --innermost;
-    bool keptFirst = rank == 0 || reduced[innermost];
-    int64_t keptCount = 0;
-    for (int64_t d = 0; d < rank; ++d) keptCount += !reduced[d];
-    SmallVector<int64_t> position(rank), keptShape;
-    int64_t nextKept = keptFirst ? 0 : rank - keptCount, nextReduced = keptFirst ? keptCount : 0;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (reduced[d]) {
-        position[d] = nextReduced++;
-      } else {
-        position[d] = nextKept++;
-        keptShape.push_back(inType.getDimSize(d));
-      }
-    }
-    SmallVector<AffineExpr> inExprs, outExprs;
-    SmallVector<IteratorType> iterators(rank, IteratorType::parallel);
-    for (int64_t d = 0; d < rank; ++d) {
-      inExprs.push_back(rw.getAffineDimExpr(position[d]));
-      if (reduced[d]) iterators[position[d]] = IteratorType::reduction;
-      else outExprs.push_back(rw.getAffineDimExpr(position[d]));
-    }
-    SmallVector<AffineMap> maps(n, AffineMap::get(rank, 0, inExprs, ctx));
-    maps.append(n, AffineMap::get(rank, 0, outExprs, ctx));
+    ReductionLoops loops = reductionLoops(ctx, inType.getShape(), op.getDimensions());
+    ArrayRef<int64_t> keptShape = loops.keptShape;
+    SmallVector<AffineMap> maps(n, loops.inMap);
+    maps.append(n, loops.outMap);
 
     SmallVector<Value> accs;
     SmallVector<Type> accTypes;
@@ -331,7 +337,7 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     }
     Block& body = op.getBody().front();
     auto generic = linalg::GenericOp::create(
-        rw, loc, accTypes, inputs, accs, maps, iterators,
+        rw, loc, accTypes, inputs, accs, maps, loops.iterators,
         [&](OpBuilder& b, Location l, ValueRange args) {
           IRMapping map;
           for (size_t i = 0; i < n; ++i) {

@@ -5,6 +5,9 @@
 #include <memory>
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir {
@@ -38,6 +41,20 @@ void inlineFusion(FusionOp f);
 // strata.transpose is read through it) as linalg.batch_matmul: the [B, M, N] tensor of the
 // products, in the accumulation type (f32 for bf16/f16).
 Value emitDotProduct(OpBuilder& b, Location loc, DotGeneralOp op, Value lhs, Value rhs);
+// The loop nest of a reduction of an operand of `shape` over `dims`, shared by strata.reduce's
+// lowering and input fusions. The innermost loop runs along the operand's innermost (non-unit)
+// dimension, so that it reads contiguous memory. Reducing it: kept dimensions outermost, each
+// accumulator a sum along a row. Keeping it: reduced dimensions outermost, whole rows of
+// accumulators updated per step (as the eager kernel's leading-axis case).
+struct ReductionLoops {
+  llvm::SmallVector<int64_t> position;   // the loop of each operand dimension
+  llvm::SmallVector<int64_t> ranges;     // each loop's trip count
+  llvm::SmallVector<int64_t> keptShape;  // the accumulators' shape
+  AffineMap inMap, outMap;               // the operand's and the accumulators' indexing
+  llvm::SmallVector<utils::IteratorType> iterators;
+};
+ReductionLoops reductionLoops(MLIRContext* ctx, llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> dims);
+
 // `value` with the same elements under `shape` (collapse/expand, views once bufferized).
 Value reshapeTensor(OpBuilder& b, Location loc, Value value, llvm::ArrayRef<int64_t> shape);
 
