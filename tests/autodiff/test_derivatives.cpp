@@ -3,6 +3,8 @@
 // second derivatives of the elementwise ops.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "check_grads.h"
 #include "strata/strata.h"
 
@@ -102,6 +104,20 @@ TEST(Derivatives, ProdWithZerosIsExact) {
 TEST(Derivatives, MaxSplitsTiesEvenly) {
   Array x = st::array({1.0, 3.0, 3.0, 2.0}, {4});
   EXPECT_EQ(st::grad([](const Array& v) { return st::max(v); })(x).to_vector<double>(), (std::vector<double>{0, 0.5, 0.5, 0}));
+}
+
+// Elementwise max and min as JAX: the operand equal to the result gets the derivative, ties
+// split it, and a nan operand (the result nan) passes none to the other.
+TEST(Derivatives, ElementwiseExtremaSplitTiesEvenly) {
+  Array a = st::array({1.0, 2.0, 3.0, std::nan("")}, {4}), b = st::array({2.0, 2.0, 1.0, 5.0}, {4});
+  auto sum_max = [](const Array& x, const Array& y) { return st::sum(st::maximum(x, y)); };
+  auto sum_min = [](const Array& x, const Array& y) { return st::sum(st::minimum(x, y)); };
+  auto [ga, gb] = st::grad(sum_max, st::argnums<0, 1>)(a, b);
+  EXPECT_EQ(ga.to_vector<double>(), (std::vector<double>{0, 0.5, 1, 0}));
+  EXPECT_EQ(gb.to_vector<double>(), (std::vector<double>{1, 0.5, 0, 0}));
+  auto [ha, hb] = st::grad(sum_min, st::argnums<0, 1>)(a, b);
+  EXPECT_EQ(ha.to_vector<double>(), (std::vector<double>{1, 0.5, 0, 0}));
+  EXPECT_EQ(hb.to_vector<double>(), (std::vector<double>{0, 0.5, 1, 0}));
 }
 
 TEST(Derivatives, LinearAlgebra) {

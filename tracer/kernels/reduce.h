@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "copy.h"
@@ -15,6 +16,14 @@
 #include "../primitive.h"
 
 namespace strata::kernels {
+
+// The identities of max and min: -inf and +inf, or an integer type's extremes.
+template <class T> T lowest() {
+  return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+}
+template <class T> T highest() {
+  return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+}
 
 // Op provides, for compute type C:
 //   static C init<C>();                              identity element

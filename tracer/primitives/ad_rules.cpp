@@ -85,4 +85,22 @@ std::vector<Array> binary_vjp(std::span<const Array> x, std::span<const Array> y
   return {g0, g1};
 }
 
+namespace {
+// 1 where x is the result y, 0.5 where the other operand is too, 0 elsewhere.
+Array balanced_eq(const Array& x, const Array& y, const Array& other) {
+  return where(equal(x, y), where(equal(other, y), scalar_like(0.5, x), scalar_like(1, x)), scalar_like(0, x));
+}
+Array extremum_d0(const Array& x0, const Array& x1, const Array& y) { return balanced_eq(x0, y, x1); }
+Array extremum_d1(const Array& x0, const Array& x1, const Array& y) { return balanced_eq(x1, y, x0); }
+}  // namespace
+
+std::vector<Array> binary_extremum_jvp(std::span<const Array> x, std::span<const Array> t,
+                                       std::span<const Array> y, const Params&) {
+  return binary_jvp(x, t, y, extremum_d0, extremum_d1);
+}
+std::vector<Array> binary_extremum_vjp(std::span<const Array> x, std::span<const Array> y,
+                                       std::span<const Array> ct, const Params&) {
+  return binary_vjp(x, y, ct, extremum_d0, extremum_d1);
+}
+
 }  // namespace strata::ad

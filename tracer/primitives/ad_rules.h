@@ -65,4 +65,11 @@ std::vector<Array> binary_jvp(std::span<const Array> x, std::span<const Array> t
 std::vector<Array> binary_vjp(std::span<const Array> x, std::span<const Array> y,
                               std::span<const Array> ct, Partial2 d0, Partial2 d1);
 
+// max and min (elementwise): the derivative flows to the operand equal to the result y, split
+// evenly where both are (JAX's _balanced_eq, so a nan operand gets none).
+std::vector<Array> binary_extremum_jvp(std::span<const Array> x, std::span<const Array> t,
+                                       std::span<const Array> y, const Params&);
+std::vector<Array> binary_extremum_vjp(std::span<const Array> x, std::span<const Array> y,
+                                       std::span<const Array> ct, const Params&);
+
 }  // namespace strata::ad

@@ -10,18 +10,6 @@ struct Op {
   template <class X, class Y> static auto eval(const X& x, const Y& y) { return x.binaryExpr(y, Eigen::internal::scalar_max_op<typename X::Scalar, typename X::Scalar, Eigen::PropagateNaN>()); }
 };
 
-// The derivative flows to the larger operand; on ties it is split evenly (as JAX does).
-Array d0(const Array& x0, const Array& x1, const Array&) {
-  return where(greater(x0, x1), ad::scalar_like(1, x0), where(equal(x0, x1), ad::scalar_like(0.5, x0), ad::scalar_like(0, x0)));
-}
-Array d1(const Array& x0, const Array& x1, const Array& y) { return subtract(ad::scalar_like(1, x0), d0(x0, x1, y)); }
-std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
-  return ad::binary_jvp(x, t, y, d0, d1);
-}
-std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
-  return ad::binary_vjp(x, y, ct, d0, d1);
-}
-
 }  // namespace
 
 const Primitive prim::kMax{
@@ -31,8 +19,8 @@ const Primitive prim::kMax{
       return elementwise::rule("max", in, elementwise::Accepts::kNumeric, false);
     },
     .eager = elementwise::binary_kernel<Op>,
-    .jvp = jvp,
-    .vjp = vjp,
+    .jvp = ad::binary_extremum_jvp,
+    .vjp = ad::binary_extremum_vjp,
 };
 
 }  // namespace strata

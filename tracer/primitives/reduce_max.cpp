@@ -1,26 +1,17 @@
 // tracer/primitives/reduce_max.cpp — `reduce_max[axes]`: the largest element over `axes` (nan if any is nan; -inf, or the integer minimum, for none).
 #include "ad_rules.h"
-#include <limits>
 
 #include "../kernels/reduce.h"
 
 namespace strata {
 namespace {
 
-template <class T> T lowest() {
-  return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
-}
-template <class T> T highest() {
-  return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
-}
-
 struct Op {
   template <class S> static constexpr bool supports = !std::is_same_v<S, uint8_t>;
-  template <class T> static T init() { return lowest<T>(); }
+  template <class T> static T init() { return kernels::lowest<T>(); }
   template <class V> static auto reduce(const V& v) { return v.template maxCoeff<Eigen::PropagateNaN>(); }
   template <class A, class R> static void combine(A& acc, const R& row) { acc = acc.binaryExpr(row, Eigen::internal::scalar_max_op<typename A::Scalar, typename A::Scalar, Eigen::PropagateNaN>()); }
 };
-
 
 }  // namespace
 

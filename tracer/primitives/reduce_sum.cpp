@@ -1,18 +1,10 @@
 // tracer/primitives/reduce_sum.cpp — `reduce_sum[axes]`: the sum over `axes` (0 for none).
 #include "ad_rules.h"
-#include <limits>
 
 #include "../kernels/reduce.h"
 
 namespace strata {
 namespace {
-
-template <class T> T lowest() {
-  return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
-}
-template <class T> T highest() {
-  return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
-}
 
 struct Op {
   template <class S> static constexpr bool supports = !std::is_same_v<S, uint8_t>;
