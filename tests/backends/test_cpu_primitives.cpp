@@ -8,6 +8,7 @@
 #include <gtest/gtest-spi.h>
 
 #include "cpu_test_util.h"
+#include "pass_variants.h"
 
 namespace st = strata;
 using st::Array;
@@ -338,17 +339,8 @@ TEST(CpuPrimitives, EveryPrimitiveCompiles) {
 
 // Every primitive with all of the compiler's passes, and with each pass that can be switched
 // off switched off (CompileOptions): fusion, buffer assignment.
-struct Passes {
-  const char* name;
-  st::CompileOptions options;
-};
-const Passes kPasses[] = {
-    {"AllPasses", {}},
-    {"NoFusion", {.fuse = false}},
-    {"NoBufferAssignment", {.assign_buffers = false}},
-};
-
-class CompiledPrimitive : public ::testing::TestWithParam<std::tuple<std::string, Passes>> {};
+using st::testing::PassVariant;
+class CompiledPrimitive : public ::testing::TestWithParam<std::tuple<std::string, PassVariant>> {};
 
 TEST_P(CompiledPrimitive, MatchesEager) {
   const auto& [name, passes] = GetParam();
@@ -356,7 +348,7 @@ TEST_P(CompiledPrimitive, MatchesEager) {
   ASSERT_NE(p, nullptr);
   for (const Case& c : case_table().at(name)()) {
     st::Jaxpr j = one_equation(*p, c.params, c.inputs);
-    expect_compiled_matches_eager(j, c.inputs, c.tol, passes.options, name + ": " + c.what);
+    expect_compiled_matches_eager(j, c.inputs, c.tol, passes.apply<st::CompileOptions>(), name + ": " + c.what);
     if (::testing::Test::HasFatalFailure()) return;
   }
 }
@@ -365,7 +357,7 @@ TEST_P(CompiledPrimitive, MatchesEagerSerially) {
   const auto& [name, passes] = GetParam();
   const st::Primitive* p = st::find_primitive(name);
   ASSERT_NE(p, nullptr);
-  st::CompileOptions serial = passes.options;
+  st::CompileOptions serial = passes.apply<st::CompileOptions>();
   serial.parallel = false;
   for (const Case& c : case_table().at(name)()) {
     if (c.what.find("large") == std::string::npos) continue;
@@ -382,8 +374,8 @@ INSTANTIATE_TEST_SUITE_P(All, CompiledPrimitive,
                                                 if (p->name != "custom_vjp_call") names.emplace_back(p->name);
                                               return names;
                                             }()),
-                                            ::testing::ValuesIn(kPasses)),
-                         [](const ::testing::TestParamInfo<std::tuple<std::string, Passes>>& info) {
+                                            ::testing::ValuesIn(st::testing::kPassVariants)),
+                         [](const ::testing::TestParamInfo<std::tuple<std::string, PassVariant>>& info) {
                            return std::get<0>(info.param) + "_" + std::get<1>(info.param).name;
                          });
 

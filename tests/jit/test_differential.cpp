@@ -6,6 +6,7 @@
 #include <random>
 
 #include "strata/strata.h"
+#include "pass_variants.h"
 #include "test_util.h"
 
 namespace st = strata;
@@ -86,17 +87,7 @@ bool agree(const Array& got, const Array& want) {
 }
 
 // With all of the compiler's passes, and with each pass that can be switched off switched off.
-struct Passes {
-  const char* name;
-  st::JitOptions options;
-};
-const Passes kPasses[] = {
-    {"AllPasses", {}},
-    {"NoFusion", {.fuse = false}},
-    {"NoBufferAssignment", {.assign_buffers = false}},
-};
-
-class Differential : public ::testing::TestWithParam<Passes> {};
+class Differential : public ::testing::TestWithParam<st::testing::PassVariant> {};
 
 TEST_P(Differential, RandomProgramsJitEqualsEager) {
   const int kPrograms = 300;
@@ -116,7 +107,7 @@ TEST_P(Differential, RandomProgramsJitEqualsEager) {
     } catch (const st::Error&) {
       continue;  // an invalid random program (shape mismatch): eager and jit both reject it
     }
-    auto f = st::jit([prog](const std::vector<Array>& in) { return prog.run(in); }, GetParam().options);
+    auto f = st::jit([prog](const std::vector<Array>& in) { return prog.run(in); }, GetParam().apply<st::JitOptions>());
     std::vector<Array> got;
     try {
       got = f(inputs);
@@ -138,7 +129,7 @@ TEST_P(Differential, RandomProgramsJitEqualsEager) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Passes, Differential, ::testing::ValuesIn(kPasses),
-                         [](const ::testing::TestParamInfo<Passes>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Passes, Differential, ::testing::ValuesIn(st::testing::kPassVariants),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

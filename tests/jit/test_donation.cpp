@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "strata/strata.h"
+#include "pass_variants.h"
 #include "test_util.h"
 
 namespace st = strata;
@@ -20,14 +21,10 @@ void expect_equal(const Array& got, const Array& want) {
 
 Array sgd(const Array& x, const Array& g) { return x - 0.1f * g; }
 
-struct Passes {
-  const char* name;
-  st::JitOptions options;
-};
-class Donation : public ::testing::TestWithParam<Passes> {
+class Donation : public ::testing::TestWithParam<st::testing::PassVariant> {
  protected:
   st::JitOptions donating(std::vector<int> donate) const {
-    st::JitOptions o = GetParam().options;
+    st::JitOptions o = GetParam().apply<st::JitOptions>();
     o.name = "step";
     o.donate = std::move(donate);
     return o;
@@ -131,12 +128,7 @@ TEST(Donation, AnArgumentOutOfRangeIsAnError) {
   EXPECT_THROW((void)st::jit(sgd, {.donate = {2}})(x, x), st::ValueError);
 }
 
-const Passes kPasses[] = {
-    {"AllPasses", {}},
-    {"NoFusion", {.fuse = false}},
-    {"NoBufferAssignment", {.assign_buffers = false}},
-};
-INSTANTIATE_TEST_SUITE_P(Passes, Donation, ::testing::ValuesIn(kPasses),
-                         [](const ::testing::TestParamInfo<Passes>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Passes, Donation, ::testing::ValuesIn(st::testing::kPassVariants),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
