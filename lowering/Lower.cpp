@@ -43,10 +43,12 @@ std::vector<std::string> stage_names() {
   return names;
 }
 
-LowerResult lower(const JaxprImpl& jaxpr, bool with_locations, const Options& options) {
+LowerResult lower(const JaxprImpl& jaxpr, bool with_locations, const Options& options, std::string_view last) {
   LowerResult result;
   std::string jaxpr_text = jaxpr.str() + "\n";
   result.stages.push_back({mlir::strata::kJaxprStage.str(), jaxpr_text, jaxpr_text});
+  const llvm::StringRef lastStage(last.data(), last.size());
+  if (lastStage == mlir::strata::kJaxprStage) return result;
 
   mlir::DialectRegistry registry;
   mlir::strata::registerStrataDialects(registry);
@@ -65,7 +67,7 @@ LowerResult lower(const JaxprImpl& jaxpr, bool with_locations, const Options& op
   auto emit = [&](const mlir::strata::Stage& stage, const std::string* translated) {
     // As compile_for_cpu: the options travel with the module from `fused` on (set once the
     // `cse` text is taken).
-    auto configure = llvm::make_scope_exit([&] {
+    llvm::scope_exit configure([&] {
       if (llvm::StringRef(stage.name) == "cse")
         mlir::strata::setCpuOptions(*module, options.parallel, options.opt_level, options.fuse, options.assign_buffers);
     });
@@ -76,7 +78,7 @@ LowerResult lower(const JaxprImpl& jaxpr, bool with_locations, const Options& op
     result.stages.push_back({stage.name, mlir::strata::printStage(*module, stage),
                              with_locations ? mlir::strata::printStage(*module, stage, true) : ""});
   };
-  if (failed(mlir::strata::runStages(*module, "", emit)) && result.error.empty())
+  if (failed(mlir::strata::runStages(*module, lastStage, emit)) && result.error.empty())
     result.error = "a pipeline failed";
   return result;
 }

@@ -28,7 +28,7 @@ struct StageText {
 };
 
 struct LowerResult {
-  std::vector<StageText> stages;  // every stage, in order, when `error` is empty
+  std::vector<StageText> stages;  // the stages run, in order, when `error` is empty
   std::string error;              // the diagnostics, when lowering or a pipeline failed
   bool ok() const { return error.empty(); }
 };
@@ -41,8 +41,10 @@ struct Options {
   int opt_level = 3;
 };
 
-// Lowers `jaxpr` to the `strata` dialect and runs every stage on it.
-LowerResult lower(const JaxprImpl& jaxpr, bool with_locations = false, const Options& options = {});
+// Lowers `jaxpr` to the `strata` dialect and runs the stages on it, every one, or up to and
+// including `last` (a name of stage_names()).
+LowerResult lower(const JaxprImpl& jaxpr, bool with_locations = false, const Options& options = {},
+                  std::string_view last = {});
 
 }  // namespace lowering
 }  // namespace strata

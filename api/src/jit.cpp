@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <shared_mutex>
 #include <sstream>
@@ -23,25 +24,34 @@
 
 namespace strata {
 
+// The stages are computed as they are asked for: lower() runs only the jaxpr → strata lowering
+// (whose errors it reports); as_text of a later stage runs the pipeline up to that stage.
 struct Lowered::Impl {
+  explicit Impl(Jaxpr j) : jaxpr(std::move(j)) {}
   Jaxpr jaxpr;
-  std::vector<lowering::StageText> stages;
+  std::string name;
+  lowering::Options options;
+  mutable std::mutex mu;
+  mutable std::map<std::string, std::string, std::less<>> texts;  // node-based: references stay valid
 };
 
 const std::string& Lowered::as_text(std::string_view stage) const {
-  for (const lowering::StageText& s : impl_->stages)
-    if (s.stage == stage) return s.text;
-  std::string names;
-  for (const lowering::StageText& s : impl_->stages) names += (names.empty() ? "" : ", ") + s.stage;
-  throw ValueError("Lowered::as_text: expects a stage (" + names + "), but got '" +
-                   std::string(stage) + "'");
+  std::vector<std::string> names = lowering::stage_names();
+  if (std::find(names.begin(), names.end(), stage) == names.end()) {
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw ValueError("Lowered::as_text: expects a stage (" + list + "), but got '" + std::string(stage) + "'");
+  }
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  auto it = impl_->texts.find(stage);
+  if (it != impl_->texts.end()) return it->second;
+  lowering::LowerResult r = lowering::lower(*impl_->jaxpr.impl(), false, impl_->options, stage);
+  if (!r.ok()) throw Error("jit: lowering '" + impl_->name + "' failed:\n" + r.error);
+  for (lowering::StageText& s : r.stages) impl_->texts.try_emplace(s.stage, std::move(s.text));
+  return impl_->texts.find(stage)->second;
 }
 
-std::vector<std::string> Lowered::stages() const {
-  std::vector<std::string> names;
-  for (const lowering::StageText& s : impl_->stages) names.push_back(s.stage);
-  return names;
-}
+std::vector<std::string> Lowered::stages() const { return lowering::stage_names(); }
 
 const Jaxpr& Lowered::jaxpr() const { return impl_->jaxpr; }
 
@@ -135,11 +145,15 @@ std::shared_ptr<JitState> make_jit_state(JitOptions options) {
 Lowered lower_jaxpr(const Jaxpr& jaxpr, JitState& state) {
   const bool dumping = !state.options.dump_dir.empty();
   const CompileOptions& c = state.compile_options;
-  lowering::LowerResult r = lowering::lower(*jaxpr.impl(), dumping, {c.parallel, c.fuse, c.assign_buffers, c.opt_level});
+  auto impl = std::make_shared<Lowered::Impl>(jaxpr);
+  impl->name = state.options.name;
+  impl->options = {c.parallel, c.fuse, c.assign_buffers, c.opt_level};
+  // Dumping writes every stage; otherwise the first MLIR stage is lowered now, the rest on demand.
+  lowering::LowerResult r = lowering::lower(*jaxpr.impl(), dumping, impl->options, dumping ? "" : "strata");
   if (!r.ok()) throw Error("jit: lowering '" + state.options.name + "' failed:\n" + r.error);
   if (dumping) dump(state.options, r.stages);
-  for (lowering::StageText& s : r.stages) s.located_text.clear();
-  return Lowered(std::make_shared<const Lowered::Impl>(Lowered::Impl{jaxpr, std::move(r.stages)}));
+  for (lowering::StageText& s : r.stages) impl->texts.emplace(s.stage, std::move(s.text));
+  return Lowered(std::move(impl));
 }
 
 bool tracing() { return current_trace() != nullptr; }

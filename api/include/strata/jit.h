@@ -125,6 +125,7 @@ class Lowered {
  public:
   // The program after `stage`: "jaxpr", "strata", "canonicalized", "cse", … (see stages()),
   // the same text `strata-opt --emit=STAGE` prints. Throws ValueError for an unknown stage.
+  // Stages after "strata" are computed on first request (the pipeline up to that stage).
   const std::string& as_text(std::string_view stage = "strata") const;
   // The stage names, in order.
   std::vector<std::string> stages() const;
