@@ -37,6 +37,21 @@ TEST(Lowered, ListsTheStagesInOrder) {
             (std::vector<std::string>{"jaxpr", "strata", "canonicalized", "cse"}));
 }
 
+// Stages are computed when first asked for, in any order; each text is the same however it
+// was reached, and stays valid (the same object) afterwards.
+TEST(Lowered, StagesAskedForInAnyOrderAgree) {
+  st::Lowered late_first = lower_layer(), in_order = lower_layer();
+  const std::string& loops = late_first.as_text("loops");
+  const std::string& fused = late_first.as_text("fused");
+  std::vector<std::string> stages = in_order.stages();
+  for (const std::string& stage : stages) EXPECT_FALSE(in_order.as_text(stage).empty()) << stage;
+  EXPECT_EQ(fused, in_order.as_text("fused"));
+  EXPECT_EQ(loops, in_order.as_text("loops"));
+  EXPECT_EQ(late_first.as_text("asm"), in_order.as_text("asm"));
+  EXPECT_EQ(&loops, &late_first.as_text("loops"));
+  EXPECT_NE(loops.find("call @strata_rt_dot"), std::string::npos) << loops;
+}
+
 TEST(Lowered, JaxprStageIsTheTracedProgram) {
   st::Lowered l = lower_layer();
   st::Jaxpr j = st::make_jaxpr(layer)(st::zeros({4, 8}), st::zeros({8, 16}), st::zeros({16}));
