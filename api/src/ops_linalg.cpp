@@ -8,12 +8,6 @@ namespace strata {
 
 using api::bind1;
 
-namespace {
-
-IntList to_ints(const std::vector<int>& v) { return IntList(v.begin(), v.end()); }
-
-}  // namespace
-
 Array dot_general(const Array& a, const Array& b, const DotDimensions& dims, SourceLocation loc) {
   TypeSpec t = promote_types(api::spec(a, "dot_general"), api::spec(b, "dot_general"));
   if (t.dtype == DType::bool_)

@@ -112,7 +112,7 @@ TEST(Lowered, ConstvarsBecomeLeadingArguments) {
 TEST(Lowered, DumpsEveryStageWithLocations) {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / "strata_lowered_dump_test";
   std::filesystem::remove_all(dir);
-  lower_layer({.dump_dir = dir.string(), .name = "layer"});
+  lower_layer({.name = "layer", .dump_dir = dir.string()});
   std::string n;  // layer.N.STAGE.EXT: one file per stage
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     std::string f = e.path().filename();
