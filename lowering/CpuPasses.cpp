@@ -297,7 +297,7 @@ void registerCpuPasses() {
   if (done) return;
   done = true;
   for (auto create : {createStrataToLinalgPass, createMarkReadOnlyInputsPass, createRuntimeGemmPass,
-                      createExpandStridedCopiesPass, createOutlineParallelLoopsPass, createForwardOutputsPass, createTileTransposesPass, createUnshareFillsPass, createDonateInputsPass,
+                      createExpandStridedCopiesPass, createFuseParallelLoopsPass, createOutlineParallelLoopsPass, createForwardOutputsPass, createTileTransposesPass, createUnshareFillsPass, createDonateInputsPass,
                       createScratchArenaPass, createMathToLibmCallsPass, createParallelLaunchPass,
                       createCpuEntryPass})
     registerPass(create);

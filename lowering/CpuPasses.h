@@ -20,6 +20,7 @@
 namespace mlir {
 class ModuleOp;
 class Pass;
+class Value;
 namespace func {
 class FuncOp;
 }
@@ -56,6 +57,13 @@ std::unique_ptr<Pass> createUnshareFillsPass();
 // --strata-tile-transposes: elementwise loop nests that read or write a buffer across its rows
 // (transposes) become parallel loops over 32x32 tiles.
 std::unique_ptr<Pass> createTileTransposesPass();
+// --strata-fuse-parallel-loops (FuseParallelLoops.cpp).
+std::unique_ptr<Pass> createFuseParallelLoopsPass();
+// Whether two memrefs of @main may share bytes: traced through views to their bases, arguments
+// of @main (distinct buffers) or allocations (at their arena ranges once buffers are assigned).
+bool mayShareBytes(Value a, Value b);
+// One buffer: the same value, or two allocations of one type at one arena offset.
+bool sameBuffer(Value a, Value b);
 // --strata-outline-parallel-loops (ParallelLoops.cpp).
 std::unique_ptr<Pass> createOutlineParallelLoopsPass();
 // --strata-scratch-arena (ScratchArena.cpp).

@@ -72,7 +72,10 @@ void addLoopsPasses(OpPassManager& pm) {
   pm.addPass(createTileTransposesPass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
-  // 3. Large loops are outlined for the thread pool; then temporaries move into the scratch
+  // 3. Adjacent loops over one iteration space that depend only iteration by iteration become
+  //    one (an input fusion's fill, reduction and epilogue: one nest).
+  pm.addPass(createFuseParallelLoopsPass());
+  // 4. Large loops are outlined for the thread pool; then temporaries move into the scratch
   //    arena (last, so that it sees every allocation, including the GEMM's workspace).
   pm.addPass(createOutlineParallelLoopsPass());
   pm.addPass(createScratchArenaPass());

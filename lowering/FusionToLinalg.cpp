@@ -17,7 +17,9 @@
 //    reductions' loop order (StrataToLinalg's: the innermost loop along the operand's innermost
 //    dimension) whose outputs are the accumulators (bf16/f16 in f32) and any result of the full
 //    operand shape; ops on the reduced values (the reduction's epilogue, results of the kept
-//    shape up to size-1 dimensions) form a second, parallel nest over the kept shape;
+//    shape up to size-1 dimensions) form a second, parallel nest over the kept shape (once in
+//    loops, --strata-fuse-parallel-loops runs the accumulators' fill, the reduction and this
+//    epilogue as one nest per kept index);
 //  - output region (a 2-D f32/f64 dot_general and its epilogue): the batch_matmul, then one
 //    generic over its [1, M, N] result that reads and writes it in place, marked strata.epilogue,
 //    which the runtime-GEMM pass runs on each output block right after the GEMM.

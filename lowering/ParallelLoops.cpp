@@ -83,18 +83,6 @@ int64_t iterations(Region& region) {
   return most;
 }
 
-// The buffer a memref value views (through view-like ops), for the overlap test.
-Value rootBuffer(Value v) {
-  while (Operation* def = v.getDefiningOp()) {
-    if (isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp,
-            memref::ReinterpretCastOp, memref::ViewOp>(def))
-      v = def->getOperand(0);
-    else
-      break;
-  }
-  return v;
-}
-
 bool cloneable(Value v) {
   Operation* def = v.getDefiningOp();
   return def && (isa<arith::ConstantOp, memref::GetGlobalOp>(def));
@@ -159,8 +147,19 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
     SetVector<Value> used;
     for (Region& r : root->getRegions()) getUsedValuesDefinedAbove(r, used);
     for (Value v : root->getOperands()) used.insert(v);
+    // Two allocations that buffer assignment put at one offset (an op writing in place over its
+    // input) are one buffer: captured once, so that the function sees one pointer.
     SmallVector<Value> captured, cloned;
-    for (Value v : used) (cloneable(v) ? cloned : captured).push_back(v);
+    SmallVector<std::pair<Value, Value>> sameAs;
+    for (Value v : used) {
+      if (cloneable(v)) {
+        cloned.push_back(v);
+        continue;
+      }
+      auto earlier = llvm::find_if(captured, [&](Value c) { return sameBuffer(c, v); });
+      if (earlier != captured.end()) sameAs.emplace_back(v, *earlier);
+      else captured.push_back(v);
+    }
 
     MLIRContext* ctx = module.getContext();
     OpBuilder b(ctx);
@@ -180,6 +179,7 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
     IRMapping map;
     for (Value v : cloned) map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
     for (auto [i, v] : llvm::enumerate(captured)) map.map(v, entry->getArgument(2 + i));
+    for (auto [v, c] : sameAs) map.map(v, map.lookup(c));
     // Chunks are in iterations: [lo, hi) runs lb + lo·step ... min(lb + hi·step, ub).
     Location loc = loop.getLoc();
     Value lb = map.lookupOrDefault(loop.getLowerBound()[p]), ub = map.lookupOrDefault(loop.getUpperBound()[p]);
@@ -194,15 +194,14 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
     split->setOperand(rank + p, last);   // upper bound of dim p
     func::ReturnOp::create(b, loop.getLoc());
 
-    // No two captured buffers may overlap for `noalias` to hold.
-    SmallVector<Value> roots;
-    bool distinct = true;
+    // No two captured buffers may share bytes for `noalias` to hold (two views of one buffer,
+    // or two temporaries that buffer assignment placed over each other).
+    SmallVector<Value> buffers;
     for (Value v : captured)
-      if (isa<MemRefType>(v.getType())) {
-        Value r = rootBuffer(v);
-        if (llvm::is_contained(roots, r)) distinct = false;
-        roots.push_back(r);
-      }
+      if (isa<MemRefType>(v.getType())) buffers.push_back(v);
+    bool distinct = true;
+    for (size_t i = 0; i < buffers.size(); ++i)
+      for (size_t j = i + 1; j < buffers.size(); ++j) distinct = distinct && !mayShareBytes(buffers[i], buffers[j]);
     if (distinct) fn->setAttr("strata.noalias_args", b.getUnitAttr());
 
     b.setInsertionPoint(root);
