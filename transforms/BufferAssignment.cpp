@@ -17,6 +17,7 @@
 #include "transforms/BufferAssignment.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -245,13 +246,15 @@ FailureOr<BufferAssignment> assignBuffers(func::FuncOp fn, const BufferAssignmen
   SmallVector<int> order;
   for (size_t k = 0; k < slots.size(); ++k)
     if (!slots[k].members.empty() && !slots[k].kept) order.push_back(static_cast<int>(k));
+  // Total orders (ties by slot number), so that sort is as deterministic as a stable sort.
   if (options.share) {
-    llvm::stable_sort(order, [&](int x, int y) {
+    llvm::sort(order, [&](int x, int y) {
       if (slots[x].size != slots[y].size) return slots[x].size > slots[y].size;
-      return slots[x].first < slots[y].first;
+      if (slots[x].first != slots[y].first) return slots[x].first < slots[y].first;
+      return x < y;
     });
   } else {
-    llvm::stable_sort(order, [&](int x, int y) { return slots[x].first < slots[y].first; });
+    llvm::sort(order, [&](int x, int y) { return std::make_pair(slots[x].first, x) < std::make_pair(slots[y].first, y); });
   }
   int64_t end = 0;
   for (const Slot& s : slots)
