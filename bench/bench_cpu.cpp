@@ -11,16 +11,17 @@
 
 #include "backends/Executable.h"
 #include "jaxpr.h"
+#include "programs.h"
 #include "strata/strata.h"
 
 namespace st = strata;
 using st::Array;
+using bench::chain8;
+using bench::kChainN;
+using bench::rnd;
+using bench::seed_line;
 
 namespace {
-
-Array rnd(std::vector<int64_t> shape, uint64_t seed) { return st::random::normal(st::random::key(seed), shape); }
-
-Array seed_line(const Array& x, const Array& w, const Array& b) { return st::relu(st::matmul(x, w) + b); }
 
 // ---- Dispatch overhead: a jitted function on a 4-element array, vs its executable's entry ----
 void BM_Dispatch_Jit(benchmark::State& state) {
@@ -91,15 +92,6 @@ void BM_Seed_Eigen(benchmark::State& state) {
 BENCHMARK(BM_Seed_Eigen)->Apply(seed_args);
 
 // ---- A chain of 8 elementwise ops on 16M floats, against the machine's STREAM triad ----
-constexpr int64_t kChainN = 16 << 20;
-Array chain8(const Array& x, const Array& y) {
-  Array a = x * 1.5f + y;          // 2
-  Array b = st::maximum(a, 0.0f);  // 3
-  Array c = b * b - y;             // 5
-  Array d = c / 3.0f;              // 6
-  Array e = d + x;                 // 7
-  return st::minimum(e, 10.0f);    // 8
-}
 void chain_bytes(benchmark::State& state, double arrays_touched) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kChainN * 4 * arrays_touched));
 }

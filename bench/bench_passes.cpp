@@ -17,14 +17,17 @@
 
 #include "backends/Executable.h"
 #include "jaxpr.h"
+#include "programs.h"
 #include "strata/strata.h"
 
 namespace st = strata;
 using st::Array;
+using bench::chain8;
+using bench::kChainN;
+using bench::rnd;
+using bench::seed_line;
 
 namespace {
-
-Array rnd(const st::Shape& shape, uint64_t seed) { return st::random::normal(st::random::key(seed), shape); }
 
 // ---- What a program compiles to ----
 
@@ -105,8 +108,6 @@ double elementwise_bytes(const st::Jaxpr& j) {
 
 // ---- relu(x·w + b) ----
 
-Array seed_line(const Array& x, const Array& w, const Array& b) { return st::relu(st::matmul(x, w) + b); }
-
 // M, N, K: the two sizes, where the GEMM dominates, and a shallow one (K = 64) where the
 // elementwise part is most of the work.
 void seed_args(benchmark::internal::Benchmark* b) {
@@ -151,15 +152,6 @@ BENCHMARK(BM_SeedPasses_Fused)->Apply(seed_args);
 
 // ---- Fusion off vs on ----
 
-constexpr int64_t kChainN = 16 << 20;
-Array chain8(const Array& x, const Array& y) {
-  Array a = x * 1.5f + y;          // 2
-  Array b = st::maximum(a, 0.0f);  // 3
-  Array c = b * b - y;             // 5
-  Array d = c / 3.0f;              // 6
-  Array e = d + x;                 // 7
-  return st::minimum(e, 10.0f);    // 8
-}
 
 Array softmax(const Array& x) { return st::softmax(x); }
 
