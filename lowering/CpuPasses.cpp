@@ -1,5 +1,6 @@
 // The CPU pipeline's small passes and its module-attribute options (CpuPasses.h).
 #include "lowering/CpuPasses.h"
+#include "transforms/BufferAssignment.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -26,16 +27,7 @@ int64_t moduleIntAttr(ModuleOp module, const char* name, int64_t otherwise) {
   return otherwise;
 }
 
-func::FuncOp entryFunction(ModuleOp module) {
-  if (auto main = module.lookupSymbol<func::FuncOp>("main"); main && !main.isExternal()) return main;
-  func::FuncOp found;
-  for (auto fn : module.getOps<func::FuncOp>()) {
-    if (!fn.isPublic() || fn.isExternal()) continue;
-    if (found) return {};
-    found = fn;
-  }
-  return found;
-}
+func::FuncOp entryFunction(ModuleOp module) { return assignmentFunction(module); }
 
 bool parallelEnabled(ModuleOp module) {
   if (auto a = module->getAttrOfType<BoolAttr>("strata.parallel")) return a.getValue();

@@ -31,10 +31,6 @@ namespace {
 
 int64_t alignUp(int64_t n, int64_t a) { return (n + a - 1) / a * a; }
 
-int64_t byteSize(MemRefType t) {
-  int64_t bits = t.getElementTypeBitWidth();
-  return t.getNumElements() * std::max<int64_t>(1, bits / 8);
-}
 
 // The first and last top-level positions at which `v` or a memref derived from it is used.
 std::pair<int64_t, int64_t> liveRange(Value v, Block& block, const DenseMap<Operation*, int64_t>& index) {
@@ -102,6 +98,11 @@ Operation* inPlaceSource(Operation* op, Value out, const DenseMap<Operation*, in
 }
 
 }  // namespace
+
+int64_t byteSize(MemRefType t) {
+  int64_t bits = t.getElementTypeBitWidth();
+  return t.getNumElements() * std::max<int64_t>(1, bits / 8);
+}
 
 func::FuncOp assignmentFunction(ModuleOp module) {
   if (auto main = module.lookupSymbol<func::FuncOp>("main"); main && !main.isExternal()) return main;

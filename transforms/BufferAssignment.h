@@ -23,6 +23,7 @@ class raw_ostream;
 }
 
 namespace mlir {
+class MemRefType;
 class ModuleOp;
 class Operation;
 namespace func {
@@ -84,7 +85,10 @@ class BufferAssignment {
 FailureOr<BufferAssignment> assignBuffers(func::FuncOp fn, const BufferAssignmentOptions& options);
 // The same for the module's entry function: @main, or its one public function with a body.
 FailureOr<BufferAssignment> assignBuffers(ModuleOp module, const BufferAssignmentOptions& options);
+// The module's entry function: @main, or its one public function with a body (null otherwise).
 func::FuncOp assignmentFunction(ModuleOp module);
+// The bytes a buffer of type `t` holds (before alignment).
+int64_t byteSize(MemRefType t);
 
 // The assignment strata-assign-buffers recorded on `module`, printed as `//` comment lines (the
 // `buffers` stage appends them to the module's text); empty when there is none.
