@@ -17,8 +17,14 @@
 #include <cstdint>
 #include <memory>
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
 namespace mlir {
+class IRMapping;
+class Location;
 class ModuleOp;
+class OpBuilder;
 class Pass;
 class Value;
 namespace func {
@@ -64,6 +70,15 @@ std::unique_ptr<Pass> createFuseParallelLoopsPass();
 bool mayShareBytes(Value a, Value b);
 // One buffer: the same value, or two allocations of one type at one arena offset.
 bool sameBuffer(Value a, Value b);
+// No two memrefs among `values` may share bytes: an outlined function may mark them `noalias`.
+bool noTwoShareBytes(llvm::ArrayRef<Value> values);
+// A private function @name(`leading` index arguments, captured...) after `main`, recording its
+// argument types in strata.arg_types; `b` is left at its entry, where each of `cloned` (constants,
+// globals) has been copied, and `map` takes those and each captured value to their copy or
+// argument (ParallelLoops.cpp).
+func::FuncOp createOutlinedFunction(OpBuilder& b, func::FuncOp main, Location loc, llvm::StringRef name,
+                                    unsigned leading, llvm::ArrayRef<Value> cloned, llvm::ArrayRef<Value> captured,
+                                    IRMapping& map);
 // --strata-outline-parallel-loops (ParallelLoops.cpp).
 std::unique_ptr<Pass> createOutlineParallelLoopsPass();
 // --strata-scratch-arena (ScratchArena.cpp).

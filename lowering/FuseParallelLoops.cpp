@@ -5,8 +5,8 @@
 // and epilogue on the reduced values become one nest per kept index.
 //
 // Memory: each memref is traced through views to its base (mayShareBytes): an argument of
-// @main, or an allocation, which buffer assignment placed at a byte range of the scratch arena
-// (strata.offset: allocations at one offset are the same memory). Two accesses conflict when
+// @main, a global, or an allocation, which buffer assignment placed at a byte range of the
+// scratch arena (strata.offset: allocations at one offset are the same memory). Two accesses conflict when
 // one of them writes and their bases may share bytes; a conflict is allowed only between
 // accesses of the same base and element type at the same linear element index, an affine
 // function of the parallel loop indices that uses all of them (each iteration its own element).
@@ -64,9 +64,7 @@ std::optional<std::pair<int64_t, int64_t>> arenaRange(Value base) {
   if (!alloc) return std::nullopt;
   auto offset = alloc->getAttrOfType<IntegerAttr>(kOffsetAttr);
   if (!offset) return std::nullopt;
-  MemRefType t = alloc.getType();
-  int64_t bytes = t.getNumElements() * ((t.getElementTypeBitWidth() + 7) / 8);
-  return std::make_pair(offset.getInt(), offset.getInt() + bytes);
+  return std::make_pair(offset.getInt(), offset.getInt() + byteSize(alloc.getType()));
 }
 
 bool isFunctionArgument(Value v) {
@@ -87,11 +85,16 @@ bool basesMayShareBytes(Value a, Value b) {
                                                                      // rewrites uses to one)
   auto ra = arenaRange(a), rb = arenaRange(b);
   if (ra && rb) return ra->first < rb->second && rb->first < ra->second;
+  // A global is its own storage: it shares bytes only with the same global.
+  auto globalA = a.getDefiningOp<memref::GetGlobalOp>(), globalB = b.getDefiningOp<memref::GetGlobalOp>();
+  if (globalA && globalB) return globalA.getName() == globalB.getName();
   bool allocA = a.getDefiningOp<memref::AllocOp>() != nullptr, allocB = b.getDefiningOp<memref::AllocOp>() != nullptr;
+  bool otherA = allocA || isFunctionArgument(a), otherB = allocB || isFunctionArgument(b);
+  if ((globalA && otherB) || (globalB && otherA)) return false;
   // A fresh allocation is distinct from the arguments and from other allocations (those not yet
   // placed are placed by liveness on the final schedule).
-  if ((allocA && (allocB || isFunctionArgument(b))) || (allocB && isFunctionArgument(a))) return false;
-  return true;  // anything else (a global, an unknown producer): assume it may
+  if ((allocA && otherB) || (allocB && otherA)) return false;
+  return true;  // anything else (an unknown producer): assume it may
 }
 
 struct Access {
@@ -226,6 +229,16 @@ struct FuseParallelLoopsPass : PassWrapper<FuseParallelLoopsPass, OperationPass<
 bool mayShareBytes(Value a, Value b) { return basesMayShareBytes(baseOf(a).value, baseOf(b).value); }
 
 bool sameBuffer(Value a, Value b) { return a == b || (a.getType() == b.getType() && sameStart(a, b)); }
+
+bool noTwoShareBytes(ArrayRef<Value> values) {
+  SmallVector<Value> buffers;
+  for (Value v : values)
+    if (isa<MemRefType>(v.getType())) buffers.push_back(v);
+  for (size_t i = 0; i < buffers.size(); ++i)
+    for (size_t j = i + 1; j < buffers.size(); ++j)
+      if (mayShareBytes(buffers[i], buffers[j])) return false;
+  return true;
+}
 
 std::unique_ptr<Pass> createFuseParallelLoopsPass() { return std::make_unique<FuseParallelLoopsPass>(); }
 

@@ -161,24 +161,12 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
       else captured.push_back(v);
     }
 
-    MLIRContext* ctx = module.getContext();
-    OpBuilder b(ctx);
-    Type index = b.getIndexType();
-    SmallVector<Type> argTypes{index, index};
-    for (Value v : captured) argTypes.push_back(v.getType());
-    std::string name = (main.getName() + "_parallel_" + Twine(counter++)).str();
-    b.setInsertionPointAfter(main);
-    auto fn = func::FuncOp::create(b, loop.getLoc(), name, b.getFunctionType(argTypes, {}));
-    fn.setPrivate();
-    fn->setAttr("strata.parallel_grain", b.getI64IntegerAttr(grain));
-    SmallVector<Attribute> typeAttrs;
-    for (Type t : argTypes) typeAttrs.push_back(TypeAttr::get(t));
-    fn->setAttr("strata.arg_types", b.getArrayAttr(typeAttrs));
-    Block* entry = fn.addEntryBlock();
-    b.setInsertionPointToStart(entry);
+    OpBuilder b(module.getContext());
     IRMapping map;
-    for (Value v : cloned) map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
-    for (auto [i, v] : llvm::enumerate(captured)) map.map(v, entry->getArgument(2 + i));
+    std::string name = (main.getName() + "_parallel_" + Twine(counter++)).str();
+    func::FuncOp fn = createOutlinedFunction(b, main, loop.getLoc(), name, 2, cloned, captured, map);
+    fn->setAttr("strata.parallel_grain", b.getI64IntegerAttr(grain));
+    Block* entry = &fn.getBody().front();
     for (auto [v, c] : sameAs) map.map(v, map.lookup(c));
     // Chunks are in iterations: [lo, hi) runs lb + lo·step ... min(lb + hi·step, ub).
     Location loc = loop.getLoc();
@@ -194,15 +182,9 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
     split->setOperand(rank + p, last);   // upper bound of dim p
     func::ReturnOp::create(b, loop.getLoc());
 
-    // No two captured buffers may share bytes for `noalias` to hold (two views of one buffer,
-    // or two temporaries that buffer assignment placed over each other).
-    SmallVector<Value> buffers;
-    for (Value v : captured)
-      if (isa<MemRefType>(v.getType())) buffers.push_back(v);
-    bool distinct = true;
-    for (size_t i = 0; i < buffers.size(); ++i)
-      for (size_t j = i + 1; j < buffers.size(); ++j) distinct = distinct && !mayShareBytes(buffers[i], buffers[j]);
-    if (distinct) fn->setAttr("strata.noalias_args", b.getUnitAttr());
+    // `noalias` holds unless two captured buffers may share bytes (two views of one buffer, or
+    // two temporaries that buffer assignment placed over each other).
+    if (noTwoShareBytes(captured)) fn->setAttr("strata.noalias_args", b.getUnitAttr());
 
     b.setInsertionPoint(root);
     SmallVector<Value> args{arith::ConstantOp::create(b, loc, b.getIndexAttr(0)),
@@ -396,6 +378,23 @@ struct ParallelLaunchPass : PassWrapper<ParallelLaunchPass, OperationPass<Module
 };
 
 }  // namespace
+
+func::FuncOp createOutlinedFunction(OpBuilder& b, func::FuncOp main, Location loc, StringRef name, unsigned leading,
+                                    ArrayRef<Value> cloned, ArrayRef<Value> captured, IRMapping& map) {
+  SmallVector<Type> argTypes(leading, b.getIndexType());
+  for (Value v : captured) argTypes.push_back(v.getType());
+  b.setInsertionPointAfter(main);
+  auto fn = func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  fn.setPrivate();
+  SmallVector<Attribute> typeAttrs;
+  for (Type t : argTypes) typeAttrs.push_back(TypeAttr::get(t));
+  fn->setAttr("strata.arg_types", b.getArrayAttr(typeAttrs));
+  Block* entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  for (Value v : cloned) map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
+  for (auto [i, v] : llvm::enumerate(captured)) map.map(v, entry->getArgument(leading + static_cast<unsigned>(i)));
+  return fn;
+}
 
 std::unique_ptr<Pass> createOutlineParallelLoopsPass() {
   return std::make_unique<OutlineParallelLoopsPass>();

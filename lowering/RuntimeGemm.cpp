@@ -186,25 +186,13 @@ func::FuncOp outlineEpilogue(ModuleOp module, func::FuncOp main, linalg::Generic
     Operation* d = v.getDefiningOp();
     (d && isa<arith::ConstantOp>(d) ? cloned : captured).push_back(v);
   }
-  MLIRContext* ctx = module.getContext();
-  OpBuilder b(ctx);
-  Type index = b.getIndexType();
-  SmallVector<Type> argTypes(4, index);
-  for (Value v : captured) argTypes.push_back(v.getType());
-  b.setInsertionPointAfter(main);
+  OpBuilder b(module.getContext());
   Location loc = epilogue.getLoc();
-  auto fn = func::FuncOp::create(b, loc, (main.getName() + "_epilogue_" + Twine(counter)).str(),
-                                 b.getFunctionType(argTypes, {}));
-  fn.setPrivate();
-  fn->setAttr("strata.gemm_epilogue", b.getUnitAttr());
-  SmallVector<Attribute> typeAttrs;
-  for (Type t : argTypes) typeAttrs.push_back(TypeAttr::get(t));
-  fn->setAttr("strata.arg_types", b.getArrayAttr(typeAttrs));
-  Block* entry = fn.addEntryBlock();
-  b.setInsertionPointToStart(entry);
   IRMapping map;
-  for (Value v : cloned) map.map(v, b.clone(*v.getDefiningOp())->getResult(0));
-  for (auto [i, v] : llvm::enumerate(captured)) map.map(v, entry->getArgument(4 + static_cast<unsigned>(i)));
+  func::FuncOp fn = createOutlinedFunction(b, main, loc, (main.getName() + "_epilogue_" + Twine(counter)).str(), 4,
+                                           cloned, captured, map);
+  fn->setAttr("strata.gemm_epilogue", b.getUnitAttr());
+  Block* entry = &fn.getBody().front();
   ValueRange bounds = entry->getArguments().take_front(4);
   for (OpOperand& operand : epilogue->getOpOperands()) {
     SmallVector<OpFoldResult> offsets, sizes;
@@ -219,22 +207,9 @@ func::FuncOp outlineEpilogue(ModuleOp module, func::FuncOp main, linalg::Generic
   Operation* copy = b.clone(*epilogue, map);
   copy->removeAttr("strata.epilogue");
   func::ReturnOp::create(b, loc);
-  // No two captured buffers overlap except the output's own (read and written in place).
-  SmallVector<Value> roots;
-  bool distinct = true;
-  for (Value v : captured)
-    if (isa<MemRefType>(v.getType())) {
-      Value r = v;
-      while (Operation* d = r.getDefiningOp())
-        if (isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp,
-                memref::ReinterpretCastOp, memref::ViewOp>(d))
-          r = d->getOperand(0);
-        else
-          break;
-      if (llvm::is_contained(roots, r)) distinct = false;
-      roots.push_back(r);
-    }
-  if (distinct) fn->setAttr("strata.noalias_args", b.getUnitAttr());
+  // `noalias` holds unless two captured buffers may share bytes (views of one buffer, or
+  // temporaries placed over each other; the output, read and written in place, is one).
+  if (noTwoShareBytes(captured)) fn->setAttr("strata.noalias_args", b.getUnitAttr());
   return fn;
 }
 
