@@ -18,37 +18,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "transforms/BufferAssignment.h"
 
 namespace mlir::strata {
 namespace {
-
-// Top-level positions of every use of `v`, of memrefs viewing it and of pointers taken from it.
-void usePositions(Value v, Block& block, const DenseMap<Operation*, int64_t>& index, SmallVector<int64_t>& out) {
-  SmallVector<Value> work{v};
-  DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value cur = work.pop_back_val();
-    if (!seen.insert(cur).second) continue;
-    for (Operation* user : cur.getUsers()) {
-      if (Operation* top = block.findAncestorOpInBlock(*user))
-        if (auto it = index.find(top); it != index.end()) out.push_back(it->second);
-      bool pointer = isa<memref::ExtractAlignedPointerAsIndexOp, memref::ExtractStridedMetadataOp>(user);
-      for (Value r : user->getResults())
-        if (pointer || isa<MemRefType>(r.getType())) work.push_back(r);
-    }
-  }
-}
-
-// The buffer a memref value views (through view-like ops).
-Value rootOf(Value v) {
-  while (Operation* def = v.getDefiningOp()) {
-    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp,
-             memref::ReinterpretCastOp, memref::ViewOp>(def))
-      break;
-    v = def->getOperand(0);
-  }
-  return v;
-}
 
 // Whether `op` reads `in` only element by element into the same elements of `out`.
 bool elementwiseInPlace(Operation* op, Value in, Value out) {
@@ -57,7 +30,7 @@ bool elementwiseInPlace(Operation* op, Value in, Value out) {
   if (!l || !l.hasPureBufferSemantics() || l.getNumLoops() != l.getNumParallelLoops()) return false;
   bool reads = false, writes = false;
   for (OpOperand& o : op->getOpOperands()) {
-    if (o.get() != in && o.get() != out && (rootOf(o.get()) == in || rootOf(o.get()) == out)) return false;
+    if (o.get() != in && o.get() != out && (viewedBuffer(o.get()) == in || viewedBuffer(o.get()) == out)) return false;
     if (o.get() == in) {
       if (!l.isDpsInput(&o) || !l.getMatchingIndexingMap(&o).isIdentity()) return false;
       reads = true;
@@ -105,9 +78,7 @@ struct DonateInputsPass : PassWrapper<DonateInputsPass, OperationPass<ModuleOp>>
         index[&op] = static_cast<int64_t>(ops.size());
         ops.push_back(&op);
       }
-      SmallVector<int64_t> reads, writes;
-      usePositions(in, block, index, reads);
-      usePositions(out, block, index, writes);
+      SmallVector<int64_t> reads = usePositions(in, block, index), writes = usePositions(out, block, index);
       int64_t lastRead = reads.empty() ? -1 : *llvm::max_element(reads);
       int64_t firstWrite = writes.empty() ? INT64_MAX : *llvm::min_element(writes);
       bool meet = firstWrite == lastRead && elementwiseInPlace(ops[firstWrite], in, out);

@@ -34,40 +34,14 @@ int64_t alignUp(int64_t n, int64_t a) { return (n + a - 1) / a * a; }
 
 // The first and last top-level positions at which `v` or a memref derived from it is used.
 std::pair<int64_t, int64_t> liveRange(Value v, Block& block, const DenseMap<Operation*, int64_t>& index) {
-  int64_t first = INT64_MAX, last = -1;
-  SmallVector<Value> work{v};
-  DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value cur = work.pop_back_val();
-    if (!seen.insert(cur).second) continue;
-    for (Operation* user : cur.getUsers()) {
-      if (isa<memref::DeallocOp>(user)) continue;
-      Operation* top = block.findAncestorOpInBlock(*user);
-      auto it = top ? index.find(top) : index.end();
-      if (it != index.end()) {
-        first = std::min(first, it->second);
-        last = std::max(last, it->second);
-      }
-      // Views, and pointers taken from the buffer (runtime calls read and write through them).
-      bool pointer = isa<memref::ExtractAlignedPointerAsIndexOp, memref::ExtractStridedMetadataOp>(user);
-      for (Value r : user->getResults())
-        if (pointer || isa<MemRefType>(r.getType())) work.push_back(r);
-    }
-  }
-  return {first, last};
+  SmallVector<int64_t> uses = usePositions(v, block, index);
+  if (uses.empty()) return {INT64_MAX, -1};
+  auto [first, last] = std::minmax_element(uses.begin(), uses.end());
+  return {*first, *last};
 }
 
 // The allocation a memref value views (through subviews, reshapes, casts), or null.
-Operation* rootAlloc(Value v) {
-  while (Operation* def = v.getDefiningOp()) {
-    if (isa<memref::AllocOp>(def)) return def;
-    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp,
-             memref::ReinterpretCastOp, memref::ViewOp>(def))
-      return nullptr;
-    v = def->getOperand(0);
-  }
-  return nullptr;
-}
+Operation* rootAlloc(Value v) { return viewedBuffer(v).getDefiningOp<memref::AllocOp>(); }
 
 // The allocation whose bytes the top-level `op` may write `out` over: op is elementwise (all
 // loops parallel), writes `out` itself through the identity map, and reads that allocation
@@ -98,6 +72,36 @@ Operation* inPlaceSource(Operation* op, Value out, const DenseMap<Operation*, in
 }
 
 }  // namespace
+
+SmallVector<int64_t> usePositions(Value v, Block& block, const DenseMap<Operation*, int64_t>& index) {
+  SmallVector<int64_t> out;
+  SmallVector<Value> work{v};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value cur = work.pop_back_val();
+    if (!seen.insert(cur).second) continue;
+    for (Operation* user : cur.getUsers()) {
+      if (isa<memref::DeallocOp>(user)) continue;
+      if (Operation* top = block.findAncestorOpInBlock(*user))
+        if (auto it = index.find(top); it != index.end()) out.push_back(it->second);
+      // Views, and pointers taken from the buffer (runtime calls read and write through them).
+      bool pointer = isa<memref::ExtractAlignedPointerAsIndexOp, memref::ExtractStridedMetadataOp>(user);
+      for (Value r : user->getResults())
+        if (pointer || isa<MemRefType>(r.getType())) work.push_back(r);
+    }
+  }
+  return out;
+}
+
+Value viewedBuffer(Value v) {
+  while (Operation* def = v.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp,
+             memref::ReinterpretCastOp, memref::ViewOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
 
 int64_t byteSize(MemRefType t) {
   int64_t bits = t.getElementTypeBitWidth();

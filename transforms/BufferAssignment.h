@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "mlir/Support/LLVM.h"
 
 namespace llvm {
@@ -23,9 +25,11 @@ class raw_ostream;
 }
 
 namespace mlir {
+class Block;
 class MemRefType;
 class ModuleOp;
 class Operation;
+class Value;
 namespace func {
 class FuncOp;
 }
@@ -89,6 +93,11 @@ FailureOr<BufferAssignment> assignBuffers(ModuleOp module, const BufferAssignmen
 func::FuncOp assignmentFunction(ModuleOp module);
 // The bytes a buffer of type `t` holds (before alignment).
 int64_t byteSize(MemRefType t);
+// The buffer a memref value views, through subviews, reshapes, casts and views.
+Value viewedBuffer(Value v);
+// The positions (in `index`, of the top-level ops of `block`) of every use of `v`, of memrefs
+// viewing it and of pointers taken from it; deallocations are not uses.
+llvm::SmallVector<int64_t> usePositions(Value v, Block& block, const llvm::DenseMap<Operation*, int64_t>& index);
 
 // The assignment strata-assign-buffers recorded on `module`, printed as `//` comment lines (the
 // `buffers` stage appends them to the module's text); empty when there is none.
