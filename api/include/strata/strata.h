@@ -3,6 +3,7 @@
 
 #include "strata/array.h"
 #include "strata/creation.h"
+#include "strata/device.h"
 #include "strata/dtype.h"
 #include "strata/errors.h"
 #include "strata/grad.h"
