@@ -1,6 +1,6 @@
 // backends/Executable.h — a compiled program, as the API sees it: plain C++, no MLIR or LLVM
-// type. The one interface between the public API and the compiler: compile a jaxpr for a
-// device → an Executable; run it on buffers.
+// type. backends/Compiler.h compiles a jaxpr for a device into one; it runs on buffers of
+// that device, on the caller's thread or queued on a Stream.
 #pragma once
 
 #include <cstdint>
@@ -9,29 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "abstract_value.h"
+#include "strata/device.h"
 
 namespace strata {
-
-struct JaxprImpl;
-
-// How to compile. Part of jit's cache key (see key()).
-struct CompileOptions {
-  int opt_level = 3;                // LLVM -O level for the generated code
-  bool parallel = true;             // split large loops and GEMMs across the cores
-  // Passes of the compiler that can be switched off (a later issue adds fusion and buffer
-  // assignment; each gets a flag here so that its effect can be measured).
-  bool fuse = true;
-  bool assign_buffers = true;
-  // Inputs (positions among the jaxpr's invars) whose buffers the caller gives up: an output of
-  // the same shape and dtype may be written into one (see Executable::output_aliases).
-  std::vector<int> donate;
-  // Persistent cache: when set, compiled objects are kept in this directory, keyed on the
-  // program text, the target and the strata version; a restarted process skips codegen.
-  std::string cache_dir;
-  // A stable text of everything above that changes the generated code.
-  std::string key() const;
-};
 
 // Time spent in each stage of one compilation, for the compile log.
 struct StageTime {
@@ -51,16 +33,31 @@ struct CostAnalysis {
   double bytes_accessed = 0;       // bytes read and written by all kernels
 };
 
+// An ordered queue of work on one device (a CUDA stream on a GPU). Work given to an executable
+// with a stream may still be running when execute() returns; synchronize() waits for it. On
+// the CPU work runs on the calling thread, so its stream is always idle.
+class Stream {
+ public:
+  virtual ~Stream() = default;
+  virtual Device device() const = 0;
+  // Waits until every piece of work given to the stream is done; its first failure, if any.
+  virtual absl::Status synchronize() = 0;
+};
+
 class Executable {
  public:
   virtual ~Executable() = default;
 
   // Runs the program. `inputs` point to the data of each input of the jaxpr (its invars, in
   // order; the executable holds the jaxpr's constants itself), `outputs` to preallocated
-  // buffers for each output; all contiguous, row-major, of the types below. Inputs are only
-  // read, except those outputs are written into (output_aliases). Thread-safe: many threads may
-  // run one executable at once. Never throws; never allocates beyond its scratch.
-  virtual void execute(const void* const* inputs, void* const* outputs) const = 0;
+  // buffers for each output; all contiguous, row-major, of the types below, in the memory of
+  // device(). Inputs are only read, except those outputs are written into (output_aliases).
+  // With a `stream` of device(), the work is queued on it and the outputs are ready once it is
+  // synchronized; without one, execute() returns when they are ready. Thread-safe: many
+  // threads may run one executable at once. Never throws: a failure (no memory for the
+  // scratch arena, a device error) comes back as the status, and then the outputs hold no
+  // result.
+  virtual absl::Status execute(const void* const* inputs, void* const* outputs, Stream* stream = nullptr) const = 0;
 
   virtual const std::vector<AbstractValue>& input_types() const = 0;
   virtual const std::vector<AbstractValue>& output_types() const = 0;
@@ -72,9 +69,9 @@ class Executable {
   virtual const std::vector<StageTime>& compile_times() const = 0;
   virtual MemoryAnalysis memory_analysis() const = 0;
   virtual CostAnalysis cost_analysis() const = 0;
-  // "cpu" or "cuda:0".
-  virtual std::string device() const = 0;
-  // Per output, the donated input (CompileOptions::donate) whose buffer it is written into, or
+  // Where it runs, and where its inputs and outputs live.
+  virtual Device device() const = 0;
+  // Per output, the donated input (JitOptions::donate) whose buffer it is written into, or
   // -1; empty when there are none. For such an output execute() ignores outputs[j] and writes
   // the result into inputs[i], which the caller must own alone.
   virtual const std::vector<int>& output_aliases() const {
@@ -90,8 +87,5 @@ struct CompileResult {
   std::string error;  // the compiler's diagnostics, with the user's file:line:col, on failure
   bool ok() const { return executable != nullptr; }
 };
-
-// Compiles `jaxpr` for the host CPU. Never throws: failures come back in `error`.
-CompileResult compile_for_cpu(const JaxprImpl& jaxpr, const CompileOptions& options);
 
 }  // namespace strata

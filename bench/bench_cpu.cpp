@@ -9,7 +9,7 @@
 
 #include <thread>
 
-#include "backends/Executable.h"
+#include "backends/Compiler.h"
 #include "jaxpr.h"
 #include "programs.h"
 #include "strata/strata.h"
@@ -35,7 +35,7 @@ BENCHMARK(BM_Dispatch_Jit);
 void BM_Dispatch_Entry(benchmark::State& state) {
   Array x = st::ones({4});
   st::Jaxpr j = st::make_jaxpr([](const Array& v) { return v * 2.0f + 1.0f; })(x);
-  st::CompileResult r = st::compile_for_cpu(*j.impl(), {});
+  st::CompileResult r = st::compiler::compile(*j.impl(), {});
   if (!r.ok()) {
     state.SkipWithError(r.error.c_str());
     return;
@@ -44,7 +44,7 @@ void BM_Dispatch_Entry(benchmark::State& state) {
   const void* in[] = {x.data()};
   void* o[] = {const_cast<void*>(out.data())};
   for (auto _ : state) {
-    r.executable->execute(in, o);
+    (void)r.executable->execute(in, o);
     benchmark::ClobberMemory();
   }
 }

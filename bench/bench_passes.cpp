@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/Executable.h"
+#include "backends/Compiler.h"
 #include "jaxpr.h"
 #include "programs.h"
 #include "strata/strata.h"
@@ -75,8 +75,8 @@ struct Report {
   st::MemoryAnalysis memory;
 };
 
-Report compiled(const st::Jaxpr& j, const st::CompileOptions& options) {
-  st::CompileResult r = st::compile_for_cpu(*j.impl(), options);
+Report compiled(const st::Jaxpr& j, const st::JitOptions& options) {
+  st::CompileResult r = st::compiler::compile(*j.impl(), options);
   if (!r.ok()) return {};
   return {kernels(*r.executable), loop_nests(*r.executable), r.executable->memory_analysis()};
 }

@@ -13,7 +13,6 @@
 #include "dialect/StrataOps.h"
 #include "jaxpr.h"
 #include "llvm/ADT/StringMap.h"
-#include "lowering/Lower.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"

@@ -1,11 +1,15 @@
 // lowering/JaxprToStrata.h — a jaxpr becomes a module in the `strata` dialect.
 #pragma once
 
+#include <string_view>
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
 namespace strata {
 struct JaxprImpl;
+// True when `primitive_name` (a name in tracer/primitive_list.def) has a lowering entry.
+bool has_lowering(std::string_view primitive_name);
 }
 
 namespace mlir::strata {

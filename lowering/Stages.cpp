@@ -1,74 +1,88 @@
-// The stage list. Each later issue appends its stage (fused, buffer-assigned, loops,
-// llvm-dialect, llvm-ir, asm, ptx) as one more line of kStages.
+// The shared stages (Stages.h) and the loop that runs a stage list.
 #include "lowering/Stages.h"
 
-#include "lowering/CpuPipeline.h"
-
+#include "dialect/StrataOps.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
-#include "transforms/BufferAssignment.h"
 #include "transforms/Passes.h"
 
 namespace mlir::strata {
 namespace {
 
-void addCanonicalize(OpPassManager& pm) { pm.addPass(createCanonicalizerPass()); }
-void addCse(OpPassManager& pm) { pm.addPass(createCSEPass()); }
-void addFuse(OpPassManager& pm) { pm.addPass(createStrataFuse()); }
-void addAssignBuffers(OpPassManager& pm) { pm.addPass(createStrataAssignBuffers()); }
+void addCanonicalize(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCanonicalizerPass()); }
+void addCse(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCSEPass()); }
+// Fusion off (JitOptions::fuse): the stage is the program unchanged, every op its own loop nest.
+void addFuse(OpPassManager& pm, const PipelineOptions& options) {
+  if (options.jit.fuse) pm.addPass(createStrataFuse());
+}
+
+double elements(Type t) {
+  auto s = dyn_cast<ShapedType>(t);
+  return s && s.hasStaticShape() ? static_cast<double>(s.getNumElements()) : 1.0;
+}
+
+// Flops of the strata program: 2·M·N·K per batch for dot_general, one per element for
+// elementwise ops and random bits, one per input element for reductions.
+void measureFlops(ModuleOp module, StageCost& cost) {
+  double flops = 0;
+  module.walk([&](Operation* op) {
+    if (auto dot = dyn_cast<DotGeneralOp>(op)) {
+      auto lhs = cast<RankedTensorType>(dot.getLhs().getType());
+      double k = 1;
+      for (int64_t d : dot.getLhsContractingDimensions()) k *= static_cast<double>(lhs.getDimSize(d));
+      flops += 2 * elements(dot.getType()) * k;
+    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      flops += elements(reduce.getInputs()[0].getType());
+    } else if (op->getParentOfType<ReduceOp>()) {
+      // counted by the reduce
+    } else if (op->hasTrait<OpTrait::Elementwise>() || isa<SelectOp, Threefry2x32Op>(op)) {
+      if (!isa<BitcastConvertOp>(op)) flops += elements(op->getResult(0).getType());
+    }
+  });
+  cost.flops = flops;
+}
 
 // The recipe. Order matters: canonicalization folds constants and identities first, so that
 // CSE then sees the ops that are really left and merges the duplicates among them; fusion
-// then groups what remains (a duplicate left unmerged would be computed twice); buffers are
-// assigned once bufferization has made every temporary an allocation.
-const Stage kStages[] = {
+// then groups what remains (a duplicate left unmerged would be computed twice).
+const Stage kShared[] = {
     // 1. The program as parsed (.mlir) or lowered from the jaxpr.
     {"strata", "the program in the strata dialect, as parsed or lowered", nullptr},
     // 2. Constant folding, identities (x + 0, x * 1, transpose of transpose, ...), DCE.
     {"canonicalized", "after canonicalization (folders and patterns)", addCanonicalize},
-    // 3. Common subexpressions merged.
-    {"cse", "after common subexpression elimination", addCse},
-    // 4. Ops grouped into strata.fusion regions, one loop nest each (strata.fuse = false: none).
+    // 3. Common subexpressions merged; the program's flops are counted here.
+    {"cse", "after common subexpression elimination", addCse, nullptr, nullptr, measureFlops},
+    // 4. Ops grouped into strata.fusion regions, one loop nest each (JitOptions::fuse off: none).
     {"fused", "ops grouped into strata.fusion regions (transforms/Fuse.cpp)", addFuse},
-    // 5-11. The CPU pipeline (lowering/CpuPipeline.h), with buffer assignment after
-    //       bufferization.
-    {"linalg", "linalg/arith/math/tensor, one loop nest per fusion region", addLinalgPasses},
-    {"bufferized", "buffers; results written into out-params", addBufferizePasses},
-    {"buffers", "every temporary's offset in the scratch arena (BufferAssignment)", addAssignBuffers,
-     nullptr, recordedBufferAssignment},
-    {"loops", "scf loops, runtime GEMM calls, parallel loops outlined, scratch arena", addLoopsPasses},
-    {"llvm-dialect", "the LLVM dialect, with the entry point strata_entry", addLlvmDialectPasses},
-    {"llvm-ir", "LLVM IR after LLVM's -O pipeline for the host CPU", nullptr, translateToLlvmIr},
-    {"asm", "the host CPU's assembly", nullptr, translateToAssembly},
 };
 
 }  // namespace
 
-llvm::ArrayRef<Stage> stages() { return kStages; }
+llvm::ArrayRef<Stage> sharedStages() { return kShared; }
 
-const Stage* findStage(llvm::StringRef name) {
-  for (const Stage& s : kStages)
-    if (name == s.name) return &s;
-  return nullptr;
-}
-
-LogicalResult runStages(ModuleOp module, llvm::StringRef last,
+LogicalResult runStages(ModuleOp module, llvm::ArrayRef<const Stage*> stages, const PipelineOptions& options,
+                        llvm::StringRef from, llvm::StringRef last,
                         llvm::function_ref<void(const Stage&, const std::string* translated)> emit,
                         llvm::function_ref<LogicalResult(PassManager&)> configure) {
-  for (const Stage& stage : kStages) {
-    if (stage.addPasses) {
+  bool running = from.empty();
+  for (const Stage* stage : stages) {
+    if (!running) {
+      running = from == stage->name;
+      continue;
+    }
+    if (stage->addPasses) {
       PassManager pm(module.getContext());
-      stage.addPasses(pm);
+      stage->addPasses(pm, options);
       if (configure && failed(configure(pm))) return failure();
       if (failed(pm.run(module))) return failure();
     }
     std::string text;
-    if (stage.translate && failed(stage.translate(module, text))) return failure();
-    emit(stage, stage.translate ? &text : nullptr);
-    if (last == stage.name) break;
+    if (stage->translate && failed(stage->translate(module, options, text))) return failure();
+    emit(*stage, stage->translate ? &text : nullptr);
+    if (last == stage->name) break;
   }
   return success();
 }

@@ -1,9 +1,10 @@
-// lowering/Stages.h — the stages of the compiler, in order, each a pass pipeline applied to
-// the previous stage's output. strata-opt --emit=STAGE, Lowered::as_text(STAGE) and the dump
-// directory all print the program after a stage named here.
+// lowering/Stages.h — the stages of the compiler: each a pass pipeline applied to the previous
+// stage's output. strata-opt --emit=STAGE, Lowered::as_text(STAGE) and the dump directory all
+// print the program after a stage named here.
 //
-// The first stage, `jaxpr`, exists only when the input was a jaxpr; it is the tracer's text,
-// not MLIR, so it is not in this table. Appending a stage is one line in Stages.cpp.
+// The stages every target shares are listed here (sharedStages()); each target appends its own
+// (backends/Target.h), and backends/Pipeline.h joins the two lists. The first stage, `jaxpr`,
+// exists only when the input was a jaxpr; it is the tracer's text, not MLIR, so it is in no list.
 #pragma once
 
 #include <string>
@@ -11,6 +12,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "lowering/PipelineOptions.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir {
@@ -22,30 +24,42 @@ class PassManager;
 namespace mlir::strata {
 
 inline constexpr llvm::StringLiteral kJaxprStage = "jaxpr";
+// The stage whose text keys the persistent cache: the program as the user wrote it, simplified,
+// before any decision a compiler option changes.
+inline constexpr llvm::StringLiteral kCacheKeyStage = "cse";
+
+// What a program costs, as measured by the stages that can tell (Stage::measure).
+struct StageCost {
+  double flops = 0;           // multiply-adds count 2
+  double bytes_accessed = 0;  // bytes read and written by all kernels
+};
 
 struct Stage {
   const char* name;
   const char* summary;
-  // Adds the passes that turn the previous stage's output into this stage's; null for the
-  // `strata` stage (the program as parsed or lowered).
-  void (*addPasses)(OpPassManager& pm);
+  // Adds the passes that turn the previous stage's output into this stage's, each given its
+  // options from `options`; null for the `strata` stage (the program as parsed or lowered).
+  void (*addPasses)(OpPassManager& pm, const PipelineOptions& options);
   // Stages past MLIR (llvm-ir, asm) print another language: `translate` renders their text
   // from the module, which stays as the previous stage left it. Null for MLIR stages.
-  LogicalResult (*translate)(ModuleOp module, std::string& text) = nullptr;
+  LogicalResult (*translate)(ModuleOp module, const PipelineOptions& options, std::string& text) = nullptr;
   // Text appended to an MLIR stage's module, as `//` comments (the `buffers` stage's
   // BufferAssignment); null for none.
   std::string (*annotate)(ModuleOp module) = nullptr;
+  // Records what the program costs at this stage (flops after `cse`, bytes after `linalg`).
+  void (*measure)(ModuleOp module, StageCost& cost) = nullptr;
 };
 
-// Every stage after `jaxpr`, in order (MLIR stages, then llvm-ir and asm).
-llvm::ArrayRef<Stage> stages();
-const Stage* findStage(llvm::StringRef name);
+// The stages every target shares, in order: strata, canonicalized, cse, fused.
+llvm::ArrayRef<Stage> sharedStages();
 
-// Runs the stages on `module` in order, calling `emit` after each, and stops after `last`
-// (empty: run them all) or at the first pipeline that fails (its diagnostics emitted).
-// `emit` gets the text of a translating stage; for MLIR stages (null) it prints the module.
-// `configure` may adjust each stage's pass manager (strata-opt applies its CLI flags there).
-LogicalResult runStages(ModuleOp module, llvm::StringRef last,
+// Runs `stages` on `module` in order with `options`: those after `from` (empty: from the
+// first) up to and including `last` (empty: to the end), calling `emit` after each, and stops
+// at the first pipeline that fails (its diagnostics emitted). `emit` gets the text of a
+// translating stage; for MLIR stages (null) it prints the module. `configure` may adjust each
+// stage's pass manager (strata-opt applies its CLI flags there).
+LogicalResult runStages(ModuleOp module, llvm::ArrayRef<const Stage*> stages, const PipelineOptions& options,
+                        llvm::StringRef from, llvm::StringRef last,
                         llvm::function_ref<void(const Stage&, const std::string* translated)> emit,
                         llvm::function_ref<LogicalResult(PassManager&)> configure = {});
 

@@ -10,7 +10,7 @@ struct PassVariant {
   const char* name;
   bool fuse = true;
   bool assign_buffers = true;
-  // `o` (JitOptions or CompileOptions, which both have the two switches) with this variant's.
+  // `o` (a JitOptions) with this variant's.
   template <class Options>
   Options apply(Options o = {}) const {
     o.fuse = fuse;

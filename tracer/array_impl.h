@@ -1,25 +1,42 @@
 // tracer/array_impl.h — the state behind an Array handle: concrete data or a tracer.
 #pragma once
 
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <string>
 
 #include "abstract_value.h"
 #include "strata/array.h"
+#include "strata/device.h"
 
 namespace strata::detail {
 
-// A 64-byte-aligned heap block holding one array's elements, row-major. Immutable once the
-// kernel that produced it returns.
+// One array's elements, row-major, in the memory of `device`. Immutable once the kernel that
+// produced it returns. Host buffers are 64-byte-aligned heap blocks; a device's own memory is
+// allocated and freed by the target that registered it (set_device_memory).
 struct Buffer {
-  explicit Buffer(std::size_t nbytes);
+  explicit Buffer(std::size_t nbytes, Device device = {});
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   void* data = nullptr;
   std::size_t nbytes = 0;
+  Device device;
 };
+
+// How a device kind's memory is allocated, freed and copied to and from the host: registered
+// by the compiler target of that kind (the CPU's is built in). Functions, not a class, so the
+// tracer's core needs nothing of the backends.
+struct DeviceMemory {
+  void* (*allocate)(int index, std::size_t nbytes) = nullptr;  // null on failure
+  void (*deallocate)(int index, void* p, std::size_t nbytes) = nullptr;
+  void (*to_host)(int index, void* host, const void* device, std::size_t nbytes) = nullptr;
+  void (*from_host)(int index, void* device, const void* host, std::size_t nbytes) = nullptr;
+};
+void set_device_memory(DeviceKind kind, const DeviceMemory& memory);
+// The registered memory of `kind`, or null (no target of that kind in this build).
+const DeviceMemory* device_memory(DeviceKind kind);
 
 struct TraceState;
 
@@ -29,8 +46,28 @@ struct ArrayImpl {
   std::shared_ptr<Buffer> buffer;
   std::shared_ptr<TraceState> trace;
   int var = -1;  // the tracer's variable in its trace
-  // Set (and `buffer` released) when the array was donated to a jit call: why it is gone.
-  std::string donated;
+
+  ArrayImpl() = default;
+  ArrayImpl(const ArrayImpl&) = delete;
+  ArrayImpl& operator=(const ArrayImpl&) = delete;
+  ~ArrayImpl() { delete donated_.load(std::memory_order_acquire); }
+
+  // Why the array is gone, once it was donated to a jit call (its buffer now holds that call's
+  // output); null while it is usable. Set once, atomically, so that a thread reading a copy of
+  // the handle while another donates it sees either the array or the refusal — never a buffer
+  // pointer torn in half (the buffer itself is never reset).
+  const std::string* donated() const { return donated_.load(std::memory_order_acquire); }
+  // Marks the array donated; false when it already was (by another call).
+  bool mark_donated(std::string why) {
+    auto* note = new std::string(std::move(why));
+    const std::string* none = nullptr;
+    if (donated_.compare_exchange_strong(none, note, std::memory_order_acq_rel)) return true;
+    delete note;
+    return false;
+  }
+
+ private:
+  std::atomic<const std::string*> donated_{nullptr};
 };
 
 // A new concrete array with uninitialised data.

@@ -87,8 +87,8 @@ ScopedLocation::~ScopedLocation() { g_location_override = previous_; }
 void check_usable(const Array& a, std::string_view op) {
   if (!a.valid())
     throw ValueError(std::string(op) + ": got a null Array (default-constructed, never assigned)");
-  if (!a.impl()->donated.empty())
-    throw ValueError(std::string(op) + ": " + a.impl()->donated +
+  if (const std::string* why = a.impl()->donated())
+    throw ValueError(std::string(op) + ": " + *why +
                      "; a donated array cannot be used again. Use that call's result, or donate a copy");
   const auto& t = a.impl()->trace;
   if (t && !t->alive)
@@ -129,6 +129,12 @@ std::vector<Array> bind(const Primitive& prim, std::span<const Array> inputs,
 
   TraceState* trace = current_trace();
   if (!trace) {
+    for (const Array& a : inputs)
+      if (a.impl()->buffer && a.impl()->buffer->device.kind != DeviceKind::cpu)
+        throw ValueError(std::string(prim.name) + ": eager ops run on the CPU, but got an array on " +
+                         a.impl()->buffer->device.str() + " (" + a.impl()->aval.str() +
+                         "); compile the computation for that device with jit(f, {.device = ...}), or "
+                         "bring the array to the host with device_put(x, st::cpu())");
     if (prim.eval) return prim.eval(inputs, params);
     return eval_eager(prim, inputs, out_avals, params);
   }

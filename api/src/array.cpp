@@ -74,16 +74,45 @@ std::size_t padded_size(std::size_t n) {
 
 }  // namespace
 
-Buffer::Buffer(std::size_t n) : nbytes(n) {
+Buffer::Buffer(std::size_t n, Device d) : nbytes(n), device(d) {
+  if (device.kind != DeviceKind::cpu) {
+    const DeviceMemory* m = device_memory(device.kind);
+    if (!m || !m->allocate)
+      throw ValueError("Buffer: no memory for device " + device.str() + " in this build");
+    data = m->allocate(device.index, n);
+    if (!data) throw ValueError("Buffer: cannot allocate " + std::to_string(n) + " bytes on " + device.str());
+    return;
+  }
   std::size_t padded = padded_size(n);
   if (padded >= BlockCache::kMinBytes) data = block_cache().take(padded);
   if (!data) data = std::aligned_alloc(64, padded);
   if (!data) throw std::bad_alloc();
 }
 Buffer::~Buffer() {
+  if (device.kind != DeviceKind::cpu) {
+    device_memory(device.kind)->deallocate(device.index, data, nbytes);
+    return;
+  }
   std::size_t padded = padded_size(nbytes);
   if (padded >= BlockCache::kMinBytes) block_cache().give(data, padded);
   else std::free(data);
+}
+
+namespace {
+std::mutex g_memory_mu;
+DeviceMemory g_memory[2];  // by DeviceKind
+bool g_registered[2] = {false, false};
+}  // namespace
+
+void set_device_memory(DeviceKind kind, const DeviceMemory& memory) {
+  std::lock_guard<std::mutex> lock(g_memory_mu);
+  g_memory[static_cast<int>(kind)] = memory;
+  g_registered[static_cast<int>(kind)] = true;
+}
+
+const DeviceMemory* device_memory(DeviceKind kind) {
+  std::lock_guard<std::mutex> lock(g_memory_mu);
+  return g_registered[static_cast<int>(kind)] ? &g_memory[static_cast<int>(kind)] : nullptr;
 }
 
 Array make_concrete(AbstractValue aval) {
@@ -142,7 +171,7 @@ Array Array::from_scalar(double fvalue, int64_t ivalue, DType dtype, bool weak) 
 
 void Array::copy_to(void* dst, DType as, const char* what) const {
   const detail::ArrayImpl& impl = checked(impl_);
-  if (!impl.donated.empty()) check_usable(*this, what);
+  if (impl.donated()) check_usable(*this, what);
   if (impl.trace) {
     check_usable(*this, what);
     throw ConcretizationError(
@@ -152,6 +181,7 @@ void Array::copy_to(void* dst, DType as, const char* what) const {
         "reading it, use st::cond for control flow on traced values, or pass the value as a "
         "static (non-Array) argument.");
   }
+  if (impl.buffer->device.kind != DeviceKind::cpu) return device_put(*this, cpu()).copy_to(dst, as, what);
   kernels::convert_elements(impl.buffer->data, impl.aval.dtype, dst, as, impl.aval.size());
 }
 
@@ -248,7 +278,8 @@ std::ostream& operator<<(std::ostream& os, const Array& a) {
   if (!a.valid()) return os << "Array(null)";
   const detail::ArrayImpl& impl = *a.impl();
   if (impl.trace) return os << "Traced<" << impl.aval.str() << ">";
-  if (!impl.donated.empty()) return os << "Donated<" << impl.aval.str() << ">";
+  if (impl.donated()) return os << "Donated<" << impl.aval.str() << ">";
+  if (impl.buffer->device.kind != DeviceKind::cpu) return os << device_put(a, cpu());
   std::string dtype = "dtype=" + std::string(long_name(impl.aval.dtype));
   if (impl.aval.shape.empty()) return os << "array(" << format_element(impl, 0) << ", " << dtype << ")";
   if (impl.aval.size() == 0)

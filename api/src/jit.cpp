@@ -1,6 +1,6 @@
 // jit: the cache and the call path (tracing is in the header); lowering and compiling go
-// through the compiler's plain-C++ entry points (lowering/Lower.h, backends/Executable.h),
-// whose failures become strata::Error here, on the API side.
+// through the compiler's plain-C++ entry points (backends/Compiler.h), whose failures become
+// strata::Error here, on the API side.
 #include "strata/jit.h"
 
 #include <algorithm>
@@ -14,12 +14,12 @@
 #include <mutex>
 #include <shared_mutex>
 #include <sstream>
-#include <unordered_map>
+
+#include "absl/container/flat_hash_map.h"
 
 #include "array_impl.h"
-#include "backends/Executable.h"
+#include "backends/Compiler.h"
 #include "jaxpr.h"
-#include "lowering/Lower.h"
 #include "trace.h"
 
 namespace strata {
@@ -29,14 +29,13 @@ namespace strata {
 struct Lowered::Impl {
   explicit Impl(Jaxpr j) : jaxpr(std::move(j)) {}
   Jaxpr jaxpr;
-  std::string name;
-  lowering::Options options;
+  JitOptions options;
   mutable std::mutex mu;
   mutable std::map<std::string, std::string, std::less<>> texts;  // node-based: references stay valid
 };
 
 const std::string& Lowered::as_text(std::string_view stage) const {
-  std::vector<std::string> names = lowering::stage_names();
+  std::vector<std::string> names = compiler::stage_names(impl_->options.device.kind);
   if (std::find(names.begin(), names.end(), stage) == names.end()) {
     std::string list;
     for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
@@ -45,13 +44,13 @@ const std::string& Lowered::as_text(std::string_view stage) const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   auto it = impl_->texts.find(stage);
   if (it != impl_->texts.end()) return it->second;
-  lowering::LowerResult r = lowering::lower(*impl_->jaxpr.impl(), false, impl_->options, stage);
-  if (!r.ok()) throw Error("jit: lowering '" + impl_->name + "' failed:\n" + r.error);
-  for (lowering::StageText& s : r.stages) impl_->texts.try_emplace(s.stage, std::move(s.text));
+  compiler::LowerResult r = compiler::lower(*impl_->jaxpr.impl(), impl_->options, stage);
+  if (!r.ok()) throw Error("jit: lowering '" + impl_->options.name + "' failed:\n" + r.error);
+  for (compiler::StageText& s : r.stages) impl_->texts.try_emplace(s.stage, std::move(s.text));
   return impl_->texts.find(stage)->second;
 }
 
-std::vector<std::string> Lowered::stages() const { return lowering::stage_names(); }
+std::vector<std::string> Lowered::stages() const { return compiler::stage_names(impl_->options.device.kind); }
 
 const Jaxpr& Lowered::jaxpr() const { return impl_->jaxpr; }
 
@@ -69,10 +68,10 @@ struct CacheEntry {
 
 struct JitState {
   JitOptions options;
-  CompileOptions compile_options;
   bool log = false;
   mutable std::shared_mutex mu;  // guards map and count
-  std::unordered_map<uint64_t, std::vector<std::shared_ptr<CacheEntry>>> map;
+  // By signature hash; a bucket holds the entries whose signatures collide in it.
+  absl::flat_hash_map<uint64_t, std::vector<std::shared_ptr<CacheEntry>>> map;
   std::size_t count = 0;
   std::mutex compile_mu;
   tree::Description last_compiled;  // under compile_mu
@@ -112,13 +111,13 @@ std::string diff(const tree::Description& before, const tree::Description& after
 }
 
 // NAME.N.STAGE.{jaxpr,mlir} for every stage, N unique in the process.
-void dump(const JitOptions& options, const std::vector<lowering::StageText>& stages) {
+void dump(const JitOptions& options, const std::vector<compiler::StageText>& stages) {
   static std::atomic<int> counter{0};
   int n = counter++;
   std::filesystem::path dir(options.dump_dir);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  for (const lowering::StageText& s : stages) {
+  for (const compiler::StageText& s : stages) {
     std::string ext = s.stage == "jaxpr" ? ".jaxpr" : ".mlir";
     std::filesystem::path file = dir / (options.name + "." + std::to_string(n) + "." + s.stage + ext);
     std::ofstream out(file);
@@ -132,11 +131,6 @@ void dump(const JitOptions& options, const std::vector<lowering::StageText>& sta
 std::shared_ptr<JitState> make_jit_state(JitOptions options) {
   auto s = std::make_shared<JitState>();
   s->log = options.log || env_log();
-  s->compile_options.opt_level = options.opt_level;
-  s->compile_options.parallel = options.parallel;
-  s->compile_options.fuse = options.fuse;
-  s->compile_options.assign_buffers = options.assign_buffers;
-  s->compile_options.cache_dir = options.cache_dir;
   if (options.cache_capacity == 0) options.cache_capacity = 1;
   s->options = std::move(options);
   return s;
@@ -144,35 +138,34 @@ std::shared_ptr<JitState> make_jit_state(JitOptions options) {
 
 Lowered lower_jaxpr(const Jaxpr& jaxpr, JitState& state) {
   const bool dumping = !state.options.dump_dir.empty();
-  const CompileOptions& c = state.compile_options;
   auto impl = std::make_shared<Lowered::Impl>(jaxpr);
-  impl->name = state.options.name;
-  impl->options = {c.parallel, c.fuse, c.assign_buffers, c.opt_level};
+  impl->options = state.options;
   // Dumping writes every stage; otherwise the first MLIR stage is lowered now, the rest on demand.
-  lowering::LowerResult r = lowering::lower(*jaxpr.impl(), dumping, impl->options, dumping ? "" : "strata");
+  compiler::LowerResult r = compiler::lower(*jaxpr.impl(), impl->options, dumping ? "" : "strata", dumping);
   if (!r.ok()) throw Error("jit: lowering '" + state.options.name + "' failed:\n" + r.error);
   if (dumping) dump(state.options, r.stages);
-  for (lowering::StageText& s : r.stages) impl->texts.emplace(s.stage, std::move(s.text));
+  for (compiler::StageText& s : r.stages) impl->texts.emplace(s.stage, std::move(s.text));
   return Lowered(std::move(impl));
 }
 
 bool tracing() { return current_trace() != nullptr; }
 
-std::shared_ptr<const CacheEntry> lookup(JitState& state, const tree::Signature& sig) {
-  uint64_t h = sig.hash();
-  {
-    std::shared_lock<std::shared_mutex> lock(state.mu);
-    auto it = state.map.find(h);
-    if (it != state.map.end())
-      for (const auto& e : it->second)
-        if (e->words == sig.words) {
-          e->last_used.store(state.clock.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-          state.hits.fetch_add(1, std::memory_order_relaxed);
-          return e;
-        }
-  }
-  state.misses.fetch_add(1, std::memory_order_relaxed);
+std::shared_ptr<const CacheEntry> find(JitState& state, const tree::Signature& sig) {
+  std::shared_lock<std::shared_mutex> lock(state.mu);
+  auto it = state.map.find(sig.hash());
+  if (it != state.map.end())
+    for (const auto& e : it->second)
+      if (e->words == sig.words) {
+        e->last_used.store(state.clock.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        return e;
+      }
   return nullptr;
+}
+
+std::shared_ptr<const CacheEntry> lookup(JitState& state, const tree::Signature& sig) {
+  std::shared_ptr<const CacheEntry> e = find(state, sig);
+  (e ? state.hits : state.misses).fetch_add(1, std::memory_order_relaxed);
+  return e;
 }
 
 CompileLock::CompileLock(JitState& s) : state(s) { state.compile_mu.lock(); }
@@ -184,19 +177,26 @@ std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr
                                              tree::Description description, std::any out_proto, double trace_ms,
                                              const std::vector<std::size_t>& arg_ends) {
   const JitOptions& o = state.options;
+  std::vector<Device> available = devices();
+  if (std::find(available.begin(), available.end(), o.device) == available.end()) {
+    std::string list;
+    for (const Device& d : available) list += (list.empty() ? "" : ", ") + d.str();
+    throw ValueError("jit(" + o.name + "): JitOptions::device is " + o.device.str() +
+                     ", which this process does not have (devices: " + list + ")");
+  }
   if (state.log && state.compiles.load() > 0 && !state.last_compiled.empty())
     std::fprintf(stderr, "strata: recompiling %s: %s\n", o.name.c_str(), diff(state.last_compiled, description).c_str());
   if (!o.dump_dir.empty()) lower_jaxpr(jaxpr, state);  // writes the stage files
   // Donated arguments → the program inputs (leaves) they hold.
-  CompileOptions options = state.compile_options;
+  std::vector<int> donated;
   for (int a : o.donate) {
     if (a < 0 || static_cast<std::size_t>(a) >= arg_ends.size())
       throw ValueError("jit(" + o.name + "): JitOptions::donate names argument " + std::to_string(a) + ", but " +
                        o.name + " was called with " + std::to_string(arg_ends.size()) + " arguments");
     for (std::size_t leaf = a == 0 ? 0 : arg_ends[static_cast<std::size_t>(a) - 1]; leaf < arg_ends[static_cast<std::size_t>(a)]; ++leaf)
-      options.donate.push_back(static_cast<int>(leaf));
+      donated.push_back(static_cast<int>(leaf));
   }
-  CompileResult r = compile_for_cpu(*jaxpr.impl(), options);
+  CompileResult r = compiler::compile(*jaxpr.impl(), o, donated);
   if (!r.ok()) throw Error("jit: compiling '" + o.name + "' failed:\n" + r.error);
   state.compiles.fetch_add(1, std::memory_order_relaxed);
   if (state.log) {
@@ -245,11 +245,18 @@ std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr
 
 std::vector<Array> run_entry(const CacheEntry& e, const std::vector<Array>& leaves) {
   const Executable& exe = *e.exe;
+  const Device device = exe.device();
   thread_local std::vector<const void*> ins;
   thread_local std::vector<void*> outs_ptr;
   ins.clear();
-  for (const Array& a : leaves) {
-    if (a.is_tracer()) check_usable(a, "jit");
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    const Array& a = leaves[i];
+    if (a.is_tracer() || a.impl()->donated()) check_usable(a, "jit");
+    if (a.impl()->buffer->device != device)
+      throw ValueError("jit(" + e.name + "): compiled for " + device.str() + ", but " +
+                       "array argument " + std::to_string(i) + " (" + a.impl()->aval.str() + ") is on " + a.impl()->buffer->device.str() +
+                       "; move it with st::device_put(x, st::" +
+                       (device.kind == DeviceKind::cpu ? std::string("cpu()") : "gpu(" + std::to_string(device.index) + ")") + ")");
     ins.push_back(a.data());
   }
   const std::vector<int>& aliases = exe.output_aliases();
@@ -259,41 +266,44 @@ std::vector<Array> run_entry(const CacheEntry& e, const std::vector<Array>& leav
   for (std::size_t j = 0; j < exe.output_types().size(); ++j) {
     const AbstractValue& av = exe.output_types()[j];
     int i = j < aliases.size() ? aliases[j] : -1;
-    if (i < 0) {
-      outs.push_back(make_concrete(av));
-      outs_ptr.push_back(mutable_data(outs.back()));
-      continue;
-    }
-    // A donated input: the output is written into its buffer. Only a buffer this argument
-    // holds alone may be overwritten; one shared with another array (a view, another argument)
-    // is copied first, and the copy is overwritten instead.
-    const std::shared_ptr<ArrayImpl>& in = leaves[static_cast<std::size_t>(i)].impl();
-    bool alone = in->buffer.use_count() == 1;
-    for (std::size_t k = 0; k < leaves.size() && alone; ++k)
-      if (k != static_cast<std::size_t>(i) && leaves[k].impl()->buffer == in->buffer) alone = false;
     auto impl = std::make_shared<ArrayImpl>();
     impl->aval = av;
-    if (alone) {
-      impl->buffer = in->buffer;
+    if (i < 0) {
+      impl->buffer = std::make_shared<Buffer>(av.nbytes(), device);
     } else {
-      impl->buffer = std::make_shared<Buffer>(in->aval.nbytes());
-      if (in->aval.nbytes()) std::memcpy(impl->buffer->data, in->buffer->data, in->aval.nbytes());
-      ins[static_cast<std::size_t>(i)] = impl->buffer->data;
+      // A donated input: the output is written into its buffer. Only a buffer this argument
+      // holds alone may be overwritten; one shared with another array (a view, another
+      // argument) is copied first, and the copy is overwritten instead. The donated array keeps
+      // its (shared) buffer pointer, so a thread reading another handle on it never sees the
+      // pointer change; it sees the array marked donated below and refuses it.
+      const std::shared_ptr<ArrayImpl>& in = leaves[static_cast<std::size_t>(i)].impl();
+      bool alone = in->buffer.use_count() == 1;
+      for (std::size_t k = 0; k < leaves.size() && alone; ++k)
+        if (k != static_cast<std::size_t>(i) && leaves[k].impl()->buffer == in->buffer) alone = false;
+      if (alone) {
+        impl->buffer = in->buffer;
+      } else {
+        impl->buffer = std::make_shared<Buffer>(in->aval.nbytes(), device);
+        if (in->aval.nbytes()) std::memcpy(impl->buffer->data, in->buffer->data, in->aval.nbytes());
+        ins[static_cast<std::size_t>(i)] = impl->buffer->data;
+      }
     }
     outs.push_back(Array(std::move(impl)));
     outs_ptr.push_back(mutable_data(outs.back()));
   }
-  exe.execute(ins.data(), outs_ptr.data());
-  // The donated arrays are given up: every handle on them now refuses to be used.
+  // The donated arrays are given up before the call: every handle on them now refuses to be
+  // used (a second call donating the same array at once is refused here, not raced).
   for (std::size_t j = 0; j < aliases.size(); ++j) {
     if (aliases[j] < 0) continue;
     std::size_t leaf = static_cast<std::size_t>(aliases[j]);
     const std::shared_ptr<ArrayImpl>& in = leaves[leaf].impl();
-    in->buffer.reset();
     std::string which = leaf < e.argument.size() ? "argument " + std::to_string(e.argument[leaf]) : "an argument";
-    in->donated = which + " (" + in->aval.str() + ") was donated to jit(" + e.name +
-                  ") (JitOptions::donate), whose output " + std::to_string(j) + " took over its buffer";
+    if (!in->mark_donated(which + " (" + in->aval.str() + ") was donated to jit(" + e.name +
+                          ") (JitOptions::donate), whose output " + std::to_string(j) + " took over its buffer"))
+      check_usable(leaves[leaf], "jit");
   }
+  absl::Status status = exe.execute(ins.data(), outs_ptr.data());
+  if (!status.ok()) throw Error("jit(" + e.name + "): running on " + device.str() + " failed: " + std::string(status.message()));
   return outs;
 }
 

@@ -22,7 +22,9 @@ Array convert(const Array& x, TypeSpec to, const SourceLocation& loc) {
   Params params{{"new_dtype", to.dtype}, {"weak_type", to.weak}};
   if (av.dtype == to.dtype && !x.is_tracer()) {
     // Only the weak flag changes: share the data.
-    auto impl = std::make_shared<detail::ArrayImpl>(*x.impl());
+    auto impl = std::make_shared<detail::ArrayImpl>();
+    impl->aval = x.impl()->aval;
+    impl->buffer = x.impl()->buffer;
     impl->aval.weak = to.weak;
     return Array(std::move(impl));
   }

@@ -4,10 +4,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "lowering/LlvmCodegen.h"
 
-namespace strata::cpu {
+namespace strata::backends::cpu {
 namespace {
 
 // One scratch arena per thread, grown to the largest any executable has asked for on that
@@ -32,21 +33,26 @@ thread_local Arena arena;
 
 }  // namespace
 
-CpuExecutable::CpuExecutable(CpuProgram program) : p_(std::move(program)) {
+CpuExecutable::CpuExecutable(CpuProgram program)
+    : code_(std::move(program.code)), p_(std::move(program.p)), opt_level_(program.opt_level) {
   for (const Array& c : p_.consts) const_ptrs_.push_back(c.data());
-  entry_ = p_.code ? p_.code->entry() : nullptr;
+  entry_ = code_ ? code_->entry() : nullptr;
 }
 
-void CpuExecutable::execute(const void* const* inputs, void* const* outputs) const {
+absl::Status CpuExecutable::execute(const void* const* inputs, void* const* outputs, Stream* stream) const {
+  if (stream && stream->device().kind != DeviceKind::cpu)
+    return absl::InvalidArgumentError("a CPU executable was given a stream of " + stream->device().str());
+  // The entry's argument array (constants, inputs, outputs, scratch), one per thread, grown
+  // once to the largest an executable has needed on that thread.
+  thread_local std::vector<void*> buffers;
   size_t nc = const_ptrs_.size(), ni = p_.inputs.size(), no = p_.outputs.size();
-  size_t n = nc + ni + no + 1;
-  void* stack[64];
-  std::unique_ptr<void*[]> heap;
-  void** buffers = stack;
-  if (n > 64) {
-    heap.reset(new (std::nothrow) void*[n]);
-    if (!heap) return;
-    buffers = heap.get();
+  if (buffers.size() < nc + ni + no + 1) {
+    try {
+      buffers.resize(nc + ni + no + 1);
+    } catch (const std::bad_alloc&) {
+      return absl::ResourceExhaustedError("cannot allocate the argument array of " +
+                                          std::to_string(nc + ni + no + 1) + " buffers");
+    }
   }
   size_t k = 0;
   for (const void* p : const_ptrs_) buffers[k++] = const_cast<void*>(p);
@@ -57,12 +63,12 @@ void CpuExecutable::execute(const void* const* inputs, void* const* outputs) con
     buffers[k++] = alias >= 0 ? const_cast<void*>(inputs[alias]) : outputs[i];
   }
   void* scratch = arena.get(static_cast<size_t>(p_.memory.scratch_bytes));
-  if (!scratch) {
-    std::fputs("strata: cannot allocate the scratch arena\n", stderr);
-    std::abort();
-  }
+  if (!scratch)
+    return absl::ResourceExhaustedError("cannot allocate the scratch arena of " +
+                                        std::to_string(p_.memory.scratch_bytes) + " bytes");
   buffers[k] = scratch;
-  entry_(buffers);
+  entry_(buffers.data());
+  return absl::OkStatus();
 }
 
 void CpuExecutable::ensure_assembly() const {
@@ -71,7 +77,7 @@ void CpuExecutable::ensure_assembly() const {
     std::string ir, text, error;
     for (const auto& [stage, t] : p_.stages)
       if (stage == "llvm-ir") ir = t;
-    if (ir.empty() || !mlir::strata::assemblyFromLlvmIr(ir, p_.opt_level, text, error))
+    if (ir.empty() || !mlir::strata::assemblyFromLlvmIr(ir, opt_level_, text, error))
       text = "; no assembly: " + (error.empty() ? std::string("no llvm-ir stage") : error) + "\n";
     all_stages_.emplace_back("asm", std::move(text));
   });
@@ -87,4 +93,4 @@ const std::vector<std::pair<std::string, std::string>>& CpuExecutable::stage_tex
   return all_stages_;
 }
 
-}  // namespace strata::cpu
+}  // namespace strata::backends::cpu

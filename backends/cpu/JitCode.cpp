@@ -10,7 +10,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "lowering/LlvmCodegen.h"
 
-namespace strata::cpu {
+namespace strata::backends::cpu {
 
 struct JitCode::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
@@ -63,4 +63,4 @@ std::unique_ptr<JitCode> JitCode::load(std::string_view object, const char* entr
   return std::unique_ptr<JitCode>(new JitCode(std::move(impl), address->toPtr<EntryFn>()));
 }
 
-}  // namespace strata::cpu
+}  // namespace strata::backends::cpu

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace strata::cpu {
+namespace strata::backends::cpu {
 
 using EntryFn = void (*)(void* const* buffers);
 
@@ -24,4 +24,4 @@ class JitCode {
   EntryFn entry_ = nullptr;
 };
 
-}  // namespace strata::cpu
+}  // namespace strata::backends::cpu

@@ -213,7 +213,7 @@ void strata_rt_parallel_for(void (*body)(void*, int64_t, int64_t), void* ctx, in
 
 }  // extern "C"
 
-namespace strata::cpu {
+namespace strata::backends::cpu {
 
 const std::vector<RuntimeSymbol>& runtime_symbols() {
   using F1 = float (*)(float);
@@ -286,4 +286,4 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
   return symbols;
 }
 
-}  // namespace strata::cpu
+}  // namespace strata::backends::cpu

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace strata::cpu {
+namespace strata::backends::cpu {
 
 struct RuntimeSymbol {
   const char* name;
@@ -17,4 +17,4 @@ struct RuntimeSymbol {
 // Every symbol generated code may reference, by its (unmangled) name.
 const std::vector<RuntimeSymbol>& runtime_symbols();
 
-}  // namespace strata::cpu
+}  // namespace strata::backends::cpu

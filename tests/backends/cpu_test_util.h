@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/Executable.h"
+#include "backends/Compiler.h"
 #include "jaxpr.h"
 #include "primitive.h"
 #include "strata/strata.h"
@@ -70,10 +70,10 @@ inline void expect_arrays_match(const Array& got, const Array& want, const Toler
 
 // Compiles `jaxpr`, runs it on `inputs` and compares each output with eval_jaxpr's.
 inline void expect_compiled_matches_eager(const Jaxpr& jaxpr, const std::vector<Array>& inputs,
-                                          const Tolerance& tol = {}, const CompileOptions& options = {},
+                                          const Tolerance& tol = {}, const JitOptions& options = {},
                                           const std::string& what = "") {
   SCOPED_TRACE(what + "\n" + jaxpr.to_string());
-  CompileResult r = compile_for_cpu(*jaxpr.impl(), options);
+  CompileResult r = compiler::compile(*jaxpr.impl(), options);
   ASSERT_TRUE(r.ok()) << r.error;
   std::vector<Array> want = eval_jaxpr(jaxpr, inputs);
   const Executable& exe = *r.executable;
@@ -86,7 +86,7 @@ inline void expect_compiled_matches_eager(const Jaxpr& jaxpr, const std::vector<
   }
   std::vector<const void*> in_ptrs;
   for (const Array& a : inputs) in_ptrs.push_back(a.data());
-  exe.execute(in_ptrs.data(), out_ptrs.data());
+  ASSERT_TRUE(exe.execute(in_ptrs.data(), out_ptrs.data()).ok());
   for (size_t k = 0; k < want.size(); ++k) {
     SCOPED_TRACE("output " + std::to_string(k));
     expect_arrays_match(got[k], want[k], tol);

@@ -1,11 +1,12 @@
 // The CPU executable as the API sees it: stage texts and compile times, memory and cost
 // analyses, constants, parallel loops, the runtime GEMM, the scratch arena, concurrent calls,
-// the persistent cache, and errors (compile_for_cpu never throws; diagnostics name the user's
+// the persistent cache, and errors (compiler::compile never throws; diagnostics name the user's
 // file:line:col).
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
+#include "backends/DiskCache.h"
 #include "cpu_test_util.h"
 
 namespace st = strata;
@@ -33,7 +34,7 @@ std::vector<Array> run(const st::Executable& e, const std::vector<Array>& inputs
   }
   std::vector<const void*> in;
   for (const Array& a : inputs) in.push_back(a.data());
-  e.execute(in.data(), o.data());
+  EXPECT_TRUE(e.execute(in.data(), o.data()).ok());
   return out;
 }
 
@@ -50,7 +51,7 @@ TEST(CpuExecutable, SeedLineReportsEveryStage) {
   Array x = random_array({4, 8}, st::f32, -1, 1, 1), w = random_array({8, 16}, st::f32, -1, 1, 2),
         b = random_array({16}, st::f32, -1, 1, 3);
   st::Jaxpr j = st::make_jaxpr(seed_line)(x, w, b);
-  st::CompileResult r = st::compile_for_cpu(*j.impl(), {});
+  st::CompileResult r = st::compiler::compile(*j.impl(), {});
   ASSERT_TRUE(r.ok()) << r.error;
   const st::Executable& e = *r.executable;
   std::vector<std::string> names;
@@ -75,7 +76,7 @@ TEST(CpuExecutable, SeedLineReportsEveryStage) {
   for (const char* s : {"strata", "cse", "fused", "linalg", "bufferized", "buffers", "loops", "llvm-dialect", "llvm-ir",
                         "asm", "link"})
     EXPECT_NE(std::find(timed.begin(), timed.end(), s), timed.end()) << s;
-  EXPECT_EQ(e.device(), "cpu");
+  EXPECT_EQ(e.device(), st::cpu());
   EXPECT_FALSE(e.from_disk_cache());
   ASSERT_EQ(e.input_types().size(), 3u);
   EXPECT_EQ(e.input_types()[1].shape, (st::Shape{8, 16}));
@@ -98,7 +99,7 @@ TEST(CpuExecutable, DotGeneralCallsTheRuntimeGemmWithoutCopiesForTransposedOpera
   Array a = random_array({8, 4}, st::f32, -1, 1, 1), b = random_array({16, 8}, st::f32, -1, 1, 2);
   // a^T · b^T: both operands transposed, no copy, one call.
   st::Jaxpr j = st::make_jaxpr([](const Array& x, const Array& y) { return st::matmul(st::transpose(x), st::transpose(y)); })(a, b);
-  st::CompileResult r = st::compile_for_cpu(*j.impl(), {});
+  st::CompileResult r = st::compiler::compile(*j.impl(), {});
   ASSERT_TRUE(r.ok()) << r.error;
   std::string loops = stage_text(*r.executable, "loops");
   EXPECT_NE(loops.find("call @strata_rt_dot_f32"), std::string::npos) << loops;
@@ -110,7 +111,7 @@ TEST(CpuExecutable, LargeLoopsRunInParallelAndSmallOnesDoNot) {
   auto f = [](const Array& x, const Array& y) { return st::exp(x) * y + 1.0f; };
   Array big_x = random_array({300, 400}, st::f32, -2, 2, 1), big_y = random_array({300, 400}, st::f32, -2, 2, 2);
   st::Jaxpr big = st::make_jaxpr(f)(big_x, big_y);
-  st::CompileResult r = st::compile_for_cpu(*big.impl(), {});
+  st::CompileResult r = st::compiler::compile(*big.impl(), {});
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_NE(stage_text(*r.executable, "loops").find("call @main_parallel_0"), std::string::npos);
   EXPECT_NE(stage_text(*r.executable, "llvm-ir").find("@strata_rt_parallel_for"), std::string::npos);
@@ -118,14 +119,14 @@ TEST(CpuExecutable, LargeLoopsRunInParallelAndSmallOnesDoNot) {
   Tolerance tol{4, 4, 16, false};
   expect_compiled_matches_eager(big, {big_x, big_y}, tol);
 
-  st::CompileResult serial = st::compile_for_cpu(*big.impl(), {.parallel = false});
+  st::CompileResult serial = st::compiler::compile(*big.impl(), {.parallel = false});
   ASSERT_TRUE(serial.ok()) << serial.error;
   EXPECT_EQ(stage_text(*serial.executable, "loops").find("_parallel_"), std::string::npos);
   expect_compiled_matches_eager(big, {big_x, big_y}, tol, {.parallel = false});
 
   Array small_x = random_array({8, 8}, st::f32, -2, 2, 1);
   st::Jaxpr small = st::make_jaxpr(f)(small_x, small_x);
-  st::CompileResult s = st::compile_for_cpu(*small.impl(), {});
+  st::CompileResult s = st::compiler::compile(*small.impl(), {});
   ASSERT_TRUE(s.ok()) << s.error;
   EXPECT_EQ(stage_text(*s.executable, "loops").find("_parallel_"), std::string::npos);
 }
@@ -137,7 +138,7 @@ TEST(CpuExecutable, ElementwiseChainsFuseIntoOneLoopNest) {
     for (int i = 0; i < 4; ++i) y = st::tanh(y * 1.5f + 0.25f);
     return y;
   })(x);
-  st::CompileResult r = st::compile_for_cpu(*j.impl(), {});
+  st::CompileResult r = st::compiler::compile(*j.impl(), {});
   ASSERT_TRUE(r.ok()) << r.error;
   std::string linalg = stage_text(*r.executable, "linalg");
   size_t generics = 0;
@@ -158,14 +159,14 @@ TEST(CpuExecutable, TemporariesShareTheScratchArena) {
     Array t = st::sum(st::transpose(b) + 1.0f, st::Axes{1});
     return std::make_tuple(s, t);
   })(x, y);
-  st::CompileResult shared = st::compile_for_cpu(*j.impl(), {.fuse = false});
+  st::CompileResult shared = st::compiler::compile(*j.impl(), {.fuse = false});
   ASSERT_TRUE(shared.ok()) << shared.error;
   st::MemoryAnalysis m = shared.executable->memory_analysis();
   EXPECT_GT(m.scratch_bytes, 0);
   EXPECT_LT(m.scratch_bytes, m.temporaries_bytes) << stage_text(*shared.executable, "buffers");
   EXPECT_EQ(stage_text(*shared.executable, "llvm-ir").find("@malloc"), std::string::npos);
   // Without buffer assignment every temporary has its own bytes.
-  st::CompileResult own = st::compile_for_cpu(*j.impl(), {.fuse = false, .assign_buffers = false});
+  st::CompileResult own = st::compiler::compile(*j.impl(), {.fuse = false, .assign_buffers = false});
   ASSERT_TRUE(own.ok()) << own.error;
   EXPECT_EQ(own.executable->memory_analysis().scratch_bytes, own.executable->memory_analysis().temporaries_bytes);
   EXPECT_EQ(own.executable->memory_analysis().temporaries_bytes, m.temporaries_bytes);
@@ -180,7 +181,7 @@ TEST(CpuExecutable, ConstantsArePassedAheadOfTheInputs) {
   Array x = random_array({3, 5}, st::f32, -1, 1, 2);
   st::Jaxpr j = st::make_jaxpr([&](const Array& v, const Array& k) { return v * table + st::astype(k, st::f32); })(x, ids);
   ASSERT_EQ(j.impl()->constvars.size(), 1u) << j;
-  st::CompileResult r = st::compile_for_cpu(*j.impl(), {});
+  st::CompileResult r = st::compiler::compile(*j.impl(), {});
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(r.executable->input_types().size(), 2u);
   EXPECT_EQ(r.executable->memory_analysis().argument_bytes, (15 * 4) * 3);
@@ -207,7 +208,7 @@ TEST(CpuExecutable, GradientProgramsCompile) {
 TEST(CpuExecutable, ManyThreadsRunOneExecutable) {
   Array w = random_array({64, 64}, st::f32, -1, 1, 1), b = random_array({64}, st::f32, -1, 1, 2);
   st::Jaxpr j = st::make_jaxpr(seed_line)(random_array({64, 64}, st::f32, -1, 1, 3), w, b);
-  st::CompileResult r = st::compile_for_cpu(*j.impl(), {});
+  st::CompileResult r = st::compiler::compile(*j.impl(), {});
   ASSERT_TRUE(r.ok()) << r.error;
   std::vector<Array> xs, want;
   for (int t = 0; t < 8; ++t) {
@@ -229,15 +230,15 @@ TEST(CpuExecutable, DiskCacheSkipsCodegenOnAHit) {
   Array x = random_array({64, 32}, st::f32, -1, 1, 1), w = random_array({32, 16}, st::f32, -1, 1, 2),
         b = random_array({16}, st::f32, -1, 1, 3);
   st::Jaxpr j = st::make_jaxpr(seed_line)(x, w, b);
-  st::CompileOptions options{.cache_dir = dir.string()};
-  st::CompileResult first = st::compile_for_cpu(*j.impl(), options);
+  st::JitOptions options{.cache_dir = dir.string()};
+  st::CompileResult first = st::compiler::compile(*j.impl(), options);
   ASSERT_TRUE(first.ok()) << first.error;
   EXPECT_FALSE(first.executable->from_disk_cache());
   size_t files = 0;
   for (const auto& f : std::filesystem::directory_iterator(dir)) files += f.path().extension() == ".strata";
   EXPECT_EQ(files, 1u);
 
-  st::CompileResult second = st::compile_for_cpu(*j.impl(), options);
+  st::CompileResult second = st::compiler::compile(*j.impl(), options);
   ASSERT_TRUE(second.ok()) << second.error;
   EXPECT_TRUE(second.executable->from_disk_cache());
   for (const st::StageTime& t : second.executable->compile_times()) EXPECT_NE(t.stage, "llvm-ir");
@@ -248,26 +249,37 @@ TEST(CpuExecutable, DiskCacheSkipsCodegenOnAHit) {
   expect_arrays_match(run(*second.executable, {x, w, b})[0], run(*first.executable, {x, w, b})[0], {0});
 
   // Other options are another entry.
-  st::CompileResult serial = st::compile_for_cpu(*j.impl(), {.parallel = false, .cache_dir = dir.string()});
+  st::CompileResult serial = st::compiler::compile(*j.impl(), {.cache_dir = dir.string(), .parallel = false});
   ASSERT_TRUE(serial.ok());
   EXPECT_FALSE(serial.executable->from_disk_cache());
   std::filesystem::remove_all(dir);
+}
+
+// The persistent cache is keyed on the compiler's build (a hash of its sources), not on the
+// project's version: code cached by another build of the compiler is never served.
+TEST(CpuExecutable, CacheKeyChangesWithTheCompilerBuild) {
+  std::string id = st::compiler_build_id();
+  EXPECT_EQ(id.size(), 64u);
+  EXPECT_EQ(id.find_first_not_of("0123456789abcdef"), std::string::npos) << id;
+  EXPECT_EQ(st::backends::cache_key("program", "O3", "cpu"), st::backends::cache_key("program", "O3", "cpu", id));
+  EXPECT_NE(st::backends::cache_key("program", "O3", "cpu", id),
+            st::backends::cache_key("program", "O3", "cpu", "another build"));
 }
 
 TEST(CpuExecutable, CorruptOrUnwritableCacheEntriesAreIgnored) {
   std::filesystem::path dir = fresh_dir("corrupt");
   Array x = random_array({5, 7}, st::f32, -1, 1, 1);
   st::Jaxpr j = st::make_jaxpr([](const Array& v) { return st::exp(v) + 1.0f; })(x);
-  st::CompileOptions options{.cache_dir = dir.string()};
-  ASSERT_TRUE(st::compile_for_cpu(*j.impl(), options).ok());
+  st::JitOptions options{.cache_dir = dir.string()};
+  ASSERT_TRUE(st::compiler::compile(*j.impl(), options).ok());
   for (const auto& f : std::filesystem::directory_iterator(dir)) {
     // Truncated, then garbage: each time the program compiles afresh and runs right.
     std::filesystem::resize_file(f.path(), std::filesystem::file_size(f.path()) / 2);
-    st::CompileResult r = st::compile_for_cpu(*j.impl(), options);
+    st::CompileResult r = st::compiler::compile(*j.impl(), options);
     ASSERT_TRUE(r.ok()) << r.error;
     EXPECT_FALSE(r.executable->from_disk_cache());
     std::ofstream(f.path(), std::ios::binary | std::ios::trunc) << "format 18\nstrata-cpu-cache-1\nobject 5\nnope!\n";
-    r = st::compile_for_cpu(*j.impl(), options);
+    r = st::compiler::compile(*j.impl(), options);
     ASSERT_TRUE(r.ok()) << r.error;
     EXPECT_FALSE(r.executable->from_disk_cache());
     expect_compiled_matches_eager(j, {x}, {}, options);
@@ -275,7 +287,7 @@ TEST(CpuExecutable, CorruptOrUnwritableCacheEntriesAreIgnored) {
   // A cache "directory" that is a file cannot be written: compiling still works.
   std::filesystem::path file = dir / "not_a_dir";
   std::ofstream(file) << "x";
-  st::CompileResult r = st::compile_for_cpu(*j.impl(), {.cache_dir = file.string()});
+  st::CompileResult r = st::compiler::compile(*j.impl(), {.cache_dir = file.string()});
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_FALSE(r.executable->from_disk_cache());
   std::filesystem::remove_all(dir);
@@ -289,7 +301,7 @@ TEST(CpuExecutable, ErrorsAreDiagnosticsWithTheUsersLocation) {
   broken->eqns[0].params.set("permutation", st::IntList{0, 0});
   broken->eqns[0].loc = st::SourceLoc{"user.cpp", 12, 5};
   st::CompileResult r;
-  EXPECT_NO_THROW(r = st::compile_for_cpu(*broken, {}));
+  EXPECT_NO_THROW(r = st::compiler::compile(*broken, {}));
   EXPECT_FALSE(r.ok());
   expect_contains(r.error, "user.cpp:12:5: error:");
 
@@ -297,7 +309,7 @@ TEST(CpuExecutable, ErrorsAreDiagnosticsWithTheUsersLocation) {
   auto no_value = std::make_shared<st::JaxprImpl>(*j.impl());
   no_value->constvars.push_back(no_value->invars[0]);
   no_value->consts.push_back(Array());
-  EXPECT_NO_THROW(r = st::compile_for_cpu(*no_value, {}));
+  EXPECT_NO_THROW(r = st::compiler::compile(*no_value, {}));
   EXPECT_FALSE(r.ok());
   expect_contains(r.error, "constant");
 }
@@ -314,7 +326,7 @@ TEST(CpuExecutable, CompilesConcurrentlyFromManyThreads) {
   std::vector<st::CompileResult> results(4);
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t)
-    threads.emplace_back([&, t] { results[static_cast<size_t>(t)] = st::compile_for_cpu(*programs[static_cast<size_t>(t)].impl(), {}); });
+    threads.emplace_back([&, t] { results[static_cast<size_t>(t)] = st::compiler::compile(*programs[static_cast<size_t>(t)].impl(), {}); });
   for (std::thread& th : threads) th.join();
   for (int t = 0; t < 4; ++t) {
     ASSERT_TRUE(results[static_cast<size_t>(t)].ok()) << results[static_cast<size_t>(t)].error;
@@ -335,8 +347,8 @@ TEST(CpuExecutable, EveryOptimisationLevelComputesTheSame) {
 TEST(CpuExecutable, FusionCanBeSwitchedOff) {
   Array x = random_array({64, 64}, st::f32, -2, 2);
   st::Jaxpr j = st::make_jaxpr([](const Array& v) { return st::exp(v * 2.0f + 1.0f); })(x);
-  st::CompileResult fused = st::compile_for_cpu(*j.impl(), {});
-  st::CompileResult unfused = st::compile_for_cpu(*j.impl(), {.fuse = false});
+  st::CompileResult fused = st::compiler::compile(*j.impl(), {});
+  st::CompileResult unfused = st::compiler::compile(*j.impl(), {.fuse = false});
   ASSERT_TRUE(fused.ok() && unfused.ok()) << fused.error << unfused.error;
   auto count = [](const std::string& s) {
     size_t n = 0;

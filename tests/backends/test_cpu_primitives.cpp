@@ -1,4 +1,4 @@
-// Every primitive compiled for the CPU (compile_for_cpu) against its eager kernel, over every
+// Every primitive compiled for the CPU (compiler::compile) against its eager kernel, over every
 // dtype it accepts, edge values (±0, nan, ±inf, subnormals, extreme integers), empty and
 // size-1 dimensions, and sizes below and above the parallel threshold. The first test fails
 // when a primitive of the list has no cases here, so a new primitive cannot go untested.
@@ -332,13 +332,13 @@ TEST(CpuPrimitives, EveryPrimitiveCompiles) {
     std::vector<Case> cs = it->second();
     ASSERT_FALSE(cs.empty()) << p->name;
     st::Jaxpr j = one_equation(*p, cs[0].params, cs[0].inputs);
-    st::CompileResult r = st::compile_for_cpu(*j.impl(), {});
+    st::CompileResult r = st::compiler::compile(*j.impl(), {});
     EXPECT_TRUE(r.ok()) << "primitive `" << p->name << "` does not compile:\n" << r.error << "\n" << j;
   }
 }
 
 // Every primitive with all of the compiler's passes, and with each pass that can be switched
-// off switched off (CompileOptions): fusion, buffer assignment.
+// off switched off (JitOptions): fusion, buffer assignment.
 using st::testing::PassVariant;
 class CompiledPrimitive : public ::testing::TestWithParam<std::tuple<std::string, PassVariant>> {};
 
@@ -348,7 +348,7 @@ TEST_P(CompiledPrimitive, MatchesEager) {
   ASSERT_NE(p, nullptr);
   for (const Case& c : case_table().at(name)()) {
     st::Jaxpr j = one_equation(*p, c.params, c.inputs);
-    expect_compiled_matches_eager(j, c.inputs, c.tol, passes.apply<st::CompileOptions>(), name + ": " + c.what);
+    expect_compiled_matches_eager(j, c.inputs, c.tol, passes.apply<st::JitOptions>(), name + ": " + c.what);
     if (::testing::Test::HasFatalFailure()) return;
   }
 }
@@ -357,7 +357,7 @@ TEST_P(CompiledPrimitive, MatchesEagerSerially) {
   const auto& [name, passes] = GetParam();
   const st::Primitive* p = st::find_primitive(name);
   ASSERT_NE(p, nullptr);
-  st::CompileOptions serial = passes.apply<st::CompileOptions>();
+  st::JitOptions serial = passes.apply<st::JitOptions>();
   serial.parallel = false;
   for (const Case& c : case_table().at(name)()) {
     if (c.what.find("large") == std::string::npos) continue;

@@ -2,6 +2,9 @@
 // donated array refused afterwards; results always equal eager evaluation.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "strata/strata.h"
 #include "pass_variants.h"
 #include "test_util.h"
@@ -121,6 +124,52 @@ TEST_P(Donation, ThroughLowerAndCompile) {
   Array y = compiled(x, g);
   EXPECT_EQ(y.data(), before);
   expect_equal(y, want);
+}
+
+// Another thread reads copies of an array's handle while it is donated: each read sees the
+// data or a ValueError naming the donation, and the handle's buffer pointer never changes under
+// it (donation used to reset a shared buffer pointer through a const Array&, a data race).
+TEST(Donation, AThreadReadingACopyWhileTheArrayIsDonatedSeesDataOrARefusal) {
+  for (int round = 0; round < 20; ++round) {
+    Array x = rnd({256}, 40 + static_cast<uint64_t>(round)), g = rnd({256}, 2);
+    std::vector<float> original = x.to_vector<float>();
+    Array copy = x;  // another handle on the same array
+    const void* data = x.data();
+    std::atomic<bool> go{false}, done{false};
+    std::atomic<int> refused{0}, wrong{0};
+    std::thread reader([&] {
+      while (!go.load()) {}
+      while (!done.load()) {
+        try {
+          Array mine = copy;
+          if (mine.data() != data) ++wrong;  // the handle's pointer is stable
+          (void)mine.to_vector<float>();
+        } catch (const st::ValueError& e) {
+          if (std::string(e.what()).find("donated") == std::string::npos) ++wrong;
+          ++refused;
+        }
+      }
+    });
+    auto step = st::jit(sgd, {.name = "step", .donate = {0}});
+    go = true;
+    Array y = step(x, g);
+    done = true;
+    reader.join();
+    EXPECT_EQ(wrong.load(), 0);
+    EXPECT_THROW((void)copy.to_vector<float>(), st::ValueError);
+    Array want = sgd(st::array(original, {256}), g);
+    expect_equal(y, want);
+  }
+}
+
+// Two calls donating one array: the second is refused with the donation's reason.
+TEST(Donation, DonatingAnArrayTwiceIsRefused) {
+  Array x = rnd({8}, 1), g = rnd({8}, 2);
+  auto step = st::jit(sgd, {.name = "step", .donate = {0}});
+  Array y = step(x, g);
+  std::string m = st::testing::error_message<st::ValueError>([&] { step(x, g); });
+  EXPECT_NE(m.find("was donated to jit(step)"), std::string::npos) << m;
+  (void)y;
 }
 
 TEST(Donation, AnArgumentOutOfRangeIsAnError) {

@@ -48,6 +48,7 @@ TEST(Jit, SameSignatureDoesNotRecompile) {
   for (int i = 0; i < 5; ++i) f(x * static_cast<float>(i), w, b);
   EXPECT_EQ(f.stats().compiles, 1u);
   EXPECT_EQ(f.stats().hits, 4u);
+  EXPECT_EQ(f.stats().misses, 1u);  // one compile is one miss (not two lookups)
   EXPECT_EQ(f.cache_size(), 1u);
 }
 
@@ -95,17 +96,22 @@ TEST(Jit, EightThreadsCompileOnce) {
   auto f = st::jit(relu_layer);
   Array x = rnd({32, 64}, 1), w = rnd({64, 48}, 2), b = rnd({48}, 3);
   Array want = relu_layer(x, w, b);
+  // Each thread's every result against the first compiled result, itself checked against eager.
+  Array first = f(x, w, b);
+  expect_close(first, want);
+  const std::vector<float> expected = first.to_vector<float>();
   std::vector<std::thread> threads;
   std::atomic<int> wrong{0};
+  auto g = st::jit(relu_layer);  // a fresh cache: the eight threads race to compile it
   for (int t = 0; t < 8; ++t)
     threads.emplace_back([&] {
       for (int i = 0; i < 20; ++i)
-        if (f(x, w, b).to_vector<float>() != f(x, w, b).to_vector<float>()) ++wrong;
+        if (g(x, w, b).to_vector<float>() != expected) ++wrong;
     });
   for (auto& t : threads) t.join();
   EXPECT_EQ(wrong.load(), 0);
-  EXPECT_EQ(f.stats().compiles, 1u);
-  expect_close(f(x, w, b), want);
+  EXPECT_EQ(g.stats().compiles, 1u);
+  EXPECT_EQ(g.stats().hits + g.stats().misses, 160u);
 }
 
 TEST(Jit, PytreesAndStaticArguments) {
@@ -204,6 +210,44 @@ TEST(Jit, InputsAreNeverModified) {
   f(x);
   f(x);
   EXPECT_EQ(x.to_vector<float>(), (std::vector<float>{1, 2}));
+}
+
+// More buffers than the executable's old fixed argument array (64): 40 inputs and 40 outputs.
+TEST(Jit, ManyInputsAndOutputs) {
+  std::vector<Array> xs;
+  for (int i = 0; i < 40; ++i) xs.push_back(rnd({3}, static_cast<uint64_t>(i)));
+  auto f = [](const std::vector<Array>& v) {
+    std::vector<Array> out;
+    for (const Array& a : v) out.push_back(a * 2.0f + 1.0f);
+    return out;
+  };
+  std::vector<Array> got = st::jit(f)(xs), want = f(xs);
+  ASSERT_EQ(got.size(), 40u);
+  for (size_t i = 0; i < got.size(); ++i) expect_close(got[i], want[i]);
+}
+
+TEST(Jit, DevicesAndPlacement) {
+  std::vector<st::Device> ds = st::devices();
+  ASSERT_FALSE(ds.empty());
+  EXPECT_EQ(ds[0], st::cpu());
+  EXPECT_EQ(st::cpu().str(), "cpu");
+  Array x = rnd({4}, 1);
+  EXPECT_EQ(x.device(), st::cpu());
+  EXPECT_EQ(st::device_put(x, st::cpu()).data(), x.data());  // already there: no copy
+  auto f = st::jit([](const Array& v) { return v + 1.0f; }, {.device = st::cpu()});
+  EXPECT_EQ(f(x).device(), st::cpu());
+  bool has_gpu = ds.size() > 1;
+  if (!has_gpu) {
+    std::string m = error_message<st::ValueError>([] { (void)st::gpu(0); });
+    EXPECT_NE(m.find("no device cuda:0"), std::string::npos) << m;
+    EXPECT_NE(m.find("devices: cpu"), std::string::npos) << m;
+    m = error_message<st::ValueError>([&] { (void)st::device_put(x, st::Device{st::DeviceKind::cuda, 0}); });
+    EXPECT_NE(m.find("device_put"), std::string::npos) << m;
+    m = error_message<st::Error>([&] {
+      st::jit([](const Array& v) { return v; }, {.device = st::Device{st::DeviceKind::cuda, 0}})(x);
+    });
+    EXPECT_NE(m.find("cuda"), std::string::npos) << m;
+  }
 }
 
 TEST(Jit, TraceErrorsSurfaceAsStrataErrors) {

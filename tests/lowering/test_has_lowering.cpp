@@ -2,9 +2,11 @@
 // primitives lower through every stage.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
+#include <tuple>
 
-#include "lowering/Lower.h"
+#include "lowering/JaxprToStrata.h"
 #include "primitive.h"
 #include "strata/strata.h"
 
@@ -41,4 +43,23 @@ TEST(Lowering, AProgramOfManyPrimitivesLowersThroughEveryStage) {
   EXPECT_GE(used.size(), 40u) << l.jaxpr();
   EXPECT_NE(l.as_text("strata").find("strata.reduce"), std::string::npos);
   EXPECT_NE(l.as_text("cse").find("strata.threefry2x32"), std::string::npos);
+  // Every stage, down to the host's assembly, and each one's text is of its level.
+  std::vector<std::string> stages = l.stages();
+  ASSERT_EQ(stages.back(), "asm");
+  for (const std::string& s : stages) EXPECT_FALSE(l.as_text(s).empty()) << s;
+  EXPECT_EQ(l.as_text("llvm-dialect").find("strata."), std::string::npos) << "strata ops left in the LLVM dialect";
+  EXPECT_NE(l.as_text("llvm-dialect").find("llvm.func @strata_entry"), std::string::npos);
+  EXPECT_NE(l.as_text("llvm-ir").find("define void @strata_entry"), std::string::npos);
+  EXPECT_NE(l.as_text("asm").find("strata_entry:"), std::string::npos);
+  // And it runs, equal to eager evaluation.
+  auto args = std::make_tuple(st::ones({12}), st::zeros({3}, st::i64), st::random::key(1));
+  auto got = std::apply(st::jit(f), args), want = std::apply(f, args);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t k = 0; k < got.size(); ++k) {
+    std::vector<double> g = got[k].to_vector<double>(), w = want[k].to_vector<double>();
+    ASSERT_EQ(g.size(), w.size()) << "output " << k;
+    for (size_t i = 0; i < g.size(); ++i)
+      if (!(std::isnan(g[i]) && std::isnan(w[i])))
+        EXPECT_NEAR(g[i], w[i], 1e-4 * (1 + std::fabs(w[i]))) << "output " << k << " element " << i;
+  }
 }

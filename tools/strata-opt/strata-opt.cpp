@@ -1,8 +1,11 @@
 // strata-opt: MLIR's opt driver with the `strata` dialect, the upstream dialects and passes the
 // pipelines use, and the stage view:
 //
-//   strata-opt --emit=STAGE file.{mlir,jaxpr}   the program after one stage (lowering/Stages.h)
+//   strata-opt --emit=STAGE file.{mlir,jaxpr}   the program after one stage
 //   strata-opt --emit=all file.{mlir,jaxpr}     every stage in order, each under a header
+//     for --target=NAME (cpu), whose stages follow the shared ones (backends/Pipeline.h), with
+//     the compiler's switches (JitOptions) for the pipelines: --opt-level=N, --parallel=BOOL,
+//     --fuse=BOOL, --assign-buffers=BOOL, --donate=i,j (entry arguments)
 //   strata-opt [mlir-opt flags] file.jaxpr      the jaxpr lowered to `strata`, then as mlir-opt
 //
 // Every other flag is mlir-opt's (--pass-pipeline, --split-input-file, --verify-diagnostics,
@@ -11,15 +14,18 @@
 #include <memory>
 #include <string>
 
+#include "backends/Pipeline.h"
 #include "jaxpr_parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "lowering/CpuPasses.h"
 #include "lowering/Dialects.h"
+#include "lowering/EntryFunction.h"
 #include "lowering/JaxprToStrata.h"
+#include "lowering/Passes.h"
 #include "lowering/Stages.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -37,12 +43,42 @@ using namespace mlir;
 static llvm::cl::opt<std::string> emitStage(
     "emit",
     llvm::cl::desc("Print the program after the named stage, or every stage ('all'); stages: "
-                   "jaxpr (for a .jaxpr input), strata, canonicalized, cse, fused, linalg, bufferized, "
-                   "buffers, loops, "
-                   "llvm-dialect, llvm-ir, asm"),
+                   "jaxpr (for a .jaxpr input), strata, canonicalized, cse, fused, then the target's "
+                   "(cpu: linalg, bufferized, buffers, loops, llvm-dialect, llvm-ir, asm)"),
     llvm::cl::value_desc("stage"), llvm::cl::init(""));
+static llvm::cl::opt<std::string> targetName("target", llvm::cl::desc("The target whose stages --emit runs"),
+                                             llvm::cl::value_desc("name"), llvm::cl::init("cpu"));
+
+// The compiler's switches for --emit (JitOptions, lowering/PipelineOptions.h).
+static llvm::cl::OptionCategory pipelineCategory("strata pipeline options (with --emit)");
+static llvm::cl::opt<int> optLevel("opt-level", llvm::cl::desc("LLVM optimisation level (0-3) of the llvm-ir and asm stages"),
+                                   llvm::cl::init(3), llvm::cl::cat(pipelineCategory));
+static llvm::cl::opt<bool> parallel("parallel", llvm::cl::desc("Split large loops and GEMMs across the thread pool"),
+                                    llvm::cl::init(true), llvm::cl::cat(pipelineCategory));
+static llvm::cl::opt<bool> fuse("fuse", llvm::cl::desc("Group ops into strata.fusion regions (the fused stage)"),
+                                llvm::cl::init(true), llvm::cl::cat(pipelineCategory));
+static llvm::cl::opt<bool> assignBuffers("assign-buffers",
+                                         llvm::cl::desc("Temporaries whose live ranges do not overlap share bytes"),
+                                         llvm::cl::init(true), llvm::cl::cat(pipelineCategory));
+static llvm::cl::list<int64_t> donate("donate",
+                                      llvm::cl::desc("Entry-function arguments whose buffers outputs may take over"),
+                                      llvm::cl::CommaSeparated, llvm::cl::cat(pipelineCategory));
 
 namespace {
+
+// The pipeline options from the flags above; the entry function's arguments are all inputs
+// (`module` is at the strata stage).
+mlir::strata::PipelineOptions pipelineOptions(ModuleOp module, const strata::backends::Target& target) {
+  mlir::strata::PipelineOptions options;
+  options.jit.device = strata::Device{target.kind(), 0};
+  options.jit.opt_level = optLevel;
+  options.jit.parallel = parallel;
+  options.jit.fuse = fuse;
+  options.jit.assign_buffers = assignBuffers;
+  options.donatedArgs.assign(donate.begin(), donate.end());
+  if (func::FuncOp main = mlir::strata::entryFunction(module)) options.numInputs = main.getNumArguments();
+  return options;
+}
 
 bool looksLikeJaxpr(llvm::StringRef filename, llvm::StringRef text) {
   return filename.ends_with(".jaxpr") || text.ltrim().starts_with("{ lambda");
@@ -70,7 +106,7 @@ OwningOpRef<ModuleOp> readProgram(llvm::SourceMgr& sourceMgr, MLIRContext& conte
 
 // --emit: the program after each stage up to the one asked for.
 LogicalResult emitStages(llvm::raw_ostream& os, llvm::SourceMgr& sourceMgr, MLIRContext& context,
-                         bool jaxpr) {
+                         bool jaxpr, const strata::backends::Target& target) {
   bool all = emitStage == "all";
   std::string jaxprText;
   OwningOpRef<ModuleOp> module = readProgram(sourceMgr, context, jaxpr, jaxprText);
@@ -91,13 +127,14 @@ LogicalResult emitStages(llvm::raw_ostream& os, llvm::SourceMgr& sourceMgr, MLIR
     os << (translated ? *translated : mlir::strata::printStage(*module, stage));
   };
   auto configure = [](PassManager& pm) { return applyPassManagerCLOptions(pm); };
-  return mlir::strata::runStages(*module, all ? "" : emitStage.getValue(), emit, configure);
+  return mlir::strata::runStages(*module, strata::backends::pipeline(target), pipelineOptions(*module, target), {},
+                                 all ? "" : emitStage.getValue(), emit, configure);
 }
 
 // One input (or one --split-input-file chunk).
 LogicalResult processBuffer(llvm::raw_ostream& os, std::unique_ptr<llvm::MemoryBuffer> buffer,
                             DialectRegistry& registry, const MlirOptMainConfig& config,
-                            bool jaxpr) {
+                            bool jaxpr, const strata::backends::Target& target) {
   // A jaxpr without --emit: lowered, then handed to mlir-opt's driver with its locations.
   if (jaxpr && emitStage.empty()) {
     MLIRContext context(registry);
@@ -124,11 +161,11 @@ LogicalResult processBuffer(llvm::raw_ostream& os, std::unique_ptr<llvm::MemoryB
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   if (!config.shouldVerifyDiagnostics()) {
     SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-    return emitStages(os, sourceMgr, context, jaxpr);
+    return emitStages(os, sourceMgr, context, jaxpr, target);
   }
   SourceMgrDiagnosticVerifierHandler handler(sourceMgr, &context,
                                              config.verifyDiagnosticsLevel());
-  (void)emitStages(os, sourceMgr, context, jaxpr);
+  (void)emitStages(os, sourceMgr, context, jaxpr, target);
   return handler.verify();
 }
 
@@ -136,17 +173,24 @@ LogicalResult processBuffer(llvm::raw_ostream& os, std::unique_ptr<llvm::MemoryB
 
 int main(int argc, char** argv) {
   DialectRegistry registry;
-  mlir::strata::registerStrataDialects(registry);
+  for (const strata::backends::Target* t : strata::backends::all_targets()) strata::backends::register_dialects(registry, *t);
   registerAllPasses();
-  mlir::strata::registerCpuPasses();
+  mlir::strata::registerStrataLoweringPasses();
   mlir::strata::registerStrataTransformsPasses();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "strata-opt: the strata compiler's stages, and mlir-opt", registry);
 
+  const strata::backends::Target* target = strata::backends::find_target(std::string_view(targetName.getValue()));
+  if (!target) {
+    std::string names;
+    for (const strata::backends::Target* t : strata::backends::all_targets()) names += (names.empty() ? "" : ", ") + std::string(t->name());
+    llvm::errs() << "strata-opt: expects --target to name a target (" << names << "), but got '" << targetName << "'\n";
+    return 1;
+  }
   if (!emitStage.empty() && emitStage != "all" && emitStage != mlir::strata::kJaxprStage &&
-      !mlir::strata::findStage(emitStage)) {
+      !strata::backends::find_stage(strata::backends::pipeline(*target), emitStage)) {
     std::string names = mlir::strata::kJaxprStage.str();
-    for (const mlir::strata::Stage& s : mlir::strata::stages()) names += std::string(", ") + s.name;
+    for (const mlir::strata::Stage* s : strata::backends::pipeline(*target)) names += std::string(", ") + s->name;
     llvm::errs() << "strata-opt: expects --emit=all or a stage (" << names << "), but got '"
                  << emitStage << "'\n";
     return 1;
@@ -182,7 +226,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   auto chunk = [&](std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream& os) {
-    return processBuffer(os, std::move(buffer), registry, config, jaxpr);
+    return processBuffer(os, std::move(buffer), registry, config, jaxpr, *target);
   };
   if (failed(splitAndProcessBuffer(std::move(input), NoSourceChunkBufferHandler(chunk), output->os(),
                                    config.inputSplitMarker(), config.outputSplitMarker())))

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "strata/device.h"
 #include "strata/dtype.h"
 #include "strata/shape.h"
 
@@ -52,6 +53,10 @@ class Array {
   int ndim() const;
   int64_t size() const;
   std::size_t nbytes() const;
+
+  // Where the data lives (st::cpu() for every array made by the creation functions and eager
+  // ops; a jitted function's outputs live on its JitOptions::device).
+  Device device() const;
 
   bool valid() const { return impl_ != nullptr; }
   // True inside a trace: the array is abstract and has no data.

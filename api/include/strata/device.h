@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace strata {
 
@@ -28,5 +29,18 @@ struct Device {
 
 // The name of a device kind: "cpu", "cuda".
 inline const char* device_kind_name(DeviceKind k) { return k == DeviceKind::cpu ? "cpu" : "cuda"; }
+
+class Array;
+
+// The host CPU (its cores are one device).
+Device cpu();
+// GPU `index`. Throws ValueError when this process has no such GPU (see devices()).
+Device gpu(int index = 0);
+// Every device this process can use: the CPU first, then each GPU a built-in target found.
+std::vector<Device> devices();
+// `x` with its data on `device`: `x` itself when it is there already, else a copy. Throws
+// ValueError for a device this process does not have; a tracer is returned unchanged (inside
+// a trace, placement is jit's JitOptions::device).
+Array device_put(const Array& x, Device device);
 
 }  // namespace strata

@@ -63,6 +63,8 @@ namespace detail {
 Lowered lower_jaxpr(const Jaxpr& jaxpr, JitState& state);
 // The hot path: the cached entry for `sig`, or null (counts a hit or a miss).
 std::shared_ptr<const CacheEntry> lookup(JitState& state, const tree::Signature& sig);
+// The same without counting: for a second look under the compile lock.
+std::shared_ptr<const CacheEntry> find(JitState& state, const tree::Signature& sig);
 // Serialises compilations of one jitted function (so 8 threads missing at once compile once).
 struct CompileLock {
   explicit CompileLock(JitState& state);
@@ -224,7 +226,7 @@ class Jitted {
     using Out = std::decay_t<std::invoke_result_t<F&, const Args&...>>;
     detail::CompileLock lock(*state_);
     // Another thread may have compiled this signature while we waited.
-    if (auto e = detail::lookup(*state_, sig)) return e;
+    if (auto e = detail::find(*state_, sig)) return e;
     tree::Description d;
     describe(d, args...);
     auto t0 = std::chrono::steady_clock::now();

@@ -1,7 +1,7 @@
 // The persistent cache (DiskCache.h). An entry file is a sequence of records
 // `name <length>\n<bytes>\n`, starting with the format record; anything unexpected makes the
 // entry a miss.
-#include "backends/cpu/DiskCache.h"
+#include "backends/DiskCache.h"
 
 #include <atomic>
 #include <cstdio>
@@ -14,15 +14,11 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/SHA256.h"
-#include "lowering/LlvmCodegen.h"
 
-namespace strata::cpu {
+namespace strata::backends {
 namespace {
 
-constexpr const char* kFormat = "strata-cpu-cache-1";
-#ifndef STRATA_VERSION
-#define STRATA_VERSION "unknown"
-#endif
+constexpr const char* kFormat = "strata-cache-2";
 
 void put(std::string& out, const std::string& name, std::string_view value) {
   out += name + " " + std::to_string(value.size()) + "\n";
@@ -62,10 +58,10 @@ std::string number(double v) {
 
 }  // namespace
 
-std::string cache_key(std::string_view program, const CompileOptions& options) {
-  const mlir::strata::HostTarget& host = mlir::strata::hostTarget();
-  std::string text = std::string(kFormat) + "\nstrata " STRATA_VERSION "\nllvm " LLVM_VERSION_STRING "\n" +
-                     options.key() + "\n" + host.triple + "\n" + host.cpu + "\n" + host.features + "\n";
+std::string cache_key(std::string_view program, std::string_view codegen_key, std::string_view target,
+                      std::string_view build_id) {
+  std::string text = std::string(kFormat) + "\ncompiler " + std::string(build_id) + "\nllvm " LLVM_VERSION_STRING "\n" +
+                     std::string(codegen_key) + "\n" + std::string(target) + "\n";
   text.append(program.data(), program.size());
   std::array<uint8_t, 32> hash = llvm::SHA256::hash(
       llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
@@ -87,11 +83,11 @@ bool cache_load(const std::string& dir, const std::string& key, CacheEntry& out)
   std::string_view value;
   if (!get(in, name, value) || name != "format" || value != kFormat) return false;
   CacheEntry e;
-  bool has_object = false;
+  bool has_payload = false;
   while (!in.empty()) {
     if (!get(in, name, value)) return false;
     bool ok = true;
-    if (name == "object") { e.object.assign(value); has_object = true; }
+    if (name == "payload") { e.payload.assign(value); has_payload = true; }
     else if (name.rfind("stage:", 0) == 0) e.stages.emplace_back(name.substr(6), std::string(value));
     else if (name == "argument_bytes") ok = parse_number(value, e.memory.argument_bytes);
     else if (name == "output_bytes") ok = parse_number(value, e.memory.output_bytes);
@@ -107,7 +103,7 @@ bool cache_load(const std::string& dir, const std::string& key, CacheEntry& out)
     else return false;
     if (!ok) return false;
   }
-  if (!has_object || e.object.empty()) return false;
+  if (!has_payload || e.payload.empty()) return false;
   out = std::move(e);
   return true;
 }
@@ -123,7 +119,7 @@ void cache_store(const std::string& dir, const std::string& key, const CacheEntr
   put(data, "bytes_accessed", number(entry.cost.bytes_accessed));
   for (int a : entry.output_aliases) put(data, "output_alias", std::to_string(a));
   for (const auto& [stage, text] : entry.stages) put(data, "stage:" + stage, text);
-  put(data, "object", entry.object);
+  put(data, "payload", entry.payload);
   std::error_code ec;
   std::filesystem::path folder(dir);
   std::filesystem::create_directories(folder, ec);
@@ -143,4 +139,4 @@ void cache_store(const std::string& dir, const std::string& key, const CacheEntr
   if (ec) std::filesystem::remove(temp, ec);
 }
 
-}  // namespace strata::cpu
+}  // namespace strata::backends

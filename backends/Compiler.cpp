@@ -1,0 +1,230 @@
+// The one compile path (Compiler.h): a jaxpr lowered to `strata`, the shared stages, then the
+// target's, and the target's executable; Lowered's texts come from the same stage list.
+//
+// 1. The jaxpr is lowered to `strata` in a context holding the target's dialects.
+// 2. The stages run in order, each timed, printed and measured (flops after `cse`, bytes where
+//    the target measures them).
+// 3. After `cse`, the program text keys the persistent cache: a hit rebuilds the executable
+//    from the stored payload and skips everything after.
+// 4. After the target's last MLIR stage, the target generates code and makes the executable
+//    (stages that only translate — llvm-ir, asm — are the target's business then).
+// Never throws: exceptions stop at this file's boundary (none cross MLIR or LLVM frames, which
+// report through diagnostics), and failures come back as the diagnostics' text.
+#include "backends/Compiler.h"
+
+#include <chrono>
+
+#include "backends/DiskCache.h"
+#include "backends/Pipeline.h"
+#include "jaxpr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "lowering/JaxprToStrata.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+
+namespace strata::compiler {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using mlir::strata::Stage;
+
+// A context for one program of `target`, collecting its diagnostics as text.
+struct Session {
+  explicit Session(const backends::Target& target) : context(registry_for(target), mlir::MLIRContext::Threading::DISABLED) {
+    handler.emplace(&context, [this](mlir::Diagnostic& d) {
+      backends::print_diagnostic(stream, d);
+      return mlir::success();
+    });
+  }
+  static mlir::DialectRegistry registry_for(const backends::Target& target) {
+    mlir::DialectRegistry r;
+    backends::register_dialects(r, target);
+    return r;
+  }
+  // The jaxpr as a verified `strata` module, or null after a diagnostic.
+  mlir::OwningOpRef<mlir::ModuleOp> lower(const JaxprImpl& jaxpr) {
+    auto module = mlir::strata::lowerJaxprToStrata(context, jaxpr, mlir::UnknownLoc::get(&context));
+    if (!module || mlir::failed(mlir::verify(*module))) {
+      if (errors.empty()) errors = "error: lowering failed\n";
+      return {};
+    }
+    return module;
+  }
+
+  mlir::MLIRContext context;
+  std::string errors;
+  llvm::raw_string_ostream stream{errors};
+  std::optional<mlir::ScopedDiagnosticHandler> handler;
+};
+
+std::string no_target(Device d) {
+  std::string names;
+  for (const backends::Target* t : backends::all_targets()) names += (names.empty() ? "" : ", ") + std::string(t->name());
+  return "error: no compiler target for " + d.str() + " in this build (targets: " + names + ")\n";
+}
+
+CompileResult failure(std::string message) {
+  if (message.empty()) message = "error: compilation failed\n";
+  return CompileResult{nullptr, std::move(message)};
+}
+
+CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated) {
+  const backends::Target* target = backends::find_target(options.device.kind);
+  if (!target) return failure(no_target(options.device));
+  if (options.device.index < 0 || options.device.index >= target->device_count())
+    return failure("error: no device " + options.device.str() + " (this process has " +
+                   std::to_string(target->device_count()) + ")\n");
+
+  backends::Program prog;
+  for (int v : jaxpr.invars) prog.inputs.push_back(jaxpr.vars[static_cast<size_t>(v)]);
+  for (const Atom& a : jaxpr.outvars) prog.outputs.push_back(jaxpr.aval(a));
+  for (size_t i = 0; i < jaxpr.constvars.size(); ++i) {
+    if (i >= jaxpr.consts.size() || !jaxpr.consts[i].valid() || !jaxpr.consts[i].data())
+      return failure("error: cannot compile a jaxpr whose constant " + std::to_string(i) +
+                     " has no value (a tracer of an enclosing trace)\n");
+    prog.consts.push_back(jaxpr.consts[i]);
+    prog.memory.argument_bytes += static_cast<int64_t>(jaxpr.vars[static_cast<size_t>(jaxpr.constvars[i])].nbytes());
+  }
+  for (const AbstractValue& a : prog.inputs) prog.memory.argument_bytes += static_cast<int64_t>(a.nbytes());
+  for (const AbstractValue& a : prog.outputs) prog.memory.output_bytes += static_cast<int64_t>(a.nbytes());
+
+  Clock::time_point last = Clock::now();
+  auto lap = [&](std::string stage) {
+    Clock::time_point now = Clock::now();
+    prog.times.push_back({std::move(stage), std::chrono::duration<double, std::milli>(now - last).count()});
+    last = now;
+  };
+  prog.stages.emplace_back("jaxpr", jaxpr.str() + "\n");
+
+  Session session(*target);
+  mlir::OwningOpRef<mlir::ModuleOp> module = session.lower(jaxpr);
+  if (!module) return failure(session.errors);
+
+  // The MLIR stages only: translating stages (llvm-ir, asm) print what the target generates.
+  llvm::SmallVector<const Stage*> stages;
+  for (const Stage* s : backends::pipeline(*target))
+    if (!s->translate) stages.push_back(s);
+  mlir::strata::PipelineOptions po = backends::pipeline_options(
+      options, static_cast<int64_t>(prog.consts.size()), static_cast<int64_t>(prog.inputs.size()), donated);
+  mlir::strata::StageCost cost;
+  auto record = [&](const Stage& stage, const std::string*) {
+    if (stage.measure) stage.measure(*module, cost);
+    prog.stages.emplace_back(stage.name, mlir::strata::printStage(*module, stage));
+    lap(stage.name);
+  };
+
+  // Shared stages up to `cse`, where the persistent cache is consulted.
+  const llvm::StringRef cse = mlir::strata::kCacheKeyStage;
+  if (mlir::failed(mlir::strata::runStages(*module, stages, po, {}, cse, record))) return failure(session.errors);
+  const size_t shared = prog.stages.size();  // jaxpr … cse: what a cache hit computes anyway
+  std::string key;
+  if (!options.cache_dir.empty()) {
+    key = backends::cache_key(prog.stages.back().second, codegen_key(options, donated),
+                              std::string(target->name()) + "\n" + target->fingerprint());
+    backends::CacheEntry entry;
+    if (backends::cache_load(options.cache_dir, key, entry)) {
+      backends::Program cached = prog;
+      for (auto& s : entry.stages) cached.stages.push_back(std::move(s));
+      cached.memory.scratch_bytes = entry.memory.scratch_bytes;
+      cached.memory.temporaries_bytes = entry.memory.temporaries_bytes;
+      cached.cost = entry.cost;
+      cached.output_aliases = entry.output_aliases;
+      cached.from_disk_cache = true;
+      lap("disk-cache");
+      cached.times = prog.times;
+      auto exe = target->load(entry.payload, std::move(cached), options);
+      if (exe.ok()) return CompileResult{*std::move(exe), ""};
+      // A stale or foreign payload: compile afresh.
+    }
+  }
+
+  if (mlir::failed(mlir::strata::runStages(*module, stages, po, cse, {}, record))) return failure(session.errors);
+  prog.cost.flops = cost.flops;
+  prog.cost.bytes_accessed = cost.bytes_accessed;
+  std::string payload;
+  absl::StatusOr<std::shared_ptr<const Executable>> exe = target->compile(*module, prog, options, payload);
+  if (!exe.ok()) return failure(session.errors + "error: " + std::string(exe.status().message()) + "\n");
+
+  if (!options.cache_dir.empty() && !payload.empty()) {
+    backends::CacheEntry entry;
+    entry.payload = std::move(payload);
+    entry.stages.assign(prog.stages.begin() + static_cast<std::ptrdiff_t>(shared), prog.stages.end());
+    entry.memory = prog.memory;
+    entry.cost = prog.cost;
+    entry.output_aliases = prog.output_aliases;
+    backends::cache_store(options.cache_dir, key, entry);
+  }
+  return CompileResult{*std::move(exe), ""};
+}
+
+}  // namespace
+
+int device_count(DeviceKind kind) {
+  const backends::Target* t = backends::find_target(kind);
+  return t ? t->device_count() : 0;
+}
+
+std::vector<std::string> stage_names(DeviceKind kind) {
+  const backends::Target* t = backends::find_target(kind);
+  if (!t) return {};
+  std::vector<std::string> names{mlir::strata::kJaxprStage.str()};
+  for (const Stage* s : backends::pipeline(*t)) names.emplace_back(s->name);
+  return names;
+}
+
+std::string codegen_key(const JitOptions& o, std::span<const int> donated) {
+  std::string k = o.device.str() + " O" + std::to_string(o.opt_level) + (o.parallel ? "+parallel" : "-parallel") +
+                  (o.fuse ? "+fuse" : "-fuse") + (o.assign_buffers ? "+buffers" : "-buffers");
+  for (size_t i = 0; i < donated.size(); ++i) k += (i ? "," : "+donate:") + std::to_string(donated[i]);
+  return k;
+}
+
+LowerResult lower(const JaxprImpl& jaxpr, const JitOptions& options, std::string_view last, bool with_locations) {
+  LowerResult result;
+  try {
+    std::string jaxpr_text = jaxpr.str() + "\n";
+    result.stages.push_back({mlir::strata::kJaxprStage.str(), jaxpr_text, jaxpr_text});
+    const llvm::StringRef lastStage(last.data(), last.size());
+    if (lastStage == mlir::strata::kJaxprStage) return result;
+    const backends::Target* target = backends::find_target(options.device.kind);
+    if (!target) {
+      result.error = no_target(options.device);
+      return result;
+    }
+    Session session(*target);
+    mlir::OwningOpRef<mlir::ModuleOp> module = session.lower(jaxpr);
+    if (!module) {
+      result.error = session.errors;
+      return result;
+    }
+    mlir::strata::PipelineOptions po = backends::pipeline_options(
+        options, static_cast<int64_t>(jaxpr.constvars.size()), static_cast<int64_t>(jaxpr.invars.size()), {});
+    auto emit = [&](const Stage& stage, const std::string* translated) {
+      if (translated) {
+        result.stages.push_back({stage.name, *translated, with_locations ? *translated : ""});
+        return;
+      }
+      result.stages.push_back({stage.name, mlir::strata::printStage(*module, stage),
+                               with_locations ? mlir::strata::printStage(*module, stage, true) : ""});
+    };
+    if (mlir::failed(mlir::strata::runStages(*module, backends::pipeline(*target), po, {}, lastStage, emit)))
+      result.error = session.errors.empty() ? "error: a pipeline failed\n" : session.errors;
+  } catch (const std::exception& e) {
+    result.error = std::string("error: internal: ") + e.what() + "\n";
+  }
+  return result;
+}
+
+CompileResult compile(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated) {
+  try {
+    return compile_impl(jaxpr, options, donated);
+  } catch (const std::exception& e) {
+    return failure(std::string("error: internal: ") + e.what() + "\n");
+  } catch (...) {
+    return failure("error: internal: unknown exception\n");
+  }
+}
+
+}  // namespace strata::compiler

@@ -1,0 +1,58 @@
+// backends/Compiler.h — the compiler as the API sees it: plain C++, no MLIR or LLVM type. One
+// compile path serves jit (compile), Lowered (lower) and strata-opt (which drives the same
+// stage list on MLIR it parsed, through backends/Pipeline.h).
+//
+// The boundary between the public API (which throws strata::Error) and the compiler (MLIR,
+// built without exceptions): nothing here throws; failures come back as the text of the MLIR
+// diagnostics, each with the file:line:col of the user's code.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backends/Executable.h"
+#include "strata/jit_options.h"
+
+namespace strata {
+
+struct JaxprImpl;
+
+namespace compiler {
+
+// How many devices of `kind` this process has (0 when no target of that kind is built in).
+int device_count(DeviceKind kind);
+
+// Every stage of a program compiled for `kind`, in order: "jaxpr", the shared stages (strata,
+// canonicalized, cse, fused), then the target's. Empty when no target serves `kind`.
+std::vector<std::string> stage_names(DeviceKind kind);
+
+struct StageText {
+  std::string stage;
+  std::string text;          // as `strata-opt --emit=STAGE` prints it
+  std::string located_text;  // with locations (loc(...)), when asked for
+};
+
+struct LowerResult {
+  std::vector<StageText> stages;  // the stages run, in order, when `error` is empty
+  std::string error;              // the diagnostics, when lowering or a pipeline failed
+  bool ok() const { return error.empty(); }
+};
+
+// Lowers `jaxpr` to the `strata` dialect and runs the stages for options.device on it, every
+// one, or up to and including `last` (a name of stage_names()).
+LowerResult lower(const JaxprImpl& jaxpr, const JitOptions& options, std::string_view last = {},
+                  bool with_locations = false);
+
+// Compiles `jaxpr` for options.device. `donated` lists the jaxpr inputs (positions among its
+// invars) whose buffers an output of the same type may take over (JitOptions::donate names
+// arguments; jit turns them into these). With options.cache_dir, the persistent cache is
+// consulted after `cse` and filled at the end.
+CompileResult compile(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated = {});
+
+// The text of what in `options` changes the generated code (part of the persistent cache key).
+std::string codegen_key(const JitOptions& options, std::span<const int> donated = {});
+
+}  // namespace compiler
+}  // namespace strata

@@ -1,0 +1,58 @@
+// The stage list of a target and the pieces of the compile path both the API's compiler and
+// strata-opt use (Pipeline.h).
+#include "backends/Pipeline.h"
+
+#include "llvm/Support/raw_ostream.h"
+#include "lowering/Dialects.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/DialectRegistry.h"
+
+namespace strata::backends {
+
+llvm::SmallVector<const mlir::strata::Stage*> pipeline(const Target& target) {
+  llvm::SmallVector<const mlir::strata::Stage*> out;
+  for (const mlir::strata::Stage& s : mlir::strata::sharedStages()) out.push_back(&s);
+  for (const mlir::strata::Stage& s : target.stages()) out.push_back(&s);
+  return out;
+}
+
+const mlir::strata::Stage* find_stage(llvm::ArrayRef<const mlir::strata::Stage*> stages, llvm::StringRef name) {
+  for (const mlir::strata::Stage* s : stages)
+    if (name == s->name) return s;
+  return nullptr;
+}
+
+void register_dialects(mlir::DialectRegistry& registry, const Target& target) {
+  mlir::strata::registerStrataDialects(registry);
+  target.register_dialects(registry);
+}
+
+mlir::strata::PipelineOptions pipeline_options(const JitOptions& options, int64_t num_consts, int64_t num_inputs,
+                                               std::span<const int> donated) {
+  mlir::strata::PipelineOptions p;
+  p.jit = options;
+  for (int i : donated)
+    if (i >= 0 && i < num_inputs) p.donatedArgs.push_back(num_consts + i);
+  p.numInputs = num_consts + num_inputs;
+  return p;
+}
+
+void print_diagnostic(llvm::raw_ostream& os, mlir::Diagnostic& d) {
+  std::string where;
+  d.getLocation()->walk([&](mlir::Location l) {
+    if (auto f = llvm::dyn_cast<mlir::FileLineColLoc>(l)) {
+      where = f.getFilename().str() + ":" + std::to_string(f.getLine()) + ":" + std::to_string(f.getColumn()) + ": ";
+      return mlir::WalkResult::interrupt();
+    }
+    return mlir::WalkResult::advance();
+  });
+  const char* severity = d.getSeverity() == mlir::DiagnosticSeverity::Error     ? "error"
+                         : d.getSeverity() == mlir::DiagnosticSeverity::Warning ? "warning"
+                                                                                : "note";
+  os << where << severity << ": " << d.str() << "\n";
+  for (mlir::Diagnostic& note : d.getNotes()) print_diagnostic(os, note);
+}
+
+}  // namespace strata::backends

@@ -1,0 +1,146 @@
+// The CPU target (backends/Target.h): the host's stages after `fused` (lowering/CpuPipeline.h),
+// LLVM code generation for the host, and the object linked into the process by the JIT.
+//
+// 1. linalg … llvm-dialect run as MLIR stages; the compile path records each.
+// 2. compile(): the LLVM dialect is translated to LLVM IR, optimised for the host at -O<n>,
+//    compiled to an ELF object (the persistent cache's payload) and linked by ORC (JitCode).
+// 3. The asm stage is generated on demand from the llvm-ir text (CpuExecutable).
+#include <chrono>
+
+#include "backends/Target.h"
+#include "backends/cpu/CpuExecutable.h"
+#include "backends/cpu/JitCode.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Target/TargetMachine.h"
+#include "lowering/CpuAbi.h"
+#include "lowering/CpuPipeline.h"
+#include "lowering/LlvmCodegen.h"
+#include "lowering/Stages.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "transforms/BufferAssignment.h"
+#include "transforms/Passes.h"
+
+namespace strata::backends::cpu {
+namespace {
+
+double bytes(mlir::Type t) {
+  auto s = llvm::dyn_cast<mlir::ShapedType>(t);
+  if (!s || !s.hasStaticShape()) return 0;
+  int64_t bits = s.getElementTypeBitWidth();
+  return static_cast<double>(s.getNumElements()) * static_cast<double>(std::max<int64_t>(1, bits / 8));
+}
+
+// Bytes read and written by the kernels of the (fused) linalg program: each linalg op reads
+// its inputs and writes its results; slices and inserts copy their elements.
+void measureBytes(mlir::ModuleOp module, mlir::strata::StageCost& cost) {
+  double total = 0;
+  module.walk([&](mlir::Operation* op) {
+    if (auto l = llvm::dyn_cast<mlir::linalg::LinalgOp>(op)) {
+      for (mlir::Value v : l.getDpsInputs()) total += bytes(v.getType());
+      for (mlir::Value v : op->getResults()) total += bytes(v.getType());
+    } else if (auto s = llvm::dyn_cast<mlir::tensor::InsertSliceOp>(op)) {
+      total += 2 * bytes(s.getSource().getType());
+    } else if (auto s = llvm::dyn_cast<mlir::tensor::ExtractSliceOp>(op)) {
+      total += 2 * bytes(s.getType());
+    }
+  });
+  cost.bytes_accessed = total;
+}
+
+int64_t intAttr(mlir::ModuleOp module, const char* name, int64_t otherwise) {
+  auto a = module->getAttrOfType<mlir::IntegerAttr>(name);
+  return a ? a.getInt() : otherwise;
+}
+
+using mlir::strata::Stage;
+
+// Buffer assignment off (JitOptions::assign_buffers): every temporary gets its own slot.
+void addAssignBuffers(mlir::OpPassManager& pm, const mlir::strata::PipelineOptions& options) {
+  mlir::strata::StrataAssignBuffersOptions assign;
+  assign.share = options.jit.assign_buffers;
+  pm.addPass(mlir::strata::createStrataAssignBuffers(assign));
+}
+
+// The host's stages, in order. Buffers are assigned once bufferization has made every
+// temporary an allocation; the loops stage then places them in the scratch arena.
+const Stage kStages[] = {
+    {"linalg", "linalg/arith/math/tensor, one loop nest per fusion region", mlir::strata::addLinalgPasses, nullptr,
+     nullptr, measureBytes},
+    {"bufferized", "buffers; results written into out-params", mlir::strata::addBufferizePasses},
+    {"buffers", "every temporary's offset in the scratch arena (BufferAssignment)", addAssignBuffers,
+     nullptr, mlir::strata::recordedBufferAssignment},
+    {"loops", "scf loops, runtime GEMM calls, parallel loops outlined, scratch arena", mlir::strata::addLoopsPasses},
+    {"llvm-dialect", "the LLVM dialect, with the entry point strata_entry", mlir::strata::addLlvmDialectPasses},
+    {"llvm-ir", "LLVM IR after LLVM's -O pipeline for the host CPU", nullptr, mlir::strata::translateToLlvmIr},
+    {"asm", "the host CPU's assembly", nullptr, mlir::strata::translateToAssembly},
+};
+
+class CpuTarget final : public backends::Target {
+ public:
+  DeviceKind kind() const override { return DeviceKind::cpu; }
+  const char* name() const override { return "cpu"; }
+  int device_count() const override { return 1; }
+  llvm::ArrayRef<Stage> stages() const override { return kStages; }
+  void register_dialects(mlir::DialectRegistry& registry) const override {
+    mlir::strata::registerCpuPipelineInterfaces(registry);
+  }
+  std::string fingerprint() const override {
+    const mlir::strata::HostTarget& host = mlir::strata::hostTarget();
+    return host.triple + "\n" + host.cpu + "\n" + host.features;
+  }
+
+  absl::StatusOr<std::shared_ptr<const Executable>> compile(mlir::ModuleOp module, backends::Program& program,
+                                                            const JitOptions& options,
+                                                            std::string& payload) const override {
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point last = Clock::now();
+    auto lap = [&](const char* stage) {
+      Clock::time_point now = Clock::now();
+      program.times.push_back({stage, std::chrono::duration<double, std::milli>(now - last).count()});
+      last = now;
+    };
+    program.memory.scratch_bytes = intAttr(module, "strata.scratch_bytes", 0);
+    program.memory.temporaries_bytes = intAttr(module, "strata.temporaries_bytes", 0);
+    program.output_aliases.clear();
+    const int64_t nc = static_cast<int64_t>(program.consts.size());
+    if (auto aliases = module->getAttrOfType<mlir::DenseI64ArrayAttr>("strata.output_aliases"))
+      for (int64_t a : aliases.asArrayRef()) program.output_aliases.push_back(a < 0 ? -1 : static_cast<int>(a - nc));
+
+    std::string error;
+    std::unique_ptr<llvm::TargetMachine> tm = mlir::strata::createHostTargetMachine(options.opt_level, error);
+    if (!tm) return absl::InternalError(error);
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> llvmModule =
+        mlir::strata::translateAndOptimize(module, context, *tm, options.opt_level);
+    if (!llvmModule) return absl::InternalError("the LLVM dialect could not be translated to LLVM IR");
+    program.stages.emplace_back("llvm-ir", mlir::strata::printLlvmModule(*llvmModule));
+    lap("llvm-ir");
+    llvm::SmallVector<char, 0> object;
+    if (!mlir::strata::emitMachineCode(*llvmModule, *tm, false, object, error)) return absl::InternalError(error);
+    lap("asm");
+    payload.assign(object.data(), object.size());
+    std::unique_ptr<JitCode> code = JitCode::load(payload, cpu_abi::kEntry, error);
+    if (!code) return absl::InternalError(error);
+    lap("link");
+    return std::make_shared<CpuExecutable>(CpuProgram{std::move(code), program, options.opt_level});
+  }
+
+  absl::StatusOr<std::shared_ptr<const Executable>> load(std::string_view payload, backends::Program program,
+                                                         const JitOptions& options) const override {
+    std::string error;
+    std::unique_ptr<JitCode> code = JitCode::load(payload, cpu_abi::kEntry, error);
+    if (!code) return absl::InvalidArgumentError(error);
+    return std::make_shared<CpuExecutable>(CpuProgram{std::move(code), std::move(program), options.opt_level});
+  }
+};
+
+}  // namespace
+}  // namespace strata::backends::cpu
+
+namespace strata::backends {
+std::unique_ptr<Target> create_cpu_target() { return std::make_unique<cpu::CpuTarget>(); }
+}  // namespace strata::backends
