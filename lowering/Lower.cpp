@@ -3,9 +3,7 @@
 #include "lowering/Lower.h"
 
 #include "jaxpr.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/raw_ostream.h"
-#include "lowering/CpuPasses.h"
 #include "lowering/Dialects.h"
 #include "lowering/JaxprToStrata.h"
 #include "lowering/Stages.h"
@@ -64,13 +62,12 @@ LowerResult lower(const JaxprImpl& jaxpr, bool with_locations, const Options& op
     if (result.error.empty()) result.error = "lowering failed";
     return result;
   }
+  mlir::strata::PipelineOptions pipeline;
+  pipeline.jit.parallel = options.parallel;
+  pipeline.jit.fuse = options.fuse;
+  pipeline.jit.assign_buffers = options.assign_buffers;
+  pipeline.jit.opt_level = options.opt_level;
   auto emit = [&](const mlir::strata::Stage& stage, const std::string* translated) {
-    // As compile_for_cpu: the options travel with the module from `fused` on (set once the
-    // `cse` text is taken).
-    llvm::scope_exit configure([&] {
-      if (llvm::StringRef(stage.name) == "cse")
-        mlir::strata::setCpuOptions(*module, options.parallel, options.opt_level, options.fuse, options.assign_buffers);
-    });
     if (translated) {
       result.stages.push_back({stage.name, *translated, with_locations ? *translated : ""});
       return;
@@ -78,7 +75,7 @@ LowerResult lower(const JaxprImpl& jaxpr, bool with_locations, const Options& op
     result.stages.push_back({stage.name, mlir::strata::printStage(*module, stage),
                              with_locations ? mlir::strata::printStage(*module, stage, true) : ""});
   };
-  if (failed(mlir::strata::runStages(*module, lastStage, emit)) && result.error.empty())
+  if (failed(mlir::strata::runStages(*module, pipeline, lastStage, emit)) && result.error.empty())
     result.error = "a pipeline failed";
   return result;
 }

@@ -1,5 +1,4 @@
-// The stage list. Each later issue appends its stage (fused, buffer-assigned, loops,
-// llvm-dialect, llvm-ir, asm, ptx) as one more line of kStages.
+// The stage list (Stages.h): one line of kStages per stage.
 #include "lowering/Stages.h"
 
 #include "lowering/CpuPipeline.h"
@@ -15,10 +14,17 @@
 namespace mlir::strata {
 namespace {
 
-void addCanonicalize(OpPassManager& pm) { pm.addPass(createCanonicalizerPass()); }
-void addCse(OpPassManager& pm) { pm.addPass(createCSEPass()); }
-void addFuse(OpPassManager& pm) { pm.addPass(createStrataFuse()); }
-void addAssignBuffers(OpPassManager& pm) { pm.addPass(createStrataAssignBuffers()); }
+void addCanonicalize(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCanonicalizerPass()); }
+void addCse(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCSEPass()); }
+// Fusion off (JitOptions::fuse): the stage is the program unchanged, every op its own loop nest.
+void addFuse(OpPassManager& pm, const PipelineOptions& options) {
+  if (options.jit.fuse) pm.addPass(createStrataFuse());
+}
+void addAssignBuffers(OpPassManager& pm, const PipelineOptions& options) {
+  StrataAssignBuffersOptions assign;
+  assign.share = options.jit.assign_buffers;
+  pm.addPass(createStrataAssignBuffers(assign));
+}
 
 // The recipe. Order matters: canonicalization folds constants and identities first, so that
 // CSE then sees the ops that are really left and merges the duplicates among them; fusion
@@ -31,7 +37,7 @@ const Stage kStages[] = {
     {"canonicalized", "after canonicalization (folders and patterns)", addCanonicalize},
     // 3. Common subexpressions merged.
     {"cse", "after common subexpression elimination", addCse},
-    // 4. Ops grouped into strata.fusion regions, one loop nest each (strata.fuse = false: none).
+    // 4. Ops grouped into strata.fusion regions, one loop nest each (JitOptions::fuse off: none).
     {"fused", "ops grouped into strata.fusion regions (transforms/Fuse.cpp)", addFuse},
     // 5-11. The CPU pipeline (lowering/CpuPipeline.h), with buffer assignment after
     //       bufferization.
@@ -55,18 +61,18 @@ const Stage* findStage(llvm::StringRef name) {
   return nullptr;
 }
 
-LogicalResult runStages(ModuleOp module, llvm::StringRef last,
+LogicalResult runStages(ModuleOp module, const PipelineOptions& options, llvm::StringRef last,
                         llvm::function_ref<void(const Stage&, const std::string* translated)> emit,
                         llvm::function_ref<LogicalResult(PassManager&)> configure) {
   for (const Stage& stage : kStages) {
     if (stage.addPasses) {
       PassManager pm(module.getContext());
-      stage.addPasses(pm);
+      stage.addPasses(pm, options);
       if (configure && failed(configure(pm))) return failure();
       if (failed(pm.run(module))) return failure();
     }
     std::string text;
-    if (stage.translate && failed(stage.translate(module, text))) return failure();
+    if (stage.translate && failed(stage.translate(module, options, text))) return failure();
     emit(stage, stage.translate ? &text : nullptr);
     if (last == stage.name) break;
   }

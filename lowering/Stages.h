@@ -11,6 +11,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "lowering/PipelineOptions.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir {
@@ -26,12 +27,12 @@ inline constexpr llvm::StringLiteral kJaxprStage = "jaxpr";
 struct Stage {
   const char* name;
   const char* summary;
-  // Adds the passes that turn the previous stage's output into this stage's; null for the
-  // `strata` stage (the program as parsed or lowered).
-  void (*addPasses)(OpPassManager& pm);
+  // Adds the passes that turn the previous stage's output into this stage's, each given its
+  // options from `options`; null for the `strata` stage (the program as parsed or lowered).
+  void (*addPasses)(OpPassManager& pm, const PipelineOptions& options);
   // Stages past MLIR (llvm-ir, asm) print another language: `translate` renders their text
   // from the module, which stays as the previous stage left it. Null for MLIR stages.
-  LogicalResult (*translate)(ModuleOp module, std::string& text) = nullptr;
+  LogicalResult (*translate)(ModuleOp module, const PipelineOptions& options, std::string& text) = nullptr;
   // Text appended to an MLIR stage's module, as `//` comments (the `buffers` stage's
   // BufferAssignment); null for none.
   std::string (*annotate)(ModuleOp module) = nullptr;
@@ -41,11 +42,11 @@ struct Stage {
 llvm::ArrayRef<Stage> stages();
 const Stage* findStage(llvm::StringRef name);
 
-// Runs the stages on `module` in order, calling `emit` after each, and stops after `last`
+// Runs the stages on `module` in order with `options`, calling `emit` after each, and stops after `last`
 // (empty: run them all) or at the first pipeline that fails (its diagnostics emitted).
 // `emit` gets the text of a translating stage; for MLIR stages (null) it prints the module.
 // `configure` may adjust each stage's pass manager (strata-opt applies its CLI flags there).
-LogicalResult runStages(ModuleOp module, llvm::StringRef last,
+LogicalResult runStages(ModuleOp module, const PipelineOptions& options, llvm::StringRef last,
                         llvm::function_ref<void(const Stage&, const std::string* translated)> emit,
                         llvm::function_ref<LogicalResult(PassManager&)> configure = {});
 

@@ -21,7 +21,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "lowering/CpuAbi.h"
-#include "lowering/CpuPasses.h"
 #include "lowering/Dialects.h"
 #include "lowering/JaxprToStrata.h"
 #include "lowering/LlvmCodegen.h"
@@ -151,12 +150,23 @@ CompileResult compile(const JaxprImpl& jaxpr, const CompileOptions& options) {
   auto module = mlir::strata::lowerJaxprToStrata(context, jaxpr, mlir::UnknownLoc::get(&context));
   if (!module || mlir::failed(mlir::verify(*module))) return failure(errors);
 
+  // Entry arguments: the constants, then the inputs, then the outputs.
+  mlir::strata::PipelineOptions pipeline;
+  pipeline.jit.parallel = options.parallel;
+  pipeline.jit.fuse = options.fuse;
+  pipeline.jit.assign_buffers = options.assign_buffers;
+  pipeline.jit.opt_level = options.opt_level;
+  pipeline.numInputs = static_cast<int64_t>(prog.consts.size() + prog.inputs.size());
+  for (int i : options.donate)
+    if (i >= 0 && static_cast<size_t>(i) < prog.inputs.size())
+      pipeline.donatedArgs.push_back(static_cast<int64_t>(prog.consts.size()) + i);
+
   std::string key;
   for (const mlir::strata::Stage& stage : mlir::strata::stages()) {
     if (stage.translate) break;  // llvm-ir and asm: below
     if (stage.addPasses) {
       mlir::PassManager pm(&context);
-      stage.addPasses(pm);
+      stage.addPasses(pm, pipeline);
       if (mlir::failed(pm.run(*module))) return failure(errors);
     }
     std::string name = stage.name;
@@ -164,21 +174,7 @@ CompileResult compile(const JaxprImpl& jaxpr, const CompileOptions& options) {
     if (name == "linalg") prog.cost.bytes_accessed = bytesOf(*module);
     prog.stages.emplace_back(name, mlir::strata::printStage(*module, stage));
     timer.lap(name);
-    if (name != "cse") continue;
-    mlir::strata::setCpuOptions(*module, options.parallel, options.opt_level, options.fuse,
-                                options.assign_buffers);
-    if (!options.donate.empty()) {
-      // Entry arguments: the constants, then the inputs, then the outputs.
-      llvm::SmallVector<int64_t> args;
-      for (int i : options.donate)
-        if (i >= 0 && static_cast<size_t>(i) < prog.inputs.size())
-          args.push_back(static_cast<int64_t>(prog.consts.size()) + i);
-      mlir::Builder b(&context);
-      (*module)->setAttr("strata.donate", b.getDenseI64ArrayAttr(args));
-      (*module)->setAttr("strata.num_inputs",
-                         b.getI64IntegerAttr(static_cast<int64_t>(prog.consts.size() + prog.inputs.size())));
-    }
-    if (options.cache_dir.empty()) continue;
+    if (name != "cse" || options.cache_dir.empty()) continue;
     key = cpu::cache_key(prog.stages.back().second, options);
     cpu::CacheEntry entry;
     if (!cpu::cache_load(options.cache_dir, key, entry)) continue;
@@ -197,8 +193,13 @@ CompileResult compile(const JaxprImpl& jaxpr, const CompileOptions& options) {
     prog.from_disk_cache = true;
     return CompileResult{std::make_shared<cpu::CpuExecutable>(std::move(prog)), ""};
   }
-  prog.memory.scratch_bytes = mlir::strata::moduleIntAttr(*module, "strata.scratch_bytes", 0);
-  prog.memory.temporaries_bytes = mlir::strata::moduleIntAttr(*module, "strata.temporaries_bytes", 0);
+  // The pipeline's results (lowering/PipelineOptions.h).
+  auto intResult = [&](const char* name) -> int64_t {
+    auto a = (*module)->getAttrOfType<mlir::IntegerAttr>(name);
+    return a ? a.getInt() : 0;
+  };
+  prog.memory.scratch_bytes = intResult("strata.scratch_bytes");
+  prog.memory.temporaries_bytes = intResult("strata.temporaries_bytes");
   if (auto aliases = (*module)->getAttrOfType<mlir::DenseI64ArrayAttr>("strata.output_aliases"))
     for (int64_t a : aliases.asArrayRef())
       prog.output_aliases.push_back(a < 0 ? -1 : static_cast<int>(a - static_cast<int64_t>(prog.consts.size())));

@@ -3,6 +3,8 @@
 //
 //   strata-opt --emit=STAGE file.{mlir,jaxpr}   the program after one stage (lowering/Stages.h)
 //   strata-opt --emit=all file.{mlir,jaxpr}     every stage in order, each under a header
+//     with the compiler's switches (JitOptions) for the pipelines: --opt-level=N,
+//     --parallel=BOOL, --fuse=BOOL, --assign-buffers=BOOL, --donate=i,j (entry arguments)
 //   strata-opt [mlir-opt flags] file.jaxpr      the jaxpr lowered to `strata`, then as mlir-opt
 //
 // Every other flag is mlir-opt's (--pass-pipeline, --split-input-file, --verify-diagnostics,
@@ -21,6 +23,7 @@
 #include "lowering/JaxprToStrata.h"
 #include "lowering/Stages.h"
 #include "transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -42,7 +45,35 @@ static llvm::cl::opt<std::string> emitStage(
                    "llvm-dialect, llvm-ir, asm"),
     llvm::cl::value_desc("stage"), llvm::cl::init(""));
 
+// The compiler's switches for --emit (JitOptions, lowering/PipelineOptions.h).
+static llvm::cl::OptionCategory pipelineCategory("strata pipeline options (with --emit)");
+static llvm::cl::opt<int> optLevel("opt-level", llvm::cl::desc("LLVM optimisation level (0-3) of the llvm-ir and asm stages"),
+                                   llvm::cl::init(3), llvm::cl::cat(pipelineCategory));
+static llvm::cl::opt<bool> parallel("parallel", llvm::cl::desc("Split large loops and GEMMs across the thread pool"),
+                                    llvm::cl::init(true), llvm::cl::cat(pipelineCategory));
+static llvm::cl::opt<bool> fuse("fuse", llvm::cl::desc("Group ops into strata.fusion regions (the fused stage)"),
+                                llvm::cl::init(true), llvm::cl::cat(pipelineCategory));
+static llvm::cl::opt<bool> assignBuffers("assign-buffers",
+                                         llvm::cl::desc("Temporaries whose live ranges do not overlap share bytes"),
+                                         llvm::cl::init(true), llvm::cl::cat(pipelineCategory));
+static llvm::cl::list<int64_t> donate("donate",
+                                      llvm::cl::desc("Entry-function arguments whose buffers outputs may take over"),
+                                      llvm::cl::CommaSeparated, llvm::cl::cat(pipelineCategory));
+
 namespace {
+
+// The pipeline options from the flags above; the entry function's arguments are all inputs
+// (`module` is at the strata stage).
+mlir::strata::PipelineOptions pipelineOptions(ModuleOp module) {
+  mlir::strata::PipelineOptions options;
+  options.jit.opt_level = optLevel;
+  options.jit.parallel = parallel;
+  options.jit.fuse = fuse;
+  options.jit.assign_buffers = assignBuffers;
+  options.donatedArgs.assign(donate.begin(), donate.end());
+  if (func::FuncOp main = mlir::strata::entryFunction(module)) options.numInputs = main.getNumArguments();
+  return options;
+}
 
 bool looksLikeJaxpr(llvm::StringRef filename, llvm::StringRef text) {
   return filename.ends_with(".jaxpr") || text.ltrim().starts_with("{ lambda");
@@ -91,7 +122,8 @@ LogicalResult emitStages(llvm::raw_ostream& os, llvm::SourceMgr& sourceMgr, MLIR
     os << (translated ? *translated : mlir::strata::printStage(*module, stage));
   };
   auto configure = [](PassManager& pm) { return applyPassManagerCLOptions(pm); };
-  return mlir::strata::runStages(*module, all ? "" : emitStage.getValue(), emit, configure);
+  return mlir::strata::runStages(*module, pipelineOptions(*module), all ? "" : emitStage.getValue(), emit,
+                                 configure);
 }
 
 // One input (or one --split-input-file chunk).

@@ -1,0 +1,30 @@
+// lowering/PipelineOptions.h — what the pass pipelines (Stages.h, CpuPipeline.h) are told about
+// one compilation. Plain C++ with LLVM's small containers: no MLIR header.
+//
+// Each pipeline builder hands these to the passes through the passes' declared options
+// (lowering/Passes.td, transforms/Passes.td); no pass reads them from the module. What passes
+// leave on the module for the compiler to read back are results, not options:
+//   strata.scratch_bytes, strata.temporaries_bytes (i64)  the scratch arena's size, and the
+//       temporaries' total before sharing (strata-assign-buffers, strata-scratch-arena)
+//   strata.output_aliases (i64 array)  per output, the donated argument whose buffer it is
+//       written into, or -1 (strata-donate-inputs)
+#pragma once
+
+#include <cstdint>
+
+#include "llvm/ADT/SmallVector.h"
+#include "strata/jit_options.h"
+
+namespace mlir::strata {
+
+struct PipelineOptions {
+  // The user's switches: parallel, fuse, assign_buffers, opt_level, ...
+  ::strata::JitOptions jit;
+  // Entry-function arguments whose buffers outputs may take over (JitOptions::donate, as
+  // positions among the entry function's arguments: constants come first).
+  llvm::SmallVector<int64_t> donatedArgs;
+  // Entry arguments before the outputs (-1: unknown).
+  int64_t numInputs = -1;
+};
+
+}  // namespace mlir::strata
