@@ -1,5 +1,6 @@
-// The CPU pipeline's small passes and its module-attribute options (CpuPasses.h).
+// The CPU pipeline's small passes (CpuPasses.h).
 #include "lowering/CpuPasses.h"
+#include "lowering/Passes.h"
 #include "transforms/BufferAssignment.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -22,27 +23,7 @@
 
 namespace mlir::strata {
 
-int64_t moduleIntAttr(ModuleOp module, const char* name, int64_t otherwise) {
-  if (auto a = module->getAttrOfType<IntegerAttr>(name)) return a.getInt();
-  return otherwise;
-}
-
 func::FuncOp entryFunction(ModuleOp module) { return assignmentFunction(module); }
-
-bool parallelEnabled(ModuleOp module) {
-  if (auto a = module->getAttrOfType<BoolAttr>("strata.parallel")) return a.getValue();
-  return true;
-}
-
-int optLevel(ModuleOp module) { return static_cast<int>(moduleIntAttr(module, "strata.opt_level", 3)); }
-
-void setCpuOptions(ModuleOp module, bool parallel, int level, bool fuse, bool assignBuffers) {
-  Builder b(module.getContext());
-  module->setAttr("strata.parallel", b.getBoolAttr(parallel));
-  module->setAttr("strata.fuse", b.getBoolAttr(fuse));
-  module->setAttr("strata.assign_buffers", b.getBoolAttr(assignBuffers));
-  module->setAttr("strata.opt_level", b.getI64IntegerAttr(level));
-}
 
 namespace {
 
@@ -288,9 +269,10 @@ void registerCpuPasses() {
   static bool done = false;
   if (done) return;
   done = true;
-  for (auto create : {createStrataToLinalgPass, createMarkReadOnlyInputsPass, createRuntimeGemmPass,
-                      createExpandStridedCopiesPass, createFuseParallelLoopsPass, createOutlineParallelLoopsPass, createForwardOutputsPass, createTileTransposesPass, createUnshareFillsPass, createDonateInputsPass,
-                      createScratchArenaPass, createMathToLibmCallsPass, createParallelLaunchPass,
+  registerStrataLoweringPasses();
+  for (auto create : {createStrataToLinalgPass, createMarkReadOnlyInputsPass, createExpandStridedCopiesPass,
+                      createFuseParallelLoopsPass, createForwardOutputsPass, createTileTransposesPass,
+                      createUnshareFillsPass, createMathToLibmCallsPass, createParallelLaunchPass,
                       createCpuEntryPass})
     registerPass(create);
 }

@@ -1,17 +1,5 @@
 // lowering/CpuPasses.h — the passes of the CPU pipeline that are strata's own (the rest are
-// upstream MLIR passes), and the options the pipeline reads from the module.
-//
-// Options travel with the program as module attributes, so that the stage list (Stages.h)
-// needs no option plumbing and strata-opt can set them in the input:
-//   strata.parallel  (bool, default true)  split large loops and GEMMs across the cores
-//   strata.opt_level (i64, default 3)      LLVM -O level
-//   strata.fuse      (bool, default true)  group ops into strata.fusion regions (strata-fuse)
-//   strata.assign_buffers (bool, default true)  temporaries share the arena (strata-assign-buffers)
-//   strata.donate (i64 array), strata.num_inputs (i64): the entry function's arguments whose
-//                    buffers outputs may take over (CompileOptions::donate), and how many
-//                    arguments precede the outputs
-// Results that compile_for_cpu reads back after the loops stage:
-//   strata.scratch_bytes, strata.temporaries_bytes (i64), strata.output_aliases (i64 array)
+// upstream MLIR passes) and not yet declared in Passes.td, and the helpers they share.
 #pragma once
 
 #include <cstdint>
@@ -38,10 +26,6 @@ namespace mlir::strata {
 // body (null when there is none or several).
 func::FuncOp entryFunction(ModuleOp module);
 
-bool parallelEnabled(ModuleOp module);
-int optLevel(ModuleOp module);
-void setCpuOptions(ModuleOp module, bool parallel, int optLevel, bool fuse = true, bool assignBuffers = true);
-int64_t moduleIntAttr(ModuleOp module, const char* name, int64_t otherwise);
 
 // --strata-mark-readonly-inputs: arguments of public functions are not writable, so that
 // bufferization never writes into a caller's buffers.
@@ -50,10 +34,6 @@ std::unique_ptr<Pass> createMarkReadOnlyInputsPass();
 // out-params leave as a copy) is computed in the output buffer itself, viewed with the
 // temporary's shape.
 std::unique_ptr<Pass> createForwardOutputsPass();
-// --strata-donate-inputs (DonateInputs.cpp): outputs written into donated inputs' buffers.
-std::unique_ptr<Pass> createDonateInputsPass();
-// --strata-runtime-gemm (RuntimeGemm.cpp).
-std::unique_ptr<Pass> createRuntimeGemmPass();
 // --strata-expand-strided-copies: memref.copy between buffers that are not both contiguous
 // becomes linalg.copy (loops), so that no copy needs MLIR's runtime library.
 std::unique_ptr<Pass> createExpandStridedCopiesPass();
@@ -79,10 +59,6 @@ bool noTwoShareBytes(llvm::ArrayRef<Value> values);
 func::FuncOp createOutlinedFunction(OpBuilder& b, func::FuncOp main, Location loc, llvm::StringRef name,
                                     unsigned leading, llvm::ArrayRef<Value> cloned, llvm::ArrayRef<Value> captured,
                                     IRMapping& map);
-// --strata-outline-parallel-loops (ParallelLoops.cpp).
-std::unique_ptr<Pass> createOutlineParallelLoopsPass();
-// --strata-scratch-arena (ScratchArena.cpp).
-std::unique_ptr<Pass> createScratchArenaPass();
 // --strata-math-to-libm: math.log1p/expm1/tanh → calls of libm (LLVM has no accurate
 // intrinsic for them).
 std::unique_ptr<Pass> createMathToLibmCallsPass();
@@ -91,7 +67,7 @@ std::unique_ptr<Pass> createParallelLaunchPass();
 // --strata-cpu-entry (CpuEntry.cpp), on the LLVM dialect.
 std::unique_ptr<Pass> createCpuEntryPass();
 
-// Registers the passes above with MLIR's pass registry (for strata-opt's --pass-pipeline).
+// Registers the passes above and those of Passes.td with MLIR's pass registry (for strata-opt).
 void registerCpuPasses();
 
 }  // namespace mlir::strata

@@ -7,6 +7,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "lowering/CpuPasses.h"
 #include "lowering/LlvmCodegen.h"
+#include "lowering/Passes.h"
 #include "lowering/StrataToLinalg.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -26,11 +27,11 @@
 
 namespace mlir::strata {
 
-void addLinalgPasses(OpPassManager& pm) {
+void addLinalgPasses(OpPassManager& pm, const PipelineOptions&) {
   // 1. Every strata op becomes linalg/tensor/arith/math (custom_vjp calls inlined first).
   pm.addPass(createStrataToLinalgPass());
   //    Each strata.fusion region becomes one loop nest there (the fusion decisions are the
-  //    `fused` stage's; with strata.fuse = false every op is its own loop nest).
+  //    `fused` stage's; with fusion off every op is its own loop nest).
   // 2. Dead values go, duplicates merge (tensor.empty of one shape: a loop's output may then
   //    share the buffer of the input it consumes). Fills merged by CSE are split again, one per
   //    use: two GEMM results or reduction accumulators sharing one zero fill would bufferize to
@@ -40,15 +41,15 @@ void addLinalgPasses(OpPassManager& pm) {
   pm.addPass(createUnshareFillsPass());
 }
 
-void addBufferizePasses(OpPassManager& pm) {
+void addBufferizePasses(OpPassManager& pm, const PipelineOptions& options) {
   // 1. Inputs belong to the caller: never written in place.
   pm.addPass(createMarkReadOnlyInputsPass());
   // 2. Tensors become buffers across the whole module; contiguous (identity) layouts at
   //    function boundaries, so that @main takes plain row-major buffers.
-  bufferization::OneShotBufferizePassOptions options;
-  options.bufferizeFunctionBoundaries = true;
-  options.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(options));
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   // 3. Results become out-params written in place (destination passing): the allocation of a
   //    returned buffer is replaced by the caller's output buffer.
   bufferization::BufferResultsToOutParamsPassOptions out;
@@ -60,12 +61,17 @@ void addBufferizePasses(OpPassManager& pm) {
   pm.addPass(createForwardOutputsPass());
   // 5. Outputs take over the buffers of donated inputs (after 4, which settles where each
   //    output is written).
-  pm.addPass(createDonateInputsPass());
+  DonateInputsPassOptions donate;
+  donate.args = options.donatedArgs;
+  donate.numInputs = options.numInputs;
+  pm.addPass(createDonateInputsPass(donate));
 }
 
-void addLoopsPasses(OpPassManager& pm) {
+void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   // 1. GEMMs become runtime calls while they are still recognisable ops.
-  pm.addPass(createRuntimeGemmPass());
+  RuntimeGemmPassOptions gemm;
+  gemm.parallel = options.jit.parallel;
+  pm.addPass(createRuntimeGemmPass(gemm));
   pm.addPass(createExpandStridedCopiesPass());
   // 2. Transposes are tiled (so that each tile stays in cache), then everything becomes loops: scf.parallel over parallel dimensions, scf.for over
   //    reductions (innermost, as StrataToLinalg orders them).
@@ -73,16 +79,20 @@ void addLoopsPasses(OpPassManager& pm) {
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
   // 3. Adjacent loops over one iteration space that depend only iteration by iteration become
-  //    one (an input fusion's fill, reduction and epilogue: one nest).
-  pm.addPass(createFuseParallelLoopsPass());
-  // 4. Large loops are outlined for the thread pool; then temporaries move into the scratch
-  //    arena (last, so that it sees every allocation, including the GEMM's workspace).
-  pm.addPass(createOutlineParallelLoopsPass());
-  pm.addPass(createScratchArenaPass());
+  //    one (an input fusion's fill, reduction and epilogue: one nest). Part of fusion: with
+  //    fusion off every op keeps its own loop nest.
+  if (options.jit.fuse) pm.addPass(createFuseParallelLoopsPass());
+  // 4. Large loops are outlined for the thread pool (unless parallel loops are off); then
+  //    temporaries move into the scratch arena (last, so that it sees every allocation,
+  //    including the GEMM's workspace).
+  if (options.jit.parallel) pm.addPass(createOutlineParallelLoopsPass());
+  ScratchArenaPassOptions arena;
+  arena.share = options.jit.assign_buffers;
+  pm.addPass(createScratchArenaPass(arena));
   pm.addPass(createCanonicalizerPass());
 }
 
-void addLlvmDialectPasses(OpPassManager& pm) {
+void addLlvmDialectPasses(OpPassManager& pm, const PipelineOptions&) {
   // 1. Views (subview, reshape) become explicit offsets and strides; loops become branches;
   //    math functions without an accurate LLVM intrinsic become libm calls.
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -104,9 +114,8 @@ void addLlvmDialectPasses(OpPassManager& pm) {
 
 namespace {
 
-LogicalResult translate(ModuleOp module, bool assembly, std::string& text) {
+LogicalResult translate(ModuleOp module, int level, bool assembly, std::string& text) {
   std::string error;
-  int level = optLevel(module);
   std::unique_ptr<llvm::TargetMachine> tm = createHostTargetMachine(level, error);
   if (!tm) return module.emitError(error);
   llvm::LLVMContext context;
@@ -124,8 +133,12 @@ LogicalResult translate(ModuleOp module, bool assembly, std::string& text) {
 
 }  // namespace
 
-LogicalResult translateToLlvmIr(ModuleOp module, std::string& text) { return translate(module, false, text); }
-LogicalResult translateToAssembly(ModuleOp module, std::string& text) { return translate(module, true, text); }
+LogicalResult translateToLlvmIr(ModuleOp module, const PipelineOptions& options, std::string& text) {
+  return translate(module, options.jit.opt_level, false, text);
+}
+LogicalResult translateToAssembly(ModuleOp module, const PipelineOptions& options, std::string& text) {
+  return translate(module, options.jit.opt_level, true, text);
+}
 
 void registerCpuPipelineInterfaces(DialectRegistry& registry) {
   arith::registerBufferizableOpInterfaceExternalModels(registry);

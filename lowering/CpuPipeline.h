@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "lowering/PipelineOptions.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir {
@@ -19,14 +20,15 @@ class OpPassManager;
 
 namespace mlir::strata {
 
-void addLinalgPasses(OpPassManager& pm);
-void addBufferizePasses(OpPassManager& pm);
-void addLoopsPasses(OpPassManager& pm);
-void addLlvmDialectPasses(OpPassManager& pm);
+void addLinalgPasses(OpPassManager& pm, const PipelineOptions& options);
+void addBufferizePasses(OpPassManager& pm, const PipelineOptions& options);
+void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options);
+void addLlvmDialectPasses(OpPassManager& pm, const PipelineOptions& options);
 
-// The llvm-ir and asm stages' texts, from a module in the LLVM dialect.
-LogicalResult translateToLlvmIr(ModuleOp module, std::string& text);
-LogicalResult translateToAssembly(ModuleOp module, std::string& text);
+// The llvm-ir and asm stages' texts, from a module in the LLVM dialect, at LLVM's
+// -O`options.jit.opt_level`.
+LogicalResult translateToLlvmIr(ModuleOp module, const PipelineOptions& options, std::string& text);
+LogicalResult translateToAssembly(ModuleOp module, const PipelineOptions& options, std::string& text);
 
 // The interfaces the pipeline needs (bufferization models, LLVM IR translation).
 void registerCpuPipelineInterfaces(DialectRegistry& registry);

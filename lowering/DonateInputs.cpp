@@ -1,18 +1,7 @@
-// --strata-donate-inputs: outputs written into donated inputs' buffers (JitOptions::donate).
-//
-// The module says which arguments of the entry function the caller gives up (strata.donate,
-// argument positions) and how many arguments precede the out-params (strata.num_inputs).
-// 1. Each donated input takes the first output of exactly its buffer type not yet taken.
-// 2. The output then lives in the input's buffer. When nothing uses the output before the
-//    input's last read (or the one op where both meet reads each input element only to write
-//    the same output element: an elementwise linalg op with identity maps, or a copy of the
-//    input onto the output, which disappears), every use of the output becomes a use of the
-//    input. Otherwise the output is computed in a temporary and copied into the input at the
-//    end, after its last read.
-// 3. The module records strata.output_aliases: per output, the argument position of the input
-//    it is written into, or -1.
-// REQUIRES: bufferized, results turned into out-params (one block).
+// --strata-donate-inputs: outputs written into donated inputs' buffers; the algorithm is in
+// Passes.td.
 #include "lowering/CpuPasses.h"
+#include "lowering/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -21,6 +10,10 @@
 #include "transforms/BufferAssignment.h"
 
 namespace mlir::strata {
+
+#define GEN_PASS_DEF_DONATEINPUTSPASS
+#include "lowering/Passes.h.inc"
+
 namespace {
 
 // Whether `op` reads `in` only element by element into the same elements of `out`.
@@ -43,26 +36,22 @@ bool elementwiseInPlace(Operation* op, Value in, Value out) {
   return reads && writes && in.getType() == out.getType();
 }
 
-struct DonateInputsPass : PassWrapper<DonateInputsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DonateInputsPass)
-  StringRef getArgument() const override { return "strata-donate-inputs"; }
-  StringRef getDescription() const override {
-    return "Write outputs into the buffers of donated inputs (strata.donate)";
-  }
+struct DonateInputsPass : impl::DonateInputsPassBase<DonateInputsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto donate = module->getAttrOfType<DenseI64ArrayAttr>("strata.donate");
     func::FuncOp main = entryFunction(module);
-    if (!donate || donate.empty() || !main) return;
-    int64_t numInputs = moduleIntAttr(module, "strata.num_inputs", -1);
-    int64_t numArgs = main.getNumArguments();
+    if (args.empty() || !main) return;
+    int64_t numArgs = main.getNumArguments(), numInputs = this->numInputs;
     if (numInputs < 0 || numInputs > numArgs) {
-      module.emitError("strata-donate-inputs: expects strata.num_inputs, the arguments before the outputs");
+      module.emitError("strata-donate-inputs: expects num-inputs, the arguments before the outputs, but got ")
+          << numInputs;
       return signalPassFailure();
     }
     Block& block = main.getBody().front();
     SmallVector<int64_t> aliases(numArgs - numInputs, -1);
-    for (int64_t i : donate.asArrayRef()) {
+    for (int64_t i : args) {
       if (i < 0 || i >= numInputs) continue;
       Value in = main.getArgument(static_cast<unsigned>(i));
       int64_t j = 0;
@@ -85,6 +74,7 @@ struct DonateInputsPass : PassWrapper<DonateInputsPass, OperationPass<ModuleOp>>
       if (firstWrite > lastRead || meet) {
         if (meet && isa<memref::CopyOp>(ops[firstWrite])) ops[firstWrite]->erase();  // x onto x
         out.replaceAllUsesWith(in);
+        ++numInPlace;
         continue;
       }
       OpBuilder b(&block, block.begin());
@@ -94,13 +84,12 @@ struct DonateInputsPass : PassWrapper<DonateInputsPass, OperationPass<ModuleOp>>
       out.replaceAllUsesWith(temp);
       b.setInsertionPoint(block.getTerminator());
       memref::CopyOp::create(b, main.getLoc(), temp, in);
+      ++numCopied;
     }
     module->setAttr("strata.output_aliases", DenseI64ArrayAttr::get(&getContext(), aliases));
   }
 };
 
 }  // namespace
-
-std::unique_ptr<Pass> createDonateInputsPass() { return std::make_unique<DonateInputsPass>(); }
 
 }  // namespace mlir::strata

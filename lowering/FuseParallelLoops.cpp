@@ -10,8 +10,8 @@
 // one of them writes and their bases may share bytes; a conflict is allowed only between
 // accesses of the same base and element type at the same linear element index, an affine
 // function of the parallel loop indices that uses all of them (each iteration its own element).
-// Loop bodies may hold only loads, stores, pure ops, scf.for and scf.if. With the module
-// attribute strata.fuse = false (fusion off) the pass does nothing.
+// Loop bodies may hold only loads, stores, pure ops, scf.for and scf.if. With fusion off
+// (JitOptions::fuse) the pipeline leaves this pass out.
 // REQUIRES: bufferized, loops; before the scratch arena (allocations carry strata.offset).
 #include <optional>
 
@@ -208,8 +208,6 @@ struct FuseParallelLoopsPass : PassWrapper<FuseParallelLoopsPass, OperationPass<
   }
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // Part of fusion: with strata.fuse = false every op keeps its own loop nest.
-    if (auto fuse = module->getAttrOfType<BoolAttr>("strata.fuse"); fuse && !fuse.getValue()) return;
     func::FuncOp main = entryFunction(module);
     if (!main) return;
     scf::ParallelOp previous;

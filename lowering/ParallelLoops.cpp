@@ -10,7 +10,6 @@
 // 2. The loop becomes `func.call @main_parallel_N(0, trips, captured...)`, still a correct
 //    serial program; the function carries strata.parallel_grain (the smallest chunk worth a
 //    thread) and, when no two captured buffers can overlap, strata.noalias_args.
-//    With strata.parallel = false nothing is outlined.
 //
 // --strata-parallel-launch (on the LLVM dialect):
 // 3. For each outlined function F, a trampoline F_task(ctx, lo, hi) loads the captured values
@@ -26,6 +25,7 @@
 
 #include "lowering/CpuAbi.h"
 #include "lowering/CpuPasses.h"
+#include "lowering/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -38,6 +38,10 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::strata {
+
+#define GEN_PASS_DEF_OUTLINEPARALLELLOOPSPASS
+#include "lowering/Passes.h.inc"
+
 namespace {
 
 namespace abi = ::strata::cpu_abi;
@@ -88,15 +92,11 @@ bool cloneable(Value v) {
   return def && (isa<arith::ConstantOp, memref::GetGlobalOp>(def));
 }
 
-struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OutlineParallelLoopsPass)
-  StringRef getArgument() const override { return "strata-outline-parallel-loops"; }
-  StringRef getDescription() const override {
-    return "Outline large top-level scf.parallel loops of @main for the runtime's parallel_for";
-  }
+struct OutlineParallelLoopsPass : impl::OutlineParallelLoopsPassBase<OutlineParallelLoopsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (!parallelEnabled(module)) return;
     func::FuncOp main = entryFunction(module);
     if (!main) return;
     SmallVector<Operation*> roots;
@@ -134,14 +134,14 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
     int64_t total = outerTrips;
     for (int64_t t : trips) total *= t;
     total *= iterations(loop.getRegion());
-    if (total < abi::kParallelThreshold) return;
+    if (total < minIterations) return;
     size_t p = 0;
     while (p < rank && trips[p] < 2) ++p;
     if (p == rank || !constant(loop.getLowerBound()[p]) || !constant(loop.getUpperBound()[p]) ||
         !constant(loop.getStep()[p]))
       return;
     int64_t perIteration = std::max<int64_t>(1, total / trips[p]);
-    int64_t grain = std::max<int64_t>(1, (abi::kParallelThreshold / 2 + perIteration - 1) / perIteration);
+    int64_t grain = std::max<int64_t>(1, (minIterations / 2 + perIteration - 1) / perIteration);
 
     // Values the loop nest reads from outside: its bounds and what its bodies use.
     SetVector<Value> used;
@@ -184,7 +184,11 @@ struct OutlineParallelLoopsPass : PassWrapper<OutlineParallelLoopsPass, Operatio
 
     // `noalias` holds unless two captured buffers may share bytes (two views of one buffer, or
     // two temporaries that buffer assignment placed over each other).
-    if (noTwoShareBytes(captured)) fn->setAttr("strata.noalias_args", b.getUnitAttr());
+    if (noTwoShareBytes(captured)) {
+      fn->setAttr("strata.noalias_args", b.getUnitAttr());
+      ++numNoalias;
+    }
+    ++numOutlined;
 
     b.setInsertionPoint(root);
     SmallVector<Value> args{arith::ConstantOp::create(b, loc, b.getIndexAttr(0)),
@@ -396,9 +400,6 @@ func::FuncOp createOutlinedFunction(OpBuilder& b, func::FuncOp main, Location lo
   return fn;
 }
 
-std::unique_ptr<Pass> createOutlineParallelLoopsPass() {
-  return std::make_unique<OutlineParallelLoopsPass>();
-}
 std::unique_ptr<Pass> createParallelLaunchPass() { return std::make_unique<ParallelLaunchPass>(); }
 
 }  // namespace mlir::strata

@@ -18,9 +18,9 @@
 //    into one strata_rt_dot_ep_<t> call that runs the epilogue on each block as soon as the
 //    GEMM has written it (CpuAbi.h).
 // REQUIRES: bufferized; static shapes.
-#include "lowering/CpuPasses.h"
-
 #include "lowering/CpuAbi.h"
+#include "lowering/CpuPasses.h"
+#include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -34,6 +34,10 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::strata {
+
+#define GEN_PASS_DEF_RUNTIMEGEMMPASS
+#include "lowering/Passes.h.inc"
+
 namespace {
 
 const char* typeSuffix(Type t) {
@@ -308,15 +312,11 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, bool parallel
   return success();
 }
 
-struct RuntimeGemmPass : PassWrapper<RuntimeGemmPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RuntimeGemmPass)
-  StringRef getArgument() const override { return "strata-runtime-gemm"; }
-  StringRef getDescription() const override {
-    return "Replace linalg.batch_matmul on buffers by calls of the runtime GEMM";
-  }
+struct RuntimeGemmPass : impl::RuntimeGemmPassBase<RuntimeGemmPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    bool parallel = parallelEnabled(module);
     // Every GEMM's zero initialisation is found first: a GEMM already turned into a runtime
     // call (an opaque call) would hide the initialisations of the GEMMs after it.
     SmallVector<std::pair<linalg::BatchMatmulOp, ZeroInit>> ops;
@@ -326,11 +326,12 @@ struct RuntimeGemmPass : PassWrapper<RuntimeGemmPass, OperationPass<ModuleOp>> {
     int epilogues = 0;
     for (auto [op, init] : ops)
       if (failed(lowerMatmul(op, init, parallel, epilogues))) return signalPassFailure();
+    int64_t left = 0;
+    module.walk([&](linalg::BatchMatmulOp) { ++left; });
+    numGemms += static_cast<int64_t>(ops.size()) - left;
+    numEpilogues += epilogues;
   }
 };
 
 }  // namespace
-
-std::unique_ptr<Pass> createRuntimeGemmPass() { return std::make_unique<RuntimeGemmPass>(); }
-
 }  // namespace mlir::strata

@@ -1,19 +1,9 @@
-// --strata-scratch-arena: every temporary buffer of @main becomes a view into one scratch
-// arena, a trailing argument of @main, so that the generated code never allocates.
-//
-// 1. The offsets are the BufferAssignment's (transforms/BufferAssignment.h): allocations that
-//    strata-assign-buffers placed (the `buffers` stage) keep their strata.offset; those made
-//    since (the runtime GEMM's workspaces and contiguous copies) are placed around them by the
-//    same liveness, on the schedule as it is now. With strata.assign_buffers = false nothing
-//    shares: every temporary has its own slot.
-// 2. Each alloc becomes memref.view %scratch[offset]; @main gains the argument
-//    `%scratch: memref<Sxi8>` and the attribute strata.entry_arg_types (its arguments' types,
-//    for the entry point); the module records strata.scratch_bytes (S) and
-//    strata.temporaries_bytes (the sum of all temporaries, before sharing).
-// REQUIRES: bufferized, results turned into out-params, static shapes.
+// --strata-scratch-arena: every temporary buffer of the entry function becomes a view into one
+// scratch arena argument; the algorithm is in Passes.td.
 #include <algorithm>
 
 #include "lowering/CpuPasses.h"
+#include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -22,14 +12,15 @@
 #include "transforms/BufferAssignment.h"
 
 namespace mlir::strata {
+
+#define GEN_PASS_DEF_SCRATCHARENAPASS
+#include "lowering/Passes.h.inc"
+
 namespace {
 
-struct ScratchArenaPass : PassWrapper<ScratchArenaPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ScratchArenaPass)
-  StringRef getArgument() const override { return "strata-scratch-arena"; }
-  StringRef getDescription() const override {
-    return "Place @main's temporary buffers in one scratch arena argument";
-  }
+struct ScratchArenaPass : impl::ScratchArenaPassBase<ScratchArenaPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     func::FuncOp main = entryFunction(module);
@@ -47,7 +38,7 @@ struct ScratchArenaPass : PassWrapper<ScratchArenaPass, OperationPass<ModuleOp>>
     if (stray) return signalPassFailure();
 
     BufferAssignmentOptions options;
-    if (auto share = module->getAttrOfType<BoolAttr>("strata.assign_buffers")) options.share = share.getValue();
+    options.share = share;
     FailureOr<BufferAssignment> assignment = assignBuffers(main, options);
     if (failed(assignment)) return signalPassFailure();
     int64_t total = assignment->arenaBytes(), sum = assignment->temporariesBytes();
@@ -67,7 +58,9 @@ struct ScratchArenaPass : PassWrapper<ScratchArenaPass, OperationPass<ModuleOp>>
         if (isa<memref::DeallocOp>(user)) user->erase();
       alloc.replaceAllUsesWith(view);
       alloc.erase();
+      ++numViews;
     }
+    arenaBytes += total;
     SmallVector<Attribute> types;
     for (Type ty : main.getArgumentTypes()) types.push_back(TypeAttr::get(ty));
     main->setAttr("strata.entry_arg_types", ArrayAttr::get(ctx, types));
@@ -78,7 +71,5 @@ struct ScratchArenaPass : PassWrapper<ScratchArenaPass, OperationPass<ModuleOp>>
 };
 
 }  // namespace
-
-std::unique_ptr<Pass> createScratchArenaPass() { return std::make_unique<ScratchArenaPass>(); }
 
 }  // namespace mlir::strata

@@ -2,7 +2,7 @@
 // Passes.td). The scratch-arena pass (lowering/ScratchArena.cpp) later places each allocation
 // at its recorded offset and any allocation made after this pass around them.
 //
-// 1. assignBuffers(module, options), with sharing unless strata.assign_buffers = false.
+// 1. assignBuffers(module, options), with sharing unless share=false.
 // 2. Each memref.alloc gets strata.buffer (its number), strata.offset (bytes) and, when it
 //    takes over a dying input's bytes, strata.in_place_of; the module gets strata.scratch_bytes
 //    and strata.temporaries_bytes.
@@ -27,7 +27,7 @@ struct StrataAssignBuffersPass : impl::StrataAssignBuffersBase<StrataAssignBuffe
   void runOnOperation() override {
     ModuleOp module = getOperation();
     BufferAssignmentOptions options;
-    if (auto share = module->getAttrOfType<BoolAttr>("strata.assign_buffers")) options.share = share.getValue();
+    options.share = share;
     options.keepOffsets = false;
     FailureOr<BufferAssignment> a = assignBuffers(module, options);
     if (failed(a)) return signalPassFailure();

@@ -696,7 +696,6 @@ struct StrataFusePass : impl::StrataFuseBase<StrataFusePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (auto fuse = module->getAttrOfType<BoolAttr>("strata.fuse"); fuse && !fuse.getValue()) return;
     SmallVector<func::FuncOp> fns;
     for (auto fn : module.getOps<func::FuncOp>())
       if (!fn.isExternal() && fn.getBody().hasOneBlock()) fns.push_back(fn);

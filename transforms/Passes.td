@@ -22,7 +22,7 @@ def StrataFuse : Pass<"strata-fuse", "::mlir::ModuleOp"> {
 
     An expensive op (transcendental, division) is never recomputed for several consumers or
     for each element of a broadcast, and nothing is fused across a reduction in a way that
-    recomputes it. With the module attribute `strata.fuse = false` the pass does nothing.
+    recomputes it. With fusion off (JitOptions::fuse) the pipeline leaves this pass out.
   }];
   let dependentDialects = ["::mlir::strata::StrataDialect"];
   let options = [
@@ -48,11 +48,13 @@ def StrataAssignBuffers : Pass<"strata-assign-buffers", "::mlir::ModuleOp"> {
     records the result on it: each `memref.alloc` gets `strata.offset` (bytes into the arena)
     and `strata.buffer` (its number in the assignment); the module gets
     `strata.scratch_bytes` and `strata.temporaries_bytes`. The scratch-arena pass later turns
-    the allocations into views at these offsets. With `strata.assign_buffers = false` every
-    temporary gets its own slot.
+    the allocations into views at these offsets. With `share=false` (JitOptions::assign_buffers
+    off) every temporary gets its own slot.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
   let options = [
+    Option<"share", "share", "bool", /*default=*/"true",
+           "Buffers whose live ranges do not overlap share bytes; false: each its own slot">,
     Option<"print", "print", "bool", /*default=*/"false",
            "Print the BufferAssignment to stderr">,
   ];

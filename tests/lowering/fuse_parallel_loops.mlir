@@ -131,29 +131,3 @@ func.func @main(%x: memref<8xf32>, %out: memref<8xf32>) {
   }
   return
 }
-
-// -----
-
-// Fusion off (strata.fuse = false): every loop stays.
-// CHECK-LABEL: func.func @main
-// CHECK:         scf.parallel
-// CHECK:         scf.parallel
-module attributes {strata.fuse = false} {
-  func.func @main(%x: memref<8xf32>, %out: memref<8xf32>) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c8 = arith.constant 8 : index
-    %t = memref.alloc() {strata.offset = 0 : i64} : memref<8xf32>
-    scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
-      %v = memref.load %x[%i] : memref<8xf32>
-      memref.store %v, %t[%i] : memref<8xf32>
-      scf.reduce
-    }
-    scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
-      %v = memref.load %t[%i] : memref<8xf32>
-      memref.store %v, %out[%i] : memref<8xf32>
-      scf.reduce
-    }
-    return
-  }
-}

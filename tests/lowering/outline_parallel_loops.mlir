@@ -1,11 +1,23 @@
 // --strata-outline-parallel-loops: a large top-level scf.parallel of @main becomes a call of
 // an outlined function over [lo, hi) of its outer dimension; small loops stay.
 // RUN: strata-opt --strata-outline-parallel-loops %s | FileCheck %s
-// RUN: strata-opt --strata-outline-parallel-loops --split-input-file %S/Inputs/serial.mlir | FileCheck %s --check-prefix=SERIAL
+// RUN: strata-opt --strata-outline-parallel-loops=min-iterations=1024 %s | FileCheck %s --check-prefix=LOW
+// RUN: strata-opt --strata-outline-parallel-loops=min-iterations=1000000 %s | FileCheck %s --check-prefix=HIGH
 
-// SERIAL-NOT:  call @main_parallel
-// SERIAL:      scf.parallel
-// SERIAL-NOT:  call @main_parallel
+// A lower threshold outlines the 64x64 loop too, with a grain of 512 iterations (8 rows).
+// LOW-LABEL:   func.func @main
+// LOW:         call @main_parallel_0(
+// LOW:         call @main_parallel_1(%{{.*}}, %{{.*}}, %arg2)
+// LOW-NOT:     scf.parallel
+// LOW:         func.func private @main_parallel_1({{.*}}) attributes {{{.*}}strata.parallel_grain = 8 : i64
+// LOW:         func.func private @main_parallel_0({{.*}}) attributes {{{.*}}strata.parallel_grain = 1 : i64
+
+// Above every loop's size nothing is outlined.
+// HIGH-LABEL:  func.func @main
+// HIGH-NOT:    call
+// HIGH:        scf.parallel
+// HIGH:        scf.parallel
+// HIGH-NOT:    func.func private
 
 // CHECK-LABEL: func.func @main
 // CHECK-SAME:  (%[[X:.*]]: memref<512x512xf32>, %[[Y:.*]]: memref<512x512xf32>, %[[S:.*]]: memref<64x64xf32>)

@@ -3,6 +3,7 @@
 // RUN: strata-opt --split-input-file --strata-assign-buffers %s | FileCheck %s
 // RUN: strata-opt --split-input-file --strata-assign-buffers=print %s 2>&1 >/dev/null | FileCheck %s --check-prefix=PRINT
 // RUN: strata-opt --split-input-file --strata-assign-buffers --strata-scratch-arena %s | FileCheck %s --check-prefix=ARENA
+// RUN: strata-opt --split-input-file --strata-assign-buffers=share=false %s | FileCheck %s --check-prefix=UNSHARED
 
 #id = affine_map<(i, j) -> (i, j)>
 #tr = affine_map<(i, j) -> (j, i)>
@@ -130,14 +131,19 @@ func.func @wider(%in: memref<6xf32>, %out: memref<6xf64>) {
 #id = affine_map<(i, j) -> (i, j)>
 #tr = affine_map<(i, j) -> (j, i)>
 
-// strata.assign_buffers = false (CompileOptions::assign_buffers): nothing shares, every
-// temporary its own slot, in order of first use.
-// CHECK:       module attributes {strata.assign_buffers = false, strata.scratch_bytes = 192 : i64, strata.temporaries_bytes = 192 : i64}
+// share=false (JitOptions::assign_buffers off): nothing shares, every temporary its own slot,
+// in order of first use. With sharing, %b is written in place over %a, which dies there.
+// CHECK:       module attributes {strata.scratch_bytes = 128 : i64, strata.temporaries_bytes = 192 : i64}
 // CHECK-LABEL: func.func @unshared
 // CHECK:       strata.offset = 0 : i64
+// CHECK:       strata.in_place_of = 0 : i64, strata.offset = 0 : i64
 // CHECK:       strata.offset = 64 : i64
-// CHECK:       strata.offset = 128 : i64
-module attributes {strata.assign_buffers = false} {
+// UNSHARED:       module attributes {strata.scratch_bytes = 192 : i64, strata.temporaries_bytes = 192 : i64}
+// UNSHARED-LABEL: func.func @unshared
+// UNSHARED:       strata.offset = 0 : i64
+// UNSHARED:       strata.offset = 64 : i64
+// UNSHARED:       strata.offset = 128 : i64
+module {
   func.func @unshared(%in: memref<4x4xf32>, %out: memref<4x4xf32>) {
     %a = memref.alloc() : memref<4x4xf32>
     linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}

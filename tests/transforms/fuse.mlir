@@ -183,18 +183,3 @@ func.func @dot_epilogue_escapes(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: t
   %dd = strata.dot_general %l, %l, contracting_dims = [1] x [1] : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x4xf32>
   return %z, %pos : tensor<4x16xf32>, tensor<4x16xi1>
 }
-
-// -----
-
-// strata.fuse = false (CompileOptions::fuse): nothing is grouped.
-// CHECK-LABEL: func.func @off
-// CHECK-NOT:     strata.fusion
-// CHECK:         strata.exponential
-// CHECK:         strata.add
-module attributes {strata.fuse = false} {
-  func.func @off(%x: tensor<4xf32>) -> tensor<4xf32> {
-    %0 = strata.exponential %x : tensor<4xf32>
-    %1 = strata.add %0, %x : tensor<4xf32>
-    return %1 : tensor<4xf32>
-  }
-}

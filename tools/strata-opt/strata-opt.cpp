@@ -21,9 +21,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "lowering/Dialects.h"
-#include "lowering/EntryFunction.h"
+#include "lowering/CpuPasses.h"
 #include "lowering/JaxprToStrata.h"
-#include "lowering/Passes.h"
 #include "lowering/Stages.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "transforms/Passes.h"
@@ -175,7 +174,7 @@ int main(int argc, char** argv) {
   DialectRegistry registry;
   for (const strata::backends::Target* t : strata::backends::all_targets()) strata::backends::register_dialects(registry, *t);
   registerAllPasses();
-  mlir::strata::registerStrataLoweringPasses();
+  mlir::strata::registerCpuPasses();
   mlir::strata::registerStrataTransformsPasses();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "strata-opt: the strata compiler's stages, and mlir-opt", registry);
