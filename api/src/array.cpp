@@ -159,7 +159,10 @@ int Array::ndim() const { return checked(impl_).aval.ndim(); }
 int64_t Array::size() const { return checked(impl_).aval.size(); }
 std::size_t Array::nbytes() const { return checked(impl_).aval.nbytes(); }
 bool Array::is_tracer() const { return impl_ && impl_->trace != nullptr; }
-const void* Array::data() const { return impl_ && impl_->buffer ? impl_->buffer->data : nullptr; }
+// A donated array keeps its buffer pointer (another thread may hold a handle), but has no data.
+const void* Array::data() const {
+  return impl_ && impl_->buffer && !impl_->donated() ? impl_->buffer->data : nullptr;
+}
 
 Array Array::from_scalar(double fvalue, int64_t ivalue, DType dtype, bool weak) {
   Array a = detail::make_concrete(AbstractValue{{}, dtype, weak});

