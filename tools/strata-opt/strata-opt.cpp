@@ -18,10 +18,11 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "lowering/CpuPasses.h"
 #include "lowering/Dialects.h"
 #include "lowering/JaxprToStrata.h"
+#include "lowering/Passes.h"
 #include "lowering/Stages.h"
+#include "transforms/EntryFunction.h"
 #include "transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -170,7 +171,7 @@ int main(int argc, char** argv) {
   DialectRegistry registry;
   mlir::strata::registerStrataDialects(registry);
   registerAllPasses();
-  mlir::strata::registerCpuPasses();
+  mlir::strata::registerStrataLoweringPasses();
   mlir::strata::registerStrataTransformsPasses();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "strata-opt: the strata compiler's stages, and mlir-opt", registry);
