@@ -1,26 +1,22 @@
 // --strata-cpu-entry (on the LLVM dialect): the entry point `strata_entry(void* const*
-// buffers)` (CpuAbi.h), which rebuilds each memref descriptor of @main from a bare pointer
-// (static shapes: offset 0, row-major strides) and calls @main. @main's aligned pointers get
-// `noalias`: inputs are only read, and outputs and the scratch arena overlap nothing.
-// REQUIRES: @main carries strata.entry_arg_types (the scratch arena pass sets it).
+// buffers)` (CpuAbi.h), which rebuilds each memref descriptor of the entry function from a bare
+// pointer and calls it (Passes.td).
+// REQUIRES: the entry function carries strata.entry_arg_types (the scratch arena pass sets it).
 #include "lowering/CpuAbi.h"
-#include "lowering/CpuPasses.h"
+#include "lowering/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Pass/Pass.h"
 
 namespace mlir::strata {
+
+#define GEN_PASS_DEF_CPUENTRYPASS
+#include "lowering/Passes.h.inc"
+
 namespace {
 
-struct CpuEntryPass : PassWrapper<CpuEntryPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CpuEntryPass)
-  StringRef getArgument() const override { return "strata-cpu-entry"; }
-  StringRef getDescription() const override {
-    return "Add strata_entry(void**), which calls @main with descriptors of bare buffers";
-  }
-  void getDependentDialects(DialectRegistry& registry) const override {
-    registry.insert<LLVM::LLVMDialect>();
-  }
+struct CpuEntryPass : impl::CpuEntryPassBase<CpuEntryPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext* ctx = &getContext();
@@ -71,11 +67,9 @@ struct CpuEntryPass : PassWrapper<CpuEntryPass, OperationPass<ModuleOp>> {
     LLVM::CallOp::create(b, loc, main, args);
     LLVM::ReturnOp::create(b, loc, ValueRange{});
     for (unsigned pos : aligned) main.setArgAttr(pos, "llvm.noalias", UnitAttr::get(ctx));
+    numBuffers += static_cast<int64_t>(types.size());
   }
 };
 
 }  // namespace
-
-std::unique_ptr<Pass> createCpuEntryPass() { return std::make_unique<CpuEntryPass>(); }
-
 }  // namespace mlir::strata

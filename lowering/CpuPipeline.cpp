@@ -5,7 +5,6 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
-#include "lowering/CpuPasses.h"
 #include "lowering/LlvmCodegen.h"
 #include "lowering/Passes.h"
 #include "lowering/StrataToLinalg.h"

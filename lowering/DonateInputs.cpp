@@ -1,6 +1,5 @@
 // --strata-donate-inputs: outputs written into donated inputs' buffers; the algorithm is in
 // Passes.td.
-#include "lowering/CpuPasses.h"
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -8,6 +7,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "transforms/BufferAssignment.h"
+#include "transforms/EntryFunction.h"
 
 namespace mlir::strata {
 

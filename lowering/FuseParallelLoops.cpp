@@ -1,21 +1,11 @@
-// --strata-fuse-parallel-loops: adjacent top-level scf.parallel loops of @main over the same
-// iteration space become one loop when, iteration by iteration, the second touches only what
-// the same iteration of the first wrote, or memory the first does not write (and the reverse).
-// So each fusion region runs as one loop nest: an input fusion's accumulator fill, reduction
-// and epilogue on the reduced values become one nest per kept index.
-//
-// Memory: each memref is traced through views to its base (mayShareBytes): an argument of
-// @main, a global, or an allocation, which buffer assignment placed at a byte range of the
-// scratch arena (strata.offset: allocations at one offset are the same memory). Two accesses conflict when
-// one of them writes and their bases may share bytes; a conflict is allowed only between
-// accesses of the same base and element type at the same linear element index, an affine
-// function of the parallel loop indices that uses all of them (each iteration its own element).
-// Loop bodies may hold only loads, stores, pure ops, scf.for and scf.if. With fusion off
-// (JitOptions::fuse) the pipeline leaves this pass out.
-// REQUIRES: bufferized, loops; before the scratch arena (allocations carry strata.offset).
+// --strata-fuse-parallel-loops: adjacent top-level scf.parallel loops of the entry function over
+// the same iteration space become one loop when, iteration by iteration, each touches only what
+// the same iteration of the other wrote, or memory the other does not write. The algorithm is
+// in Passes.td.
 #include <optional>
 
-#include "lowering/CpuPasses.h"
+#include "lowering/BufferAliasing.h"
+#include "lowering/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -24,14 +14,18 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
-#include "transforms/BufferAssignment.h"
+#include "transforms/EntryFunction.h"
 
 namespace mlir::strata {
+
+#define GEN_PASS_DEF_FUSEPARALLELLOOPSPASS
+#include "lowering/Passes.h.inc"
+
 namespace {
 
 // A memref's base buffer, and whether the chain of views to it keeps row-major linear indices
 // (reshapes of identity layouts only).
-struct Base {
+struct ViewBase {
   Value value;
   bool linear = true;
 };
@@ -41,8 +35,8 @@ bool identityLayout(Value v) {
   return t && t.hasStaticShape() && t.getLayout().isIdentity();
 }
 
-Base baseOf(Value v) {
-  Base b{v, identityLayout(v)};
+ViewBase baseOf(Value v) {
+  ViewBase b{v, identityLayout(v)};
   while (Operation* def = v.getDefiningOp()) {
     if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def)) {
       v = def->getOperand(0);
@@ -56,45 +50,6 @@ Base baseOf(Value v) {
   }
   b.value = v;
   return b;
-}
-
-// [offset, end) of an allocation placed in the arena.
-std::optional<std::pair<int64_t, int64_t>> arenaRange(Value base) {
-  auto alloc = base.getDefiningOp<memref::AllocOp>();
-  if (!alloc) return std::nullopt;
-  auto offset = alloc->getAttrOfType<IntegerAttr>(kOffsetAttr);
-  if (!offset) return std::nullopt;
-  return std::make_pair(offset.getInt(), offset.getInt() + byteSize(alloc.getType()));
-}
-
-bool isFunctionArgument(Value v) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp());
-}
-
-// The same memory at the same address: one buffer, or two allocations at one arena offset.
-bool sameStart(Value a, Value b) {
-  if (a == b) return true;
-  auto ra = arenaRange(a), rb = arenaRange(b);
-  return ra && rb && ra->first == rb->first;
-}
-
-bool basesMayShareBytes(Value a, Value b) {
-  if (a == b) return true;
-  if (isFunctionArgument(a) && isFunctionArgument(b)) return false;  // distinct buffers (donation
-                                                                     // rewrites uses to one)
-  auto ra = arenaRange(a), rb = arenaRange(b);
-  if (ra && rb) return ra->first < rb->second && rb->first < ra->second;
-  // A global is its own storage: it shares bytes only with the same global.
-  auto globalA = a.getDefiningOp<memref::GetGlobalOp>(), globalB = b.getDefiningOp<memref::GetGlobalOp>();
-  if (globalA && globalB) return globalA.getName() == globalB.getName();
-  bool allocA = a.getDefiningOp<memref::AllocOp>() != nullptr, allocB = b.getDefiningOp<memref::AllocOp>() != nullptr;
-  bool otherA = allocA || isFunctionArgument(a), otherB = allocB || isFunctionArgument(b);
-  if ((globalA && otherB) || (globalB && otherA)) return false;
-  // A fresh allocation is distinct from the arguments and from other allocations (those not yet
-  // placed are placed by liveness on the final schedule).
-  if ((allocA && otherB) || (allocB && otherA)) return false;
-  return true;  // anything else (an unknown producer): assume it may
 }
 
 struct Access {
@@ -133,7 +88,7 @@ std::optional<SmallVector<Access>> accesses(scf::ParallelOp loop) {
   bool simple = true;
   loop.getBody()->walk([&](Operation* op) {
     auto record = [&](Value memref, ValueRange indices, bool write) {
-      Base b = baseOf(memref);
+      ViewBase b = baseOf(memref);
       out.push_back({b.value, cast<MemRefType>(memref.getType()).getElementType(),
                      linearIndex(memref, indices, loop, b.linear), write});
     };
@@ -199,13 +154,9 @@ bool transparent(Operation& op) {
   return op.getNumRegions() == 0 && (isMemoryEffectFree(&op) || isa<memref::AllocOp>(op));
 }
 
-struct FuseParallelLoopsPass : PassWrapper<FuseParallelLoopsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FuseParallelLoopsPass)
-  StringRef getArgument() const override { return "strata-fuse-parallel-loops"; }
-  StringRef getDescription() const override {
-    return "Fuse adjacent parallel loops of @main over one iteration space where each iteration "
-           "depends only on the same iteration";
-  }
+struct FuseParallelLoopsPass : impl::FuseParallelLoopsPassBase<FuseParallelLoopsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     func::FuncOp main = entryFunction(module);
@@ -213,7 +164,10 @@ struct FuseParallelLoopsPass : PassWrapper<FuseParallelLoopsPass, OperationPass<
     scf::ParallelOp previous;
     for (Operation& op : llvm::make_early_inc_range(main.getBody().front())) {
       if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
-        if (previous && fusible(previous, loop)) merge(previous, loop);
+        if (previous && fusible(previous, loop)) {
+          merge(previous, loop);
+          ++numFused;
+        }
         previous = loop;
       } else if (!transparent(op)) {
         previous = {};
@@ -223,21 +177,4 @@ struct FuseParallelLoopsPass : PassWrapper<FuseParallelLoopsPass, OperationPass<
 };
 
 }  // namespace
-
-bool mayShareBytes(Value a, Value b) { return basesMayShareBytes(baseOf(a).value, baseOf(b).value); }
-
-bool sameBuffer(Value a, Value b) { return a == b || (a.getType() == b.getType() && sameStart(a, b)); }
-
-bool noTwoShareBytes(ArrayRef<Value> values) {
-  SmallVector<Value> buffers;
-  for (Value v : values)
-    if (isa<MemRefType>(v.getType())) buffers.push_back(v);
-  for (size_t i = 0; i < buffers.size(); ++i)
-    for (size_t j = i + 1; j < buffers.size(); ++j)
-      if (mayShareBytes(buffers[i], buffers[j])) return false;
-  return true;
-}
-
-std::unique_ptr<Pass> createFuseParallelLoopsPass() { return std::make_unique<FuseParallelLoopsPass>(); }
-
 }  // namespace mlir::strata

@@ -1,23 +1,14 @@
-// lowering/Passes.h — strata's own passes of the CPU pipeline, declared in Passes.td (their
-// create functions and option structs are generated). Compiler-side only.
+// lowering/Passes.h — strata's own passes of the CPU pipeline, declared in Passes.td: their
+// create functions, option structs and registerStrataLoweringPasses() are generated.
+// Compiler-side only.
 #pragma once
 
 #include <memory>
 
-#include "lowering/CpuAbi.h"
+#include "lowering/CpuAbi.h"  // the default of outline-parallel-loops' min-iterations
 #include "mlir/Pass/Pass.h"
 
-namespace mlir {
-namespace arith {
-class ArithDialect;
-}
-namespace func {
-class FuncDialect;
-}
-namespace memref {
-class MemRefDialect;
-}
-namespace strata {
+namespace mlir::strata {
 
 #define GEN_PASS_DECL
 #include "lowering/Passes.h.inc"
@@ -25,5 +16,4 @@ namespace strata {
 #define GEN_PASS_REGISTRATION
 #include "lowering/Passes.h.inc"
 
-}  // namespace strata
-}  // namespace mlir
+}  // namespace mlir::strata

@@ -7,6 +7,114 @@
 
 include "mlir/Pass/PassBase.td"
 
+//===-- linalg stage ------------------------------------------------------------------===//
+
+def StrataToLinalgPass : Pass<"strata-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "Lower the strata dialect to linalg, arith, math and tensor";
+  let description = [{
+    1. Calls of the module's functions (custom_vjp_call's `fun`) are inlined, and private
+       functions left unused are erased: the CPU pipeline compiles one function.
+    2. Each strata.fusion becomes one loop nest (lowerFusions, FusionToLinalg.cpp): one
+       linalg.generic for a loop fusion, a reduction nest and an epilogue nest for an input
+       fusion, a GEMM with an in-place epilogue generic (strata.epilogue) for an output fusion.
+    3. Every other strata op is converted by its pattern (populateStrataToLinalgPatterns,
+       StrataToLinalg.cpp); the ops of strata.reduce bodies are consumed by the reduce's.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numInlinedCalls", "inlined-calls", "Calls of module functions inlined">,
+    Statistic<"numFusions", "fusions", "strata.fusion regions lowered">,
+  ];
+}
+
+def UnshareFillsPass : Pass<"strata-unshare-fills", "::mlir::ModuleOp"> {
+  let summary = "Clone each linalg.fill on tensors with several uses just before each use";
+  let description = [{
+    CSE merges identical zero fills; two GEMM results or reduction accumulators sharing one
+    fill would bufferize to a copy, and --strata-runtime-gemm recognises a GEMM by the fill
+    just before it.
+
+    1. Every linalg.fill on tensors whose result has more than one use is collected.
+    2. Each use gets its own clone of the fill, placed just before the user (so that the
+       buffer is live, and filled, only there); the shared fill is erased.
+  }];
+  let statistics = [
+    Statistic<"numUnshared", "unshared-fills", "Fills with several uses split">,
+    Statistic<"numClones", "clones", "Fills created, one per use">,
+  ];
+}
+
+//===-- bufferized stage --------------------------------------------------------------===//
+
+def MarkReadOnlyInputsPass : Pass<"strata-mark-readonly-inputs", "::mlir::ModuleOp"> {
+  let summary = "Mark the tensor arguments of public functions as not writable by bufferization";
+  let description = [{
+    Inputs belong to the caller: one-shot bufferization must never write into them.
+
+    1. For each public function with a body, each tensor argument gets
+       `bufferization.writable = false`; other arguments and private functions are left alone.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+  let statistics = [
+    Statistic<"numMarked", "marked-arguments", "Arguments marked not writable">,
+  ];
+}
+
+def ForwardOutputsPass : Pass<"strata-forward-outputs", "::mlir::ModuleOp"> {
+  let summary = "Compute results that are reshaped before being returned directly in the output buffer";
+  let description = [{
+    A result returned through reshapes of a temporary is left, after out-params, as a copy of
+    the temporary into the output. It is computed in the output buffer itself instead.
+
+    1. For each memref.copy in the entry function's block from (reshapes of) a local
+       memref.alloc into an output argument used only by that copy,
+    2. when both types are static and contiguous with as many elements of one type, and
+       nothing uses the allocation (or a view of it) after the copy,
+    3. the allocation is replaced by the output viewed with the allocation's shape
+       (collapse_shape/expand_shape), and the allocation and the copy are erased.
+
+    REQUIRES: bufferized, results turned into out-params.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numForwarded", "forwarded-outputs", "Outputs computed in place instead of copied">,
+  ];
+}
+
+def DonateInputsPass : Pass<"strata-donate-inputs", "::mlir::ModuleOp"> {
+  let summary = "Write outputs into the buffers of donated inputs";
+  let description = [{
+    `args` names the entry function's arguments the caller gives up (JitOptions::donate, as
+    argument positions) and `num-inputs` how many arguments precede the out-params.
+
+    1. Each donated input takes the first output of exactly its buffer type not yet taken.
+    2. The output then lives in the input's buffer. When nothing uses the output before the
+       input's last read (or the one op where both meet reads each input element only to write
+       the same output element: an elementwise linalg op with identity maps, or a copy of the
+       input onto the output, which disappears), every use of the output becomes a use of the
+       input. Otherwise the output is computed in a temporary and copied into the input at the
+       end, after its last read.
+    3. The module records the result strata.output_aliases: per output, the argument position
+       of the input it is written into, or -1.
+
+    REQUIRES: bufferized, results turned into out-params (one block).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let options = [
+    ListOption<"args", "args", "int64_t",
+               "Positions of the donated arguments of the entry function">,
+    Option<"numInputs", "num-inputs", "int64_t", /*default=*/"-1",
+           "Arguments of the entry function before the outputs (required with args)">,
+  ];
+  let statistics = [
+    Statistic<"numInPlace", "in-place", "Outputs computed directly in a donated buffer">,
+    Statistic<"numCopied", "copied", "Outputs computed in a temporary, then copied into a donated buffer">,
+  ];
+}
+
+//===-- loops stage -------------------------------------------------------------------===//
+
 def RuntimeGemmPass : Pass<"strata-runtime-gemm", "::mlir::ModuleOp"> {
   let summary = "Replace linalg.batch_matmul on buffers by calls of the runtime GEMM";
   let description = [{
@@ -42,6 +150,74 @@ def RuntimeGemmPass : Pass<"strata-runtime-gemm", "::mlir::ModuleOp"> {
   ];
 }
 
+def ExpandStridedCopiesPass : Pass<"strata-expand-strided-copies", "::mlir::ModuleOp"> {
+  let summary = "Turn memref.copy between non-contiguous buffers into linalg.copy";
+  let description = [{
+    A memref.copy whose source or target has a non-identity layout (a strided view) would
+    need MLIR's runtime library; as linalg.copy it becomes loops like any other op.
+
+    1. Each memref.copy with a source or target of non-identity layout becomes a
+       linalg.copy of the same operands; copies between contiguous buffers are left alone
+       (they lower to memcpy).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numExpanded", "expanded-copies", "Strided copies turned into linalg.copy">,
+  ];
+}
+
+def TileTransposesPass : Pass<"strata-tile-transposes", "::mlir::ModuleOp"> {
+  let summary = "Tile elementwise loop nests that transpose a buffer into square tiles (parallel loops)";
+  let description = [{
+    A transposing loop nest reads (or writes) one buffer across its rows: each step of the
+    innermost loop jumps a whole row, and large transposes thrash the caches. Tiling the two
+    dimensions involved keeps a tile of each buffer in L1.
+
+    1. Each linalg.generic on buffers with two or more loops, all parallel, is examined.
+    2. The loop along which some operand is contiguous (the last result of its indexing map),
+       when it is not the innermost loop, is the transposed one.
+    3. When both it and the innermost loop run at least twice `tile-size` iterations, the op
+       is tiled by `tile-size` along those two loops (1 along the others) into scf.parallel
+       loops over tiles, and the original op erased.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"tileSize", "tile-size", "int64_t", /*default=*/"32",
+           "Side of the square tiles (elements)">,
+  ];
+  let statistics = [
+    Statistic<"numTiled", "tiled-ops", "Transposing ops tiled">,
+  ];
+}
+
+def FuseParallelLoopsPass : Pass<"strata-fuse-parallel-loops", "::mlir::ModuleOp"> {
+  let summary = "Fuse adjacent parallel loops over one iteration space whose iterations depend only on the same iteration";
+  let description = [{
+    Each fusion region then runs as one loop nest: an input fusion's accumulator fill,
+    reduction and epilogue on the reduced values become one nest per kept index.
+
+    1. Walking the entry function's top-level ops, each scf.parallel is compared with the
+       previous one; only ops without regions that are free of memory effects (or
+       allocations) may stand between them.
+    2. Each memref access is traced through views to its base (BufferAliasing.h): an argument,
+       a global, or an allocation, which buffer assignment placed at a byte range of the arena
+       (strata.offset: allocations at one offset are the same memory).
+    3. Two loops fuse when they have the same bounds and steps, no reductions, bodies of only
+       loads, stores, pure ops, scf.for and scf.if, and every pair of accesses where one
+       writes and whose bases may share bytes touches the same base and element type at the
+       same linear element index, an affine function of the loop indices that uses all of them.
+    4. The first loop's body is moved to the start of the second's (its induction variables
+       mapped), and the first loop erased.
+
+    With fusion off (JitOptions::fuse) the pipeline leaves this pass out.
+    REQUIRES: bufferized, loops; before the scratch arena (allocations carry strata.offset).
+  }];
+  let statistics = [
+    Statistic<"numFused", "fused-loops", "Loops merged into the loop after them">,
+  ];
+}
+
 def OutlineParallelLoopsPass : Pass<"strata-outline-parallel-loops", "::mlir::ModuleOp"> {
   let summary = "Outline large top-level parallel loops of @main for the runtime's parallel_for";
   let description = [{
@@ -72,37 +248,6 @@ def OutlineParallelLoopsPass : Pass<"strata-outline-parallel-loops", "::mlir::Mo
   ];
 }
 
-def DonateInputsPass : Pass<"strata-donate-inputs", "::mlir::ModuleOp"> {
-  let summary = "Write outputs into the buffers of donated inputs";
-  let description = [{
-    `args` names the entry function's arguments the caller gives up (JitOptions::donate, as
-    argument positions) and `num-inputs` how many arguments precede the out-params.
-
-    1. Each donated input takes the first output of exactly its buffer type not yet taken.
-    2. The output then lives in the input's buffer. When nothing uses the output before the
-       input's last read (or the one op where both meet reads each input element only to write
-       the same output element: an elementwise linalg op with identity maps, or a copy of the
-       input onto the output, which disappears), every use of the output becomes a use of the
-       input. Otherwise the output is computed in a temporary and copied into the input at the
-       end, after its last read.
-    3. The module records the result strata.output_aliases: per output, the argument position
-       of the input it is written into, or -1.
-
-    REQUIRES: bufferized, results turned into out-params (one block).
-  }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
-  let options = [
-    ListOption<"args", "args", "int64_t",
-               "Positions of the donated arguments of the entry function">,
-    Option<"numInputs", "num-inputs", "int64_t", /*default=*/"-1",
-           "Arguments of the entry function before the outputs (required with args)">,
-  ];
-  let statistics = [
-    Statistic<"numInPlace", "in-place", "Outputs computed directly in a donated buffer">,
-    Statistic<"numCopied", "copied", "Outputs computed in a temporary, then copied into a donated buffer">,
-  ];
-}
-
 def ScratchArenaPass : Pass<"strata-scratch-arena", "::mlir::ModuleOp"> {
   let summary = "Place the entry function's temporary buffers in one scratch arena argument";
   let description = [{
@@ -130,6 +275,77 @@ def ScratchArenaPass : Pass<"strata-scratch-arena", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numViews", "views", "Allocations turned into views of the arena">,
     Statistic<"arenaBytes", "arena-bytes", "Bytes of the scratch arena">,
+  ];
+}
+
+
+//===-- llvm-dialect stage ------------------------------------------------------------===//
+
+def MathToLibmCallsPass : Pass<"strata-math-to-libm-calls", "::mlir::ModuleOp"> {
+  let summary = "Lower f32 math.tanh to Eigen's rational approximation, and math.log1p, math.expm1 and f64 math.tanh to calls of libm";
+  let description = [{
+    LLVM has no accurate intrinsic for log1p, expm1 or tanh.
+
+    1. f32 math.tanh becomes Eigen's rational approximation (MLIR's port of it, the algorithm
+       of the eager kernel): inline arithmetic that LLVM vectorises, 40x faster than a libm
+       call per element.
+    2. Each remaining math.log1p, math.expm1 and math.tanh (f64) becomes a func.call of libm's
+       log1p/expm1/tanh (with an `f` suffix for f32), declared once, private and
+       `llvm.readnone` (LLVM may hoist, merge and drop the calls). Other element types are an
+       error.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+  let statistics = [
+    Statistic<"numApproximated", "approximated-tanh", "f32 tanh ops approximated inline">,
+    Statistic<"numCalls", "libm-calls", "Ops turned into libm calls">,
+  ];
+}
+
+def ParallelLaunchPass : Pass<"strata-parallel-launch", "::mlir::ModuleOp"> {
+  let summary = "Launch outlined parallel loops and GEMM epilogues through the runtime (LLVM dialect)";
+  let description = [{
+    1. Dot epilogues (--strata-runtime-gemm): each call of a GEMM wrapper G
+       (strata.gemm_epilogue_of = @E) becomes strata_rt_dot_ep_<t>(the dot's arguments,
+       E_task, ctx), with ctx a stack struct of the captured values and E_task(ctx, m0, m1, n0,
+       n1) calling E on one output block; G is erased.
+    2. For each function F outlined by --strata-outline-parallel-loops (strata.parallel_grain),
+       a trampoline F_task(ctx, lo, hi) loads the captured values from the struct at ctx and
+       calls F(lo, hi, ...).
+    3. Each call of F becomes: store the captured values in a stack struct, then
+       strata_rt_parallel_for(F_task, ctx, hi - lo, grain), which splits the range across the
+       thread pool (CpuAbi.h).
+    4. The aligned pointers of the buffer arguments of F and E get `noalias` when
+       strata.noalias_args says so (LLVM then vectorises without runtime alias checks and
+       keeps reduction accumulators in registers).
+
+    REQUIRES: the LLVM dialect; outlined functions carry strata.arg_types.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let statistics = [
+    Statistic<"numLaunches", "parallel-launches", "Calls of outlined loops launched through parallel_for">,
+    Statistic<"numEpilogueLaunches", "epilogue-launches", "GEMMs launched with their epilogue">,
+  ];
+}
+
+def CpuEntryPass : Pass<"strata-cpu-entry", "::mlir::ModuleOp"> {
+  let summary = "Add strata_entry(void**), which calls the entry function with descriptors of bare buffers";
+  let description = [{
+    The runtime calls one function, `strata_entry(void* const* buffers)` (CpuAbi.h).
+
+    1. The entry function is the LLVM function carrying strata.entry_arg_types (set by
+       --strata-scratch-arena): its arguments' memref types, each static and contiguous.
+    2. strata_entry loads one pointer per buffer and rebuilds its memref descriptor (allocated
+       and aligned pointer, offset 0, the static sizes, row-major strides), then calls the
+       entry function with them.
+    3. The entry function's aligned pointers get `noalias`: inputs are only read, and outputs
+       and the scratch arena overlap nothing.
+
+    REQUIRES: the LLVM dialect.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let statistics = [
+    Statistic<"numBuffers", "buffers", "Buffers passed through strata_entry">,
   ];
 }
 

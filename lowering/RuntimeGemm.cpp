@@ -19,7 +19,8 @@
 //    GEMM has written it (CpuAbi.h).
 // REQUIRES: bufferized; static shapes.
 #include "lowering/CpuAbi.h"
-#include "lowering/CpuPasses.h"
+#include "lowering/BufferAliasing.h"
+#include "lowering/OutlinedFunction.h"
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

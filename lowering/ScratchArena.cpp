@@ -2,7 +2,6 @@
 // scratch arena argument; the algorithm is in Passes.td.
 #include <algorithm>
 
-#include "lowering/CpuPasses.h"
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -10,6 +9,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "transforms/BufferAssignment.h"
+#include "transforms/EntryFunction.h"
 
 namespace mlir::strata {
 

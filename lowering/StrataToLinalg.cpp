@@ -608,66 +608,6 @@ void inlineFusion(FusionOp f) {
   rw.eraseOp(terminator);
 }
 
-namespace {
-
-// Calls of functions of the module (custom_vjp_call's `fun`) are inlined, and the functions
-// then unused are erased: the CPU pipeline compiles one function, @main.
-void inlineCalls(ModuleOp module) {
-  for (bool changed = true; changed;) {
-    changed = false;
-    SmallVector<func::CallOp> calls;
-    module.walk([&](func::CallOp c) {
-      auto callee = module.lookupSymbol<func::FuncOp>(c.getCallee());
-      if (callee && !callee.isExternal() && callee.getBody().hasOneBlock()) calls.push_back(c);
-    });
-    for (func::CallOp call : calls) {
-      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-      Block& body = callee.getBody().front();
-      IRMapping map;
-      map.map(body.getArguments(), call.getOperands());
-      OpBuilder b(call);
-      for (Operation& op : body.without_terminator()) b.clone(op, map);
-      for (auto [result, v] : llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
-        result.replaceAllUsesWith(map.lookupOrDefault(v));
-      call.erase();
-      changed = true;
-    }
-  }
-  SmallVector<func::FuncOp> dead;
-  for (auto fn : module.getOps<func::FuncOp>())
-    if (fn.isPrivate() && SymbolTable::symbolKnownUseEmpty(fn, module)) dead.push_back(fn);
-  for (func::FuncOp fn : dead) fn.erase();
-}
-
-struct StrataToLinalgPass : PassWrapper<StrataToLinalgPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StrataToLinalgPass)
-  StringRef getArgument() const override { return "strata-to-linalg"; }
-  StringRef getDescription() const override {
-    return "Lower the strata dialect to linalg, arith, math and tensor";
-  }
-  void getDependentDialects(DialectRegistry& registry) const override {
-    registry.insert<linalg::LinalgDialect, arith::ArithDialect, math::MathDialect,
-                    tensor::TensorDialect>();
-  }
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    inlineCalls(module);
-    lowerFusions(module);
-    MLIRContext* ctx = &getContext();
-    ConversionTarget target(*ctx);
-    target.addLegalDialect<linalg::LinalgDialect, arith::ArithDialect, math::MathDialect,
-                           tensor::TensorDialect, func::FuncDialect>();
-    // The ops of a reduce body are consumed by the reduce's pattern.
-    target.addDynamicallyLegalDialect<StrataDialect>(
-        [](Operation* op) { return op->getParentOfType<ReduceOp>() != nullptr; });
-    RewritePatternSet patterns(ctx);
-    populateStrataToLinalgPatterns(patterns);
-    if (failed(applyPartialConversion(module, target, std::move(patterns)))) signalPassFailure();
-  }
-};
-
-}  // namespace
-
 Value emitDotProduct(OpBuilder& b, Location loc, DotGeneralOp op, Value lhs, Value rhs) {
   DotOperand l = throughTranspose(lhs, op.getLhsBatchingDimensions(), op.getLhsContractingDimensions());
   DotOperand r = throughTranspose(rhs, op.getRhsBatchingDimensions(), op.getRhsContractingDimensions());
@@ -686,7 +626,5 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
                TransposeLowering, SliceLowering, PadLowering, ConcatenateLowering,
                ReduceLowering, DotGeneralLowering, Threefry2x32Lowering>(ctx);
 }
-
-std::unique_ptr<Pass> createStrataToLinalgPass() { return std::make_unique<StrataToLinalgPass>(); }
 
 }  // namespace mlir::strata

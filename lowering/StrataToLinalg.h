@@ -24,11 +24,9 @@ namespace mlir::strata {
 class DotGeneralOp;
 class FusionOp;
 
-// One pattern per op family; the ops of strata.reduce bodies are consumed by the reduce's.
+// One pattern per op family; the ops of strata.reduce bodies are consumed by the reduce's
+// (run by --strata-to-linalg, ConvertStrataToLinalg.cpp, after lowerFusions).
 void populateStrataToLinalgPatterns(RewritePatternSet& patterns);
-// --strata-to-linalg: lowers strata.fusion regions (lowerFusions), then converts every other
-// strata op.
-std::unique_ptr<Pass> createStrataToLinalgPass();
 
 // Each strata.fusion of `module` becomes one linalg.generic (a loop fusion), a reduction nest
 // and, for ops after the reduction, a second nest over its result (an input fusion), or a GEMM

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "transforms/BufferAssignment.h"
+#include "transforms/EntryFunction.h"
 #include "transforms/Passes.h"
 
 namespace mlir::strata {
@@ -50,7 +51,7 @@ struct StrataAssignBuffersPass : impl::StrataAssignBuffersBase<StrataAssignBuffe
 }  // namespace
 
 std::string recordedBufferAssignment(ModuleOp module) {
-  func::FuncOp fn = assignmentFunction(module);
+  func::FuncOp fn = entryFunction(module);
   if (!fn) return "";
   bool recorded = false;
   fn.walk([&](memref::AllocOp a) { recorded |= a->hasAttr(kOffsetAttr); });

@@ -15,6 +15,7 @@
 //    its own (first fit by decreasing size). Buffers that already carry strata.offset keep it.
 //    Without sharing, each buffer gets the next free offset in order of first use.
 #include "transforms/BufferAssignment.h"
+#include "transforms/EntryFunction.h"
 
 #include <algorithm>
 #include <utility>
@@ -106,17 +107,6 @@ Value viewedBuffer(Value v) {
 int64_t byteSize(MemRefType t) {
   int64_t bits = t.getElementTypeBitWidth();
   return t.getNumElements() * std::max<int64_t>(1, bits / 8);
-}
-
-func::FuncOp assignmentFunction(ModuleOp module) {
-  if (auto main = module.lookupSymbol<func::FuncOp>("main"); main && !main.isExternal()) return main;
-  func::FuncOp found;
-  for (auto fn : module.getOps<func::FuncOp>()) {
-    if (!fn.isPublic() || fn.isExternal()) continue;
-    if (found) return {};
-    found = fn;
-  }
-  return found;
 }
 
 const BufferAssignment::Buffer* BufferAssignment::find(Operation* alloc) const {
@@ -294,7 +284,7 @@ FailureOr<BufferAssignment> assignBuffers(func::FuncOp fn, const BufferAssignmen
 }
 
 FailureOr<BufferAssignment> assignBuffers(ModuleOp module, const BufferAssignmentOptions& options) {
-  func::FuncOp fn = assignmentFunction(module);
+  func::FuncOp fn = entryFunction(module);
   if (!fn) {
     module.emitError("buffer assignment: expects a function @main (or one public function)");
     return failure();

@@ -87,10 +87,8 @@ class BufferAssignment {
 // outside fn's body, of dynamic shape or non-identity layout.
 // REQUIRES: bufferized; allocations only in fn.
 FailureOr<BufferAssignment> assignBuffers(func::FuncOp fn, const BufferAssignmentOptions& options);
-// The same for the module's entry function: @main, or its one public function with a body.
+// The same for the module's entry function (EntryFunction.h).
 FailureOr<BufferAssignment> assignBuffers(ModuleOp module, const BufferAssignmentOptions& options);
-// The module's entry function: @main, or its one public function with a body (null otherwise).
-func::FuncOp assignmentFunction(ModuleOp module);
 // The bytes a buffer of type `t` holds (before alignment).
 int64_t byteSize(MemRefType t);
 // The buffer a memref value views, through subviews, reshapes, casts and views.

@@ -234,7 +234,7 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {"memcpy", reinterpret_cast<void*>(&std::memcpy)},
       {"memmove", reinterpret_cast<void*>(&std::memmove)},
       {"memset", reinterpret_cast<void*>(&std::memset)},
-      // libm: the calls LLVM makes for math intrinsics and frem, and the strata-math-to-libm ones.
+      // libm: the calls LLVM makes for math intrinsics and frem, and the strata-math-to-libm-calls ones.
       {"expf", reinterpret_cast<void*>(static_cast<F1>(&::expf))},
       {"exp", reinterpret_cast<void*>(static_cast<D1>(&::exp))},
       {"exp2f", reinterpret_cast<void*>(static_cast<F1>(&::exp2f))},

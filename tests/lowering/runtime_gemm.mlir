@@ -2,6 +2,15 @@
 // before it goes (the runtime writes C = A·B); transposed layouts are flags; a strided view
 // goes through a contiguous temporary.
 // RUN: strata-opt --strata-runtime-gemm --split-input-file %s | FileCheck %s
+// parallel=false (JitOptions::parallel off): the flags lack 4, the GEMM runs on the caller's thread.
+// RUN: strata-opt --strata-runtime-gemm=parallel=false --split-input-file %s | FileCheck %s --check-prefix=SERIAL
+
+// SERIAL-LABEL: func.func @main
+// SERIAL:       %[[F:.*]] = arith.constant 0 : i64
+// SERIAL:       call @strata_rt_dot_f32(%[[F]],
+// SERIAL-LABEL: func.func @main
+// SERIAL:       %[[F:.*]] = arith.constant 1 : i64
+// SERIAL:       call @strata_rt_dot_bf16(%[[F]],
 
 // CHECK-LABEL: func.func @main
 // CHECK-NOT:   linalg.fill

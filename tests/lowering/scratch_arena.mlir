@@ -1,6 +1,18 @@
 // --strata-scratch-arena: temporaries become views of one trailing scratch argument; buffers
 // whose live ranges do not overlap share memory.
 // RUN: strata-opt --strata-scratch-arena %s | FileCheck %s
+// share=false (JitOptions::assign_buffers off): every temporary its own slot.
+// RUN: strata-opt --strata-scratch-arena=share=false %s | FileCheck %s --check-prefix=UNSHARED
+
+// UNSHARED:       module attributes {strata.scratch_bytes = 192 : i64, strata.temporaries_bytes = 192 : i64}
+// UNSHARED-LABEL: func.func @main
+// UNSHARED-SAME:  %[[S:[a-z0-9]+]]: memref<192xi8>
+// UNSHARED:       arith.constant 0 : index
+// UNSHARED:       memref.view %[[S]]
+// UNSHARED:       arith.constant 64 : index
+// UNSHARED:       memref.view %[[S]]
+// UNSHARED:       arith.constant 128 : index
+// UNSHARED:       memref.view %[[S]]
 
 // CHECK:       module attributes {strata.scratch_bytes = 128 : i64, strata.temporaries_bytes = 192 : i64}
 // CHECK-LABEL: func.func @main

@@ -21,11 +21,12 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "lowering/Dialects.h"
-#include "lowering/CpuPasses.h"
 #include "lowering/JaxprToStrata.h"
+#include "lowering/Passes.h"
 #include "lowering/Stages.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "transforms/EntryFunction.h"
 #include "transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -174,7 +175,7 @@ int main(int argc, char** argv) {
   DialectRegistry registry;
   for (const ::strata::backends::Target* t : ::strata::backends::all_targets()) ::strata::backends::register_dialects(registry, *t);
   registerAllPasses();
-  mlir::strata::registerCpuPasses();
+  mlir::strata::registerStrataLoweringPasses();
   mlir::strata::registerStrataTransformsPasses();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "strata-opt: the strata compiler's stages, and mlir-opt", registry);

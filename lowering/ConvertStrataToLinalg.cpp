@@ -1,0 +1,77 @@
+// --strata-to-linalg: the strata dialect → linalg/arith/math/tensor (Passes.td). The patterns
+// are StrataToLinalg.cpp's, the fusion regions' lowering FusionToLinalg.cpp's.
+#include "dialect/StrataDialect.h"
+#include "dialect/StrataOps.h"
+#include "lowering/Passes.h"
+#include "lowering/StrataToLinalg.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::strata {
+
+#define GEN_PASS_DEF_STRATATOLINALGPASS
+#include "lowering/Passes.h.inc"
+
+namespace {
+
+// Calls of functions of the module (custom_vjp_call's `fun`) are inlined, and the functions
+// then unused are erased: the CPU pipeline compiles one function, @main.
+int64_t inlineCalls(ModuleOp module) {
+  int64_t inlined = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    SmallVector<func::CallOp> calls;
+    module.walk([&](func::CallOp c) {
+      auto callee = module.lookupSymbol<func::FuncOp>(c.getCallee());
+      if (callee && !callee.isExternal() && callee.getBody().hasOneBlock()) calls.push_back(c);
+    });
+    for (func::CallOp call : calls) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      Block& body = callee.getBody().front();
+      IRMapping map;
+      map.map(body.getArguments(), call.getOperands());
+      OpBuilder b(call);
+      for (Operation& op : body.without_terminator()) b.clone(op, map);
+      for (auto [result, v] : llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
+        result.replaceAllUsesWith(map.lookupOrDefault(v));
+      call.erase();
+      ++inlined;
+      changed = true;
+    }
+  }
+  SmallVector<func::FuncOp> dead;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn.isPrivate() && SymbolTable::symbolKnownUseEmpty(fn, module)) dead.push_back(fn);
+  for (func::FuncOp fn : dead) fn.erase();
+  return inlined;
+}
+
+struct StrataToLinalgPass : impl::StrataToLinalgPassBase<StrataToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    numInlinedCalls += inlineCalls(module);
+    module.walk([&](FusionOp) { ++numFusions; });
+    lowerFusions(module);
+    MLIRContext* ctx = &getContext();
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<linalg::LinalgDialect, arith::ArithDialect, math::MathDialect,
+                           tensor::TensorDialect, func::FuncDialect>();
+    // The ops of a reduce body are consumed by the reduce's pattern.
+    target.addDynamicallyLegalDialect<StrataDialect>(
+        [](Operation* op) { return op->getParentOfType<ReduceOp>() != nullptr; });
+    RewritePatternSet patterns(ctx);
+    populateStrataToLinalgPatterns(patterns);
+    if (failed(applyPartialConversion(module, target, std::move(patterns)))) signalPassFailure();
+  }
+};
+
+}  // namespace
+}  // namespace mlir::strata

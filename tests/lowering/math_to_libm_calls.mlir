@@ -1,0 +1,38 @@
+// --strata-math-to-libm-calls: f32 tanh becomes Eigen's rational approximation (inline
+// arithmetic); log1p, expm1 and f64 tanh become calls of libm, each declared once, private
+// and readnone; other element types are an error.
+// RUN: strata-opt --split-input-file --verify-diagnostics --strata-math-to-libm-calls %s | FileCheck %s
+
+// CHECK-DAG:   func.func private @log1pf(f32) -> f32 attributes {llvm.readnone}
+// CHECK-DAG:   func.func private @expm1(f64) -> f64 attributes {llvm.readnone}
+// CHECK-DAG:   func.func private @tanh(f64) -> f64 attributes {llvm.readnone}
+// CHECK-NOT:   func.func private @tanhf
+// CHECK-LABEL: func.func @main
+// CHECK-SAME:  (%[[A:.*]]: f32, %[[B:.*]]: f64, %[[C:.*]]: f32)
+// CHECK:       %[[L1:.*]] = call @log1pf(%[[A]]) : (f32) -> f32
+// CHECK:       %[[L2:.*]] = call @log1pf(%[[L1]]) : (f32) -> f32
+// CHECK:       %[[E:.*]] = call @expm1(%[[B]]) : (f64) -> f64
+// CHECK:       %[[T:.*]] = call @tanh(%[[E]]) : (f64) -> f64
+// CHECK-NOT:   math.tanh
+// CHECK-NOT:   call
+// CHECK:       arith.cmpf ult, %[[C]]
+// CHECK:       math.fma
+// CHECK-NOT:   math.tanh
+// CHECK-NOT:   call
+// CHECK:       return %[[L2]], %[[T]], %{{.*}} : f32, f64, f32
+func.func @main(%a: f32, %b: f64, %c: f32) -> (f32, f64, f32) {
+  %0 = math.log1p %a : f32
+  %1 = math.log1p %0 : f32
+  %2 = math.expm1 %b : f64
+  %3 = math.tanh %2 : f64
+  %4 = math.tanh %c : f32
+  return %1, %3, %4 : f32, f64, f32
+}
+
+// -----
+
+func.func @half(%a: f16) -> f16 {
+  // expected-error @+1 {{strata-math-to-libm-calls: expects f32 or f64, but got 'f16'}}
+  %0 = math.log1p %a : f16
+  return %0 : f16
+}
