@@ -11,12 +11,11 @@
 //     `scratch_bytes` (the arena) and `temporaries_bytes` (all temporaries, unshared).
 #include <benchmark/benchmark.h>
 
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "backends/Compiler.h"
-#include "jaxpr.h"
 #include "programs.h"
 #include "strata/strata.h"
 
@@ -32,11 +31,8 @@ namespace {
 // ---- What a program compiles to ----
 
 // The top-level lines of @main in one stage's text, each without its indentation.
-std::vector<std::string> main_ops(const st::Executable& exe, const std::string& stage) {
-  std::string text;
-  for (const auto& [name, t] : exe.stage_texts())
-    if (name == stage) text = t;
-  std::istringstream in(text);
+std::vector<std::string> main_ops(const st::Lowered& lowered, const std::string& stage) {
+  std::istringstream in(lowered.as_text(stage));
   std::vector<std::string> ops;
   std::string line;
   bool inMain = false;
@@ -49,9 +45,9 @@ std::vector<std::string> main_ops(const st::Executable& exe, const std::string& 
 
 // Kernels as XLA counts them: the fused stage's top-level computations (each strata.fusion
 // region, and each op left on its own), not counting constants and reshapes (views).
-int kernels(const st::Executable& exe) {
+int kernels(const st::Lowered& lowered) {
   int n = 0;
-  for (const std::string& op : main_ops(exe, "fused")) {
+  for (const std::string& op : main_ops(lowered, "fused")) {
     size_t at = op.find("= strata.");
     if (at == std::string::npos) continue;
     std::string name = op.substr(at + 9, op.find_first_of(" (", at + 9) - at - 9);
@@ -63,22 +59,23 @@ int kernels(const st::Executable& exe) {
 // What those kernels run as: the top-level loop nests and runtime calls of the `loops` stage
 // (an input fusion is up to three: its accumulators' fill, the reduction, the epilogue on the
 // reduced values).
-int loop_nests(const st::Executable& exe) {
+int loop_nests(const st::Lowered& lowered) {
   int n = 0;
-  for (const std::string& op : main_ops(exe, "loops"))
+  for (const std::string& op : main_ops(lowered, "loops"))
     if (op.rfind("scf.parallel", 0) == 0 || op.rfind("scf.for", 0) == 0 || op.rfind("call @", 0) == 0) ++n;
   return n;
 }
 
 struct Report {
   int kernels = 0, loop_nests = 0;
-  st::MemoryAnalysis memory;
+  st::MemoryStats memory;
 };
 
-Report compiled(const st::Jaxpr& j, const st::JitOptions& options) {
-  st::CompileResult r = st::compiler::compile(*j.impl(), options);
-  if (!r.ok()) return {};
-  return {kernels(*r.executable), loop_nests(*r.executable), r.executable->memory_analysis()};
+// f lowered and compiled with `options` for `args`.
+template <class F, class... A>
+Report compiled(F f, const st::JitOptions& options, const A&... args) {
+  auto lowered = st::jit(f, options).lower(args...);
+  return {kernels(lowered), loop_nests(lowered), lowered.compile().memory_analysis()};
 }
 
 void set_counters(benchmark::State& state, const Report& r) {
@@ -88,20 +85,63 @@ void set_counters(benchmark::State& state, const Report& r) {
   state.counters["temporaries_bytes"] = static_cast<double>(r.memory.temporaries_bytes);
 }
 
+// The bytes of a value of type "f32[4096,64]" (as a jaxpr prints it).
+double type_bytes(const std::string& type) {
+  size_t open = type.find('[');
+  st::DType dtype;
+  if (open == std::string::npos || !st::parse_dtype(type.substr(0, open), &dtype)) return 0;
+  double n = 1;
+  std::istringstream dims(type.substr(open + 1, type.size() - open - 2));
+  for (std::string d; std::getline(dims, d, ',');) n *= std::stod(d);
+  return n * static_cast<double>(st::itemsize(dtype));
+}
+
 // Memory traffic of the elementwise ops after the dot (each reads its operands and writes its
-// result, as eagerly or unfused), in bytes.
+// result, as eagerly or unfused), in bytes, read from the jaxpr's text: each equation is a line
+// "c:f32[8,16] = prim[params] a 2.0:f32[]" whose binders give each variable's type.
 double elementwise_bytes(const st::Jaxpr& j) {
-  const st::JaxprImpl& p = *j.impl();
+  std::istringstream lines(j.to_string());
+  std::map<std::string, double> bytes_of;  // variable name -> its bytes
+  auto declare = [&](const std::string& binder) {
+    size_t colon = binder.find(':');
+    bytes_of[binder.substr(0, colon)] = type_bytes(binder.substr(colon + 1));
+  };
   double bytes = 0;
   bool after = false;
-  for (const st::Equation& e : p.eqns) {
-    if (std::string(e.prim->name) == "dot_general") {
+  for (std::string line; std::getline(lines, line);) {
+    size_t eq = line.find(" = ");
+    if (eq == std::string::npos) {
+      // The header: "{ lambda consts ; inputs. let".
+      std::istringstream words(line);
+      for (std::string w; words >> w;)
+        if (w.find(':') != std::string::npos) declare(w.back() == '.' ? w.substr(0, w.size() - 1) : w);
+      continue;
+    }
+    std::istringstream outs(line.substr(0, eq));
+    std::vector<std::string> binders;
+    for (std::string b; outs >> b;) binders.push_back(b);
+    // The primitive's name, then its params in brackets (which may hold spaces), then operands.
+    std::string rest = line.substr(eq + 3);
+    size_t end = rest.find_first_of("[ ");
+    std::string prim = rest.substr(0, end);
+    if (end != std::string::npos && rest[end] == '[') {
+      int depth = 0;
+      for (; end < rest.size(); ++end) {
+        depth += rest[end] == '[' ? 1 : rest[end] == ']' ? -1 : 0;
+        if (depth == 0) break;
+      }
+      ++end;
+    }
+    for (const std::string& b : binders) declare(b);
+    if (prim == "dot_general") {
       after = true;
       continue;
     }
     if (!after) continue;
-    for (const st::Atom& a : e.inputs) bytes += static_cast<double>(p.aval(a).nbytes());
-    for (int v : e.outputs) bytes += static_cast<double>(p.vars[static_cast<size_t>(v)].nbytes());
+    std::istringstream operands(end < rest.size() ? rest.substr(end) : "");
+    for (std::string a; operands >> a;)
+      bytes += a.find(':') != std::string::npos ? type_bytes(a.substr(a.find(':') + 1)) : bytes_of[a];
+    for (const std::string& b : binders) bytes += bytes_of[b.substr(0, b.find(':'))];
   }
   return bytes;
 }
@@ -128,7 +168,7 @@ void seed_counters(benchmark::State& state, const SeedInputs& in, const st::JitO
   state.counters["nominal_4MNs"] = 4 * mn * 4;
   state.counters["GFLOP/s"] = benchmark::Counter(2.0 * state.range(0) * state.range(1) * state.range(2),
                                                  benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
-  if (o) set_counters(state, compiled(j, {.fuse = o->fuse}));
+  if (o) set_counters(state, compiled(seed_line, {.fuse = o->fuse}, in.x, in.w, in.b));
 }
 
 void BM_SeedPasses_Eager(benchmark::State& state) {
@@ -171,8 +211,7 @@ void run_jit(benchmark::State& state, F f, st::JitOptions o, const A&... args) {
   auto g = st::jit(f, o);
   g(args...);
   for (auto _ : state) benchmark::DoNotOptimize(g(args...));
-  st::Jaxpr j = st::make_jaxpr(f)(args...);
-  set_counters(state, compiled(j, {.fuse = o.fuse, .assign_buffers = o.assign_buffers}));
+  set_counters(state, compiled(f, {.fuse = o.fuse, .assign_buffers = o.assign_buffers}, args...));
 }
 
 template <class F, class... A>

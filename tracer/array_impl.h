@@ -70,6 +70,9 @@ struct ArrayImpl {
   std::atomic<const std::string*> donated_{nullptr};
 };
 
+// `x` (concrete) with its data on `device`: x itself when it is there, else a copy.
+Array copy_to_device(const Array& x, Device device);
+
 // A new concrete array with uninitialised data.
 Array make_concrete(AbstractValue aval);
 inline void* mutable_data(const Array& a) { return a.impl()->buffer->data; }

@@ -104,7 +104,7 @@ std::shared_ptr<JaxprImpl> vjp_program(const JaxprImpl& j, const std::vector<boo
     for (size_t i = 0; i < j.invars.size(); ++i) {
       if (!wrt[i]) continue;
       int v = j.invars[i];
-      results.push_back(ct[v].valid() ? ct[v] : zeros(j.vars[v]));
+      results.push_back(ct[v].valid() ? ct[v] : lax::zeros(j.vars[v]));
     }
     return end_trace(*trace, results);
   } catch (...) {
@@ -189,7 +189,7 @@ std::vector<Array> Backward::operator()(std::span<const Array> cotangents) const
   size_t base = residuals.size();
   for (size_t i = 0; i < cotangents.size(); ++i) {
     const AbstractValue& want = program->vars[program->invars[base + i]];
-    args.push_back(cotangents[i].valid() ? cotangents[i] : zeros(want));
+    args.push_back(cotangents[i].valid() ? cotangents[i] : lax::zeros(want));
   }
   return eval_jaxpr(*program, args);
 }

@@ -1,6 +1,6 @@
 // The non-template half of strata/grad.h: entry points into tracer/autodiff.
 #include "autodiff.h"
-#include "primitives/ad_rules.h"
+#include "lax.h"
 #include "op_helpers.h"
 #include "strata/grad.h"
 
@@ -60,7 +60,7 @@ std::pair<std::vector<Array>, std::vector<Array>> jvp_jaxpr(const Jaxpr& j, cons
   }
   ad::JvpResult r = ad::jvp(*j.impl(), primals, tangents);
   for (std::size_t i = 0; i < r.tangents.size(); ++i)
-    if (!r.tangents[i].valid()) r.tangents[i] = ad::zeros(api::aval(r.outputs[i], "jvp"));
+    if (!r.tangents[i].valid()) r.tangents[i] = lax::zeros(api::aval(r.outputs[i], "jvp"));
   return {std::move(r.outputs), std::move(r.tangents)};
 }
 
@@ -99,7 +99,7 @@ std::vector<Array> custom_vjp_call(const Jaxpr& fun, const Jaxpr& fwd, const Jax
   return strata::bind(prim::kCustomVjpCall, args, p, SourceLoc{"custom_vjp", 0, 0});
 }
 
-Array ones_like_scalar(const Array& loss) { return ad::full_like(api::aval(loss, "grad"), 1.0); }
+Array ones_like_scalar(const Array& loss) { return lax::full(api::aval(loss, "grad"), 1.0); }
 
 }  // namespace detail
 }  // namespace strata

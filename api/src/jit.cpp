@@ -322,6 +322,10 @@ MemoryStats entry_memory(const CacheEntry& e) {
   MemoryAnalysis m = e.exe->memory_analysis();
   return MemoryStats{m.argument_bytes, m.output_bytes, m.scratch_bytes, m.temporaries_bytes};
 }
+void entry_execute(const CacheEntry& e, const void* const* inputs, void* const* outputs) {
+  absl::Status status = e.exe->execute(inputs, outputs);
+  if (!status.ok()) throw Error("jit(" + e.name + "): running failed: " + std::string(status.message()));
+}
 CostStats entry_cost(const CacheEntry& e) {
   CostAnalysis c = e.exe->cost_analysis();
   return CostStats{c.flops, c.bytes_accessed};

@@ -11,7 +11,7 @@ struct Op {
 };
 
 // g times the derivative at x (y is the output).
-Array scale(const Array& g, const Array& x, const Array& y) { return multiply(g, sign(x)); }
+Array scale(const Array& g, const Array& x, const Array& y) { return lax::mul(g, lax::sign(x)); }
 
 }  // namespace
 

@@ -2,46 +2,25 @@
 
 #include <algorithm>
 
-#include "../array_impl.h"
-#include "../trace.h"
-
 namespace strata::ad {
 
-Array full_like(const AbstractValue& aval, double value) {
-  Array lit = astype(Array(value), aval.dtype);
-  if (aval.shape.empty()) return lit;
-  return bind_prim(prim::kBroadcastInDim, {lit},
-                   Params{{"shape", IntList(aval.shape)}, {"broadcast_dimensions", IntList{}}});
-}
-
-Array scalar_like(double v, const Array& like) { return astype(Array(v), like.dtype()); }
-
-Array instantiate(const Array& t, const AbstractValue& aval) { return t.valid() ? t : zeros(aval); }
+Array instantiate(const Array& t, const AbstractValue& aval) { return t.valid() ? t : lax::zeros(aval); }
 
 Array add_cotangent(const Array& a, const Array& b) {
   if (!a.valid()) return b;
   if (!b.valid()) return a;
-  return add(a, b);
+  return lax::add(a, b);
 }
 
 Array unbroadcast(const Array& ct, const Array& operand) {
   if (!ct.valid()) return ct;
-  if (operand.ndim() == 0 && ct.ndim() != 0) return sum(ct);
+  if (operand.ndim() == 0 && ct.ndim() != 0) return lax::reduce_sum(ct, lax::all_axes(ct));
   return ct;
 }
 
 Array broadcast_scalar(const Array& x, const Shape& shape) {
   if (!x.valid() || x.ndim() != 0 || shape.empty()) return x;
-  return bind_prim(prim::kBroadcastInDim, {x}, Params{{"shape", IntList(shape)}, {"broadcast_dimensions", IntList{}}});
-}
-
-std::vector<Array> bind_prims(const Primitive& p, std::initializer_list<Array> inputs, const Params& params) {
-  // The location is the transform's (see ScopedLocation); this one is a fallback.
-  return bind(p, std::span<const Array>(inputs.begin(), inputs.size()), params, SourceLoc{__FILE__, __LINE__, 0});
-}
-
-Array bind_prim(const Primitive& p, std::initializer_list<Array> inputs, const Params& params) {
-  return bind_prims(p, inputs, params).at(0);
+  return lax::broadcast_in_dim(x, shape, {});
 }
 
 Array unreduce(const Array& r, const Array& x, const Params& params) {
@@ -49,46 +28,47 @@ Array unreduce(const Array& r, const Array& x, const Params& params) {
   IntList kept;
   for (int64_t d = 0; d < x.ndim(); ++d)
     if (std::find(axes.begin(), axes.end(), d) == axes.end()) kept.push_back(d);
-  return bind_prim(prim::kBroadcastInDim, {r}, Params{{"shape", IntList(x.shape())}, {"broadcast_dimensions", kept}});
+  return lax::broadcast_in_dim(r, x.shape(), kept);
 }
 
 namespace {
 // 1/count at the positions equal to the extremum y, 0 elsewhere.
 Array extremum_weights(const Array& x, const Array& y, const Params& params) {
-  Array mask = astype(equal(x, unreduce(y, x, params)), x.dtype());
-  return divide(mask, unreduce(bind_prim(prim::kReduceSum, {mask}, params), x, params));
+  Array mask = lax::convert_element_type(lax::eq(x, unreduce(y, x, params)), x.dtype());
+  return lax::div(mask, unreduce(lax::bind1(prim::kReduceSum, {mask}, params), x, params));
 }
 }  // namespace
 
 std::vector<Array> extremum_jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y,
                                 const Params& params) {
-  return {bind_prim(prim::kReduceSum, {multiply(t[0], extremum_weights(x[0], y[0], params))}, params)};
+  return {lax::bind1(prim::kReduceSum, {lax::mul(t[0], extremum_weights(x[0], y[0], params))}, params)};
 }
 std::vector<Array> extremum_vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct,
                                 const Params& params) {
-  return {multiply(unreduce(ct[0], x[0], params), extremum_weights(x[0], y[0], params))};
+  return {lax::mul(unreduce(ct[0], x[0], params), extremum_weights(x[0], y[0], params))};
 }
 
 std::vector<Array> binary_jvp(std::span<const Array> x, std::span<const Array> t,
                               std::span<const Array> y, Partial2 d0, Partial2 d1) {
   const Shape& shape = y[0].shape();
   Array out;
-  if (t[0].valid() && d0) out = add_cotangent(out, broadcast_scalar(multiply(t[0], d0(x[0], x[1], y[0])), shape));
-  if (t[1].valid() && d1) out = add_cotangent(out, broadcast_scalar(multiply(t[1], d1(x[0], x[1], y[0])), shape));
+  if (t[0].valid() && d0) out = add_cotangent(out, broadcast_scalar(lax::mul(t[0], d0(x[0], x[1], y[0])), shape));
+  if (t[1].valid() && d1) out = add_cotangent(out, broadcast_scalar(lax::mul(t[1], d1(x[0], x[1], y[0])), shape));
   return {out};
 }
 
 std::vector<Array> binary_vjp(std::span<const Array> x, std::span<const Array> y,
                               std::span<const Array> ct, Partial2 d0, Partial2 d1) {
-  Array g0 = d0 ? unbroadcast(multiply(ct[0], d0(x[0], x[1], y[0])), x[0]) : Array();
-  Array g1 = d1 ? unbroadcast(multiply(ct[0], d1(x[0], x[1], y[0])), x[1]) : Array();
+  Array g0 = d0 ? unbroadcast(lax::mul(ct[0], d0(x[0], x[1], y[0])), x[0]) : Array();
+  Array g1 = d1 ? unbroadcast(lax::mul(ct[0], d1(x[0], x[1], y[0])), x[1]) : Array();
   return {g0, g1};
 }
 
 namespace {
 // 1 where x is the result y, 0.5 where the other operand is too, 0 elsewhere.
 Array balanced_eq(const Array& x, const Array& y, const Array& other) {
-  return where(equal(x, y), where(equal(other, y), scalar_like(0.5, x), scalar_like(1, x)), scalar_like(0, x));
+  return lax::select(lax::eq(x, y), lax::select(lax::eq(other, y), scalar_like(0.5, x), scalar_like(1, x)),
+                     scalar_like(0, x));
 }
 Array extremum_d0(const Array& x0, const Array& x1, const Array& y) { return balanced_eq(x0, y, x1); }
 Array extremum_d1(const Array& x0, const Array& x1, const Array& y) { return balanced_eq(x1, y, x0); }

@@ -1,7 +1,7 @@
 // tracer/primitives/ad_rules.h — helpers the primitives' JVP and VJP rules share.
 //
-// Rules are written with the public ops (which bind primitives), so that they trace, compile
-// and differentiate again. A null Array stands for a symbolic zero.
+// Rules are written with the tracer's op layer (tracer/lax.h), which binds primitives, so that
+// they trace, compile and differentiate again. A null Array stands for a symbolic zero.
 #pragma once
 
 #include <span>
@@ -9,15 +9,11 @@
 
 #include "../abstract_value.h"
 #include "../params.h"
+#include "../lax.h"
 #include "../primitive.h"
-#include "strata/ops.h"
 
 namespace strata::ad {
 
-// An array of `aval`'s shape and dtype filled with `value` (a literal broadcast, so inside a
-// trace it is one small equation, not a captured constant).
-Array full_like(const AbstractValue& aval, double value);
-inline Array zeros(const AbstractValue& aval) { return full_like(aval, 0.0); }
 // `t`, or zeros of `aval` when t is a symbolic zero.
 Array instantiate(const Array& t, const AbstractValue& aval);
 // a + b where either may be a symbolic zero.
@@ -27,12 +23,8 @@ Array add_cotangent(const Array& a, const Array& b);
 Array unbroadcast(const Array& ct, const Array& operand);
 // `x` broadcast to `shape` when it is 0-d (the tangent of a 0-d operand of an elementwise op).
 Array broadcast_scalar(const Array& x, const Shape& shape);
-// Binds `p` (for rules that need a primitive with no public op of its own).
-Array bind_prim(const Primitive& p, std::initializer_list<Array> inputs, const Params& params = {});
-std::vector<Array> bind_prims(const Primitive& p, std::initializer_list<Array> inputs, const Params& params = {});
-
-// A 0-d array of `like`'s dtype holding `v` (strongly typed, so no promotion follows).
-Array scalar_like(double v, const Array& like);
+// A 0-d array of `like`'s dtype holding `v` (strongly typed, as the rules' operands are).
+inline Array scalar_like(double v, const Array& like) { return lax::scalar(v, like.dtype()); }
 
 // Unary elementwise rules: both the JVP and the VJP multiply by the derivative, so one
 // function S(g, x, y) — "g times f'(x), given the output y" — defines both.

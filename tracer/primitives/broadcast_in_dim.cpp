@@ -27,20 +27,19 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 }
 
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array>, const Params& p) {
-  return {ad::bind_prim(prim::kBroadcastInDim, {t[0]}, p)};
+  return {lax::bind1(prim::kBroadcastInDim, {t[0]}, p)};
 }
 // Sums the cotangent over the new dimensions and the stretched size-1 ones.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params& p) {
   const IntList& dims = p.get_ints("broadcast_dimensions");
   const Shape& in = x[0].shape();
   const Shape& out = y[0].shape();
-  std::vector<int> axes;
+  IntList axes;
   for (size_t d = 0; d < out.size(); ++d) {
     auto it = std::find(dims.begin(), dims.end(), static_cast<int64_t>(d));
-    if (it == dims.end() || (in[static_cast<size_t>(it - dims.begin())] == 1 && out[d] != 1)) axes.push_back(static_cast<int>(d));
+    if (it == dims.end() || (in[static_cast<size_t>(it - dims.begin())] == 1 && out[d] != 1)) axes.push_back(static_cast<int64_t>(d));
   }
-  Array g = axes.empty() ? ct[0] : sum(ct[0], Axes(axes));
-  return {reshape(g, in)};
+  return {lax::reshape(lax::reduce_sum(ct[0], axes), in)};
 }
 
 }  // namespace

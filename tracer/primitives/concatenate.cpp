@@ -49,7 +49,7 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   if (!any) return {Array()};
   std::vector<Array> ts;
   for (size_t i = 0; i < x.size(); ++i) ts.push_back(ad::instantiate(t[i], detail::aval_of(x[i])));
-  return strata::bind(prim::kConcatenate, ts, p, SourceLoc{__FILE__, __LINE__, 0});
+  return lax::bind(prim::kConcatenate, ts, p);
 }
 // Each operand's cotangent is its slice of the output's.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
@@ -57,10 +57,10 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
   std::vector<Array> out;
   int64_t offset = 0;
   for (const Array& a : x) {
-    std::vector<int64_t> lo(a.shape().size(), 0), hi(ct[0].shape().begin(), ct[0].shape().end());
+    IntList lo(a.shape().size(), 0), hi(ct[0].shape().begin(), ct[0].shape().end()), step(a.shape().size(), 1);
     lo[dim] = offset;
     hi[dim] = offset + a.shape()[dim];
-    out.push_back(slice(ct[0], lo, hi));
+    out.push_back(lax::slice(ct[0], lo, hi, step));
     offset += a.shape()[dim];
   }
   return out;

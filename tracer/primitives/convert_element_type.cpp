@@ -19,11 +19,11 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 // Derivatives pass through conversions between float types; to or from integers they vanish.
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> y, const Params& p) {
   if (!t[0].valid() || !is_floating(y[0].dtype())) return {Array()};
-  return {ad::bind_prim(prim::kConvertElementType, {t[0]}, p)};
+  return {lax::bind1(prim::kConvertElementType, {t[0]}, p)};
 }
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params&) {
   if (!is_floating(x[0].dtype())) return {Array()};
-  return {ad::bind_prim(prim::kConvertElementType, {ct[0]}, Params{{"new_dtype", x[0].dtype()}, {"weak_type", x[0].weak_type()}})};
+  return {lax::bind1(prim::kConvertElementType, {ct[0]}, Params{{"new_dtype", x[0].dtype()}, {"weak_type", x[0].weak_type()}})};
 }
 
 }  // namespace

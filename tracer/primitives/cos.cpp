@@ -11,7 +11,7 @@ struct Op {
 };
 
 // g times the derivative at x (y is the output).
-Array scale(const Array& g, const Array& x, const Array& y) { return negative(multiply(g, sin(x))); }
+Array scale(const Array& g, const Array& x, const Array& y) { return lax::neg(lax::mul(g, lax::sin(x))); }
 
 }  // namespace
 

@@ -26,13 +26,13 @@ struct Op {
 // d/dx0 = 1/x1, d/dx1 = -x0/x1^2 = -y/x1.
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
   const Shape& s = y[0].shape();
-  Array a = t[0].valid() ? ad::broadcast_scalar(divide(t[0], x[1]), s) : Array();
-  Array b = t[1].valid() ? ad::broadcast_scalar(negative(multiply(t[1], divide(y[0], x[1]))), s) : Array();
+  Array a = t[0].valid() ? ad::broadcast_scalar(lax::div(t[0], x[1]), s) : Array();
+  Array b = t[1].valid() ? ad::broadcast_scalar(lax::neg(lax::mul(t[1], lax::div(y[0], x[1]))), s) : Array();
   return {ad::add_cotangent(a, b)};
 }
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
-  Array g = divide(ct[0], x[1]);
-  return {ad::unbroadcast(g, x[0]), ad::unbroadcast(negative(multiply(g, y[0])), x[1])};
+  Array g = lax::div(ct[0], x[1]);
+  return {ad::unbroadcast(g, x[0]), ad::unbroadcast(lax::neg(lax::mul(g, y[0])), x[1])};
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ Array transpose_operand(const Array& ct, const Array& x, const Array& other, con
   // In ct: [batch, lhs free, rhs free]; other's free dims are at the back (x first) or front.
   IntList ct_other = x_first ? range(nb + nxf, nb + nxf + nof) : range(nb, nb + nof);
   Params p{{"lhs_batch", range(0, nb)}, {"rhs_batch", ob}, {"lhs_contract", ct_other}, {"rhs_contract", of}};
-  Array r = ad::bind_prim(prim::kDotGeneral, {ct, other}, p);
+  Array r = lax::bind1(prim::kDotGeneral, {ct, other}, p);
   // r: [batch (x's batch order), x free (ascending), other's contract dims (ascending)].
   IntList oc_sorted = oc;
   std::sort(oc_sorted.begin(), oc_sorted.end());
@@ -69,12 +69,12 @@ Array transpose_operand(const Array& ct, const Array& x, const Array& other, con
     perm[j] = std::find(src.begin(), src.end(), static_cast<int64_t>(j)) - src.begin();
   bool identity = true;
   for (size_t j = 0; j < perm.size(); ++j) identity = identity && perm[j] == static_cast<int64_t>(j);
-  return identity ? r : ad::bind_prim(prim::kTranspose, {r}, Params{{"permutation", perm}});
+  return identity ? r : lax::bind1(prim::kTranspose, {r}, Params{{"permutation", perm}});
 }
 
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array>, const Params& p) {
-  Array a = t[0].valid() ? ad::bind_prim(prim::kDotGeneral, {t[0], x[1]}, p) : Array();
-  Array b = t[1].valid() ? ad::bind_prim(prim::kDotGeneral, {x[0], t[1]}, p) : Array();
+  Array a = t[0].valid() ? lax::bind1(prim::kDotGeneral, {t[0], x[1]}, p) : Array();
+  Array b = t[1].valid() ? lax::bind1(prim::kDotGeneral, {x[0], t[1]}, p) : Array();
   return {ad::add_cotangent(a, b)};
 }
 // Reads both inputs.

@@ -11,7 +11,7 @@ struct Op {
 };
 
 // g times the derivative at x (y is the output).
-Array scale(const Array& g, const Array& x, const Array& y) { return divide(g, add(x, ad::scalar_like(1, x))); }
+Array scale(const Array& g, const Array& x, const Array& y) { return lax::div(g, lax::add(x, ad::scalar_like(1, x))); }
 
 }  // namespace
 

@@ -24,7 +24,7 @@ struct Op {
 };
 
 // g times the derivative at x (y is the output).
-Array scale(const Array& g, const Array& x, const Array& y) { return multiply(g, multiply(y, subtract(ad::scalar_like(1, y), y))); }
+Array scale(const Array& g, const Array& x, const Array& y) { return lax::mul(g, lax::mul(y, lax::sub(ad::scalar_like(1, y), y))); }
 
 }  // namespace
 

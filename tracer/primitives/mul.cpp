@@ -12,13 +12,13 @@ struct Op {
 
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
   const Shape& s = y[0].shape();
-  Array a = t[0].valid() ? ad::broadcast_scalar(multiply(t[0], x[1]), s) : Array();
-  Array b = t[1].valid() ? ad::broadcast_scalar(multiply(x[0], t[1]), s) : Array();
+  Array a = t[0].valid() ? ad::broadcast_scalar(lax::mul(t[0], x[1]), s) : Array();
+  Array b = t[1].valid() ? ad::broadcast_scalar(lax::mul(x[0], t[1]), s) : Array();
   return {ad::add_cotangent(a, b)};
 }
 // Reads both inputs, not the output.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params&) {
-  return {ad::unbroadcast(multiply(ct[0], x[1]), x[0]), ad::unbroadcast(multiply(x[0], ct[0]), x[1])};
+  return {ad::unbroadcast(lax::mul(ct[0], x[1]), x[0]), ad::unbroadcast(lax::mul(x[0], ct[0]), x[1])};
 }
 
 }  // namespace

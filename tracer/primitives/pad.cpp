@@ -49,7 +49,7 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array>, const Params& p) {
   if (!t[0].valid() && !t[1].valid()) return {Array()};
   Array value = t[1].valid() ? t[1] : ad::scalar_like(0, x[0]);
-  return {ad::bind_prim(prim::kPad, {ad::instantiate(t[0], detail::aval_of(x[0])), value}, p)};
+  return {lax::bind1(prim::kPad, {ad::instantiate(t[0], detail::aval_of(x[0])), value}, p)};
 }
 // The operand's cotangent is the strided slice that undoes the padding; the padding value's is
 // the sum of the rest.
@@ -63,8 +63,8 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
     step[d] = interior[d] + 1;
     stop[d] = is[d] > 0 ? lo[d] + (is[d] - 1) * step[d] + 1 : lo[d];
   }
-  Array g = ad::bind_prim(prim::kSlice, {ct[0]}, Params{{"start_indices", IntList(start)}, {"limit_indices", IntList(stop)}, {"strides", IntList(step)}});
-  return {g, subtract(sum(ct[0]), sum(g))};
+  Array g = lax::bind1(prim::kSlice, {ct[0]}, Params{{"start_indices", IntList(start)}, {"limit_indices", IntList(stop)}, {"strides", IntList(step)}});
+  return {g, lax::sub(lax::reduce_sum(ct[0], lax::all_axes(ct[0])), lax::reduce_sum(g, lax::all_axes(g)))};
 }
 
 }  // namespace

@@ -33,10 +33,10 @@ struct Op {
 // d/dx0 = x1 * x0^(x1-1) (0 where x1 = 0), d/dx1 = y * log(x0) (log 1 where x0 = 0), as JAX.
 Array d0(const Array& x0, const Array& x1, const Array&) {
   Array zero = ad::scalar_like(0, x0), one = ad::scalar_like(1, x0);
-  return where(equal(x1, zero), zero, multiply(x1, power(x0, subtract(x1, one))));
+  return lax::select(lax::eq(x1, zero), zero, lax::mul(x1, lax::pow(x0, lax::sub(x1, one))));
 }
 Array d1(const Array& x0, const Array&, const Array& y) {
-  return multiply(y, log(where(equal(x0, ad::scalar_like(0, x0)), ad::scalar_like(1, x0), x0)));
+  return lax::mul(y, lax::log(lax::select(lax::eq(x0, ad::scalar_like(0, x0)), ad::scalar_like(1, x0), x0)));
 }
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
   return ad::binary_jvp(x, t, y, d0, d1);

@@ -20,18 +20,18 @@ struct Op {
 // the unselected branches, which keeps higher derivatives finite.)
 Array others_product(const Array& x, const Params& p) {
   Array zero = ad::scalar_like(0, x), one = ad::scalar_like(1, x);
-  Array is_zero = equal(x, zero);
-  Array nonzero_prod = ad::unreduce(ad::bind_prim(prim::kReduceProd, {where(is_zero, one, x)}, p), x, p);
-  Array zeros = ad::unreduce(ad::bind_prim(prim::kReduceSum, {astype(is_zero, x.dtype())}, p), x, p);
-  Array safe_x = where(is_zero, one, x);
-  return where(equal(zeros, zero), divide(nonzero_prod, safe_x),
-               where(logical_and(equal(zeros, one), is_zero), nonzero_prod, zero));
+  Array is_zero = lax::eq(x, zero);
+  Array nonzero_prod = ad::unreduce(lax::bind1(prim::kReduceProd, {lax::select(is_zero, one, x)}, p), x, p);
+  Array zeros = ad::unreduce(lax::bind1(prim::kReduceSum, {lax::convert_element_type(is_zero, x.dtype())}, p), x, p);
+  Array safe_x = lax::select(is_zero, one, x);
+  return lax::select(lax::eq(zeros, zero), lax::div(nonzero_prod, safe_x),
+                     lax::select(lax::and_(lax::eq(zeros, one), is_zero), nonzero_prod, zero));
 }
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array>, const Params& p) {
-  return {ad::bind_prim(prim::kReduceSum, {multiply(t[0], others_product(x[0], p))}, p)};
+  return {lax::bind1(prim::kReduceSum, {lax::mul(t[0], others_product(x[0], p))}, p)};
 }
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
-  return {multiply(ad::unreduce(ct[0], x[0], p), others_product(x[0], p))};
+  return {lax::mul(ad::unreduce(ct[0], x[0], p), others_product(x[0], p))};
 }
 
 }  // namespace

@@ -28,8 +28,8 @@ struct Op {
 // rem(x0, x1) = x0 - x1 * trunc(x0 / x1): d/dx0 = 1, d/dx1 = -trunc(x0 / x1) (as JAX).
 Array d0(const Array& x0, const Array&, const Array&) { return ad::scalar_like(1, x0); }
 Array d1(const Array& x0, const Array& x1, const Array&) {
-  Array q = divide(x0, x1);
-  return negative(multiply(sign(q), floor(abs(q))));
+  Array q = lax::div(x0, x1);
+  return lax::neg(lax::mul(lax::sign(q), lax::floor(lax::abs(q))));
 }
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
   return ad::binary_jvp(x, t, y, d0, d1);

@@ -17,7 +17,7 @@ struct Op {
 };
 
 // g times the derivative at x (y is the output).
-Array scale(const Array& g, const Array& x, const Array& y) { return multiply(g, multiply(ad::scalar_like(-0.5, y), divide(y, x))); }
+Array scale(const Array& g, const Array& x, const Array& y) { return lax::mul(g, lax::mul(ad::scalar_like(-0.5, y), lax::div(y, x))); }
 
 }  // namespace
 

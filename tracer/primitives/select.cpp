@@ -37,12 +37,12 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
   if (!t[1].valid() && !t[2].valid()) return {Array()};
   const AbstractValue& out = detail::aval_of(y[0]);
-  return {where(x[0], ad::instantiate(t[1], out), ad::instantiate(t[2], out))};
+  return {lax::select(x[0], ad::instantiate(t[1], out), ad::instantiate(t[2], out))};
 }
 // Reads the predicate only.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
-  Array zero = ad::zeros(detail::aval_of(y[0]));
-  return {Array(), ad::unbroadcast(where(x[0], ct[0], zero), x[1]), ad::unbroadcast(where(x[0], zero, ct[0]), x[2])};
+  Array zero = lax::zeros(detail::aval_of(y[0]));
+  return {Array(), ad::unbroadcast(lax::select(x[0], ct[0], zero), x[1]), ad::unbroadcast(lax::select(x[0], zero, ct[0]), x[2])};
 }
 
 }  // namespace

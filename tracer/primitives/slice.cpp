@@ -28,7 +28,7 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 }
 
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array>, const Params& p) {
-  return {ad::bind_prim(prim::kSlice, {t[0]}, p)};
+  return {lax::bind1(prim::kSlice, {t[0]}, p)};
 }
 // The cotangent, padded with zeros back to the operand's shape (interior padding undoes the
 // strides).
@@ -43,7 +43,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
     interior[d] = step[d] - 1;
     hi[d] = out[d] > 0 ? in[d] - start[d] - (out[d] - 1) * step[d] - 1 : in[d] - start[d];
   }
-  return {ad::bind_prim(prim::kPad, {ct[0], ad::scalar_like(0, ct[0])},
+  return {lax::bind1(prim::kPad, {ct[0], ad::scalar_like(0, ct[0])},
                         Params{{"padding_low", lo}, {"padding_high", hi}, {"padding_interior", interior}})};
 }
 

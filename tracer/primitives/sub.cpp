@@ -12,11 +12,11 @@ struct Op {
 
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> y, const Params&) {
   const Shape& s = y[0].shape();
-  Array neg = t[1].valid() ? negative(ad::broadcast_scalar(t[1], s)) : Array();
+  Array neg = t[1].valid() ? lax::neg(ad::broadcast_scalar(t[1], s)) : Array();
   return {ad::add_cotangent(ad::broadcast_scalar(t[0], s), neg)};
 }
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params&) {
-  return {ad::unbroadcast(ct[0], x[0]), ad::unbroadcast(negative(ct[0]), x[1])};
+  return {ad::unbroadcast(ct[0], x[0]), ad::unbroadcast(lax::neg(ct[0]), x[1])};
 }
 
 }  // namespace

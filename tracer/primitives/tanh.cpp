@@ -11,7 +11,7 @@ struct Op {
 };
 
 // g times the derivative at x (y is the output).
-Array scale(const Array& g, const Array& x, const Array& y) { return multiply(g, subtract(ad::scalar_like(1, y), multiply(y, y))); }
+Array scale(const Array& g, const Array& x, const Array& y) { return lax::mul(g, lax::sub(ad::scalar_like(1, y), lax::mul(y, y))); }
 
 }  // namespace
 

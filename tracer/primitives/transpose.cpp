@@ -21,13 +21,13 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 }
 
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array>, const Params& p) {
-  return {ad::bind_prim(prim::kTranspose, {t[0]}, p)};
+  return {lax::bind1(prim::kTranspose, {t[0]}, p)};
 }
 std::vector<Array> vjp(std::span<const Array>, std::span<const Array>, std::span<const Array> ct, const Params& p) {
   const IntList& perm = p.get_ints("permutation");
   IntList inverse(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
-  return {ad::bind_prim(prim::kTranspose, {ct[0]}, Params{{"permutation", inverse}})};
+  return {lax::bind1(prim::kTranspose, {ct[0]}, Params{{"permutation", inverse}})};
 }
 
 }  // namespace

@@ -79,6 +79,7 @@ bool signature_matches(const CacheEntry& e, const tree::Signature& sig);
 std::string entry_assembly(const CacheEntry& e);
 MemoryStats entry_memory(const CacheEntry& e);
 CostStats entry_cost(const CacheEntry& e);
+void entry_execute(const CacheEntry& e, const void* const* inputs, void* const* outputs);
 std::size_t cache_size(const JitState& state);
 JitStats stats(const JitState& state);
 const JitOptions& options(const JitState& state);
@@ -139,6 +140,13 @@ class Compiled {
   std::string as_text() const { return detail::entry_assembly(*entry_); }
   MemoryStats memory_analysis() const { return detail::entry_memory(*entry_); }
   CostStats cost_analysis() const { return detail::entry_cost(*entry_); }
+  // The compiled code alone, on raw buffers: one row-major buffer per argument leaf and one
+  // preallocated per output leaf, of exactly the compiled types, on the compiled device. No
+  // check, no allocation, no donation: what a call costs below the API (the baseline of jit's
+  // dispatch overhead). Throws Error when the executable reports a failure.
+  void execute_raw(const void* const* inputs, void* const* outputs) const {
+    detail::entry_execute(*entry_, inputs, outputs);
+  }
 
  private:
   Out run(const std::vector<Array>& leaves) const {

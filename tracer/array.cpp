@@ -184,7 +184,7 @@ void Array::copy_to(void* dst, DType as, const char* what) const {
         "reading it, use st::cond for control flow on traced values, or pass the value as a "
         "static (non-Array) argument.");
   }
-  if (impl.buffer->device.kind != DeviceKind::cpu) return device_put(*this, cpu()).copy_to(dst, as, what);
+  if (impl.buffer->device.kind != DeviceKind::cpu) return detail::copy_to_device(*this, cpu()).copy_to(dst, as, what);
   kernels::convert_elements(impl.buffer->data, impl.aval.dtype, dst, as, impl.aval.size());
 }
 
@@ -282,7 +282,7 @@ std::ostream& operator<<(std::ostream& os, const Array& a) {
   const detail::ArrayImpl& impl = *a.impl();
   if (impl.trace) return os << "Traced<" << impl.aval.str() << ">";
   if (impl.donated()) return os << "Donated<" << impl.aval.str() << ">";
-  if (impl.buffer->device.kind != DeviceKind::cpu) return os << device_put(a, cpu());
+  if (impl.buffer->device.kind != DeviceKind::cpu) return os << detail::copy_to_device(a, cpu());
   std::string dtype = "dtype=" + std::string(long_name(impl.aval.dtype));
   if (impl.aval.shape.empty()) return os << "array(" << format_element(impl, 0) << ", " << dtype << ")";
   if (impl.aval.size() == 0)

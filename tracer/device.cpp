@@ -1,0 +1,47 @@
+// The core's half of devices: the host device, an array's device, and copying an array's data
+// to another device through the memory functions its target registered (array_impl.h). Which
+// devices exist is the API's business (api/src/device.cpp asks the compiler's targets).
+#include <cstring>
+#include <vector>
+
+#include "array_impl.h"
+#include "strata/array.h"
+#include "strata/device.h"
+#include "strata/errors.h"
+
+namespace strata {
+
+Device cpu() { return Device{DeviceKind::cpu, 0}; }
+
+Device Array::device() const {
+  if (!impl_) throw ValueError("Array::device: this Array is null (default-constructed, never assigned)");
+  return impl_->buffer ? impl_->buffer->device : cpu();
+}
+
+namespace detail {
+
+Array copy_to_device(const Array& x, Device d) {
+  const Buffer& from = *x.impl()->buffer;
+  if (from.device == d) return x;
+  auto impl = std::make_shared<ArrayImpl>();
+  impl->aval = x.impl()->aval;
+  impl->buffer = std::make_shared<Buffer>(from.nbytes, d);
+  Buffer& to = *impl->buffer;
+  if (from.nbytes) {
+    if (from.device.kind == DeviceKind::cpu && d.kind == DeviceKind::cpu) {
+      std::memcpy(to.data, from.data, from.nbytes);
+    } else if (from.device.kind == DeviceKind::cpu) {
+      device_memory(d.kind)->from_host(d.index, to.data, from.data, from.nbytes);
+    } else if (d.kind == DeviceKind::cpu) {
+      device_memory(from.device.kind)->to_host(from.device.index, to.data, from.data, from.nbytes);
+    } else {  // device to device, through the host
+      std::vector<char> host(from.nbytes);
+      device_memory(from.device.kind)->to_host(from.device.index, host.data(), from.data, from.nbytes);
+      device_memory(d.kind)->from_host(d.index, to.data, host.data(), from.nbytes);
+    }
+  }
+  return Array(std::move(impl));
+}
+
+}  // namespace detail
+}  // namespace strata
