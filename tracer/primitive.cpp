@@ -1,5 +1,7 @@
 #include "primitive.h"
 
+#include "absl/container/flat_hash_map.h"
+
 namespace strata {
 namespace {
 
@@ -13,10 +15,15 @@ constexpr const Primitive* kAll[] = {
 
 std::span<const Primitive* const> all_primitives() { return kAll; }
 
+// By name, interned once (the jaxpr parser and the lowering table look primitives up by name).
 const Primitive* find_primitive(std::string_view name) {
-  for (const Primitive* p : kAll)
-    if (p->name == name) return p;
-  return nullptr;
+  static const auto* by_name = [] {
+    auto* m = new absl::flat_hash_map<std::string_view, const Primitive*>();
+    for (const Primitive* p : kAll) m->emplace(p->name, p);
+    return m;
+  }();
+  auto it = by_name->find(name);
+  return it == by_name->end() ? nullptr : it->second;
 }
 
 }  // namespace strata

@@ -69,10 +69,9 @@ struct CacheEntry {
 struct JitState {
   JitOptions options;
   bool log = false;
-  mutable std::shared_mutex mu;  // guards map and count
-  // By signature hash; a bucket holds the entries whose signatures collide in it.
-  absl::flat_hash_map<uint64_t, std::vector<std::shared_ptr<CacheEntry>>> map;
-  std::size_t count = 0;
+  mutable std::shared_mutex mu;  // guards map
+  // By signature (its words, hashed with absl::Hash).
+  absl::flat_hash_map<std::vector<uint64_t>, std::shared_ptr<CacheEntry>> map;
   std::mutex compile_mu;
   tree::Description last_compiled;  // under compile_mu
   std::atomic<uint64_t> hits{0}, misses{0}, compiles{0}, clock{0};
@@ -152,14 +151,10 @@ bool tracing() { return current_trace() != nullptr; }
 
 std::shared_ptr<const CacheEntry> find(JitState& state, const tree::Signature& sig) {
   std::shared_lock<std::shared_mutex> lock(state.mu);
-  auto it = state.map.find(sig.hash());
-  if (it != state.map.end())
-    for (const auto& e : it->second)
-      if (e->words == sig.words) {
-        e->last_used.store(state.clock.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        return e;
-      }
-  return nullptr;
+  auto it = state.map.find(sig.words);
+  if (it == state.map.end()) return nullptr;
+  it->second->last_used.store(state.clock.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  return it->second;
 }
 
 std::shared_ptr<const CacheEntry> lookup(JitState& state, const tree::Signature& sig) {
@@ -222,24 +217,13 @@ std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr
   e->last_used = state.clock.fetch_add(1) + 1;
   // Insert, evicting the least recently used entry when full.
   std::unique_lock<std::shared_mutex> lock(state.mu);
-  if (state.count >= o.cache_capacity) {
-    uint64_t oldest = UINT64_MAX;
-    uint64_t oldest_hash = 0;
-    std::size_t oldest_index = 0;
-    for (const auto& [h, bucket] : state.map)
-      for (std::size_t i = 0; i < bucket.size(); ++i)
-        if (bucket[i]->last_used.load() < oldest) {
-          oldest = bucket[i]->last_used.load();
-          oldest_hash = h;
-          oldest_index = i;
-        }
-    auto& bucket = state.map[oldest_hash];
-    bucket.erase(bucket.begin() + static_cast<std::ptrdiff_t>(oldest_index));
-    if (bucket.empty()) state.map.erase(oldest_hash);
-    --state.count;
+  if (state.map.size() >= o.cache_capacity) {
+    auto oldest = state.map.begin();
+    for (auto it = state.map.begin(); it != state.map.end(); ++it)
+      if (it->second->last_used.load() < oldest->second->last_used.load()) oldest = it;
+    state.map.erase(oldest);
   }
-  state.map[sig.hash()].push_back(e);
-  ++state.count;
+  state.map.insert_or_assign(sig.words, e);
   return e;
 }
 
@@ -332,7 +316,7 @@ CostStats entry_cost(const CacheEntry& e) {
 }
 std::size_t cache_size(const JitState& state) {
   std::shared_lock<std::shared_mutex> lock(state.mu);
-  return state.count;
+  return state.map.size();
 }
 JitStats stats(const JitState& state) {
   return JitStats{state.hits.load(), state.misses.load(), state.compiles.load()};

@@ -1,6 +1,8 @@
 // The non-template parts of pytree signatures (jit's cache key).
 #include "array_impl.h"
 #include "strata/pytree.h"
+
+#include "absl/hash/hash.h"
 #include "trace.h"
 
 namespace strata::tree {
@@ -23,17 +25,7 @@ void Signature::bytes(const void* data, std::size_t n) {
   }
 }
 
-uint64_t Signature::hash() const {
-  // 64-bit mix (splitmix64 finaliser per word, combined): cheap and well spread.
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ words.size();
-  for (uint64_t w : words) {
-    uint64_t z = w + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    h ^= z ^ (z >> 31);
-  }
-  return h;
-}
+uint64_t Signature::hash() const { return absl::Hash<std::vector<uint64_t>>{}(words); }
 
 void describe_leaf(const Array& a, const std::string& path, Description& out) {
   const AbstractValue& av = a.impl()->aval;
