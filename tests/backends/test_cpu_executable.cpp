@@ -45,7 +45,49 @@ std::filesystem::path fresh_dir(const std::string& name) {
   return p;
 }
 
+// A queue of work on one device, as a caller hands it to Executable::execute.
+struct TestStream final : st::Stream {
+  explicit TestStream(st::Device d) : d(d) {}
+  st::Device device() const override { return d; }
+  absl::Status synchronize() override { return absl::OkStatus(); }
+  st::Device d;
+};
+
 }  // namespace
+
+// execute() with a stream: a CPU stream runs the work (inline, done on return); a stream of
+// another device is refused with a status, and nothing runs.
+TEST(CpuExecutable, ExecuteOnAStream) {
+  Array x = random_array({4, 8}, st::f32, -1, 1, 1), w = random_array({8, 16}, st::f32, -1, 1, 2),
+        b = random_array({16}, st::f32, -1, 1, 3);
+  st::Jaxpr j = st::make_jaxpr(seed_line)(x, w, b);
+  st::CompileResult r = st::compiler::compile(*j.impl(), {});
+  ASSERT_TRUE(r.ok()) << r.error;
+  const st::Executable& e = *r.executable;
+  EXPECT_EQ(e.device(), st::cpu());
+  Array out = output_like(e.output_types()[0]);
+  const void* in[] = {x.data(), w.data(), b.data()};
+  void* o[] = {const_cast<void*>(out.data())};
+  TestStream cpu_stream(st::cpu());
+  ASSERT_TRUE(e.execute(in, o, &cpu_stream).ok());
+  ASSERT_TRUE(cpu_stream.synchronize().ok());
+  expect_arrays_match(out, seed_line(x, w, b), {});
+  TestStream gpu_stream(st::Device{st::DeviceKind::cuda, 0});
+  absl::Status s = e.execute(in, o, &gpu_stream);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(s.message()).find("cuda:0"), std::string::npos) << s;
+}
+
+// A device kind no target serves is a compile error naming the device and the targets.
+TEST(CpuExecutable, NoTargetForADeviceIsAnError) {
+  st::Jaxpr j = st::make_jaxpr([](const Array& v) { return v + 1.0f; })(st::ones({2}));
+  st::CompileResult r = st::compiler::compile(*j.impl(), {.device = st::Device{st::DeviceKind::cuda, 0}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("no compiler target for cuda:0"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("targets: cpu"), std::string::npos) << r.error;
+  EXPECT_TRUE(st::compiler::stage_names(st::DeviceKind::cuda).empty());
+  EXPECT_EQ(st::compiler::device_count(st::DeviceKind::cpu), 1);
+}
 
 TEST(CpuExecutable, SeedLineReportsEveryStage) {
   Array x = random_array({4, 8}, st::f32, -1, 1, 1), w = random_array({8, 16}, st::f32, -1, 1, 2),
