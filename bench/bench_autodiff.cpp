@@ -1,5 +1,5 @@
 // bench/bench_autodiff.cpp — one training step of a 2-layer MLP (forward, backward, Adam):
-// jit vs eager, and the compile time of the step (issue 6). Run through bench/run.sh.
+// jit vs eager, and the compile time of the step. Run through bench/run.sh.
 #include <benchmark/benchmark.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// bench/bench_cpu.cpp — the CPU backend's benchmarks (issue 4), side by side in one run:
+// bench/bench_cpu.cpp — the CPU backend's benchmarks, side by side in one run:
 // jit vs eager vs hand-written Eigen, dispatch overhead, bandwidth against STREAM triad,
 // first-call latency. Run through bench/run.sh, which reports medians and ratios.
 #include <benchmark/benchmark.h>
@@ -103,7 +103,7 @@ void BM_Chain8_Jit(benchmark::State& state) {
   chain_bytes(state, 3);
 }
 BENCHMARK(BM_Chain8_Jit)->Unit(benchmark::kMillisecond)->UseRealTime();
-// STREAM triad a = b + s*c on the same size, both cores (as the jit's loops use).
+// STREAM triad a = b + s*c on the same size, on every thread of the pool (as the jit's loops use).
 void BM_StreamTriad(benchmark::State& state) {
   std::vector<float> a(kChainN), b(kChainN, 1.0f), c(kChainN, 2.0f);
   int threads = static_cast<int>(std::thread::hardware_concurrency());

@@ -1,4 +1,4 @@
-// bench/bench_passes.cpp — the measured effect of the compiler's passes (issue 5), each program
+// bench/bench_passes.cpp — the measured effect of the compiler's passes, each program
 // compiled with the pass on and off and measured in the same run (bench/run.sh bench_passes):
 //   - relu(x·w + b): eager vs jit without fusion vs jit with the bias add and relu as the
 //     GEMM's epilogue; `ew_bytes` = memory traffic of the elementwise part beyond the GEMM's
