@@ -46,7 +46,7 @@ using EagerKernel = void (*)(std::span<const KernelArg> in, std::span<const Kern
 // in place of an eager kernel; also lets a primitive return its operand without a copy.
 using EvalRule = std::vector<Array> (*)(std::span<const Array> inputs, const Params& params);
 
-// Derivative rules, written with ordinary ops (so they trace, jit and differentiate again).
+// Derivative rules, written with lax.h (so they trace, jit and differentiate again).
 // A null Array is a symbolic zero (tangent or cotangent); rules return null for a zero result.
 //
 // JVP: tangents of the outputs from the primals, their tangents and the outputs.

@@ -7,7 +7,7 @@
 namespace strata {
 
 Array stop_gradient(const Array& x, SourceLocation loc) {
-  return api::bind1(prim::kStopGradient, {x}, {}, loc);
+  return lax::bind1(prim::kStopGradient, {x}, {}, loc);
 }
 
 namespace detail {

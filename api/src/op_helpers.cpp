@@ -11,11 +11,6 @@ const AbstractValue& aval(const Array& a, std::string_view op) {
   return a.impl()->aval;
 }
 
-Array bind1(const Primitive& p, std::initializer_list<Array> inputs, const Params& params,
-            const SourceLocation& loc) {
-  return strata::bind1(p, std::span<const Array>(inputs.begin(), inputs.size()), params, to_loc(loc));
-}
-
 Array convert(const Array& x, TypeSpec to, const SourceLocation& loc) {
   const AbstractValue& av = aval(x, "convert_element_type");
   if (av.dtype == to.dtype && av.weak == to.weak) return x;
@@ -33,7 +28,7 @@ Array convert(const Array& x, TypeSpec to, const SourceLocation& loc) {
     Array in[] = {x};
     return eval_eager(prim::kConvertElementType, in, out, params)[0];
   }
-  return bind1(prim::kConvertElementType, {x}, params, loc);
+  return lax::convert_element_type(x, to.dtype, to.weak, loc);
 }
 
 Shape broadcast_shapes(std::string_view op, const Array& a, const Array& b) {
@@ -52,7 +47,7 @@ Array broadcast_to_shape(const Array& x, const Shape& shape, const SourceLocatio
   IntList dims;
   size_t lead = shape.size() - av.shape.size();
   for (size_t i = 0; i < av.shape.size(); ++i) dims.push_back(static_cast<int64_t>(lead + i));
-  return bind1(prim::kBroadcastInDim, {x}, Params{{"shape", IntList(shape)}, {"broadcast_dimensions", dims}}, loc);
+  return lax::broadcast_in_dim(x, shape, dims, loc);
 }
 
 Array match_shape(const Array& x, const Shape& shape, const SourceLocation& loc) {

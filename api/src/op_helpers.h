@@ -1,19 +1,17 @@
-// api/src/op_helpers.h — what the public ops share: locations, promotion, broadcasting, bind.
+// api/src/op_helpers.h — what the public ops share: promotion and broadcasting. They bind
+// primitives through the tracer's op layer (lax.h), after NumPy's promotion and broadcasting.
 #pragma once
 
 #include <source_location>
 #include <string>
 
 #include "array_impl.h"
+#include "lax.h"
 #include "primitive.h"
 #include "strata/ops.h"
 #include "trace.h"
 
 namespace strata::api {
-
-inline SourceLoc to_loc(const SourceLocation& l) {
-  return SourceLoc{l.file_name(), l.line(), l.column()};
-}
 
 // The abstract value of an operand of `op`; rejects null and escaped arrays naming the op.
 const AbstractValue& aval(const Array& a, std::string_view op);
@@ -21,9 +19,6 @@ inline TypeSpec spec(const Array& a, std::string_view op) {
   const AbstractValue& av = aval(a, op);
   return {av.dtype, av.weak};
 }
-
-Array bind1(const Primitive& p, std::initializer_list<Array> inputs, const Params& params,
-            const SourceLocation& loc);
 
 // `x` as dtype/weak `to`. Concrete 0-d values (C++ scalars) convert at once, even inside a
 // trace, so that a literal stays a literal; anything else binds convert_element_type.

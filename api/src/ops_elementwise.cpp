@@ -4,7 +4,7 @@
 
 namespace strata {
 
-using api::bind1;
+using lax::bind1;
 using api::promote_binary;
 
 namespace {

@@ -6,7 +6,7 @@
 
 namespace strata {
 
-using api::bind1;
+using lax::bind1;
 
 Array dot_general(const Array& a, const Array& b, const DotDimensions& dims, SourceLocation loc) {
   TypeSpec t = promote_types(api::spec(a, "dot_general"), api::spec(b, "dot_general"));

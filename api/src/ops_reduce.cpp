@@ -3,7 +3,7 @@
 
 namespace strata {
 
-using api::bind1;
+using lax::bind1;
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 namespace strata {
 
-using api::bind1;
+using lax::bind1;
 
 Array broadcast_to(const Array& x, const Shape& shape, SourceLocation loc) {
   const AbstractValue& av = api::aval(x, "broadcast_to");
@@ -41,8 +41,7 @@ Array reshape(const Array& x, const Shape& shape, SourceLocation loc) {
   if (num_elements(s) != av.size())
     throw ShapeError("reshape: cannot reshape " + av.str() + " (" + std::to_string(av.size()) +
                      " elements) into " + shape_string(shape));
-  if (s == av.shape) return x;
-  return bind1(prim::kReshape, {x}, Params{{"new_sizes", IntList(s)}}, loc);
+  return lax::reshape(x, s, loc);
 }
 
 Array transpose(const Array& x, const std::vector<int>& axes, SourceLocation loc) {
@@ -61,10 +60,7 @@ Array transpose(const Array& x, const std::vector<int>& axes, SourceLocation loc
       perm.push_back(p);
     }
   }
-  bool identity = true;
-  for (size_t i = 0; i < perm.size(); ++i) identity = identity && perm[i] == static_cast<int64_t>(i);
-  if (identity && shape_rules::transpose(av.shape, perm).ok()) return x;
-  return bind1(prim::kTranspose, {x}, Params{{"permutation", perm}}, loc);
+  return lax::transpose(x, perm, loc);
 }
 
 Array expand_dims(const Array& x, int axis, SourceLocation loc) {
@@ -120,10 +116,7 @@ Array slice(const Array& x, const std::vector<int64_t>& start, const std::vector
     hi[i] = e;
     step[i] = std::min(k, std::max<int64_t>(d, 1));  // any stride >= d takes one element; no overflow
   }
-  bool whole = true;
-  for (size_t i = 0; i < rank; ++i) whole = whole && lo[i] == 0 && hi[i] == av.shape[i] && step[i] == 1;
-  if (whole) return x;
-  return bind1(prim::kSlice, {x}, Params{{"start_indices", lo}, {"limit_indices", hi}, {"strides", step}}, loc);
+  return lax::slice(x, lo, hi, step, loc);
 }
 
 Array concatenate(const std::vector<Array>& xs, int axis, SourceLocation loc) {
@@ -145,7 +138,7 @@ Array concatenate(const std::vector<Array>& xs, int axis, SourceLocation loc) {
     ins.push_back(api::convert(x, t, loc));
   }
   if (ins.size() == 1) return ins[0];
-  return strata::bind1(prim::kConcatenate, ins, Params{{"dimension", int64_t{a}}}, api::to_loc(loc));
+  return lax::bind(prim::kConcatenate, ins, Params{{"dimension", int64_t{a}}}, loc)[0];
 }
 
 }  // namespace strata

@@ -8,7 +8,7 @@
 
 namespace strata::random {
 
-using api::bind1;
+using lax::bind1;
 
 namespace {
 
@@ -31,7 +31,7 @@ Array hash(const Array& key, int64_t n, const SourceLocation& loc) {
   int64_t h = padded / 2;
   Array x0 = slice(counts, {0}, {h}, {}, loc), x1 = slice(counts, {h}, {padded}, {}, loc);
   Array ins[] = {k0, k1, x0, x1};
-  std::vector<Array> ys = bind(prim::kThreefry2x32, ins, {}, api::to_loc(loc));
+  std::vector<Array> ys = lax::bind(prim::kThreefry2x32, ins, {}, loc);
   Array bits = concatenate({ys[0], ys[1]}, 0, loc);
   return padded == n ? bits : slice(bits, {0}, {n}, {}, loc);
 }
