@@ -37,20 +37,44 @@ Array full(const AbstractValue& aval, double value, Loc loc) {
                Params{{"shape", IntList(aval.shape)}, {"broadcast_dimensions", IntList{}}}, loc);
 }
 
-Array add(const Array& a, const Array& b, Loc loc) { return bind1(prim::kAdd, {a, b}, {}, loc); }
-Array sub(const Array& a, const Array& b, Loc loc) { return bind1(prim::kSub, {a, b}, {}, loc); }
-Array mul(const Array& a, const Array& b, Loc loc) { return bind1(prim::kMul, {a, b}, {}, loc); }
-Array div(const Array& a, const Array& b, Loc loc) { return bind1(prim::kDiv, {a, b}, {}, loc); }
-Array pow(const Array& a, const Array& b, Loc loc) { return bind1(prim::kPow, {a, b}, {}, loc); }
-Array eq(const Array& a, const Array& b, Loc loc) { return bind1(prim::kEq, {a, b}, {}, loc); }
-Array and_(const Array& a, const Array& b, Loc loc) { return bind1(prim::kAnd, {a, b}, {}, loc); }
-Array neg(const Array& x, Loc loc) { return bind1(prim::kNeg, {x}, {}, loc); }
-Array log(const Array& x, Loc loc) { return bind1(prim::kLog, {x}, {}, loc); }
-Array sin(const Array& x, Loc loc) { return bind1(prim::kSin, {x}, {}, loc); }
-Array cos(const Array& x, Loc loc) { return bind1(prim::kCos, {x}, {}, loc); }
-Array abs(const Array& x, Loc loc) { return bind1(prim::kAbs, {x}, {}, loc); }
-Array sign(const Array& x, Loc loc) { return bind1(prim::kSign, {x}, {}, loc); }
-Array floor(const Array& x, Loc loc) { return bind1(prim::kFloor, {x}, {}, loc); }
+#define STRATA_LAX_BINARY(fn, p) \
+  Array fn(const Array& a, const Array& b, Loc loc) { return bind1(p, {a, b}, {}, loc); }
+#define STRATA_LAX_UNARY(fn, p) \
+  Array fn(const Array& x, Loc loc) { return bind1(p, {x}, {}, loc); }
+STRATA_LAX_BINARY(add, prim::kAdd)
+STRATA_LAX_BINARY(sub, prim::kSub)
+STRATA_LAX_BINARY(mul, prim::kMul)
+STRATA_LAX_BINARY(div, prim::kDiv)
+STRATA_LAX_BINARY(rem, prim::kRem)
+STRATA_LAX_BINARY(max, prim::kMax)
+STRATA_LAX_BINARY(min, prim::kMin)
+STRATA_LAX_BINARY(pow, prim::kPow)
+STRATA_LAX_BINARY(and_, prim::kAnd)
+STRATA_LAX_BINARY(or_, prim::kOr)
+STRATA_LAX_BINARY(eq, prim::kEq)
+STRATA_LAX_BINARY(ne, prim::kNe)
+STRATA_LAX_BINARY(lt, prim::kLt)
+STRATA_LAX_BINARY(le, prim::kLe)
+STRATA_LAX_BINARY(gt, prim::kGt)
+STRATA_LAX_BINARY(ge, prim::kGe)
+STRATA_LAX_UNARY(neg, prim::kNeg)
+STRATA_LAX_UNARY(exp, prim::kExp)
+STRATA_LAX_UNARY(log, prim::kLog)
+STRATA_LAX_UNARY(log1p, prim::kLog1p)
+STRATA_LAX_UNARY(expm1, prim::kExpm1)
+STRATA_LAX_UNARY(tanh, prim::kTanh)
+STRATA_LAX_UNARY(logistic, prim::kLogistic)
+STRATA_LAX_UNARY(sin, prim::kSin)
+STRATA_LAX_UNARY(cos, prim::kCos)
+STRATA_LAX_UNARY(sqrt, prim::kSqrt)
+STRATA_LAX_UNARY(rsqrt, prim::kRsqrt)
+STRATA_LAX_UNARY(abs, prim::kAbs)
+STRATA_LAX_UNARY(sign, prim::kSign)
+STRATA_LAX_UNARY(floor, prim::kFloor)
+STRATA_LAX_UNARY(ceil, prim::kCeil)
+STRATA_LAX_UNARY(not_, prim::kNot)
+#undef STRATA_LAX_BINARY
+#undef STRATA_LAX_UNARY
 
 Array select(const Array& pred, const Array& on_true, const Array& on_false, Loc loc) {
   return bind1(prim::kSelect, {pred, on_true, on_false}, {}, loc);

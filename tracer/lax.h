@@ -37,21 +37,39 @@ Array scalar(double value, DType dtype);
 Array full(const AbstractValue& aval, double value, Loc loc = Loc::current());
 inline Array zeros(const AbstractValue& aval, Loc loc = Loc::current()) { return full(aval, 0.0, loc); }
 
-// ---- Elementwise ----
+// ---- Elementwise (the primitive of the same name; and_, or_, not_ are `and`, `or`, `not`) ----
 Array add(const Array& a, const Array& b, Loc loc = Loc::current());
 Array sub(const Array& a, const Array& b, Loc loc = Loc::current());
 Array mul(const Array& a, const Array& b, Loc loc = Loc::current());
 Array div(const Array& a, const Array& b, Loc loc = Loc::current());
+Array rem(const Array& a, const Array& b, Loc loc = Loc::current());
+Array max(const Array& a, const Array& b, Loc loc = Loc::current());
+Array min(const Array& a, const Array& b, Loc loc = Loc::current());
 Array pow(const Array& a, const Array& b, Loc loc = Loc::current());
-Array eq(const Array& a, const Array& b, Loc loc = Loc::current());
 Array and_(const Array& a, const Array& b, Loc loc = Loc::current());
+Array or_(const Array& a, const Array& b, Loc loc = Loc::current());
+Array eq(const Array& a, const Array& b, Loc loc = Loc::current());
+Array ne(const Array& a, const Array& b, Loc loc = Loc::current());
+Array lt(const Array& a, const Array& b, Loc loc = Loc::current());
+Array le(const Array& a, const Array& b, Loc loc = Loc::current());
+Array gt(const Array& a, const Array& b, Loc loc = Loc::current());
+Array ge(const Array& a, const Array& b, Loc loc = Loc::current());
 Array neg(const Array& x, Loc loc = Loc::current());
+Array exp(const Array& x, Loc loc = Loc::current());
 Array log(const Array& x, Loc loc = Loc::current());
+Array log1p(const Array& x, Loc loc = Loc::current());
+Array expm1(const Array& x, Loc loc = Loc::current());
+Array tanh(const Array& x, Loc loc = Loc::current());
+Array logistic(const Array& x, Loc loc = Loc::current());
 Array sin(const Array& x, Loc loc = Loc::current());
 Array cos(const Array& x, Loc loc = Loc::current());
+Array sqrt(const Array& x, Loc loc = Loc::current());
+Array rsqrt(const Array& x, Loc loc = Loc::current());
 Array abs(const Array& x, Loc loc = Loc::current());
 Array sign(const Array& x, Loc loc = Loc::current());
 Array floor(const Array& x, Loc loc = Loc::current());
+Array ceil(const Array& x, Loc loc = Loc::current());
+Array not_(const Array& x, Loc loc = Loc::current());
 // pred ? on_true : on_false; pred is bool.
 Array select(const Array& pred, const Array& on_true, const Array& on_false, Loc loc = Loc::current());
 Array convert_element_type(const Array& x, DType dtype, bool weak = false, Loc loc = Loc::current());
