@@ -83,7 +83,7 @@ double flopsOf(mlir::ModuleOp module) {
     } else if (op->getParentOfType<mlir::strata::ReduceOp>()) {
       // counted by the reduce
     } else if (op->hasTrait<mlir::OpTrait::Elementwise>() ||
-               llvm::isa<mlir::strata::SelectOp, mlir::strata::Threefry2x32Op>(op)) {
+               llvm::isa<mlir::strata::Threefry2x32Op>(op)) {
       if (!llvm::isa<mlir::strata::BitcastConvertOp>(op)) flops += elements(op->getResult(0).getType());
     }
   });
