@@ -330,6 +330,15 @@ def Strata_TanhOp : Strata_UnaryElementwiseOp<"tanh", Strata_FloatTensor,
   let summary = "elementwise hyperbolic tangent";
   let hasFolder = 1;
 }
+def Strata_ErfOp : Strata_UnaryElementwiseOp<"erf", Strata_FloatTensor,
+    "2/sqrt(pi) times the integral of exp(-t^2) from 0 to `operand`, elementwise.",
+    "%1 = strata.erf %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise error function";
+  let jaxprPrimitive = "erf";
+  let scalar = [{
+    return math::ErfOp::create(b, loc, x);
+  }];
+}
 def Strata_LogisticOp : Strata_UnaryElementwiseOp<"logistic", Strata_FloatTensor,
     "1 / (1 + exp(-`operand`)) elementwise.", "%1 = strata.logistic %0 : tensor<4xf32>",
     [Strata_Expensive]> {

@@ -235,7 +235,7 @@ struct MathToLibmCallsPass : PassWrapper<MathToLibmCallsPass, OperationPass<Modu
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MathToLibmCallsPass)
   StringRef getArgument() const override { return "strata-math-to-libm"; }
   StringRef getDescription() const override {
-    return "Lower f32 math.tanh to Eigen's rational approximation, and math.log1p, math.expm1 and f64 math.tanh to calls of libm";
+    return "Lower f32 math.tanh to Eigen's rational approximation, and math.log1p, math.expm1, math.erf and f64 math.tanh to calls of libm";
   }
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -249,7 +249,7 @@ struct MathToLibmCallsPass : PassWrapper<MathToLibmCallsPass, OperationPass<Modu
     }
     SmallVector<Operation*> ops;
     module.walk([&](Operation* op) {
-      if (isa<math::Log1pOp, math::ExpM1Op, math::TanhOp>(op)) ops.push_back(op);
+      if (isa<math::Log1pOp, math::ExpM1Op, math::TanhOp, math::ErfOp>(op)) ops.push_back(op);
     });
     for (Operation* op : ops) {
       Type t = op->getResult(0).getType();
@@ -257,7 +257,7 @@ struct MathToLibmCallsPass : PassWrapper<MathToLibmCallsPass, OperationPass<Modu
         op->emitError("strata-math-to-libm: expects f32 or f64, but got ") << t;
         return signalPassFailure();
       }
-      std::string name = isa<math::Log1pOp>(op) ? "log1p" : isa<math::ExpM1Op>(op) ? "expm1" : "tanh";
+      std::string name = isa<math::Log1pOp>(op) ? "log1p" : isa<math::ExpM1Op>(op) ? "expm1" : isa<math::ErfOp>(op) ? "erf" : "tanh";
       if (t.isF32()) name += "f";
       if (!module.lookupSymbol(name)) {
         OpBuilder b(module.getBodyRegion());
