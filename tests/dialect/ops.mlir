@@ -81,7 +81,9 @@ func.func @unary(%x: tensor<2x3xf32>, %i: tensor<3xi64>) -> tensor<2x3xf32> {
   %14 = strata.ceil %13 : tensor<2x3xf32>
   // CHECK: strata.abs %{{.*}} : tensor<3xi64>
   %15 = strata.abs %i : tensor<3xi64>
-  return %14 : tensor<2x3xf32>
+  // CHECK: strata.erf %{{.*}} : tensor<2x3xf32>
+  %16 = strata.erf %14 : tensor<2x3xf32>
+  return %16 : tensor<2x3xf32>
 }
 
 // CHECK-LABEL: func.func @compare_select_convert
