@@ -5,6 +5,7 @@
 // already read "expects X, but got Y"; the op name is prefixed here.
 #include "dialect/StrataOps.h"
 
+#include "dialect/ScalarOps.h"
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -155,6 +156,7 @@ static void printConcatenateInputs(OpAsmPrinter& p, Operation*, OperandRange inp
 }
 
 #include "StrataEnums.cpp.inc"
+#include "StrataInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "StrataOps.cpp.inc"
@@ -166,15 +168,6 @@ static void printConcatenateInputs(OpAsmPrinter& p, Operation*, OperandRange inp
 LogicalResult IotaOp::verify() {
   rules::Result r = rules::iota(shapeOf(getType()), getIotaDimension());
   return r.ok() ? success() : emitOpError(r.error);
-}
-
-LogicalResult SelectOp::verify() {
-  auto pred = getPred().getType();
-  auto result = getType();
-  if (pred.getRank() != 0 && pred.getShape() != result.getShape())
-    return emitOpError("expects a 0-d predicate or one of shape ")
-           << ::strata::shape_string(shapeOf(result)) << ", but got " << pred;
-  return success();
 }
 
 LogicalResult BitcastConvertOp::verify() {
@@ -431,4 +424,51 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("expects the body to return ")
            << str(TypeRange(scalars)) << ", but got " << str(ret.getResults().getTypes());
   return success();
+}
+
+//===----------------------------------------------------------------------------------===//
+// Index maps: the operand index each result index reads (IndexMapOpInterface).
+//===----------------------------------------------------------------------------------===//
+
+// Result dimension d of size-1 operand dimensions stretched to more is read at 0.
+AffineMap BroadcastInDimOp::getOperandIndexMap() {
+  ArrayRef<int64_t> in = getOperand().getType().getShape(), out = getType().getShape();
+  SmallVector<AffineExpr> exprs;
+  for (auto [j, d] : llvm::enumerate(getBroadcastDimensions()))
+    exprs.push_back(in[j] == 1 && out[d] != 1 ? getAffineConstantExpr(0, getContext())
+                                              : getAffineDimExpr(static_cast<unsigned>(d), getContext()));
+  return AffineMap::get(static_cast<unsigned>(out.size()), 0, exprs, getContext());
+}
+
+// operand[j] with j[perm[k]] = i[k].
+AffineMap TransposeOp::getOperandIndexMap() {
+  ArrayRef<int64_t> perm = getPermutation();
+  SmallVector<AffineExpr> exprs(perm.size());
+  for (size_t k = 0; k < perm.size(); ++k) exprs[perm[k]] = getAffineDimExpr(static_cast<unsigned>(k), getContext());
+  return AffineMap::get(static_cast<unsigned>(perm.size()), 0, exprs, getContext());
+}
+
+AffineMap SliceOp::getOperandIndexMap() {
+  SmallVector<AffineExpr> exprs;
+  for (size_t j = 0; j < getStartIndices().size(); ++j)
+    exprs.push_back(getAffineDimExpr(static_cast<unsigned>(j), getContext()) * getStrides()[j] + getStartIndices()[j]);
+  return AffineMap::get(static_cast<unsigned>(exprs.size()), 0, exprs, getContext());
+}
+
+// Only a reshape that inserts or removes size-1 dimensions is an index map: its non-unit
+// dimensions correspond in order; the operand's size-1 dimensions are read at 0.
+AffineMap ReshapeOp::getOperandIndexMap() {
+  ArrayRef<int64_t> in = getOperand().getType().getShape(), out = getType().getShape();
+  SmallVector<size_t> inDims, outDims;
+  for (size_t d = 0; d < in.size(); ++d)
+    if (in[d] != 1) inDims.push_back(d);
+  for (size_t d = 0; d < out.size(); ++d)
+    if (out[d] != 1) outDims.push_back(d);
+  if (inDims.size() != outDims.size()) return {};
+  SmallVector<AffineExpr> exprs(in.size(), getAffineConstantExpr(0, getContext()));
+  for (size_t k = 0; k < inDims.size(); ++k) {
+    if (in[inDims[k]] != out[outDims[k]]) return {};
+    exprs[inDims[k]] = getAffineDimExpr(static_cast<unsigned>(outDims[k]), getContext());
+  }
+  return AffineMap::get(static_cast<unsigned>(out.size()), 0, exprs, getContext());
 }

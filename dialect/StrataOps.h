@@ -2,6 +2,7 @@
 #pragma once
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
@@ -12,6 +13,7 @@
 #include "dialect/StrataDialect.h"
 
 #include "StrataEnums.h.inc"
+#include "StrataInterfaces.h.inc"
 
 namespace mlir::OpTrait::strata {
 // Marks elementwise ops whose per-element cost is well above a load and a store (transcendentals,

@@ -9,6 +9,7 @@
 #define STRATA_OPS_TD
 
 include "StrataDialect.td"
+include "StrataInterfaces.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/RegionKindInterface.td"
@@ -65,8 +66,37 @@ def Strata_Expensive : NativeOpTrait<"Expensive"> {
   let cppNamespace = "::mlir::OpTrait::strata";
 }
 
+// An elementwise op carries its semantics and its jaxpr primitive in its record:
+//  - `scalar`: the body of ScalarOpInterface::buildScalar (C++), with `b`, `loc`, `args`,
+//    `resultType` in scope, `x` and `y` for args[0] and args[1], `fl` (x is a float) and
+//    `boolean` (x is i1), and `e`, a scalar::Emitter (dialect/ScalarOps.h, which also holds the
+//    longer bodies); it returns the result element in its compute type;
+//  - `jaxprPrimitive`: the jaxpr primitive that lowers to this op applied to the equation's
+//    operands (lowering/JaxprToStrata.cpp builds its table from these), or "" for none;
+//  - `movesStoredBits`: the body moves stored elements (no compute type, no rounding).
 class Strata_ElementwiseOp<string mnemonic, list<Trait> traits = []> :
-    Strata_Op<mnemonic, !listconcat([Pure, Elementwise, SameOperandsAndResultShape], traits)>;
+    Strata_Op<mnemonic, !listconcat([Pure, Elementwise, SameOperandsAndResultShape,
+        DeclareOpInterfaceMethods<Strata_ScalarOpInterface, ["movesStoredBits"]>], traits)> {
+  code scalar = ?;
+  string jaxprPrimitive = "";
+  bit movesStoredBits = 0;
+  let extraClassDeclaration = [{
+    // The jaxpr primitive lowered to this op ("" for none).
+    static constexpr ::llvm::StringLiteral kJaxprPrimitive = "}] # jaxprPrimitive # [{";
+  }];
+  let extraClassDefinition = [{
+    ::mlir::Value $cppClass::buildScalar(::mlir::OpBuilder& b, ::mlir::Location loc,
+                                         ::mlir::ValueRange args, ::mlir::Type resultType) {
+      [[maybe_unused]] scalar::Emitter e{b, loc};
+      [[maybe_unused]] ::mlir::Value x = args[0];
+      [[maybe_unused]] ::mlir::Value y = args.size() > 1 ? args[1] : ::mlir::Value();
+      [[maybe_unused]] bool fl = ::mlir::isa<::mlir::FloatType>(x.getType());
+      [[maybe_unused]] bool boolean = x.getType().isInteger(1);
+      }] # scalar # [{
+    }
+    bool $cppClass::movesStoredBits() { return }] # !if(movesStoredBits, "true", "false") # [{; }
+  }];
+}
 
 // y = op(x), of one type.
 class Strata_UnaryElementwiseOp<string mnemonic, Type tensor, string semantics,
@@ -93,47 +123,88 @@ class Strata_BinaryElementwiseOp<string mnemonic, Type tensor, string semantics,
 def Strata_AddOp : Strata_BinaryElementwiseOp<"add", Strata_Tensor,
     "Adds `lhs` and `rhs` elementwise (logical or on `i1`).",
     "%2 = strata.add %0, %1 : tensor<4x16xf32>", [Commutative]> {
+  let jaxprPrimitive = "add";
+  let scalar = [{
+    if (fl) return arith::AddFOp::create(b, loc, x, y);
+    return boolean ? e.ori(x, y) : e.addi(x, y);
+  }];
   let summary = "elementwise addition";
   let hasFolder = 1;
 }
 def Strata_SubtractOp : Strata_BinaryElementwiseOp<"subtract", Strata_NumericTensor,
     "Subtracts `rhs` from `lhs` elementwise.",
     "%2 = strata.subtract %0, %1 : tensor<4xf32>"> {
+  let jaxprPrimitive = "sub";
+  let scalar = [{
+    if (fl) return arith::SubFOp::create(b, loc, x, y);
+    return e.subi(x, y);
+  }];
   let summary = "elementwise subtraction";
   let hasFolder = 1;
 }
 def Strata_MultiplyOp : Strata_BinaryElementwiseOp<"multiply", Strata_Tensor,
     "Multiplies `lhs` and `rhs` elementwise (logical and on `i1`).",
     "%2 = strata.multiply %0, %1 : tensor<4xf32>", [Commutative]> {
+  let jaxprPrimitive = "mul";
+  let scalar = [{
+    if (fl) return arith::MulFOp::create(b, loc, x, y);
+    return boolean ? e.andi(x, y) : e.muli(x, y);
+  }];
   let summary = "elementwise multiplication";
   let hasFolder = 1;
 }
 def Strata_DivideOp : Strata_BinaryElementwiseOp<"divide", Strata_NumericTensor,
     "Divides `lhs` by `rhs` elementwise; integer division truncates toward zero.",
     "%2 = strata.divide %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
+  let jaxprPrimitive = "div";
+  let scalar = [{
+    return fl ? e.divf(x, y) : scalar::intDiv(e, x, y);
+  }];
   let summary = "elementwise division";
   let hasFolder = 1;
 }
 def Strata_RemainderOp : Strata_BinaryElementwiseOp<"remainder", Strata_NumericTensor,
     "The remainder of `lhs / rhs` elementwise, with the sign of `lhs` (C's fmod and %).",
     "%2 = strata.remainder %0, %1 : tensor<4xi32>", [Strata_Expensive]> {
+  let jaxprPrimitive = "rem";
+  let scalar = [{
+    if (fl) return arith::RemFOp::create(b, loc, x, y);  // fmod
+    return scalar::intRem(e, x, y);
+  }];
   let summary = "elementwise remainder";
 }
 def Strata_MaximumOp : Strata_BinaryElementwiseOp<"maximum", Strata_Tensor,
     "The larger of `lhs` and `rhs` elementwise; nan if either is nan.",
     "%2 = strata.maximum %0, %1 : tensor<4xf32>", [Commutative]> {
+  let jaxprPrimitive = "max";
+  let scalar = [{
+    if (fl) return scalar::floatMax(e, x, y, /*max=*/true);
+    if (boolean) return e.ori(x, y);
+    return arith::MaxSIOp::create(b, loc, x, y);
+  }];
   let summary = "elementwise maximum";
   let hasFolder = 1;
 }
 def Strata_MinimumOp : Strata_BinaryElementwiseOp<"minimum", Strata_Tensor,
     "The smaller of `lhs` and `rhs` elementwise; nan if either is nan.",
     "%2 = strata.minimum %0, %1 : tensor<4xf32>", [Commutative]> {
+  let jaxprPrimitive = "min";
+  let scalar = [{
+    if (fl) return scalar::floatMax(e, x, y, /*max=*/false);
+    if (boolean) return e.andi(x, y);
+    return arith::MinSIOp::create(b, loc, x, y);
+  }];
   let summary = "elementwise minimum";
   let hasFolder = 1;
 }
 def Strata_PowerOp : Strata_BinaryElementwiseOp<"power", Strata_NumericTensor,
     "Raises `lhs` to the power `rhs` elementwise.",
     "%2 = strata.power %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
+  let jaxprPrimitive = "pow";
+  let scalar = [{
+    if (fl) return math::PowFOp::create(b, loc, x, y);
+    return scalar::intPow(e, x, y);
+  }];
   let summary = "elementwise power";
 }
 
@@ -142,12 +213,20 @@ def Strata_PowerOp : Strata_BinaryElementwiseOp<"power", Strata_NumericTensor,
 def Strata_AndOp : Strata_BinaryElementwiseOp<"and", Strata_PredOrIntTensor,
     "Logical (on `i1`) or bitwise (on integers) and of `lhs` and `rhs`, elementwise.",
     "%2 = strata.and %0, %1 : tensor<4xi1>", [Commutative]> {
+  let jaxprPrimitive = "and";
+  let scalar = [{
+    return e.andi(x, y);
+  }];
   let summary = "elementwise and";
   let hasFolder = 1;
 }
 def Strata_OrOp : Strata_BinaryElementwiseOp<"or", Strata_PredOrIntTensor,
     "Logical (on `i1`) or bitwise (on integers) or of `lhs` and `rhs`, elementwise.",
     "%2 = strata.or %0, %1 : tensor<4xi1>", [Commutative]> {
+  let jaxprPrimitive = "or";
+  let scalar = [{
+    return e.ori(x, y);
+  }];
   let summary = "elementwise or";
   let hasFolder = 1;
 }
@@ -155,11 +234,19 @@ def Strata_ShiftRightLogicalOp : Strata_BinaryElementwiseOp<"shift_right_logical
     Strata_IntTensor,
     "Shifts the bits of `lhs` right by `rhs`, shifting in zeros; by the bit width or more gives 0.",
     "%2 = strata.shift_right_logical %0, %1 : tensor<4xi32>"> {
+  let jaxprPrimitive = "shift_right_logical";
+  let scalar = [{
+    return scalar::shiftRightLogical(e, x, y);
+  }];
   let summary = "elementwise logical right shift";
 }
 def Strata_NotOp : Strata_UnaryElementwiseOp<"not", Strata_PredOrIntTensor,
     "Logical (on `i1`) or bitwise (on integers) negation, elementwise.",
     "%1 = strata.not %0 : tensor<4xi1>"> {
+  let jaxprPrimitive = "not";
+  let scalar = [{
+    return e.xori(x, e.intC(x.getType(), -1));
+  }];
   let summary = "elementwise not";
   let hasFolder = 1;
 }
@@ -168,85 +255,157 @@ def Strata_NotOp : Strata_UnaryElementwiseOp<"not", Strata_PredOrIntTensor,
 
 def Strata_NegateOp : Strata_UnaryElementwiseOp<"negate", Strata_NumericTensor,
     "Negates `operand` elementwise.", "%1 = strata.negate %0 : tensor<4xf32>"> {
+  let jaxprPrimitive = "neg";
+  let scalar = [{
+    if (fl) return e.negf(x);
+    return e.subi(e.intC(x.getType(), 0), x);
+  }];
   let summary = "elementwise negation";
   let hasFolder = 1;
 }
 def Strata_AbsOp : Strata_UnaryElementwiseOp<"abs", Strata_NumericTensor,
     "The absolute value of `operand`, elementwise.", "%1 = strata.abs %0 : tensor<4xf32>"> {
+  let jaxprPrimitive = "abs";
+  let scalar = [{
+    if (fl) return e.absf(x);
+    return math::AbsIOp::create(b, loc, x);
+  }];
   let summary = "elementwise absolute value";
   let hasFolder = 1;
 }
 def Strata_SignOp : Strata_UnaryElementwiseOp<"sign", Strata_NumericTensor,
     "-1, 0 or 1 by the sign of `operand`, elementwise (nan stays nan, -0.0 stays -0.0).",
     "%1 = strata.sign %0 : tensor<4xf32>"> {
+  let jaxprPrimitive = "sign";
+  let scalar = [{
+    return scalar::sign(e, x);
+  }];
   let summary = "elementwise sign";
 }
 def Strata_ExpOp : Strata_UnaryElementwiseOp<"exponential", Strata_FloatTensor,
     "e raised to `operand`, elementwise.", "%1 = strata.exponential %0 : tensor<4xf32>",
     [Strata_Expensive]> {
+  let jaxprPrimitive = "exp";
+  let scalar = [{
+    return e.exp(x);
+  }];
   let summary = "elementwise exponential";
   let hasFolder = 1;
 }
 def Strata_LogOp : Strata_UnaryElementwiseOp<"log", Strata_FloatTensor,
     "The natural logarithm of `operand`, elementwise.", "%1 = strata.log %0 : tensor<4xf32>",
     [Strata_Expensive]> {
+  let jaxprPrimitive = "log";
+  let scalar = [{
+    return math::LogOp::create(b, loc, x);
+  }];
   let summary = "elementwise natural logarithm";
   let hasFolder = 1;
 }
 def Strata_Log1pOp : Strata_UnaryElementwiseOp<"log_plus_one", Strata_FloatTensor,
     "log(1 + `operand`) elementwise, accurate near zero.",
     "%1 = strata.log_plus_one %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let jaxprPrimitive = "log1p";
+  let scalar = [{
+    return math::Log1pOp::create(b, loc, x);
+  }];
   let summary = "elementwise log(1 + x)";
 }
 def Strata_Expm1Op : Strata_UnaryElementwiseOp<"exponential_minus_one", Strata_FloatTensor,
     "exp(`operand`) - 1 elementwise, accurate near zero.",
     "%1 = strata.exponential_minus_one %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let jaxprPrimitive = "expm1";
+  let scalar = [{
+    return math::ExpM1Op::create(b, loc, x);
+  }];
   let summary = "elementwise exp(x) - 1";
 }
 def Strata_TanhOp : Strata_UnaryElementwiseOp<"tanh", Strata_FloatTensor,
     "The hyperbolic tangent of `operand`, elementwise.", "%1 = strata.tanh %0 : tensor<4xf32>",
     [Strata_Expensive]> {
+  let jaxprPrimitive = "tanh";
+  let scalar = [{
+    return math::TanhOp::create(b, loc, x);
+  }];
   let summary = "elementwise hyperbolic tangent";
   let hasFolder = 1;
+}
+def Strata_ErfOp : Strata_UnaryElementwiseOp<"erf", Strata_FloatTensor,
+    "2/sqrt(pi) times the integral of exp(-t^2) from 0 to `operand`, elementwise.",
+    "%1 = strata.erf %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise error function";
+  let jaxprPrimitive = "erf";
+  let scalar = [{
+    return math::ErfOp::create(b, loc, x);
+  }];
 }
 def Strata_LogisticOp : Strata_UnaryElementwiseOp<"logistic", Strata_FloatTensor,
     "1 / (1 + exp(-`operand`)) elementwise.", "%1 = strata.logistic %0 : tensor<4xf32>",
     [Strata_Expensive]> {
+  let jaxprPrimitive = "logistic";
+  let scalar = [{
+    return scalar::logistic(e, x);
+  }];
   let summary = "elementwise logistic sigmoid";
 }
 def Strata_SineOp : Strata_UnaryElementwiseOp<"sine", Strata_FloatTensor,
     "The sine of `operand` (radians), elementwise.", "%1 = strata.sine %0 : tensor<4xf32>",
     [Strata_Expensive]> {
+  let jaxprPrimitive = "sin";
+  let scalar = [{
+    return math::SinOp::create(b, loc, x);
+  }];
   let summary = "elementwise sine";
   let hasFolder = 1;
 }
 def Strata_CosineOp : Strata_UnaryElementwiseOp<"cosine", Strata_FloatTensor,
     "The cosine of `operand` (radians), elementwise.", "%1 = strata.cosine %0 : tensor<4xf32>",
     [Strata_Expensive]> {
+  let jaxprPrimitive = "cos";
+  let scalar = [{
+    return math::CosOp::create(b, loc, x);
+  }];
   let summary = "elementwise cosine";
   let hasFolder = 1;
 }
 def Strata_SqrtOp : Strata_UnaryElementwiseOp<"sqrt", Strata_FloatTensor,
     "The square root of `operand`, elementwise.", "%1 = strata.sqrt %0 : tensor<4xf32>",
     [Strata_Expensive]> {
+  let jaxprPrimitive = "sqrt";
+  let scalar = [{
+    return math::SqrtOp::create(b, loc, x);
+  }];
   let summary = "elementwise square root";
   let hasFolder = 1;
 }
 def Strata_RsqrtOp : Strata_UnaryElementwiseOp<"rsqrt", Strata_FloatTensor,
     "1 / sqrt(`operand`) elementwise.", "%1 = strata.rsqrt %0 : tensor<4xf32>",
     [Strata_Expensive]> {
+  let jaxprPrimitive = "rsqrt";
+  let scalar = [{
+    // 1 / sqrt (a correctly rounded sqrt, then a division), not an rsqrt estimate.
+    return e.divf(e.floatC(x.getType(), 1.0), math::SqrtOp::create(b, loc, x));
+  }];
   let summary = "elementwise reciprocal square root";
   let hasFolder = 1;
 }
 def Strata_FloorOp : Strata_UnaryElementwiseOp<"floor", Strata_FloatTensor,
     "The largest integer not above `operand`, elementwise.",
     "%1 = strata.floor %0 : tensor<4xf32>"> {
+  let jaxprPrimitive = "floor";
+  let scalar = [{
+    return math::FloorOp::create(b, loc, x);
+  }];
   let summary = "elementwise floor";
   let hasFolder = 1;
 }
 def Strata_CeilOp : Strata_UnaryElementwiseOp<"ceil", Strata_FloatTensor,
     "The smallest integer not below `operand`, elementwise.",
     "%1 = strata.ceil %0 : tensor<4xf32>"> {
+  let jaxprPrimitive = "ceil";
+  let scalar = [{
+    return math::CeilOp::create(b, loc, x);
+  }];
   let summary = "elementwise ceiling";
   let hasFolder = 1;
 }
@@ -262,6 +421,9 @@ def Strata_ComparisonDirection : I32EnumAttr<"ComparisonDirection",
 
 def Strata_CompareOp : Strata_ElementwiseOp<"compare",
     [SameTypeOperands, InferTypeOpAdaptor]> {
+  let scalar = [{
+    return scalar::compare(e, getComparisonDirection(), x, y);
+  }];
   let summary = "elementwise comparison";
   let description = [{
     Compares `lhs` with `rhs` elementwise by `comparison_direction` (EQ, NE, LT, LE, GT, GE),
@@ -280,12 +442,16 @@ def Strata_CompareOp : Strata_ElementwiseOp<"compare",
   }];
 }
 
-def Strata_SelectOp : Strata_Op<"select",
-    [Pure, AllTypesMatch<["on_true", "on_false", "result"]>]> {
+def Strata_SelectOp : Strata_ElementwiseOp<"select",
+    [AllTypesMatch<["on_true", "on_false", "result"]>]> {
+  let jaxprPrimitive = "select";
+  let movesStoredBits = 1;
+  let scalar = [{
+    return e.select(args[0], args[1], args[2]);
+  }];
   let summary = "elementwise selection";
   let description = [{
-    Takes `on_true` where `pred` holds and `on_false` elsewhere; a 0-d `pred` selects whole
-    tensors.
+    Takes `on_true` where `pred` holds and `on_false` elsewhere (all of one shape).
 
     Example:
     ```mlir
@@ -297,11 +463,14 @@ def Strata_SelectOp : Strata_Op<"select",
   let assemblyFormat = [{
     $pred `,` $on_true `,` $on_false attr-dict `:` type($pred) `,` type($result)
   }];
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
 def Strata_ConvertOp : Strata_ElementwiseOp<"convert"> {
+  let jaxprPrimitive = "convert_element_type";
+  let scalar = [{
+    return emitConvert(b, loc, x, getOperand().getType().getElementType(), resultType);
+  }];
   let summary = "elementwise type conversion";
   let description = [{
     Converts each element to the result's element type (floats to integers truncate toward
@@ -319,6 +488,11 @@ def Strata_ConvertOp : Strata_ElementwiseOp<"convert"> {
 }
 
 def Strata_BitcastConvertOp : Strata_ElementwiseOp<"bitcast_convert"> {
+  let jaxprPrimitive = "bitcast_convert_type";
+  let movesStoredBits = 1;
+  let scalar = [{
+    return arith::BitcastOp::create(b, loc, resultType, x);
+  }];
   let summary = "elementwise reinterpretation of bits";
   let description = [{
     Reinterprets the bits of each element as the result's element type, of the same width.
@@ -338,7 +512,8 @@ def Strata_BitcastConvertOp : Strata_ElementwiseOp<"bitcast_convert"> {
 // Shape and data movement.
 //===----------------------------------------------------------------------------------===//
 
-def Strata_BroadcastInDimOp : Strata_Op<"broadcast_in_dim", [Pure]> {
+def Strata_BroadcastInDimOp : Strata_Op<"broadcast_in_dim", 
+    [Pure, DeclareOpInterfaceMethods<Strata_IndexMapOpInterface>]> {
   let summary = "broadcast into a larger shape";
   let description = [{
     Operand dimension i becomes result dimension `broadcast_dimensions[i]`; size-1 and new
@@ -358,7 +533,8 @@ def Strata_BroadcastInDimOp : Strata_Op<"broadcast_in_dim", [Pure]> {
   let hasFolder = 1;
 }
 
-def Strata_ReshapeOp : Strata_Op<"reshape", [Pure]> {
+def Strata_ReshapeOp : Strata_Op<"reshape", 
+    [Pure, DeclareOpInterfaceMethods<Strata_IndexMapOpInterface>]> {
   let summary = "the same elements under another shape";
   let description = [{
     Gives the operand's elements, in row-major order, the result's shape (same element count).
@@ -375,7 +551,8 @@ def Strata_ReshapeOp : Strata_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def Strata_TransposeOp : Strata_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+def Strata_TransposeOp : Strata_Op<"transpose", 
+    [Pure, DeclareOpInterfaceMethods<Strata_IndexMapOpInterface>, InferTypeOpAdaptor]> {
   let summary = "permute dimensions";
   let description = [{
     Result dimension i is operand dimension `permutation[i]`.
@@ -395,7 +572,8 @@ def Strata_TransposeOp : Strata_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   let hasCanonicalizer = 1;
 }
 
-def Strata_SliceOp : Strata_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+def Strata_SliceOp : Strata_Op<"slice", 
+    [Pure, DeclareOpInterfaceMethods<Strata_IndexMapOpInterface>, InferTypeOpAdaptor]> {
   let summary = "a strided box of elements";
   let description = [{
     Takes the elements at `start + k * stride` below `limit` in each dimension; the ranges print

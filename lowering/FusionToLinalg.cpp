@@ -2,13 +2,13 @@
 //
 // Every value of a region is computed at an index map: affine expressions, in the nest's loop
 // indices, of the value's own index. The region's results are computed at the identity, and
-// each op maps its result's index to its operands': an elementwise op passes it on (a 0-d
-// operand gets the empty map), broadcast_in_dim drops or zeroes dimensions, transpose permutes
-// them, slice scales and offsets them, a unit reshape drops or zeroes size-1 dimensions. Values
+// each op maps its result's index to its operands': an elementwise op (ScalarOpInterface)
+// passes it on, an index map (IndexMapOpInterface: broadcast_in_dim, transpose, slice, a unit
+// reshape) composes its operand map with it. Values
 // read from outside the region (its inputs, or a previous nest's results) at some map become
 // the nest's inputs with that indexing map, each (value, map) once; everything else is scalar
-// code in the nest's body (ScalarOps.h, each op's result rounded to its storage type as the
-// eager kernels round). A value needed at two maps is computed twice: the fusion pass only
+// code in the nest's body (each op's buildScalar, its result rounded to its storage type as
+// the eager kernels round). A value needed at two maps is computed twice: the fusion pass only
 // lets cheap ops be recomputed.
 //
 //  - loop region (elementwise ops): one parallel linalg.generic over the results' shape, one
@@ -24,8 +24,8 @@
 //    generic over its [1, M, N] result that reads and writes it in place, marked strata.epilogue,
 //    which the runtime-GEMM pass runs on each output block right after the GEMM.
 // A region of any other form is inlined (its ops then lower one by one): correct, not fused.
+#include "dialect/ScalarOps.h"
 #include "dialect/StrataOps.h"
-#include "lowering/ScalarOps.h"
 #include "lowering/StrataToLinalg.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -57,49 +57,14 @@ SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
 }
 
 // The map at which `op` reads operand `i` when its result is wanted at `m`, or failure for an
-// op this emitter does not compute.
+// op this emitter does not compute: an elementwise op passes `m` on; an index map composes its
+// operand map with `m`.
 FailureOr<AffineMap> operandMap(Operation* op, unsigned i, AffineMap m) {
-  MLIRContext* ctx = op->getContext();
-  unsigned n = m.getNumDims();
-  auto zero = getAffineConstantExpr(0, ctx);
-  if (isa<SelectOp>(op) || op->hasTrait<OpTrait::Elementwise>()) {
-    if (tensorOf(op->getOperand(i)).getRank() == 0 && m.getNumResults() > 0) return AffineMap::get(n, 0, {}, ctx);
-    return m;
-  }
-  if (auto b = dyn_cast<BroadcastInDimOp>(op)) {
-    ArrayRef<int64_t> in = b.getOperand().getType().getShape(), out = b.getType().getShape();
-    SmallVector<AffineExpr> exprs;
-    for (auto [j, d] : llvm::enumerate(b.getBroadcastDimensions()))
-      exprs.push_back(in[j] == 1 && out[d] != 1 ? zero : m.getResult(static_cast<unsigned>(d)));
-    return AffineMap::get(n, 0, exprs, ctx);
-  }
-  if (auto t = dyn_cast<TransposeOp>(op)) {
-    ArrayRef<int64_t> perm = t.getPermutation();
-    SmallVector<AffineExpr> exprs(perm.size(), zero);
-    for (size_t k = 0; k < perm.size(); ++k) exprs[perm[k]] = m.getResult(static_cast<unsigned>(k));
-    return AffineMap::get(n, 0, exprs, ctx);
-  }
-  if (auto s = dyn_cast<SliceOp>(op)) {
-    SmallVector<AffineExpr> exprs;
-    for (size_t j = 0; j < s.getStartIndices().size(); ++j)
-      exprs.push_back(m.getResult(static_cast<unsigned>(j)) * s.getStrides()[j] + s.getStartIndices()[j]);
-    return AffineMap::get(n, 0, exprs, ctx);
-  }
-  if (auto r = dyn_cast<ReshapeOp>(op)) {
-    ArrayRef<int64_t> in = r.getOperand().getType().getShape(), out = r.getType().getShape();
-    SmallVector<int64_t> inDims = nonUnitDims(in), outDims = nonUnitDims(out);
-    if (inDims.size() != outDims.size()) return failure();
-    SmallVector<AffineExpr> exprs(in.size(), zero);
-    for (size_t k = 0; k < inDims.size(); ++k) {
-      if (in[inDims[k]] != out[outDims[k]]) return failure();
-      exprs[inDims[k]] = m.getResult(static_cast<unsigned>(outDims[k]));
-    }
-    return AffineMap::get(n, 0, exprs, ctx);
-  }
+  if (isa<ScalarOpInterface>(op)) return m;
+  if (auto map = dyn_cast<IndexMapOpInterface>(op); map && i == 0)
+    if (AffineMap operand = map.getOperandIndexMap()) return operand.compose(m);
   return failure();
 }
-
-bool isMapOp(Operation* op) { return isa<BroadcastInDimOp, TransposeOp, SliceOp, ReshapeOp>(op); }
 
 // A splat constant's element, or null.
 TypedAttr splatOf(Operation* op) {
@@ -137,7 +102,7 @@ class Nest {
     Operation* op = v.getDefiningOp();
     if (!op) return failure();
     if (splatOf(op)) return success();
-    if (!isMapOp(op) && !hasScalarSemantics(op) && !isa<BitcastConvertOp>(op)) return failure();
+    if (!isa<ScalarOpInterface, IndexMapOpInterface>(op)) return failure();
     for (unsigned i = 0; i < op->getNumOperands(); ++i) {
       FailureOr<AffineMap> om = operandMap(op, i, m);
       if (failed(om) || failed(plan(op->getOperand(i), *om))) return failure();
@@ -170,17 +135,8 @@ class Nest {
         SmallVector<Value> in;
         for (unsigned i = 0; i < op->getNumOperands(); ++i)
           in.push_back(scalar(b, l, op->getOperand(i), *operandMap(op, i, m), args));
-        Type element = tensorOf(v).getElementType();
-        if (isMapOp(op)) {
-          r = in[0];
-        } else if (isa<BitcastConvertOp>(op)) {
-          r = arith::BitcastOp::create(b, l, element, in[0]);
-        } else if (isa<SelectOp>(op)) {  // moves stored values: no rounding
-          r = arith::SelectOp::create(b, l, in[0], in[1], in[2]);
-        } else {
-          for (Value& x : in) x = toCompute(b, l, x);
-          r = toStorage(b, l, emitScalar(b, l, op, in), element);
-        }
+        if (auto scalarOp = dyn_cast<ScalarOpInterface>(op)) r = emitElement(b, l, scalarOp, in);
+        else r = in[0];  // an index map
       }
     }
     memo_[key] = r;

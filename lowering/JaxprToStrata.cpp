@@ -1,7 +1,9 @@
 // jaxpr → `strata`: one lowering entry per primitive, keyed by the primitive's name.
 //
-// Every primitive of tracer/primitive_list.def has exactly one entry in kLowerings below
-// (tests/lowering walks the list). Most are one line: the dialect op of the same meaning.
+// Every primitive of tracer/primitive_list.def has exactly one lowering (tests/lowering walks
+// the list): most are the dialect op that names the primitive in its ODS record
+// (`jaxprPrimitive`, StrataOps.td), applied to the equation's operands; the rest are the rows of
+// kLowerings below.
 // Elementwise primitives accept 0-d operands mixed with full-shape ones (`max b 0.0:f32[]`);
 // the dialect's ops do not, so those operands get an explicit broadcast_in_dim, as JAX does.
 #include "lowering/JaxprToStrata.h"
@@ -124,17 +126,23 @@ class Lowerer {
 
 // --- Entries ----------------------------------------------------------------------------
 
+// The number of operands of an elementwise op (one, two or three: none is variadic).
 template <class Op>
-LogicalResult unary(Eqn& q, SmallVectorImpl<Value>& r) {
-  if (failed(q.expectArity(1))) return failure();
-  r.push_back(Op::create(q.b, q.loc, q.resultType(), q.elementwise(0)));
-  return success();
+constexpr size_t arityOf() {
+  if constexpr (Op::template hasTrait<OpTrait::OneOperand>()) return 1;
+  else if constexpr (Op::template hasTrait<OpTrait::NOperands<2>::Impl>()) return 2;
+  else return 3;
 }
 
+// An op that names its jaxpr primitive in ODS (`jaxprPrimitive`, StrataOps.td): the op applied
+// to the equation's operands, 0-d ones broadcast; the result type says the rest (convert).
 template <class Op>
-LogicalResult binary(Eqn& q, SmallVectorImpl<Value>& r) {
-  if (failed(q.expectArity(2))) return failure();
-  r.push_back(Op::create(q.b, q.loc, q.resultType(), q.elementwise(0), q.elementwise(1)));
+LogicalResult sameOp(Eqn& q, SmallVectorImpl<Value>& r) {
+  constexpr size_t n = arityOf<Op>();
+  if (failed(q.expectArity(n))) return failure();
+  SmallVector<Value, 3> operands;
+  for (size_t i = 0; i < n; ++i) operands.push_back(q.elementwise(i));
+  r.push_back(Op::create(q.b, q.loc, TypeRange{q.resultType()}, operands)->getResult(0));
   return success();
 }
 
@@ -143,21 +151,6 @@ LogicalResult compare(Eqn& q, SmallVectorImpl<Value>& r) {
   if (failed(q.expectArity(2))) return failure();
   r.push_back(CompareOp::create(q.b, q.loc, q.resultType(), kDirection, q.elementwise(0),
                                 q.elementwise(1)));
-  return success();
-}
-
-LogicalResult select(Eqn& q, SmallVectorImpl<Value>& r) {
-  if (failed(q.expectArity(3))) return failure();
-  r.push_back(SelectOp::create(q.b, q.loc, q.resultType(), q.elementwise(0), q.elementwise(1),
-                               q.elementwise(2)));
-  return success();
-}
-
-// convert_element_type and bitcast_convert_type: the result type says it all.
-template <class Op>
-LogicalResult convert(Eqn& q, SmallVectorImpl<Value>& r) {
-  if (failed(q.expectArity(1))) return failure();
-  r.push_back(Op::create(q.b, q.loc, q.resultType(), q.operands[0]));
   return success();
 }
 
@@ -348,72 +341,64 @@ LogicalResult customVjpCall(Eqn& q, SmallVectorImpl<Value>& r) {
 struct Entry {
   const char* primitive;
   LowerFn lower;
+  const char* op;  // the dialect op it makes, or null when none or several
 };
 
+// The primitives whose lowering is more than their op applied to their operands; the others
+// come from the ops' `jaxprPrimitive` in StrataOps.td (sameOp).
 using CD = ComparisonDirection;
 const Entry kLowerings[] = {
-    {"neg", unary<NegateOp>},
-    {"exp", unary<ExpOp>},
-    {"log", unary<LogOp>},
-    {"log1p", unary<Log1pOp>},
-    {"expm1", unary<Expm1Op>},
-    {"tanh", unary<TanhOp>},
-    {"logistic", unary<LogisticOp>},
-    {"sin", unary<SineOp>},
-    {"cos", unary<CosineOp>},
-    {"sqrt", unary<SqrtOp>},
-    {"rsqrt", unary<RsqrtOp>},
-    {"abs", unary<AbsOp>},
-    {"sign", unary<SignOp>},
-    {"floor", unary<FloorOp>},
-    {"ceil", unary<CeilOp>},
-    {"not", unary<NotOp>},
-    {"add", binary<AddOp>},
-    {"sub", binary<SubtractOp>},
-    {"mul", binary<MultiplyOp>},
-    {"div", binary<DivideOp>},
-    {"rem", binary<RemainderOp>},
-    {"max", binary<MaximumOp>},
-    {"min", binary<MinimumOp>},
-    {"pow", binary<PowerOp>},
-    {"and", binary<AndOp>},
-    {"or", binary<OrOp>},
-    {"shift_right_logical", binary<ShiftRightLogicalOp>},
-    {"eq", compare<CD::EQ>},
-    {"ne", compare<CD::NE>},
-    {"lt", compare<CD::LT>},
-    {"le", compare<CD::LE>},
-    {"gt", compare<CD::GT>},
-    {"ge", compare<CD::GE>},
-    {"select", select},
-    {"convert_element_type", convert<ConvertOp>},
-    {"bitcast_convert_type", convert<BitcastConvertOp>},
-    {"broadcast_in_dim", broadcastInDim},
-    {"reshape", reshape},
-    {"transpose", transpose},
-    {"slice", slice},
-    {"concatenate", concatenate},
-    {"pad", pad},
-    {"iota", iota},
-    {"reduce_sum", reduce<Combiner::kAdd>},
-    {"reduce_max", reduce<Combiner::kMax>},
-    {"reduce_min", reduce<Combiner::kMin>},
-    {"reduce_prod", reduce<Combiner::kMul>},
-    {"argmax", argmax},
-    {"dot_general", dotGeneral},
-    {"stop_gradient", identity},
-    {"custom_vjp_call", customVjpCall},
-    {"threefry2x32", threefry},
+    {"eq", compare<CD::EQ>, "strata.compare"},
+    {"ne", compare<CD::NE>, "strata.compare"},
+    {"lt", compare<CD::LT>, "strata.compare"},
+    {"le", compare<CD::LE>, "strata.compare"},
+    {"gt", compare<CD::GT>, "strata.compare"},
+    {"ge", compare<CD::GE>, "strata.compare"},
+    {"broadcast_in_dim", broadcastInDim, "strata.broadcast_in_dim"},
+    {"reshape", reshape, "strata.reshape"},
+    {"transpose", transpose, "strata.transpose"},
+    {"slice", slice, "strata.slice"},
+    {"concatenate", concatenate, "strata.concatenate"},
+    {"pad", pad, "strata.pad"},
+    {"iota", iota, "strata.iota"},
+    {"reduce_sum", reduce<Combiner::kAdd>, "strata.reduce"},
+    {"reduce_max", reduce<Combiner::kMax>, "strata.reduce"},
+    {"reduce_min", reduce<Combiner::kMin>, "strata.reduce"},
+    {"reduce_prod", reduce<Combiner::kMul>, "strata.reduce"},
+    {"argmax", argmax, "strata.reduce"},
+    {"dot_general", dotGeneral, "strata.dot_general"},
+    {"stop_gradient", identity, nullptr},
+    {"custom_vjp_call", customVjpCall, nullptr},
+    {"threefry2x32", threefry, "strata.threefry2x32"},
 };
 
-LowerFn findLowering(llvm::StringRef name) {
-  static const llvm::StringMap<LowerFn> table = [] {
-    llvm::StringMap<LowerFn> m;
-    for (const Entry& e : kLowerings) m[e.primitive] = e.lower;
+struct Lowering {
+  LowerFn lower;
+  StringRef op;
+};
+
+// Adds sameOp<Op> under Op's jaxpr primitive for each op of the dialect that names one.
+template <class... Ops>
+void addSameOpLowerings(llvm::StringMap<Lowering>& m) {
+  auto add = [&]<class Op>() {
+    if constexpr (requires { Op::kJaxprPrimitive; })
+      if (!Op::kJaxprPrimitive.empty()) m[Op::kJaxprPrimitive] = {sameOp<Op>, Op::getOperationName()};
+  };
+  (add.template operator()<Ops>(), ...);
+}
+
+const Lowering* findLowering(llvm::StringRef name) {
+  static const llvm::StringMap<Lowering> table = [] {
+    llvm::StringMap<Lowering> m;
+    addSameOpLowerings<
+#define GET_OP_LIST
+#include "StrataOps.cpp.inc"
+        >(m);
+    for (const Entry& e : kLowerings) m[e.primitive] = {e.lower, e.op ? e.op : ""};
     return m;
   }();
   auto it = table.find(name);
-  return it == table.end() ? nullptr : it->second;
+  return it == table.end() ? nullptr : &it->second;
 }
 
 func::FuncOp Lowerer::lowerFunction(const st::JaxprImpl& jaxpr, StringRef name,
@@ -460,8 +445,8 @@ func::FuncOp Lowerer::lowerFunction(const st::JaxprImpl& jaxpr, StringRef name,
 
   for (const st::Equation& e : jaxpr.eqns) {
     Location loc = locationOf(e.loc);
-    LowerFn lower = findLowering(e.prim->name);
-    if (!lower) {
+    const Lowering* lowering = findLowering(e.prim->name);
+    if (!lowering) {
       emitError(loc) << "no lowering for primitive `" << e.prim->name << "`";
       fn.erase();
       return {};
@@ -477,7 +462,7 @@ func::FuncOp Lowerer::lowerFunction(const st::JaxprImpl& jaxpr, StringRef name,
       q.operands.push_back(v);
     }
     SmallVector<Value> results;
-    if (failed(lower(q, results)) || results.size() != e.outputs.size()) {
+    if (failed(lowering->lower(q, results)) || results.size() != e.outputs.size()) {
       if (results.size() != e.outputs.size())
         emitError(loc) << "`" << e.prim->name << "`: expects " << e.outputs.size()
                        << " results, but got " << results.size();
@@ -510,4 +495,9 @@ OwningOpRef<ModuleOp> lowerJaxprToStrata(MLIRContext& context, const ::strata::J
 
 bool ::strata::has_lowering(std::string_view primitive_name) {
   return findLowering(llvm::StringRef(primitive_name.data(), primitive_name.size())) != nullptr;
+}
+
+llvm::StringRef mlir::strata::loweredOpName(llvm::StringRef primitive) {
+  const Lowering* l = findLowering(primitive);
+  return l ? l->op : llvm::StringRef();
 }

@@ -24,4 +24,8 @@ namespace mlir::strata {
 OwningOpRef<ModuleOp> lowerJaxprToStrata(MLIRContext& context, const ::strata::JaxprImpl& jaxpr,
                                          Location fallback);
 
+// The dialect op the primitive named `primitive` lowers to ("strata.exponential"), or "" for
+// a primitive that lowers to none (stop_gradient, custom_vjp_call) or is unknown.
+llvm::StringRef loweredOpName(llvm::StringRef primitive);
+
 }  // namespace mlir::strata

@@ -1,4 +1,4 @@
-// --strata-math-to-libm-calls: math.log1p/expm1/tanh, which LLVM has no accurate intrinsic for,
+// --strata-math-to-libm-calls: math.log1p/expm1/erf/tanh, which LLVM has no accurate intrinsic for,
 // become Eigen's rational approximation (f32 tanh) or calls of libm (Passes.td).
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,7 +31,7 @@ struct MathToLibmCallsPass : impl::MathToLibmCallsPassBase<MathToLibmCallsPass> 
     }
     SmallVector<Operation*> ops;
     module.walk([&](Operation* op) {
-      if (isa<math::Log1pOp, math::ExpM1Op, math::TanhOp>(op)) ops.push_back(op);
+      if (isa<math::Log1pOp, math::ExpM1Op, math::TanhOp, math::ErfOp>(op)) ops.push_back(op);
     });
     for (Operation* op : ops) {
       Type t = op->getResult(0).getType();
@@ -39,7 +39,7 @@ struct MathToLibmCallsPass : impl::MathToLibmCallsPassBase<MathToLibmCallsPass> 
         op->emitError("strata-math-to-libm-calls: expects f32 or f64, but got ") << t;
         return signalPassFailure();
       }
-      std::string name = isa<math::Log1pOp>(op) ? "log1p" : isa<math::ExpM1Op>(op) ? "expm1" : "tanh";
+      std::string name = isa<math::Log1pOp>(op) ? "log1p" : isa<math::ExpM1Op>(op) ? "expm1" : isa<math::ErfOp>(op) ? "erf" : "tanh";
       if (t.isF32()) name += "f";
       if (!module.lookupSymbol(name)) {
         OpBuilder b(module.getBodyRegion());

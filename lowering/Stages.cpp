@@ -38,7 +38,7 @@ void measureFlops(ModuleOp module, StageCost& cost) {
       flops += elements(reduce.getInputs()[0].getType());
     } else if (op->getParentOfType<ReduceOp>()) {
       // counted by the reduce
-    } else if (op->hasTrait<OpTrait::Elementwise>() || isa<SelectOp, Threefry2x32Op>(op)) {
+    } else if (op->hasTrait<OpTrait::Elementwise>() || isa<Threefry2x32Op>(op)) {
       if (!isa<BitcastConvertOp>(op)) flops += elements(op->getResult(0).getType());
     }
   });

@@ -1,8 +1,7 @@
 // `strata` → linalg/arith/math/tensor: one conversion pattern per op family.
 //
-//  - elementwise ops (unary, binary, compare, select, convert, bitcast_convert): a
-//    linalg.generic whose body is the op's scalar semantics (ScalarOps.h); 0-d operands of
-//    higher-rank results broadcast through an empty indexing map;
+//  - elementwise ops (ScalarOpInterface: unary, binary, compare, select, convert,
+//    bitcast_convert): a linalg.generic whose body is the op's scalar semantics;
 //  - constant → arith.constant; iota, broadcast_in_dim, transpose → linalg.generic;
 //  - reshape → tensor.collapse_shape/expand_shape (views once bufferized);
 //  - slice → tensor.extract_slice; pad → linalg.fill + strided tensor.insert_slice;
@@ -20,8 +19,8 @@
 #include "lowering/StrataToLinalg.h"
 
 #include "dialect/StrataDialect.h"
+#include "dialect/ScalarOps.h"
 #include "dialect/StrataOps.h"
-#include "lowering/ScalarOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -41,13 +40,6 @@ RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType());
 
 Value emptyLike(OpBuilder& b, Location loc, ArrayRef<int64_t> shape, Type element) {
   return tensor::EmptyOp::create(b, loc, shape, element);
-}
-
-// The indexing map of an operand of an elementwise op with a result of rank `rank`: the
-// identity, or the empty map for a 0-d operand broadcast over the result.
-AffineMap elementwiseMap(MLIRContext* ctx, int64_t rank, Value operand) {
-  if (tensorOf(operand).getRank() == 0 && rank > 0) return AffineMap::get(rank, 0, {}, ctx);
-  return AffineMap::getMultiDimIdentityMap(rank, ctx);
 }
 
 SmallVector<IteratorType> parallelIterators(int64_t rank) {
@@ -92,38 +84,23 @@ SmallVector<OpFoldResult> indexAttrs(OpBuilder& b, ArrayRef<int64_t> v) {
 
 // ---- Elementwise ----------------------------------------------------------------------
 
-// Every elementwise op of the dialect (those with scalar semantics, and bitcast_convert),
-// including compare, select and the conversions.
-struct ElementwiseLowering : ConversionPattern {
-  explicit ElementwiseLowering(MLIRContext* ctx)
-      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+// Every elementwise op of the dialect (ScalarOpInterface): a parallel linalg.generic whose body
+// is the op's scalar semantics.
+struct ElementwiseLowering : OpInterfaceConversionPattern<ScalarOpInterface> {
+  using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
 
-  LogicalResult matchAndRewrite(Operation* op, ArrayRef<Value> operands,
+  LogicalResult matchAndRewrite(ScalarOpInterface op, ArrayRef<Value> operands,
                                 ConversionPatternRewriter& rw) const override {
-    bool bitcast = isa<BitcastConvertOp>(op);
-    if ((!bitcast && !hasScalarSemantics(op)) || op->getNumResults() != 1) return failure();
-    Location loc = op->getLoc();
+    Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     int64_t rank = resultType.getRank();
-    SmallVector<AffineMap> maps;
-    for (Value v : operands) maps.push_back(elementwiseMap(getContext(), rank, v));
-    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, getContext()));
-    Type resultElement = resultType.getElementType();
-    Value init = emptyLike(rw, loc, resultType.getShape(), resultElement);
+    // Elementwise: operands and result of one shape.
+    SmallVector<AffineMap> maps(operands.size() + 1, AffineMap::getMultiDimIdentityMap(rank, getContext()));
+    Value init = emptyLike(rw, loc, resultType.getShape(), resultType.getElementType());
     auto generic = linalg::GenericOp::create(
         rw, loc, TypeRange{resultType}, operands, ValueRange{init}, maps,
         parallelIterators(rank), [&](OpBuilder& b, Location l, ValueRange args) {
-          Value r;
-          if (bitcast) {
-            r = arith::BitcastOp::create(b, l, resultElement, args[0]);
-          } else if (isa<SelectOp>(op)) {  // moves stored values: no rounding needed
-            r = arith::SelectOp::create(b, l, args[0], args[1], args[2]);
-          } else {
-            SmallVector<Value> in;
-            for (size_t i = 0; i < operands.size(); ++i) in.push_back(toCompute(b, l, args[i]));
-            r = toStorage(b, l, emitScalar(b, l, op, in), resultElement);
-          }
-          linalg::YieldOp::create(b, l, r);
+          linalg::YieldOp::create(b, l, emitElement(b, l, op, args.drop_back()));
         });
     rw.replaceOp(op, generic.getResults());
     return success();
@@ -317,7 +294,7 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     ValueRange inputs = adaptor.getInputs(), inits = adaptor.getInitValues();
     size_t n = inputs.size();
     for (Operation& bodyOp : op.getBody().front().without_terminator())
-      if (!hasScalarSemantics(&bodyOp) && !isa<ConstantOp>(bodyOp))
+      if (!isa<ScalarOpInterface, ConstantOp>(bodyOp))
         return emitError(bodyOp.getLoc()) << "strata.reduce: cannot lower body op '"
                                           << bodyOp.getName() << "' to the CPU";
     auto inType = tensorOf(inputs[0]);

@@ -183,4 +183,11 @@ inline void expect_contains(const std::string& msg, const std::string& part) {
   EXPECT_NE(msg.find(part), std::string::npos) << "message: " << msg << "\nexpected to contain: " << part;
 }
 
+// How many times `what` occurs in `text` (ops in a stage's text).
+inline int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
 }  // namespace strata::testing

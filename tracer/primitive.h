@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "abstract_value.h"
@@ -12,15 +13,13 @@
 
 namespace strata {
 
-// Traits that passes and transforms ask a primitive for (they never keep lists of names).
+// Traits that transforms ask a primitive for (they never keep lists of names). Compiler-side
+// properties (cost, commutativity, index maps) are the dialect op's alone (StrataOps.td);
+// tests/lowering/test_primitive_traits.cpp checks that kElementwise agrees with the op's
+// Elementwise trait.
 enum PrimitiveTrait : uint32_t {
-  kElementwise = 1u << 0,   // out[i] depends only on in[i] (operands share one shape or are 0-d)
-  kCommutative = 1u << 1,   // binary and f(a, b) == f(b, a)
-  kReduction = 1u << 2,     // reduces axes of its operand
-  kShapeOnly = 1u << 3,     // moves data without arithmetic (reshape, transpose, broadcast)
-  kCheap = 1u << 4,         // cheap enough to recompute in each consumer when fusing
-  kRandom = 1u << 5,        // part of the counter-based random number generator
-  kNotDifferentiable = 1u << 6,  // outputs are integer/bool or piecewise constant: zero derivative
+  kElementwise = 1u << 0,  // out[i] depends only on in[i] (operands share one shape or are 0-d)
+  kNotDifferentiable = 1u << 1,  // outputs are integer/bool or piecewise constant: zero derivative
 };
 
 // A view of one array's data handed to an eager kernel.
@@ -60,6 +59,14 @@ using VjpRule = std::vector<Array> (*)(std::span<const Array> primals,
                                        std::span<const Array> outputs,
                                        std::span<const Array> cotangents, const Params& params);
 
+// Batching (vmap): the outputs of the primitive applied to `args` with an extra batch
+// dimension, `batch_dims[i]` of args[i] (or `not_mapped` for an unbatched arg), and the batch
+// dimension of each output (JAX's signature).
+inline constexpr int not_mapped = -1;
+using BatchRule = std::pair<std::vector<Array>, std::vector<int>> (*)(std::span<const Array> args,
+                                                                       std::span<const int> batch_dims,
+                                                                       const Params& params);
+
 struct Primitive {
   std::string_view name;
   uint32_t traits = 0;
@@ -70,6 +77,7 @@ struct Primitive {
   // ops, random bits): set `kNotDifferentiable` for those.
   JvpRule jvp = nullptr;
   VjpRule vjp = nullptr;
+  BatchRule batch = nullptr;  // null: not batchable yet
 
   bool has(PrimitiveTrait t) const { return (traits & t) != 0; }
 };

@@ -1,10 +1,11 @@
 // --strata-fuse: the ops of each function grouped into strata.fusion regions, each of which the
 // CPU pipeline lowers to one loop nest (lowering/FusionToLinalg.cpp). See Passes.td.
 //
-// 1. Every top-level op is classified from its traits: elementwise (the Elementwise trait, and
-//    select), index maps (broadcast_in_dim, transpose, slice, reshapes that only add or drop
-//    size-1 dimensions), splat constants, reductions whose body is elementwise, dot_general,
-//    and opaque ops (everything else: they are never fused).
+// 1. Every top-level op is classified from its traits and interfaces: elementwise (the
+//    Elementwise trait), index maps (IndexMapOpInterface with a map: broadcast_in_dim,
+//    transpose, slice, reshapes that only add or drop size-1 dimensions), splat constants,
+//    reductions whose body is elementwise, dot_general, and opaque ops (everything else: they
+//    are never fused).
 // 2. Dot epilogues: from each f32/f64 2-D dot_general, the elementwise ops of its shape and type
 //    that read only the dot, each other, or values independent of the dot form its epilogue;
 //    the set is cut back until exactly one of its values is used outside it (the region's
@@ -66,14 +67,16 @@ SmallVector<int64_t> nonUnit(ArrayRef<int64_t> shape) {
   return r;
 }
 
-// A reshape that only inserts or removes size-1 dimensions: an index map, not a reordering.
-bool isUnitReshape(ReshapeOp r) {
-  return nonUnit(r.getOperand().getType().getShape()) == nonUnit(r.getType().getShape());
-}
-
+// An op computing each element from its operands' elements at the same index.
 bool isElementwise(Operation* op) {
   if (!isStrata(op) || op->getNumResults() != 1 || !tensorType(op->getResult(0))) return false;
-  return isa<SelectOp>(op) || op->hasTrait<OpTrait::Elementwise>();
+  return op->hasTrait<OpTrait::Elementwise>();
+}
+
+// An op moving elements at an affine index map (not a reshape that reorders them).
+bool isIndexMap(Operation* op) {
+  auto map = dyn_cast<IndexMapOpInterface>(op);
+  return map && map.getOperandIndexMap();
 }
 
 bool isExpensive(Operation* op) { return op->hasTrait<OpTrait::strata::Expensive>(); }
@@ -100,8 +103,7 @@ bool isEpilogueDot(DotGeneralOp d) {
 Kind classify(Operation* op) {
   if (!isStrata(op)) return Kind::Opaque;
   if (isElementwise(op)) return Kind::Elementwise;
-  if (isa<BroadcastInDimOp, TransposeOp, SliceOp>(op)) return Kind::Map;
-  if (auto r = dyn_cast<ReshapeOp>(op)) return isUnitReshape(r) ? Kind::Map : Kind::Opaque;
+  if (isIndexMap(op)) return Kind::Map;
   if (auto c = dyn_cast<ConstantOp>(op)) {
     auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
     return dense && dense.isSplat() ? Kind::Constant : Kind::Opaque;
@@ -111,10 +113,11 @@ Kind classify(Operation* op) {
   return Kind::Opaque;
 }
 
-// Each element of the operand is read more than once (a broadcast that adds elements).
+// Each element of the operand is read more than once (an index map that adds elements: a
+// broadcast).
 bool expands(Operation* op) {
-  auto b = dyn_cast<BroadcastInDimOp>(op);
-  return b && b.getType().getNumElements() > b.getOperand().getType().getNumElements();
+  if (!isIndexMap(op)) return false;
+  return tensorType(op->getResult(0)).getNumElements() > tensorType(op->getOperand(0)).getNumElements();
 }
 
 struct OpInfo {

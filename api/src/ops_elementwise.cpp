@@ -70,16 +70,11 @@ Array operator/(const Operand& a, const Operand& b) { return divide(a.value, b.v
 Array operator%(const Operand& a, const Operand& b) { return remainder(a.value, b.value, a.loc); }
 Array operator-(const Operand& a) { return negative(a.value, a.loc); }
 
-Array exp(const Array& x, SourceLocation loc) { return float_unary(prim::kExp, "exp", x, loc); }
-Array log(const Array& x, SourceLocation loc) { return float_unary(prim::kLog, "log", x, loc); }
-Array log1p(const Array& x, SourceLocation loc) { return float_unary(prim::kLog1p, "log1p", x, loc); }
-Array expm1(const Array& x, SourceLocation loc) { return float_unary(prim::kExpm1, "expm1", x, loc); }
-Array tanh(const Array& x, SourceLocation loc) { return float_unary(prim::kTanh, "tanh", x, loc); }
-Array logistic(const Array& x, SourceLocation loc) { return float_unary(prim::kLogistic, "logistic", x, loc); }
-Array sin(const Array& x, SourceLocation loc) { return float_unary(prim::kSin, "sin", x, loc); }
-Array cos(const Array& x, SourceLocation loc) { return float_unary(prim::kCos, "cos", x, loc); }
-Array sqrt(const Array& x, SourceLocation loc) { return float_unary(prim::kSqrt, "sqrt", x, loc); }
-Array rsqrt(const Array& x, SourceLocation loc) { return float_unary(prim::kRsqrt, "rsqrt", x, loc); }
+// The float math functions of strata/float_unary.def.
+#define STRATA_FLOAT_UNARY(ident, name, fn) \
+  Array fn(const Array& x, SourceLocation loc) { return float_unary(prim::ident, #fn, x, loc); }
+#include "strata/float_unary.def"
+#undef STRATA_FLOAT_UNARY
 Array floor(const Array& x, SourceLocation loc) {
   if (!is_floating(api::aval(x, "floor").dtype)) return x;  // integers are already whole
   return bind1(prim::kFloor, {x}, {}, loc);

@@ -253,6 +253,8 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {"expm1", reinterpret_cast<void*>(static_cast<D1>(&::expm1))},
       {"tanhf", reinterpret_cast<void*>(static_cast<F1>(&::tanhf))},
       {"tanh", reinterpret_cast<void*>(static_cast<D1>(&::tanh))},
+      {"erff", reinterpret_cast<void*>(static_cast<F1>(&::erff))},
+      {"erf", reinterpret_cast<void*>(static_cast<D1>(&::erf))},
       {"sinf", reinterpret_cast<void*>(static_cast<F1>(&::sinf))},
       {"sin", reinterpret_cast<void*>(static_cast<D1>(&::sin))},
       {"cosf", reinterpret_cast<void*>(static_cast<F1>(&::cosf))},

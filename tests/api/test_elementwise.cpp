@@ -78,6 +78,7 @@ std::vector<Unary> unary_cases() {
       {"log1p", [](const st::Array& x) { return st::log1p(x); }, [](double x) { return std::log1p(x); }, -0.99, 10, false, 4, {1e-10, -1e-10, 1e-5, -0.5, -2.0}},
       {"expm1", [](const st::Array& x) { return st::expm1(x); }, [](double x) { return std::expm1(x); }, -20, 20, false, 4, {1e-10, -1e-10, 1e-5, -1e-5, 0.3}},
       {"tanh", [](const st::Array& x) { return st::tanh(x); }, [](double x) { return std::tanh(x); }, -10, 10, false, 4, {1e-6, -1e-6, 0.01, 20.0}},
+      {"erf", [](const st::Array& x) { return st::erf(x); }, [](double x) { return std::erf(x); }, -6, 6, false, 2, {1e-8, -1e-8, 0.5, -0.5, 3.9, 5.9, -6.5}},
       {"logistic", [](const st::Array& x) { return st::logistic(x); }, ref_logistic, -30, 30, false, 4, {-12.0, -9.5, 9.5, 16.0, -50.0}},
       {"sin", [](const st::Array& x) { return st::sin(x); }, [](double x) { return std::sin(x); }, -100, 100, false, 4, {1e-6, 3.14159265, 1.5707963}},
       {"cos", [](const st::Array& x) { return st::cos(x); }, [](double x) { return std::cos(x); }, -100, 100, false, 4, {1e-6, 3.14159265, 1.5707963}},
@@ -125,6 +126,7 @@ TEST(Elementwise, UnaryMathSpecialValues) {
   expect_exact(st::expm1(f({-0.0, -INFINITY, INFINITY})), {3}, st::f32, {-0.0, -1, INFINITY});
   expect_exact(st::tanh(f({-0.0, -INFINITY, INFINITY, NAN})), {4}, st::f32, {-0.0, -1, 1, NAN});
   expect_exact(st::logistic(f({-INFINITY, INFINITY, 0.0, NAN})), {4}, st::f32, {0, 1, 0.5, NAN});
+  expect_exact(st::erf(f({-0.0, 0.0, -INFINITY, INFINITY, NAN})), {5}, st::f32, {-0.0, 0.0, -1, 1, NAN});
   expect_exact(st::sin(f({-0.0, INFINITY, NAN})), {3}, st::f32, {-0.0, NAN, NAN});
   expect_exact(st::cos(f({-0.0, -INFINITY})), {2}, st::f32, {1, NAN});
   expect_exact(st::sqrt(f({-0.0, -1.0, INFINITY, 4.0})), {4}, st::f32, {-0.0, NAN, INFINITY, 2});

@@ -27,6 +27,7 @@ TEST(Derivatives, UnaryElementwise) {
   check_grads([](const V& v) { return st::log1p(v[0]); }, {pos}, "log1p");
   check_grads([](const V& v) { return st::expm1(v[0]); }, {x}, "expm1");
   check_grads([](const V& v) { return st::tanh(v[0]); }, {x}, "tanh");
+  check_grads([](const V& v) { return st::erf(v[0]); }, {x}, "erf");
   check_grads([](const V& v) { return st::logistic(v[0]); }, {x}, "logistic");
   check_grads([](const V& v) { return st::sin(v[0]); }, {x}, "sin");
   check_grads([](const V& v) { return st::cos(v[0]); }, {x}, "cos");
@@ -156,6 +157,7 @@ TEST(Derivatives, SecondDerivativesOfElementwiseOps) {
       {"log1p", [](const Array& v) { return st::log1p(v); }, 0.5, 2},
       {"expm1", [](const Array& v) { return st::expm1(v); }, -1, 1},
       {"tanh", [](const Array& v) { return st::tanh(v); }, -1, 1},
+      {"erf", [](const Array& v) { return st::erf(v); }, -1.5, 1.5},
       {"logistic", [](const Array& v) { return st::logistic(v); }, -2, 2},
       {"sin", [](const Array& v) { return st::sin(v); }, -2, 2},
       {"cos", [](const Array& v) { return st::cos(v); }, -2, 2},

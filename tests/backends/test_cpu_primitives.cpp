@@ -264,6 +264,7 @@ const std::map<std::string, std::function<std::vector<Case>()>>& case_table() {
       {"log1p", [] { return unary_cases(kFloats, -0.9, 10); }},
       {"expm1", [] { return unary_cases(kFloats, -5, 5); }},
       {"tanh", [] { return with_tolerance(unary_cases(kFloats, -5, 5), {8}); }},
+      {"erf", [] { return unary_cases(kFloats, -4, 4); }},
       {"logistic", [] { return with_tolerance(unary_cases(kFloats, -20, 20), {8}); }},
       {"sin", [] { return with_tolerance(unary_cases(kFloats, -10, 10), {8}); }},
       {"cos", [] { return with_tolerance(unary_cases(kFloats, -10, 10), {8}); }},

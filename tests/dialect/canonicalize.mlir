@@ -216,9 +216,9 @@ func.func @convert(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf16>, tensor<4
 // CHECK-SAME: (%[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>, %[[P:.*]]: tensor<4xi1>)
 // CHECK-NEXT: return %[[A]], %[[B]], %[[A]]
 func.func @select(%a: tensor<4xf32>, %b: tensor<4xf32>, %p: tensor<4xi1>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
-  %t = strata.constant dense<true> : tensor<i1>
+  %t = strata.constant dense<true> : tensor<4xi1>
   %f = strata.constant dense<false> : tensor<4xi1>
-  %0 = strata.select %t, %a, %b : tensor<i1>, tensor<4xf32>
+  %0 = strata.select %t, %a, %b : tensor<4xi1>, tensor<4xf32>
   %1 = strata.select %f, %a, %b : tensor<4xi1>, tensor<4xf32>
   %2 = strata.select %p, %a, %a : tensor<4xi1>, tensor<4xf32>
   return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>

@@ -10,7 +10,7 @@ func.func @iota_dimension(%x: tensor<f32>) {
 // -----
 
 func.func @select_pred_shape(%p: tensor<3xi1>, %a: tensor<4xf32>) {
-  // expected-error @+1 {{'strata.select' op expects a 0-d predicate or one of shape [4], but got 'tensor<3xi1>'}}
+  // expected-error @+1 {{'strata.select' op all non-scalar operands/results must have the same shape and base type}}
   %0 = strata.select %p, %a, %a : tensor<3xi1>, tensor<4xf32>
   return
 }

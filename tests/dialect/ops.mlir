@@ -81,7 +81,9 @@ func.func @unary(%x: tensor<2x3xf32>, %i: tensor<3xi64>) -> tensor<2x3xf32> {
   %14 = strata.ceil %13 : tensor<2x3xf32>
   // CHECK: strata.abs %{{.*}} : tensor<3xi64>
   %15 = strata.abs %i : tensor<3xi64>
-  return %14 : tensor<2x3xf32>
+  // CHECK: strata.erf %{{.*}} : tensor<2x3xf32>
+  %16 = strata.erf %14 : tensor<2x3xf32>
+  return %16 : tensor<2x3xf32>
 }
 
 // CHECK-LABEL: func.func @compare_select_convert
@@ -100,9 +102,9 @@ func.func @compare_select_convert(%a: tensor<4xf32>, %b: tensor<4xf32>, %k: tens
   %5 = strata.compare GE, %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   // CHECK: strata.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<4xi1>, tensor<4xf32>
   %6 = strata.select %0, %a, %b : tensor<4xi1>, tensor<4xf32>
-  // CHECK: strata.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<i1>, tensor<4xf32>
-  %p = strata.constant dense<true> : tensor<i1>
-  %7 = strata.select %p, %6, %b : tensor<i1>, tensor<4xf32>
+  // CHECK: strata.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<4xi1>, tensor<4xf32>
+  %p = strata.constant dense<true> : tensor<4xi1>
+  %7 = strata.select %p, %6, %b : tensor<4xi1>, tensor<4xf32>
   // CHECK: strata.convert %{{.*}} : (tensor<4xf32>) -> tensor<4xi32>
   %8 = strata.convert %7 : (tensor<4xf32>) -> tensor<4xi32>
   // CHECK: strata.bitcast_convert %{{.*}} : (tensor<4xi32>) -> tensor<4xf32>

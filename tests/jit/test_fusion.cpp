@@ -14,11 +14,7 @@ using st::Array;
 
 namespace {
 
-int count(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-  return n;
-}
+using st::testing::count;
 
 // The kernels of the `loops` stage: the top-level loop nests and runtime calls of @main (a
 // GEMM with its epilogue is one call).

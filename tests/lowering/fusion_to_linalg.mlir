@@ -24,7 +24,8 @@ func.func @loop(%x: tensor<4x8xf32>, %b: tensor<8xf32>, %y: tensor<8x4xf32>, %s:
     %3 = strata.transpose %a2, dims = [1, 0] : (tensor<8x4xf32>) -> tensor<4x8xf32>
     %4 = strata.subtract %2, %3 : tensor<4x8xf32>
     %5 = strata.broadcast_in_dim %a3, dims = [] : (tensor<f32>) -> tensor<4x8xf32>
-    %6 = strata.select %a4, %4, %5 : tensor<i1>, tensor<4x8xf32>
+    %p4 = strata.broadcast_in_dim %a4, dims = [] : (tensor<i1>) -> tensor<4x8xi1>
+    %6 = strata.select %p4, %4, %5 : tensor<4x8xi1>, tensor<4x8xf32>
     strata.return %6 : tensor<4x8xf32>
   }
   return %0 : tensor<4x8xf32>

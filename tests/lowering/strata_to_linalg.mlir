@@ -13,6 +13,19 @@ func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
+// An op's scalar body comes from its ODS record: strata.erf is math.erf on f16 widened to f32.
+// CHECK-LABEL: func.func @main
+// CHECK: linalg.generic
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: math.erf %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+func.func @main(%a: tensor<4xf16>) -> tensor<4xf16> {
+  %0 = strata.erf %a : tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
 // bf16 computes in f32 and rounds to nearest even on store: integer code on the f32 bits.
 // CHECK-LABEL: func.func @main
 // CHECK: arith.bitcast %{{.*}} : bf16 to i16

@@ -17,7 +17,7 @@ struct Op {
 
 const Primitive prim::kAnd{
     .name = "and",
-    .traits = kElementwise | kCheap | kCommutative | kNotDifferentiable,
+    .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("and", in, elementwise::Accepts::kIntOrBool, false);
     },

@@ -52,7 +52,7 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 
 const Primitive prim::kArgmax{
     .name = "argmax",
-    .traits = kReduction | kNotDifferentiable,
+    .traits = kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,
 };

@@ -25,7 +25,7 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 
 const Primitive prim::kBitcastConvertType{
     .name = "bitcast_convert_type",
-    .traits = kElementwise | kCheap | kNotDifferentiable,
+    .traits = kElementwise | kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,
 };

@@ -46,7 +46,6 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
 
 const Primitive prim::kBroadcastInDim{
     .name = "broadcast_in_dim",
-    .traits = kShapeOnly | kCheap,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

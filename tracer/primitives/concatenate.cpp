@@ -70,7 +70,6 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 
 const Primitive prim::kConcatenate{
     .name = "concatenate",
-    .traits = kShapeOnly,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -49,7 +49,6 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
 
 const Primitive prim::kCustomVjpCall{
     .name = "custom_vjp_call",
-    .traits = 0,
     .shape_rule = rule,
     .eval = eval,
     .jvp = jvp,

@@ -89,7 +89,6 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 
 const Primitive prim::kDotGeneral{
     .name = "dot_general",
-    .traits = 0,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

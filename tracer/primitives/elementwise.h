@@ -48,6 +48,22 @@ inline const char* accepts_text(Accepts a) {
 std::vector<AbstractValue> rule(std::string_view name, std::span<const AbstractValue> in,
                                 Accepts accepts, bool result_bool);
 
+// ---- Batching ----
+
+// The batching rule of an elementwise primitive `p` (JAX's broadcast_batcher): batch
+// dimensions move to the front, unbatched operands of rank > 0 and batched ones of per-example
+// rank 0 broadcast to the batched shape (unbatched 0-d operands stay 0-d, as elementwise
+// primitives accept them); the outputs are batched along dimension 0.
+std::pair<std::vector<Array>, std::vector<int>> batch(const Primitive& p, std::span<const Array> args,
+                                                      std::span<const int> batch_dims,
+                                                      const Params& params);
+template <const Primitive& P>
+std::pair<std::vector<Array>, std::vector<int>> batch_rule(std::span<const Array> args,
+                                                           std::span<const int> batch_dims,
+                                                           const Params& params) {
+  return batch(P, args, batch_dims, params);
+}
+
 // ---- Kernels ----
 
 template <class T> using Vec = Eigen::Array<T, Eigen::Dynamic, 1>;

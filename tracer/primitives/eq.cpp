@@ -13,7 +13,7 @@ struct Op {
 
 const Primitive prim::kEq{
     .name = "eq",
-    .traits = kElementwise | kCheap | kCommutative | kNotDifferentiable,
+    .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("eq", in, elementwise::Accepts::kAny, true);
     },

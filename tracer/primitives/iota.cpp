@@ -31,7 +31,7 @@ void kernel(std::span<const KernelArg>, std::span<const KernelArg> out, const Pa
 
 const Primitive prim::kIota{
     .name = "iota",
-    .traits = kCheap | kNotDifferentiable,
+    .traits = kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,
 };

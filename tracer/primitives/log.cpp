@@ -25,7 +25,7 @@ Array scale(const Array& g, const Array& x, const Array& y) { return lax::div(g,
 
 const Primitive prim::kLog{
     .name = "log",
-    .traits = kElementwise | kCheap,
+    .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("log", in, elementwise::Accepts::kFloat, false);
     },

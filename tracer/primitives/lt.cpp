@@ -13,7 +13,7 @@ struct Op {
 
 const Primitive prim::kLt{
     .name = "lt",
-    .traits = kElementwise | kCheap | kNotDifferentiable,
+    .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("lt", in, elementwise::Accepts::kAny, true);
     },

@@ -14,7 +14,7 @@ struct Op {
 
 const Primitive prim::kMin{
     .name = "min",
-    .traits = kElementwise | kCheap | kCommutative,
+    .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("min", in, elementwise::Accepts::kNumeric, false);
     },

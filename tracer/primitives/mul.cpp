@@ -25,7 +25,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 
 const Primitive prim::kMul{
     .name = "mul",
-    .traits = kElementwise | kCheap | kCommutative,
+    .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("mul", in, elementwise::Accepts::kNumeric, false);
     },

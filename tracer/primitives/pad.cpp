@@ -71,7 +71,6 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 
 const Primitive prim::kPad{
     .name = "pad",
-    .traits = kShapeOnly,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -17,7 +17,6 @@ struct Op {
 
 const Primitive prim::kReduceMax{
     .name = "reduce_max",
-    .traits = kReduction,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) {
       return kernels::reduce_rule("reduce_max", in, p, false);
     },

@@ -17,7 +17,6 @@ struct Op {
 
 const Primitive prim::kReduceMin{
     .name = "reduce_min",
-    .traits = kReduction,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) {
       return kernels::reduce_rule("reduce_min", in, p, false);
     },

@@ -25,7 +25,6 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 
 const Primitive prim::kReduceSum{
     .name = "reduce_sum",
-    .traits = kReduction,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) {
       return kernels::reduce_rule("reduce_sum", in, p, false);
     },

@@ -29,7 +29,6 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 
 const Primitive prim::kReshape{
     .name = "reshape",
-    .traits = kShapeOnly | kCheap,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

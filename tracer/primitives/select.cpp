@@ -49,7 +49,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
 
 const Primitive prim::kSelect{
     .name = "select",
-    .traits = kElementwise | kCheap,
+    .traits = kElementwise,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

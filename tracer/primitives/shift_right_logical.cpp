@@ -22,7 +22,7 @@ struct Op {
 
 const Primitive prim::kShiftRightLogical{
     .name = "shift_right_logical",
-    .traits = kElementwise | kCheap | kNotDifferentiable,
+    .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("shift_right_logical", in, elementwise::Accepts::kInt, false);
     },

@@ -51,7 +51,6 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 
 const Primitive prim::kSlice{
     .name = "slice",
-    .traits = kShapeOnly | kCheap,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

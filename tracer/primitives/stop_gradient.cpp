@@ -23,7 +23,7 @@ std::vector<Array> eval(std::span<const Array> in, const Params&) { return {in[0
 
 const Primitive prim::kStopGradient{
     .name = "stop_gradient",
-    .traits = kElementwise | kCheap | kNotDifferentiable,
+    .traits = kElementwise | kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,
     .eval = eval,

@@ -52,7 +52,7 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 
 const Primitive prim::kThreefry2x32{
     .name = "threefry2x32",
-    .traits = kElementwise | kRandom | kNotDifferentiable,
+    .traits = kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,
 };

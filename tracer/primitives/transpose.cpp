@@ -34,7 +34,6 @@ std::vector<Array> vjp(std::span<const Array>, std::span<const Array>, std::span
 
 const Primitive prim::kTranspose{
     .name = "transpose",
-    .traits = kShapeOnly,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

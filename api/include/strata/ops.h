@@ -56,17 +56,12 @@ Array operator%(const Operand& a, const Operand& b);
 Array operator-(const Operand& a);
 
 // ---- Elementwise math (integer operands are promoted to a float type) ----
-Array exp(const Array& x, SourceLocation loc = SourceLocation::current());
-Array log(const Array& x, SourceLocation loc = SourceLocation::current());
-Array log1p(const Array& x, SourceLocation loc = SourceLocation::current());
-Array expm1(const Array& x, SourceLocation loc = SourceLocation::current());
-Array tanh(const Array& x, SourceLocation loc = SourceLocation::current());
-// The logistic sigmoid 1 / (1 + exp(-x)).
-Array logistic(const Array& x, SourceLocation loc = SourceLocation::current());
-Array sin(const Array& x, SourceLocation loc = SourceLocation::current());
-Array cos(const Array& x, SourceLocation loc = SourceLocation::current());
-Array sqrt(const Array& x, SourceLocation loc = SourceLocation::current());
-Array rsqrt(const Array& x, SourceLocation loc = SourceLocation::current());
+// exp, log, log1p, expm1, tanh, logistic, sin, cos, sqrt, rsqrt, ...: one declaration each,
+// from the list with their one-line docs in strata/float_unary.def.
+#define STRATA_FLOAT_UNARY(ident, name, fn) \
+  Array fn(const Array& x, SourceLocation loc = SourceLocation::current());
+#include "strata/float_unary.def"
+#undef STRATA_FLOAT_UNARY
 Array abs(const Array& x, SourceLocation loc = SourceLocation::current());
 Array sign(const Array& x, SourceLocation loc = SourceLocation::current());
 Array floor(const Array& x, SourceLocation loc = SourceLocation::current());

@@ -1,9 +1,8 @@
-// The scalar semantics of the `strata` elementwise ops (see ScalarOps.h). Each case restates
-// the eager kernel of the primitive it lowers; the comment names the kernel's file.
-#include "lowering/ScalarOps.h"
+// The scalar helpers of the `strata` elementwise ops (see ScalarOps.h): the parts of their
+// semantics too long for an ODS record. Each restates the eager kernel of the primitive the op
+// lowers from; the comment names the kernel's file.
+#include "dialect/ScalarOps.h"
 
-#include "dialect/StrataOps.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -11,36 +10,9 @@
 namespace mlir::strata {
 namespace {
 
+using scalar::Emitter;
 using arith::CmpFPredicate;
 using arith::CmpIPredicate;
-
-// Small helpers over one builder and location.
-struct Emitter {
-  OpBuilder& b;
-  Location loc;
-
-  Value intC(Type t, int64_t v) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v)); }
-  Value intC(Type t, const APInt& v) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v)); }
-  Value floatC(Type t, double v) { return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v)); }
-  Value cmpf(CmpFPredicate p, Value x, Value y) { return arith::CmpFOp::create(b, loc, p, x, y); }
-  Value cmpi(CmpIPredicate p, Value x, Value y) { return arith::CmpIOp::create(b, loc, p, x, y); }
-  Value select(Value c, Value x, Value y) { return arith::SelectOp::create(b, loc, c, x, y); }
-  Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
-  Value ori(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
-  Value xori(Value x, Value y) { return arith::XOrIOp::create(b, loc, x, y); }
-  Value addi(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value subi(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value muli(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value shli(Value x, Value y) { return arith::ShLIOp::create(b, loc, x, y); }
-  Value shrui(Value x, Value y) { return arith::ShRUIOp::create(b, loc, x, y); }
-  Value bitcast(Type t, Value v) { return arith::BitcastOp::create(b, loc, t, v); }
-  Value isNan(Value v) { return cmpf(CmpFPredicate::UNO, v, v); }
-  Value divf(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
-  Value addf(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value negf(Value x) { return arith::NegFOp::create(b, loc, x); }
-  Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
-  Value absf(Value x) { return math::AbsFOp::create(b, loc, x); }
-};
 
 bool isFloat(Type t) { return isa<FloatType>(t); }
 bool isBool(Type t) { return t.isInteger(1); }
@@ -97,10 +69,17 @@ Value floatToInt(Emitter& e, Value v, Type to) {
   return e.select(e.cmpf(CmpFPredicate::OLE, v, lo), e.intC(to, APInt::getSignedMinValue(w)), r);
 }
 
+}  // namespace
+
+namespace scalar {
+
+using arith::CmpFPredicate;
+using arith::CmpIPredicate;
+
 // ---- Integer arithmetic that must not trap (div.cpp, rem.cpp, pow.cpp, shift_right_logical.cpp)
 
 // A divisor that is safe for divsi/remsi: 1 where y is 0 or -1 (those cases are selected away).
-Value safeDivisor(Emitter& e, Value y) {
+static Value safeDivisor(Emitter& e, Value y) {
   Type t = y.getType();
   Value bad = e.ori(e.cmpi(CmpIPredicate::eq, y, e.intC(t, 0)), e.cmpi(CmpIPredicate::eq, y, e.intC(t, -1)));
   return e.select(bad, e.intC(t, 1), y);
@@ -208,7 +187,7 @@ Value compare(Emitter& e, ComparisonDirection d, Value x, Value y) {
   return e.cmpi(p, x, y);
 }
 
-}  // namespace
+}  // namespace scalar
 
 Type computeType(Type storage) {
   if (storage.isBF16() || storage.isF16()) return Float32Type::get(storage.getContext());
@@ -274,85 +253,24 @@ Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to) {
   return arith::TruncIOp::create(b, loc, cto, v);
 }
 
-bool hasScalarSemantics(Operation* op) {
-  return isa<AddOp, SubtractOp, MultiplyOp, DivideOp, RemainderOp, MaximumOp, MinimumOp, PowerOp,
-             AndOp, OrOp, ShiftRightLogicalOp, NotOp, NegateOp, AbsOp, SignOp, ExpOp, LogOp,
-             Log1pOp, Expm1Op, TanhOp, LogisticOp, SineOp, CosineOp, SqrtOp, RsqrtOp, FloorOp,
-             CeilOp, CompareOp, SelectOp, ConvertOp>(op);
+Value emitScalar(OpBuilder& b, Location loc, Operation* op, ValueRange args, bool reassociate) {
+  auto scalarOp = dyn_cast<ScalarOpInterface>(op);
+  if (!scalarOp) return {};
+  Value r = scalarOp.buildScalar(b, loc, args, getElementTypeOrSelf(op->getResult(0).getType()));
+  // Reduction bodies: float sums and products may be reassociated, so that LLVM vectorises them.
+  if (auto fm = r ? r.getDefiningOp<arith::ArithFastMathInterface>() : nullptr;
+      fm && reassociate && isa<arith::AddFOp, arith::MulFOp>(fm.getOperation()))
+    fm->setAttr(fm.getFastMathAttrName(),
+                arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::reassoc));
+  return r;
 }
 
-Value emitScalar(OpBuilder& b, Location loc, Operation* op, ValueRange args, bool reassociate) {
-  Emitter e{b, loc};
-  auto fm = reassociate ? arith::FastMathFlags::reassoc : arith::FastMathFlags::none;
-  auto x = [&] { return args[0]; };
-  auto y = [&] { return args[1]; };
-  auto fl = [&] { return isFloat(args[0].getType()); };
-  auto boolean = [&] { return isBool(args[0].getType()); };
-  return llvm::TypeSwitch<Operation*, Value>(op)
-      .Case([&](AddOp) -> Value {
-        if (fl()) return arith::AddFOp::create(b, loc, x(), y(), fm);
-        return boolean() ? e.ori(x(), y()) : e.addi(x(), y());
-      })
-      .Case([&](SubtractOp) -> Value {
-        if (fl()) return arith::SubFOp::create(b, loc, x(), y());
-        return e.subi(x(), y());
-      })
-      .Case([&](MultiplyOp) -> Value {
-        if (fl()) return arith::MulFOp::create(b, loc, x(), y(), fm);
-        return boolean() ? e.andi(x(), y()) : e.muli(x(), y());
-      })
-      .Case([&](DivideOp) -> Value { return fl() ? e.divf(x(), y()) : intDiv(e, x(), y()); })
-      .Case([&](RemainderOp) -> Value {
-        if (fl()) return arith::RemFOp::create(b, loc, x(), y());  // fmod
-        return intRem(e, x(), y());
-      })
-      .Case([&](MaximumOp) -> Value {
-        if (fl()) return floatMax(e, x(), y(), true);
-        return boolean() ? e.ori(x(), y()) : arith::MaxSIOp::create(b, loc, x(), y());
-      })
-      .Case([&](MinimumOp) -> Value {
-        if (fl()) return floatMax(e, x(), y(), false);
-        return boolean() ? e.andi(x(), y()) : arith::MinSIOp::create(b, loc, x(), y());
-      })
-      .Case([&](PowerOp) -> Value {
-        if (fl()) return math::PowFOp::create(b, loc, x(), y());
-        return intPow(e, x(), y());
-      })
-      .Case([&](AndOp) -> Value { return e.andi(x(), y()); })
-      .Case([&](OrOp) -> Value { return e.ori(x(), y()); })
-      .Case([&](ShiftRightLogicalOp) -> Value { return shiftRightLogical(e, x(), y()); })
-      .Case([&](NotOp) -> Value { return e.xori(x(), e.intC(x().getType(), -1)); })
-      .Case([&](NegateOp) -> Value {
-        if (fl()) return e.negf(x());
-        return e.subi(e.intC(x().getType(), 0), x());
-      })
-      .Case([&](AbsOp) -> Value {
-        if (fl()) return e.absf(x());
-        return math::AbsIOp::create(b, loc, x());
-      })
-      .Case([&](SignOp) -> Value { return sign(e, x()); })
-      .Case([&](ExpOp) -> Value { return e.exp(x()); })
-      .Case([&](LogOp) -> Value { return math::LogOp::create(b, loc, x()); })
-      .Case([&](Log1pOp) -> Value { return math::Log1pOp::create(b, loc, x()); })
-      .Case([&](Expm1Op) -> Value { return math::ExpM1Op::create(b, loc, x()); })
-      .Case([&](TanhOp) -> Value { return math::TanhOp::create(b, loc, x()); })
-      .Case([&](LogisticOp) -> Value { return logistic(e, x()); })
-      .Case([&](SineOp) -> Value { return math::SinOp::create(b, loc, x()); })
-      .Case([&](CosineOp) -> Value { return math::CosOp::create(b, loc, x()); })
-      .Case([&](SqrtOp) -> Value { return math::SqrtOp::create(b, loc, x()); })
-      // rsqrt.cpp: 1 / sqrt (correctly rounded sqrt, then a division), not an rsqrt estimate.
-      .Case([&](RsqrtOp) -> Value {
-        return e.divf(e.floatC(x().getType(), 1.0), math::SqrtOp::create(b, loc, x()));
-      })
-      .Case([&](FloorOp) -> Value { return math::FloorOp::create(b, loc, x()); })
-      .Case([&](CeilOp) -> Value { return math::CeilOp::create(b, loc, x()); })
-      .Case([&](CompareOp c) -> Value { return compare(e, c.getComparisonDirection(), x(), y()); })
-      .Case([&](SelectOp) -> Value { return e.select(args[0], args[1], args[2]); })
-      .Case([&](ConvertOp c) -> Value {
-        return emitConvert(b, loc, x(), elementOf(c.getOperand().getType()),
-                           elementOf(c.getResult().getType()));
-      })
-      .Default([](Operation*) -> Value { return {}; });
+Value emitElement(OpBuilder& b, Location loc, ScalarOpInterface op, ValueRange stored) {
+  Type element = getElementTypeOrSelf(op->getResult(0).getType());
+  if (op.movesStoredBits()) return op.buildScalar(b, loc, stored, element);
+  SmallVector<Value> in;
+  for (Value v : stored) in.push_back(toCompute(b, loc, v));
+  return toStorage(b, loc, op.buildScalar(b, loc, in, element), element);
 }
 
 }  // namespace mlir::strata

@@ -1,0 +1,87 @@
+// dialect/ScalarOps.h — the scalar semantics of the `strata` elementwise ops, as arith/math
+// code: what each element of a loop nest computes. Each op's own body is in its ODS record
+// (ScalarOpInterface::buildScalar, StrataOps.td); the helpers here hold the longer ones and the
+// rules every op shares, restating the eager kernels (tracer/primitives/*.cpp):
+//  - integer div x/0 = -1, INT_MIN/-1 = INT_MIN; rem x%0 = x, INT_MIN%-1 = 0 (no trap);
+//  - float → int conversion truncates and saturates, nan → 0; to bool is `!= 0`;
+//  - max/min propagate nan; sign keeps ±0 and nan; shift_right_logical by ≥ width gives 0;
+//  - bf16 and f16 compute in f32 and round to nearest even on store (toStorage), with one
+//    rounding for f64/int → bf16/f16 (through f32 rounded to odd, as kernels::convert_value).
+// Include from compiler-side files only.
+#pragma once
+
+#include "dialect/StrataOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::strata {
+
+// The type an element of `storage` type is computed in: f32 for bf16 and f16, else itself.
+Type computeType(Type storage);
+// A stored element as its compute type (exact).
+Value toCompute(OpBuilder& b, Location loc, Value stored);
+// A computed value rounded to `storage` (bf16/f16: nearest even; others: unchanged).
+Value toStorage(OpBuilder& b, Location loc, Value computed, Type storage);
+
+// The element of the elementwise `op` from its operands' stored elements: computed in the
+// compute types and rounded to the result's storage type (or moved, when op.movesStoredBits()).
+Value emitElement(OpBuilder& b, Location loc, ScalarOpInterface op, ValueRange stored);
+// `op`'s buildScalar on compute-type `args`, or null for an op without scalar semantics.
+// `reassociate` lets float add/multiply be reassociated (reduction bodies, so that LLVM can
+// vectorise them).
+Value emitScalar(OpBuilder& b, Location loc, Operation* op, ValueRange args,
+                 bool reassociate = false);
+
+// Element conversion with convert_element_type's rules, from a value of compute type of
+// `from` to the compute type of `to`.
+Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to);
+
+namespace scalar {
+
+// Small helpers over one builder and location, for the ODS scalar bodies.
+struct Emitter {
+  OpBuilder& b;
+  Location loc;
+
+  Value intC(Type t, int64_t v) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v)); }
+  Value intC(Type t, const APInt& v) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v)); }
+  Value floatC(Type t, double v) { return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v)); }
+  Value cmpf(arith::CmpFPredicate p, Value x, Value y) { return arith::CmpFOp::create(b, loc, p, x, y); }
+  Value cmpi(arith::CmpIPredicate p, Value x, Value y) { return arith::CmpIOp::create(b, loc, p, x, y); }
+  Value select(Value c, Value x, Value y) { return arith::SelectOp::create(b, loc, c, x, y); }
+  Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value ori(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value xori(Value x, Value y) { return arith::XOrIOp::create(b, loc, x, y); }
+  Value addi(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value subi(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value muli(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value shli(Value x, Value y) { return arith::ShLIOp::create(b, loc, x, y); }
+  Value shrui(Value x, Value y) { return arith::ShRUIOp::create(b, loc, x, y); }
+  Value bitcast(Type t, Value v) { return arith::BitcastOp::create(b, loc, t, v); }
+  Value isNan(Value v) { return cmpf(arith::CmpFPredicate::UNO, v, v); }
+  Value divf(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value addf(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value negf(Value x) { return arith::NegFOp::create(b, loc, x); }
+  Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
+  Value absf(Value x) { return math::AbsFOp::create(b, loc, x); }
+};
+
+// Signed integer x / y and x % y that never trap (div.cpp, rem.cpp).
+Value intDiv(Emitter& e, Value x, Value y);
+Value intRem(Emitter& e, Value x, Value y);
+// Integer x^y; y < 0 gives 0 unless |x| = 1 (pow.cpp).
+Value intPow(Emitter& e, Value x, Value y);
+// x >> y shifting in zeros; 0 for y outside [0, width) (shift_right_logical.cpp).
+Value shiftRightLogical(Emitter& e, Value x, Value y);
+// Float max (or min) propagating nan (max.cpp, min.cpp).
+Value floatMax(Emitter& e, Value x, Value y, bool max);
+// 1 / (1 + exp(-x)) without overflow (logistic.cpp).
+Value logistic(Emitter& e, Value x);
+// ±1 by sign, keeping ±0 and nan (sign.cpp).
+Value sign(Emitter& e, Value x);
+// The comparison `d` (ordered for floats except NE; bool as false < true).
+Value compare(Emitter& e, ComparisonDirection d, Value x, Value y);
+
+}  // namespace scalar
+}  // namespace mlir::strata
