@@ -1,5 +1,6 @@
-// --strata-math-to-libm-calls: math.log1p/expm1/erf/tanh, which LLVM has no accurate intrinsic for,
-// become Eigen's rational approximation (f32 tanh) or calls of libm (Passes.td).
+// --strata-math-to-libm-calls: the math ops LLVM has no accurate intrinsic for (LibmCalls.def:
+// log1p, expm1, tanh, erf, …) become Eigen's rational approximation (f32 tanh) or calls of libm
+// (Passes.td).
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -29,17 +30,20 @@ struct MathToLibmCallsPass : impl::MathToLibmCallsPassBase<MathToLibmCallsPass> 
       populatePolynomialApproximateTanhPattern(patterns);
       if (failed(applyPatternsGreedily(module, std::move(patterns)))) return signalPassFailure();
     }
-    SmallVector<Operation*> ops;
+    SmallVector<std::pair<Operation*, const char*>> ops;
     module.walk([&](Operation* op) {
-      if (isa<math::Log1pOp, math::ExpM1Op, math::TanhOp, math::ErfOp>(op)) ops.push_back(op);
+#define STRATA_LIBM(OpClass, name) \
+  if (isa<math::OpClass>(op)) ops.push_back({op, #name});
+#include "lowering/LibmCalls.def"
+#undef STRATA_LIBM
     });
-    for (Operation* op : ops) {
+    for (auto [op, libm] : ops) {
       Type t = op->getResult(0).getType();
       if (!t.isF32() && !t.isF64()) {
         op->emitError("strata-math-to-libm-calls: expects f32 or f64, but got ") << t;
         return signalPassFailure();
       }
-      std::string name = isa<math::Log1pOp>(op) ? "log1p" : isa<math::ExpM1Op>(op) ? "expm1" : isa<math::ErfOp>(op) ? "erf" : "tanh";
+      std::string name = libm;
       if (t.isF32()) name += "f";
       if (!module.lookupSymbol(name)) {
         OpBuilder b(module.getBodyRegion());

@@ -282,15 +282,16 @@ def ScratchArenaPass : Pass<"strata-scratch-arena", "::mlir::ModuleOp"> {
 //===-- llvm-dialect stage ------------------------------------------------------------===//
 
 def MathToLibmCallsPass : Pass<"strata-math-to-libm-calls", "::mlir::ModuleOp"> {
-  let summary = "Lower f32 math.tanh to Eigen's rational approximation, and math.log1p, math.expm1, math.erf and f64 math.tanh to calls of libm";
+  let summary = "Lower f32 math.tanh to Eigen's rational approximation, and the math ops LLVM has no accurate intrinsic for (log1p, expm1, f64 tanh, erf, ...) to calls of libm";
   let description = [{
-    LLVM has no accurate intrinsic for log1p, expm1, erf or tanh.
+    LLVM has no accurate intrinsic for log1p, expm1, tanh, erf and the others listed in
+    lowering/LibmCalls.def (the one list: the CPU runtime resolves exactly those names).
 
     1. f32 math.tanh becomes Eigen's rational approximation (MLIR's port of it, the algorithm
        of the eager kernel): inline arithmetic that LLVM vectorises, 40x faster than a libm
        call per element.
-    2. Each remaining math.log1p, math.expm1, math.erf and math.tanh (f64) becomes a func.call of libm's
-       log1p/expm1/erf/tanh (with an `f` suffix for f32), declared once, private and
+    2. Each remaining op of LibmCalls.def (f64 tanh among them) becomes a func.call of its
+       libm function (with an `f` suffix for f32), declared once, private and
        `llvm.readnone` (LLVM may hoist, merge and drop the calls). Other element types are an
        error.
   }];

@@ -247,14 +247,12 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {"log2", reinterpret_cast<void*>(static_cast<D1>(&::log2))},
       {"log10f", reinterpret_cast<void*>(static_cast<F1>(&::log10f))},
       {"log10", reinterpret_cast<void*>(static_cast<D1>(&::log10))},
-      {"log1pf", reinterpret_cast<void*>(static_cast<F1>(&::log1pf))},
-      {"log1p", reinterpret_cast<void*>(static_cast<D1>(&::log1p))},
-      {"expm1f", reinterpret_cast<void*>(static_cast<F1>(&::expm1f))},
-      {"expm1", reinterpret_cast<void*>(static_cast<D1>(&::expm1))},
-      {"tanhf", reinterpret_cast<void*>(static_cast<F1>(&::tanhf))},
-      {"tanh", reinterpret_cast<void*>(static_cast<D1>(&::tanh))},
-      {"erff", reinterpret_cast<void*>(static_cast<F1>(&::erff))},
-      {"erf", reinterpret_cast<void*>(static_cast<D1>(&::erf))},
+  // The strata-math-to-libm-calls ones (lowering/LibmCalls.def), f32 and f64.
+#define STRATA_LIBM(OpClass, name)                                          \
+  {#name "f", reinterpret_cast<void*>(static_cast<F1>(&::name##f))}, \
+      {#name, reinterpret_cast<void*>(static_cast<D1>(&::name))},
+#include "lowering/LibmCalls.def"
+#undef STRATA_LIBM
       {"sinf", reinterpret_cast<void*>(static_cast<F1>(&::sinf))},
       {"sin", reinterpret_cast<void*>(static_cast<D1>(&::sin))},
       {"cosf", reinterpret_cast<void*>(static_cast<F1>(&::cosf))},

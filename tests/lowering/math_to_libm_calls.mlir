@@ -1,5 +1,5 @@
 // --strata-math-to-libm-calls: f32 tanh becomes Eigen's rational approximation (inline
-// arithmetic); log1p, expm1, erf and f64 tanh become calls of libm, each declared once, private
+// arithmetic); log1p, expm1, erf, cbrt, f64 tanh (every op of lowering/LibmCalls.def) become calls of libm, each declared once, private
 // and readnone; other element types are an error.
 // RUN: strata-opt --split-input-file --verify-diagnostics --strata-math-to-libm-calls %s | FileCheck %s
 
@@ -33,14 +33,18 @@ func.func @main(%a: f32, %b: f64, %c: f32) -> (f32, f64, f32) {
 
 // CHECK-DAG:   func.func private @erff(f32) -> f32 attributes {llvm.readnone}
 // CHECK-DAG:   func.func private @erf(f64) -> f64 attributes {llvm.readnone}
+// CHECK-DAG:   func.func private @cbrtf(f32) -> f32 attributes {llvm.readnone}
 // CHECK-LABEL: func.func @erfs
 // CHECK:       call @erff(%{{.*}}) : (f32) -> f32
 // CHECK:       call @erf(%{{.*}}) : (f64) -> f64
+// CHECK:       call @cbrtf(%{{.*}}) : (f32) -> f32
 // CHECK-NOT:   math.erf
-func.func @erfs(%a: f32, %b: f64) -> (f32, f64) {
+// CHECK-NOT:   math.cbrt
+func.func @erfs(%a: f32, %b: f64) -> (f32, f64, f32) {
   %0 = math.erf %a : f32
   %1 = math.erf %b : f64
-  return %0, %1 : f32, f64
+  %2 = math.cbrt %a : f32
+  return %0, %1, %2 : f32, f64, f32
 }
 
 // -----
