@@ -107,7 +107,7 @@ CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, st
   for (const Stage* s : backends::pipeline(*target))
     if (!s->translate) stages.push_back(s);
   mlir::strata::PipelineOptions po = backends::pipeline_options(
-      options, static_cast<int64_t>(prog.consts.size()), static_cast<int64_t>(prog.inputs.size()), donated);
+      *target, options, static_cast<int64_t>(prog.consts.size()), static_cast<int64_t>(prog.inputs.size()), donated);
   mlir::strata::StageCost cost;
   auto record = [&](const Stage& stage, const std::string*) {
     if (stage.measure) stage.measure(*module, cost);
@@ -200,7 +200,7 @@ LowerResult lower(const JaxprImpl& jaxpr, const JitOptions& options, std::string
       return result;
     }
     mlir::strata::PipelineOptions po = backends::pipeline_options(
-        options, static_cast<int64_t>(jaxpr.constvars.size()), static_cast<int64_t>(jaxpr.invars.size()), {});
+        *target, options, static_cast<int64_t>(jaxpr.constvars.size()), static_cast<int64_t>(jaxpr.invars.size()), {});
     auto emit = [&](const Stage& stage, const std::string* translated) {
       if (translated) {
         result.stages.push_back({stage.name, *translated, with_locations ? *translated : ""});

@@ -29,9 +29,10 @@ void register_dialects(mlir::DialectRegistry& registry, const Target& target) {
   target.register_dialects(registry);
 }
 
-mlir::strata::PipelineOptions pipeline_options(const JitOptions& options, int64_t num_consts, int64_t num_inputs,
-                                               std::span<const int> donated) {
+mlir::strata::PipelineOptions pipeline_options(const Target& target, const JitOptions& options, int64_t num_consts,
+                                               int64_t num_inputs, std::span<const int> donated) {
   mlir::strata::PipelineOptions p;
+  target.configure(p);
   p.jit = options;
   for (int i : donated)
     if (i >= 0 && i < num_inputs) p.donatedArgs.push_back(num_consts + i);

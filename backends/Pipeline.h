@@ -30,10 +30,11 @@ const mlir::strata::Stage* find_stage(llvm::ArrayRef<const mlir::strata::Stage*>
 // The dialects and interfaces the shared stages and `target`'s need.
 void register_dialects(mlir::DialectRegistry& registry, const Target& target);
 
-// The pipeline's options for a program with `num_consts` constants and `num_inputs` inputs
-// (the entry function's arguments, in that order, before the outputs), `donated` naming inputs.
-mlir::strata::PipelineOptions pipeline_options(const JitOptions& options, int64_t num_consts, int64_t num_inputs,
-                                               std::span<const int> donated);
+// The pipeline's options for a program of `target` with `num_consts` constants and
+// `num_inputs` inputs (the entry function's arguments, in that order, before the outputs),
+// `donated` naming inputs.
+mlir::strata::PipelineOptions pipeline_options(const Target& target, const JitOptions& options, int64_t num_consts,
+                                               int64_t num_inputs, std::span<const int> donated);
 
 // "demo.cpp:12:9: error: message" (the first file location found), then its notes.
 void print_diagnostic(llvm::raw_ostream& os, mlir::Diagnostic& d);

@@ -25,7 +25,8 @@ class DialectRegistry;
 class ModuleOp;
 namespace strata {
 struct Stage;
-}
+struct PipelineOptions;
+}  // namespace strata
 }  // namespace mlir
 
 namespace strata::backends {
@@ -57,6 +58,9 @@ class Target {
   virtual llvm::ArrayRef<mlir::strata::Stage> stages() const = 0;
   // The dialect interfaces its stages need (bufferization models, LLVM IR translation).
   virtual void register_dialects(mlir::DialectRegistry& registry) const = 0;
+  // Tells the shared stages what its code generation accepts (PipelineOptions::
+  // dotEpilogueTypes: which dots fusion may give an epilogue).
+  virtual void configure(mlir::strata::PipelineOptions& options) const = 0;
 
   // What besides the program and the options decides the generated code (the host CPU and its
   // features, a GPU's architecture): part of the persistent cache's key.

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "llvm/ADT/SmallVector.h"
 #include "strata/jit_options.h"
@@ -25,6 +26,10 @@ struct PipelineOptions {
   llvm::SmallVector<int64_t> donatedArgs;
   // Entry arguments before the outputs (-1: unknown).
   int64_t numInputs = -1;
+  // What the target's code generation accepts, for the shared stages' decisions (set by
+  // Target::configure): the element types of the dots whose GEMM runs a fused epilogue on each
+  // output block.
+  llvm::SmallVector<std::string> dotEpilogueTypes;
 };
 
 }  // namespace mlir::strata

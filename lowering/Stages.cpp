@@ -15,8 +15,12 @@ namespace {
 void addCanonicalize(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCanonicalizerPass()); }
 void addCse(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCSEPass()); }
 // Fusion off (JitOptions::fuse): the stage is the program unchanged, every op its own loop nest.
+// Which dots take an epilogue is the target's to say (PipelineOptions::dotEpilogueTypes).
 void addFuse(OpPassManager& pm, const PipelineOptions& options) {
-  if (options.jit.fuse) pm.addPass(createStrataFuse());
+  if (!options.jit.fuse) return;
+  StrataFuseOptions fuse;
+  fuse.dotEpilogueTypes.assign(options.dotEpilogueTypes.begin(), options.dotEpilogueTypes.end());
+  pm.addPass(createStrataFuse(fuse));
 }
 
 double elements(Type t) {

@@ -92,15 +92,19 @@ bool isFusibleReduce(ReduceOp r) {
   return above.empty();
 }
 
-// A dot whose output blocks the runtime GEMM can hand to an epilogue: f32/f64, [M, N].
-bool isEpilogueDot(DotGeneralOp d) {
+// A dot whose output blocks the target's GEMM can hand to an epilogue: unbatched, [M, N], its
+// operands and result of one element type among `epilogueTypes` (the target says which: the
+// CPU's runtime GEMM takes f32 and f64).
+bool isEpilogueDot(DotGeneralOp d, ArrayRef<std::string> epilogueTypes) {
   Type t = d.getType().getElementType();
-  return (t.isF32() || t.isF64()) && d.getType().getRank() == 2 &&
+  std::string name;
+  llvm::raw_string_ostream(name) << t;
+  return llvm::is_contained(epilogueTypes, name) && d.getType().getRank() == 2 &&
          d.getLhsBatchingDimensions().empty() && d.getLhs().getType().getElementType() == t &&
          d.getRhs().getType().getElementType() == t;
 }
 
-Kind classify(Operation* op) {
+Kind classify(Operation* op, ArrayRef<std::string> epilogueTypes) {
   if (!isStrata(op)) return Kind::Opaque;
   if (isElementwise(op)) return Kind::Elementwise;
   if (isIndexMap(op)) return Kind::Map;
@@ -109,7 +113,7 @@ Kind classify(Operation* op) {
     return dense && dense.isSplat() ? Kind::Constant : Kind::Opaque;
   }
   if (auto r = dyn_cast<ReduceOp>(op)) return isFusibleReduce(r) ? Kind::Reduce : Kind::Opaque;
-  if (auto d = dyn_cast<DotGeneralOp>(op)) return isEpilogueDot(d) ? Kind::Dot : Kind::Opaque;
+  if (auto d = dyn_cast<DotGeneralOp>(op)) return isEpilogueDot(d, epilogueTypes) ? Kind::Dot : Kind::Opaque;
   return Kind::Opaque;
 }
 
@@ -141,8 +145,8 @@ struct Group {
 
 class Fuser {
  public:
-  Fuser(func::FuncOp fn, int64_t maxDuplicates, bool log)
-      : fn_(fn), block_(fn.getBody().front()), maxDuplicates_(maxDuplicates), log_(log) {
+  Fuser(func::FuncOp fn, int64_t maxDuplicates, ArrayRef<std::string> epilogueTypes, bool log)
+      : fn_(fn), block_(fn.getBody().front()), maxDuplicates_(maxDuplicates), epilogueTypes_(epilogueTypes), log_(log) {
     if (log_) state_.emplace(fn);
   }
 
@@ -155,7 +159,7 @@ class Fuser {
       ops_.push_back(&op);
       OpInfo& i = info_[&op];
       i.index = static_cast<int64_t>(ops_.size()) - 1;
-      i.kind = classify(&op);
+      i.kind = classify(&op, epilogueTypes_);
     }
     findEpilogues(stats);
     decideInlining(stats);
@@ -687,6 +691,7 @@ class Fuser {
   Block& block_;
   std::optional<AsmState> state_;  // value names, when logging
   int64_t maxDuplicates_;
+  ArrayRef<std::string> epilogueTypes_;
   bool log_;
   std::string decisions_;
   SmallVector<Operation*> ops_;
@@ -704,7 +709,7 @@ struct StrataFusePass : impl::StrataFuseBase<StrataFusePass> {
       if (!fn.isExternal() && fn.getBody().hasOneBlock()) fns.push_back(fn);
     for (func::FuncOp fn : fns) {
       Fuser::Stats s;
-      Fuser fuser(fn, maxDuplicates, printDecisions);
+      Fuser fuser(fn, maxDuplicates, dotEpilogueTypes, printDecisions);
       if (failed(fuser.run(s))) return signalPassFailure();
       numFusions += s.fusions;
       numFusedOps += s.fusedOps;

@@ -15,8 +15,10 @@ def StrataFuse : Pass<"strata-fuse", "::mlir::ModuleOp"> {
     - loop fusion: chains of elementwise ops with the broadcasts, transposes, slices, unit
       reshapes and converts that feed them;
     - input fusion: a `strata.reduce` with its elementwise producers (one pass over the data);
-    - output fusion: a `strata.dot_general` (f32/f64, 2-D) with its elementwise epilogue
-      (bias add, activation), run on each output block right after the GEMM writes it;
+    - output fusion: an unbatched 2-D `strata.dot_general` of an element type the target's
+      GEMM hands output blocks of to an epilogue (`dot-epilogue-types`, set by the target:
+      f32 and f64 on the CPU) with its elementwise epilogue (bias add, activation), run on each
+      output block right after the GEMM writes it;
     - multi-output fusion: groups of one iteration space that read the same input, or whose
       producer is also needed elsewhere, become one region with several results.
 
@@ -30,6 +32,9 @@ def StrataFuse : Pass<"strata-fuse", "::mlir::ModuleOp"> {
            "Print each decision (inline, materialize, merge) and its reason to stderr">,
     Option<"maxDuplicates", "max-duplicates", "int64_t", /*default=*/"4",
            "Most copies of a cheap op recomputed in consumer regions">,
+    ListOption<"dotEpilogueTypes", "dot-epilogue-types", "std::string",
+               "Element types (f32, f64, ...) of the dots whose GEMM can run an epilogue on each "
+               "output block (the target's; none: no output fusion)">,
   ];
   let statistics = [
     Statistic<"numFusions", "fusions", "strata.fusion regions created">,

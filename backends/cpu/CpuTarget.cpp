@@ -88,6 +88,8 @@ class CpuTarget final : public backends::Target {
   void register_dialects(mlir::DialectRegistry& registry) const override {
     mlir::strata::registerCpuPipelineInterfaces(registry);
   }
+  // The runtime GEMM runs an epilogue on each output block for f32 and f64 (strata_rt_dot_ep_*).
+  void configure(mlir::strata::PipelineOptions& options) const override { options.dotEpilogueTypes = {"f32", "f64"}; }
   std::string fingerprint() const override {
     const mlir::strata::HostTarget& host = mlir::strata::hostTarget();
     return host.triple + "\n" + host.cpu + "\n" + host.features;

@@ -1,6 +1,9 @@
 // --strata-fuse: which ops share a strata.fusion region (one loop nest), and which must not.
-// RUN: strata-opt --split-input-file --strata-fuse %s | FileCheck %s
-// RUN: strata-opt --split-input-file --strata-fuse=print-decisions %s 2>&1 >/dev/null | FileCheck %s --check-prefix=LOG
+// RUN: strata-opt --split-input-file --strata-fuse=dot-epilogue-types=f32,f64 %s | FileCheck %s
+// RUN: strata-opt --split-input-file --strata-fuse="print-decisions dot-epilogue-types=f32,f64" %s 2>&1 >/dev/null | FileCheck %s --check-prefix=LOG
+// Without dot-epilogue-types (a target whose GEMM takes no epilogue) a dot is opaque: the
+// bias add and relu are a loop of their own.
+// RUN: strata-opt --split-input-file --strata-fuse %s | FileCheck %s --check-prefix=NOEPI
 
 // The decisions and their reasons.
 // LOG-LABEL: strata-fuse: @expensive_producer
@@ -143,6 +146,10 @@ func.func @siblings(%x: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // -----
 
 // relu(x·w + b): the bias add and relu are the dot's epilogue.
+// NOEPI-LABEL: func.func @dot_epilogue(
+// NOEPI:         %[[D:.*]] = strata.dot_general
+// NOEPI:         strata.fusion(%[[D]], %arg2) {kind = "loop"}
+// NOEPI-NOT:     kind = "output"
 // CHECK-LABEL: func.func @dot_epilogue
 // CHECK:         %[[F:.*]] = strata.fusion(%arg0, %arg1, %arg2) {kind = "output"}
 // CHECK:           %[[D:.*]] = strata.dot_general

@@ -70,6 +70,7 @@ namespace {
 // (`module` is at the strata stage).
 mlir::strata::PipelineOptions pipelineOptions(ModuleOp module, const ::strata::backends::Target& target) {
   mlir::strata::PipelineOptions options;
+  target.configure(options);
   options.jit.device = ::strata::Device{target.kind(), 0};
   options.jit.opt_level = optLevel;
   options.jit.parallel = parallel;
