@@ -53,17 +53,22 @@ struct TestStream final : st::Stream {
   st::Device d;
 };
 
+// The seed line on small inputs (4x8, 8x16, 16), compiled with default options.
+struct CompiledSeed {
+  Array x = random_array({4, 8}, st::f32, -1, 1, 1), w = random_array({8, 16}, st::f32, -1, 1, 2),
+        b = random_array({16}, st::f32, -1, 1, 3);
+  st::CompileResult r = st::compiler::compile(*st::make_jaxpr(seed_line)(x, w, b).impl(), {});
+};
+
 }  // namespace
 
 // execute() with a stream: a CPU stream runs the work (inline, done on return); a stream of
 // another device is refused with a status, and nothing runs.
 TEST(CpuExecutable, ExecuteOnAStream) {
-  Array x = random_array({4, 8}, st::f32, -1, 1, 1), w = random_array({8, 16}, st::f32, -1, 1, 2),
-        b = random_array({16}, st::f32, -1, 1, 3);
-  st::Jaxpr j = st::make_jaxpr(seed_line)(x, w, b);
-  st::CompileResult r = st::compiler::compile(*j.impl(), {});
-  ASSERT_TRUE(r.ok()) << r.error;
-  const st::Executable& e = *r.executable;
+  CompiledSeed seed;
+  ASSERT_TRUE(seed.r.ok()) << seed.r.error;
+  const Array &x = seed.x, &w = seed.w, &b = seed.b;
+  const st::Executable& e = *seed.r.executable;
   EXPECT_EQ(e.device(), st::cpu());
   Array out = output_like(e.output_types()[0]);
   const void* in[] = {x.data(), w.data(), b.data()};
@@ -90,12 +95,10 @@ TEST(CpuExecutable, NoTargetForADeviceIsAnError) {
 }
 
 TEST(CpuExecutable, SeedLineReportsEveryStage) {
-  Array x = random_array({4, 8}, st::f32, -1, 1, 1), w = random_array({8, 16}, st::f32, -1, 1, 2),
-        b = random_array({16}, st::f32, -1, 1, 3);
-  st::Jaxpr j = st::make_jaxpr(seed_line)(x, w, b);
-  st::CompileResult r = st::compiler::compile(*j.impl(), {});
-  ASSERT_TRUE(r.ok()) << r.error;
-  const st::Executable& e = *r.executable;
+  CompiledSeed seed;
+  ASSERT_TRUE(seed.r.ok()) << seed.r.error;
+  const Array &x = seed.x, &w = seed.w, &b = seed.b;
+  const st::Executable& e = *seed.r.executable;
   std::vector<std::string> names;
   for (const auto& s : e.stage_texts()) names.push_back(s.first);
   EXPECT_EQ(names, (std::vector<std::string>{"jaxpr", "strata", "canonicalized", "cse", "fused", "linalg",
