@@ -37,7 +37,7 @@ struct KernelArg {
 // ValueError) with a message that starts with the primitive's name.
 using ShapeRule = std::vector<AbstractValue> (*)(std::span<const AbstractValue> in,
                                                  const Params& params);
-// Fills preallocated outputs from concrete operands on the CPU (Eigen, both cores).
+// Fills preallocated outputs from concrete operands on the CPU (Eigen, split across the thread pool).
 using EagerKernel = void (*)(std::span<const KernelArg> in, std::span<const KernelArg> out,
                              const Params& params);
 

@@ -38,7 +38,7 @@ namespace strata {
 
 struct BufferAssignmentOptions {
   // Buffers whose live ranges do not overlap share memory. False: every buffer its own slot
-  // (CompileOptions::assign_buffers = false), so that the effect can be measured.
+  // (JitOptions::assign_buffers = false), so that the effect can be measured.
   bool share = true;
   // An elementwise op writes its result over an input buffer that dies there.
   bool inPlace = true;

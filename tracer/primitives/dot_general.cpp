@@ -1,6 +1,6 @@
 // tracer/primitives/dot_general.cpp — `dot_general[lhs_batch, rhs_batch, lhs_contract,
 // rhs_contract]`: a batched tensor contraction (StableHLO's dot_general). Result dimensions:
-// batch, then lhs free, then rhs free. Eager: Eigen GEMM on both cores.
+// batch, then lhs free, then rhs free. Eager: Eigen GEMM split across the thread pool.
 #include "ad_rules.h"
 #include <algorithm>
 

@@ -70,7 +70,7 @@ template <class T> using Vec = Eigen::Array<T, Eigen::Dynamic, 1>;
 template <class T> using CMap = Eigen::Map<const Vec<T>>;
 template <class T> using MMap = Eigen::Map<Vec<T>>;
 
-// Evaluates out = op(x) over chunks of both cores. Op::eval takes an Eigen array expression in
+// Evaluates out = op(x) over chunks split across the thread pool. Op::eval takes an Eigen array expression in
 // the compute type C (f32 for bf16/f16) and returns one; the result is cast to the output
 // storage type O.
 template <class S, class O, class Op>
