@@ -16,7 +16,6 @@ using arith::CmpIPredicate;
 
 bool isFloat(Type t) { return isa<FloatType>(t); }
 bool isBool(Type t) { return t.isInteger(1); }
-Type elementOf(Type t) { return getElementTypeOrSelf(t); }
 
 // ---- Conversions (tracer/kernels/types.h, convert_value) ----
 
