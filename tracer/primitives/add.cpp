@@ -30,6 +30,7 @@ const Primitive prim::kAdd{
     .eager = elementwise::binary_kernel<Op>,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = elementwise::batch_rule<prim::kAdd>,
 };
 
 }  // namespace strata

@@ -22,6 +22,7 @@ const Primitive prim::kAnd{
       return elementwise::rule("and", in, elementwise::Accepts::kIntOrBool, false);
     },
     .eager = elementwise::binary_kernel<Op>,
+    .batch = elementwise::batch_rule<prim::kAnd>,
 };
 
 }  // namespace strata

@@ -2,6 +2,7 @@
 // each element's bits as another dtype of the same width (e.g. i32 ↔ f32).
 #include <cstring>
 
+#include "elementwise.h"
 #include "common.h"
 
 namespace strata {
@@ -28,6 +29,7 @@ const Primitive prim::kBitcastConvertType{
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,
+    .batch = elementwise::batch_rule<prim::kBitcastConvertType>,
 };
 
 }  // namespace strata

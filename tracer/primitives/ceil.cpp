@@ -18,6 +18,7 @@ const Primitive prim::kCeil{
       return elementwise::rule("ceil", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .batch = elementwise::batch_rule<prim::kCeil>,
 };
 
 }  // namespace strata

@@ -1,5 +1,6 @@
 // tracer/primitives/convert_element_type.cpp — `convert_element_type[new_dtype]`: converts
 // each element (floats to ints truncate toward zero and saturate, nan → 0; to bool is != 0).
+#include "elementwise.h"
 #include "ad_rules.h"
 #include "common.h"
 
@@ -35,6 +36,7 @@ const Primitive prim::kConvertElementType{
     .eager = kernel,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = elementwise::batch_rule<prim::kConvertElementType>,
 };
 
 }  // namespace strata

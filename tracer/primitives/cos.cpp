@@ -24,6 +24,7 @@ const Primitive prim::kCos{
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,
     .vjp = ad::unary_vjp<scale>,
+    .batch = elementwise::batch_rule<prim::kCos>,
 };
 
 }  // namespace strata

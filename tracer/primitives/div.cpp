@@ -46,6 +46,7 @@ const Primitive prim::kDiv{
     .eager = elementwise::binary_kernel<Op>,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = elementwise::batch_rule<prim::kDiv>,
 };
 
 }  // namespace strata

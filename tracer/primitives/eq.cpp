@@ -18,6 +18,7 @@ const Primitive prim::kEq{
       return elementwise::rule("eq", in, elementwise::Accepts::kAny, true);
     },
     .eager = elementwise::binary_kernel<Op, true>,
+    .batch = elementwise::batch_rule<prim::kEq>,
 };
 
 }  // namespace strata

@@ -35,6 +35,7 @@ const Primitive prim::kExp{
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,
     .vjp = ad::unary_vjp<scale>,
+    .batch = elementwise::batch_rule<prim::kExp>,
 };
 
 }  // namespace strata

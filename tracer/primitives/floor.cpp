@@ -18,6 +18,7 @@ const Primitive prim::kFloor{
       return elementwise::rule("floor", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .batch = elementwise::batch_rule<prim::kFloor>,
 };
 
 }  // namespace strata

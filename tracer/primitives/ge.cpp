@@ -18,6 +18,7 @@ const Primitive prim::kGe{
       return elementwise::rule("ge", in, elementwise::Accepts::kAny, true);
     },
     .eager = elementwise::binary_kernel<Op, true>,
+    .batch = elementwise::batch_rule<prim::kGe>,
 };
 
 }  // namespace strata

@@ -18,6 +18,7 @@ const Primitive prim::kGt{
       return elementwise::rule("gt", in, elementwise::Accepts::kAny, true);
     },
     .eager = elementwise::binary_kernel<Op, true>,
+    .batch = elementwise::batch_rule<prim::kGt>,
 };
 
 }  // namespace strata

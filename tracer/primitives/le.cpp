@@ -18,6 +18,7 @@ const Primitive prim::kLe{
       return elementwise::rule("le", in, elementwise::Accepts::kAny, true);
     },
     .eager = elementwise::binary_kernel<Op, true>,
+    .batch = elementwise::batch_rule<prim::kLe>,
 };
 
 }  // namespace strata

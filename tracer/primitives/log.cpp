@@ -32,6 +32,7 @@ const Primitive prim::kLog{
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,
     .vjp = ad::unary_vjp<scale>,
+    .batch = elementwise::batch_rule<prim::kLog>,
 };
 
 }  // namespace strata

@@ -37,6 +37,7 @@ const Primitive prim::kLogistic{
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,
     .vjp = ad::unary_vjp<scale>,
+    .batch = elementwise::batch_rule<prim::kLogistic>,
 };
 
 }  // namespace strata

@@ -18,6 +18,7 @@ const Primitive prim::kLt{
       return elementwise::rule("lt", in, elementwise::Accepts::kAny, true);
     },
     .eager = elementwise::binary_kernel<Op, true>,
+    .batch = elementwise::batch_rule<prim::kLt>,
 };
 
 }  // namespace strata

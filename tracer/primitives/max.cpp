@@ -21,6 +21,7 @@ const Primitive prim::kMax{
     .eager = elementwise::binary_kernel<Op>,
     .jvp = ad::binary_extremum_jvp,
     .vjp = ad::binary_extremum_vjp,
+    .batch = elementwise::batch_rule<prim::kMax>,
 };
 
 }  // namespace strata

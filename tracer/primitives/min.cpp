@@ -21,6 +21,7 @@ const Primitive prim::kMin{
     .eager = elementwise::binary_kernel<Op>,
     .jvp = ad::binary_extremum_jvp,
     .vjp = ad::binary_extremum_vjp,
+    .batch = elementwise::batch_rule<prim::kMin>,
 };
 
 }  // namespace strata

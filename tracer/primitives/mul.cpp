@@ -32,6 +32,7 @@ const Primitive prim::kMul{
     .eager = elementwise::binary_kernel<Op>,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = elementwise::batch_rule<prim::kMul>,
 };
 
 }  // namespace strata

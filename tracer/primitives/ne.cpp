@@ -18,6 +18,7 @@ const Primitive prim::kNe{
       return elementwise::rule("ne", in, elementwise::Accepts::kAny, true);
     },
     .eager = elementwise::binary_kernel<Op, true>,
+    .batch = elementwise::batch_rule<prim::kNe>,
 };
 
 }  // namespace strata

@@ -29,6 +29,7 @@ const Primitive prim::kNeg{
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,
     .vjp = ad::unary_vjp<scale>,
+    .batch = elementwise::batch_rule<prim::kNeg>,
 };
 
 }  // namespace strata

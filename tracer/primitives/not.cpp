@@ -25,6 +25,7 @@ const Primitive prim::kNot{
       return elementwise::rule("not", in, elementwise::Accepts::kIntOrBool, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .batch = elementwise::batch_rule<prim::kNot>,
 };
 
 }  // namespace strata

@@ -22,6 +22,7 @@ const Primitive prim::kOr{
       return elementwise::rule("or", in, elementwise::Accepts::kIntOrBool, false);
     },
     .eager = elementwise::binary_kernel<Op>,
+    .batch = elementwise::batch_rule<prim::kOr>,
 };
 
 }  // namespace strata

@@ -56,6 +56,7 @@ const Primitive prim::kPow{
     .eager = elementwise::binary_kernel<Op>,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = elementwise::batch_rule<prim::kPow>,
 };
 
 }  // namespace strata

@@ -49,6 +49,7 @@ const Primitive prim::kRem{
     .eager = elementwise::binary_kernel<Op>,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = elementwise::batch_rule<prim::kRem>,
 };
 
 }  // namespace strata

@@ -30,6 +30,7 @@ const Primitive prim::kRsqrt{
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,
     .vjp = ad::unary_vjp<scale>,
+    .batch = elementwise::batch_rule<prim::kRsqrt>,
 };
 
 }  // namespace strata

@@ -1,5 +1,6 @@
 // tracer/primitives/select.cpp — `select`: pred ? on_true : on_false, elementwise (StableHLO's
 // select). pred is bool; the branches share one dtype; any operand may be 0-d.
+#include "elementwise.h"
 #include "../array_impl.h"
 #include "ad_rules.h"
 #include "common.h"
@@ -54,6 +55,7 @@ const Primitive prim::kSelect{
     .eager = kernel,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = elementwise::batch_rule<prim::kSelect>,
 };
 
 }  // namespace strata

@@ -27,6 +27,7 @@ const Primitive prim::kShiftRightLogical{
       return elementwise::rule("shift_right_logical", in, elementwise::Accepts::kInt, false);
     },
     .eager = elementwise::binary_kernel<Op>,
+    .batch = elementwise::batch_rule<prim::kShiftRightLogical>,
 };
 
 }  // namespace strata

@@ -25,6 +25,7 @@ const Primitive prim::kSign{
       return elementwise::rule("sign", in, elementwise::Accepts::kNumeric, false);
     },
     .eager = elementwise::unary_kernel<Op>,
+    .batch = elementwise::batch_rule<prim::kSign>,
 };
 
 }  // namespace strata

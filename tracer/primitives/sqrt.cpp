@@ -31,6 +31,7 @@ const Primitive prim::kSqrt{
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,
     .vjp = ad::unary_vjp<scale>,
+    .batch = elementwise::batch_rule<prim::kSqrt>,
 };
 
 }  // namespace strata

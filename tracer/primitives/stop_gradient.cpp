@@ -2,6 +2,7 @@
 // derivative flows.
 #include <cstring>
 
+#include "elementwise.h"
 #include "common.h"
 
 namespace strata {
@@ -27,6 +28,7 @@ const Primitive prim::kStopGradient{
     .shape_rule = rule,
     .eager = kernel,
     .eval = eval,
+    .batch = elementwise::batch_rule<prim::kStopGradient>,
 };
 
 }  // namespace strata

@@ -30,6 +30,7 @@ const Primitive prim::kSub{
     .eager = elementwise::binary_kernel<Op>,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = elementwise::batch_rule<prim::kSub>,
 };
 
 }  // namespace strata
