@@ -1,5 +1,6 @@
 // tracer/primitives/argmax.cpp — `argmax[axes=(k,), index_dtype]`: the index of the largest
 // element along axis k (the first one on ties; the first nan if there is one).
+#include "batch_rules.h"
 #include "common.h"
 
 namespace strata {
@@ -55,6 +56,7 @@ const Primitive prim::kArgmax{
     .traits = kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,
+    .batch = batching::axes_rule<prim::kArgmax>,
 };
 
 }  // namespace strata

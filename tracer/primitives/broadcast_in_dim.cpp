@@ -3,6 +3,7 @@
 // new dimensions repeat the data (StableHLO's broadcast_in_dim).
 #include <algorithm>
 
+#include "batch_rules.h"
 #include "ad_rules.h"
 #include "common.h"
 
@@ -42,6 +43,15 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   return {lax::reshape(lax::reduce_sum(ct[0], axes), in)};
 }
 
+
+// Batched: the batch dimension first; it maps to a new leading dimension of the result.
+batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
+  Array x = batching::front(args, dims);
+  Shape shape{x.shape(0)};
+  for (int64_t d : p.get_ints("shape")) shape.push_back(d);
+  return {{lax::broadcast_in_dim(x, shape, batching::shifted(p.get_ints("broadcast_dimensions"), 0))}, {0}};
+}
+
 }  // namespace
 
 const Primitive prim::kBroadcastInDim{
@@ -50,6 +60,7 @@ const Primitive prim::kBroadcastInDim{
     .eager = kernel,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = batch,
 };
 
 }  // namespace strata

@@ -1,6 +1,7 @@
 // tracer/primitives/dot_general.cpp — `dot_general[lhs_batch, rhs_batch, lhs_contract,
 // rhs_contract]`: a batched tensor contraction (StableHLO's dot_general). Result dimensions:
 // batch, then lhs free, then rhs free. Eager: Eigen GEMM split across the thread pool.
+#include "batch_rules.h"
 #include "ad_rules.h"
 #include <algorithm>
 
@@ -85,6 +86,27 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
           transpose_operand(ct[0], x[1], x[0], rb, rc, lb, lc, false)};
 }
 
+
+// Batched: both operands batched → one more batch dimension (the result's first); one of them
+// batched → its batch dimension is one more free dimension, which the result orders after the
+// batch dimensions (lhs free dimensions first, then rhs).
+batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
+  const IntList &lc = p.get_ints("lhs_contract"), &rc = p.get_ints("rhs_contract");
+  const IntList &lb = p.get_ints("lhs_batch"), &rb = p.get_ints("rhs_batch");
+  bool lhs = dims[0] != not_mapped, rhs = dims[1] != not_mapped;
+  Array a = lhs ? batching::front(args, dims, 0) : args[0];
+  Array b = rhs ? batching::front(args, dims, 1) : args[1];
+  if (lhs && rhs)
+    return {{lax::dot_general(a, b, batching::shifted(lc), batching::shifted(rc), batching::shifted(lb, 0),
+                              batching::shifted(rb, 0))},
+            {0}};
+  if (lhs)
+    return {{lax::dot_general(a, b, batching::shifted(lc), rc, batching::shifted(lb), rb)}, {static_cast<int>(lb.size())}};
+  int lhs_free = static_cast<int>(args[0].ndim() - static_cast<int64_t>(lc.size() + lb.size()));
+  return {{lax::dot_general(a, b, lc, batching::shifted(rc), lb, batching::shifted(rb))},
+          {static_cast<int>(lb.size()) + lhs_free}};
+}
+
 }  // namespace
 
 const Primitive prim::kDotGeneral{
@@ -93,6 +115,7 @@ const Primitive prim::kDotGeneral{
     .eager = kernel,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = batch,
 };
 
 }  // namespace strata

@@ -1,4 +1,5 @@
 // tracer/primitives/reduce_min.cpp — `reduce_min[axes]`: the smallest element over `axes` (nan if any is nan; +inf, or the integer maximum, for none).
+#include "batch_rules.h"
 #include "ad_rules.h"
 
 #include "../kernels/reduce.h"
@@ -23,6 +24,7 @@ const Primitive prim::kReduceMin{
     .eager = kernels::reduce_kernel<Op>,
     .jvp = ad::extremum_jvp,
     .vjp = ad::extremum_vjp,
+    .batch = batching::axes_rule<prim::kReduceMin>,
 };
 
 }  // namespace strata

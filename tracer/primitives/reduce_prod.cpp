@@ -1,4 +1,5 @@
 // tracer/primitives/reduce_prod.cpp — `reduce_prod[axes]`: the product over `axes` (1 for none).
+#include "batch_rules.h"
 #include "ad_rules.h"
 
 #include "../kernels/reduce.h"
@@ -44,6 +45,7 @@ const Primitive prim::kReduceProd{
     .eager = kernels::reduce_kernel<Op>,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = batching::axes_rule<prim::kReduceProd>,
 };
 
 }  // namespace strata

@@ -1,4 +1,5 @@
 // tracer/primitives/reduce_sum.cpp — `reduce_sum[axes]`: the sum over `axes` (0 for none).
+#include "batch_rules.h"
 #include "ad_rules.h"
 
 #include "../kernels/reduce.h"
@@ -31,6 +32,7 @@ const Primitive prim::kReduceSum{
     .eager = kernels::reduce_kernel<Op>,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = batching::axes_rule<prim::kReduceSum>,
 };
 
 }  // namespace strata

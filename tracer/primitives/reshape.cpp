@@ -1,5 +1,6 @@
 // tracer/primitives/reshape.cpp — `reshape[new_sizes]`: the same elements in row-major order
 // under another shape with as many elements.
+#include "batch_rules.h"
 #include "ad_rules.h"
 #include <cstring>
 
@@ -25,6 +26,15 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
   return {lax::reshape(ct[0], x[0].shape())};
 }
 
+
+// Batched: each example reshaped, the batch dimension first.
+batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
+  Array x = batching::front(args, dims);
+  Shape shape{x.shape(0)};
+  for (int64_t d : p.get_ints("new_sizes")) shape.push_back(d);
+  return {{lax::reshape(x, shape)}, {0}};
+}
+
 }  // namespace
 
 const Primitive prim::kReshape{
@@ -33,6 +43,7 @@ const Primitive prim::kReshape{
     .eager = kernel,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = batch,
 };
 
 }  // namespace strata

@@ -1,5 +1,6 @@
 // tracer/primitives/slice.cpp — `slice[start_indices, limit_indices, strides]`: the elements
 // start + k * stride below limit in each dimension (StableHLO's slice).
+#include "batch_rules.h"
 #include "ad_rules.h"
 #include "common.h"
 
@@ -47,6 +48,20 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
                         Params{{"padding_low", lo}, {"padding_high", hi}, {"padding_interior", interior}})};
 }
 
+
+// Batched: the whole batch dimension, first, with the example's window after it.
+batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
+  Array x = batching::front(args, dims);
+  IntList start{0}, limit{x.shape(0)}, strides;
+  for (int64_t v : p.get_ints("start_indices")) start.push_back(v);
+  for (int64_t v : p.get_ints("limit_indices")) limit.push_back(v);
+  if (!p.get_ints("strides").empty()) {
+    strides.push_back(1);
+    for (int64_t v : p.get_ints("strides")) strides.push_back(v);
+  }
+  return {{lax::slice(x, start, limit, strides)}, {0}};
+}
+
 }  // namespace
 
 const Primitive prim::kSlice{
@@ -55,6 +70,7 @@ const Primitive prim::kSlice{
     .eager = kernel,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = batch,
 };
 
 }  // namespace strata

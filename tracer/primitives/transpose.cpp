@@ -1,5 +1,6 @@
 // tracer/primitives/transpose.cpp — `transpose[permutation]`: result dimension i is operand
 // dimension permutation[i].
+#include "batch_rules.h"
 #include "ad_rules.h"
 #include "common.h"
 
@@ -30,6 +31,12 @@ std::vector<Array> vjp(std::span<const Array>, std::span<const Array>, std::span
   return {lax::bind1(prim::kTranspose, {ct[0]}, Params{{"permutation", inverse}})};
 }
 
+
+// Batched: the batch dimension first, and stays first.
+batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
+  return {{lax::transpose(batching::front(args, dims), batching::shifted(p.get_ints("permutation"), 0))}, {0}};
+}
+
 }  // namespace
 
 const Primitive prim::kTranspose{
@@ -38,6 +45,7 @@ const Primitive prim::kTranspose{
     .eager = kernel,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = batch,
 };
 
 }  // namespace strata

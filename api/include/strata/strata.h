@@ -14,3 +14,4 @@
 #include "strata/random.h"
 #include "strata/shape.h"
 #include "strata/transforms.h"
+#include "strata/vmap.h"

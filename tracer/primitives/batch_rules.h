@@ -1,0 +1,43 @@
+// tracer/primitives/batch_rules.h — helpers of the structural primitives' batching rules
+// (Primitive::batch). A rule returns the outputs of the primitive applied to operands that
+// carry a batch dimension, and each output's batch dimension; every rule here puts it first.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "../batching.h"
+#include "../lax.h"
+#include "../primitive.h"
+
+namespace strata::batching {
+
+using Out = std::pair<std::vector<Array>, std::vector<int>>;
+
+// The one operand, batch dimension first.
+inline Array front(std::span<const Array> args, std::span<const int> dims, size_t i = 0) {
+  return move_dim(args[i], dims[i], 0);
+}
+
+// `list` with each entry shifted past a new leading dimension, and `first` put in front (when
+// given): axes and dimension numbers of the operand, seen with its batch dimension first.
+inline IntList shifted(const IntList& list, std::optional<int64_t> first = std::nullopt) {
+  IntList out;
+  if (first) out.push_back(*first);
+  for (int64_t v : list) out.push_back(v + 1);
+  return out;
+}
+
+// The rule of a one-operand primitive whose `axes` param names operand dimensions (the
+// reductions, argmax): the batch dimension goes first and every axis shifts by one.
+template <const Primitive& P>
+Out axes_rule(std::span<const Array> args, std::span<const int> dims, const Params& params) {
+  Params p = params;
+  p.set("axes", shifted(params.get_ints("axes")));
+  std::vector<Array> out = lax::bind(P, std::span<const Array>({front(args, dims)}), p);
+  return {out, std::vector<int>(out.size(), 0)};
+}
+
+}  // namespace strata::batching
