@@ -33,6 +33,7 @@ struct Case {
 void expect_rule_matches_examples(const Case& c) {
   SCOPED_TRACE(std::string(c.prim->name));
   ASSERT_NE(c.prim->batch, nullptr);
+  ASSERT_EQ(c.args.size(), c.dims.size()) << "one batch dimension per operand";
   auto [out, out_dims] = c.prim->batch(c.args, c.dims, c.params);
   ASSERT_EQ(out.size(), out_dims.size());
   int64_t size = -1;
@@ -96,6 +97,9 @@ TEST(BatchRules, StructuralRulesEqualThePrimitivePerExample) {
       {&st::prim::kSlice, {x}, {1},
        p({{"start_indices", IntList{1, 0}}, {"limit_indices", IntList{3, 2}}, {"strides", IntList{1, 1}}})},
       {&st::prim::kReduceSum, {x}, {1}, p({{"axes", IntList{1}}})},
+      {&st::prim::kConcatenate, {x, rnd({3, 1}, 16), x}, {1, st::not_mapped, 1}, p({{"dimension", int64_t{1}}})},
+      {&st::prim::kPad, {x, Array(0.5f)}, {2, st::not_mapped},
+       p({{"padding_low", IntList{1, 0}}, {"padding_high", IntList{0, 2}}, {"padding_interior", IntList{1, 0}}})},
       {&st::prim::kReduceMax, {x}, {2}, p({{"axes", IntList{0, 1}}})},
       {&st::prim::kReduceMin, {x}, {0}, p({{"axes", IntList{0}}})},
       {&st::prim::kReduceProd, {x}, {1}, p({{"axes", IntList{1}}})},

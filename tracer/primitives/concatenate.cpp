@@ -1,5 +1,6 @@
 // tracer/primitives/concatenate.cpp — `concatenate[dimension]`: the operands joined along one
 // dimension; they agree in every other dimension and in dtype.
+#include "batch_rules.h"
 #include "../array_impl.h"
 #include "../trace.h"
 #include "ad_rules.h"
@@ -66,6 +67,32 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
   return out;
 }
 
+
+// Batched: every operand with the batch dimension first (an unbatched one broadcast along it),
+// concatenated one dimension further on.
+batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
+  int64_t size = 0;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (dims[i] != not_mapped) size = args[i].shape(dims[i]);
+  std::vector<Array> xs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (dims[i] != not_mapped) {
+      xs.push_back(batching::front(args, dims, i));
+      continue;
+    }
+    Shape shape{size};
+    IntList bdims;
+    for (int64_t d = 0; d < args[i].ndim(); ++d) {
+      shape.push_back(args[i].shape(d));
+      bdims.push_back(d + 1);
+    }
+    xs.push_back(lax::broadcast_in_dim(args[i], shape, bdims));
+  }
+  Params q = p;
+  q.set("dimension", p.get_int("dimension") + 1);
+  return {lax::bind(prim::kConcatenate, xs, q), {0}};
+}
+
 }  // namespace
 
 const Primitive prim::kConcatenate{
@@ -74,6 +101,7 @@ const Primitive prim::kConcatenate{
     .eager = kernel,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = batch,
 };
 
 }  // namespace strata

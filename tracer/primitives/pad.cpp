@@ -1,6 +1,7 @@
 // tracer/primitives/pad.cpp — `pad[padding_low, padding_high, padding_interior]`: the operand
 // with `low`/`high` copies of the padding value (a 0-d operand) before/after each dimension
 // and `interior` copies between elements (StableHLO's pad, non-negative padding).
+#include "batch_rules.h"
 #include "../array_impl.h"
 #include "ad_rules.h"
 #include "common.h"
@@ -67,6 +68,22 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
   return {g, lax::sub(lax::reduce_sum(ct[0], lax::all_axes(ct[0])), lax::reduce_sum(g, lax::all_axes(g)))};
 }
 
+
+// Batched operand: the batch dimension first, not padded. A batched padding value (a different
+// one per example) has no rule yet.
+batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
+  if (dims[1] != not_mapped)
+    throw ValueError("vmap: `pad` with a padding value that differs per example has no batching rule yet");
+  auto unpadded_first = [&](const char* name) {  // no padding along the batch dimension
+    IntList amounts{0};
+    for (int64_t v : p.get_ints(name)) amounts.push_back(v);
+    return amounts;
+  };
+  return {{lax::pad(batching::front(args, dims), args[1], unpadded_first("padding_low"),
+                    unpadded_first("padding_high"), unpadded_first("padding_interior"))},
+          {0}};
+}
+
 }  // namespace
 
 const Primitive prim::kPad{
@@ -75,6 +92,7 @@ const Primitive prim::kPad{
     .eager = kernel,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = batch,
 };
 
 }  // namespace strata
