@@ -320,6 +320,15 @@ def Strata_Expm1Op : Strata_UnaryElementwiseOp<"exponential_minus_one", Strata_F
   }];
   let summary = "elementwise exp(x) - 1";
 }
+def Strata_Exp2Op : Strata_UnaryElementwiseOp<"exp2", Strata_FloatTensor,
+    "2 raised to `operand`, elementwise.",
+    "%1 = strata.exp2 %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise base-2 exponential";
+  let jaxprPrimitive = "exp2";
+  let scalar = [{
+    return math::Exp2Op::create(b, loc, x);
+  }];
+}
 def Strata_TanhOp : Strata_UnaryElementwiseOp<"tanh", Strata_FloatTensor,
     "The hyperbolic tangent of `operand`, elementwise.", "%1 = strata.tanh %0 : tensor<4xf32>",
     [Strata_Expensive]> {
@@ -330,6 +339,51 @@ def Strata_TanhOp : Strata_UnaryElementwiseOp<"tanh", Strata_FloatTensor,
   let summary = "elementwise hyperbolic tangent";
   let hasFolder = 1;
 }
+def Strata_SinhOp : Strata_UnaryElementwiseOp<"sinh", Strata_FloatTensor,
+    "The hyperbolic sine of `operand`, elementwise.",
+    "%1 = strata.sinh %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise hyperbolic sine";
+  let jaxprPrimitive = "sinh";
+  let scalar = [{
+    return math::SinhOp::create(b, loc, x);
+  }];
+}
+def Strata_CoshOp : Strata_UnaryElementwiseOp<"cosh", Strata_FloatTensor,
+    "The hyperbolic cosine of `operand`, elementwise.",
+    "%1 = strata.cosh %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise hyperbolic cosine";
+  let jaxprPrimitive = "cosh";
+  let scalar = [{
+    return math::CoshOp::create(b, loc, x);
+  }];
+}
+def Strata_AsinhOp : Strata_UnaryElementwiseOp<"asinh", Strata_FloatTensor,
+    "The inverse hyperbolic sine of `operand`, elementwise.",
+    "%1 = strata.asinh %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise inverse hyperbolic sine";
+  let jaxprPrimitive = "asinh";
+  let scalar = [{
+    return math::AsinhOp::create(b, loc, x);
+  }];
+}
+def Strata_AcoshOp : Strata_UnaryElementwiseOp<"acosh", Strata_FloatTensor,
+    "The inverse hyperbolic cosine of `operand`, elementwise (nan below 1).",
+    "%1 = strata.acosh %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise inverse hyperbolic cosine";
+  let jaxprPrimitive = "acosh";
+  let scalar = [{
+    return math::AcoshOp::create(b, loc, x);
+  }];
+}
+def Strata_AtanhOp : Strata_UnaryElementwiseOp<"atanh", Strata_FloatTensor,
+    "The inverse hyperbolic tangent of `operand`, elementwise (+-inf at +-1, nan beyond).",
+    "%1 = strata.atanh %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise inverse hyperbolic tangent";
+  let jaxprPrimitive = "atanh";
+  let scalar = [{
+    return math::AtanhOp::create(b, loc, x);
+  }];
+}
 def Strata_ErfOp : Strata_UnaryElementwiseOp<"erf", Strata_FloatTensor,
     "2/sqrt(pi) times the integral of exp(-t^2) from 0 to `operand`, elementwise.",
     "%1 = strata.erf %0 : tensor<4xf32>", [Strata_Expensive]> {
@@ -337,6 +391,15 @@ def Strata_ErfOp : Strata_UnaryElementwiseOp<"erf", Strata_FloatTensor,
   let jaxprPrimitive = "erf";
   let scalar = [{
     return math::ErfOp::create(b, loc, x);
+  }];
+}
+def Strata_ErfcOp : Strata_UnaryElementwiseOp<"erfc", Strata_FloatTensor,
+    "1 - erf(`operand`) elementwise, accurate where erf is near 1.",
+    "%1 = strata.erfc %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise complementary error function";
+  let jaxprPrimitive = "erfc";
+  let scalar = [{
+    return math::ErfcOp::create(b, loc, x);
   }];
 }
 def Strata_LogisticOp : Strata_UnaryElementwiseOp<"logistic", Strata_FloatTensor,
@@ -368,6 +431,42 @@ def Strata_CosineOp : Strata_UnaryElementwiseOp<"cosine", Strata_FloatTensor,
   let summary = "elementwise cosine";
   let hasFolder = 1;
 }
+def Strata_TanOp : Strata_UnaryElementwiseOp<"tan", Strata_FloatTensor,
+    "The tangent of `operand` (radians), elementwise.",
+    "%1 = strata.tan %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise tangent";
+  let jaxprPrimitive = "tan";
+  let scalar = [{
+    return math::TanOp::create(b, loc, x);
+  }];
+}
+def Strata_AsinOp : Strata_UnaryElementwiseOp<"asin", Strata_FloatTensor,
+    "The arcsine of `operand`, elementwise (nan outside [-1, 1]).",
+    "%1 = strata.asin %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise arcsine";
+  let jaxprPrimitive = "asin";
+  let scalar = [{
+    return math::AsinOp::create(b, loc, x);
+  }];
+}
+def Strata_AcosOp : Strata_UnaryElementwiseOp<"acos", Strata_FloatTensor,
+    "The arccosine of `operand`, elementwise (nan outside [-1, 1]).",
+    "%1 = strata.acos %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise arccosine";
+  let jaxprPrimitive = "acos";
+  let scalar = [{
+    return math::AcosOp::create(b, loc, x);
+  }];
+}
+def Strata_AtanOp : Strata_UnaryElementwiseOp<"atan", Strata_FloatTensor,
+    "The arctangent of `operand`, elementwise.",
+    "%1 = strata.atan %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise arctangent";
+  let jaxprPrimitive = "atan";
+  let scalar = [{
+    return math::AtanOp::create(b, loc, x);
+  }];
+}
 def Strata_SqrtOp : Strata_UnaryElementwiseOp<"sqrt", Strata_FloatTensor,
     "The square root of `operand`, elementwise.", "%1 = strata.sqrt %0 : tensor<4xf32>",
     [Strata_Expensive]> {
@@ -388,6 +487,15 @@ def Strata_RsqrtOp : Strata_UnaryElementwiseOp<"rsqrt", Strata_FloatTensor,
   }];
   let summary = "elementwise reciprocal square root";
   let hasFolder = 1;
+}
+def Strata_CbrtOp : Strata_UnaryElementwiseOp<"cbrt", Strata_FloatTensor,
+    "The real cube root of `operand`, elementwise.",
+    "%1 = strata.cbrt %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise cube root";
+  let jaxprPrimitive = "cbrt";
+  let scalar = [{
+    return math::CbrtOp::create(b, loc, x);
+  }];
 }
 def Strata_FloorOp : Strata_UnaryElementwiseOp<"floor", Strata_FloatTensor,
     "The largest integer not above `operand`, elementwise.",

@@ -77,13 +77,25 @@ std::vector<Unary> unary_cases() {
       {"log", [](const st::Array& x) { return st::log(x); }, [](double x) { return std::log(x); }, -60, 60, true, 4, {2.0, 0.999, 1.001}},
       {"log1p", [](const st::Array& x) { return st::log1p(x); }, [](double x) { return std::log1p(x); }, -0.99, 10, false, 4, {1e-10, -1e-10, 1e-5, -0.5, -2.0}},
       {"expm1", [](const st::Array& x) { return st::expm1(x); }, [](double x) { return std::expm1(x); }, -20, 20, false, 4, {1e-10, -1e-10, 1e-5, -1e-5, 0.3}},
+      {"exp2", [](const st::Array& x) { return st::exp2(x); }, [](double x) { return std::exp2(x); }, -130, 130, false, 4, {1e-10, -1e-10, 0.5, -1.0, 10.0, 127.5, -149.0, 1023.5, -1074.0}},
       {"tanh", [](const st::Array& x) { return st::tanh(x); }, [](double x) { return std::tanh(x); }, -10, 10, false, 4, {1e-6, -1e-6, 0.01, 20.0}},
+      {"sinh", [](const st::Array& x) { return st::sinh(x); }, [](double x) { return std::sinh(x); }, -20, 20, false, 4, {1e-6, -1e-6, 0.01, 88.5, 89.5, 710.0, -710.5}},
+      {"cosh", [](const st::Array& x) { return st::cosh(x); }, [](double x) { return std::cosh(x); }, -20, 20, false, 4, {1e-6, -1e-6, 0.01, 88.5, 89.5, 710.0, -710.5}},
+      {"asinh", [](const st::Array& x) { return st::asinh(x); }, [](double x) { return std::asinh(x); }, -100, 100, false, 4, {1e-6, -1e-6, 0.01, 1e10, -1e30}},
+      {"acosh", [](const st::Array& x) { return st::acosh(x); }, [](double x) { return std::acosh(x); }, 0, 30, true, 4, {1.0, 1.0001, 0.5, 0.0, -2.0, 1e30}},
+      {"atanh", [](const st::Array& x) { return st::atanh(x); }, [](double x) { return std::atanh(x); }, -1, 1, false, 4, {1e-6, -1e-6, 0.9999, -0.9999, 1.0, -1.0, 1.5, -2.0}},
       {"erf", [](const st::Array& x) { return st::erf(x); }, [](double x) { return std::erf(x); }, -6, 6, false, 2, {1e-8, -1e-8, 0.5, -0.5, 3.9, 5.9, -6.5}},
+      {"erfc", [](const st::Array& x) { return st::erfc(x); }, [](double x) { return std::erfc(x); }, -6, 10, false, 4, {1e-8, -1e-8, 0.5, -0.5, 3.9, 9.0, 26.0, 27.5, -6.5}},
       {"logistic", [](const st::Array& x) { return st::logistic(x); }, ref_logistic, -30, 30, false, 4, {-12.0, -9.5, 9.5, 16.0, -50.0}},
       {"sin", [](const st::Array& x) { return st::sin(x); }, [](double x) { return std::sin(x); }, -100, 100, false, 4, {1e-6, 3.14159265, 1.5707963}},
       {"cos", [](const st::Array& x) { return st::cos(x); }, [](double x) { return std::cos(x); }, -100, 100, false, 4, {1e-6, 3.14159265, 1.5707963}},
+      {"tan", [](const st::Array& x) { return st::tan(x); }, [](double x) { return std::tan(x); }, -100, 100, false, 4, {1e-6, -1e-6, 0.785398, 1.5707963, -1.5707, 1e6}},
+      {"asin", [](const st::Array& x) { return st::asin(x); }, [](double x) { return std::asin(x); }, -1, 1, false, 4, {1e-6, -1e-6, 0.5, -0.9999, 0.9999, 1.0, -1.0, 1.5, -2.0}},
+      {"acos", [](const st::Array& x) { return st::acos(x); }, [](double x) { return std::acos(x); }, -1, 1, false, 4, {1e-6, -1e-6, 0.5, -0.9999, 0.9999, 1.0, -1.0, 1.5, -2.0}},
+      {"atan", [](const st::Array& x) { return st::atan(x); }, [](double x) { return std::atan(x); }, -100, 100, false, 4, {1e-6, -1e-6, 0.5, 1e10, -1e30}},
       {"sqrt", [](const st::Array& x) { return st::sqrt(x); }, [](double x) { return std::sqrt(x); }, -30, 30, true, 0, {2.0, 4.0, 1e-20}},
       {"rsqrt", [](const st::Array& x) { return st::rsqrt(x); }, ref_rsqrt, -30, 30, true, 2, {2.0, 4.0, 0.25}},
+      {"cbrt", [](const st::Array& x) { return st::cbrt(x); }, [](double x) { return std::cbrt(x); }, -100, 100, false, 4, {8.0, -27.0, 1e-30, -1e-30, 0.001}},
       {"abs", [](const st::Array& x) { return st::abs(x); }, [](double x) { return std::fabs(x); }, -100, 100, false, 0, {}},
       {"sign", [](const st::Array& x) { return st::sign(x); }, ref_sign, -100, 100, false, 0, {}},
       {"floor", [](const st::Array& x) { return st::floor(x); }, [](double x) { return std::floor(x); }, -100, 100, false, 0, {-0.5, 0.5, -1.5, 2.5}},
@@ -127,6 +139,19 @@ TEST(Elementwise, UnaryMathSpecialValues) {
   expect_exact(st::tanh(f({-0.0, -INFINITY, INFINITY, NAN})), {4}, st::f32, {-0.0, -1, 1, NAN});
   expect_exact(st::logistic(f({-INFINITY, INFINITY, 0.0, NAN})), {4}, st::f32, {0, 1, 0.5, NAN});
   expect_exact(st::erf(f({-0.0, 0.0, -INFINITY, INFINITY, NAN})), {5}, st::f32, {-0.0, 0.0, -1, 1, NAN});
+  expect_exact(st::erfc(f({-INFINITY, INFINITY, 0.0, -0.0, NAN})), {5}, st::f32, {2, 0, 1, 1, NAN});
+  expect_exact(st::exp2(f({-INFINITY, INFINITY, 0.0, -0.0, 10.0, -1.0, 128.0, -150.0, NAN})), {9}, st::f32, {0, INFINITY, 1, 1, 1024, 0.5, INFINITY, 0, NAN});
+  expect_exact(st::tan(f({-0.0, 0.0, INFINITY, -INFINITY, NAN})), {5}, st::f32, {-0.0, 0.0, NAN, NAN, NAN});
+  expect_exact(st::asin(f({-0.0, 1.0, -1.0, 2.0, -2.0, INFINITY, NAN})), {7}, st::f32,
+               {-0.0, static_cast<float>(M_PI_2), -static_cast<float>(M_PI_2), NAN, NAN, NAN, NAN});
+  expect_exact(st::acos(f({1.0, -1.0, 2.0, -2.0, -INFINITY, NAN})), {6}, st::f32, {0, static_cast<float>(M_PI), NAN, NAN, NAN, NAN});
+  expect_exact(st::atan(f({-0.0, INFINITY, -INFINITY, NAN})), {4}, st::f32, {-0.0, static_cast<float>(M_PI_2), -static_cast<float>(M_PI_2), NAN});
+  expect_exact(st::sinh(f({-0.0, -INFINITY, INFINITY, 100.0, NAN})), {5}, st::f32, {-0.0, -INFINITY, INFINITY, INFINITY, NAN});
+  expect_exact(st::cosh(f({-0.0, -INFINITY, INFINITY, -100.0, NAN})), {5}, st::f32, {1, INFINITY, INFINITY, INFINITY, NAN});
+  expect_exact(st::asinh(f({-0.0, -INFINITY, INFINITY, NAN})), {4}, st::f32, {-0.0, -INFINITY, INFINITY, NAN});
+  expect_exact(st::acosh(f({1.0, 0.5, 0.0, -1.0, INFINITY, -INFINITY, NAN})), {7}, st::f32, {0, NAN, NAN, NAN, INFINITY, NAN, NAN});
+  expect_exact(st::atanh(f({-0.0, 1.0, -1.0, 2.0, -INFINITY, NAN})), {6}, st::f32, {-0.0, INFINITY, -INFINITY, NAN, NAN, NAN});
+  expect_exact(st::cbrt(f({-0.0, -8.0, 27.0, -INFINITY, INFINITY, NAN})), {6}, st::f32, {-0.0, -2, 3, -INFINITY, INFINITY, NAN});
   expect_exact(st::sin(f({-0.0, INFINITY, NAN})), {3}, st::f32, {-0.0, NAN, NAN});
   expect_exact(st::cos(f({-0.0, -INFINITY})), {2}, st::f32, {1, NAN});
   expect_exact(st::sqrt(f({-0.0, -1.0, INFINITY, 4.0})), {4}, st::f32, {-0.0, NAN, INFINITY, 2});

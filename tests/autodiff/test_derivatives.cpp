@@ -21,6 +21,7 @@ Array rnd(std::vector<int64_t> shape, uint64_t seed, double lo = -2, double hi =
 
 TEST(Derivatives, UnaryElementwise) {
   Array x = rnd({3, 4}, 1), pos = rnd({3, 4}, 2, 0.5, 3), away = rnd({3, 4}, 3, 0.5, 2) * st::sign(rnd({3, 4}, 4));
+  Array unit = rnd({3, 4}, 7, -0.8, 0.8);  // inside (-1, 1): asin, acos, atanh
   check_grads([](const V& v) { return -v[0]; }, {x}, "neg");
   check_grads([](const V& v) { return st::exp(v[0]); }, {x}, "exp");
   check_grads([](const V& v) { return st::log(v[0]); }, {pos}, "log");
@@ -28,6 +29,18 @@ TEST(Derivatives, UnaryElementwise) {
   check_grads([](const V& v) { return st::expm1(v[0]); }, {x}, "expm1");
   check_grads([](const V& v) { return st::tanh(v[0]); }, {x}, "tanh");
   check_grads([](const V& v) { return st::erf(v[0]); }, {x}, "erf");
+  check_grads([](const V& v) { return st::erfc(v[0]); }, {x}, "erfc");
+  check_grads([](const V& v) { return st::exp2(v[0]); }, {x}, "exp2");
+  check_grads([](const V& v) { return st::sinh(v[0]); }, {x}, "sinh");
+  check_grads([](const V& v) { return st::cosh(v[0]); }, {x}, "cosh");
+  check_grads([](const V& v) { return st::asinh(v[0]); }, {x}, "asinh");
+  check_grads([](const V& v) { return st::acosh(v[0]); }, {rnd({3, 4}, 6, 1.2, 3)}, "acosh");
+  check_grads([](const V& v) { return st::atanh(v[0]); }, {unit}, "atanh");
+  check_grads([](const V& v) { return st::tan(v[0]); }, {rnd({3, 4}, 8, -1.3, 1.3)}, "tan");
+  check_grads([](const V& v) { return st::asin(v[0]); }, {unit}, "asin");
+  check_grads([](const V& v) { return st::acos(v[0]); }, {unit}, "acos");
+  check_grads([](const V& v) { return st::atan(v[0]); }, {x}, "atan");
+  check_grads([](const V& v) { return st::cbrt(v[0]); }, {away}, "cbrt");
   check_grads([](const V& v) { return st::logistic(v[0]); }, {x}, "logistic");
   check_grads([](const V& v) { return st::sin(v[0]); }, {x}, "sin");
   check_grads([](const V& v) { return st::cos(v[0]); }, {x}, "cos");
@@ -158,6 +171,18 @@ TEST(Derivatives, SecondDerivativesOfElementwiseOps) {
       {"expm1", [](const Array& v) { return st::expm1(v); }, -1, 1},
       {"tanh", [](const Array& v) { return st::tanh(v); }, -1, 1},
       {"erf", [](const Array& v) { return st::erf(v); }, -1.5, 1.5},
+      {"erfc", [](const Array& v) { return st::erfc(v); }, -1.5, 1.5},
+      {"exp2", [](const Array& v) { return st::exp2(v); }, -1, 1},
+      {"sinh", [](const Array& v) { return st::sinh(v); }, -2, 2},
+      {"cosh", [](const Array& v) { return st::cosh(v); }, -2, 2},
+      {"asinh", [](const Array& v) { return st::asinh(v); }, -2, 2},
+      {"acosh", [](const Array& v) { return st::acosh(v); }, 1.5, 3},
+      {"atanh", [](const Array& v) { return st::atanh(v); }, -0.7, 0.7},
+      {"tan", [](const Array& v) { return st::tan(v); }, -1, 1},
+      {"asin", [](const Array& v) { return st::asin(v); }, -0.7, 0.7},
+      {"acos", [](const Array& v) { return st::acos(v); }, -0.7, 0.7},
+      {"atan", [](const Array& v) { return st::atan(v); }, -2, 2},
+      {"cbrt", [](const Array& v) { return st::cbrt(v); }, 0.5, 2},
       {"logistic", [](const Array& v) { return st::logistic(v); }, -2, 2},
       {"sin", [](const Array& v) { return st::sin(v); }, -2, 2},
       {"cos", [](const Array& v) { return st::cos(v); }, -2, 2},

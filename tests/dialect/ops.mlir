@@ -83,7 +83,31 @@ func.func @unary(%x: tensor<2x3xf32>, %i: tensor<3xi64>) -> tensor<2x3xf32> {
   %15 = strata.abs %i : tensor<3xi64>
   // CHECK: strata.erf %{{.*}} : tensor<2x3xf32>
   %16 = strata.erf %14 : tensor<2x3xf32>
-  return %16 : tensor<2x3xf32>
+  // CHECK: strata.erfc %{{.*}} : tensor<2x3xf32>
+  %17 = strata.erfc %16 : tensor<2x3xf32>
+  // CHECK: strata.tan %{{.*}} : tensor<2x3xf32>
+  %18 = strata.tan %17 : tensor<2x3xf32>
+  // CHECK: strata.asin %{{.*}} : tensor<2x3xf32>
+  %19 = strata.asin %18 : tensor<2x3xf32>
+  // CHECK: strata.acos %{{.*}} : tensor<2x3xf32>
+  %20 = strata.acos %19 : tensor<2x3xf32>
+  // CHECK: strata.atan %{{.*}} : tensor<2x3xf32>
+  %21 = strata.atan %20 : tensor<2x3xf32>
+  // CHECK: strata.sinh %{{.*}} : tensor<2x3xf32>
+  %22 = strata.sinh %21 : tensor<2x3xf32>
+  // CHECK: strata.cosh %{{.*}} : tensor<2x3xf32>
+  %23 = strata.cosh %22 : tensor<2x3xf32>
+  // CHECK: strata.asinh %{{.*}} : tensor<2x3xf32>
+  %24 = strata.asinh %23 : tensor<2x3xf32>
+  // CHECK: strata.acosh %{{.*}} : tensor<2x3xf32>
+  %25 = strata.acosh %24 : tensor<2x3xf32>
+  // CHECK: strata.atanh %{{.*}} : tensor<2x3xf32>
+  %26 = strata.atanh %25 : tensor<2x3xf32>
+  // CHECK: strata.cbrt %{{.*}} : tensor<2x3xf32>
+  %27 = strata.cbrt %26 : tensor<2x3xf32>
+  // CHECK: strata.exp2 %{{.*}} : tensor<2x3xf32>
+  %28 = strata.exp2 %27 : tensor<2x3xf32>
+  return %28 : tensor<2x3xf32>
 }
 
 // CHECK-LABEL: func.func @compare_select_convert

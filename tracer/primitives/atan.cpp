@@ -1,0 +1,37 @@
+// tracer/primitives/atan.cpp — `atan`: the arctangent, elementwise.
+#include <cmath>
+
+#include "ad_rules.h"
+#include "elementwise.h"
+
+namespace strata {
+namespace {
+
+// std::atan per element (atanf for f32 and for bf16/f16, computed in f32).
+struct Op {
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
+  template <class X> static auto eval(const X& x) {
+    return x.unaryExpr([](auto v) { return std::atan(v); });
+  }
+};
+
+// g times the derivative at x: 1/(1 + x²).
+Array scale(const Array& g, const Array& x, const Array&) {
+  return lax::div(g, lax::add(ad::scalar_like(1, x), lax::mul(x, x)));
+}
+
+}  // namespace
+
+const Primitive prim::kAtan{
+    .name = "atan",
+    .traits = kElementwise,
+    .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
+      return elementwise::rule("atan", in, elementwise::Accepts::kFloat, false);
+    },
+    .eager = elementwise::unary_kernel<Op>,
+    .jvp = ad::unary_jvp<scale>,
+    .vjp = ad::unary_vjp<scale>,
+    .batch = elementwise::batch_rule<prim::kAtan>,
+};
+
+}  // namespace strata

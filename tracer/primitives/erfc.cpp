@@ -1,0 +1,37 @@
+// tracer/primitives/erfc.cpp — `erfc`: the complementary error function 1 - erf(x), elementwise.
+#include <cmath>
+
+#include "ad_rules.h"
+#include "elementwise.h"
+
+namespace strata {
+namespace {
+
+// std::erfc per element (erfcf for f32 and for bf16/f16, computed in f32).
+struct Op {
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
+  template <class X> static auto eval(const X& x) {
+    return x.unaryExpr([](auto v) { return std::erfc(v); });
+  }
+};
+
+// g times the derivative at x: -2/√π · exp(-x²).
+Array scale(const Array& g, const Array& x, const Array&) {
+  return lax::mul(g, lax::mul(ad::scalar_like(-M_2_SQRTPI, x), lax::exp(lax::neg(lax::mul(x, x)))));
+}
+
+}  // namespace
+
+const Primitive prim::kErfc{
+    .name = "erfc",
+    .traits = kElementwise,
+    .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
+      return elementwise::rule("erfc", in, elementwise::Accepts::kFloat, false);
+    },
+    .eager = elementwise::unary_kernel<Op>,
+    .jvp = ad::unary_jvp<scale>,
+    .vjp = ad::unary_vjp<scale>,
+    .batch = elementwise::batch_rule<prim::kErfc>,
+};
+
+}  // namespace strata
