@@ -67,6 +67,16 @@ Array sign(const Array& x, SourceLocation loc = SourceLocation::current());
 Array floor(const Array& x, SourceLocation loc = SourceLocation::current());
 Array ceil(const Array& x, SourceLocation loc = SourceLocation::current());
 
+// Composites (jnp's definitions): base-2 and base-10 logarithms.
+Array log2(const Array& x, SourceLocation loc = SourceLocation::current());
+Array log10(const Array& x, SourceLocation loc = SourceLocation::current());
+// sqrt(a^2 + b^2) without overflow or underflow (scaled by the larger magnitude); inf if either is inf.
+Array hypot(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// log(exp(a) + exp(b)), stable for large operands; inf/-inf operands as jnp handles them.
+Array logaddexp(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// The normalized sinc sin(pi x)/(pi x): 1 at 0, where its derivative is 0 (as jnp's).
+Array sinc(const Array& x, SourceLocation loc = SourceLocation::current());
+
 // ---- Comparisons (bool results) and logic ----
 Array equal(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
 Array not_equal(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
