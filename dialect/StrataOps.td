@@ -518,6 +518,53 @@ def Strata_CeilOp : Strata_UnaryElementwiseOp<"ceil", Strata_FloatTensor,
   let hasFolder = 1;
 }
 
+def Strata_RoundingMethod : I32EnumAttr<"RoundingMethod",
+    "how `strata.round` rounds halfway cases (jax.lax.RoundingMethod)", [
+      I32EnumAttrCase<"AWAY_FROM_ZERO", 0>, I32EnumAttrCase<"TO_NEAREST_EVEN", 1>]> {
+  let cppNamespace = "::mlir::strata";
+}
+def Strata_RoundOp : Strata_ElementwiseOp<"round", [SameOperandsAndResultType]> {
+  let scalar = [{
+    if (getRoundingMethod() == RoundingMethod::TO_NEAREST_EVEN)
+      return math::RoundEvenOp::create(b, loc, x);
+    return math::RoundOp::create(b, loc, x);
+  }];
+  let summary = "elementwise rounding to an integer value";
+  let description = [{
+    Rounds `operand` to the nearest integer value elementwise, halfway cases by
+    `rounding_method`: AWAY_FROM_ZERO or TO_NEAREST_EVEN (jax.lax.round's two methods).
+    ±0, ±inf and nan are kept.
+
+    Example:
+    ```mlir
+    %1 = strata.round TO_NEAREST_EVEN, %0 : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_RoundingMethod:$rounding_method, Strata_FloatTensor:$operand);
+  let results = (outs Strata_FloatTensor:$result);
+  let assemblyFormat = "$rounding_method `,` $operand attr-dict `:` type($result)";
+}
+def Strata_IsFiniteOp : Strata_ElementwiseOp<"is_finite"> {
+  let jaxprPrimitive = "is_finite";
+  let scalar = [{
+    // |x| < inf: false for ±inf and (unordered) nan.
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, x),
+                                 e.floatC(x.getType(), std::numeric_limits<double>::infinity()));
+  }];
+  let summary = "elementwise finiteness test";
+  let description = [{
+    True (`i1`) where `operand` is neither ±inf nor nan, elementwise.
+
+    Example:
+    ```mlir
+    %1 = strata.is_finite %0 : (tensor<4xf32>) -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Strata_FloatTensor:$operand);
+  let results = (outs Strata_PredTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+}
+
 // --- Comparison, selection, conversion.
 
 def Strata_ComparisonDirection : I32EnumAttr<"ComparisonDirection",

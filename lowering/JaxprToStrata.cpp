@@ -154,6 +154,17 @@ LogicalResult compare(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// round[rounding_method]: 0 away from zero, 1 to nearest even (jax.lax.RoundingMethod).
+LogicalResult round(Eqn& q, SmallVectorImpl<Value>& r) {
+  const int64_t* method = q.integer("rounding_method");
+  if (failed(q.expectArity(1)) || !method) return failure();
+  if (*method != 0 && *method != 1)
+    return q.error() << "expects rounding_method 0 or 1, but got " << *method;
+  r.push_back(RoundOp::create(q.b, q.loc, q.resultType(), static_cast<RoundingMethod>(*method),
+                              q.operands[0]));
+  return success();
+}
+
 LogicalResult identity(Eqn& q, SmallVectorImpl<Value>& r) {
   if (failed(q.expectArity(1))) return failure();
   r.push_back(q.operands[0]);
@@ -354,6 +365,7 @@ const Entry kLowerings[] = {
     {"le", compare<CD::LE>, "strata.compare"},
     {"gt", compare<CD::GT>, "strata.compare"},
     {"ge", compare<CD::GE>, "strata.compare"},
+    {"round", round, "strata.round"},
     {"broadcast_in_dim", broadcastInDim, "strata.broadcast_in_dim"},
     {"reshape", reshape, "strata.reshape"},
     {"transpose", transpose, "strata.transpose"},

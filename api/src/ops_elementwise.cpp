@@ -85,6 +85,16 @@ Array ceil(const Array& x, SourceLocation loc) {
   if (!is_floating(api::aval(x, "ceil").dtype)) return x;
   return bind1(prim::kCeil, {x}, {}, loc);
 }
+Array round(const Array& x, SourceLocation loc) { return round(x, RoundingMethod::to_nearest_even, loc); }
+Array round(const Array& x, RoundingMethod method, SourceLocation loc) {
+  if (!is_floating(api::aval(x, "round").dtype)) return x;  // integers are already whole
+  return bind1(prim::kRound, {x}, {{"rounding_method", static_cast<int64_t>(method)}}, loc);
+}
+Array is_finite(const Array& x, SourceLocation loc) {
+  // Integers and bools are always finite (x == x is true for them), as jnp.isfinite.
+  if (!is_floating(api::aval(x, "is_finite").dtype)) return equal(x, x, loc);
+  return bind1(prim::kIsFinite, {x}, {}, loc);
+}
 Array abs(const Array& x, SourceLocation loc) {
   if (api::aval(x, "abs").dtype == DType::bool_) return x;
   return bind1(prim::kAbs, {x}, {}, loc);

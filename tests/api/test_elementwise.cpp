@@ -100,6 +100,9 @@ std::vector<Unary> unary_cases() {
       {"sign", [](const st::Array& x) { return st::sign(x); }, ref_sign, -100, 100, false, 0, {}},
       {"floor", [](const st::Array& x) { return st::floor(x); }, [](double x) { return std::floor(x); }, -100, 100, false, 0, {-0.5, 0.5, -1.5, 2.5}},
       {"ceil", [](const st::Array& x) { return st::ceil(x); }, [](double x) { return std::ceil(x); }, -100, 100, false, 0, {-0.5, 0.5, -1.5, 2.5}},
+      // jnp.round rounds halfway cases to even; lax.round's away_from_zero is std::round.
+      {"round", [](const st::Array& x) { return st::round(x); }, [](double x) { return std::nearbyint(x); }, -100, 100, false, 0, {-0.5, 0.5, -1.5, 1.5, 2.5, -2.5, 3.5, 0.49999997, -0.4, 4503599627370497.0, 1e30, -1e30}},
+      {"round away", [](const st::Array& x) { return st::round(x, st::RoundingMethod::away_from_zero); }, [](double x) { return std::round(x); }, -100, 100, false, 0, {-0.5, 0.5, -1.5, 1.5, 2.5, -2.5, 3.5, 0.49999997, -0.4, 4503599627370497.0, 1e30, -1e30}},
       {"negative", [](const st::Array& x) { return st::negative(x); }, [](double x) { return -x; }, -100, 100, false, 0, {}},
       {"operator-", [](const st::Array& x) { return -x; }, [](double x) { return -x; }, -100, 100, false, 0, {}},
   };

@@ -51,6 +51,8 @@ TEST(Derivatives, UnaryElementwise) {
   Array mid = st::floor(rnd({5}, 5, -3, 3)) + 0.5;
   check_grads([](const V& v) { return st::floor(v[0]) + v[0]; }, {mid}, "floor");
   check_grads([](const V& v) { return st::ceil(v[0]) * v[0]; }, {mid}, "ceil");
+  check_grads([](const V& v) { return st::round(v[0]) * v[0]; }, {mid + 0.25}, "round");
+  check_grads([](const V& v) { return st::round(v[0], st::RoundingMethod::away_from_zero) + v[0]; }, {mid + 0.25}, "round away");
   check_grads([](const V& v) { return st::sign(v[0]) * v[0]; }, {away}, "sign");
 }
 

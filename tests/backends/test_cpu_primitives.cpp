@@ -287,6 +287,22 @@ const std::map<std::string, std::function<std::vector<Case>()>>& case_table() {
       {"sign", [] { return unary_cases(kNumeric, -10, 10); }},
       {"floor", [] { return unary_cases(kFloats, -10, 10); }},
       {"ceil", [] { return unary_cases(kFloats, -10, 10); }},
+      {"round", [] {
+         // Both rounding methods, on the edges, random values and halfway cases.
+         std::vector<Case> cs;
+         for (int64_t m : {int64_t{0}, int64_t{1}}) {
+           std::vector<Case> base = unary_cases(kFloats, -10, 10);
+           for (DType t : kFloats)
+             base.push_back({"halfway " + std::string(st::short_name(t)), {}, {of({-2.5, -1.5, -0.5, -0.0, 0.5, 1.5, 2.5, 3.5, -0.4, 0.6, 1e30}, {11}, t)}});
+           for (Case c : base) {
+             c.what += m == 0 ? " away from zero" : " to nearest even";
+             c.params = Params{{"rounding_method", m}};
+             cs.push_back(c);
+           }
+         }
+         return cs;
+       }},
+      {"is_finite", [] { return unary_cases(kFloats, -10, 10); }},
       {"not", [] { return unary_cases(std::vector<DType>{st::i32, st::i64, st::bool_}, -1e6, 1e6); }},
       {"add", [] { return binary_cases(kNumeric, -1e3, 1e3); }},
       {"sub", [] { return binary_cases(kNumeric, -1e3, 1e3); }},

@@ -79,6 +79,12 @@ func.func @unary(%x: tensor<2x3xf32>, %i: tensor<3xi64>) -> tensor<2x3xf32> {
   %13 = strata.floor %12 : tensor<2x3xf32>
   // CHECK: strata.ceil %{{.*}} : tensor<2x3xf32>
   %14 = strata.ceil %13 : tensor<2x3xf32>
+  // CHECK: strata.round AWAY_FROM_ZERO, %{{.*}} : tensor<2x3xf32>
+  %round0 = strata.round AWAY_FROM_ZERO, %14 : tensor<2x3xf32>
+  // CHECK: strata.round TO_NEAREST_EVEN, %{{.*}} : tensor<2x3xf32>
+  %round1 = strata.round TO_NEAREST_EVEN, %round0 : tensor<2x3xf32>
+  // CHECK: strata.is_finite %{{.*}} : (tensor<2x3xf32>) -> tensor<2x3xi1>
+  %finite = strata.is_finite %round1 : (tensor<2x3xf32>) -> tensor<2x3xi1>
   // CHECK: strata.abs %{{.*}} : tensor<3xi64>
   %15 = strata.abs %i : tensor<3xi64>
   // CHECK: strata.erf %{{.*}} : tensor<2x3xf32>

@@ -66,6 +66,14 @@ Array abs(const Array& x, SourceLocation loc = SourceLocation::current());
 Array sign(const Array& x, SourceLocation loc = SourceLocation::current());
 Array floor(const Array& x, SourceLocation loc = SourceLocation::current());
 Array ceil(const Array& x, SourceLocation loc = SourceLocation::current());
+// How round() rounds halfway cases (jax.lax.RoundingMethod).
+enum class RoundingMethod { away_from_zero = 0, to_nearest_even = 1 };
+// The nearest integer value, halfway cases to even (as jnp.round: round(2.5) == 2).
+Array round(const Array& x, SourceLocation loc = SourceLocation::current());
+// As jax.lax.round: halfway cases by `method` (away_from_zero: round(2.5) == 3, as std::round).
+Array round(const Array& x, RoundingMethod method, SourceLocation loc = SourceLocation::current());
+// True (bool) where x is neither ±inf nor nan; always true for integers and bools.
+Array is_finite(const Array& x, SourceLocation loc = SourceLocation::current());
 
 // Composites (jnp's definitions): base-2 and base-10 logarithms.
 Array log2(const Array& x, SourceLocation loc = SourceLocation::current());
