@@ -240,6 +240,41 @@ def Strata_ShiftRightLogicalOp : Strata_BinaryElementwiseOp<"shift_right_logical
   }];
   let summary = "elementwise logical right shift";
 }
+def Strata_ShiftLeftOp : Strata_BinaryElementwiseOp<"shift_left",
+    Strata_IntTensor,
+    "Shifts the bits of `lhs` left by `rhs`, shifting in zeros; by the bit width or more, or a negative amount, gives 0.",
+    "%2 = strata.shift_left %0, %1 : tensor<4xi32>"> {
+  let jaxprPrimitive = "shift_left";
+  let scalar = [{
+    Type t = x.getType();
+    Value ok = e.cmpi(arith::CmpIPredicate::ult, y, e.intC(t, t.getIntOrFloatBitWidth()));  // y < 0 too
+    Value shifted = arith::ShLIOp::create(b, loc, x, e.select(ok, y, e.intC(t, 0)));
+    return e.select(ok, shifted, e.intC(t, 0));
+  }];
+  let summary = "elementwise left shift";
+}
+def Strata_ShiftRightArithmeticOp : Strata_BinaryElementwiseOp<"shift_right_arithmetic",
+    Strata_IntTensor,
+    "Shifts the bits of `lhs` right by `rhs`, shifting in the sign bit; by the bit width or more, or a negative amount, gives 0 or -1 by the sign of `lhs`.",
+    "%2 = strata.shift_right_arithmetic %0, %1 : tensor<4xi32>"> {
+  let jaxprPrimitive = "shift_right_arithmetic";
+  let scalar = [{
+    Type t = x.getType();
+    unsigned width = t.getIntOrFloatBitWidth();
+    Value ok = e.cmpi(arith::CmpIPredicate::ult, y, e.intC(t, width));  // y < 0 too
+    return arith::ShRSIOp::create(b, loc, x, e.select(ok, y, e.intC(t, width - 1)));
+  }];
+  let summary = "elementwise arithmetic right shift";
+}
+def Strata_XorOp : Strata_BinaryElementwiseOp<"xor", Strata_PredOrIntTensor,
+    "Logical (on `i1`) or bitwise (on integers) exclusive or of `lhs` and `rhs`, elementwise.",
+    "%2 = strata.xor %0, %1 : tensor<4xi1>", [Commutative]> {
+  let jaxprPrimitive = "xor";
+  let scalar = [{
+    return e.xori(x, y);
+  }];
+  let summary = "elementwise exclusive or";
+}
 def Strata_NotOp : Strata_UnaryElementwiseOp<"not", Strata_PredOrIntTensor,
     "Logical (on `i1`) or bitwise (on integers) negation, elementwise.",
     "%1 = strata.not %0 : tensor<4xi1>"> {

@@ -195,6 +195,23 @@ Array operator|(const Operand& a, const Operand& b) {
   require_int_or_bool("operator|", b.value);
   return binary(prim::kOr, "operator|", a.value, b.value, a.loc);
 }
+Array operator^(const Operand& a, const Operand& b) {
+  require_int_or_bool("operator^", a.value);
+  require_int_or_bool("operator^", b.value);
+  return binary(prim::kXor, "operator^", a.value, b.value, a.loc);
+}
+namespace {
+Array shift(const Primitive& p, std::string_view op, const Array& x, const Array& y, const SourceLocation& loc) {
+  for (const Array* v : {&x, &y})
+    if (!is_integer(api::aval(*v, op).dtype))
+      throw DTypeError(std::string(op) + ": expects integer operands, but got " + api::aval(*v, op).str());
+  return binary(p, op, x, y, loc);
+}
+}  // namespace
+Array shift_left(const Array& x, const Array& y, SourceLocation loc) { return shift(prim::kShiftLeft, "shift_left", x, y, loc); }
+Array shift_right_arithmetic(const Array& x, const Array& y, SourceLocation loc) {
+  return shift(prim::kShiftRightArithmetic, "shift_right_arithmetic", x, y, loc);
+}
 Array operator~(const Operand& a) {
   require_int_or_bool("operator~", a.value);
   return bind1(prim::kNot, {a.value}, {}, a.loc);

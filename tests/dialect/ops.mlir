@@ -42,6 +42,12 @@ func.func @binary(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4xi32>, %p: t
   %9 = strata.or %i, %i : tensor<4xi32>
   // CHECK: strata.shift_right_logical %{{.*}}, %{{.*}} : tensor<4xi32>
   %10 = strata.shift_right_logical %9, %i : tensor<4xi32>
+  // CHECK: strata.shift_left %{{.*}}, %{{.*}} : tensor<4xi32>
+  %shl = strata.shift_left %10, %i : tensor<4xi32>
+  // CHECK: strata.shift_right_arithmetic %{{.*}}, %{{.*}} : tensor<4xi32>
+  %sra = strata.shift_right_arithmetic %shl, %i : tensor<4xi32>
+  // CHECK: strata.xor %{{.*}}, %{{.*}} : tensor<4xi32>
+  %xor = strata.xor %sra, %i : tensor<4xi32>
   // CHECK: strata.not %{{.*}} : tensor<4xi1>
   %11 = strata.not %8 : tensor<4xi1>
   return %7 : tensor<4xf32>

@@ -106,6 +106,12 @@ Array logical_not(const Array& a, SourceLocation loc = SourceLocation::current()
 Array operator&(const Operand& a, const Operand& b);
 Array operator|(const Operand& a, const Operand& b);
 Array operator~(const Operand& a);
+// Exclusive or: logical on bools, bitwise on integers (as NumPy's ^).
+Array operator^(const Operand& a, const Operand& b);
+// Integer shifts, as jax.lax: zeros shifted in on the left; copies of the sign bit on the right.
+// A shift by the bit width or more, or negative, gives 0 (or -1 for a negative x shifted right).
+Array shift_left(const Array& x, const Array& y, SourceLocation loc = SourceLocation::current());
+Array shift_right_arithmetic(const Array& x, const Array& y, SourceLocation loc = SourceLocation::current());
 
 // cond ? x : y elementwise, broadcasting all three.
 Array where(const Array& cond, const Array& x, const Array& y,

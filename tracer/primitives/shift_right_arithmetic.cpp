@@ -1,0 +1,32 @@
+// tracer/primitives/shift_right_arithmetic.cpp — `shift_right_arithmetic`: x >> y shifting in
+// copies of the sign bit; a shift by the bit width or more, or negative, gives 0 or -1 by sign.
+#include "elementwise.h"
+
+namespace strata {
+namespace {
+
+struct Fn {
+  template <class T> T operator()(T a, T b) const {
+    const T width = static_cast<T>(sizeof(T) * 8);
+    return static_cast<T>(a >> (b < 0 || b >= width ? width - 1 : b));
+  }
+};
+
+struct Op {
+  template <class S> static constexpr bool supports = elementwise::kIsInt<S>;
+  template <class X, class Y> static auto eval(const X& x, const Y& y) { return x.binaryExpr(y, Fn{}); }
+};
+
+}  // namespace
+
+const Primitive prim::kShiftRightArithmetic{
+    .name = "shift_right_arithmetic",
+    .traits = kElementwise | kNotDifferentiable,
+    .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
+      return elementwise::rule("shift_right_arithmetic", in, elementwise::Accepts::kInt, false);
+    },
+    .eager = elementwise::binary_kernel<Op>,
+    .batch = elementwise::batch_rule<prim::kShiftRightArithmetic>,
+};
+
+}  // namespace strata
