@@ -275,6 +275,24 @@ def Strata_XorOp : Strata_BinaryElementwiseOp<"xor", Strata_PredOrIntTensor,
   }];
   let summary = "elementwise exclusive or";
 }
+def Strata_PopulationCountOp : Strata_UnaryElementwiseOp<"population_count", Strata_IntTensor,
+    "The number of set bits of `operand`, elementwise.",
+    "%1 = strata.population_count %0 : tensor<4xi32>"> {
+  let jaxprPrimitive = "population_count";
+  let scalar = [{
+    return math::CtPopOp::create(b, loc, x);
+  }];
+  let summary = "elementwise population count";
+}
+def Strata_ClzOp : Strata_UnaryElementwiseOp<"clz", Strata_IntTensor,
+    "The number of leading zero bits of `operand` (its bit width for 0), elementwise.",
+    "%1 = strata.clz %0 : tensor<4xi32>"> {
+  let jaxprPrimitive = "clz";
+  let scalar = [{
+    return math::CountLeadingZerosOp::create(b, loc, x);
+  }];
+  let summary = "elementwise count of leading zeros";
+}
 def Strata_NotOp : Strata_UnaryElementwiseOp<"not", Strata_PredOrIntTensor,
     "Logical (on `i1`) or bitwise (on integers) negation, elementwise.",
     "%1 = strata.not %0 : tensor<4xi1>"> {

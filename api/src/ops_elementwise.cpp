@@ -212,6 +212,15 @@ Array shift_left(const Array& x, const Array& y, SourceLocation loc) { return sh
 Array shift_right_arithmetic(const Array& x, const Array& y, SourceLocation loc) {
   return shift(prim::kShiftRightArithmetic, "shift_right_arithmetic", x, y, loc);
 }
+namespace {
+Array int_unary(const Primitive& p, std::string_view op, const Array& x, const SourceLocation& loc) {
+  if (!is_integer(api::aval(x, op).dtype))
+    throw DTypeError(std::string(op) + ": expects an integer operand, but got " + api::aval(x, op).str());
+  return bind1(p, {x}, {}, loc);
+}
+}  // namespace
+Array population_count(const Array& x, SourceLocation loc) { return int_unary(prim::kPopulationCount, "population_count", x, loc); }
+Array clz(const Array& x, SourceLocation loc) { return int_unary(prim::kClz, "clz", x, loc); }
 Array operator~(const Operand& a) {
   require_int_or_bool("operator~", a.value);
   return bind1(prim::kNot, {a.value}, {}, a.loc);

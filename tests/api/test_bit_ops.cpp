@@ -73,6 +73,49 @@ TEST(BitOps, ShiftsAndXorOverIntegerDtypes) {
   check<int64_t>(st::i64);
 }
 
+namespace {
+
+template <class T>
+void check_counts(st::DType t) {
+  SCOPED_TRACE(st::short_name(t));
+  std::vector<T> xs = operands<T>();
+  for (T v : {T(2), T(255), T(256), T(-256), static_cast<T>(T(1) << (sizeof(T) * 8 - 2))}) xs.push_back(v);
+  int64_t n = static_cast<int64_t>(xs.size());
+  Array x = st::array(std::vector<T>(xs), {n});
+  auto pc = [](const Array& a) { return st::population_count(a); };
+  auto lz = [](const Array& a) { return st::clz(a); };
+  std::vector<T> p = pc(x).template to_vector<T>(), z = lz(x).template to_vector<T>();
+  std::vector<T> pj = st::jit(pc)(x).template to_vector<T>(), zj = st::jit(lz)(x).template to_vector<T>();
+  ASSERT_EQ(pc(x).dtype(), t);
+  for (size_t i = 0; i < xs.size(); ++i) {
+    // References bit by bit, from the top.
+    using U = std::make_unsigned_t<T>;
+    U u = static_cast<U>(xs[i]);
+    T ones = 0, lead = 0;
+    bool seen = false;
+    for (int k = static_cast<int>(sizeof(T) * 8) - 1; k >= 0; --k) {
+      bool bit = (u >> k) & 1u;
+      ones = static_cast<T>(ones + bit);
+      seen = seen || bit;
+      if (!seen) ++lead;
+    }
+    EXPECT_EQ(p[i], ones) << "population_count(" << xs[i] << ")";
+    EXPECT_EQ(z[i], lead) << "clz(" << xs[i] << ")";
+    EXPECT_EQ(pj[i], p[i]) << "jit population_count(" << xs[i] << ")";
+    EXPECT_EQ(zj[i], z[i]) << "jit clz(" << xs[i] << ")";
+  }
+}
+
+}  // namespace
+
+TEST(BitOps, PopulationCountAndClz) {
+  check_counts<int32_t>(st::i32);
+  check_counts<int64_t>(st::i64);
+  st::testing::expect_contains(st::testing::error_message<st::DTypeError>([&] { st::clz(st::array({1.0f}, {1})); }), "clz");
+  st::testing::expect_contains(
+      st::testing::error_message<st::DTypeError>([&] { st::population_count(st::array({1}, {1}, st::bool_)); }), "population_count");
+}
+
 TEST(BitOps, XorOfBoolsAndBroadcasting) {
   Array a = st::array({0, 0, 1, 1}, {4}, st::bool_), b = st::array({0, 1, 0, 1}, {4}, st::bool_);
   Array r = a ^ b;

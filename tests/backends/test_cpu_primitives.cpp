@@ -303,6 +303,8 @@ const std::map<std::string, std::function<std::vector<Case>()>>& case_table() {
          return cs;
        }},
       {"is_finite", [] { return unary_cases(kFloats, -10, 10); }},
+      {"population_count", [] { return unary_cases(kInts, -1e9, 1e9); }},
+      {"clz", [] { return unary_cases(kInts, -1e9, 1e9); }},
       {"not", [] { return unary_cases(std::vector<DType>{st::i32, st::i64, st::bool_}, -1e6, 1e6); }},
       {"add", [] { return binary_cases(kNumeric, -1e3, 1e3); }},
       {"sub", [] { return binary_cases(kNumeric, -1e3, 1e3); }},

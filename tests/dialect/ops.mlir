@@ -48,6 +48,10 @@ func.func @binary(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4xi32>, %p: t
   %sra = strata.shift_right_arithmetic %shl, %i : tensor<4xi32>
   // CHECK: strata.xor %{{.*}}, %{{.*}} : tensor<4xi32>
   %xor = strata.xor %sra, %i : tensor<4xi32>
+  // CHECK: strata.population_count %{{.*}} : tensor<4xi32>
+  %popcnt = strata.population_count %xor : tensor<4xi32>
+  // CHECK: strata.clz %{{.*}} : tensor<4xi32>
+  %clz = strata.clz %popcnt : tensor<4xi32>
   // CHECK: strata.not %{{.*}} : tensor<4xi1>
   %11 = strata.not %8 : tensor<4xi1>
   return %7 : tensor<4xf32>
