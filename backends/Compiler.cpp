@@ -12,8 +12,6 @@
 // report through diagnostics), and failures come back as the diagnostics' text.
 #include "backends/Compiler.h"
 
-#include <chrono>
-
 #include "backends/DiskCache.h"
 #include "backends/Pipeline.h"
 #include "jaxpr.h"
@@ -27,7 +25,6 @@
 namespace strata::compiler {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using mlir::strata::Stage;
 
 // A context for one program of `target`, collecting its diagnostics as text.
@@ -90,12 +87,7 @@ CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, st
   for (const AbstractValue& a : prog.inputs) prog.memory.argument_bytes += static_cast<int64_t>(a.nbytes());
   for (const AbstractValue& a : prog.outputs) prog.memory.output_bytes += static_cast<int64_t>(a.nbytes());
 
-  Clock::time_point last = Clock::now();
-  auto lap = [&](std::string stage) {
-    Clock::time_point now = Clock::now();
-    prog.times.push_back({std::move(stage), std::chrono::duration<double, std::milli>(now - last).count()});
-    last = now;
-  };
+  backends::StageClock clock;
   prog.stages.emplace_back("jaxpr", jaxpr.str() + "\n");
 
   Session session(*target);
@@ -112,7 +104,7 @@ CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, st
   auto record = [&](const Stage& stage, const std::string*) {
     if (stage.measure) stage.measure(*module, cost);
     prog.stages.emplace_back(stage.name, mlir::strata::printStage(*module, stage));
-    lap(stage.name);
+    clock.lap(prog.times, stage.name);
   };
 
   // Shared stages up to `cse`, where the persistent cache is consulted.
@@ -132,8 +124,7 @@ CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, st
       cached.cost = entry.cost;
       cached.output_aliases = entry.output_aliases;
       cached.from_disk_cache = true;
-      lap("disk-cache");
-      cached.times = prog.times;
+      clock.lap(cached.times, "disk-cache");  // only a hit's times show the cache
       auto exe = target->load(entry.payload, std::move(cached), options);
       if (exe.ok()) return CompileResult{*std::move(exe), ""};
       // A stale or foreign payload: compile afresh.

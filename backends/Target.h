@@ -8,6 +8,7 @@
 // implementing this interface and a `createXxxTarget()` function — no shared code changes.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -42,6 +43,19 @@ struct Program {
   CostAnalysis cost;
   std::vector<int> output_aliases;  // per output, the donated input it is written into, or -1
   bool from_disk_cache = false;
+};
+
+// Times the stages of one compilation: each lap() appends the time since the previous one.
+class StageClock {
+ public:
+  void lap(std::vector<StageTime>& times, std::string stage) {
+    std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now();
+    times.push_back({std::move(stage), std::chrono::duration<double, std::milli>(now - last_).count()});
+    last_ = now;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
 class Target {

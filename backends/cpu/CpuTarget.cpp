@@ -5,8 +5,6 @@
 // 2. compile(): the LLVM dialect is translated to LLVM IR, optimised for the host at -O<n>,
 //    compiled to an ELF object (the persistent cache's payload) and linked by ORC (JitCode).
 // 3. The asm stage is generated on demand from the llvm-ir text (CpuExecutable).
-#include <chrono>
-
 #include "backends/Target.h"
 #include "backends/cpu/CpuExecutable.h"
 #include "backends/cpu/JitCode.h"
@@ -98,13 +96,8 @@ class CpuTarget final : public backends::Target {
   absl::StatusOr<std::shared_ptr<const Executable>> compile(mlir::ModuleOp module, backends::Program& program,
                                                             const JitOptions& options,
                                                             std::string& payload) const override {
-    using Clock = std::chrono::steady_clock;
-    Clock::time_point last = Clock::now();
-    auto lap = [&](const char* stage) {
-      Clock::time_point now = Clock::now();
-      program.times.push_back({stage, std::chrono::duration<double, std::milli>(now - last).count()});
-      last = now;
-    };
+    backends::StageClock clock;
+    auto lap = [&](const char* stage) { clock.lap(program.times, stage); };
     program.memory.scratch_bytes = intAttr(module, "strata.scratch_bytes", 0);
     program.memory.temporaries_bytes = intAttr(module, "strata.temporaries_bytes", 0);
     program.output_aliases.clear();

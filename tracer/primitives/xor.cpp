@@ -1,4 +1,4 @@
-// tracer/primitives/or.cpp — `xor`: logical exclusive or of bools, bitwise of integers.
+// tracer/primitives/xor.cpp — `xor`: logical exclusive or of bools, bitwise of integers.
 #include "elementwise.h"
 
 namespace strata {
