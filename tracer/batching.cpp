@@ -16,6 +16,16 @@ Array move_dim(const Array& x, int from, int to) {
   return lax::transpose(x, perm);
 }
 
+Array broadcast_batch(const Array& x, int64_t size) {
+  Shape shape{size};
+  IntList dims;
+  for (int64_t d = 0; d < x.ndim(); ++d) {
+    shape.push_back(x.shape(d));
+    dims.push_back(d + 1);
+  }
+  return lax::broadcast_in_dim(x, shape, dims);
+}
+
 Result batch_jaxpr(const JaxprImpl& j, std::span<const Array> args, std::span<const int> dims) {
   if (args.size() != j.invars.size() || dims.size() != args.size())
     throw ValueError("vmap: the program takes " + std::to_string(j.invars.size()) + " arguments, but got " +

@@ -24,4 +24,7 @@ Result batch_jaxpr(const JaxprImpl& j, std::span<const Array> args, std::span<co
 // `x` with its dimension `from` moved to position `to` (x itself when they are equal).
 Array move_dim(const Array& x, int from, int to);
 
+// `x` repeated along a new leading dimension of `size`: the batch of an unbatched value.
+Array broadcast_batch(const Array& x, int64_t size);
+
 }  // namespace strata::batching

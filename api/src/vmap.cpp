@@ -4,7 +4,6 @@
 
 #include "array_impl.h"
 #include "batching.h"
-#include "lax.h"
 #include "trace.h"
 
 namespace strata::detail {
@@ -52,15 +51,8 @@ std::vector<Array> vmap_run(const Jaxpr& j, const std::vector<Array>& leaves, co
   for (std::size_t k = 0; k < r.outputs.size(); ++k) {
     Array y = r.outputs[k];
     int d = r.dims[k];
-    if (d == not_mapped) {  // the same for every example: broadcast along a new leading axis
-      const AbstractValue& av = aval_of(y);
-      Shape shape{size};
-      IntList bdims;
-      for (std::size_t a = 0; a < av.shape.size(); ++a) {
-        shape.push_back(av.shape[a]);
-        bdims.push_back(static_cast<int64_t>(a) + 1);
-      }
-      y = lax::broadcast_in_dim(y, shape, bdims);
+    if (d == not_mapped) {  // the same for every example
+      y = batching::broadcast_batch(y, size);
       d = 0;
     }
     int to = out_axes < 0 ? out_axes + static_cast<int>(y.ndim()) : out_axes;

@@ -75,19 +75,8 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
   for (size_t i = 0; i < args.size(); ++i)
     if (dims[i] != not_mapped) size = args[i].shape(dims[i]);
   std::vector<Array> xs;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (dims[i] != not_mapped) {
-      xs.push_back(batching::front(args, dims, i));
-      continue;
-    }
-    Shape shape{size};
-    IntList bdims;
-    for (int64_t d = 0; d < args[i].ndim(); ++d) {
-      shape.push_back(args[i].shape(d));
-      bdims.push_back(d + 1);
-    }
-    xs.push_back(lax::broadcast_in_dim(args[i], shape, bdims));
-  }
+  for (size_t i = 0; i < args.size(); ++i)
+    xs.push_back(dims[i] != not_mapped ? batching::front(args, dims, i) : batching::broadcast_batch(args[i], size));
   Params q = p;
   q.set("dimension", p.get_int("dimension") + 1);
   return {lax::bind(prim::kConcatenate, xs, q), {0}};

@@ -1,5 +1,6 @@
 #include "elementwise.h"
 
+#include "../batching.h"
 #include "../trace.h"
 
 namespace strata::elementwise {
@@ -53,18 +54,9 @@ std::pair<std::vector<Array>, std::vector<int>> batch(const Primitive& p, std::s
     Array x = args[i];
     int d = batch_dims[i];
     if (d == not_mapped) {
-      if (x.ndim() > 0) {  // [S] → [B, S]
-        IntList dims;
-        for (int64_t k = 1; k <= x.ndim(); ++k) dims.push_back(k);
-        x = apply(prim::kBroadcastInDim, x, Params{{"shape", IntList(full)}, {"broadcast_dimensions", dims}});
-      }
+      if (x.ndim() > 0) x = batching::broadcast_batch(x, size);  // [S] → [B, S]
     } else {
-      if (d != 0) {  // the batch dimension first
-        IntList perm{d};
-        for (int64_t k = 0; k < x.ndim(); ++k)
-          if (k != d) perm.push_back(k);
-        x = apply(prim::kTranspose, x, Params{{"permutation", perm}});
-      }
+      x = batching::move_dim(x, d, 0);  // the batch dimension first
       if (x.ndim() == 1 && !example.empty())  // [B] → [B, S]
         x = apply(prim::kBroadcastInDim, x, Params{{"shape", IntList(full)}, {"broadcast_dimensions", IntList{0}}});
     }
