@@ -68,10 +68,10 @@ CompileResult failure(std::string message) {
 }
 
 CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated) {
-  const backends::Target* target = backends::find_target(options.device.kind);
-  if (!target) return failure(no_target(options.device));
-  if (options.device.index < 0 || options.device.index >= target->device_count())
-    return failure("error: no device " + options.device.str() + " (this process has " +
+  const backends::Target* target = backends::find_target(options.device.value_or(cpu()).kind);
+  if (!target) return failure(no_target(options.device.value_or(cpu())));
+  if (options.device.value_or(cpu()).index < 0 || options.device.value_or(cpu()).index >= target->device_count())
+    return failure("error: no device " + options.device.value_or(cpu()).str() + " (this process has " +
                    std::to_string(target->device_count()) + ")\n");
 
   backends::Program prog;
@@ -166,7 +166,7 @@ std::vector<std::string> stage_names(DeviceKind kind) {
 }
 
 std::string codegen_key(const JitOptions& o, std::span<const int> donated) {
-  std::string k = o.device.str() + " O" + std::to_string(o.opt_level) + (o.parallel ? "+parallel" : "-parallel") +
+  std::string k = o.device.value_or(cpu()).str() + " O" + std::to_string(o.opt_level) + (o.parallel ? "+parallel" : "-parallel") +
                   (o.fuse ? "+fuse" : "-fuse") + (o.assign_buffers ? "+buffers" : "-buffers");
   for (size_t i = 0; i < donated.size(); ++i) k += (i ? "," : "+donate:") + std::to_string(donated[i]);
   return k;
@@ -179,9 +179,9 @@ LowerResult lower(const JaxprImpl& jaxpr, const JitOptions& options, std::string
     result.stages.push_back({mlir::strata::kJaxprStage.str(), jaxpr_text, jaxpr_text});
     const llvm::StringRef lastStage(last.data(), last.size());
     if (lastStage == mlir::strata::kJaxprStage) return result;
-    const backends::Target* target = backends::find_target(options.device.kind);
+    const backends::Target* target = backends::find_target(options.device.value_or(cpu()).kind);
     if (!target) {
-      result.error = no_target(options.device);
+      result.error = no_target(options.device.value_or(cpu()));
       return result;
     }
     Session session(*target);

@@ -5,6 +5,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "lowering/Dialects.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -22,6 +23,19 @@ const mlir::strata::Stage* find_stage(llvm::ArrayRef<const mlir::strata::Stage*>
   for (const mlir::strata::Stage* s : stages)
     if (name == s->name) return s;
   return nullptr;
+}
+
+void read_program_results(mlir::ModuleOp module, Program& program) {
+  auto i64 = [&](const char* name) {
+    auto a = module->getAttrOfType<mlir::IntegerAttr>(name);
+    return a ? a.getInt() : 0;
+  };
+  program.memory.scratch_bytes = i64("strata.scratch_bytes");
+  program.memory.temporaries_bytes = i64("strata.temporaries_bytes");
+  program.output_aliases.clear();
+  const int64_t nc = static_cast<int64_t>(program.consts.size());
+  if (auto aliases = module->getAttrOfType<mlir::DenseI64ArrayAttr>("strata.output_aliases"))
+    for (int64_t a : aliases.asArrayRef()) program.output_aliases.push_back(a < 0 ? -1 : static_cast<int>(a - nc));
 }
 
 void register_dialects(mlir::DialectRegistry& registry, const Target& target) {

@@ -17,6 +17,7 @@ class raw_ostream;
 }
 namespace mlir {
 class Diagnostic;
+class ModuleOp;
 }
 
 namespace strata::backends {
@@ -35,6 +36,10 @@ void register_dialects(mlir::DialectRegistry& registry, const Target& target);
 // `donated` naming inputs.
 mlir::strata::PipelineOptions pipeline_options(const Target& target, const JitOptions& options, int64_t num_consts,
                                                int64_t num_inputs, std::span<const int> donated);
+
+// What the stages left on the module for the executable (lowering/PipelineOptions.h): the
+// scratch arena's size, the temporaries' total, each output's donated input.
+void read_program_results(mlir::ModuleOp module, Program& program);
 
 // "demo.cpp:12:9: error: message" (the first file location found), then its notes.
 void print_diagnostic(llvm::raw_ostream& os, mlir::Diagnostic& d);

@@ -7,7 +7,11 @@
 #include "llvm/Target/TargetMachine.h"
 #include "lowering/LlvmCodegen.h"
 #include "lowering/Passes.h"
+#include "lowering/Stages.h"
 #include "lowering/StrataToLinalg.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
@@ -38,6 +42,36 @@ void addLinalgPasses(OpPassManager& pm, const PipelineOptions&) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createUnshareFillsPass());
+}
+
+namespace {
+double bytes(Type t) {
+  auto s = dyn_cast<ShapedType>(t);
+  if (!s || !s.hasStaticShape()) return 0;
+  int64_t bits = s.getElementTypeBitWidth();
+  return static_cast<double>(s.getNumElements()) * static_cast<double>(std::max<int64_t>(1, bits / 8));
+}
+}  // namespace
+
+void measureLinalgBytes(ModuleOp module, StageCost& cost) {
+  double total = 0;
+  module.walk([&](Operation* op) {
+    if (auto l = dyn_cast<linalg::LinalgOp>(op)) {
+      for (Value v : l.getDpsInputs()) total += bytes(v.getType());
+      for (Value v : op->getResults()) total += bytes(v.getType());
+    } else if (auto s = dyn_cast<tensor::InsertSliceOp>(op)) {
+      total += 2 * bytes(s.getSource().getType());
+    } else if (auto s = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      total += 2 * bytes(s.getType());
+    }
+  });
+  cost.bytes_accessed = total;
+}
+
+void addAssignBuffersPasses(OpPassManager& pm, const PipelineOptions& options) {
+  StrataAssignBuffersOptions assign;
+  assign.share = options.jit.assign_buffers;
+  pm.addPass(createStrataAssignBuffers(assign));
 }
 
 void addBufferizePasses(OpPassManager& pm, const PipelineOptions& options) {

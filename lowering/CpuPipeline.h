@@ -20,8 +20,16 @@ class OpPassManager;
 
 namespace mlir::strata {
 
+struct StageCost;
+
+// The stages linalg, bufferized and buffers, which the cuda target shares.
 void addLinalgPasses(OpPassManager& pm, const PipelineOptions& options);
+// The linalg stage's measure: bytes read and written by the kernels of the (fused) linalg
+// program (each linalg op reads its inputs and writes its results; slices copy theirs).
+void measureLinalgBytes(ModuleOp module, StageCost& cost);
 void addBufferizePasses(OpPassManager& pm, const PipelineOptions& options);
+// Buffers assigned (BufferAssignment; JitOptions::assign_buffers off: nothing shares).
+void addAssignBuffersPasses(OpPassManager& pm, const PipelineOptions& options);
 void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options);
 void addLlvmDialectPasses(OpPassManager& pm, const PipelineOptions& options);
 

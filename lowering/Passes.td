@@ -351,3 +351,46 @@ def CpuEntryPass : Pass<"strata-cpu-entry", "::mlir::ModuleOp"> {
 }
 
 #endif  // STRATA_LOWERING_PASSES_TD
+
+def GpuMapLoopsPass : Pass<"strata-gpu-map-loops", "::mlir::ModuleOp"> {
+  let summary = "Map the entry function's loop nests onto GPU blocks and threads";
+  let description = [{
+    Prepares the `loops` stage of the cuda target for convert-parallel-loops-to-gpu: every
+    loop nest of the entry function becomes one kernel, and nothing but views, copies and
+    constants is left to run on the host.
+
+    1. Each run of top-level operations that touch memory and are not a parallel loop (a full
+       reduction's scf.for, a store initialising a 0-d accumulator) is moved into a parallel
+       loop of one iteration: one thread runs it.
+    2. Each top-level scf.parallel is collapsed to one dimension (its iterations numbered in
+       row-major order: consecutive threads touch consecutive elements, so loads coalesce),
+       tiled by `block-size` (a guard skips the tail) and mapped: tiles to blocks (x), the
+       iterations of a tile to threads (x). A loop of fewer iterations gets a block of that
+       many threads, rounded up to a warp.
+    3. Parallel loops nested inside run sequentially in their thread.
+
+    REQUIRES: bufferized, static loop bounds, views of the scratch arena (no allocation).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block of a mapped loop">,
+  ];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Loop nests mapped to a grid of blocks">,
+    Statistic<"numSerial", "serial-kernels", "Runs of host operations moved into a one-thread loop">,
+  ];
+}
+
+def GpuMergeKernelsPass : Pass<"strata-gpu-merge-kernels", "::mlir::ModuleOp"> {
+  let summary = "Move every outlined kernel into one gpu.module";
+  let description = [{
+    gpu-kernel-outlining makes one gpu.module per kernel, each holding a function named after
+    the launching function. One program is one cubin: this pass moves every kernel into the
+    first module, renamed `@kernels::@<its module's name>` (unique, as module names are), and
+    points each gpu.launch_func at it. Kernels share nothing else (outlined kernels call no
+    functions), so nothing else moves.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}

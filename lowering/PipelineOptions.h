@@ -30,6 +30,11 @@ struct PipelineOptions {
   // Target::configure): the element types of the dots whose GEMM runs a fused epilogue on each
   // output block.
   llvm::SmallVector<std::string> dotEpilogueTypes;
+  // The cuda target's GPU architecture ("sm_90") and PTX version feature ("+ptx80"), and the
+  // CUDA toolkit its kernels link libdevice from and whose ptxas makes cubins.
+  std::string gpuChip = "sm_90";
+  std::string gpuFeatures = "+ptx80";
+  std::string cudaToolkit = "/usr/local/cuda";
 };
 
 }  // namespace mlir::strata

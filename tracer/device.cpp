@@ -18,6 +18,17 @@ Device Array::device() const {
   return impl_->buffer ? impl_->buffer->device : cpu();
 }
 
+const Array& Array::block_until_ready() const {
+  if (!impl_) throw ValueError("Array::block_until_ready: this Array is null (default-constructed, never assigned)");
+  if (!impl_->buffer || impl_->buffer->device.kind == DeviceKind::cpu) return *this;
+  const detail::DeviceMemory* m = detail::device_memory(impl_->buffer->device.kind);
+  if (m && m->synchronize) {
+    m->synchronize(impl_->buffer->device.index);
+    detail::check_device_memory(*m, "block_until_ready");
+  }
+  return *this;
+}
+
 namespace detail {
 
 Array copy_to_device(const Array& x, Device d) {
@@ -31,13 +42,21 @@ Array copy_to_device(const Array& x, Device d) {
     if (from.device.kind == DeviceKind::cpu && d.kind == DeviceKind::cpu) {
       std::memcpy(to.data, from.data, from.nbytes);
     } else if (from.device.kind == DeviceKind::cpu) {
-      device_memory(d.kind)->from_host(d.index, to.data, from.data, from.nbytes);
+      const DeviceMemory& m = *device_memory(d.kind);
+      m.from_host(d.index, to.data, from.data, from.nbytes);
+      check_device_memory(m, ("copy to " + d.str()).c_str());
     } else if (d.kind == DeviceKind::cpu) {
-      device_memory(from.device.kind)->to_host(from.device.index, to.data, from.data, from.nbytes);
+      const DeviceMemory& m = *device_memory(from.device.kind);
+      m.to_host(from.device.index, to.data, from.data, from.nbytes);
+      check_device_memory(m, ("copy from " + from.device.str()).c_str());
     } else {  // device to device, through the host
       std::vector<char> host(from.nbytes);
-      device_memory(from.device.kind)->to_host(from.device.index, host.data(), from.data, from.nbytes);
-      device_memory(d.kind)->from_host(d.index, to.data, host.data(), from.nbytes);
+      const DeviceMemory& src = *device_memory(from.device.kind);
+      src.to_host(from.device.index, host.data(), from.data, from.nbytes);
+      check_device_memory(src, ("copy from " + from.device.str()).c_str());
+      const DeviceMemory& dst = *device_memory(d.kind);
+      dst.from_host(d.index, to.data, host.data(), from.nbytes);
+      check_device_memory(dst, ("copy to " + d.str()).c_str());
     }
   }
   return Array(std::move(impl));

@@ -1,5 +1,7 @@
 #include "trace.h"
 
+#include <atomic>
+
 #include <string>
 
 namespace strata {
@@ -99,6 +101,12 @@ void check_usable(const Array& a, std::string_view op) {
         "pass values in as arguments instead.");
 }
 
+namespace {
+std::atomic<DeviceEval> g_device_eval_fn{nullptr};
+}  // namespace
+
+void set_device_eval(DeviceEval eval) { g_device_eval_fn.store(eval, std::memory_order_release); }
+
 std::vector<Array> eval_eager(const Primitive& prim, std::span<const Array> inputs,
                               const std::vector<AbstractValue>& out_avals, const Params& params) {
   std::vector<KernelArg> in;
@@ -129,12 +137,24 @@ std::vector<Array> bind(const Primitive& prim, std::span<const Array> inputs,
 
   TraceState* trace = current_trace();
   if (!trace) {
-    for (const Array& a : inputs)
-      if (a.impl()->buffer && a.impl()->buffer->device.kind != DeviceKind::cpu)
-        throw ValueError(std::string(prim.name) + ": eager ops run on the CPU, but got an array on " +
-                         a.impl()->buffer->device.str() + " (" + a.impl()->aval.str() +
-                         "); compile the computation for that device with jit(f, {.device = ...}), or "
-                         "bring the array to the host with device_put(x, st::cpu())");
+    // Operands on a device: the primitive runs there (host operands, such as a scalar, are
+    // copied over); two devices at once are refused.
+    const Device* device = nullptr;
+    for (const Array& a : inputs) {
+      if (!a.impl()->buffer || a.impl()->buffer->device.kind == DeviceKind::cpu) continue;
+      const Device& d = a.impl()->buffer->device;
+      if (device && !(*device == d))
+        throw ValueError(std::string(prim.name) + ": operands on two devices, " + device->str() + " and " + d.str() +
+                         "; move one with st::device_put");
+      device = &d;
+    }
+    if (device) {
+      DeviceEval eval = g_device_eval_fn.load(std::memory_order_acquire);
+      if (!eval)
+        throw ValueError(std::string(prim.name) + ": got an array on " + device->str() +
+                         ", but this build cannot run operations there");
+      return eval(prim, inputs, params, *device);
+    }
     if (prim.eval) return prim.eval(inputs, params);
     return eval_eager(prim, inputs, out_avals, params);
   }

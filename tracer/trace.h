@@ -48,6 +48,13 @@ Array bind1(const Primitive& prim, std::span<const Array> inputs, const Params& 
 std::vector<Array> eval_eager(const Primitive& prim, std::span<const Array> inputs,
                               const std::vector<AbstractValue>& out_avals, const Params& params);
 
+// How eager mode runs a primitive whose operands live on another device than the CPU: the
+// primitive compiled for that device once per signature (as JAX runs ops one by one). Set by
+// the API, which owns the compiler; null: such operands are refused.
+using DeviceEval = std::vector<Array> (*)(const Primitive& prim, std::span<const Array> inputs, const Params& params,
+                                          Device device);
+void set_device_eval(DeviceEval eval);
+
 // While alive, every equation bound on this thread records `loc` instead of its own call
 // site: transforms set it to the location of the user's equation they are expanding, so that
 // derivative equations point at the user's code rather than at a rule's file.

@@ -2,6 +2,7 @@
 // target built in) and device_put; the copy itself is the core's (tracer/device.cpp).
 #include "array_impl.h"
 #include "backends/Compiler.h"
+#include "device_eager.h"
 #include "strata/array.h"
 #include "strata/device.h"
 #include "strata/errors.h"
@@ -27,18 +28,21 @@ void check_exists(Device d, const char* what) {
 }  // namespace
 
 Device gpu(int index) {
+  detail::install_device_eval();
   Device d{DeviceKind::cuda, index};
   check_exists(d, "st::gpu");
   return d;
 }
 
 std::vector<Device> devices() {
+  detail::install_device_eval();
   std::vector<Device> out{cpu()};
   for (int i = 0, n = count_of(DeviceKind::cuda); i < n; ++i) out.push_back(Device{DeviceKind::cuda, i});
   return out;
 }
 
 Array device_put(const Array& x, Device d) {
+  detail::install_device_eval();
   check_exists(d, "device_put");
   if (!x.valid()) throw ValueError("device_put: got a null Array (default-constructed, never assigned)");
   if (x.is_tracer()) return x;

@@ -19,6 +19,7 @@
 
 #include "array_impl.h"
 #include "backends/Compiler.h"
+#include "device_eager.h"
 #include "jaxpr.h"
 #include "trace.h"
 
@@ -35,7 +36,7 @@ struct Lowered::Impl {
 };
 
 const std::string& Lowered::as_text(std::string_view stage) const {
-  std::vector<std::string> names = compiler::stage_names(impl_->options.device.kind);
+  std::vector<std::string> names = compiler::stage_names(impl_->options.device.value_or(cpu()).kind);
   if (std::find(names.begin(), names.end(), stage) == names.end()) {
     std::string list;
     for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
@@ -50,7 +51,9 @@ const std::string& Lowered::as_text(std::string_view stage) const {
   return impl_->texts.find(stage)->second;
 }
 
-std::vector<std::string> Lowered::stages() const { return compiler::stage_names(impl_->options.device.kind); }
+std::vector<std::string> Lowered::stages() const {
+  return compiler::stage_names(impl_->options.device.value_or(cpu()).kind);
+}
 
 const Jaxpr& Lowered::jaxpr() const { return impl_->jaxpr; }
 
@@ -168,15 +171,38 @@ CompileLock::~CompileLock() { state.compile_mu.unlock(); }
 
 bool donates(const JitState& state) { return !state.options.donate.empty(); }
 
+// Where the array arguments of a call live: one device for all, or a ValueError naming two.
+Device arguments_device(const std::vector<Array>& leaves, const std::string& name) {
+  std::optional<Device> found;
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    const Array& a = leaves[i];
+    if (!a.valid() || !a.impl()->buffer) continue;
+    Device d = a.impl()->buffer->device;
+    if (!found) {
+      found = d;
+      first = i;
+    } else if (!(*found == d)) {
+      throw ValueError("jit(" + name + "): array argument " + std::to_string(first) + " is on " + found->str() +
+                       " but array argument " + std::to_string(i) + " is on " + d.str() +
+                       "; put them on one device with st::device_put, or pick one with JitOptions::device");
+    }
+  }
+  return found.value_or(cpu());
+}
+
 std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr, const tree::Signature& sig,
                                              tree::Description description, std::any out_proto, double trace_ms,
                                              const std::vector<std::size_t>& arg_ends) {
-  const JitOptions& o = state.options;
+  // The device: the option's, or where the arguments live.
+  JitOptions o = state.options;
+  detail::install_device_eval();  // eager ops on the outputs run where they live
+  if (!o.device) o.device = arguments_device(sig.leaves, o.name);
   std::vector<Device> available = devices();
-  if (std::find(available.begin(), available.end(), o.device) == available.end()) {
+  if (std::find(available.begin(), available.end(), *o.device) == available.end()) {
     std::string list;
     for (const Device& d : available) list += (list.empty() ? "" : ", ") + d.str();
-    throw ValueError("jit(" + o.name + "): JitOptions::device is " + o.device.str() +
+    throw ValueError("jit(" + o.name + "): JitOptions::device is " + o.device->str() +
                      ", which this process does not have (devices: " + list + ")");
   }
   if (state.log && state.compiles.load() > 0 && !state.last_compiled.empty())

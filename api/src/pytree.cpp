@@ -11,7 +11,8 @@ void Signature::leaf(const Array& a) {
   check_usable(a, "jit argument");
   const AbstractValue& av = a.impl()->aval;
   word(static_cast<uint64_t>(av.shape.size()) | static_cast<uint64_t>(av.dtype) << 8 |
-       static_cast<uint64_t>(av.weak) << 16);
+       static_cast<uint64_t>(av.weak) << 16 | static_cast<uint64_t>(a.impl()->buffer->device.kind) << 24 |
+       static_cast<uint64_t>(a.impl()->buffer->device.index) << 32);
   for (int64_t d : av.shape) word(static_cast<uint64_t>(d));
   leaves.push_back(a);
 }

@@ -6,6 +6,7 @@
 //    compiled to an ELF object (the persistent cache's payload) and linked by ORC (JitCode).
 // 3. The asm stage is generated on demand from the llvm-ir text (CpuExecutable).
 #include "backends/Target.h"
+#include "backends/Pipeline.h"
 #include "backends/cpu/CpuExecutable.h"
 #include "backends/cpu/JitCode.h"
 #include "llvm/IR/LLVMContext.h"
@@ -15,61 +16,22 @@
 #include "lowering/CpuPipeline.h"
 #include "lowering/LlvmCodegen.h"
 #include "lowering/Stages.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "transforms/BufferAssignment.h"
-#include "transforms/Passes.h"
 
 namespace strata::backends::cpu {
 namespace {
 
-double bytes(mlir::Type t) {
-  auto s = llvm::dyn_cast<mlir::ShapedType>(t);
-  if (!s || !s.hasStaticShape()) return 0;
-  int64_t bits = s.getElementTypeBitWidth();
-  return static_cast<double>(s.getNumElements()) * static_cast<double>(std::max<int64_t>(1, bits / 8));
-}
-
-// Bytes read and written by the kernels of the (fused) linalg program: each linalg op reads
-// its inputs and writes its results; slices and inserts copy their elements.
-void measureBytes(mlir::ModuleOp module, mlir::strata::StageCost& cost) {
-  double total = 0;
-  module.walk([&](mlir::Operation* op) {
-    if (auto l = llvm::dyn_cast<mlir::linalg::LinalgOp>(op)) {
-      for (mlir::Value v : l.getDpsInputs()) total += bytes(v.getType());
-      for (mlir::Value v : op->getResults()) total += bytes(v.getType());
-    } else if (auto s = llvm::dyn_cast<mlir::tensor::InsertSliceOp>(op)) {
-      total += 2 * bytes(s.getSource().getType());
-    } else if (auto s = llvm::dyn_cast<mlir::tensor::ExtractSliceOp>(op)) {
-      total += 2 * bytes(s.getType());
-    }
-  });
-  cost.bytes_accessed = total;
-}
-
-int64_t intAttr(mlir::ModuleOp module, const char* name, int64_t otherwise) {
-  auto a = module->getAttrOfType<mlir::IntegerAttr>(name);
-  return a ? a.getInt() : otherwise;
-}
-
 using mlir::strata::Stage;
-
-// Buffer assignment off (JitOptions::assign_buffers): every temporary gets its own slot.
-void addAssignBuffers(mlir::OpPassManager& pm, const mlir::strata::PipelineOptions& options) {
-  mlir::strata::StrataAssignBuffersOptions assign;
-  assign.share = options.jit.assign_buffers;
-  pm.addPass(mlir::strata::createStrataAssignBuffers(assign));
-}
 
 // The host's stages, in order. Buffers are assigned once bufferization has made every
 // temporary an allocation; the loops stage then places them in the scratch arena.
 const Stage kStages[] = {
     {"linalg", "linalg/arith/math/tensor, one loop nest per fusion region", mlir::strata::addLinalgPasses, nullptr,
-     nullptr, measureBytes},
+     nullptr, mlir::strata::measureLinalgBytes},
     {"bufferized", "buffers; results written into out-params", mlir::strata::addBufferizePasses},
-    {"buffers", "every temporary's offset in the scratch arena (BufferAssignment)", addAssignBuffers,
+    {"buffers", "every temporary's offset in the scratch arena (BufferAssignment)", mlir::strata::addAssignBuffersPasses,
      nullptr, mlir::strata::recordedBufferAssignment},
     {"loops", "scf loops, runtime GEMM calls, parallel loops outlined, scratch arena", mlir::strata::addLoopsPasses},
     {"llvm-dialect", "the LLVM dialect, with the entry point strata_entry", mlir::strata::addLlvmDialectPasses},
@@ -98,12 +60,7 @@ class CpuTarget final : public backends::Target {
                                                             std::string& payload) const override {
     backends::StageClock clock;
     auto lap = [&](const char* stage) { clock.lap(program.times, stage); };
-    program.memory.scratch_bytes = intAttr(module, "strata.scratch_bytes", 0);
-    program.memory.temporaries_bytes = intAttr(module, "strata.temporaries_bytes", 0);
-    program.output_aliases.clear();
-    const int64_t nc = static_cast<int64_t>(program.consts.size());
-    if (auto aliases = module->getAttrOfType<mlir::DenseI64ArrayAttr>("strata.output_aliases"))
-      for (int64_t a : aliases.asArrayRef()) program.output_aliases.push_back(a < 0 ? -1 : static_cast<int>(a - nc));
+    backends::read_program_results(module, program);
 
     std::string error;
     std::unique_ptr<llvm::TargetMachine> tm = mlir::strata::createHostTargetMachine(options.opt_level, error);

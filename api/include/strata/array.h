@@ -54,9 +54,12 @@ class Array {
   int64_t size() const;
   std::size_t nbytes() const;
 
-  // Where the data lives (st::cpu() for every array made by the creation functions and eager
-  // ops; a jitted function's outputs live on its JitOptions::device).
+  // Where the data lives (st::cpu() for every array made by the creation functions; a jitted
+  // function's outputs live on its device, an eager op's where its operands do).
   Device device() const;
+  // Waits until the computation producing this array is done (GPU work is asynchronous: a call
+  // returns once its work is queued); returns *this. to_vector() and item() wait by themselves.
+  const Array& block_until_ready() const;
 
   bool valid() const { return impl_ != nullptr; }
   // True inside a trace: the array is abstract and has no data.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,8 +13,10 @@
 namespace strata {
 
 struct JitOptions {
-  // Where the compiled function runs (and its outputs live): st::cpu() (the default), st::gpu(i).
-  Device device = {};
+  // Where the compiled function runs (and its outputs live): st::cpu(), st::gpu(i). Unset (the
+  // default): where its array arguments live — all on one device (else a ValueError naming
+  // them), the CPU when it has none.
+  std::optional<Device> device;
   // The function's name in logs and dump files.
   std::string name = "fn";
   // When set, every stage of every function this jit lowers is written into this directory

@@ -1,0 +1,126 @@
+// The cuda target's stages (CudaPipeline.h). Each function is a recipe; the comments say why
+// the order matters.
+#include "lowering/CudaPipeline.h"
+
+#include "lowering/CpuPipeline.h"
+#include "lowering/Passes.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::strata {
+
+void addCudaLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
+  // 1. Strided copies become loops (a kernel each); whole-buffer copies stay copies (a
+  //    device-to-device copy step). Every linalg op becomes loops: scf.parallel over parallel
+  //    dimensions, scf.for over reductions (innermost, as StrataToLinalg orders them).
+  pm.addPass(createExpandStridedCopiesPass());
+  pm.addPass(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  // 2. Adjacent loops over one iteration space become one (one kernel instead of several), as
+  //    on the CPU; then temporaries move into the scratch arena (device memory).
+  if (options.jit.fuse) pm.addPass(createFuseParallelLoopsPass());
+  ScratchArenaPassOptions arena;
+  arena.share = options.jit.assign_buffers;
+  pm.addPass(createScratchArenaPass(arena));
+  pm.addPass(createCanonicalizerPass());
+}
+
+void addGpuKernelPasses(OpPassManager& pm, const PipelineOptions&) {
+  // 1. Loop nests are mapped onto blocks and threads (and host-side stragglers into one-thread
+  //    loops), 2. become gpu.launch regions, 3. are outlined into one gpu.module of kernels,
+  //    constants sunk into them; the host keeps views, copies and launches.
+  pm.addPass(createGpuMapLoopsPass());
+  pm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+  // Constants sink into the kernels: a kernel dividing by a known extent compiles to a
+  // multiply and shift, not a 64-bit division by an argument.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createGpuMergeKernelsPass());  // one module: one cubin a program
+  pm.addPass(createCSEPass());
+}
+
+void addNvvmPasses(OpPassManager& pm, const PipelineOptions& options) {
+  // 1. The kernels' module is told its target (chip, PTX version, -O level for LLVM later).
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.gpuChip;
+  target.features = options.gpuFeatures;
+  target.optLevel = options.jit.opt_level;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  // 2. Inside it: loops become branches, views explicit offsets, then every dialect becomes
+  //    NVVM/LLVM. Kernel arguments are bare pointers (static shapes), so the host passes one
+  //    pointer per buffer; math functions become libdevice calls (__nv_expf …).
+  OpPassManager& kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+}
+
+LogicalResult translateToPtx(ModuleOp module, const PipelineOptions& options, std::string& ptx) {
+  // gpu-module-to-binary (format isa) runs LLVM's NVPTX backend on each gpu.module, linking
+  // libdevice from the toolkit; it replaces the module with a gpu.binary, so it runs on a copy.
+  OwningOpRef<ModuleOp> copy(cast<ModuleOp>(module->clone()));
+  PassManager pm(module->getContext());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  binary.toolkitPath = options.cudaToolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (failed(pm.run(*copy))) return failure();
+  ptx.clear();
+  WalkResult r = copy->walk([&](gpu::BinaryOp b) {
+    for (Attribute a : b.getObjects()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(a);
+      if (!object) return WalkResult::interrupt();
+      ptx += object.getObject().getValue().str();
+    }
+    return WalkResult::advance();
+  });
+  if (r.wasInterrupted()) return module.emitError("the gpu binary holds an object of another kind");
+  return success();
+}
+
+void registerCudaPipelineInterfaces(DialectRegistry& registry) {
+  registerCpuPipelineInterfaces(registry);  // bufferization models, builtin/LLVM translation
+  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect, LLVM::LLVMDialect>();
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+}  // namespace mlir::strata
