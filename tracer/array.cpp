@@ -80,7 +80,11 @@ Buffer::Buffer(std::size_t n, Device d) : nbytes(n), device(d) {
     if (!m || !m->allocate)
       throw ValueError("Buffer: no memory for device " + device.str() + " in this build");
     data = m->allocate(device.index, n);
-    if (!data) throw ValueError("Buffer: cannot allocate " + std::to_string(n) + " bytes on " + device.str());
+    if (!data) {
+      const char* why = m->last_error ? m->last_error() : nullptr;
+      throw ValueError("Buffer: cannot allocate " + std::to_string(n) + " bytes on " + device.str() +
+                       (why ? std::string(": ") + why : std::string()));
+    }
     return;
   }
   std::size_t padded = padded_size(n);
@@ -108,6 +112,11 @@ void set_device_memory(DeviceKind kind, const DeviceMemory& memory) {
   std::lock_guard<std::mutex> lock(g_memory_mu);
   g_memory[static_cast<int>(kind)] = memory;
   g_registered[static_cast<int>(kind)] = true;
+}
+
+void check_device_memory(const DeviceMemory& memory, const char* what) {
+  if (const char* why = memory.last_error ? memory.last_error() : nullptr)
+    throw Error(std::string(what) + ": " + why);
 }
 
 const DeviceMemory* device_memory(DeviceKind kind) {

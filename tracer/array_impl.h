@@ -33,7 +33,12 @@ struct DeviceMemory {
   void (*deallocate)(int index, void* p, std::size_t nbytes) = nullptr;
   void (*to_host)(int index, void* host, const void* device, std::size_t nbytes) = nullptr;
   void (*from_host)(int index, void* device, const void* host, std::size_t nbytes) = nullptr;
+  // Why this thread's last allocate, to_host or from_host failed, or null when it succeeded
+  // (optional): the callbacks cannot throw, so the core asks and throws with the target's reason.
+  const char* (*last_error)() = nullptr;
 };
+// Throws Error with `memory`'s last_error(), if it has one (after a to_host or from_host).
+void check_device_memory(const DeviceMemory& memory, const char* what);
 void set_device_memory(DeviceKind kind, const DeviceMemory& memory);
 // The registered memory of `kind`, or null (no target of that kind in this build).
 const DeviceMemory* device_memory(DeviceKind kind);

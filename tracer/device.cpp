@@ -31,13 +31,21 @@ Array copy_to_device(const Array& x, Device d) {
     if (from.device.kind == DeviceKind::cpu && d.kind == DeviceKind::cpu) {
       std::memcpy(to.data, from.data, from.nbytes);
     } else if (from.device.kind == DeviceKind::cpu) {
-      device_memory(d.kind)->from_host(d.index, to.data, from.data, from.nbytes);
+      const DeviceMemory& m = *device_memory(d.kind);
+      m.from_host(d.index, to.data, from.data, from.nbytes);
+      check_device_memory(m, ("copy to " + d.str()).c_str());
     } else if (d.kind == DeviceKind::cpu) {
-      device_memory(from.device.kind)->to_host(from.device.index, to.data, from.data, from.nbytes);
+      const DeviceMemory& m = *device_memory(from.device.kind);
+      m.to_host(from.device.index, to.data, from.data, from.nbytes);
+      check_device_memory(m, ("copy from " + from.device.str()).c_str());
     } else {  // device to device, through the host
       std::vector<char> host(from.nbytes);
-      device_memory(from.device.kind)->to_host(from.device.index, host.data(), from.data, from.nbytes);
-      device_memory(d.kind)->from_host(d.index, to.data, host.data(), from.nbytes);
+      const DeviceMemory& src = *device_memory(from.device.kind);
+      src.to_host(from.device.index, host.data(), from.data, from.nbytes);
+      check_device_memory(src, ("copy from " + from.device.str()).c_str());
+      const DeviceMemory& dst = *device_memory(d.kind);
+      dst.from_host(d.index, to.data, host.data(), from.nbytes);
+      check_device_memory(dst, ("copy to " + d.str()).c_str());
     }
   }
   return Array(std::move(impl));
