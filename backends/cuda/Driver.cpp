@@ -1,7 +1,8 @@
-// The CUDA driver, loaded with dlopen. cuInit, cuGetErrorName/String are looked up by name (they
-// are unversioned and needed to report a failing cuInit); every other entry point comes from
-// cuGetProcAddress for this header's CUDA_VERSION, which returns the versioned symbol the header
-// maps the name to (cuMemAlloc → cuMemAlloc_v2) — dlsym of the plain name could return an old ABI.
+// The CUDA driver, loaded with dlopen. cuInit, cuGetErrorName/String and cuDriverGetVersion are
+// looked up by name (they are unversioned and needed before the rest); every other entry point
+// comes from cuGetProcAddress for this header's CUDA_VERSION (or the driver's, if older), which
+// returns the versioned symbol the header maps the name to (cuMemAlloc → cuMemAlloc_v2) — dlsym
+// of the plain name could return an old ABI.
 #include "backends/cuda/Driver.h"
 
 #include <dlfcn.h>
@@ -29,20 +30,29 @@ Driver::Driver() {
   cuInit = reinterpret_cast<decltype(cuInit)>(dlsym(lib_, "cuInit"));
   cuGetErrorName = reinterpret_cast<decltype(cuGetErrorName)>(dlsym(lib_, "cuGetErrorName"));
   cuGetErrorString = reinterpret_cast<decltype(cuGetErrorString)>(dlsym(lib_, "cuGetErrorString"));
+  cuDriverGetVersion = reinterpret_cast<decltype(cuDriverGetVersion)>(dlsym(lib_, "cuDriverGetVersion"));
   auto get_proc = reinterpret_cast<GetProcAddressFn>(dlsym(lib_, "cuGetProcAddress_v2"));
-  if (!cuInit || !cuGetErrorName || !cuGetErrorString || !get_proc) {
-    why_ = "libcuda.so.1 lacks cuInit, cuGetErrorName, cuGetErrorString or cuGetProcAddress_v2 "
-           "(a driver older than CUDA 12)";
+  if (!cuInit || !cuGetErrorName || !cuGetErrorString || !cuDriverGetVersion || !get_proc) {
+    why_ = "libcuda.so.1 lacks cuInit, cuGetErrorName, cuGetErrorString, cuDriverGetVersion or "
+           "cuGetProcAddress_v2 (a driver older than CUDA 12)";
     return;
   }
   if (absl::Status s = check(cuInit(0), "cuInit"); !s.ok()) {
     why_ = std::string(s.message());
     return;
   }
+  // cuGetProcAddress refuses a version above the driver's; the entry points used here have the
+  // same ABI from CUDA 12.0 to this header's version, so an older 12.x driver serves too.
+  int driver_version = 0;
+  if (absl::Status s = check(cuDriverGetVersion(&driver_version), "cuDriverGetVersion"); !s.ok()) {
+    why_ = std::string(s.message());
+    return;
+  }
+  const int version = driver_version < CUDA_VERSION ? driver_version : CUDA_VERSION;
   std::string missing;
   auto resolve = [&](const char* name, void** fn) {
     CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    if (get_proc(name, fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &found) != CUDA_SUCCESS ||
+    if (get_proc(name, fn, version, CU_GET_PROC_ADDRESS_DEFAULT, &found) != CUDA_SUCCESS ||
         found != CU_GET_PROC_ADDRESS_SUCCESS || !*fn) {
       *fn = nullptr;
       absl::StrAppend(&missing, missing.empty() ? "" : ", ", name);
@@ -53,9 +63,7 @@ Driver::Driver() {
 #include "backends/cuda/DriverFunctions.def"
 #undef STRATA_CU_FN
   if (!missing.empty()) {
-    int version = 0;
-    if (cuDriverGetVersion) cuDriverGetVersion(&version);
-    why_ = absl::StrCat("the CUDA driver (version ", version, ") lacks ", missing, " for CUDA ", CUDA_VERSION);
+    why_ = absl::StrCat("the CUDA driver (version ", driver_version, ") lacks ", missing, " for CUDA ", version);
     return;
   }
   int count = 0;

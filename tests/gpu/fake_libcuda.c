@@ -138,16 +138,17 @@ static const struct entry g_table[] = {
     {"cuGraphExecDestroy", (void*)f_unsupported},
 };
 
-/* The exported entry points: the three the loader looks up by name, and cuGetProcAddress_v2
+/* The exported entry points: the four the loader looks up by name, and cuGetProcAddress_v2
  * (which resolves the base names, as the real driver does for a CUDA 13 caller). */
 CUresult cuInit(unsigned flags) { return f_init(flags); }
 CUresult cuGetErrorName(CUresult e, const char** s) { return f_error_name(e, s); }
 CUresult cuGetErrorString(CUresult e, const char** s) { return f_error_string(e, s); }
+CUresult cuDriverGetVersion(int* v) { return f_driver_version(v); }
 CUresult cuGetProcAddress_v2(const char* symbol, void** fn, int version, cuuint64_t flags,
                              CUdriverProcAddressQueryResult* status) {
   (void)flags;
   *fn = NULL;
-  if (version < 12000) return CUDA_ERROR_INVALID_VALUE;
+  if (version < 12000 || version > 13000) return CUDA_ERROR_INVALID_VALUE;  /* as a 13.0 driver */
   for (size_t i = 0; i < sizeof(g_table) / sizeof(g_table[0]); ++i)
     if (strcmp(g_table[i].name, symbol) == 0) {
       *fn = g_table[i].fn;
