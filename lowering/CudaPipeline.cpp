@@ -2,6 +2,10 @@
 // the order matters.
 #include "lowering/CudaPipeline.h"
 
+#include <mutex>
+
+#include "llvm-c/Target.h"
+
 #include "lowering/CpuPipeline.h"
 #include "lowering/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -85,6 +89,15 @@ void addNvvmPasses(OpPassManager& pm, const PipelineOptions& options) {
 }
 
 LogicalResult translateToPtx(ModuleOp module, const PipelineOptions& options, std::string& ptx) {
+  // The NVPTX backend is registered here, not by the host's JIT set-up (which registers the
+  // native target only); without it the serializer produces nothing.
+  static std::once_flag nvptx;
+  std::call_once(nvptx, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
   // gpu-module-to-binary (format isa) runs LLVM's NVPTX backend on each gpu.module, linking
   // libdevice from the toolkit; it replaces the module with a gpu.binary, so it runs on a copy.
   OwningOpRef<ModuleOp> copy(cast<ModuleOp>(module->clone()));
@@ -104,6 +117,9 @@ LogicalResult translateToPtx(ModuleOp module, const PipelineOptions& options, st
     return WalkResult::advance();
   });
   if (r.wasInterrupted()) return module.emitError("the gpu binary holds an object of another kind");
+  bool kernels = !module.getOps<gpu::GPUModuleOp>().empty();
+  if (kernels && ptx.find(".version") == std::string::npos)
+    return module.emitError("LLVM's NVPTX backend produced no PTX");
   return success();
 }
 

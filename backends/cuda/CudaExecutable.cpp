@@ -47,9 +47,11 @@ class CudaExecutable final : public Executable {
 
   absl::Status load(const std::string& cubin) {
     if (absl::Status s = driver().use_device(device_); !s.ok()) return s;
-    absl::StatusOr<CUmodule> m = driver().load_module(device_, cubin.data());
-    if (!m.ok()) return m.status();
-    module_ = *m;
+    if (!host_.kernels.empty()) {
+      absl::StatusOr<CUmodule> m = driver().load_module(device_, cubin.data());
+      if (!m.ok()) return m.status();
+      module_ = *m;
+    }
     for (const std::string& k : host_.kernels) {
       absl::StatusOr<CUfunction> f = driver().get_function(module_, k.c_str());
       if (!f.ok()) return f.status();

@@ -96,7 +96,9 @@ class CudaTarget final : public backends::Target {
         host_program(module, static_cast<int>(program.consts.size()), static_cast<int>(program.inputs.size()),
                      static_cast<int>(program.outputs.size()));
     if (!host.ok()) return host.status();
-    absl::StatusOr<std::string> cubin = ptx_to_cubin(ptx, po.gpuChip, po.cudaToolkit);
+    // A program of copies only (or nothing) has no kernels, hence no cubin.
+    absl::StatusOr<std::string> cubin =
+        host->kernels.empty() ? std::string() : ptx_to_cubin(ptx, po.gpuChip, po.cudaToolkit);
     if (!cubin.ok()) return cubin.status();
     clock.lap(program.times, "cubin");
     payload = pack_payload(*host, *cubin, ptx);

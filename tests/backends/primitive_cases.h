@@ -1,0 +1,355 @@
+// tests/backends/primitive_cases.h — the cases every primitive is compiled and checked on: every
+// dtype it accepts, edge values (±0, nan, ±inf, subnormals, extreme integers), empty and size-1
+// dimensions, sizes below and above the CPU's parallel threshold. Shared by the CPU and the
+// GPU primitive tests.
+#pragma once
+
+#include <functional>
+#include <map>
+
+#include "cpu_test_util.h"
+
+namespace primitive_cases {
+
+namespace st = strata;
+using st::Array;
+using st::DType;
+using st::Params;
+using namespace st::testing;
+
+
+constexpr DType kFloats[] = {st::f32, st::f64, st::bf16, st::f16};
+constexpr DType kInts[] = {st::i32, st::i64};
+constexpr DType kNumeric[] = {st::f32, st::f64, st::bf16, st::f16, st::i32, st::i64};
+constexpr DType kAll[] = {st::f32, st::f64, st::bf16, st::f16, st::i32, st::i64, st::bool_};
+
+// One primitive applied once: the unit of these tests.
+struct Case {
+  std::string what;
+  Params params;
+  std::vector<Array> inputs;
+  Tolerance tol;
+};
+
+// Large enough to be split across the cores (lowering/CpuAbi.h: kParallelThreshold).
+constexpr int64_t kLarge = 100003;
+
+inline std::vector<Case> unary_cases(std::span<const DType> types, double lo, double hi) {
+  std::vector<Case> cs;
+  for (DType t : types) {
+    cs.push_back({"edges " + std::string(st::short_name(t)), {}, {edges(t)}});
+    cs.push_back({"random " + std::string(st::short_name(t)), {}, {random_array({3, 7}, t, lo, hi)}});
+    cs.push_back({"large " + std::string(st::short_name(t)), {}, {random_array({kLarge}, t, lo, hi, 2)}});
+    cs.push_back({"empty " + std::string(st::short_name(t)), {}, {random_array({3, 0}, t, lo, hi)}});
+    cs.push_back({"scalar " + std::string(st::short_name(t)), {}, {random_array({}, t, lo, hi)}});
+  }
+  return cs;
+}
+
+inline std::vector<Case> binary_cases(std::span<const DType> types, double lo, double hi) {
+  std::vector<Case> cs;
+  for (DType t : types) {
+    auto [x, y] = edge_pairs(t);
+    std::string n(st::short_name(t));
+    cs.push_back({"edge pairs " + n, {}, {x, y}});
+    cs.push_back({"random " + n, {}, {random_array({4, 5}, t, lo, hi, 1), random_array({4, 5}, t, lo, hi, 2)}});
+    cs.push_back({"large " + n, {}, {random_array({kLarge}, t, lo, hi, 3), random_array({kLarge}, t, lo, hi, 4)}});
+    cs.push_back({"0-d with array " + n, {}, {random_array({}, t, lo, hi, 5), random_array({2, 3}, t, lo, hi, 6)}});
+    cs.push_back({"array with 0-d " + n, {}, {random_array({2, 3}, t, lo, hi, 7), random_array({}, t, lo, hi, 8)}});
+    cs.push_back({"empty " + n, {}, {random_array({0, 4}, t, lo, hi), random_array({0, 4}, t, lo, hi)}});
+  }
+  return cs;
+}
+
+inline std::vector<Case> with_tolerance(std::vector<Case> cs, Tolerance tol) {
+  for (Case& c : cs) c.tol = tol;
+  return cs;
+}
+
+inline Params axes(st::IntList a) { return Params{{"axes", a}}; }
+
+inline std::vector<Case> reduce_cases(bool extremes) {
+  std::vector<Case> cs;
+  for (DType t : kNumeric) {
+    std::string n(st::short_name(t));
+    bool fl = st::is_floating(t);
+    double lo = fl ? -2 : -50, hi = fl ? 2 : 50;
+    Tolerance tol{4, 0, 0, true};
+    auto add = [&](const std::string& what, const st::IntList& a, const Array& x) {
+      Tolerance t2 = tol;
+      int64_t terms = 1;
+      for (int64_t d : a) terms *= x.shape()[static_cast<size_t>(d)];
+      t2.sum_terms = static_cast<double>(terms) * 2;
+      t2.scale = fl ? 2.0 * (extremes ? 1 : std::pow(2.0, static_cast<double>(terms))) : 0;
+      cs.push_back({what + " " + n, axes(a), {x}, t2});
+    };
+    Array x = random_array({3, 4, 5}, t, lo, hi);
+    add("trailing axis", {2}, x);
+    add("middle axis", {1}, x);
+    add("leading axis", {0}, x);
+    add("two axes", {0, 2}, x);
+    add("all axes", {0, 1, 2}, x);
+    add("no axes", {}, x);
+    add("empty axis", {1}, random_array({3, 0, 2}, t, lo, hi));
+    add("size-1 axis", {0}, random_array({1, 6}, t, lo, hi));
+    add("large trailing", {1}, random_array({400, 300}, t, lo, hi, 3));
+    add("large leading", {0}, random_array({300, 400}, t, lo, hi, 4));
+    if (extremes) add("edges", {0}, edges(t));
+  }
+  return cs;
+}
+
+inline std::vector<Case> dot_cases() {
+  std::vector<Case> cs;
+  auto dims = [](st::IntList lb, st::IntList rb, st::IntList lc, st::IntList rc) {
+    return Params{{"lhs_batch", lb}, {"rhs_batch", rb}, {"lhs_contract", lc}, {"rhs_contract", rc}};
+  };
+  for (DType t : kNumeric) {
+    std::string n(st::short_name(t));
+    bool fl = st::is_floating(t);
+    double lo = fl ? -1 : -20, hi = fl ? 1 : 20;
+    auto add = [&](const std::string& what, Params p, st::Shape ls, st::Shape rs, int64_t k) {
+      Tolerance tol{4, static_cast<double>(2 * k + 2), fl ? 1.0 : 0.0, true};
+      cs.push_back({what + " " + n, p, {random_array(ls, t, lo, hi, 1), random_array(rs, t, lo, hi, 2)}, tol});
+    };
+    add("matmul", dims({}, {}, {1}, {0}), {4, 8}, {8, 16}, 8);
+    add("lhs transposed", dims({}, {}, {0}, {0}), {8, 4}, {8, 16}, 8);
+    add("rhs transposed", dims({}, {}, {1}, {1}), {4, 8}, {16, 8}, 8);
+    add("both transposed", dims({}, {}, {0}, {1}), {8, 4}, {16, 8}, 8);
+    add("batched", dims({0}, {0}, {2}, {1}), {2, 3, 4}, {2, 4, 5}, 4);
+    add("batch in the middle (copied)", dims({1}, {1}, {2}, {0}), {3, 2, 4}, {4, 2, 5}, 4);
+    add("two contracting dims", dims({}, {}, {1, 2}, {0, 1}), {3, 2, 4}, {2, 4, 5}, 8);
+    add("vector dot", dims({}, {}, {0}, {0}), {7}, {7}, 7);
+    add("outer product", dims({}, {}, {}, {}), {3}, {4}, 1);
+    add("empty contraction", dims({}, {}, {1}, {0}), {3, 0}, {0, 4}, 0);
+    add("empty rows", dims({}, {}, {1}, {0}), {0, 4}, {4, 3}, 4);
+    add("size-1 dims", dims({}, {}, {1}, {0}), {1, 5}, {5, 1}, 5);
+    add("large (parallel GEMM)", dims({}, {}, {1}, {0}), {96, 80}, {80, 112}, 80);
+    add("large batched", dims({0}, {0}, {2}, {1}), {6, 40, 48}, {6, 48, 32}, 48);
+  }
+  return cs;
+}
+
+inline std::vector<Case> convert_cases() {
+  std::vector<Case> cs;
+  for (DType from : kAll)
+    for (DType to : kAll) {
+      std::string n = std::string(st::short_name(from)) + " -> " + std::string(st::short_name(to));
+      Params p{{"new_dtype", to}};
+      cs.push_back({"edges " + n, p, {edges(from)}});
+      if (from != st::bool_) {
+        // Values that round differently at each width, and big integers.
+        std::vector<double> v{1.0 + 1.0 / 256 + 1.0 / (1 << 30), 16777217.0, 2147483647.0, -2147483648.5,
+                              9.2233720368547758e18, -9.2233720368547758e18, 3e9, -3e9, 65519.0, 65520.0, 0.99999994,
+                              257.0, 4097.0, 1e-8, -1.5, 2.5};
+        Array x = st::is_integer(from) ? ints(std::vector<int64_t>{1, -1, 16777217, 16777219, 2147483647, -2147483647 - 1,
+                                                                   257, 4097, 65519, 65520, 33554435, -33554435},
+                                              {12}, from)
+                                       : of(v, {static_cast<int64_t>(v.size())}, from);
+        cs.push_back({"rounding " + n, p, {x}});
+      }
+      cs.push_back({"large " + n, p, {random_array({kLarge}, from, -1e3, 1e3)}});
+    }
+  return cs;
+}
+
+inline std::vector<Case> bitcast_cases() {
+  std::vector<Case> cs;
+  std::pair<DType, DType> pairs[] = {{st::f32, st::i32}, {st::i32, st::f32}, {st::f64, st::i64},
+                                     {st::i64, st::f64}, {st::bf16, st::f16}, {st::f16, st::bf16},
+                                     {st::f32, st::f32}};
+  for (auto [from, to] : pairs)
+    cs.push_back({std::string(st::short_name(from)) + " -> " + std::string(st::short_name(to)),
+                  Params{{"new_dtype", to}}, {edges(from)}});
+  return cs;
+}
+
+inline std::vector<Case> compare_cases() {
+  std::vector<Case> cs = binary_cases(kAll, -3, 3);
+  return cs;
+}
+
+inline std::vector<Case> select_cases() {
+  std::vector<Case> cs;
+  for (DType t : kAll) {
+    std::string n(st::short_name(t));
+    Array p = random_array({4, 5}, st::bool_, 0, 1, 3);
+    cs.push_back({"arrays " + n, {}, {p, random_array({4, 5}, t, -5, 5, 1), random_array({4, 5}, t, -5, 5, 2)}});
+    cs.push_back({"0-d predicate " + n, {}, {random_array({}, st::bool_, 0, 1, 4), random_array({4, 5}, t, -5, 5, 1), random_array({4, 5}, t, -5, 5, 2)}});
+    cs.push_back({"0-d branch " + n, {}, {p, random_array({}, t, -5, 5, 1), random_array({4, 5}, t, -5, 5, 2)}});
+    cs.push_back({"large " + n, {}, {random_array({kLarge}, st::bool_, 0, 1, 5), random_array({kLarge}, t, -5, 5, 1), random_array({kLarge}, t, -5, 5, 2)}});
+  }
+  return cs;
+}
+
+inline std::vector<Case> shape_op_cases(const std::string& prim) {
+  std::vector<Case> cs;
+  for (DType t : kAll) {
+    std::string n(st::short_name(t));
+    Array x234 = random_array({2, 3, 4}, t, -9, 9);
+    if (prim == "broadcast_in_dim") {
+      cs.push_back({"new leading dim " + n, Params{{"shape", st::IntList{2, 3}}, {"broadcast_dimensions", st::IntList{1}}}, {random_array({3}, t, -9, 9)}});
+      cs.push_back({"stretched size-1 " + n, Params{{"shape", st::IntList{3, 4}}, {"broadcast_dimensions", st::IntList{0, 1}}}, {random_array({3, 1}, t, -9, 9)}});
+      cs.push_back({"0-d " + n, Params{{"shape", st::IntList{2, 2}}, {"broadcast_dimensions", st::IntList{}}}, {random_array({}, t, -9, 9)}});
+      cs.push_back({"large " + n, Params{{"shape", st::IntList{400, 300}}, {"broadcast_dimensions", st::IntList{1}}}, {random_array({300}, t, -9, 9)}});
+    } else if (prim == "reshape") {
+      cs.push_back({"2-d " + n, Params{{"new_sizes", st::IntList{4, 6}}}, {x234}});
+      cs.push_back({"to 1-d " + n, Params{{"new_sizes", st::IntList{24}}}, {x234}});
+      cs.push_back({"0-d to [1,1] " + n, Params{{"new_sizes", st::IntList{1, 1}}}, {random_array({}, t, -9, 9)}});
+      cs.push_back({"[1] to 0-d " + n, Params{{"new_sizes", st::IntList{}}}, {random_array({1}, t, -9, 9)}});
+      cs.push_back({"empty " + n, Params{{"new_sizes", st::IntList{3, 0}}}, {random_array({0, 5}, t, -9, 9)}});
+    } else if (prim == "transpose") {
+      cs.push_back({"3-d " + n, Params{{"permutation", st::IntList{2, 0, 1}}}, {x234}});
+      cs.push_back({"2-d " + n, Params{{"permutation", st::IntList{1, 0}}}, {random_array({5, 7}, t, -9, 9)}});
+      cs.push_back({"large " + n, Params{{"permutation", st::IntList{1, 0}}}, {random_array({300, 400}, t, -9, 9)}});
+    } else if (prim == "slice") {
+      cs.push_back({"strided " + n, Params{{"start_indices", st::IntList{1, 0}}, {"limit_indices", st::IntList{5, 6}}, {"strides", st::IntList{2, 3}}}, {random_array({5, 6}, t, -9, 9)}});
+      cs.push_back({"contiguous " + n, Params{{"start_indices", st::IntList{0, 1, 1}}, {"limit_indices", st::IntList{2, 3, 4}}, {"strides", st::IntList{1, 1, 1}}}, {x234}});
+      cs.push_back({"empty " + n, Params{{"start_indices", st::IntList{2}}, {"limit_indices", st::IntList{2}}, {"strides", st::IntList{1}}}, {random_array({4}, t, -9, 9)}});
+    } else if (prim == "concatenate") {
+      cs.push_back({"two " + n, Params{{"dimension", int64_t{1}}}, {random_array({2, 3}, t, -9, 9, 1), random_array({2, 1}, t, -9, 9, 2)}});
+      cs.push_back({"three " + n, Params{{"dimension", int64_t{0}}}, {random_array({1, 3}, t, -9, 9, 1), random_array({0, 3}, t, -9, 9, 2), random_array({2, 3}, t, -9, 9, 3)}});
+    } else if (prim == "pad") {
+      Array v = random_array({}, t, -9, 9, 7);
+      cs.push_back({"edges and interior " + n, Params{{"padding_low", st::IntList{1, 0}}, {"padding_high", st::IntList{0, 2}}, {"padding_interior", st::IntList{0, 1}}}, {random_array({2, 3}, t, -9, 9), v}});
+      cs.push_back({"none " + n, Params{{"padding_low", st::IntList{0}}, {"padding_high", st::IntList{0}}, {"padding_interior", st::IntList{0}}}, {random_array({3}, t, -9, 9), v}});
+      cs.push_back({"empty operand " + n, Params{{"padding_low", st::IntList{2}}, {"padding_high", st::IntList{1}}, {"padding_interior", st::IntList{3}}}, {random_array({0}, t, -9, 9), v}});
+    } else if (prim == "iota") {
+      if (t == st::bool_) continue;
+      cs.push_back({"dim 1 " + n, Params{{"dtype", t}, {"shape", st::IntList{3, 4}}, {"dimension", int64_t{1}}}, {}});
+      cs.push_back({"dim 0 " + n, Params{{"dtype", t}, {"shape", st::IntList{3, 4}}, {"dimension", int64_t{0}}}, {}});
+      cs.push_back({"large " + n, Params{{"dtype", t}, {"shape", st::IntList{70000}}, {"dimension", int64_t{0}}}, {}});
+    } else if (prim == "stop_gradient") {
+      cs.push_back({"identity " + n, {}, {x234}});
+    }
+  }
+  return cs;
+}
+
+inline std::vector<Case> argmax_cases() {
+  std::vector<Case> cs;
+  for (DType t : kNumeric)
+    for (DType index : kInts) {
+      std::string n = std::string(st::short_name(t)) + " -> " + std::string(st::short_name(index));
+      Params p0{{"axes", st::IntList{0}}, {"index_dtype", index}}, p1{{"axes", st::IntList{1}}, {"index_dtype", index}};
+      Array x = random_array({5, 6}, t, -3, 3);  // integer values: ties
+      cs.push_back({"rows " + n, p1, {x}});
+      cs.push_back({"columns " + n, p0, {x}});
+      cs.push_back({"edges " + n, p0, {edges(t)}});
+      if (st::is_floating(t)) {
+        Array nan_first = of({1, NAN, 3, NAN, 3}, {5}, t), ties = of({-INFINITY, -INFINITY, -INFINITY}, {3}, t);
+        cs.push_back({"first nan " + n, p0, {nan_first}});
+        cs.push_back({"all -inf " + n, p0, {ties}});
+      }
+      cs.push_back({"large " + n, p1, {random_array({500, 200}, t, -100, 100)}});
+    }
+  return cs;
+}
+
+inline std::vector<Case> threefry_cases() {
+  std::vector<Case> cs;
+  Array k0 = ints({42}, {}, st::i32), k1 = ints({-7}, {}, st::i32);
+  cs.push_back({"small", {}, {k0, k1, edges(st::i32), random_array({16}, st::i32, -1e9, 1e9, 3)}});
+  cs.push_back({"2-d", {}, {k1, k0, random_array({3, 5}, st::i32, -1e9, 1e9, 1), random_array({3, 5}, st::i32, -1e9, 1e9, 2)}});
+  cs.push_back({"large", {}, {k0, k1, random_array({kLarge}, st::i32, -1e9, 1e9, 1), random_array({kLarge}, st::i32, -1e9, 1e9, 2)}});
+  return cs;
+}
+
+// The cases of each primitive, by name. A primitive missing here fails EveryPrimitiveHasCases.
+inline const std::map<std::string, std::function<std::vector<Case>()>>& case_table() {
+  static const auto* table = new std::map<std::string, std::function<std::vector<Case>()>>{
+      {"neg", [] { return unary_cases(kNumeric, -10, 10); }},
+      {"exp", [] { return unary_cases(kFloats, -20, 20); }},
+      {"log", [] { return unary_cases(kFloats, 0, 100); }},
+      {"log1p", [] { return unary_cases(kFloats, -0.9, 10); }},
+      {"expm1", [] { return unary_cases(kFloats, -5, 5); }},
+      {"exp2", [] { return unary_cases(kFloats, -30, 30); }},
+      {"tanh", [] { return with_tolerance(unary_cases(kFloats, -5, 5), {8}); }},
+      {"sinh", [] { return unary_cases(kFloats, -20, 20); }},
+      {"cosh", [] { return unary_cases(kFloats, -20, 20); }},
+      {"asinh", [] { return unary_cases(kFloats, -100, 100); }},
+      {"acosh", [] { return unary_cases(kFloats, 0.5, 100); }},
+      {"atanh", [] { return unary_cases(kFloats, -1.1, 1.1); }},
+      {"erf", [] { return unary_cases(kFloats, -4, 4); }},
+      {"erfc", [] { return unary_cases(kFloats, -4, 12); }},
+      {"logistic", [] { return with_tolerance(unary_cases(kFloats, -20, 20), {8}); }},
+      {"sin", [] { return with_tolerance(unary_cases(kFloats, -10, 10), {8}); }},
+      {"cos", [] { return with_tolerance(unary_cases(kFloats, -10, 10), {8}); }},
+      // Vectorised loops call libmvec's tan: up to 3 ULPs from libm's (the default 4 holds).
+      {"tan", [] { return unary_cases(kFloats, -10, 10); }},
+      {"asin", [] { return unary_cases(kFloats, -1.1, 1.1); }},
+      {"acos", [] { return unary_cases(kFloats, -1.1, 1.1); }},
+      {"atan", [] { return unary_cases(kFloats, -100, 100); }},
+      {"sqrt", [] { return unary_cases(kFloats, 0, 100); }},
+      {"rsqrt", [] { return unary_cases(kFloats, 0, 100); }},
+      {"cbrt", [] { return unary_cases(kFloats, -100, 100); }},
+      {"abs", [] { return unary_cases(kNumeric, -10, 10); }},
+      {"sign", [] { return unary_cases(kNumeric, -10, 10); }},
+      {"floor", [] { return unary_cases(kFloats, -10, 10); }},
+      {"ceil", [] { return unary_cases(kFloats, -10, 10); }},
+      {"round", [] {
+         // Both rounding methods, on the edges, random values and halfway cases.
+         std::vector<Case> cs;
+         for (int64_t m : {int64_t{0}, int64_t{1}}) {
+           std::vector<Case> base = unary_cases(kFloats, -10, 10);
+           for (DType t : kFloats)
+             base.push_back({"halfway " + std::string(st::short_name(t)), {}, {of({-2.5, -1.5, -0.5, -0.0, 0.5, 1.5, 2.5, 3.5, -0.4, 0.6, 1e30}, {11}, t)}});
+           for (Case c : base) {
+             c.what += m == 0 ? " away from zero" : " to nearest even";
+             c.params = Params{{"rounding_method", m}};
+             cs.push_back(c);
+           }
+         }
+         return cs;
+       }},
+      {"is_finite", [] { return unary_cases(kFloats, -10, 10); }},
+      {"population_count", [] { return unary_cases(kInts, -1e9, 1e9); }},
+      {"clz", [] { return unary_cases(kInts, -1e9, 1e9); }},
+      {"not", [] { return unary_cases(std::vector<DType>{st::i32, st::i64, st::bool_}, -1e6, 1e6); }},
+      {"add", [] { return binary_cases(kNumeric, -1e3, 1e3); }},
+      {"sub", [] { return binary_cases(kNumeric, -1e3, 1e3); }},
+      {"mul", [] { return binary_cases(kNumeric, -1e3, 1e3); }},
+      {"div", [] { return binary_cases(kNumeric, -1e3, 1e3); }},
+      {"rem", [] { return binary_cases(kNumeric, -1e3, 1e3); }},
+      {"max", [] { return with_tolerance(binary_cases(kNumeric, -3, 3), {4, 0, 0, true}); }},
+      {"min", [] { return with_tolerance(binary_cases(kNumeric, -3, 3), {4, 0, 0, true}); }},
+      {"pow", [] { return binary_cases(kNumeric, -4, 4); }},
+      {"and", [] { return binary_cases(std::vector<DType>{st::i32, st::i64, st::bool_}, -1e6, 1e6); }},
+      {"or", [] { return binary_cases(std::vector<DType>{st::i32, st::i64, st::bool_}, -1e6, 1e6); }},
+      {"shift_right_logical", [] { return binary_cases(kInts, -70, 70); }},
+      {"shift_left", [] { return binary_cases(kInts, -70, 70); }},
+      {"shift_right_arithmetic", [] { return binary_cases(kInts, -70, 70); }},
+      {"xor", [] { return binary_cases(std::vector<DType>{st::i32, st::i64, st::bool_}, -1e6, 1e6); }},
+      {"eq", compare_cases},
+      {"ne", compare_cases},
+      {"lt", compare_cases},
+      {"le", compare_cases},
+      {"gt", compare_cases},
+      {"ge", compare_cases},
+      {"select", select_cases},
+      {"convert_element_type", convert_cases},
+      {"bitcast_convert_type", bitcast_cases},
+      {"broadcast_in_dim", [] { return shape_op_cases("broadcast_in_dim"); }},
+      {"reshape", [] { return shape_op_cases("reshape"); }},
+      {"transpose", [] { return shape_op_cases("transpose"); }},
+      {"slice", [] { return shape_op_cases("slice"); }},
+      {"concatenate", [] { return shape_op_cases("concatenate"); }},
+      {"iota", [] { return shape_op_cases("iota"); }},
+      {"pad", [] { return shape_op_cases("pad"); }},
+      {"reduce_sum", [] { return reduce_cases(false); }},
+      {"reduce_max", [] { return reduce_cases(true); }},
+      {"reduce_min", [] { return reduce_cases(true); }},
+      {"reduce_prod", [] { return reduce_cases(false); }},
+      {"argmax", argmax_cases},
+      {"dot_general", dot_cases},
+      {"stop_gradient", [] { return shape_op_cases("stop_gradient"); }},
+      {"threefry2x32", threefry_cases},
+      // custom_vjp_call needs sub-programs: CustomVjpCall below builds it through the API.
+      {"custom_vjp_call", [] { return std::vector<Case>{}; }},
+  };
+  return *table;
+}
+
+
+
+}  // namespace primitive_cases

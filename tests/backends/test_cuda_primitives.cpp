@@ -1,0 +1,140 @@
+// Every primitive compiled for the cuda target. Everywhere the target is built: each case's
+// program goes through every GPU stage to PTX, and the toolkit's ptxas accepts it for sm_90
+// (PTX is checked on machines without a GPU). On a GPU: each case runs there, compared with
+// CPU eager evaluation (GPU math follows libdevice, so float results get a few ulps more and
+// subnormal results may flush to zero).
+#include <cstdio>
+#include <fstream>
+
+#include "cpu_test_util.h"
+#include "primitive_cases.h"
+
+namespace st = strata;
+using st::Array;
+using namespace st::testing;
+using namespace primitive_cases;
+
+namespace {
+
+const st::Device kGpu{st::DeviceKind::cuda, 0};
+
+bool cuda_target_built() { return !st::compiler::stage_names(st::DeviceKind::cuda).empty(); }
+bool have_gpu() { return st::compiler::device_count(st::DeviceKind::cuda) > 0; }
+
+// ptxas's verdict on `ptx` ("" when it accepts it).
+std::string ptxas_errors(const std::string& ptx) {
+  const char* ptxas = "/usr/local/cuda/bin/ptxas";
+  if (std::FILE* f = std::fopen(ptxas, "r")) {
+    std::fclose(f);
+  } else {
+    return "";  // no toolkit: nothing to check against
+  }
+  char in[] = "/tmp/strata-ptx-XXXXXX";
+  int fd = mkstemp(in);
+  if (fd < 0) return "cannot create a temporary file";
+  close(fd);
+  { std::ofstream(in) << ptx; }
+  std::string out = std::string(in) + ".cubin", log = std::string(in) + ".log";
+  std::string cmd = std::string(ptxas) + " -arch=sm_90 " + in + " -o " + out + " > " + log + " 2>&1";
+  int rc = std::system(cmd.c_str());
+  std::string text;
+  if (rc != 0) {
+    std::ifstream l(log);
+    text.assign(std::istreambuf_iterator<char>(l), {});
+    if (text.empty()) text = "ptxas failed";
+  }
+  std::remove(in);
+  std::remove(out.c_str());
+  std::remove(log.c_str());
+  return text;
+}
+
+Tolerance gpu_tolerance(Tolerance tol) {
+  tol.ulps = std::max(tol.ulps * 4, 4.0);
+  tol.any_zero_sign = true;
+  return tol;
+}
+
+// A host array's copy whose subnormal floats are zero (what a flush-to-zero GPU produces).
+Array flushed(const Array& a) {
+  if (a.dtype() != st::f32 && a.dtype() != st::f64) return a;
+  std::vector<double> v = a.to_vector<double>();
+  double tiny = a.dtype() == st::f32 ? 1.1754944e-38 : 2.2250738585072014e-308;
+  for (double& x : v)
+    if (x != 0 && std::fabs(x) < tiny) x = 0;
+  return st::astype(st::array(v, a.shape(), st::f64), a.dtype());
+}
+
+void expect_gpu_matches_eager(const st::Jaxpr& jaxpr, const std::vector<Array>& inputs, const Tolerance& tol,
+                              const std::string& what) {
+  SCOPED_TRACE(what + "\n" + jaxpr.to_string());
+  st::CompileResult r = st::compiler::compile(*jaxpr.impl(), {.device = kGpu});
+  ASSERT_TRUE(r.ok()) << r.error;
+  std::vector<Array> want = st::eval_jaxpr(jaxpr, inputs);
+  const st::Executable& exe = *r.executable;
+  std::vector<Array> dev_in, dev_out;
+  std::vector<const void*> in_ptrs;
+  std::vector<void*> out_ptrs;
+  for (const Array& a : inputs) {
+    dev_in.push_back(st::device_put(a, kGpu));
+    in_ptrs.push_back(dev_in.back().data());
+  }
+  for (const st::AbstractValue& a : exe.output_types()) {
+    dev_out.push_back(st::device_put(output_like(a), kGpu));
+    out_ptrs.push_back(const_cast<void*>(dev_out.back().data()));
+  }
+  absl::Status s = exe.execute(in_ptrs.data(), out_ptrs.data());
+  ASSERT_TRUE(s.ok()) << s;
+  for (size_t k = 0; k < want.size(); ++k) {
+    SCOPED_TRACE("output " + std::to_string(k));
+    Array got = st::device_put(dev_out[k], st::cpu());
+    expect_arrays_match(flushed(got), flushed(want[k]), gpu_tolerance(tol));
+  }
+}
+
+std::vector<std::string> primitive_names() {
+  std::vector<std::string> names;
+  for (const st::Primitive* p : st::all_primitives())
+    if (p->name != "custom_vjp_call") names.emplace_back(p->name);
+  return names;
+}
+
+class CudaPrimitive : public ::testing::TestWithParam<std::string> {};
+
+// Every case of the primitive through every GPU stage; ptxas accepts the PTX.
+TEST_P(CudaPrimitive, MakesPtxThatPtxasAccepts) {
+  if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
+  const st::Primitive* p = st::find_primitive(GetParam());
+  ASSERT_NE(p, nullptr);
+  for (const Case& c : case_table().at(GetParam())()) {
+    st::Jaxpr j = one_equation(*p, c.params, c.inputs);
+    st::compiler::LowerResult r = st::compiler::lower(*j.impl(), {.device = kGpu}, "ptx");
+    ASSERT_TRUE(r.ok()) << c.what << "\n" << r.error << "\n" << j;
+    std::string ptx;
+    for (const auto& s : r.stages)
+      if (s.stage == "ptx") ptx = s.text;
+    std::string names;
+    for (const auto& s : r.stages) names += s.stage + " ";
+    if (ptx.empty()) continue;  // no kernel (an empty result, a forwarded input)
+    EXPECT_NE(ptx.find(".target sm_"), std::string::npos) << c.what << " (stages: " << names << ")";
+    std::string errors = ptxas_errors(ptx);
+    EXPECT_TRUE(errors.empty()) << c.what << ": ptxas refuses the PTX:\n" << errors << "\n" << ptx;
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+TEST_P(CudaPrimitive, MatchesEagerOnTheGpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device in this process";
+  const st::Primitive* p = st::find_primitive(GetParam());
+  ASSERT_NE(p, nullptr);
+  for (const Case& c : case_table().at(GetParam())()) {
+    st::Jaxpr j = one_equation(*p, c.params, c.inputs);
+    expect_gpu_matches_eager(j, c.inputs, c.tol, GetParam() + ": " + c.what);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CudaPrimitive, ::testing::ValuesIn(primitive_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+}  // namespace

@@ -1,0 +1,140 @@
+// The public API on a GPU: device_put and devices, jit running where its arguments live,
+// eager ops and grad on GPU arrays, fused programs (softmax, layer norm, an MLP step) against
+// CPU eager, asynchronous results, and the errors a user can cause. Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "strata/strata.h"
+
+namespace st = strata;
+using st::Array;
+
+namespace {
+
+bool have_gpu() {
+  for (const st::Device& d : st::devices())
+    if (d.kind == st::DeviceKind::cuda) return true;
+  return false;
+}
+
+#define REQUIRE_GPU() \
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device in this process"
+
+void expect_close(const Array& got, const Array& want, double rtol = 2e-5, double atol = 2e-6) {
+  ASSERT_EQ(got.shape(), want.shape());
+  std::vector<double> g = got.to_vector<double>(), w = want.to_vector<double>();
+  for (size_t i = 0; i < g.size(); ++i)
+    ASSERT_LE(std::fabs(g[i] - w[i]), atol + rtol * std::fabs(w[i])) << "element " << i << ": gpu " << g[i] << ", cpu " << w[i];
+}
+
+Array randn(const st::Shape& shape, uint64_t seed) {
+  return st::random::normal(st::random::key(seed), shape);
+}
+
+TEST(GpuApi, DevicesWithoutAGpuRefuseGpu) {
+  if (have_gpu()) GTEST_SKIP() << "a GPU is present";
+  EXPECT_THROW(st::gpu(0), st::ValueError);
+}
+
+TEST(GpuApi, DevicePutRoundTrips) {
+  REQUIRE_GPU();
+  Array x = randn({3, 5}, 1);
+  Array g = st::device_put(x, st::gpu(0));
+  EXPECT_EQ(g.device(), st::gpu(0));
+  Array back = st::device_put(g, st::cpu());
+  EXPECT_EQ(back.to_vector<float>(), x.to_vector<float>());
+  EXPECT_EQ(g.to_vector<float>(), x.to_vector<float>());  // to_vector reads a GPU array too
+}
+
+TEST(GpuApi, JitRunsWhereItsArgumentsLive) {
+  REQUIRE_GPU();
+  auto f = st::jit([](const Array& x, const Array& y) { return st::tanh(x * y + 1.0f) - st::exp(-x); });
+  Array x = randn({64, 33}, 2), y = randn({64, 33}, 3);
+  Array want = f(x, y);
+  Array got = f(st::device_put(x, st::gpu(0)), st::device_put(y, st::gpu(0)));
+  EXPECT_EQ(want.device(), st::cpu());
+  EXPECT_EQ(got.device(), st::gpu(0));
+  expect_close(got, want);
+  EXPECT_EQ(f.cache_size(), 2u);  // one signature per device
+}
+
+TEST(GpuApi, MixedDevicesAreAClearError) {
+  REQUIRE_GPU();
+  auto f = st::jit([](const Array& x, const Array& y) { return x + y; });
+  Array x = randn({4}, 1);
+  try {
+    f(x, st::device_put(x, st::gpu(0)));
+    FAIL() << "expected a ValueError";
+  } catch (const st::ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("cuda:0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cpu"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GpuApi, EagerOpsRunOnGpuArrays) {
+  REQUIRE_GPU();
+  Array x = randn({17, 9}, 4);
+  Array g = st::device_put(x, st::gpu(0));
+  Array got = st::sum(st::exp(g) * 2.0f + g, 1);
+  EXPECT_EQ(got.device(), st::gpu(0));
+  expect_close(got, st::sum(st::exp(x) * 2.0f + x, 1), 2e-5, 1e-4);
+}
+
+TEST(GpuApi, GradOfGpuArrays) {
+  REQUIRE_GPU();
+  auto loss = [](const Array& w, const Array& x) { return st::sum(st::tanh(st::matmul(x, w)) * 0.5f); };
+  Array w = randn({8, 4}, 5), x = randn({16, 8}, 6);
+  Array want = st::grad(loss)(w, x);
+  Array got = st::grad(loss)(st::device_put(w, st::gpu(0)), st::device_put(x, st::gpu(0)));
+  EXPECT_EQ(got.device(), st::gpu(0));
+  expect_close(got, want, 1e-4, 1e-5);
+  Array jitted = st::jit(st::grad(loss))(st::device_put(w, st::gpu(0)), st::device_put(x, st::gpu(0)));
+  expect_close(jitted, want, 1e-4, 1e-5);
+}
+
+TEST(GpuApi, FusedProgramsMatchTheCpu) {
+  REQUIRE_GPU();
+  auto softmax = st::jit([](const Array& x) { return st::softmax(x, -1); });
+  auto layer_norm = st::jit([](const Array& x) {
+    Array mu = st::mean(x, -1, true);
+    Array var = st::mean((x - mu) * (x - mu), -1, true);
+    return (x - mu) * st::rsqrt(var + 1e-5f);
+  });
+  auto seed = st::jit([](const Array& x, const Array& w, const Array& b) { return st::relu(st::matmul(x, w) + b); });
+  Array x = randn({37, 129}, 7), w = randn({129, 65}, 8), b = randn({65}, 9);
+  st::Device g = st::gpu(0);
+  expect_close(softmax(st::device_put(x, g)), softmax(x));
+  expect_close(layer_norm(st::device_put(x, g)), layer_norm(x), 1e-4, 1e-5);
+  expect_close(seed(st::device_put(x, g), st::device_put(w, g), st::device_put(b, g)), seed(x, w, b), 1e-4, 1e-4);
+  // A full reduction and a transpose.
+  auto total = st::jit([](const Array& x) { return st::sum(st::transpose(x) * 2.0f); });
+  expect_close(total(st::device_put(x, g)), total(x), 1e-5, 1e-3);
+}
+
+TEST(GpuApi, ResultsAreAsynchronousAndReadsWait) {
+  REQUIRE_GPU();
+  auto step = st::jit([](const Array& x) { return x * 0.5f + 1.0f; });
+  Array x = st::device_put(st::zeros({1 << 20}), st::gpu(0));
+  for (int i = 0; i < 50; ++i) x = step(x);  // 50 launches queued, no wait in between
+  double want = 0;
+  for (int i = 0; i < 50; ++i) want = want * 0.5 + 1.0;
+  std::vector<float> v = x.to_vector<float>();
+  EXPECT_NEAR(v.front(), want, 1e-6);
+  EXPECT_NEAR(v.back(), want, 1e-6);
+  EXPECT_EQ(&x.block_until_ready(), &x);
+}
+
+TEST(GpuApi, OutOfMemoryNamesTheBytes) {
+  REQUIRE_GPU();
+  try {
+    Array huge = st::device_put(st::zeros({1}), st::gpu(0));
+    auto f = st::jit([](const Array& x) { return st::broadcast_to(x, {int64_t{1} << 40}); });  // 4 TiB
+    f(huge).block_until_ready();
+    FAIL() << "expected an error";
+  } catch (const st::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bytes"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
