@@ -52,9 +52,3 @@ Array device_put(const Array& x, Device d) {
 }
 
 }  // namespace strata
-
-// SHIM (see array.h): every computation is synchronous today, so there is nothing to wait for.
-// The GPU backend replaces this with a wait on the array's pending work.
-namespace strata {
-const Array& Array::block_until_ready() const { return *this; }
-}  // namespace strata

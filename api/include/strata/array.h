@@ -99,11 +99,6 @@ class Array {
   // ConcretizationError naming the op that produced the value.
   explicit operator bool() const;
 
-  // Waits until the array's data has been computed (GPU calls are asynchronous) and returns
-  // *this. SHIM for bench/bench_gpu.cpp: today's definition (api/src/device.cpp) returns at
-  // once, which is right while every computation is synchronous; the GPU backend replaces it.
-  const Array& block_until_ready() const;
-
   // Raw row-major data of a concrete array (nullptr for a tracer); read-only.
   const void* data() const;
 
