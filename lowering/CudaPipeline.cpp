@@ -39,6 +39,13 @@ void addCudaLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   // 1. Strided copies become loops (a kernel each); whole-buffer copies stay copies (a
   //    device-to-device copy step). Every linalg op becomes loops: scf.parallel over parallel
   //    dimensions, scf.for over reductions (innermost, as StrataToLinalg orders them).
+  // 0. GEMMs of f32, bf16 and f16 become library calls (cuBLASLt: a gemm step of the host
+  //    program) while they are still recognisable ops.
+  RuntimeGemmPassOptions gemm;
+  gemm.parallel = false;
+  gemm.types = {"f32", "bf16", "f16"};
+  gemm.halfWorkspace = false;
+  pm.addPass(createRuntimeGemmPass(gemm));
   pm.addPass(createExpandStridedCopiesPass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());

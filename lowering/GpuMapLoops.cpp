@@ -30,7 +30,7 @@ namespace {
 bool runsOnHost(Operation* op) {
   return isa<arith::ConstantOp, memref::ViewOp, memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
              memref::ReinterpretCastOp, memref::CastOp, memref::GetGlobalOp, memref::CopyOp, func::ReturnOp,
-             scf::ParallelOp>(op);
+             scf::ParallelOp, memref::ExtractAlignedPointerAsIndexOp, func::CallOp>(op);
 }
 
 gpu::ParallelLoopDimMappingAttr mapping(MLIRContext* ctx, gpu::Processor p) {

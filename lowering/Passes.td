@@ -143,6 +143,11 @@ def RuntimeGemmPass : Pass<"strata-runtime-gemm", "::mlir::ModuleOp"> {
   let options = [
     Option<"parallel", "parallel", "bool", /*default=*/"true",
            "Let the runtime split each GEMM across the thread pool (JitOptions::parallel)">,
+    ListOption<"types", "types", "std::string",
+               "Element types the runtime GEMM takes, with results of the same type (empty: "
+               "f32, f64, bf16, f16, i32, i64 and the CPU's mixed results)">,
+    Option<"halfWorkspace", "half-workspace", "bool", /*default=*/"true",
+           "Give bf16/f16 GEMMs a workspace for f32 copies of their operands (the CPU's)">,
   ];
   let statistics = [
     Statistic<"numGemms", "gemms", "Matmuls replaced by a runtime call">,

@@ -245,7 +245,14 @@ func::FuncOp gemmWithEpilogue(ModuleOp module, func::FuncOp main, func::FuncOp r
   return fn;
 }
 
-LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, bool parallel, int& epilogues) {
+struct GemmOptions {
+  bool parallel = true;
+  llvm::ArrayRef<std::string> types;  // empty: every type typeSuffix names
+  bool halfWorkspace = true;
+};
+
+LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOptions& options, int& epilogues) {
+  const bool parallel = options.parallel;
   Location loc = op.getLoc();
   ModuleOp module = op->getParentOfType<ModuleOp>();
   if (!op.hasPureBufferSemantics()) return success();
@@ -253,6 +260,10 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, bool parallel
   auto lt = cast<MemRefType>(lhs.getType()), ot = cast<MemRefType>(out.getType());
   const char* suffix = typeSuffix(lt.getElementType());
   if (!suffix) return success();
+  if (!options.types.empty() &&
+      (!llvm::is_contained(options.types, suffix) || ot.getElementType() != lt.getElementType() ||
+       cast<MemRefType>(rhs.getType()).getElementType() != lt.getElementType()))
+    return success();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   MLIRContext* ctx = op.getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
@@ -275,7 +286,7 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, bool parallel
   auto ptr = [&](Value m) -> Value { return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, m); };
   Value workspace;
   Type element = lt.getElementType();
-  if (element.isBF16() || element.isF16()) {
+  if ((element.isBF16() || element.isF16()) && options.halfWorkspace) {
     int64_t bytes = 4 * (B * M * K + B * K * N);
     auto wsType = MemRefType::get({bytes}, b.getI8Type());
     workspace = ptr(memref::AllocOp::create(b, loc, wsType, b.getI64IntegerAttr(64)));
@@ -326,7 +337,8 @@ struct RuntimeGemmPass : impl::RuntimeGemmPassBase<RuntimeGemmPass> {
     });
     int epilogues = 0;
     for (auto [op, init] : ops)
-      if (failed(lowerMatmul(op, init, parallel, epilogues))) return signalPassFailure();
+      if (failed(lowerMatmul(op, init, GemmOptions{parallel, types, halfWorkspace}, epilogues)))
+        return signalPassFailure();
     int64_t left = 0;
     module.walk([&](linalg::BatchMatmulOp) { ++left; });
     numGemms += static_cast<int64_t>(ops.size()) - left;

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "backends/cuda/Allocator.h"
+#include "backends/cuda/CublasLt.h"
+#include "lowering/CpuAbi.h"
 #include "backends/cuda/Driver.h"
 #include "strata/array.h"
 
@@ -39,6 +41,7 @@ class CudaExecutable final : public Executable {
       : host_(std::move(host)), p_(std::move(p)), device_(device) {
     all_stages_ = p_.stages;
     all_stages_.emplace_back("steps", host_.str());
+    for (const Step& s : host_.steps) has_gemm_ = has_gemm_ || s.kind == Step::Kind::gemm;
     ptx_ = std::move(ptx);
   }
   ~CudaExecutable() override {
@@ -92,6 +95,15 @@ class CudaExecutable final : public Executable {
     // after these steps.
     absl::StatusOr<void*> scratch = allocate(device_, static_cast<size_t>(p_.memory.scratch_bytes));
     if (!scratch.ok()) return scratch.status();
+    void* workspace = nullptr;  // cuBLASLt's, taken and given back as the arena is
+    if (has_gemm_) {
+      absl::StatusOr<void*> w = allocate(device_, kGemmWorkspace);
+      if (!w.ok()) {
+        deallocate(device_, *scratch);
+        return w.status();
+      }
+      workspace = *w;
+    }
     auto base = [&](const BufferRef& r) -> char* {
       char* b = nullptr;
       switch (r.base) {
@@ -111,7 +123,9 @@ class CudaExecutable final : public Executable {
     std::vector<uint64_t> values;
     std::vector<void*> params;
     for (const Step& s : host_.steps) {
-      if (s.kind == Step::Kind::copy) {
+      if (s.kind == Step::Kind::gemm) {
+        status = run_gemm(s, base, workspace);
+      } else if (s.kind == Step::Kind::copy) {
         status = d.copy_device(device_, reinterpret_cast<CUdeviceptr>(base(s.dst)),
                                reinterpret_cast<CUdeviceptr>(base(s.src)), static_cast<size_t>(s.bytes));
       } else {
@@ -135,7 +149,37 @@ class CudaExecutable final : public Executable {
       if (!status.ok()) break;
     }
     deallocate(device_, *scratch);
+    deallocate(device_, workspace);
     return status;
+  }
+
+  template <class Base>
+  absl::Status run_gemm(const Step& s, Base& base, void* workspace) const {
+    const std::vector<KernelArg>& a = s.args;
+    GemmArgs g;
+    g.device = device_;
+    g.type = static_cast<GemmType>(a[0].i);
+    int64_t flags = a[1].i;
+    g.batch = a[2].i;
+    g.m = a[3].i;
+    g.n = a[4].i;
+    g.k = a[5].i;
+    g.trans_a = (flags & ::strata::cpu_abi::kLhsContractFirst) != 0;
+    g.trans_b = (flags & ::strata::cpu_abi::kRhsFreeFirst) != 0;
+    g.stride_a = g.m * g.k;
+    g.stride_b = g.k * g.n;
+    g.stride_d = g.m * g.n;
+    g.a = base(a[6].buffer);
+    g.b = base(a[7].buffer);
+    g.d = base(a[8].buffer);
+    g.workspace = workspace;
+    g.workspace_bytes = kGemmWorkspace;
+    if (g.m == 0 || g.n == 0 || g.batch == 0) return absl::OkStatus();
+    if (g.k == 0) {  // an empty sum: zeros
+      int64_t bytes = g.batch * g.m * g.n * (g.type == GemmType::f32 ? 4 : 2);
+      return driver().memset_zero(device_, reinterpret_cast<CUdeviceptr>(g.d), static_cast<size_t>(bytes));
+    }
+    return gemm(g);
   }
 
   const std::vector<AbstractValue>& input_types() const override { return p_.inputs; }
@@ -155,6 +199,8 @@ class CudaExecutable final : public Executable {
   int device_;
   std::string ptx_;
   std::vector<std::pair<std::string, std::string>> all_stages_;
+  static constexpr size_t kGemmWorkspace = 32 << 20;
+  bool has_gemm_ = false;
   CUmodule module_ = nullptr;
   std::vector<CUfunction> functions_;
   std::vector<std::unique_ptr<DeviceBuffer>> owned_;

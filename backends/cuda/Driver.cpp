@@ -173,6 +173,11 @@ absl::Status Driver::copy_device(int index, CUdeviceptr dst, CUdeviceptr src, st
   return check(cuMemcpyDtoDAsync(dst, src, bytes, devices_[index]->stream), "cuMemcpyDtoDAsync");
 }
 
+absl::Status Driver::memset_zero(int index, CUdeviceptr dst, std::size_t bytes) {
+  if (absl::Status s = use_device(index); !s.ok()) return s;
+  return check(cuMemsetD8Async(dst, 0, bytes, devices_[index]->stream), "cuMemsetD8Async");
+}
+
 absl::Status Driver::synchronize(int index) {
   if (absl::Status s = use_device(index); !s.ok()) return s;
   return check(cuStreamSynchronize(devices_[index]->stream), "cuStreamSynchronize");

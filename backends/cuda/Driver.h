@@ -50,6 +50,8 @@ class Driver {
   absl::Status copy_to_device(int index, CUdeviceptr dst, const void* src, std::size_t bytes);
   absl::Status copy_to_host(int index, void* dst, CUdeviceptr src, std::size_t bytes);
   absl::Status copy_device(int index, CUdeviceptr dst, CUdeviceptr src, std::size_t bytes);
+  // Zeroes `bytes` at dst, queued on the device stream.
+  absl::Status memset_zero(int index, CUdeviceptr dst, std::size_t bytes);
   // Waits for the device stream: its first asynchronous error, if any.
   absl::Status synchronize(int index);
 

@@ -132,7 +132,7 @@ absl::StatusOr<HostProgram> HostProgram::parse(std::string_view bytes) {
   for (uint64_t i = 0; i < n && r.ok; ++i) {
     Step s;
     uint64_t kind = r.u64();
-    if (kind > static_cast<uint64_t>(Step::Kind::copy)) return bad();
+    if (kind > static_cast<uint64_t>(Step::Kind::gemm)) return bad();
     s.kind = static_cast<Step::Kind>(kind);
     s.kernel = static_cast<int>(r.i64());
     for (int d = 0; d < 3; ++d) s.grid[d] = static_cast<uint32_t>(r.u64());
@@ -154,6 +154,7 @@ absl::StatusOr<HostProgram> HostProgram::parse(std::string_view bytes) {
     s.bytes = r.i64();
     if (s.kind == Step::Kind::launch && (s.kernel < 0 || static_cast<size_t>(s.kernel) >= p.kernels.size()))
       return bad();
+    if (s.kind == Step::Kind::gemm && s.args.size() != 9) return bad();
     p.steps.push_back(std::move(s));
   }
   if (!r.ok || !r.in.empty()) return bad();
@@ -165,6 +166,14 @@ std::string HostProgram::str() const {
   for (const Step& s : steps) {
     if (s.kind == Step::Kind::copy) {
       out += "copy " + std::to_string(s.bytes) + " bytes " + ref_str(s.src) + " -> " + ref_str(s.dst) + "\n";
+      continue;
+    }
+    if (s.kind == Step::Kind::gemm) {
+      static const char* types[] = {"f32", "bf16", "f16"};
+      const std::vector<KernelArg>& a = s.args;
+      out += "gemm " + std::string(types[a[0].i]) + " flags " + std::to_string(a[1].i) + " B " + std::to_string(a[2].i) +
+             " M " + std::to_string(a[3].i) + " N " + std::to_string(a[4].i) + " K " + std::to_string(a[5].i) + " " +
+             ref_str(a[6].buffer) + " x " + ref_str(a[7].buffer) + " -> " + ref_str(a[8].buffer) + "\n";
       continue;
     }
     out += "launch " + kernels[static_cast<size_t>(s.kernel)] + " grid(" + std::to_string(s.grid[0]) + "," +

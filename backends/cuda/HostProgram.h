@@ -31,13 +31,16 @@ struct KernelArg {
 };
 
 struct Step {
-  enum class Kind : uint8_t { launch, copy };
+  enum class Kind : uint8_t { launch, copy, gemm };
   Kind kind = Kind::launch;
   // launch: kernels[kernel] on grid × block threads.
   int kernel = 0;
   uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   uint32_t shared_bytes = 0;
   std::vector<KernelArg> args;
+  // gemm: a row-major (batched) GEMM through cuBLASLt; args are i64 values — the element type
+  // (GemmType), the runtime GEMM's flags (lowering/CpuAbi.h: operand layouts), B, M, N, K —
+  // then the pointers of lhs, rhs and the output.
   // copy: `bytes` from src to dst.
   BufferRef dst, src;
   int64_t bytes = 0;

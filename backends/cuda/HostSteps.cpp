@@ -13,6 +13,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "lowering/CpuAbi.h"
 #include "transforms/EntryFunction.h"
 
 namespace strata::backends::cuda {
@@ -195,6 +196,43 @@ absl::StatusOr<HostProgram> host_program(mlir::ModuleOp module, int num_consts, 
         } else {
           return unsupported(op, "a kernel argument of an unsupported type");
         }
+        s.args.push_back(a);
+      }
+      p.steps.push_back(std::move(s));
+      continue;
+    }
+    if (auto p = llvm::dyn_cast<mlir::memref::ExtractAlignedPointerAsIndexOp>(op)) {
+      absl::StatusOr<BufferRef> r = ref_of(p.getSource(), op);
+      if (!r.ok()) return r.status();
+      refs[p] = *r;
+      continue;
+    }
+    if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op)) {
+      // The runtime GEMM (strata-runtime-gemm): flags, B, M, N, K, lhs, rhs, out, workspace.
+      llvm::StringRef callee = call.getCallee();
+      if (!callee.consume_front(::strata::cpu_abi::kDotPrefix) || call.getNumOperands() != 9)
+        return unsupported(op, "a call of a function the GPU runtime does not have");
+      int64_t type = callee == "f32" ? 0 : callee == "bf16" ? 1 : callee == "f16" ? 2 : -1;
+      if (type < 0) return unsupported(op, "a GEMM of an element type cuBLASLt does not take here");
+      Step s;
+      s.kind = Step::Kind::gemm;
+      KernelArg t;
+      t.kind = KernelArg::Kind::i64;
+      t.i = type;
+      s.args.push_back(t);
+      for (unsigned i = 0; i < 5; ++i) {
+        auto it2 = ints.find(call.getOperand(i));
+        if (it2 == ints.end()) return unsupported(op, "a GEMM of dynamic size");
+        KernelArg a;
+        a.kind = KernelArg::Kind::i64;
+        a.i = it2->second;
+        s.args.push_back(a);
+      }
+      for (unsigned i = 5; i < 8; ++i) {
+        absl::StatusOr<BufferRef> r = ref_of(call.getOperand(i), op);
+        if (!r.ok()) return r.status();
+        KernelArg a;
+        a.buffer = *r;
         s.args.push_back(a);
       }
       p.steps.push_back(std::move(s));

@@ -98,6 +98,12 @@ static CUresult f_dtoh(void* h, CUdeviceptr d, size_t n, CUstream s) {
   memcpy(h, (const void*)(uintptr_t)d, n);
   return CUDA_SUCCESS;
 }
+static CUresult f_memset8(CUdeviceptr dst, unsigned char value, size_t n, CUstream s) {
+  (void)s;
+  memset((void*)(uintptr_t)dst, value, n);
+  return CUDA_SUCCESS;
+}
+
 static CUresult f_dtod(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) {
   (void)s;
   memcpy((void*)(uintptr_t)d, (const void*)(uintptr_t)src, n);
@@ -126,6 +132,7 @@ static const struct entry g_table[] = {
     {"cuMemcpyHtoDAsync", (void*)f_htod},
     {"cuMemcpyDtoHAsync", (void*)f_dtoh},
     {"cuMemcpyDtoDAsync", (void*)f_dtod},
+    {"cuMemsetD8Async", (void*)f_memset8},
     {"cuModuleLoadData", (void*)f_unsupported},
     {"cuModuleUnload", (void*)f_unsupported},
     {"cuModuleGetFunction", (void*)f_unsupported},
