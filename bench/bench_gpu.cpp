@@ -128,7 +128,20 @@ struct Timing {
   double ms;
   int reps, batch;
 };
+// A slow workload (an unoptimised kernel) is measured with fewer calls: one probe call sets
+// batch and reps so that the whole measurement takes about kBudgetMs.
+constexpr double kBudgetMs = 1500;
 Timing time_batches(const std::function<void(int)>& run_batch, int batch, int reps, int warmup = 3) {
+  auto p0 = Clock::now();
+  run_batch(1);
+  double probe = ms_since(p0);
+  if (probe * batch * (reps + warmup) > kBudgetMs) {
+    batch = std::max(1, static_cast<int>(kBudgetMs / (probe * (reps + warmup))));
+    if (probe * batch * (reps + warmup) > kBudgetMs) {
+      reps = std::max(3, static_cast<int>(kBudgetMs / probe) - 1);
+      warmup = 1;
+    }
+  }
   for (int i = 0; i < warmup; ++i) run_batch(batch);
   std::vector<double> t;
   for (int r = 0; r < reps; ++r) {

@@ -177,11 +177,18 @@ while read -r kind name; do
   [[ "$kind" == test ]] || continue
   echo "=== $name"
   ldd "$root/bin/$name" | grep -E 'not found' && echo "run.sh: $name has missing libraries"
-  (cd "$root/files" && timeout -k 5 "$(left)" "$root/bin/$name" --gtest_brief=1 \
-      --gtest_output="xml:$OUT/$name.xml") 2>&1 | tee "$OUT/$name.out"
-  rc=${PIPESTATUS[0]}
-  summary+=("$name: exit $rc")
-  ((rc)) && status=1
+  # In shards (GoogleTest's sharding), each its own process: a crash loses one shard, not the
+  # rest of the binary's tests. Each test binary gets at most half of the time left.
+  shards="${STRATA_GPU_TEST_SHARDS:-4}"
+  limit=$(( $(left) / 2 ))
+  for ((i = 0; i < shards; ++i)); do
+    (cd "$root/files" && GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
+        timeout -k 5 "$(( limit / shards > 5 ? limit / shards : 5 ))" "$root/bin/$name" --gtest_brief=1 \
+        --gtest_output="xml:$OUT/$name.$i.xml") 2>&1 | tee "$OUT/$name.$i.out"
+    rc=${PIPESTATUS[0]}
+    summary+=("$name shard $i/$shards: exit $rc")
+    ((rc)) && status=1
+  done
 done <"$root/MANIFEST"
 
 script="$(sed -n 's/^benchscript //p' "$root/MANIFEST")"

@@ -293,8 +293,13 @@ std::vector<Array> run_entry(const CacheEntry& e, const std::vector<Array>& leav
       if (alone) {
         impl->buffer = in->buffer;
       } else {
-        impl->buffer = std::make_shared<Buffer>(in->aval.nbytes(), device);
-        if (in->aval.nbytes()) std::memcpy(impl->buffer->data, in->buffer->data, in->aval.nbytes());
+        if (device.kind == DeviceKind::cpu) {
+          impl->buffer = std::make_shared<Buffer>(in->aval.nbytes(), device);
+          if (in->aval.nbytes()) std::memcpy(impl->buffer->data, in->buffer->data, in->aval.nbytes());
+        } else {  // a copy through the host: donating a shared device buffer is rare
+          Array shared(leaves[static_cast<std::size_t>(i)]);
+          impl->buffer = copy_to_device(copy_to_device(shared, cpu()), device).impl()->buffer;
+        }
         ins[static_cast<std::size_t>(i)] = impl->buffer->data;
       }
     }
