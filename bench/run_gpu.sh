@@ -17,7 +17,7 @@ jsonl="$out/gpu_bench.jsonl"
 
 bin="${1:-}"
 if [[ -z "$bin" ]]; then
-  for c in "$here/strata_gpu_bench" "$here/../build/bench/strata_gpu_bench"; do
+  for c in "${STRATA_GPU_BIN:+$STRATA_GPU_BIN/strata_gpu_bench}" "$here/strata_gpu_bench" "$here/../build/bench/strata_gpu_bench"; do
     [[ -x "$c" ]] && { bin="$c"; break; }
   done
 fi

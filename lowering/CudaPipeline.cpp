@@ -45,6 +45,7 @@ void addCudaLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   gemm.parallel = false;
   gemm.types = {"f32", "bf16", "f16"};
   gemm.halfWorkspace = false;
+  gemm.libraryEpilogues = true;
   pm.addPass(createRuntimeGemmPass(gemm));
   pm.addPass(createExpandStridedCopiesPass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
@@ -90,6 +91,8 @@ void addNvvmPasses(OpPassManager& pm, const PipelineOptions& options) {
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // Integer math (absi, ctpop, ctlz) has no libdevice call: LLVM's intrinsics, which NVPTX has.
+  kernels.addPass(createConvertMathToLLVMPass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "transforms/EntryFunction.h"
 
@@ -107,6 +108,43 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
     return success();
   }
 
+  // 0. A value the host would compute from device memory for a loop (a 0-d input read once,
+  //    as pad's padding value): the read, and the pure ops on it, are cloned into each loop
+  //    that uses it. Only reads of the function's arguments (inputs are never written).
+  void sinkReads(Block& body) {
+    llvm::SetVector<Operation*> sinkable;
+    for (Operation& op : body) {
+      bool ok = false;
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        Value m = load.getMemref();
+        while (Operation* def = m.getDefiningOp()) {
+          if (!isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp>(def)) break;
+          m = def->getOperand(0);
+        }
+        ok = isa<BlockArgument>(m);
+      } else if (isMemoryEffectFree(&op) && op.getNumRegions() == 0 && !isa<arith::ConstantOp>(op) &&
+                 op.getNumResults() == 1 && !isa<MemRefType>(op.getResult(0).getType())) {
+        ok = llvm::any_of(op.getOperands(), [&](Value v) { return v.getDefiningOp() && sinkable.count(v.getDefiningOp()); });
+      }
+      if (ok) sinkable.insert(&op);
+    }
+    for (Operation* op : llvm::reverse(sinkable)) {
+      llvm::SetVector<Operation*> loops;
+      for (Operation* user : op->getUsers())
+        if (auto loop = user->getParentOfType<scf::ParallelOp>()) {
+          while (auto outer = loop->getParentOfType<scf::ParallelOp>()) loop = outer;
+          loops.insert(loop);
+        }
+      for (Operation* loop : loops) {
+        OpBuilder b(&cast<scf::ParallelOp>(loop).getBody()->front());
+        Operation* copy = b.clone(*op);
+        op->getResult(0).replaceUsesWithIf(copy->getResult(0),
+                                           [&](OpOperand& use) { return loop->isProperAncestor(use.getOwner()); });
+      }
+      if (op->use_empty()) op->erase();
+    }
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     func::FuncOp main = entryFunction(module);
@@ -119,6 +157,7 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
       return signalPassFailure();
     }
     Block& body = main.getBody().front();
+    sinkReads(body);
     // 1. Runs of device work outside parallel loops.
     std::vector<std::pair<Operation*, Operation*>> runs;
     Operation* start = nullptr;

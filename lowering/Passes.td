@@ -148,6 +148,10 @@ def RuntimeGemmPass : Pass<"strata-runtime-gemm", "::mlir::ModuleOp"> {
                "f32, f64, bf16, f16, i32, i64 and the CPU's mixed results)">,
     Option<"halfWorkspace", "half-workspace", "bool", /*default=*/"true",
            "Give bf16/f16 GEMMs a workspace for f32 copies of their operands (the CPU's)">,
+    Option<"libraryEpilogues", "library-epilogues", "bool", /*default=*/"false",
+           "Map a dot epilogue of + bias[n] and/or relu onto the GEMM library's own epilogue "
+           "(two more call arguments: the epilogue, 0 none 1 relu 2 bias 3 bias+relu, and the "
+           "bias pointer); other epilogues stay loops after the call (cuBLASLt)">,
   ];
   let statistics = [
     Statistic<"numGemms", "gemms", "Matmuls replaced by a runtime call">,

@@ -38,7 +38,7 @@ if (($#)); then
 else
   read -r -a targets <<<"${STRATA_GPU_TARGETS:-strata_gpu_tests strata_gpu_bench}"
 fi
-read -r -a files <<<"${STRATA_GPU_FILES:-bench/run_gpu.sh bench/gpu_peers.py}"
+read -r -a files <<<"${STRATA_GPU_FILES:-bench/run_gpu.sh bench/gpu_peers.py bench/gpu_report.py}"
 bench_script="${STRATA_GPU_BENCH:-bench/run_gpu.sh}"
 max_bytes=$((60 * 1024 * 1024))
 # No -march=native (the GPU machine's CPU may differ), but not the x86-64 baseline either: with

@@ -172,10 +172,17 @@ class CudaExecutable final : public Executable {
     g.a = base(a[6].buffer);
     g.b = base(a[7].buffer);
     g.d = base(a[8].buffer);
+    if (a.size() == 11) {
+      static const GemmEpilogue kinds[] = {GemmEpilogue::none, GemmEpilogue::relu, GemmEpilogue::bias,
+                                           GemmEpilogue::relu_bias};
+      if (a[9].i < 0 || a[9].i > 3) return absl::InternalError("a GEMM step with an unknown epilogue");
+      g.epilogue = kinds[a[9].i];
+      if (a[10].kind == KernelArg::Kind::pointer) g.bias = base(a[10].buffer);
+    }
     g.workspace = workspace;
     g.workspace_bytes = kGemmWorkspace;
     if (g.m == 0 || g.n == 0 || g.batch == 0) return absl::OkStatus();
-    if (g.k == 0) {  // an empty sum: zeros
+    if (g.k == 0 && g.epilogue == GemmEpilogue::none) {  // an empty sum: zeros
       int64_t bytes = g.batch * g.m * g.n * (g.type == GemmType::f32 ? 4 : 2);
       return driver().memset_zero(device_, reinterpret_cast<CUdeviceptr>(g.d), static_cast<size_t>(bytes));
     }

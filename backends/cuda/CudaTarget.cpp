@@ -72,7 +72,9 @@ class CudaTarget final : public backends::Target {
     mlir::strata::registerCudaPipelineInterfaces(registry);
   }
   void configure(mlir::strata::PipelineOptions& options) const override {
-    options.dotEpilogueTypes.clear();
+    // Dots keep their elementwise epilogue in one fusion: + bias and relu go to cuBLASLt's
+    // epilogue, anything else runs as a kernel right after the GEMM.
+    options.dotEpilogueTypes = {"f32", "bf16", "f16"};
     options.gpuChip = chip();
     options.gpuFeatures = ptx_features(options.gpuChip);
     options.cudaToolkit = STRATA_CUDA_ROOT;

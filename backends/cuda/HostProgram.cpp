@@ -154,7 +154,7 @@ absl::StatusOr<HostProgram> HostProgram::parse(std::string_view bytes) {
     s.bytes = r.i64();
     if (s.kind == Step::Kind::launch && (s.kernel < 0 || static_cast<size_t>(s.kernel) >= p.kernels.size()))
       return bad();
-    if (s.kind == Step::Kind::gemm && s.args.size() != 9) return bad();
+    if (s.kind == Step::Kind::gemm && s.args.size() != 9 && s.args.size() != 11) return bad();
     p.steps.push_back(std::move(s));
   }
   if (!r.ok || !r.in.empty()) return bad();
@@ -173,7 +173,12 @@ std::string HostProgram::str() const {
       const std::vector<KernelArg>& a = s.args;
       out += "gemm " + std::string(types[a[0].i]) + " flags " + std::to_string(a[1].i) + " B " + std::to_string(a[2].i) +
              " M " + std::to_string(a[3].i) + " N " + std::to_string(a[4].i) + " K " + std::to_string(a[5].i) + " " +
-             ref_str(a[6].buffer) + " x " + ref_str(a[7].buffer) + " -> " + ref_str(a[8].buffer) + "\n";
+             ref_str(a[6].buffer) + " x " + ref_str(a[7].buffer) + " -> " + ref_str(a[8].buffer);
+      static const char* epilogues[] = {"", " relu", " bias", " bias+relu"};
+      if (a.size() == 11 && a[9].i > 0 && a[9].i < 4)
+        out += std::string(" epilogue") + epilogues[a[9].i] +
+               (a[10].kind == KernelArg::Kind::pointer ? " " + ref_str(a[10].buffer) : "");
+      out += "\n";
       continue;
     }
     out += "launch " + kernels[static_cast<size_t>(s.kernel)] + " grid(" + std::to_string(s.grid[0]) + "," +

@@ -154,10 +154,11 @@ absl::StatusOr<HostProgram> host_program(mlir::ModuleOp module, int num_consts, 
     if (auto launch = llvm::dyn_cast<mlir::gpu::LaunchFuncOp>(op)) {
       Step s;
       s.kind = Step::Kind::launch;
-      auto kernel = symbols.lookupNearestSymbolFrom<mlir::gpu::GPUFuncOp>(op, launch.getKernel());
+      // A gpu.func in the gpu stage, an llvm.func once the kernels are in NVVM.
+      Operation* kernel = symbols.lookupNearestSymbolFrom(op, launch.getKernel());
       if (!kernel) return unsupported(op, "no such kernel");
       auto [it, fresh] = kernel_index.try_emplace(kernel, static_cast<int>(p.kernels.size()));
-      if (fresh) p.kernels.push_back(kernel.getName().str());
+      if (fresh) p.kernels.push_back(mlir::SymbolTable::getSymbolName(kernel).str());
       s.kernel = it->second;
       Value dims[6] = {launch.getGridSizeX(),  launch.getGridSizeY(),  launch.getGridSizeZ(),
                        launch.getBlockSizeX(), launch.getBlockSizeY(), launch.getBlockSizeZ()};
@@ -210,7 +211,8 @@ absl::StatusOr<HostProgram> host_program(mlir::ModuleOp module, int num_consts, 
     if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op)) {
       // The runtime GEMM (strata-runtime-gemm): flags, B, M, N, K, lhs, rhs, out, workspace.
       llvm::StringRef callee = call.getCallee();
-      if (!callee.consume_front(::strata::cpu_abi::kDotPrefix) || call.getNumOperands() != 9)
+      if (!callee.consume_front(::strata::cpu_abi::kDotPrefix) ||
+          (call.getNumOperands() != 9 && call.getNumOperands() != 11))
         return unsupported(op, "a call of a function the GPU runtime does not have");
       int64_t type = callee == "f32" ? 0 : callee == "bf16" ? 1 : callee == "f16" ? 2 : -1;
       if (type < 0) return unsupported(op, "a GEMM of an element type cuBLASLt does not take here");
@@ -234,6 +236,23 @@ absl::StatusOr<HostProgram> host_program(mlir::ModuleOp module, int num_consts, 
         KernelArg a;
         a.buffer = *r;
         s.args.push_back(a);
+      }
+      if (call.getNumOperands() == 11) {  // the library epilogue and the bias (or 0)
+        auto kind = ints.find(call.getOperand(9));
+        if (kind == ints.end()) return unsupported(op, "a GEMM epilogue chosen at run time");
+        KernelArg e;
+        e.kind = KernelArg::Kind::i64;
+        e.i = kind->second;
+        s.args.push_back(e);
+        KernelArg bias;
+        if (auto none = ints.find(call.getOperand(10)); none != ints.end() && none->second == 0) {
+          bias.kind = KernelArg::Kind::i64;
+        } else {
+          absl::StatusOr<BufferRef> r = ref_of(call.getOperand(10), op);
+          if (!r.ok()) return r.status();
+          bias.buffer = *r;
+        }
+        s.args.push_back(bias);
       }
       p.steps.push_back(std::move(s));
       continue;

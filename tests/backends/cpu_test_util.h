@@ -96,7 +96,7 @@ inline void expect_compiled_matches_eager(const Jaxpr& jaxpr, const std::vector<
 // A program of one equation: `prim` with `params` on inputs shaped like `inputs`.
 inline Jaxpr one_equation(const Primitive& prim, const Params& params, const std::vector<Array>& inputs) {
   return make_jaxpr([&](const std::vector<Array>& xs) {
-    return bind(prim, xs, params, SourceLoc{__FILE__, __LINE__, 0});
+    return strata::bind(prim, xs, params, SourceLoc{__FILE__, __LINE__, 0});
   })(inputs);
 }
 

@@ -86,7 +86,8 @@ inline To convert_value(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (std::is_same_v<To, uint8_t>) {  // to bool
-    if constexpr (is_float_storage<From>) return static_cast<float>(v) != 0.0f ? 1 : 0;
+    if constexpr (std::is_same_v<From, double>) return v != 0.0 ? 1 : 0;  // an f64 subnormal is true
+    else if constexpr (is_float_storage<From>) return static_cast<float>(v) != 0.0f ? 1 : 0;
     else return v != 0 ? 1 : 0;
   } else if constexpr (std::is_integral_v<To>) {
     if constexpr (is_float_storage<From>) {
