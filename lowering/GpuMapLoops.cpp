@@ -1,6 +1,7 @@
 // --strata-gpu-map-loops: every loop nest of the entry function becomes one GPU kernel's grid;
 // the algorithm is in Passes.td.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
@@ -44,6 +46,84 @@ std::optional<int64_t> constant(Value v) {
   return std::nullopt;
 }
 
+// A combining op of a reduction the block can do together (gpu.all_reduce), with its identity.
+struct Combiner {
+  gpu::AllReduceOperation op;
+  TypedAttr identity;
+};
+std::optional<Combiner> combinerOf(Operation* op) {
+  Type t = op->getResult(0).getType();
+  if (!(t.isF32() || t.isF64() || t.isInteger(32) || t.isInteger(64))) return std::nullopt;
+  auto f = [&](double v) -> TypedAttr { return FloatAttr::get(t, v); };
+  auto i = [&](const APInt& v) -> TypedAttr { return IntegerAttr::get(t, v); };
+  unsigned w = t.isIntOrIndex() ? t.getIntOrFloatBitWidth() : 0;
+  using R = gpu::AllReduceOperation;
+  if (isa<arith::AddFOp>(op)) return Combiner{R::ADD, f(0.0)};
+  if (isa<arith::MulFOp>(op)) return Combiner{R::MUL, f(1.0)};
+  if (isa<arith::MaximumFOp>(op)) return Combiner{R::MAXIMUMF, f(-INFINITY)};
+  if (isa<arith::MinimumFOp>(op)) return Combiner{R::MINIMUMF, f(INFINITY)};
+  if (isa<arith::MaxNumFOp>(op)) return Combiner{R::MAXNUMF, f(-INFINITY)};
+  if (isa<arith::MinNumFOp>(op)) return Combiner{R::MINNUMF, f(INFINITY)};
+  if (!w) return std::nullopt;
+  if (isa<arith::AddIOp>(op)) return Combiner{R::ADD, i(APInt(w, 0))};
+  if (isa<arith::MulIOp>(op)) return Combiner{R::MUL, i(APInt(w, 1))};
+  if (isa<arith::MaxSIOp>(op)) return Combiner{R::MAXSI, i(APInt::getSignedMinValue(w))};
+  if (isa<arith::MinSIOp>(op)) return Combiner{R::MINSI, i(APInt::getSignedMaxValue(w))};
+  if (isa<arith::MaxUIOp>(op)) return Combiner{R::MAXUI, i(APInt(w, 0))};
+  if (isa<arith::MinUIOp>(op)) return Combiner{R::MINUI, i(APInt::getAllOnes(w))};
+  if (isa<arith::AndIOp>(op)) return Combiner{R::AND, i(APInt::getAllOnes(w))};
+  if (isa<arith::OrIOp>(op)) return Combiner{R::OR, i(APInt(w, 0))};
+  if (isa<arith::XOrIOp>(op)) return Combiner{R::XOR, i(APInt(w, 0))};
+  return std::nullopt;
+}
+
+// One accumulator of a reduction loop: `acc[i] = combine(acc[i], x)` with i fixed in the loop.
+struct Accumulator {
+  memref::LoadOp load;
+  Operation* combine;
+  memref::StoreOp store;
+  Value x;  // the combined value (the loaded one is the other operand)
+  Combiner c;
+};
+
+// The accumulators of `loop` (each a load, a combine and a store of one location that does not
+// depend on the loop), or failure when the loop touches that location otherwise.
+FailureOr<SmallVector<Accumulator>> accumulatorsOf(scf::ForOp loop) {
+  SmallVector<Accumulator> accs;
+  for (Operation& op : loop.getBody()->without_terminator()) {
+    auto store = dyn_cast<memref::StoreOp>(op);
+    if (!store) continue;
+    Operation* combine = store.getValueToStore().getDefiningOp();
+    if (!combine || combine->getBlock() != loop.getBody() || combine->getNumOperands() != 2 ||
+        !combine->hasOneUse())
+      continue;
+    std::optional<Combiner> c = combinerOf(combine);
+    if (!c) continue;
+    for (int side = 0; side < 2; ++side) {
+      auto load = combine->getOperand(side).getDefiningOp<memref::LoadOp>();
+      if (!load || load->getBlock() != loop.getBody() || !load->hasOneUse() || load.getMemref() != store.getMemref() ||
+          load.getIndices() != store.getIndices())
+        continue;
+      if (llvm::any_of(store.getIndices(), [&](Value v) { return loop->isAncestor(v.getParentRegion()->getParentOp()) ||
+                                                                  v == loop.getInductionVar(); }))
+        continue;
+      accs.push_back({load, combine, store, combine->getOperand(1 - side), *c});
+      break;
+    }
+  }
+  // Any other access to an accumulator's buffer inside the loop: not a plain reduction.
+  for (Accumulator& a : accs) {
+    WalkResult r = loop.getBody()->walk([&](Operation* op) {
+      if (op == a.load || op == a.store) return WalkResult::advance();
+      for (Value v : op->getOperands())
+        if (v == a.load.getMemref()) return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted()) return failure();
+  }
+  return accs;
+}
+
 struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
   using Base::Base;
 
@@ -72,6 +152,122 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
     return success();
   }
 
+  // 2'. A 1-d parallel loop over rows whose body reduces along each row (scf.for loops that
+  //     accumulate into a location of the row: softmax, layer norm, sums over the last axis)
+  //     runs one row per block: the block's threads split each row loop (thread t takes
+  //     iterations t, t + B, ...), combine their partial results with gpu.all_reduce, and one
+  //     thread stores the row's result; the other statements of the row run once (thread 0)
+  //     and a barrier follows each step, so that every thread sees what the step wrote.
+  //     Returns false (and changes nothing) when the loop is not of that form.
+  bool mapRows(scf::ParallelOp loop) {
+    if (loop.getNumLoops() != 1) return false;
+    Block* body = loop.getBody();
+    int64_t longest = 0;
+    bool reduces = false;
+    for (Operation& op : body->without_terminator()) {
+      if (auto f = dyn_cast<scf::ForOp>(op)) {
+        std::optional<int64_t> lo = constant(f.getLowerBound()), hi = constant(f.getUpperBound()),
+                               st = constant(f.getStep());
+        if (!lo || !hi || !st || *st <= 0 || f.getNumRegionIterArgs() != 0) return false;
+        FailureOr<SmallVector<Accumulator>> accs = accumulatorsOf(f);
+        if (failed(accs)) return false;
+        // Every other store of the loop writes a location of its own iteration (split across
+        // threads, no two write one place).
+        WalkResult own = f.getBody()->walk([&](memref::StoreOp st) {
+          if (llvm::any_of(*accs, [&](Accumulator& a) { return a.store == st; })) return WalkResult::advance();
+          bool perIteration = llvm::any_of(st.getIndices(), [&](Value v) {
+            return v == f.getInductionVar() || (v.getDefiningOp() && f->isAncestor(v.getDefiningOp()));
+          });
+          return perIteration ? WalkResult::advance() : WalkResult::interrupt();
+        });
+        if (own.wasInterrupted()) return false;
+        reduces = reduces || !accs->empty();
+        longest = std::max(longest, (*hi - *lo + *st - 1) / *st);
+        continue;
+      }
+      if (isa<memref::StoreOp, memref::LoadOp>(op) || isMemoryEffectFree(&op)) {
+        if (op.getNumRegions()) return false;
+        continue;
+      }
+      return false;
+    }
+    if (!reduces || longest < 64) return false;
+    int64_t block = std::min<int64_t>(blockSize, (longest + 31) / 32 * 32);
+
+    MLIRContext* ctx = &getContext();
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    auto outer = scf::ParallelOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
+    b.setInsertionPointToStart(outer.getBody());
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0), one = arith::ConstantIndexOp::create(b, loc, 1),
+          threads = arith::ConstantIndexOp::create(b, loc, block);
+    auto inner = scf::ParallelOp::create(b, loc, ValueRange{zero}, ValueRange{threads}, ValueRange{one});
+    Value tid = inner.getInductionVars()[0];
+    b.setInsertionPointToStart(inner.getBody());
+    IRMapping map;
+    map.map(loop.getInductionVars()[0], outer.getInductionVars()[0]);
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero);
+    auto barrier = [&] { gpu::BarrierOp::create(b, loc); };
+    for (Operation& op : body->without_terminator()) {
+      if (auto store = dyn_cast<memref::StoreOp>(op)) {  // once per row, then seen by all
+        auto guard = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+        OpBuilder g = guard.getThenBodyBuilder();
+        g.clone(op, map);
+        barrier();
+        continue;
+      }
+      auto f = dyn_cast<scf::ForOp>(op);
+      if (!f) {
+        b.clone(op, map);
+        continue;
+      }
+      SmallVector<Accumulator> accs = *accumulatorsOf(f);
+      // for c = lo + t*step to hi step B*step, carrying one partial result per accumulator.
+      Value lo = map.lookupOrDefault(f.getLowerBound()), step = map.lookupOrDefault(f.getStep());
+      Value start = arith::AddIOp::create(b, loc, lo, arith::MulIOp::create(b, loc, tid, step));
+      Value stride = arith::MulIOp::create(b, loc, threads, step);
+      SmallVector<Value> inits;
+      for (const Accumulator& a : accs) inits.push_back(arith::ConstantOp::create(b, loc, a.c.identity));
+      auto split = scf::ForOp::create(b, loc, start, map.lookupOrDefault(f.getUpperBound()), stride, inits);
+      {
+        OpBuilder in = OpBuilder::atBlockBegin(split.getBody());
+        IRMapping m2 = map;
+        m2.map(f.getInductionVar(), split.getInductionVar());
+        for (auto [k, a] : llvm::enumerate(accs)) m2.map(a.load.getResult(), split.getRegionIterArgs()[k]);
+        SmallVector<Value> next(accs.size());
+        for (Operation& inner_op : f.getBody()->without_terminator()) {
+          auto acc = llvm::find_if(accs, [&](Accumulator& a) {
+            return &inner_op == a.load.getOperation() || &inner_op == a.store.getOperation();
+          });
+          if (acc != accs.end()) continue;  // the accumulator lives in the loop-carried value
+          Operation* copy = in.clone(inner_op, m2);
+          for (auto [k, a] : llvm::enumerate(accs))
+            if (&inner_op == a.combine) next[k] = copy->getResult(0);
+        }
+        if (!accs.empty()) scf::YieldOp::create(in, loc, next);  // else the builder made one
+      }
+      for (auto [k, a] : llvm::enumerate(accs)) {
+        Value total = gpu::AllReduceOp::create(b, loc, split.getResult(k),
+                                               gpu::AllReduceOperationAttr::get(ctx, a.c.op), /*uniform=*/UnitAttr::get(ctx))
+                          .getResult();
+        auto guard = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+        OpBuilder g = guard.getThenBodyBuilder();
+        IRMapping m3 = map;
+        Value old = g.clone(*a.load, m3)->getResult(0);
+        Operation* combined = g.clone(*a.combine, m3);
+        combined->setOperands({old, total});
+        Operation* st = g.clone(*a.store, m3);
+        st->setOperand(0, combined->getResult(0));
+      }
+      barrier();
+    }
+    (void)gpu::setMappingAttr(outer, {mapping(ctx, gpu::Processor::BlockX)});
+    (void)gpu::setMappingAttr(inner, {mapping(ctx, gpu::Processor::ThreadX)});
+    loop.erase();
+    ++numRowKernels;
+    return true;
+  }
+
   // 2. Collapses, tiles and maps one top-level parallel loop.
   LogicalResult map(scf::ParallelOp loop) {
     MLIRContext* ctx = &getContext();
@@ -94,6 +290,7 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
       collapseParallelLoops(rewriter, loop, {all});
       loop = cast<scf::ParallelOp>(next->getPrevNode());
     }
+    if (rowReductions && mapRows(loop)) return success();
     int64_t block = std::min<int64_t>(blockSize, std::max<int64_t>(32, (trips + 31) / 32 * 32));
     auto [outer, inner] = scf::tileParallelLoop(loop, {block}, /*noMinMaxBounds=*/true);
     if (failed(gpu::setMappingAttr(outer, {mapping(ctx, gpu::Processor::BlockX)})) ||

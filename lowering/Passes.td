@@ -377,6 +377,11 @@ def GpuMapLoopsPass : Pass<"strata-gpu-map-loops", "::mlir::ModuleOp"> {
        iterations of a tile to threads (x). A loop of fewer iterations gets a block of that
        many threads, rounded up to a warp.
     3. Parallel loops nested inside run sequentially in their thread.
+    4. Except (`row-reductions`): a loop over rows whose body accumulates along each row in
+       scf.for loops (acc[row] = combine(acc[row], x)), as softmax and layer norm lower, runs
+       one row per block: the block's threads split each row loop, combine their partial
+       results with gpu.all_reduce (warp shuffles and shared memory), one thread stores the
+       result, and a barrier follows each step.
 
     REQUIRES: bufferized, static loop bounds, views of the scratch arena (no allocation).
   }];
@@ -385,9 +390,12 @@ def GpuMapLoopsPass : Pass<"strata-gpu-map-loops", "::mlir::ModuleOp"> {
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "Threads per block of a mapped loop">,
+    Option<"rowReductions", "row-reductions", "bool", /*default=*/"true",
+           "Run a loop over rows that reduces along each row one row per block">,
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Loop nests mapped to a grid of blocks">,
+    Statistic<"numRowKernels", "row-kernels", "Loops over rows mapped one row per block">,
     Statistic<"numSerial", "serial-kernels", "Runs of host operations moved into a one-thread loop">,
   ];
 }

@@ -86,10 +86,9 @@ bool agree(const Array& got, const Array& want) {
   return true;
 }
 
-// With all of the compiler's passes, and with each pass that can be switched off switched off.
-class Differential : public ::testing::TestWithParam<st::testing::PassVariant> {};
-
-TEST_P(Differential, RandomProgramsJitEqualsEager) {
+// 300 random programs under jit with `options`, their inputs on `device`, against eager
+// evaluation on the CPU.
+void expect_random_programs_agree(const st::JitOptions& options, st::Device device) {
   const int kPrograms = 300;
   int failures = 0;
   for (int p = 0; p < kPrograms; ++p) {
@@ -107,13 +106,14 @@ TEST_P(Differential, RandomProgramsJitEqualsEager) {
     } catch (const st::Error&) {
       continue;  // an invalid random program (shape mismatch): eager and jit both reject it
     }
-    auto f = st::jit([prog](const std::vector<Array>& in) { return prog.run(in); }, GetParam().apply<st::JitOptions>());
+    for (Array& a : inputs) a = st::device_put(a, device);
+    auto f = st::jit([prog](const std::vector<Array>& in) { return prog.run(in); }, options);
     std::vector<Array> got;
     try {
       got = f(inputs);
     } catch (const st::Error& e) {
       ++failures;
-      ADD_FAILURE() << "program " << p << " failed under jit: " << e.what() << "\n"
+      ADD_FAILURE() << "program " << p << " failed under jit on " << device.str() << ": " << e.what() << "\n"
                     << st::make_jaxpr([prog](const std::vector<Array>& in) { return prog.run(in); })(inputs);
       continue;
     }
@@ -121,12 +121,28 @@ TEST_P(Differential, RandomProgramsJitEqualsEager) {
     for (size_t i = 0; i < got.size(); ++i)
       if (!agree(got[i], want[i])) {
         ++failures;
-        ADD_FAILURE() << "program " << p << " output " << i << "\njit:   " << got[i] << "\neager: " << want[i]
-                      << "\n" << st::make_jaxpr([prog](const std::vector<Array>& in) { return prog.run(in); })(inputs);
+        ADD_FAILURE() << "program " << p << " output " << i << " on " << device.str() << "\njit:   " << got[i]
+                      << "\neager: " << want[i] << "\n"
+                      << st::make_jaxpr([prog](const std::vector<Array>& in) { return prog.run(in); })(inputs);
         break;
       }
     if (failures > 5) break;
   }
+}
+
+// With all of the compiler's passes, and with each pass that can be switched off switched off.
+class Differential : public ::testing::TestWithParam<st::testing::PassVariant> {};
+
+TEST_P(Differential, RandomProgramsJitEqualsEager) {
+  expect_random_programs_agree(GetParam().apply<st::JitOptions>(), st::cpu());
+}
+
+// The same programs compiled for and run on the GPU (jit runs where its inputs live).
+TEST(DifferentialGpu, RandomProgramsJitOnGpuEqualsCpuEager) {
+  bool gpu = false;
+  for (const st::Device& d : st::devices()) gpu = gpu || d.kind == st::DeviceKind::cuda;
+  if (!gpu) GTEST_SKIP() << "no CUDA device in this process";
+  expect_random_programs_agree({}, st::gpu(0));
 }
 
 INSTANTIATE_TEST_SUITE_P(Passes, Differential, ::testing::ValuesIn(st::testing::kPassVariants),
