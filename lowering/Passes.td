@@ -386,7 +386,7 @@ def GpuMapLoopsPass : Pass<"strata-gpu-map-loops", "::mlir::ModuleOp"> {
     REQUIRES: bufferized, static loop bounds, views of the scratch arena (no allocation).
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::gpu::GPUDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect", "::mlir::affine::AffineDialect"];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "Threads per block of a mapped loop">,
