@@ -1,0 +1,156 @@
+// The cuda target's code generation for whole programs, checked everywhere the target is built
+// (no GPU needed): the fused patterns of the fusion tests (softmax, layer norm, an MLP and its
+// gradient, the seed line, reductions along either axis, transposes, argmax) are lowered with
+// jit(f, {.device = cuda:0}).lower(...).as_text("ptx"), and the toolkit's ptxas accepts the PTX.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <string>
+#include <unistd.h>
+
+#include "strata/strata.h"
+
+namespace st = strata;
+using st::Array;
+
+namespace {
+
+const st::Device kGpu{st::DeviceKind::cuda, 0};
+
+bool cuda_target_built() {
+  try {
+    st::jit([](const Array& x) { return x; }, {.device = kGpu}).lower(st::zeros({1})).stages();
+    return true;
+  } catch (const st::Error&) {
+    return false;
+  }
+}
+
+// ptxas's complaints about `ptx` for sm_90 ("" when it accepts it, or without a toolkit).
+std::string ptxas_errors(const std::string& ptx) {
+  const std::string ptxas = "/usr/local/cuda/bin/ptxas";
+  if (access(ptxas.c_str(), X_OK) != 0) return "";
+  char path[] = "/tmp/strata-codegen-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return "cannot create a temporary file";
+  close(fd);
+  { std::ofstream(path) << ptx; }
+  std::string out = std::string(path) + ".cubin", log = std::string(path) + ".log";
+  int rc = std::system((ptxas + " -arch=sm_90 " + path + " -o " + out + " > " + log + " 2>&1").c_str());
+  std::string text;
+  if (rc != 0) {
+    std::ifstream l(log);
+    text.assign(std::istreambuf_iterator<char>(l), {});
+    if (text.empty()) text = "ptxas failed";
+  }
+  std::remove(path);
+  std::remove(out.c_str());
+  std::remove(log.c_str());
+  return text;
+}
+
+Array softmax(const Array& x) { return st::softmax(x, -1); }
+Array layer_norm(const Array& x, const Array& g, const Array& b) {
+  Array mu = st::mean(x, -1, true);
+  Array var = st::mean((x - mu) * (x - mu), -1, true);
+  return (x - mu) * st::rsqrt(var + 1e-5f) * g + b;
+}
+Array mlp(const Array& x, const Array& w1, const Array& b1, const Array& w2, const Array& b2) {
+  return st::matmul(st::relu(st::matmul(x, w1) + b1), w2) + b2;
+}
+Array mlp_loss(const Array& w1, const Array& b1, const Array& w2, const Array& b2, const Array& x, const Array& y) {
+  Array e = mlp(x, w1, b1, w2, b2) - y;
+  return st::mean(e * e);
+}
+
+struct Program {
+  const char* name;
+  std::function<st::Lowered()> lower;
+};
+
+std::vector<Program> programs() {
+  st::JitOptions o{.device = kGpu};
+  Array x = st::zeros({64, 300}), v = st::zeros({300});
+  return {
+      {"softmax", [=] { return st::jit(softmax, o).lower(x); }},
+      {"layer_norm", [=] { return st::jit(layer_norm, o).lower(x, v, v); }},
+      {"mlp", [=] {
+         return st::jit(mlp, o).lower(st::zeros({16, 8}), st::zeros({8, 32}), st::zeros({32}), st::zeros({32, 2}),
+                                      st::zeros({2}));
+       }},
+      {"mlp_grad", [=] {
+         return st::jit(st::grad(mlp_loss, st::argnums<0, 1, 2, 3>), o)
+             .lower(st::zeros({8, 32}), st::zeros({32}), st::zeros({32, 2}), st::zeros({2}), st::zeros({16, 8}),
+                    st::zeros({16, 2}));
+       }},
+      {"seed_bf16", [=] {
+         auto seed = [](const Array& a, const Array& w, const Array& b) { return st::relu(st::matmul(a, w) + b); };
+         return st::jit(seed, o).lower(st::zeros({8, 64}, st::bf16), st::zeros({64, 32}, st::bf16),
+                                       st::zeros({32}, st::bf16));
+       }},
+      {"sum_rows", [=] { return st::jit([](const Array& a) { return st::sum(a, 1); }, o).lower(x); }},
+      {"sum_columns", [=] { return st::jit([](const Array& a) { return st::sum(a, 0); }, o).lower(x); }},
+      {"sum_all", [=] { return st::jit([](const Array& a) { return st::sum(a); }, o).lower(x); }},
+      {"max_rows_f64", [=] {
+         return st::jit([](const Array& a) { return st::max(a, 1); }, o).lower(st::zeros({64, 300}, st::f64));
+       }},
+      {"argmax", [=] { return st::jit([](const Array& a) { return st::argmax(a, 1); }, o).lower(x); }},
+      {"transpose_chain", [=] {
+         return st::jit([](const Array& a) { return st::exp(st::transpose(a)) * 2.0f; }, o).lower(x);
+       }},
+      {"batched_matmul", [=] {
+         return st::jit([](const Array& a, const Array& b) { return st::matmul(a, b); }, o)
+             .lower(st::zeros({3, 16, 8}), st::zeros({3, 8, 4}));
+       }},
+      {"concatenate_pad", [=] {
+         return st::jit([](const Array& a) { return st::concatenate({a, st::exp(a)}, 0); }, o).lower(x);
+       }},
+  };
+}
+
+TEST(CudaCodegen, FusedProgramsMakePtxThatPtxasAccepts) {
+  if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
+  for (const Program& p : programs()) {
+    SCOPED_TRACE(p.name);
+    st::Lowered l = p.lower();
+    const std::string& ptx = l.as_text("ptx");
+    const std::string& gpu = l.as_text("gpu");
+    if (gpu.find("gpu.launch_func") == std::string::npos) {
+      EXPECT_TRUE(ptx.empty()) << ptx;  // a program of library calls only (the seed line)
+      continue;
+    }
+    EXPECT_NE(ptx.find(".visible .entry"), std::string::npos) << ptx;
+    std::string errors = ptxas_errors(ptx);
+    EXPECT_TRUE(errors.empty()) << "ptxas refuses the PTX:\n" << errors << "\n" << ptx;
+  }
+}
+
+// The stages a GPU program goes through, as Lowered lists them.
+TEST(CudaCodegen, LoweredListsTheGpuStages) {
+  if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
+  std::vector<std::string> stages =
+      st::jit([](const Array& x) { return x * 2.0f; }, {.device = kGpu}).lower(st::zeros({4})).stages();
+  for (const char* s : {"fused", "loops", "gpu", "nvvm", "ptx"})
+    EXPECT_NE(std::find(stages.begin(), stages.end(), s), stages.end()) << s;
+}
+
+// Row reductions run one row per block (the softmax's first kernel reduces with shuffles);
+// the seed line is a single cuBLASLt call with the bias+relu epilogue, no kernel.
+TEST(CudaCodegen, RowReductionsUseTheBlockAndTheSeedLineIsOneLibraryCall) {
+  if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
+  st::JitOptions o{.device = kGpu};
+  st::Lowered s = st::jit(softmax, o).lower(st::zeros({64, 300}));
+  EXPECT_NE(s.as_text("gpu").find("gpu.all_reduce"), std::string::npos) << s.as_text("gpu");
+  auto seed = [](const Array& a, const Array& w, const Array& b) { return st::relu(st::matmul(a, w) + b); };
+  st::Lowered l = st::jit(seed, o).lower(st::zeros({8, 64}), st::zeros({64, 32}), st::zeros({32}));
+  const std::string& gpu = l.as_text("gpu");
+  EXPECT_EQ(gpu.find("gpu.launch_func"), std::string::npos) << gpu;
+  EXPECT_NE(gpu.find("call @strata_rt_dot_f32"), std::string::npos) << gpu;
+  EXPECT_NE(gpu.find("%c3_i64"), std::string::npos) << gpu;  // epilogue 3: + bias then relu
+}
+
+}  // namespace
