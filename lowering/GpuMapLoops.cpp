@@ -291,6 +291,14 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
       collapseParallelLoops(rewriter, loop, {all});
       loop = cast<scf::ParallelOp>(next->getPrevNode());
     }
+    // Perfect nests of sequential loops in the body (a reduction over several axes) become one
+    // loop, so that a row's reduction, or a full reduction's single row, splits across a block.
+    if (rowReductions) {
+      SmallVector<scf::ForOp> nests;
+      for (Operation& op : loop.getBody()->without_terminator())
+        if (auto f = dyn_cast<scf::ForOp>(op); f && isa<scf::ForOp>(f.getBody()->front())) nests.push_back(f);
+      for (scf::ForOp f : nests) (void)coalescePerfectlyNestedSCFForLoops(f);
+    }
     if (rowReductions && mapRows(loop)) return success();
     int64_t block = std::min<int64_t>(blockSize, std::max<int64_t>(32, (trips + 31) / 32 * 32));
     auto [outer, inner] = scf::tileParallelLoop(loop, {block}, /*noMinMaxBounds=*/true);
