@@ -10,6 +10,8 @@
 #include <string>
 
 #include "lowering/PipelineOptions.h"
+#include "lowering/Stages.h"
+#include "transforms/BufferAssignment.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir {
@@ -20,7 +22,6 @@ class OpPassManager;
 
 namespace mlir::strata {
 
-struct StageCost;
 
 // The stages linalg, bufferized and buffers, which the cuda target shares.
 void addLinalgPasses(OpPassManager& pm, const PipelineOptions& options);
@@ -31,6 +32,16 @@ void addBufferizePasses(OpPassManager& pm, const PipelineOptions& options);
 // Buffers assigned (BufferAssignment; JitOptions::assign_buffers off: nothing shares).
 void addAssignBuffersPasses(OpPassManager& pm, const PipelineOptions& options);
 void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options);
+
+// The stages linalg, bufferized and buffers, as both targets list them. Buffers are assigned
+// once bufferization has made every temporary an allocation; each target's loops stage then
+// places them in the scratch arena.
+inline constexpr Stage kLinalgStage{"linalg", "linalg/arith/math/tensor, one loop nest per fusion region",
+                                    addLinalgPasses, nullptr, nullptr, measureLinalgBytes};
+inline constexpr Stage kBufferizedStage{"bufferized", "buffers; results written into out-params",
+                                        addBufferizePasses};
+inline constexpr Stage kBuffersStage{"buffers", "every temporary's offset in the scratch arena (BufferAssignment)",
+                                     addAssignBuffersPasses, nullptr, recordedBufferAssignment};
 void addLlvmDialectPasses(OpPassManager& pm, const PipelineOptions& options);
 
 // The llvm-ir and asm stages' texts, from a module in the LLVM dialect, at LLVM's

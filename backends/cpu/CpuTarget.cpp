@@ -28,11 +28,9 @@ using mlir::strata::Stage;
 // The host's stages, in order. Buffers are assigned once bufferization has made every
 // temporary an allocation; the loops stage then places them in the scratch arena.
 const Stage kStages[] = {
-    {"linalg", "linalg/arith/math/tensor, one loop nest per fusion region", mlir::strata::addLinalgPasses, nullptr,
-     nullptr, mlir::strata::measureLinalgBytes},
-    {"bufferized", "buffers; results written into out-params", mlir::strata::addBufferizePasses},
-    {"buffers", "every temporary's offset in the scratch arena (BufferAssignment)", mlir::strata::addAssignBuffersPasses,
-     nullptr, mlir::strata::recordedBufferAssignment},
+    mlir::strata::kLinalgStage,
+    mlir::strata::kBufferizedStage,
+    mlir::strata::kBuffersStage,
     {"loops", "scf loops, runtime GEMM calls, parallel loops outlined, scratch arena", mlir::strata::addLoopsPasses},
     {"llvm-dialect", "the LLVM dialect, with the entry point strata_entry", mlir::strata::addLlvmDialectPasses},
     {"llvm-ir", "LLVM IR after LLVM's -O pipeline for the host CPU", nullptr, mlir::strata::translateToLlvmIr},

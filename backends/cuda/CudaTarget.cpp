@@ -31,11 +31,9 @@ namespace {
 using mlir::strata::Stage;
 
 const Stage kStages[] = {
-    {"linalg", "linalg/arith/math/tensor, one loop nest per fusion region", mlir::strata::addLinalgPasses, nullptr,
-     nullptr, mlir::strata::measureLinalgBytes},
-    {"bufferized", "buffers; results written into out-params", mlir::strata::addBufferizePasses},
-    {"buffers", "every temporary's offset in the scratch arena (BufferAssignment)",
-     mlir::strata::addAssignBuffersPasses, nullptr, mlir::strata::recordedBufferAssignment},
+    mlir::strata::kLinalgStage,
+    mlir::strata::kBufferizedStage,
+    mlir::strata::kBuffersStage,
     {"loops", "scf loops, adjacent loops fused, the scratch arena in device memory", mlir::strata::addCudaLoopsPasses},
     {"gpu", "one kernel per loop nest: launches on the host, kernels in a gpu.module", mlir::strata::addGpuKernelPasses},
     {"nvvm", "the kernels in the NVVM and LLVM dialects", mlir::strata::addNvvmPasses},

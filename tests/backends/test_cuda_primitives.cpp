@@ -9,7 +9,10 @@
 #include "cpu_test_util.h"
 #include "primitive_cases.h"
 
+#include "ptxas_check.h"
+
 namespace st = strata;
+using strata::testing::ptxas_errors;
 using st::Array;
 using namespace st::testing;
 using namespace primitive_cases;
@@ -21,33 +24,6 @@ const st::Device kGpu{st::DeviceKind::cuda, 0};
 bool cuda_target_built() { return !st::compiler::stage_names(st::DeviceKind::cuda).empty(); }
 bool have_gpu() { return st::compiler::device_count(st::DeviceKind::cuda) > 0; }
 
-// ptxas's verdict on `ptx` ("" when it accepts it).
-std::string ptxas_errors(const std::string& ptx) {
-  const char* ptxas = "/usr/local/cuda/bin/ptxas";
-  if (std::FILE* f = std::fopen(ptxas, "r")) {
-    std::fclose(f);
-  } else {
-    return "";  // no toolkit: nothing to check against
-  }
-  char in[] = "/tmp/strata-ptx-XXXXXX";
-  int fd = mkstemp(in);
-  if (fd < 0) return "cannot create a temporary file";
-  close(fd);
-  { std::ofstream(in) << ptx; }
-  std::string out = std::string(in) + ".cubin", log = std::string(in) + ".log";
-  std::string cmd = std::string(ptxas) + " -arch=sm_90 " + in + " -o " + out + " > " + log + " 2>&1";
-  int rc = std::system(cmd.c_str());
-  std::string text;
-  if (rc != 0) {
-    std::ifstream l(log);
-    text.assign(std::istreambuf_iterator<char>(l), {});
-    if (text.empty()) text = "ptxas failed";
-  }
-  std::remove(in);
-  std::remove(out.c_str());
-  std::remove(log.c_str());
-  return text;
-}
 
 Tolerance gpu_tolerance(Tolerance tol) {
   tol.ulps = std::max(tol.ulps * 4, 4.0);

@@ -14,7 +14,10 @@
 
 #include "strata/strata.h"
 
+#include "ptxas_check.h"
+
 namespace st = strata;
+using strata::testing::ptxas_errors;
 using st::Array;
 
 namespace {
@@ -30,28 +33,6 @@ bool cuda_target_built() {
   }
 }
 
-// ptxas's complaints about `ptx` for sm_90 ("" when it accepts it, or without a toolkit).
-std::string ptxas_errors(const std::string& ptx) {
-  const std::string ptxas = "/usr/local/cuda/bin/ptxas";
-  if (access(ptxas.c_str(), X_OK) != 0) return "";
-  char path[] = "/tmp/strata-codegen-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return "cannot create a temporary file";
-  close(fd);
-  { std::ofstream(path) << ptx; }
-  std::string out = std::string(path) + ".cubin", log = std::string(path) + ".log";
-  int rc = std::system((ptxas + " -arch=sm_90 " + path + " -o " + out + " > " + log + " 2>&1").c_str());
-  std::string text;
-  if (rc != 0) {
-    std::ifstream l(log);
-    text.assign(std::istreambuf_iterator<char>(l), {});
-    if (text.empty()) text = "ptxas failed";
-  }
-  std::remove(path);
-  std::remove(out.c_str());
-  std::remove(log.c_str());
-  return text;
-}
 
 Array softmax(const Array& x) { return st::softmax(x, -1); }
 Array layer_norm(const Array& x, const Array& g, const Array& b) {
