@@ -90,7 +90,7 @@ Buffer::Buffer(std::size_t n, Device d) : nbytes(n), device(d) {
   std::size_t padded = padded_size(n);
   if (padded >= BlockCache::kMinBytes) data = block_cache().take(padded);
   if (!data) data = std::aligned_alloc(64, padded);
-  if (!data) throw std::bad_alloc();
+  if (!data) throw Error("cannot allocate " + std::to_string(n) + " bytes on the host (out of memory)");
 }
 Buffer::~Buffer() {
   if (device.kind != DeviceKind::cpu) {
@@ -126,7 +126,11 @@ const DeviceMemory* device_memory(DeviceKind kind) {
 
 Array make_concrete(AbstractValue aval) {
   auto impl = std::make_shared<ArrayImpl>();
-  impl->buffer = std::make_shared<Buffer>(aval.nbytes());
+  try {
+    impl->buffer = std::make_shared<Buffer>(aval.nbytes());
+  } catch (const Error& e) {
+    throw Error("an array " + aval.str() + ": " + e.what());
+  }
   impl->aval = std::move(aval);
   return Array(std::move(impl));
 }

@@ -134,6 +134,16 @@ std::vector<Array> bind(const Primitive& prim, std::span<const Array> inputs,
     in_avals.push_back(a.impl()->aval);
   }
   std::vector<AbstractValue> out_avals = prim.shape_rule(in_avals, params);
+  // A result whose element count (or byte size) does not fit in 64 bits is refused here, once
+  // for every primitive, before anything is allocated or traced.
+  for (const AbstractValue& av : out_avals) {
+    uint64_t n = 1;
+    bool overflow = false;
+    for (int64_t d : av.shape) overflow = overflow || __builtin_mul_overflow(n, static_cast<uint64_t>(d), &n);
+    overflow = overflow || n > (uint64_t{1} << 62) / 16;
+    if (overflow)
+      throw ValueError(std::string(prim.name) + ": the result " + av.str() + " has too many elements");
+  }
 
   TraceState* trace = current_trace();
   if (!trace) {
