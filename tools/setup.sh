@@ -18,6 +18,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools clang-22    # LLVM/MLIR 22 (FileCheck, lit included)
   libeigen3-dev libabsl-dev                            # eager kernels, hashing and status
   libgtest-dev libgmock-dev libbenchmark-dev           # tests and benchmarks
+  libclang-rt-22-dev                                   # sanitizer and libFuzzer runtimes (tools/fuzz.sh)
 )
 
 missing=()

@@ -1,5 +1,6 @@
 // The jaxpr parser: a hand-written lexer and recursive descent over the printer's grammar.
 #include "jaxpr_parser.h"
+#include "trace.h"
 
 #include <charconv>
 #include <cstdlib>
@@ -318,6 +319,7 @@ class Parser {
     for (const Atom& a : e.inputs) in.push_back(s.jaxpr->aval(a));
     std::vector<AbstractValue> want;
     try {
+      check_arity(*e.prim, in.size());
       want = e.prim->shape_rule(in, e.params);
     } catch (const std::exception& ex) {
       fail(prim, ex.what());

@@ -69,6 +69,9 @@ using BatchRule = std::pair<std::vector<Array>, std::vector<int>> (*)(std::span<
 
 struct Primitive {
   std::string_view name;
+  // How many operands it takes; -1: any number (concatenate, custom_vjp_call). bind and the
+  // jaxpr parser check it before the shape rule runs, so no rule sees a missing operand.
+  int arity = -1;
   uint32_t traits = 0;
   ShapeRule shape_rule = nullptr;
   EagerKernel eager = nullptr;

@@ -107,6 +107,12 @@ std::atomic<DeviceEval> g_device_eval_fn{nullptr};
 
 void set_device_eval(DeviceEval eval) { g_device_eval_fn.store(eval, std::memory_order_release); }
 
+void check_arity(const Primitive& prim, std::size_t operands) {
+  if (prim.arity >= 0 && operands != static_cast<std::size_t>(prim.arity))
+    throw ShapeError(std::string(prim.name) + ": expects " + std::to_string(prim.arity) + " operand" +
+                     (prim.arity == 1 ? "" : "s") + ", but got " + std::to_string(operands));
+}
+
 std::vector<Array> eval_eager(const Primitive& prim, std::span<const Array> inputs,
                               const std::vector<AbstractValue>& out_avals, const Params& params) {
   std::vector<KernelArg> in;
@@ -133,6 +139,7 @@ std::vector<Array> bind(const Primitive& prim, std::span<const Array> inputs,
     check_usable(a, prim.name);
     in_avals.push_back(a.impl()->aval);
   }
+  check_arity(prim, in_avals.size());
   std::vector<AbstractValue> out_avals = prim.shape_rule(in_avals, params);
   // A result whose element count (or byte size) does not fit in 64 bits is refused here, once
   // for every primitive, before anything is allocated or traced.

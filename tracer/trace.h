@@ -37,6 +37,9 @@ void abandon_trace(detail::TraceState& trace);
 // The innermost active trace of this thread, or nullptr when running eagerly.
 detail::TraceState* current_trace();
 
+// Throws ShapeError when `prim` takes a fixed number of operands other than `operands`.
+void check_arity(const Primitive& prim, std::size_t operands);
+
 // Applies `prim` to `inputs`: checks them, computes the result types, then either runs the
 // eager kernel (no active trace) or records an equation in the innermost trace.
 std::vector<Array> bind(const Primitive& prim, std::span<const Array> inputs,

@@ -160,3 +160,21 @@ TEST(JaxprParser, RoundTripsNestedJaxprParams) {
   EXPECT_NE(j.to_string().find("custom_vjp_call[bwd={ lambda"), std::string::npos) << j;
   expect_round_trip(j);
 }
+
+namespace {
+
+// Found by tools/fuzz.sh fuzz_jaxpr_parser: an equation with fewer operands than its primitive
+// takes reached the shape rule, which read past the operands and crashed. The arity is now
+// checked first (Primitive::arity), for every primitive, here and in bind.
+TEST(JaxprParser, AnEquationWithTheWrongNumberOfOperandsIsAnError) {
+  st::JaxprParseError e = error_of("{ lambda ; a:f32[4,2]. let\n    b:f32[4,2] = logistic\n  in (b,) }\n");
+  EXPECT_EQ(e.line, 2);
+  EXPECT_NE(e.message.find("logistic: expects 1 operand, but got 0"), std::string::npos) << e.message;
+  e = error_of("{ lambda ; a:f32[4,2] b:f32[2,3]. let\n    c:f32[4,3] = dot_general[lhs_batch=() lhs_contract=(1,) "
+               "rhs_batch=() rhs_contract=(0,)] a\n  in (c,) }\n");
+  EXPECT_NE(e.message.find("dot_general: expects 2 operands, but got 1"), std::string::npos) << e.message;
+  e = error_of("{ lambda ; a:f32[2]. let\n    b:f32[2] = add a a a\n  in (b,) }\n");
+  EXPECT_NE(e.message.find("add: expects 2 operands, but got 3"), std::string::npos) << e.message;
+}
+
+}  // namespace

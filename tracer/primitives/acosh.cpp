@@ -24,6 +24,7 @@ Array scale(const Array& g, const Array& x, const Array&) {
 
 const Primitive prim::kAcosh{
     .name = "acosh",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("acosh", in, elementwise::Accepts::kFloat, false);

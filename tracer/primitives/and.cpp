@@ -17,6 +17,7 @@ struct Op {
 
 const Primitive prim::kAnd{
     .name = "and",
+    .arity = 2,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("and", in, elementwise::Accepts::kIntOrBool, false);

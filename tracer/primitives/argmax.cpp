@@ -53,6 +53,7 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 
 const Primitive prim::kArgmax{
     .name = "argmax",
+    .arity = 1,
     .traits = kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,

@@ -26,6 +26,7 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 
 const Primitive prim::kBitcastConvertType{
     .name = "bitcast_convert_type",
+    .arity = 1,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,

@@ -56,6 +56,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 
 const Primitive prim::kBroadcastInDim{
     .name = "broadcast_in_dim",
+    .arity = 1,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -13,6 +13,7 @@ struct Op {
 
 const Primitive prim::kCeil{
     .name = "ceil",
+    .arity = 1,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("ceil", in, elementwise::Accepts::kFloat, false);

@@ -19,6 +19,7 @@ struct Op {
 
 const Primitive prim::kClz{
     .name = "clz",
+    .arity = 1,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("clz", in, elementwise::Accepts::kInt, false);

@@ -31,6 +31,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 
 const Primitive prim::kConvertElementType{
     .name = "convert_element_type",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = rule,
     .eager = kernel,

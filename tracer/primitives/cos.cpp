@@ -17,6 +17,7 @@ Array scale(const Array& g, const Array& x, const Array& y) { return lax::neg(la
 
 const Primitive prim::kCos{
     .name = "cos",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("cos", in, elementwise::Accepts::kFloat, false);

@@ -39,6 +39,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
 
 const Primitive prim::kDiv{
     .name = "div",
+    .arity = 2,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("div", in, elementwise::Accepts::kNumeric, false);

@@ -24,6 +24,7 @@ Array scale(const Array& g, const Array& x, const Array&) {
 
 const Primitive prim::kErf{
     .name = "erf",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("erf", in, elementwise::Accepts::kFloat, false);

@@ -24,6 +24,7 @@ Array scale(const Array& g, const Array& x, const Array&) {
 
 const Primitive prim::kErfc{
     .name = "erfc",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("erfc", in, elementwise::Accepts::kFloat, false);

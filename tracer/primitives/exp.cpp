@@ -28,6 +28,7 @@ Array scale(const Array& g, const Array& x, const Array& y) { return lax::mul(g,
 
 const Primitive prim::kExp{
     .name = "exp",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("exp", in, elementwise::Accepts::kFloat, false);

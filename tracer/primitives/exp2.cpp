@@ -24,6 +24,7 @@ Array scale(const Array& g, const Array&, const Array& y) {
 
 const Primitive prim::kExp2{
     .name = "exp2",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("exp2", in, elementwise::Accepts::kFloat, false);

@@ -17,6 +17,7 @@ Array scale(const Array& g, const Array& x, const Array& y) { return lax::mul(g,
 
 const Primitive prim::kExpm1{
     .name = "expm1",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("expm1", in, elementwise::Accepts::kFloat, false);

@@ -13,6 +13,7 @@ struct Op {
 
 const Primitive prim::kFloor{
     .name = "floor",
+    .arity = 1,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("floor", in, elementwise::Accepts::kFloat, false);

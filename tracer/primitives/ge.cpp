@@ -13,6 +13,7 @@ struct Op {
 
 const Primitive prim::kGe{
     .name = "ge",
+    .arity = 2,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("ge", in, elementwise::Accepts::kAny, true);

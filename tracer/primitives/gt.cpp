@@ -13,6 +13,7 @@ struct Op {
 
 const Primitive prim::kGt{
     .name = "gt",
+    .arity = 2,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("gt", in, elementwise::Accepts::kAny, true);

@@ -31,6 +31,7 @@ void kernel(std::span<const KernelArg>, std::span<const KernelArg> out, const Pa
 
 const Primitive prim::kIota{
     .name = "iota",
+    .arity = 0,
     .traits = kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,

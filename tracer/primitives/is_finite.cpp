@@ -14,6 +14,7 @@ struct Op {
 
 const Primitive prim::kIsFinite{
     .name = "is_finite",
+    .arity = 1,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("is_finite", in, elementwise::Accepts::kFloat, true);

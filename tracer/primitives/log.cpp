@@ -25,6 +25,7 @@ Array scale(const Array& g, const Array& x, const Array& y) { return lax::div(g,
 
 const Primitive prim::kLog{
     .name = "log",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("log", in, elementwise::Accepts::kFloat, false);

@@ -17,6 +17,7 @@ Array scale(const Array& g, const Array& x, const Array& y) { return lax::div(g,
 
 const Primitive prim::kLog1p{
     .name = "log1p",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("log1p", in, elementwise::Accepts::kFloat, false);

@@ -30,6 +30,7 @@ Array scale(const Array& g, const Array& x, const Array& y) { return lax::mul(g,
 
 const Primitive prim::kLogistic{
     .name = "logistic",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("logistic", in, elementwise::Accepts::kFloat, false);

@@ -13,6 +13,7 @@ struct Op {
 
 const Primitive prim::kLt{
     .name = "lt",
+    .arity = 2,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("lt", in, elementwise::Accepts::kAny, true);

@@ -14,6 +14,7 @@ struct Op {
 
 const Primitive prim::kMax{
     .name = "max",
+    .arity = 2,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("max", in, elementwise::Accepts::kNumeric, false);

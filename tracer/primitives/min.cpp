@@ -14,6 +14,7 @@ struct Op {
 
 const Primitive prim::kMin{
     .name = "min",
+    .arity = 2,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("min", in, elementwise::Accepts::kNumeric, false);

@@ -25,6 +25,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 
 const Primitive prim::kMul{
     .name = "mul",
+    .arity = 2,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("mul", in, elementwise::Accepts::kNumeric, false);

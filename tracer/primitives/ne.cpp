@@ -13,6 +13,7 @@ struct Op {
 
 const Primitive prim::kNe{
     .name = "ne",
+    .arity = 2,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("ne", in, elementwise::Accepts::kAny, true);

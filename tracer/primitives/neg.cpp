@@ -22,6 +22,7 @@ Array scale(const Array& g, const Array& x, const Array& y) { return lax::neg(g)
 
 const Primitive prim::kNeg{
     .name = "neg",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("neg", in, elementwise::Accepts::kNumeric, false);

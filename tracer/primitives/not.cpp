@@ -20,6 +20,7 @@ struct Op {
 
 const Primitive prim::kNot{
     .name = "not",
+    .arity = 1,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("not", in, elementwise::Accepts::kIntOrBool, false);

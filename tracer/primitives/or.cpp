@@ -17,6 +17,7 @@ struct Op {
 
 const Primitive prim::kOr{
     .name = "or",
+    .arity = 2,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("or", in, elementwise::Accepts::kIntOrBool, false);

@@ -88,6 +88,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 
 const Primitive prim::kPad{
     .name = "pad",
+    .arity = 2,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -19,6 +19,7 @@ struct Op {
 
 const Primitive prim::kPopulationCount{
     .name = "population_count",
+    .arity = 1,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("population_count", in, elementwise::Accepts::kInt, false);

@@ -18,6 +18,7 @@ struct Op {
 
 const Primitive prim::kReduceMax{
     .name = "reduce_max",
+    .arity = 1,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) {
       return kernels::reduce_rule("reduce_max", in, p, false);
     },

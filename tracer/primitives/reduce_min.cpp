@@ -18,6 +18,7 @@ struct Op {
 
 const Primitive prim::kReduceMin{
     .name = "reduce_min",
+    .arity = 1,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) {
       return kernels::reduce_rule("reduce_min", in, p, false);
     },

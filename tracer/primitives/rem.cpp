@@ -42,6 +42,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
 
 const Primitive prim::kRem{
     .name = "rem",
+    .arity = 2,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("rem", in, elementwise::Accepts::kNumeric, false);

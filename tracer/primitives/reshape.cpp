@@ -39,6 +39,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 
 const Primitive prim::kReshape{
     .name = "reshape",
+    .arity = 1,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

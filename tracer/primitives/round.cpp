@@ -42,6 +42,7 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 
 const Primitive prim::kRound{
     .name = "round",
+    .arity = 1,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,

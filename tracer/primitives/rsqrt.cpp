@@ -23,6 +23,7 @@ Array scale(const Array& g, const Array& x, const Array& y) { return lax::mul(g,
 
 const Primitive prim::kRsqrt{
     .name = "rsqrt",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("rsqrt", in, elementwise::Accepts::kFloat, false);

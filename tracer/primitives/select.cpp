@@ -50,6 +50,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
 
 const Primitive prim::kSelect{
     .name = "select",
+    .arity = 3,
     .traits = kElementwise,
     .shape_rule = rule,
     .eager = kernel,

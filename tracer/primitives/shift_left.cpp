@@ -22,6 +22,7 @@ struct Op {
 
 const Primitive prim::kShiftLeft{
     .name = "shift_left",
+    .arity = 2,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("shift_left", in, elementwise::Accepts::kInt, false);

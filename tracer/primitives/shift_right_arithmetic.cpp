@@ -21,6 +21,7 @@ struct Op {
 
 const Primitive prim::kShiftRightArithmetic{
     .name = "shift_right_arithmetic",
+    .arity = 2,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("shift_right_arithmetic", in, elementwise::Accepts::kInt, false);

@@ -22,6 +22,7 @@ struct Op {
 
 const Primitive prim::kShiftRightLogical{
     .name = "shift_right_logical",
+    .arity = 2,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("shift_right_logical", in, elementwise::Accepts::kInt, false);

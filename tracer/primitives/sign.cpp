@@ -20,6 +20,7 @@ struct Op {
 
 const Primitive prim::kSign{
     .name = "sign",
+    .arity = 1,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("sign", in, elementwise::Accepts::kNumeric, false);

@@ -24,6 +24,7 @@ Array scale(const Array& g, const Array& x, const Array&) {
 
 const Primitive prim::kSinh{
     .name = "sinh",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("sinh", in, elementwise::Accepts::kFloat, false);

@@ -66,6 +66,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 
 const Primitive prim::kSlice{
     .name = "slice",
+    .arity = 1,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -24,6 +24,7 @@ Array scale(const Array& g, const Array& x, const Array& y) { return lax::div(la
 
 const Primitive prim::kSqrt{
     .name = "sqrt",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("sqrt", in, elementwise::Accepts::kFloat, false);

@@ -24,6 +24,7 @@ std::vector<Array> eval(std::span<const Array> in, const Params&) { return {in[0
 
 const Primitive prim::kStopGradient{
     .name = "stop_gradient",
+    .arity = 1,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,

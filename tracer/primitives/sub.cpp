@@ -23,6 +23,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 
 const Primitive prim::kSub{
     .name = "sub",
+    .arity = 2,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("sub", in, elementwise::Accepts::kNumeric, false);

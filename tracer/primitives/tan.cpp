@@ -24,6 +24,7 @@ Array scale(const Array& g, const Array&, const Array& y) {
 
 const Primitive prim::kTan{
     .name = "tan",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("tan", in, elementwise::Accepts::kFloat, false);

@@ -17,6 +17,7 @@ Array scale(const Array& g, const Array& x, const Array& y) { return lax::mul(g,
 
 const Primitive prim::kTanh{
     .name = "tanh",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("tanh", in, elementwise::Accepts::kFloat, false);

@@ -52,6 +52,7 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 
 const Primitive prim::kThreefry2x32{
     .name = "threefry2x32",
+    .arity = 4,
     .traits = kNotDifferentiable,
     .shape_rule = rule,
     .eager = kernel,

@@ -41,6 +41,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 
 const Primitive prim::kTranspose{
     .name = "transpose",
+    .arity = 1,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,
