@@ -3,9 +3,12 @@
 // lowers from; the comment names the kernel's file.
 #include "dialect/ScalarOps.h"
 
+#include <limits>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "erf_inv_poly.h"
 
 namespace mlir::strata {
 namespace {
@@ -118,6 +121,26 @@ Value intPow(Emitter& e, Value x, Value y) {
   return e.select(e.cmpi(CmpIPredicate::slt, y, zero), negative, result);
 }
 
+// integer_pow.cpp's order: the bits of |y| from the lowest, each set bit multiplying the
+// accumulated power in; the squarings after the highest bit are not made.
+Value integerPow(Emitter& e, Value x, int64_t y) {
+  Type t = x.getType();
+  bool fl = isa<FloatType>(t);
+  auto mul = [&](Value a, Value c) -> Value {
+    if (fl) return arith::MulFOp::create(e.b, e.loc, a, c);
+    return e.muli(a, c);
+  };
+  uint64_t n = y < 0 ? uint64_t{0} - static_cast<uint64_t>(y) : static_cast<uint64_t>(y);
+  Value acc, base = x;
+  for (; n; n >>= 1) {
+    if (n & 1) acc = acc ? mul(acc, base) : base;
+    if (n > 1) base = mul(base, base);
+  }
+  if (!acc) return fl ? e.floatC(t, 1.0) : e.intC(t, 1);
+  if (y < 0 && fl) return e.divf(e.floatC(t, 1.0), acc);
+  return acc;
+}
+
 Value shiftRightLogical(Emitter& e, Value x, Value y) {
   Type t = x.getType();
   Value ok = e.cmpi(CmpIPredicate::ult, y, e.intC(t, t.getIntOrFloatBitWidth()));  // y < 0 too
@@ -126,6 +149,37 @@ Value shiftRightLogical(Emitter& e, Value x, Value y) {
 }
 
 // ---- Floats
+
+// erf_inv.cpp: every piece of the polynomial evaluated and the one for w selected (no branches,
+// so that the loop vectorises); ±1 give ±inf.
+Value erfInv(Emitter& e, Value x) {
+  namespace P = ::strata::erf_inv_poly;
+  Type t = x.getType();
+  auto mulf = [&](Value a, Value c) -> Value { return arith::MulFOp::create(e.b, e.loc, a, c); };
+  auto subf = [&](Value a, Value c) -> Value { return arith::SubFOp::create(e.b, e.loc, a, c); };
+  auto horner = [&](const auto& c, Value w) {
+    Value p = e.floatC(t, c[0]);
+    for (size_t i = 1; i < c.size(); ++i) p = e.addf(e.floatC(t, c[i]), mulf(p, w));
+    return p;
+  };
+  Value one = e.floatC(t, 1.0);
+  Value w = e.negf(math::LogOp::create(e.b, e.loc, mulf(subf(one, x), e.addf(one, x))));
+  Value root = math::SqrtOp::create(e.b, e.loc, w);
+  Value p;
+  if (t.isF64()) {
+    Value center = horner(P::kF64Center, subf(w, e.floatC(t, P::kF64Shift[0])));
+    Value middle = horner(P::kF64Middle, subf(root, e.floatC(t, P::kF64Shift[1])));
+    Value tail = horner(P::kF64Tail, subf(root, e.floatC(t, P::kF64Shift[2])));
+    p = e.select(e.cmpf(CmpFPredicate::OLT, w, e.floatC(t, P::kF64Split[0])), center,
+                 e.select(e.cmpf(CmpFPredicate::OLT, w, e.floatC(t, P::kF64Split[1])), middle, tail));
+  } else {
+    Value center = horner(P::kF32Center, subf(w, e.floatC(t, P::kF32Shift[0])));
+    Value tail = horner(P::kF32Tail, subf(root, e.floatC(t, P::kF32Shift[1])));
+    p = e.select(e.cmpf(CmpFPredicate::OLT, w, e.floatC(t, P::kF32Split)), center, tail);
+  }
+  Value inf = e.floatC(t, std::numeric_limits<double>::infinity());
+  return e.select(e.cmpf(CmpFPredicate::OEQ, e.absf(x), one), mulf(x, inf), mulf(p, x));
+}
 
 // max/min propagating nan (max.cpp, min.cpp with Eigen::PropagateNaN): IEEE 754-2019's
 // maximum/minimum (llvm.maximum), which LLVM vectorises, reductions included. The one

@@ -72,6 +72,10 @@ Value intDiv(Emitter& e, Value x, Value y);
 Value intRem(Emitter& e, Value x, Value y);
 // Integer x^y; y < 0 gives 0 unless |x| = 1 (pow.cpp).
 Value intPow(Emitter& e, Value x, Value y);
+// x^y for a static y by repeated squaring; 1 / x^|y| for y < 0 on floats (integer_pow.cpp).
+Value integerPow(Emitter& e, Value x, int64_t y);
+// The inverse error function by Giles' polynomials (tracer/erf_inv_poly.h, erf_inv.cpp).
+Value erfInv(Emitter& e, Value x);
 // x >> y shifting in zeros; 0 for y outside [0, width) (shift_right_logical.cpp).
 Value shiftRightLogical(Emitter& e, Value x, Value y);
 // Float max (or min) propagating nan (max.cpp, min.cpp).

@@ -165,6 +165,14 @@ static void printConcatenateInputs(OpAsmPrinter& p, Operation*, OperandRange inp
 // Verifiers.
 //===----------------------------------------------------------------------------------===//
 
+LogicalResult IntegerPowOp::verify() {
+  // I64Attr's getter is unsigned: the exponent's signed value is the attribute's.
+  int64_t y = getYAttr().getInt();
+  if (y < 0 && !isa<FloatType>(cast<ShapedType>(getOperand().getType()).getElementType()))
+    return emitOpError("expects a float operand for the negative exponent ") << y << ", but got " << getOperand().getType();
+  return success();
+}
+
 LogicalResult IotaOp::verify() {
   rules::Result r = rules::iota(shapeOf(getType()), getIotaDimension());
   return r.ok() ? success() : emitOpError(r.error);

@@ -208,6 +208,36 @@ def Strata_PowerOp : Strata_BinaryElementwiseOp<"power", Strata_NumericTensor,
   let summary = "elementwise power";
 }
 
+def Strata_Atan2Op : Strata_BinaryElementwiseOp<"atan2", Strata_FloatTensor,
+    "The angle of the point (`rhs`, `lhs`) = (x, y) in (-pi, pi], elementwise, as C's atan2(y, x).",
+    "%2 = strata.atan2 %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise two-argument arctangent";
+  let jaxprPrimitive = "atan2";
+  let scalar = [{
+    return math::Atan2Op::create(b, loc, x, y);
+  }];
+}
+def Strata_IntegerPowOp : Strata_ElementwiseOp<"integer_pow", [SameOperandsAndResultType]> {
+  let scalar = [{
+    return scalar::integerPow(e, x, getYAttr().getInt());  // signed (getY() is unsigned)
+  }];
+  let summary = "elementwise power with a static integer exponent";
+  let description = [{
+    Raises `operand` to the static integer power `y` elementwise by repeated squaring
+    (jax.lax.integer_pow): multiplications only, in the compute type; `y` = 0 gives 1, a
+    negative `y` gives 1 / x^|y| and is allowed on floats only. Integers wrap on overflow.
+
+    Example:
+    ```mlir
+    %1 = strata.integer_pow %0, 3 : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_NumericTensor:$operand, I64Attr:$y);
+  let results = (outs Strata_NumericTensor:$result);
+  let assemblyFormat = "$operand `,` $y attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 // --- Bitwise and logical.
 
 def Strata_AndOp : Strata_BinaryElementwiseOp<"and", Strata_PredOrIntTensor,
@@ -548,6 +578,16 @@ def Strata_CbrtOp : Strata_UnaryElementwiseOp<"cbrt", Strata_FloatTensor,
   let jaxprPrimitive = "cbrt";
   let scalar = [{
     return math::CbrtOp::create(b, loc, x);
+  }];
+}
+def Strata_ErfInvOp : Strata_UnaryElementwiseOp<"erf_inv", Strata_FloatTensor,
+    "The inverse error function of `operand`, elementwise: ±inf at ±1, nan outside [-1, 1]. "
+    "Giles' polynomial approximations (single precision for f32, bf16 and f16; double for f64).",
+    "%1 = strata.erf_inv %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise inverse error function";
+  let jaxprPrimitive = "erf_inv";
+  let scalar = [{
+    return scalar::erfInv(e, x);
   }];
 }
 def Strata_FloorOp : Strata_UnaryElementwiseOp<"floor", Strata_FloatTensor,

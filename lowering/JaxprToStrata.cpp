@@ -165,6 +165,14 @@ LogicalResult round(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// integer_pow[y]: the static exponent as an attribute.
+LogicalResult integerPow(Eqn& q, SmallVectorImpl<Value>& r) {
+  const int64_t* y = q.integer("y");
+  if (failed(q.expectArity(1)) || !y) return failure();
+  r.push_back(IntegerPowOp::create(q.b, q.loc, q.resultType(), q.operands[0], *y));
+  return success();
+}
+
 LogicalResult identity(Eqn& q, SmallVectorImpl<Value>& r) {
   if (failed(q.expectArity(1))) return failure();
   r.push_back(q.operands[0]);
@@ -366,6 +374,7 @@ const Entry kLowerings[] = {
     {"gt", compare<CD::GT>, "strata.compare"},
     {"ge", compare<CD::GE>, "strata.compare"},
     {"round", round, "strata.round"},
+    {"integer_pow", integerPow, "strata.integer_pow"},
     {"broadcast_in_dim", broadcastInDim, "strata.broadcast_in_dim"},
     {"reshape", reshape, "strata.reshape"},
     {"transpose", transpose, "strata.transpose"},

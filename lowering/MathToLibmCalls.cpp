@@ -34,7 +34,9 @@ struct MathToLibmCallsPass : impl::MathToLibmCallsPassBase<MathToLibmCallsPass> 
     module.walk([&](Operation* op) {
 #define STRATA_LIBM(OpClass, name) \
   if (isa<math::OpClass>(op)) ops.push_back({op, #name});
+#define STRATA_LIBM2 STRATA_LIBM
 #include "lowering/LibmCalls.def"
+#undef STRATA_LIBM2
 #undef STRATA_LIBM
     });
     for (auto [op, libm] : ops) {
@@ -48,7 +50,7 @@ struct MathToLibmCallsPass : impl::MathToLibmCallsPassBase<MathToLibmCallsPass> 
       if (!module.lookupSymbol(name)) {
         OpBuilder b(module.getBodyRegion());
         b.setInsertionPointToStart(module.getBody());
-        auto fn = func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType({t}, {t}));
+        auto fn = func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType(SmallVector<Type, 2>(op->getNumOperands(), t), {t}));
         fn.setPrivate();
         // Pure: LLVM may hoist, CSE and drop these calls.
         fn->setAttr("llvm.readnone", b.getUnitAttr());

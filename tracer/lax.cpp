@@ -49,6 +49,7 @@ STRATA_LAX_BINARY(rem, prim::kRem)
 STRATA_LAX_BINARY(max, prim::kMax)
 STRATA_LAX_BINARY(min, prim::kMin)
 STRATA_LAX_BINARY(pow, prim::kPow)
+STRATA_LAX_BINARY(atan2, prim::kAtan2)
 STRATA_LAX_BINARY(and_, prim::kAnd)
 STRATA_LAX_BINARY(or_, prim::kOr)
 STRATA_LAX_BINARY(eq, prim::kEq)
@@ -73,8 +74,11 @@ STRATA_LAX_UNARY(sign, prim::kSign)
 STRATA_LAX_UNARY(floor, prim::kFloor)
 STRATA_LAX_UNARY(ceil, prim::kCeil)
 STRATA_LAX_UNARY(not_, prim::kNot)
+STRATA_LAX_UNARY(erf_inv, prim::kErfInv)
 #undef STRATA_LAX_BINARY
 #undef STRATA_LAX_UNARY
+
+Array integer_pow(const Array& x, int64_t y, Loc loc) { return bind1(prim::kIntegerPow, {x}, Params{{"y", y}}, loc); }
 
 Array select(const Array& pred, const Array& on_true, const Array& on_false, Loc loc) {
   return bind1(prim::kSelect, {pred, on_true, on_false}, {}, loc);

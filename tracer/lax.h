@@ -46,6 +46,7 @@ Array rem(const Array& a, const Array& b, Loc loc = Loc::current());
 Array max(const Array& a, const Array& b, Loc loc = Loc::current());
 Array min(const Array& a, const Array& b, Loc loc = Loc::current());
 Array pow(const Array& a, const Array& b, Loc loc = Loc::current());
+Array atan2(const Array& y, const Array& x, Loc loc = Loc::current());
 Array and_(const Array& a, const Array& b, Loc loc = Loc::current());
 Array or_(const Array& a, const Array& b, Loc loc = Loc::current());
 Array eq(const Array& a, const Array& b, Loc loc = Loc::current());
@@ -70,6 +71,9 @@ Array sign(const Array& x, Loc loc = Loc::current());
 Array floor(const Array& x, Loc loc = Loc::current());
 Array ceil(const Array& x, Loc loc = Loc::current());
 Array not_(const Array& x, Loc loc = Loc::current());
+Array erf_inv(const Array& x, Loc loc = Loc::current());
+// x^y for a static integer y (integer_pow[y]).
+Array integer_pow(const Array& x, int64_t y, Loc loc = Loc::current());
 // pred ? on_true : on_false; pred is bool.
 Array select(const Array& pred, const Array& on_true, const Array& on_false, Loc loc = Loc::current());
 Array convert_element_type(const Array& x, DType dtype, bool weak = false, Loc loc = Loc::current());

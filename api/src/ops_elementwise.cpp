@@ -54,6 +54,17 @@ Array minimum(const Array& a, const Array& b, SourceLocation loc) { return bool_
 Array power(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kPow, "power", a, b, loc); }
 Array remainder(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kRem, "remainder", a, b, loc); }
 
+Array atan2(const Array& y, const Array& x, SourceLocation loc) {
+  auto [a, b] = promote_binary("atan2", y, x, loc);
+  return bind1(prim::kAtan2, {api::to_inexact(a, "atan2", loc), api::to_inexact(b, "atan2", loc)}, {}, loc);
+}
+
+// Floats and integers, not promoted; the primitive's shape rule rejects bool and a negative n on
+// integers.
+Array integer_pow(const Array& x, int64_t n, SourceLocation loc) {
+  return bind1(prim::kIntegerPow, {x}, Params{{"y", n}}, loc);
+}
+
 Array divide(const Array& a, const Array& b, SourceLocation loc) {
   auto [x, y] = promote_binary("divide", a, b, loc);
   return bind1(prim::kDiv, {api::to_inexact(x, "divide", loc), api::to_inexact(y, "divide", loc)}, {}, loc);

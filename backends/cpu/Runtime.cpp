@@ -251,7 +251,11 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
 #define STRATA_LIBM(OpClass, name)                                          \
   {#name "f", reinterpret_cast<void*>(static_cast<F1>(&::name##f))}, \
       {#name, reinterpret_cast<void*>(static_cast<D1>(&::name))},
+#define STRATA_LIBM2(OpClass, name)                                         \
+  {#name "f", reinterpret_cast<void*>(static_cast<F2>(&::name##f))}, \
+      {#name, reinterpret_cast<void*>(static_cast<D2>(&::name))},
 #include "lowering/LibmCalls.def"
+#undef STRATA_LIBM2
 #undef STRATA_LIBM
       {"sinf", reinterpret_cast<void*>(static_cast<F1>(&::sinf))},
       {"sin", reinterpret_cast<void*>(static_cast<D1>(&::sin))},

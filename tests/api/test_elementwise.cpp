@@ -265,6 +265,7 @@ std::vector<Binary> binary_cases() {
       {"maximum", [](const st::Array& a, const st::Array& b) { return st::maximum(a, b); }, ref_max, 0},
       {"minimum", [](const st::Array& a, const st::Array& b) { return st::minimum(a, b); }, ref_min, 0},
       {"power", [](const st::Array& a, const st::Array& b) { return st::power(a, b); }, [](double a, double b) { return std::pow(a, b); }, 1},
+      {"atan2", [](const st::Array& a, const st::Array& b) { return st::atan2(a, b); }, [](double a, double b) { return std::atan2(a, b); }, 1},
       {"operator+", [](const st::Array& a, const st::Array& b) { return a + b; }, [](double a, double b) { return a + b; }, -1},
       {"operator-", [](const st::Array& a, const st::Array& b) { return a - b; }, [](double a, double b) { return a - b; }, -1},
       {"operator*", [](const st::Array& a, const st::Array& b) { return a * b; }, [](double a, double b) { return a * b; }, -1},
@@ -400,6 +401,117 @@ TEST(Elementwise, SubnormalsAreNotFlushed) {
     expect_exact(vec({d}, t) * st::array({big}, {}, t), {1}, t, prod);
     EXPECT_TRUE((vec({d}, t) > 0.0f).item<bool>());
   }
+}
+
+// ---- atan2, erf_inv, integer_pow (issue 14) ----
+
+TEST(Elementwise, Atan2QuadrantsSignedZerosAndPromotion) {
+  // (y, x): the four quadrants, the axes, signed zeros (C's atan2) and infinities.
+  std::vector<double> y{1, 1, -1, -1, 0, -0.0, 0, -0.0, 1, -1, INFINITY, INFINITY, -INFINITY, 1, NAN};
+  std::vector<double> x{1, -1, -1, 1, 1, 1, -1, -1, 0, 0, INFINITY, -INFINITY, 1, -INFINITY, 1};
+  std::vector<double> want{M_PI / 4, 3 * M_PI / 4, -3 * M_PI / 4, -M_PI / 4, 0, -0.0, M_PI, -M_PI, M_PI / 2,
+                           -M_PI / 2, M_PI / 4, 3 * M_PI / 4, -M_PI / 2, M_PI, NAN};
+  for (st::DType t : {st::f32, st::f64}) {
+    std::vector<double> got = values(st::atan2(vec(y, t), vec(x, t)));
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_TRUE(want[i] == 0 ? identical(got[i], want[i]) : close(got[i], want[i], t, 1))
+          << "atan2(" << y[i] << ", " << x[i] << ") = " << got[i] << " (" << name(t) << ")";
+  }
+  // Integer operands become f32, as jnp.arctan2; weak scalars take the array's type.
+  st::Array r = st::atan2(st::array(std::vector<int64_t>{1, -2}, {2}), st::array(std::vector<int64_t>{0, 2}, {2}));
+  EXPECT_EQ(r.dtype(), st::f32);
+  EXPECT_NEAR(r.to_vector<double>()[1], -M_PI / 4, 1e-7);
+  EXPECT_EQ(st::atan2(vec({1}, st::bf16), st::Array(2.0)).dtype(), st::bf16);
+}
+
+// erf_inv by bisection on erf (erfc near ±1, where erf loses the digits) in long double.
+double ref_erf_inv(double x) {
+  if (std::isnan(x) || std::fabs(x) > 1) return NAN;
+  if (std::fabs(x) == 1) return std::copysign(INFINITY, x);
+  // Below 1e-8 the series sqrt(pi)/2 (x + pi/12 x^3) is exact in double (and bisection from 30
+  // would stop at 30 / 2^200).
+  if (std::fabs(x) < 1e-8) return 0.88622692545275801365 * x * (1 + M_PI / 12 * x * x);
+  long double a = std::fabs(static_cast<long double>(x)), lo = 0, hi = 30;
+  for (int i = 0; i < 200; ++i) {
+    long double m = (lo + hi) / 2;
+    bool below = a <= 0.5L ? std::erf(m) < a : std::erfc(m) > 1 - a;
+    (below ? lo : hi) = m;
+  }
+  return std::copysign(static_cast<double>((lo + hi) / 2), x);
+}
+
+TEST(Elementwise, ErfInvAgainstReferenceValues) {
+  // Known values: erf_inv(0.5) = 0.4769362762044699 (mpmath), erf_inv(-0.9) = -1.1630871536766743.
+  EXPECT_NEAR(st::erf_inv(st::Array(0.5)).item<double>(), 0.4769362762044699, 2e-16);
+  EXPECT_NEAR(st::erf_inv(st::Array(-0.9)).item<double>(), -1.1630871536766743, 4e-16);
+  EXPECT_NEAR(st::erf_inv(vec({0.5}, st::f32)).to_vector<double>()[0], 0.4769362762044699, 2e-7);
+  // Over (-1, 1), the tails near ±1 included (where the polynomial changes piece), per dtype.
+  std::vector<double> xs = test_values(60, -1, 1, 5);
+  for (double v : {1e-30, -1e-300, 1e-8, 0.25, 0.9, 0.99, 0.996, 0.9978, 0.9999, 0.999999, 1 - 1e-9, 1 - 1e-12, 1 - 1e-15})
+    xs.insert(xs.end(), {v, -v});
+  for (st::DType t : kFloatTypes) {
+    SCOPED_TRACE(name(t));
+    std::vector<double> x = round_all(xs, t);
+    std::vector<double> got = values(st::erf_inv(vec(x, t)));
+    // Giles' f32 polynomial is within 3 ULPs of f32 and its f64 one within 4 of f64; bf16 and
+    // f16 are computed in f32 and rounded once.
+    double ulps = t == st::f32 ? 3 : t == st::f64 ? 4 : 1;
+    for (size_t i = 0; i < x.size(); ++i) {
+      double want = round_all({ref_erf_inv(x[i])}, t)[0];
+      EXPECT_TRUE(want == 0 ? identical(got[i], want) : close(got[i], want, t, ulps))
+          << "erf_inv(" << x[i] << ") = " << got[i] << ", want " << want;
+      // erf(erf_inv(x)) = x, to the accuracy erf's slope allows.
+      if (t == st::f64 && std::fabs(x[i]) < 0.999)
+        EXPECT_NEAR(std::erf(got[i]), x[i], 4e-16) << x[i];
+    }
+    // The edges: ±1 → ±inf, beyond → nan, ±0 kept, nan.
+    std::vector<double> e = values(st::erf_inv(vec({1, -1, 1.5, -2, 0.0, -0.0, NAN, INFINITY}, t)));
+    std::vector<double> want{INFINITY, -INFINITY, NAN, NAN, 0.0, -0.0, NAN, NAN};
+    for (size_t i = 0; i < e.size(); ++i) EXPECT_TRUE(identical(e[i], want[i])) << i << ": " << e[i];
+  }
+  EXPECT_EQ(st::erf_inv(st::array(std::vector<int64_t>{0}, {1})).dtype(), st::f32);
+}
+
+TEST(Elementwise, IntegerPowOnFloatsAndIntegers) {
+  std::vector<double> xs{0.5, -1.5, 3.0, -0.75, 1.1, -2.0, 0.0, -0.0, 10.0};
+  for (st::DType t : kFloatTypes) {
+    for (int64_t n : {0, 1, 2, 3, 4, 5, 7, 10, 17, -1, -2, -3, -6}) {
+      SCOPED_TRACE(name(t) + " n=" + std::to_string(n));
+      std::vector<double> x = round_all(xs, t);
+      st::Array r = st::integer_pow(vec(x, t), n);
+      ASSERT_EQ(r.dtype(), t);
+      std::vector<double> got = values(r);
+      for (size_t i = 0; i < x.size(); ++i) {
+        double want = round_all({std::pow(x[i], static_cast<double>(n))}, t)[0];
+        // One rounding per multiplication: up to log2(n) + popcount(n) of them.
+        EXPECT_TRUE(want == 0 || std::isinf(want) ? identical(got[i], want) : close(got[i], want, t, 8))
+            << x[i] << "^" << n << " = " << got[i] << ", want " << want;
+      }
+    }
+  }
+  // x^0 is 1 for every x (nan and inf included), as jax.lax.integer_pow.
+  EXPECT_EQ(values(st::integer_pow(vec({NAN, INFINITY, 0.0}, st::f32), 0)), (std::vector<double>{1, 1, 1}));
+  // Integers: exact, wrapping on overflow as the multiplications do.
+  for (st::DType t : {st::i32, st::i64}) {
+    std::vector<int64_t> base{-3, -1, 0, 1, 2, 7, 12345};
+    for (int64_t n : {0, 1, 2, 3, 6, 13}) {
+      std::vector<int64_t> got = st::integer_pow(st::array(base, {7}, t), n).to_vector<int64_t>();
+      for (size_t i = 0; i < base.size(); ++i) {
+        int64_t want = static_cast<int64_t>(static_cast<uint64_t>(1));
+        uint64_t acc = 1;
+        for (int64_t k = 0; k < n; ++k) acc *= static_cast<uint64_t>(base[i]);
+        want = t == st::i32 ? static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(acc))) : static_cast<int64_t>(acc);
+        EXPECT_EQ(got[i], want) << base[i] << "^" << n << " (" << name(t) << ")";
+      }
+    }
+  }
+  // Negative exponents on integers and bool operands are errors; floats are not promoted.
+  st::Array ints = st::array(std::vector<int64_t>{2}, {1});
+  expect_contains(error_message<st::DTypeError>([&] { st::integer_pow(ints, -1); }),
+                  "integer_pow: integers cannot be raised to a negative power");
+  EXPECT_THROW(st::integer_pow(st::array(std::vector<bool>{true}, {1}), 2), st::DTypeError);
+  EXPECT_EQ(st::integer_pow(vec({2}, st::bf16), 3).dtype(), st::bf16);
+  EXPECT_EQ(st::integer_pow(vec({2}, st::f32), -2).item<float>(), 0.25f);
 }
 
 // ---- Integer arithmetic ----

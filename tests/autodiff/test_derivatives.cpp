@@ -41,6 +41,9 @@ TEST(Derivatives, UnaryElementwise) {
   check_grads([](const V& v) { return st::acos(v[0]); }, {unit}, "acos");
   check_grads([](const V& v) { return st::atan(v[0]); }, {x}, "atan");
   check_grads([](const V& v) { return st::cbrt(v[0]); }, {away}, "cbrt");
+  check_grads([](const V& v) { return st::erf_inv(v[0]); }, {unit}, "erf_inv");
+  for (int64_t n : {0, 1, 2, 3, 5, 8, -1, -2, -3})
+    check_grads([n](const V& v) { return st::integer_pow(v[0], n); }, {away}, "integer_pow " + std::to_string(n));
   check_grads([](const V& v) { return st::logistic(v[0]); }, {x}, "logistic");
   check_grads([](const V& v) { return st::sin(v[0]); }, {x}, "sin");
   check_grads([](const V& v) { return st::cos(v[0]); }, {x}, "cos");
@@ -72,6 +75,10 @@ TEST(Derivatives, BinaryElementwiseWithBroadcasting) {
   // rem: away from the jumps of trunc(x / y).
   Array num = st::array({2.3, -4.7, 5.2, -1.1}, {4}), den = st::array({1.1, 1.9, -2.4, 0.7}, {4});
   check_grads([](const V& v) { return st::remainder(v[0], v[1]); }, {num, den}, "rem");
+  // atan2 in all four quadrants, away from the origin; and with broadcasting.
+  Array ys = st::array({0.7, -1.3, 2.1, -0.4, 0.9}, {5}), xs = st::array({1.1, 0.6, -1.7, -2.2, 0.0}, {5});
+  check_grads([](const V& v) { return st::atan2(v[0], v[1]); }, {ys, xs}, "atan2");
+  check_grads([](const V& v) { return st::atan2(v[0], v[1]); }, {a, bpos}, "atan2 row");
 }
 
 TEST(Derivatives, SelectionAndConversion) {
@@ -185,6 +192,11 @@ TEST(Derivatives, SecondDerivativesOfElementwiseOps) {
       {"acos", [](const Array& v) { return st::acos(v); }, -0.7, 0.7},
       {"atan", [](const Array& v) { return st::atan(v); }, -2, 2},
       {"cbrt", [](const Array& v) { return st::cbrt(v); }, 0.5, 2},
+      {"erf_inv", [](const Array& v) { return st::erf_inv(v); }, -0.8, 0.8},
+      {"integer_pow 3", [](const Array& v) { return st::integer_pow(v, 3); }, -2, 2},
+      {"integer_pow -2", [](const Array& v) { return st::integer_pow(v, -2); }, 0.5, 2},
+      {"atan2 y", [](const Array& v) { return st::atan2(v, st::Array(0.7)); }, -2, 2},
+      {"atan2 x", [](const Array& v) { return st::atan2(st::Array(-1.3), v); }, -2, 2},
       {"logistic", [](const Array& v) { return st::logistic(v); }, -2, 2},
       {"sin", [](const Array& v) { return st::sin(v); }, -2, 2},
       {"cos", [](const Array& v) { return st::cos(v); }, -2, 2},

@@ -283,6 +283,32 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"sqrt", [] { return unary_cases(kFloats, 0, 100); }},
       {"rsqrt", [] { return unary_cases(kFloats, 0, 100); }},
       {"cbrt", [] { return unary_cases(kFloats, -100, 100); }},
+      {"erf_inv", [] {
+         // The open interval, its ends and beyond, and the tails where each polynomial piece
+         // takes over (w = -log(1 - x^2) at 5, 6.25 and 16).
+         std::vector<Case> cs = unary_cases(kFloats, -1.05, 1.05);
+         for (DType t : kFloats)
+           cs.push_back({"pieces " + std::string(st::short_name(t)), {},
+                         {of({-1, 1, 0.5, -0.5, 0.99, 0.996, 0.9978, 0.9999, -0.99999, 0.9999999, 1 - 1e-9,
+                              -(1 - 1e-12), 1.5, -1.0000001, 1e-30, -1e-300},
+                             {16}, t)}});
+         return cs;
+       }},
+      {"integer_pow", [] {
+         // Exponents with every kind of bit pattern, negative ones on floats only.
+         std::vector<Case> cs;
+         for (int64_t y : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{3}, int64_t{7}, int64_t{12}, int64_t{31},
+                           int64_t{-1}, int64_t{-2}, int64_t{-5}}) {
+           std::vector<DType> types(kFloats, kFloats + 4);
+           if (y >= 0) types.insert(types.end(), kInts, kInts + 2);
+           for (Case c : unary_cases(types, -3, 3)) {
+             c.what += " y=" + std::to_string(y);
+             c.params = Params{{"y", y}};
+             cs.push_back(c);
+           }
+         }
+         return cs;
+       }},
       {"abs", [] { return unary_cases(kNumeric, -10, 10); }},
       {"sign", [] { return unary_cases(kNumeric, -10, 10); }},
       {"floor", [] { return unary_cases(kFloats, -10, 10); }},
@@ -314,6 +340,7 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"max", [] { return with_tolerance(binary_cases(kNumeric, -3, 3), {4, 0, 0, true}); }},
       {"min", [] { return with_tolerance(binary_cases(kNumeric, -3, 3), {4, 0, 0, true}); }},
       {"pow", [] { return binary_cases(kNumeric, -4, 4); }},
+      {"atan2", [] { return binary_cases(kFloats, -10, 10); }},
       {"and", [] { return binary_cases(std::vector<DType>{st::i32, st::i64, st::bool_}, -1e6, 1e6); }},
       {"or", [] { return binary_cases(std::vector<DType>{st::i32, st::i64, st::bool_}, -1e6, 1e6); }},
       {"shift_right_logical", [] { return binary_cases(kInts, -70, 70); }},

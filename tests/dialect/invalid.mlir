@@ -9,6 +9,14 @@ func.func @iota_dimension(%x: tensor<f32>) {
 
 // -----
 
+func.func @integer_pow_negative_on_integers(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'strata.integer_pow' op expects a float operand for the negative exponent -2, but got 'tensor<4xi32>'}}
+  %0 = strata.integer_pow %x, -2 : tensor<4xi32>
+  return
+}
+
+// -----
+
 func.func @select_pred_shape(%p: tensor<3xi1>, %a: tensor<4xf32>) {
   // expected-error @+1 {{'strata.select' op all non-scalar operands/results must have the same shape and base type}}
   %0 = strata.select %p, %a, %a : tensor<3xi1>, tensor<4xf32>

@@ -123,7 +123,20 @@ func.func @unary(%x: tensor<2x3xf32>, %i: tensor<3xi64>) -> tensor<2x3xf32> {
   %27 = strata.cbrt %26 : tensor<2x3xf32>
   // CHECK: strata.exp2 %{{.*}} : tensor<2x3xf32>
   %28 = strata.exp2 %27 : tensor<2x3xf32>
-  return %28 : tensor<2x3xf32>
+  // CHECK: strata.erf_inv %{{.*}} : tensor<2x3xf32>
+  %29 = strata.erf_inv %28 : tensor<2x3xf32>
+  // CHECK: strata.atan2 %{{.*}}, %{{.*}} : tensor<2x3xf32>
+  %30 = strata.atan2 %29, %28 : tensor<2x3xf32>
+  // CHECK: strata.integer_pow %{{.*}}, -3 : tensor<2x3xf32>
+  %31 = strata.integer_pow %30, -3 : tensor<2x3xf32>
+  return %31 : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @integer_pow_on_integers
+func.func @integer_pow_on_integers(%i: tensor<4xi64>) -> tensor<4xi64> {
+  // CHECK: strata.integer_pow %{{.*}}, 5 : tensor<4xi64>
+  %0 = strata.integer_pow %i, 5 : tensor<4xi64>
+  return %0 : tensor<4xi64>
 }
 
 // CHECK-LABEL: func.func @compare_select_convert

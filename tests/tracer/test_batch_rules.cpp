@@ -81,6 +81,9 @@ TEST(BatchRules, ElementwiseRulesEqualThePrimitivePerExample) {
       {&st::prim::kLt, {x, y}, {1, 0}},                  // a comparison: bool results
       {&st::prim::kSelect, {pred, row, s}, {0, st::not_mapped, st::not_mapped}},
       {&st::prim::kConvertElementType, {x}, {1}, st::Params{{"new_dtype", st::f64}, {"weak_type", false}}},
+      {&st::prim::kAtan2, {x, row}, {1, st::not_mapped}},
+      {&st::prim::kIntegerPow, {x}, {1}, st::Params{{"y", int64_t{-3}}}},  // the param passes through
+      {&st::prim::kErfInv, {st::tanh(x)}, {1}},
   };
   for (const Case& c : cases) expect_rule_matches_examples(c);
 }

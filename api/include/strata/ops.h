@@ -47,6 +47,12 @@ Array negative(const Array& a, SourceLocation loc = SourceLocation::current());
 Array maximum(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
 Array minimum(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
 Array power(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// The angle of the point (x, y) in (-pi, pi], as C's atan2 (jax.lax.atan2, jnp.arctan2):
+// integer operands are promoted to a float type first.
+Array atan2(const Array& y, const Array& x, SourceLocation loc = SourceLocation::current());
+// x^n for a static integer n by repeated squaring (jax.lax.integer_pow): floats and integers;
+// a negative n gives 1 / x^|n| and is an error on integers.
+Array integer_pow(const Array& x, int64_t n, SourceLocation loc = SourceLocation::current());
 
 Array operator+(const Operand& a, const Operand& b);
 Array operator-(const Operand& a, const Operand& b);
