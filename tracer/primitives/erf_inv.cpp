@@ -27,6 +27,7 @@ Array scale(const Array& g, const Array&, const Array& y) {
 
 const Primitive prim::kErfInv{
     .name = "erf_inv",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("erf_inv", in, elementwise::Accepts::kFloat, false);

@@ -78,6 +78,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 
 const Primitive prim::kIntegerPow{
     .name = "integer_pow",
+    .arity = 1,
     .traits = kElementwise,
     .shape_rule = rule,
     .eager = kernel,
