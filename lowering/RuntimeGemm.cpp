@@ -344,41 +344,35 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
   auto type = FunctionType::get(ctx, {i64, i64, i64, i64, i64, index, index, index, index}, {});
   linalg::GenericOp epilogue = findEpilogue(op, out);
   if (options.libraryEpilogues) {
-    // The library applies + bias and relu itself; any other epilogue stays after the call.
+    // The library applies + bias and relu itself (two more arguments: the epilogue and the
+    // bias pointer, 0 for none); any other epilogue stays after the call.
     Value bias;
     int64_t kind = epilogue && result == out && K > 0 ? libraryEpilogue(epilogue, bias) : kNone;
     if (kind != kNone && bias && !contiguous(bias)) kind = kNone;
+    if (kind != kNone) b.setInsertionPoint(epilogue);  // after whatever views the epilogue reads
     args.push_back(c(kind));
-    if (kind != kNone) {
-      b.setInsertionPoint(epilogue);  // after whatever views the epilogue reads
-      args.push_back(bias ? ptr(bias) : arith::ConstantOp::create(b, loc, b.getIndexAttr(0)).getResult());
-    } else {
-      args.push_back(arith::ConstantOp::create(b, loc, b.getIndexAttr(0)));
-    }
+    args.push_back(kind != kNone && bias ? ptr(bias) : arith::ConstantOp::create(b, loc, b.getIndexAttr(0)).getResult());
     SmallVector<Type> types;
     for (Value v : args) types.push_back(v.getType());
     func::CallOp::create(b, loc, declareRuntime(module, name, FunctionType::get(ctx, types, {})), args);
     if (kind != kNone) epilogue.erase();
-    if (result != out) memref::CopyOp::create(b, loc, result, out);
-    if (init.erasable) init.op->erase();
-    op.erase();
-    return success();
-  }
-  func::FuncOp runtime = declareRuntime(module, name, type);
-  func::FuncOp main = op->getParentOfType<func::FuncOp>();
-  SmallVector<Value> captured;
-  func::FuncOp outlined;
-  if (epilogue && result == out && B == 1 && (element.isF32() || element.isF64()) &&
-      ot.getElementType() == element)
-    outlined = outlineEpilogue(module, main, epilogue, captured, epilogues);
-  if (outlined) {
-    func::FuncOp gemm = gemmWithEpilogue(module, main, runtime, outlined, suffix, M, N, epilogues++);
-    args.append(captured.begin(), captured.end());
-    b.setInsertionPoint(epilogue);  // after whatever views the epilogue reads
-    func::CallOp::create(b, loc, gemm, args);
-    epilogue.erase();
   } else {
-    func::CallOp::create(b, loc, name, TypeRange{}, args);
+    func::FuncOp runtime = declareRuntime(module, name, type);
+    func::FuncOp main = op->getParentOfType<func::FuncOp>();
+    SmallVector<Value> captured;
+    func::FuncOp outlined;
+    if (epilogue && result == out && B == 1 && (element.isF32() || element.isF64()) &&
+        ot.getElementType() == element)
+      outlined = outlineEpilogue(module, main, epilogue, captured, epilogues);
+    if (outlined) {
+      func::FuncOp gemm = gemmWithEpilogue(module, main, runtime, outlined, suffix, M, N, epilogues++);
+      args.append(captured.begin(), captured.end());
+      b.setInsertionPoint(epilogue);  // after whatever views the epilogue reads
+      func::CallOp::create(b, loc, gemm, args);
+      epilogue.erase();
+    } else {
+      func::CallOp::create(b, loc, name, TypeRange{}, args);
+    }
   }
   if (result != out) memref::CopyOp::create(b, loc, result, out);
   // The runtime GEMM overwrites its output: the zeroing is dead unless something else reads it.
