@@ -128,6 +128,47 @@ FailureOr<SmallVector<Accumulator>> accumulatorsOf(scf::ForOp loop) {
 struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
   using Base::Base;
 
+  // 0'. `for j { parallel p { body } }` (a reduction over a leading axis: the accumulator is
+  //     indexed by p, the sum runs over j) becomes `parallel p { for j { body } }` when no
+  //     iteration p can see another's writes: every store indexes with all of p's induction
+  //     variables in the same places, and every load of a stored buffer uses the same indices.
+  bool interchange(scf::ForOp f) {
+    Block* fb = f.getBody();
+    if (f.getNumRegionIterArgs() != 0 || !llvm::hasSingleElement(fb->without_terminator())) return false;
+    auto p = dyn_cast<scf::ParallelOp>(fb->front());
+    if (!p || p.getNumReductions() != 0) return false;
+    for (Value v : llvm::concat<Value>(p.getLowerBound(), p.getUpperBound(), p.getStep()))
+      if (!v.getParentRegion()->isProperAncestor(&f.getRegion())) return false;
+    SmallVector<memref::StoreOp> stores;
+    bool ok = true;
+    p.getBody()->walk([&](Operation* op) {
+      if (auto st = dyn_cast<memref::StoreOp>(op)) stores.push_back(st);
+      else if (!isa<memref::LoadOp>(op) && !isMemoryEffectFree(op) && !isa<scf::ForOp, scf::IfOp, scf::YieldOp>(op))
+        ok = false;
+    });
+    if (!ok || stores.empty()) return false;
+    for (memref::StoreOp st : stores)
+      for (Value iv : p.getInductionVars())
+        if (!llvm::is_contained(st.getIndices(), iv)) return false;
+    WalkResult r = p.getBody()->walk([&](memref::LoadOp load) {
+      for (memref::StoreOp st : stores)
+        if (st.getMemref() == load.getMemref() && st.getIndices() != load.getIndices()) return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted()) return false;
+    OpBuilder b(f);
+    auto outer = scf::ParallelOp::create(b, p.getLoc(), p.getLowerBound(), p.getUpperBound(), p.getStep());
+    b.setInsertionPointToStart(outer.getBody());
+    auto inner = scf::ForOp::create(b, f.getLoc(), f.getLowerBound(), f.getUpperBound(), f.getStep());
+    IRMapping map;
+    map.map(f.getInductionVar(), inner.getInductionVar());
+    for (auto [from, to] : llvm::zip(p.getInductionVars(), outer.getInductionVars())) map.map(from, to);
+    b.setInsertionPoint(inner.getBody()->getTerminator());
+    for (Operation& op : p.getBody()->without_terminator()) b.clone(op, map);
+    f.erase();
+    return true;
+  }
+
   // 1. Moves [first, last] (top-level ops of `block`) into `scf.parallel (0) to (1)`.
   LogicalResult serialize(Operation* first, Operation* last) {
     OpBuilder b(first);
@@ -364,6 +405,10 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
     }
     Block& body = main.getBody().front();
     sinkReads(body);
+    SmallVector<scf::ForOp> fors;
+    for (Operation& op : body)
+      if (auto f = dyn_cast<scf::ForOp>(op)) fors.push_back(f);
+    for (scf::ForOp f : fors) interchange(f);
     // 1. Runs of device work outside parallel loops.
     std::vector<std::pair<Operation*, Operation*>> runs;
     Operation* start = nullptr;

@@ -86,9 +86,13 @@ TEST_P(CudaPrimitive, MakesPtxThatPtxasAccepts) {
     st::Jaxpr j = one_equation(*p, c.params, c.inputs);
     st::compiler::LowerResult r = st::compiler::lower(*j.impl(), {.device = kGpu}, "ptx");
     ASSERT_TRUE(r.ok()) << c.what << "\n" << r.error << "\n" << j;
-    std::string ptx;
-    for (const auto& s : r.stages)
+    std::string ptx, gpu;
+    for (const auto& s : r.stages) {
       if (s.stage == "ptx") ptx = s.text;
+      if (s.stage == "gpu") gpu = s.text;
+    }
+    // Every loop became a kernel: the host keeps launches, copies and library calls only.
+    EXPECT_EQ(gpu.substr(0, gpu.find("gpu.module")).find("scf."), std::string::npos) << c.what << "\n" << gpu;
     std::string names;
     for (const auto& s : r.stages) names += s.stage + " ";
     if (ptx.empty()) continue;  // no kernel (an empty result, a forwarded input)
