@@ -141,12 +141,22 @@ Value integerPow(Emitter& e, Value x, int64_t y) {
   return acc;
 }
 
-Value shiftRightLogical(Emitter& e, Value x, Value y) {
+// Shifts by the bit width or more, or by a negative amount, give 0. The shift itself takes the
+// amount masked to the width, not `select(ok, y, 0)`: LLVM folds that into
+// `select(y < width, x << y, 0)`, which LLVM 22's NVPTX backend turns into one PTX shift (PTX
+// clamps large amounts) while truncating a 64-bit amount to 32 bits — so 1 << INT64_MIN gave 1
+// on the GPU.
+static Value shiftOrZero(Emitter& e, Value x, Value y, bool left) {
   Type t = x.getType();
-  Value ok = e.cmpi(CmpIPredicate::ult, y, e.intC(t, t.getIntOrFloatBitWidth()));  // y < 0 too
-  Value shifted = e.shrui(x, e.select(ok, y, e.intC(t, 0)));
+  unsigned width = t.getIntOrFloatBitWidth();
+  Value ok = e.cmpi(CmpIPredicate::ult, y, e.intC(t, width));  // y < 0 too
+  Value amount = e.andi(y, e.intC(t, width - 1));
+  Value shifted = left ? arith::ShLIOp::create(e.b, e.loc, x, amount).getResult() : e.shrui(x, amount);
   return e.select(ok, shifted, e.intC(t, 0));
 }
+
+Value shiftLeft(Emitter& e, Value x, Value y) { return shiftOrZero(e, x, y, true); }
+Value shiftRightLogical(Emitter& e, Value x, Value y) { return shiftOrZero(e, x, y, false); }
 
 // ---- Floats
 

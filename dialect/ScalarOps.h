@@ -77,6 +77,7 @@ Value integerPow(Emitter& e, Value x, int64_t y);
 // The inverse error function by Giles' polynomials (tracer/erf_inv_poly.h, erf_inv.cpp).
 Value erfInv(Emitter& e, Value x);
 // x >> y shifting in zeros; 0 for y outside [0, width) (shift_right_logical.cpp).
+Value shiftLeft(Emitter& e, Value x, Value y);
 Value shiftRightLogical(Emitter& e, Value x, Value y);
 // Float max (or min) propagating nan (max.cpp, min.cpp).
 Value floatMax(Emitter& e, Value x, Value y, bool max);

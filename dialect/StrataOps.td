@@ -276,10 +276,7 @@ def Strata_ShiftLeftOp : Strata_BinaryElementwiseOp<"shift_left",
     "%2 = strata.shift_left %0, %1 : tensor<4xi32>"> {
   let jaxprPrimitive = "shift_left";
   let scalar = [{
-    Type t = x.getType();
-    Value ok = e.cmpi(arith::CmpIPredicate::ult, y, e.intC(t, t.getIntOrFloatBitWidth()));  // y < 0 too
-    Value shifted = arith::ShLIOp::create(b, loc, x, e.select(ok, y, e.intC(t, 0)));
-    return e.select(ok, shifted, e.intC(t, 0));
+    return scalar::shiftLeft(e, x, y);
   }];
   let summary = "elementwise left shift";
 }

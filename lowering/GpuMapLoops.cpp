@@ -342,6 +342,11 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
     }
     if (rowReductions && mapRows(loop)) return success();
     int64_t block = std::min<int64_t>(blockSize, std::max<int64_t>(32, (trips + 31) / 32 * 32));
+    if ((trips + block - 1) / block > kMaxBlocks) {
+      if (loop.getNumResults() != 0 || loop.getNumLoops() != 1)
+        return loop.emitError("strata-gpu-map-loops: a reduction over ") << trips << " elements is too large for one grid";
+      loop = strided(loop, trips, kMaxBlocks * block);
+    }
     auto [outer, inner] = scf::tileParallelLoop(loop, {block}, /*noMinMaxBounds=*/true);
     if (failed(gpu::setMappingAttr(outer, {mapping(ctx, gpu::Processor::BlockX)})) ||
         failed(gpu::setMappingAttr(inner, {mapping(ctx, gpu::Processor::ThreadX)})))
@@ -353,6 +358,33 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
     });
     ++numKernels;
     return success();
+  }
+
+  // More blocks than a grid should have (CUDA's limit is 2^31 - 1; far fewer fill an H200):
+  // `parallel i in [lo, lo + trips·step)` becomes `parallel p in [0, width)` over strided
+  // chunks, `for c { i = lo + (c·width + p)·step; if i is in range: body }`.
+  static constexpr int64_t kMaxBlocks = int64_t{1} << 24;
+  scf::ParallelOp strided(scf::ParallelOp loop, int64_t trips, int64_t width) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    auto c = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(b, loc, v); };
+    Value lo = loop.getLowerBound()[0], step = loop.getStep()[0];
+    Value zero = c(0), one = c(1), w = c(width), n = c(trips), chunks = c((trips + width - 1) / width);
+    auto p = scf::ParallelOp::create(b, loc, ValueRange{zero}, ValueRange{w}, ValueRange{one});
+    b.setInsertionPointToStart(p.getBody());
+    auto f = scf::ForOp::create(b, loc, zero, chunks, one);
+    b.setInsertionPointToStart(f.getBody());
+    Value flat = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, f.getInductionVar(), w),
+                                       p.getInductionVars()[0]);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, flat, n);
+    auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(guard.thenBlock());
+    IRMapping map;
+    map.map(loop.getInductionVars()[0],
+            arith::AddIOp::create(b, loc, lo, arith::MulIOp::create(b, loc, flat, step)).getResult());
+    for (Operation& op : loop.getBody()->without_terminator()) b.clone(op, map);
+    loop.erase();
+    return p;
   }
 
   // 0. A value the host would compute from device memory for a loop (a 0-d input read once,

@@ -150,6 +150,40 @@ linalg::GenericOp findEpilogue(Operation* op, Value out) {
   return {};
 }
 
+// With bf16/f16 operands the product is accumulated in an f32 buffer `out` that one generic
+// then rounds into a buffer of the operands' type (StrataToLinalg's dot_general). That generic,
+// when `out` is read by nothing else, so that a library GEMM (f32 accumulation, one rounding
+// on output) can write the rounded buffer itself; null otherwise.
+// The call then goes where that generic is, so nothing in between may write the operands.
+linalg::GenericOp findRounding(Operation* op, Value out, Type element, Value lhs, Value rhs) {
+  auto alloc = out.getDefiningOp<memref::AllocOp>();
+  if (!alloc) return {};
+  linalg::GenericOp g;
+  for (Operation* next = op->getNextNode(); next && !g; next = next->getNextNode()) {
+    auto r = dyn_cast<linalg::GenericOp>(next);
+    if (r && r.getNumDpsInputs() == 1 && r.getDpsInputs()[0] == out) {
+      g = r;
+      break;
+    }
+    if (touches(next, out) != Touch::kNone || touches(next, rootOf(lhs)) == Touch::kWrite ||
+        touches(next, rootOf(rhs)) == Touch::kWrite)
+      return {};
+  }
+  if (!g || g.getNumDpsInits() != 1 || !g.hasPureBufferSemantics() || g.getNumParallelLoops() != g.getNumLoops())
+    return {};
+  for (AffineMap m : g.getIndexingMapsArray())
+    if (!m.isIdentity()) return {};
+  auto rounded = cast<MemRefType>(g.getDpsInits()[0].getType());
+  if (rounded.getElementType() != element || rounded.getShape() != cast<MemRefType>(out.getType()).getShape() ||
+      !contiguous(g.getDpsInits()[0]))
+    return {};
+  Block& body = g.getRegion().front();
+  if (!body.getArgument(1).use_empty()) return {};  // a pure function of the f32 sum
+  for (Operation* user : out.getUsers())
+    if (user != op && user != g && !isa<linalg::FillOp>(user)) return {};
+  return g;
+}
+
 // Offsets and sizes of an operand's block under map `m` (over loops b, m, n), or failure for a
 // map that is not plain loop indices and zeros.
 LogicalResult blockOf(OpBuilder& b, Location loc, AffineMap m, ValueRange bounds,
@@ -302,10 +336,17 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
   auto lt = cast<MemRefType>(lhs.getType()), ot = cast<MemRefType>(out.getType());
   const char* suffix = typeSuffix(lt.getElementType());
   if (!suffix) return success();
-  if (!options.types.empty() &&
-      (!llvm::is_contained(options.types, suffix) || ot.getElementType() != lt.getElementType() ||
-       cast<MemRefType>(rhs.getType()).getElementType() != lt.getElementType()))
-    return success();
+  // A library of fixed types (the cuda target's) computes the product in f32 and writes it in
+  // the operands' type, rounding once: bf16/f16 GEMMs take the generic that rounds their f32 sum.
+  linalg::GenericOp rounding;
+  if (!options.types.empty()) {
+    if (!llvm::is_contained(options.types, suffix) ||
+        cast<MemRefType>(rhs.getType()).getElementType() != lt.getElementType())
+      return success();
+    if (ot.getElementType() != lt.getElementType() &&
+        !(rounding = findRounding(op, out, lt.getElementType(), lhs, rhs)))
+      return success();
+  }
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   MLIRContext* ctx = op.getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
@@ -320,10 +361,11 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
 
   int64_t B = ot.getDimSize(0), M = ot.getDimSize(1), N = ot.getDimSize(2);
   int64_t K = lhsMK ? lt.getDimSize(2) : lt.getDimSize(1);
-  OpBuilder b(op);
+  OpBuilder b(rounding ? rounding.getOperation() : op.getOperation());
   if (!contiguous(lhs)) lhs = contiguousTemp(b, loc, lhs, true);
   if (!contiguous(rhs)) rhs = contiguousTemp(b, loc, rhs, true);
-  Value result = contiguous(out) ? out : contiguousTemp(b, loc, out, false);
+  Value written = rounding ? rounding.getDpsInits()[0] : out;
+  Value result = contiguous(written) ? written : contiguousTemp(b, loc, written, false);
   Type index = b.getIndexType(), i64 = b.getI64Type();
   auto ptr = [&](Value m) -> Value { return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, m); };
   Value workspace;
@@ -342,7 +384,7 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
   SmallVector<Value> args{c(flags), c(B), c(M), c(N), c(K), ptr(lhs), ptr(rhs), ptr(result), workspace};
   std::string name = std::string(::strata::cpu_abi::kDotPrefix) + suffix;
   auto type = FunctionType::get(ctx, {i64, i64, i64, i64, i64, index, index, index, index}, {});
-  linalg::GenericOp epilogue = findEpilogue(op, out);
+  linalg::GenericOp epilogue = rounding ? linalg::GenericOp() : findEpilogue(op, out);
   if (options.libraryEpilogues) {
     // The library applies + bias and relu itself (two more arguments: the epilogue and the
     // bias pointer, 0 for none); any other epilogue stays after the call.
@@ -374,10 +416,14 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
       func::CallOp::create(b, loc, name, TypeRange{}, args);
     }
   }
-  if (result != out) memref::CopyOp::create(b, loc, result, out);
+  if (result != written) memref::CopyOp::create(b, loc, result, written);
   // The runtime GEMM overwrites its output: the zeroing is dead unless something else reads it.
-  if (init.erasable) init.op->erase();
+  if (init.erasable || rounding) init.op->erase();
   op.erase();
+  if (rounding) {
+    rounding.erase();
+    if (out.use_empty()) out.getDefiningOp()->erase();
+  }
   return success();
 }
 
