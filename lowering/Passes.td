@@ -19,9 +19,12 @@ def StrataToLinalgPass : Pass<"strata-to-linalg", "::mlir::ModuleOp"> {
        fusion, a GEMM with an in-place epilogue generic (strata.epilogue) for an output fusion.
     3. Every other strata op is converted by its pattern (populateStrataToLinalgPatterns,
        StrataToLinalg.cpp); the ops of strata.reduce bodies are consumed by the reduce's.
+       Control flow becomes scf (if, index_switch, while) with its regions moved as they are
+       (ControlFlowToScf.cpp), and the ops inside them convert like any other.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"];
+                           "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::bufferization::BufferizationDialect"];
   let statistics = [
     Statistic<"numInlinedCalls", "inlined-calls", "Calls of module functions inlined">,
     Statistic<"numFusions", "fusions", "strata.fusion regions lowered">,
