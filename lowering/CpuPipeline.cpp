@@ -41,6 +41,9 @@ void addLinalgPasses(OpPassManager& pm, const PipelineOptions&) {
   //    a copy, and the runtime-GEMM pass recognises a GEMM by the fill just before it.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // 3. Loop-invariant values (a loop body's ops on constants and on values from outside the
+  //    loop) move out of scf.while/scf.for bodies and scf.if branches' loops: computed once.
+  pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createUnshareFillsPass());
 }
 

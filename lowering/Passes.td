@@ -31,6 +31,18 @@ def StrataToLinalgPass : Pass<"strata-to-linalg", "::mlir::ModuleOp"> {
   ];
 }
 
+def RejectControlFlowPass : Pass<"strata-reject-control-flow", "::mlir::ModuleOp"> {
+  let summary = "Fail with a clear diagnostic on control flow (targets that cannot compile it)";
+  let description = [{
+    The cuda target's host program is a flat list of launches and copies (HostSteps.h): it has
+    no way yet to run a loop or a branch on the host around kernels.
+
+    1. The first strata.if, strata.case or strata.while is reported at its location: "the
+       cuda target cannot compile control flow yet (strata.while); run this function on the
+       CPU (JitOptions::device = st::cpu())", and the pass fails.
+  }];
+}
+
 def UnshareFillsPass : Pass<"strata-unshare-fills", "::mlir::ModuleOp"> {
   let summary = "Clone each linalg.fill on tensors with several uses just before each use";
   let description = [{

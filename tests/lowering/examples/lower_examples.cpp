@@ -47,11 +47,26 @@ st::Array mlp_loss(const st::Array& w1, const st::Array& b1, const st::Array& w2
   return st::mean(e * e);
 }
 
+// A scan whose step is elementwise: the carry and the stacked ys stay in one buffer each.
+std::pair<st::Array, st::Array> scan_step(const st::Array& c0, const st::Array& xs) {
+  return st::scan([](const st::Array& c, const st::Array& x) { return std::make_pair(st::sin(c) * 0.5f + x, c * x); }, c0, xs);
+}
+
+// Doubles x until its sum reaches 100, then picks a branch on the result.
+st::Array while_cond(const st::Array& x) {
+  st::Array y = st::while_loop([](const st::Array& v) { return st::sum(v) < 100.0f; },
+                               [](const st::Array& v) { return v * 2.0f; }, x);
+  return st::cond(st::sum(y) > 150.0f, [](const st::Array& v) { return st::exp(v); }, [](const st::Array& v) { return -v; }, y);
+}
+
 // Each example lowers with `options` and returns the result.
 using Example = std::function<st::Lowered(const st::JitOptions&)>;
 
 std::map<std::string, Example> examples() {
   return {
+      {"scan",
+       [](const st::JitOptions& o) { return st::jit(scan_step, o).lower(st::zeros({256}), st::zeros({16, 256})); }},
+      {"while_cond", [](const st::JitOptions& o) { return st::jit(while_cond, o).lower(st::zeros({64})); }},
       {"seed",
        [](const st::JitOptions& o) {
          return st::jit(layer, o).lower(st::zeros({4, 8}), st::zeros({8, 16}), st::zeros({16}));
