@@ -9,7 +9,7 @@ from collections import defaultdict
 data = json.load(open(sys.argv[1]))
 # Counters that benchmarks report besides time (bench_passes: kernels per program, bytes moved by
 # the elementwise part, scratch arena and temporaries).
-COUNTERS = ("kernels", "loop_nests", "ew_bytes", "scratch_bytes", "temporaries_bytes")
+COUNTERS = ("kernels", "loop_nests", "ew_bytes", "scratch_bytes", "temporaries_bytes", "ns_per_step", "cg_steps")
 med = {}
 extra = {}
 for b in data["benchmarks"]:

@@ -480,3 +480,121 @@ AffineMap ReshapeOp::getOperandIndexMap() {
   }
   return AffineMap::get(static_cast<unsigned>(out.size()), 0, exprs, getContext());
 }
+
+//===----------------------------------------------------------------------------------===//
+// Control flow: if, case, while, and the dynamic slices a scan lowers through.
+//===----------------------------------------------------------------------------------===//
+
+namespace {
+
+// Checks that `region` (one block, `args` arguments) ends in strata.return of `want`.
+LogicalResult verifyRegion(Operation* op, Region& region, StringRef name, TypeRange args, TypeRange want) {
+  Block& block = region.front();
+  if (TypeRange(block.getArgumentTypes()) != args)
+    return op->emitOpError("expects ") << name << " arguments of types " << str(args) << ", but got "
+                                       << str(TypeRange(block.getArgumentTypes()));
+  auto ret = dyn_cast<ReturnOp>(block.getTerminator());
+  if (!ret)
+    return op->emitOpError("expects ") << name << " to end in strata.return, but got "
+                                       << block.getTerminator()->getName();
+  if (TypeRange(ret.getResults().getTypes()) != want)
+    return op->emitOpError("expects ") << name << " to return " << str(want) << ", but got "
+                                       << str(TypeRange(ret.getResults().getTypes()));
+  return success();
+}
+
+// Start indices: one a dimension of `operand`, and a box of `sizes` that fits in it.
+LogicalResult verifyBox(Operation* op, RankedTensorType operand, size_t numIndices, ArrayRef<int64_t> sizes) {
+  if (numIndices != static_cast<size_t>(operand.getRank()))
+    return op->emitOpError("expects ") << operand.getRank() << " start indices (one a dimension), but got " << numIndices;
+  if (sizes.size() != static_cast<size_t>(operand.getRank()))
+    return op->emitOpError("expects ") << operand.getRank() << " slice sizes, but got " << sizes.size();
+  for (size_t d = 0; d < sizes.size(); ++d)
+    if (sizes[d] < 0 || sizes[d] > operand.getDimSize(static_cast<unsigned>(d)))
+      return op->emitOpError("expects slice size ") << d << " in [0, " << operand.getDimSize(static_cast<unsigned>(d))
+                                                    << "], but got " << sizes[d];
+  return success();
+}
+
+}  // namespace
+
+LogicalResult IfOp::verify() {
+  if (failed(verifyRegion(*this, getTrueBranch(), "the true branch", {}, getResultTypes()))) return failure();
+  return verifyRegion(*this, getFalseBranch(), "the false branch", {}, getResultTypes());
+}
+
+LogicalResult CaseOp::verify() {
+  if (getBranches().empty()) return emitOpError("expects at least one branch, but got none");
+  for (auto [i, r] : llvm::enumerate(getBranches()))
+    if (failed(verifyRegion(*this, r, "branch " + std::to_string(i), {}, getResultTypes()))) return failure();
+  return success();
+}
+
+LogicalResult WhileOp::verify() {
+  TypeRange carry = getOperand().getTypes();
+  if (TypeRange(getResultTypes()) != carry)
+    return emitOpError("expects results of the carry's types ") << str(carry) << ", but got " << str(TypeRange(getResultTypes()));
+  Type pred = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
+  if (failed(verifyRegion(*this, getCond(), "cond", carry, TypeRange{pred}))) return failure();
+  return verifyRegion(*this, getBody(), "body", carry, carry);
+}
+
+ParseResult WhileOp::parse(OpAsmParser& parser, OperationState& result) {
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> types;
+  if (parser.parseAssignmentList(args, operands)) return failure();
+  if (succeeded(parser.parseOptionalColon()) && parser.parseTypeList(types)) return failure();
+  if (types.size() != args.size())
+    return parser.emitError(parser.getCurrentLocation(), "expects ")
+           << args.size() << " carry types, but got " << types.size();
+  for (auto [a, t] : llvm::zip(args, types)) a.type = t;
+  if (parser.resolveOperands(operands, types, parser.getCurrentLocation(), result.operands)) return failure();
+  result.addTypes(types);
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes)) return failure();
+  Region* cond = result.addRegion();
+  Region* body = result.addRegion();
+  if (parser.parseKeyword("cond") || parser.parseRegion(*cond, args) || parser.parseKeyword("do") ||
+      parser.parseRegion(*body, args))
+    return failure();
+  return success();
+}
+
+void WhileOp::print(OpAsmPrinter& p) {
+  Block& cond = getCond().front();
+  p << "(";
+  llvm::interleaveComma(llvm::zip(cond.getArguments(), getOperand()), p, [&](auto it) {
+    p << std::get<0>(it) << " = " << std::get<1>(it);
+  });
+  p << ")";
+  if (!getOperand().empty()) {
+    p << " : ";
+    llvm::interleaveComma(getOperand().getTypes(), p);
+  }
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  p.printNewline();
+  p << "  cond ";
+  p.printRegion(getCond(), /*printEntryBlockArgs=*/false);
+  p << " do ";
+  p.shadowRegionArgs(getBody(), cond.getArguments());
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult DynamicSliceOp::verify() {
+  auto operand = cast<RankedTensorType>(getOperand().getType());
+  if (failed(verifyBox(*this, operand, getStartIndices().size(), getSliceSizes()))) return failure();
+  auto want = RankedTensorType::get(getSliceSizes(), operand.getElementType());
+  if (getType() != want) return emitOpError("expects the result type ") << want << ", but got " << getType();
+  return success();
+}
+
+LogicalResult DynamicUpdateSliceOp::verify() {
+  auto operand = cast<RankedTensorType>(getOperand().getType());
+  auto update = cast<RankedTensorType>(getUpdate().getType());
+  if (update.getElementType() != operand.getElementType() || update.getRank() != operand.getRank())
+    return emitOpError("expects an update of the operand's rank and element type, but got ")
+           << update << " for " << operand;
+  if (failed(verifyBox(*this, operand, getStartIndices().size(), update.getShape()))) return failure();
+  if (getType() != operand) return emitOpError("expects the result type ") << operand << ", but got " << getType();
+  return success();
+}

@@ -943,10 +943,11 @@ def Strata_FusionOp : Strata_Op<"fusion", [RecursiveMemoryEffects, IsolatedFromA
 }
 
 def Strata_ReturnOp : Strata_Op<"return", [Pure, Terminator, ReturnLike,
-                                          ParentOneOf<["ReduceOp", "FusionOp"]>]> {
+                                          ParentOneOf<["ReduceOp", "FusionOp", "IfOp", "CaseOp", "WhileOp"]>]> {
   let summary = "the values a body yields";
   let description = [{
-    Ends the body of a `strata.reduce` or `strata.fusion`, yielding `results` to it.
+    Ends the body of a `strata.reduce`, `strata.fusion`, or a region of `strata.if`,
+    `strata.case` or `strata.while`, yielding `results` to it.
 
     Example:
     ```mlir
@@ -955,6 +956,124 @@ def Strata_ReturnOp : Strata_Op<"return", [Pure, Terminator, ReturnLike,
   }];
   let arguments = (ins Variadic<Strata_Tensor>:$results);
   let assemblyFormat = "attr-dict ($results^ `:` type($results))?";
+}
+
+//===----------------------------------------------------------------------------------===//
+// Control flow (StableHLO's if, case and while; the jaxpr's cond, while and scan lower to
+// them). Regions read values of the enclosing region directly; each ends in strata.return.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_IfOp : Strata_Op<"if", [RecursiveMemoryEffects]> {
+  let summary = "one of two regions, chosen by a predicate";
+  let description = [{
+    Runs `true_branch` when the 0-d `pred` holds, else `false_branch`, and yields what that
+    region returns (StableHLO's if, printed in its generic form).
+
+    Example:
+    ```mlir
+    %r = "strata.if"(%p) ({
+      strata.return %a : tensor<4xf32>
+    }, {
+      %n = strata.negate %a : tensor<4xf32>
+      strata.return %n : tensor<4xf32>
+    }) : (tensor<i1>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[I1]>:$pred);
+  let results = (outs Variadic<Strata_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$true_branch, SizedRegion<1>:$false_branch);
+  let hasVerifier = 1;
+}
+
+def Strata_CaseOp : Strata_Op<"case", [RecursiveMemoryEffects]> {
+  let summary = "one of N regions, chosen by an index";
+  let description = [{
+    Runs `branches[index]` (an index out of range runs the last branch, as StableHLO's case)
+    and yields what it returns.
+
+    Example:
+    ```mlir
+    %r = "strata.case"(%i) ({
+      strata.return %a : tensor<f32>
+    }, {
+      strata.return %b : tensor<f32>
+    }, {
+      strata.return %c : tensor<f32>
+    }) : (tensor<i32>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[I32]>:$index);
+  let results = (outs Variadic<Strata_Tensor>:$results);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
+  let hasVerifier = 1;
+}
+
+def Strata_WhileOp : Strata_Op<"while", [RecursiveMemoryEffects]> {
+  let summary = "a loop over a carry while a predicate holds";
+  let description = [{
+    Starts the carry at `operand`; while `cond` (given the carry, returning a 0-d i1) holds,
+    replaces the carry with what `body` returns; yields the last carry (StableHLO's while).
+
+    Example:
+    ```mlir
+    %r:2 = strata.while(%i = %zero, %x = %init) : tensor<i32>, tensor<4xf32>
+      cond {
+        %p = strata.compare LT, %i, %ten : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        strata.return %p : tensor<i1>
+      } do {
+        %j = strata.add %i, %one : tensor<i32>
+        %y = strata.add %x, %x : tensor<4xf32>
+        strata.return %j, %y : tensor<i32>, tensor<4xf32>
+      }
+    ```
+  }];
+  let arguments = (ins Variadic<Strata_Tensor>:$operand);
+  let results = (outs Variadic<Strata_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Strata_DynamicSliceOp : Strata_Op<"dynamic_slice", [Pure]> {
+  let summary = "a box of elements at run-time start indices";
+  let description = [{
+    Takes the `slice_sizes` box starting at the 0-d `start_indices` (one a dimension), each
+    start clamped so that the box stays inside the operand (StableHLO's dynamic_slice).
+
+    Example:
+    ```mlir
+    %s = strata.dynamic_slice %xs[%i, %zero], sizes = [1, 4]
+        : (tensor<8x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$operand, Variadic<0DTensorOf<[I32]>>:$start_indices,
+                       DenseI64ArrayAttr:$slice_sizes);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `[` $start_indices `]` `,` `sizes` `=` $slice_sizes attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Strata_DynamicUpdateSliceOp : Strata_Op<"dynamic_update_slice", [Pure]> {
+  let summary = "the operand with a box replaced at run-time start indices";
+  let description = [{
+    The operand with `update` written at the 0-d `start_indices`, each clamped so that the box
+    stays inside (StableHLO's dynamic_update_slice).
+
+    Example:
+    ```mlir
+    %r = strata.dynamic_update_slice %ys[%i, %zero], %y
+        : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$operand, Strata_Tensor:$update,
+                       Variadic<0DTensorOf<[I32]>>:$start_indices);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `[` $start_indices `]` `,` $update attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------------------===//

@@ -8,6 +8,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -63,7 +65,8 @@ struct StrataToLinalgPass : impl::StrataToLinalgPassBase<StrataToLinalgPass> {
     MLIRContext* ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addLegalDialect<linalg::LinalgDialect, arith::ArithDialect, math::MathDialect,
-                           tensor::TensorDialect, func::FuncDialect>();
+                           tensor::TensorDialect, func::FuncDialect, scf::SCFDialect,
+                           bufferization::BufferizationDialect>();
     // The ops of a reduce body are consumed by the reduce's pattern.
     target.addDynamicallyLegalDialect<StrataDialect>(
         [](Operation* op) { return op->getParentOfType<ReduceOp>() != nullptr; });

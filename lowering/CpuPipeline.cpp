@@ -41,6 +41,9 @@ void addLinalgPasses(OpPassManager& pm, const PipelineOptions&) {
   //    a copy, and the runtime-GEMM pass recognises a GEMM by the fill just before it.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // 3. Loop-invariant values (a loop body's ops on constants and on values from outside the
+  //    loop) move out of scf.while/scf.for bodies and scf.if branches' loops: computed once.
+  pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createUnshareFillsPass());
 }
 
@@ -79,6 +82,10 @@ void addBufferizePasses(OpPassManager& pm, const PipelineOptions& options) {
   pm.addPass(createMarkReadOnlyInputsPass());
   // 2. Tensors become buffers across the whole module; contiguous (identity) layouts at
   //    function boundaries, so that @main takes plain row-major buffers.
+  //    A loop's new carry is computed in the carry's own buffer where the analysis allows:
+  //    the tensor.empty its op would fill becomes the carry (empty-tensor elimination of the
+  //    materialize_in_destination ControlFlowToScf.cpp puts before each yield).
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;

@@ -35,6 +35,12 @@
 
 namespace mlir::strata {
 
+void addCudaLinalgPasses(OpPassManager& pm, const PipelineOptions& options) {
+  // The host program is a flat list of steps: a loop or branch around kernels cannot run yet.
+  pm.addPass(createRejectControlFlowPass());
+  addLinalgPasses(pm, options);
+}
+
 void addCudaLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   // 1. Strided copies become loops (a kernel each); whole-buffer copies stay copies (a
   //    device-to-device copy step). Every linalg op becomes loops: scf.parallel over parallel

@@ -1,5 +1,6 @@
 // lowering/CudaPipeline.h — the cuda target's stages after `fused`:
-//   linalg, bufferized, buffers   as the CPU's (CpuPipeline.h): one loop nest per fusion region
+//   linalg        as the CPU's (CpuPipeline.h), after refusing control flow (not yet supported)
+//   bufferized, buffers   as the CPU's: one loop nest per fusion region
 //   loops         scf loops (GEMMs too), adjacent loops fused, the scratch arena
 //   gpu           each loop nest one kernel: gpu.launch_func on the host, gpu.module kernels
 //   nvvm          the kernels in the NVVM/LLVM dialects (bare-pointer arguments)
@@ -21,6 +22,8 @@ class OpPassManager;
 
 namespace mlir::strata {
 
+// --strata-reject-control-flow, then the CPU's linalg passes.
+void addCudaLinalgPasses(OpPassManager& pm, const PipelineOptions& options);
 void addCudaLoopsPasses(OpPassManager& pm, const PipelineOptions& options);
 void addGpuKernelPasses(OpPassManager& pm, const PipelineOptions& options);
 void addNvvmPasses(OpPassManager& pm, const PipelineOptions& options);

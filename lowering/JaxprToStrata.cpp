@@ -113,7 +113,16 @@ class Lowerer {
 
   std::string uniqueName(StringRef base) { return (base + "_" + Twine(counter_++)).str(); }
 
+  // Emits `jaxpr`'s equations at b's insertion point, its invars bound to `args` (an open
+  // sub-program: control-flow bodies), and appends its outputs to `outs`; false after a
+  // diagnostic.
+  bool emitBody(OpBuilder& b, const st::JaxprImpl& jaxpr, ValueRange args, SmallVectorImpl<Value>& outs);
+
  private:
+  // Emits the equations with `values` (indexed by variable) holding what is bound so far.
+  bool emitEquations(OpBuilder& b, const st::JaxprImpl& jaxpr, std::vector<Value>& values,
+                     SmallVectorImpl<Value>& outs);
+
   Location locationOf(const st::SourceLoc& l) {
     if (!l.file || !*l.file) return fallback_;
     return FileLineColLoc::get(fallback_.getContext(), l.file, l.line, l.column);
@@ -357,6 +366,148 @@ LogicalResult customVjpCall(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// --- Control flow: strata.if / strata.case / strata.while with regions (StableHLO's). -----
+
+// Fills the one block of `region` with `jaxpr` applied to `args` and a strata.return.
+bool bodyRegion(Eqn& q, Region& region, const st::JaxprImpl& jaxpr, ValueRange args, TypeRange blockArgs = {}) {
+  OpBuilder::InsertionGuard guard(q.b);
+  SmallVector<Location> locs(blockArgs.size(), q.loc);
+  Block* block = q.b.createBlock(&region, {}, blockArgs, locs);
+  SmallVector<Value> in(args.begin(), args.end());
+  in.append(block->args_begin(), block->args_end());
+  SmallVector<Value> outs;
+  if (!q.lowerer.emitBody(q.b, jaxpr, in, outs)) return false;
+  ReturnOp::create(q.b, q.loc, outs);
+  return true;
+}
+
+Value i32Constant(OpBuilder& b, Location loc, int64_t v) {
+  auto type = RankedTensorType::get({}, b.getI32Type());
+  return ConstantOp::create(b, loc, cast<ElementsAttr>(DenseElementsAttr::get(type, APInt(32, static_cast<uint64_t>(v), true))));
+}
+
+SmallVector<Type> typesOf(Eqn& q) {
+  SmallVector<Type> t;
+  for (size_t i = 0; i < q.e.outputs.size(); ++i) t.push_back(q.resultType(i));
+  return t;
+}
+
+// cond[branches] index operands: two branches are strata.if on index != 0, more strata.case.
+LogicalResult cond(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::JaxprList* branches = q.param<st::JaxprList>("branches", "a list of jaxprs");
+  if (!branches || branches->empty() || q.operands.empty()) return failure();
+  ValueRange ops = ValueRange(q.operands).drop_front();
+  SmallVector<Type> types = typesOf(q);
+  if (branches->size() == 1) return success(q.lowerer.emitBody(q.b, *(*branches)[0], ops, r));
+  Operation* op;
+  if (branches->size() == 2) {
+    auto pred = RankedTensorType::get({}, q.b.getI1Type());
+    Value p = CompareOp::create(q.b, q.loc, pred, ComparisonDirection::NE, q.operands[0], i32Constant(q.b, q.loc, 0));
+    auto ifOp = IfOp::create(q.b, q.loc, types, p);
+    if (!bodyRegion(q, ifOp.getTrueBranch(), *(*branches)[1], ops) ||
+        !bodyRegion(q, ifOp.getFalseBranch(), *(*branches)[0], ops))
+      return failure();
+    op = ifOp;
+  } else {
+    auto caseOp = CaseOp::create(q.b, q.loc, types, q.operands[0], static_cast<unsigned>(branches->size()));
+    for (size_t k = 0; k < branches->size(); ++k)
+      if (!bodyRegion(q, caseOp.getBranches()[k], *(*branches)[k], ops)) return failure();
+    op = caseOp;
+  }
+  r.append(op->result_begin(), op->result_end());
+  return success();
+}
+
+// while[cond_jaxpr cond_nconsts body_jaxpr body_nconsts]: the constants are read from above.
+LogicalResult whileLoop(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::JaxprPtr* cj = q.param<st::JaxprPtr>("cond_jaxpr", "a jaxpr");
+  const st::JaxprPtr* bj = q.param<st::JaxprPtr>("body_jaxpr", "a jaxpr");
+  const int64_t* cn = q.integer("cond_nconsts");
+  const int64_t* bn = q.integer("body_nconsts");
+  if (!cj || !bj || !cn || !bn) return failure();
+  ValueRange all(q.operands);
+  ValueRange cc = all.take_front(*cn), bc = all.drop_front(*cn).take_front(*bn), init = all.drop_front(*cn + *bn);
+  auto loop = WhileOp::create(q.b, q.loc, init.getTypes(), init);
+  if (!bodyRegion(q, loop.getCond(), **cj, cc, init.getTypes()) || !bodyRegion(q, loop.getBody(), **bj, bc, init.getTypes()))
+    return failure();
+  r.append(loop->result_begin(), loop->result_end());
+  return success();
+}
+
+// scan[jaxpr length num_consts num_carry reverse]: a strata.while over (step, carry..., ys...)
+// that reads step i's slice of each xs with dynamic_slice and writes its ys with
+// dynamic_update_slice into the carried ys (one buffer each, updated in place).
+LogicalResult scan(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::JaxprPtr* body = q.param<st::JaxprPtr>("jaxpr", "a jaxpr");
+  const int64_t* length = q.integer("length");
+  const int64_t* k = q.integer("num_consts");
+  const int64_t* c = q.integer("num_carry");
+  const bool* reverse = q.param<bool>("reverse", "a bool");
+  if (!body || !length || !k || !c || !reverse) return failure();
+  OpBuilder& b = q.b;
+  Location loc = q.loc;
+  ValueRange all(q.operands);
+  ValueRange consts = all.take_front(*k), init = all.drop_front(*k).take_front(*c), xs = all.drop_front(*k + *c);
+  SmallVector<Type> types = typesOf(q);
+  SmallVector<Value> ysInit;
+  for (size_t i = static_cast<size_t>(*c); i < types.size(); ++i) {
+    auto type = cast<RankedTensorType>(types[i]);
+    Value zero = identityOf(b, loc, type.getElementType(), Combiner::kAdd);
+    ysInit.push_back(type.getNumElements() == 0 ? ConstantOp::create(b, loc, cast<ElementsAttr>(DenseElementsAttr::get(type, ArrayRef<Attribute>{})))
+                                                : BroadcastInDimOp::create(b, loc, type, zero, ArrayRef<int64_t>{}).getResult());
+  }
+  if (*length == 0) {
+    r.append(init.begin(), init.end());
+    r.append(ysInit.begin(), ysInit.end());
+    return success();
+  }
+  Value zero = i32Constant(b, loc, 0);
+  SmallVector<Value> carry0{zero};
+  carry0.append(init.begin(), init.end());
+  carry0.append(ysInit);
+  auto loop = WhileOp::create(b, loc, ValueRange(carry0).getTypes(), carry0);
+  OpBuilder::InsertionGuard guard(b);
+  SmallVector<Location> locs(carry0.size(), loc);
+  auto pred = RankedTensorType::get({}, b.getI1Type());
+  Block* condBlock = b.createBlock(&loop.getCond(), {}, ValueRange(carry0).getTypes(), locs);
+  ReturnOp::create(b, loc, ValueRange{CompareOp::create(b, loc, pred, ComparisonDirection::LT, condBlock->getArgument(0),
+                                                        i32Constant(b, loc, *length))});
+  Block* bodyBlock = b.createBlock(&loop.getBody(), {}, ValueRange(carry0).getTypes(), locs);
+  Value step = bodyBlock->getArgument(0);
+  Value index = *reverse ? SubtractOp::create(b, loc, i32Constant(b, loc, *length - 1), step).getResult() : step;
+  Value zeroIndex = i32Constant(b, loc, 0);
+  auto starts = [&](int64_t rank) {
+    SmallVector<Value> v{index};
+    v.append(static_cast<size_t>(rank - 1), zeroIndex);
+    return v;
+  };
+  SmallVector<Value> args(consts.begin(), consts.end());
+  for (size_t i = 0; i < static_cast<size_t>(*c); ++i) args.push_back(bodyBlock->getArgument(1 + static_cast<unsigned>(i)));
+  for (Value x : xs) {
+    auto type = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> sizes(type.getShape());
+    sizes[0] = 1;
+    auto sliceType = RankedTensorType::get(sizes, type.getElementType());
+    Value slice = DynamicSliceOp::create(b, loc, sliceType, x, starts(type.getRank()), sizes);
+    args.push_back(ReshapeOp::create(b, loc, RankedTensorType::get(type.getShape().drop_front(), type.getElementType()), slice));
+  }
+  SmallVector<Value> outs;
+  if (!q.lowerer.emitBody(b, **body, args, outs)) return failure();
+  SmallVector<Value> next{AddOp::create(b, loc, step, i32Constant(b, loc, 1))};
+  next.append(outs.begin(), outs.begin() + *c);
+  for (size_t i = static_cast<size_t>(*c); i < outs.size(); ++i) {
+    Value ys = bodyBlock->getArgument(static_cast<unsigned>(1 + i));
+    auto type = cast<RankedTensorType>(ys.getType());
+    SmallVector<int64_t> sizes(type.getShape());
+    sizes[0] = 1;
+    Value y = ReshapeOp::create(b, loc, RankedTensorType::get(sizes, type.getElementType()), outs[i]);
+    next.push_back(DynamicUpdateSliceOp::create(b, loc, type, ys, y, starts(type.getRank())));
+  }
+  ReturnOp::create(b, loc, next);
+  r.append(loop->result_begin() + 1, loop->result_end());
+  return success();
+}
+
 struct Entry {
   const char* primitive;
   LowerFn lower;
@@ -390,6 +541,9 @@ const Entry kLowerings[] = {
     {"dot_general", dotGeneral, "strata.dot_general"},
     {"stop_gradient", identity, nullptr},
     {"custom_vjp_call", customVjpCall, nullptr},
+    {"cond", cond, nullptr},
+    {"while", whileLoop, "strata.while"},
+    {"scan", scan, "strata.while"},
     {"threefry2x32", threefry, "strata.threefry2x32"},
 };
 
@@ -420,6 +574,57 @@ const Lowering* findLowering(llvm::StringRef name) {
   }();
   auto it = table.find(name);
   return it == table.end() ? nullptr : &it->second;
+}
+
+bool Lowerer::emitEquations(OpBuilder& b, const st::JaxprImpl& jaxpr, std::vector<Value>& values,
+                             SmallVectorImpl<Value>& outs) {
+  MLIRContext* ctx = b.getContext();
+  auto atom = [&](const st::Atom& a, Location loc) -> Value {
+    if (!a.is_literal()) return values[a.var];
+    auto type = tensorType(ctx, st::detail::aval_of(a.literal));
+    return ConstantOp::create(b, loc, cast<ElementsAttr>(denseOf(type, a.literal)));
+  };
+
+  for (const st::Equation& e : jaxpr.eqns) {
+    Location loc = locationOf(e.loc);
+    const Lowering* lowering = findLowering(e.prim->name);
+    if (!lowering) {
+      emitError(loc) << "no lowering for primitive `" << e.prim->name << "`";
+      return false;
+    }
+    Eqn q{*this, b, e, jaxpr, {}, loc};
+    for (const st::Atom& a : e.inputs) {
+      Value v = atom(a, loc);
+      if (!v) {
+        emitError(loc) << "`" << e.prim->name << "`: an operand is used before it is defined";
+        return false;
+      }
+      q.operands.push_back(v);
+    }
+    SmallVector<Value> results;
+    if (failed(lowering->lower(q, results)) || results.size() != e.outputs.size()) {
+      if (results.size() != e.outputs.size())
+        emitError(loc) << "`" << e.prim->name << "`: expects " << e.outputs.size()
+                       << " results, but got " << results.size();
+      return false;
+    }
+    for (size_t i = 0; i < results.size(); ++i) values[e.outputs[i]] = results[i];
+  }
+
+  for (const st::Atom& a : jaxpr.outvars) outs.push_back(atom(a, fallback_));
+  return true;
+}
+
+bool Lowerer::emitBody(OpBuilder& b, const st::JaxprImpl& jaxpr, ValueRange args, SmallVectorImpl<Value>& outs) {
+  if (!jaxpr.constvars.empty() || args.size() != jaxpr.invars.size()) {
+    emitError(fallback_) << "internal: a control-flow body expects " << jaxpr.invars.size()
+                         << " inputs and no constants, but got " << args.size() << " and "
+                         << jaxpr.constvars.size();
+    return false;
+  }
+  std::vector<Value> values(jaxpr.vars.size());
+  for (size_t i = 0; i < args.size(); ++i) values[jaxpr.invars[i]] = args[i];
+  return emitEquations(b, jaxpr, values, outs);
 }
 
 func::FuncOp Lowerer::lowerFunction(const st::JaxprImpl& jaxpr, StringRef name,
@@ -458,43 +663,11 @@ func::FuncOp Lowerer::lowerFunction(const st::JaxprImpl& jaxpr, StringRef name,
   }
   for (int v : jaxpr.invars) values[v] = entry->getArgument(arg++);
 
-  auto atom = [&](const st::Atom& a, Location loc) -> Value {
-    if (!a.is_literal()) return values[a.var];
-    auto type = tensorType(ctx, st::detail::aval_of(a.literal));
-    return ConstantOp::create(b, loc, cast<ElementsAttr>(denseOf(type, a.literal)));
-  };
-
-  for (const st::Equation& e : jaxpr.eqns) {
-    Location loc = locationOf(e.loc);
-    const Lowering* lowering = findLowering(e.prim->name);
-    if (!lowering) {
-      emitError(loc) << "no lowering for primitive `" << e.prim->name << "`";
-      fn.erase();
-      return {};
-    }
-    Eqn q{*this, b, e, jaxpr, {}, loc};
-    for (const st::Atom& a : e.inputs) {
-      Value v = atom(a, loc);
-      if (!v) {
-        emitError(loc) << "`" << e.prim->name << "`: an operand is used before it is defined";
-        fn.erase();
-        return {};
-      }
-      q.operands.push_back(v);
-    }
-    SmallVector<Value> results;
-    if (failed(lowering->lower(q, results)) || results.size() != e.outputs.size()) {
-      if (results.size() != e.outputs.size())
-        emitError(loc) << "`" << e.prim->name << "`: expects " << e.outputs.size()
-                       << " results, but got " << results.size();
-      fn.erase();
-      return {};
-    }
-    for (size_t i = 0; i < results.size(); ++i) values[e.outputs[i]] = results[i];
-  }
-
   SmallVector<Value> outs;
-  for (const st::Atom& a : jaxpr.outvars) outs.push_back(atom(a, fallback_));
+  if (!emitEquations(b, jaxpr, values, outs)) {
+    fn.erase();
+    return {};
+  }
   func::ReturnOp::create(b, fallback_, outs);
   return fn;
 }

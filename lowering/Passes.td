@@ -19,13 +19,28 @@ def StrataToLinalgPass : Pass<"strata-to-linalg", "::mlir::ModuleOp"> {
        fusion, a GEMM with an in-place epilogue generic (strata.epilogue) for an output fusion.
     3. Every other strata op is converted by its pattern (populateStrataToLinalgPatterns,
        StrataToLinalg.cpp); the ops of strata.reduce bodies are consumed by the reduce's.
+       Control flow becomes scf (if, index_switch, while) with its regions moved as they are
+       (ControlFlowToScf.cpp), and the ops inside them convert like any other.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"];
+                           "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::bufferization::BufferizationDialect"];
   let statistics = [
     Statistic<"numInlinedCalls", "inlined-calls", "Calls of module functions inlined">,
     Statistic<"numFusions", "fusions", "strata.fusion regions lowered">,
   ];
+}
+
+def RejectControlFlowPass : Pass<"strata-reject-control-flow", "::mlir::ModuleOp"> {
+  let summary = "Fail with a clear diagnostic on control flow (targets that cannot compile it)";
+  let description = [{
+    The cuda target's host program is a flat list of launches and copies (HostSteps.h): it has
+    no way yet to run a loop or a branch on the host around kernels.
+
+    1. The first strata.if, strata.case or strata.while is reported at its location: "the
+       cuda target cannot compile control flow yet (strata.while); run this function on the
+       CPU (JitOptions::device = st::cpu())", and the pass fails.
+  }];
 }
 
 def UnshareFillsPass : Pass<"strata-unshare-fills", "::mlir::ModuleOp"> {

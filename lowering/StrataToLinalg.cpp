@@ -602,6 +602,7 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
   patterns.add<ConstantLowering, IotaLowering, BroadcastInDimLowering, ReshapeLowering,
                TransposeLowering, SliceLowering, PadLowering, ConcatenateLowering,
                ReduceLowering, DotGeneralLowering, Threefry2x32Lowering>(ctx);
+  populateControlFlowToScfPatterns(patterns);
 }
 
 }  // namespace mlir::strata

@@ -27,6 +27,9 @@ class FusionOp;
 // One pattern per op family; the ops of strata.reduce bodies are consumed by the reduce's
 // (run by --strata-to-linalg, ConvertStrataToLinalg.cpp, after lowerFusions).
 void populateStrataToLinalgPatterns(RewritePatternSet& patterns);
+// strata.if/case/while → scf.if/index_switch/while, dynamic slices → tensor slices
+// (ControlFlowToScf.cpp; part of populateStrataToLinalgPatterns).
+void populateControlFlowToScfPatterns(RewritePatternSet& patterns);
 
 // Each strata.fusion of `module` becomes one linalg.generic (a loop fusion), a reduction nest
 // and, for ops after the reduction, a second nest over its result (an input fusion), or a GEMM

@@ -215,8 +215,10 @@ Array::operator bool() const {
     throw ConcretizationError(
         "operator bool: a C++ `if` (or &&, ||, !) needs a concrete truth value, but got a "
         "tracer: " + producer_description(impl) +
-        ". Control flow on a traced value must be staged: use st::cond or st::where, or pass "
-        "the value as a static (non-Array) argument so it is known at trace time.");
+        ". Control flow on a traced value must be staged: use st::cond (or st::switch_) for an "
+        "`if`, st::while_loop or st::fori_loop for a loop (strata/control_flow.h), st::where "
+        "for an elementwise choice, or pass the value as a static (non-Array) argument so it "
+        "is known at trace time.");
   }
   return item<bool>();
 }

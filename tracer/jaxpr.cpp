@@ -63,13 +63,24 @@ std::string JaxprImpl::str() const {
     s += " = ";
     s += e.prim->name;
     if (!e.params.items().empty()) {
+      // Sub-programs print as JAX prints them: one parameter a line, nested jaxprs indented.
+      bool nested = false;
+      for (const auto& [k, v] : e.params.items())
+        nested = nested || std::holds_alternative<JaxprPtr>(v) || std::holds_alternative<JaxprList>(v);
       s += "[";
       bool first = true;
       for (const auto& [k, v] : e.params.items()) {
-        s += (first ? "" : " ") + k + "=" + param_string(v);
+        std::string text = param_string(v);
+        if (nested) {
+          std::string indented;
+          for (char c : text) indented += c == '\n' ? std::string("\n      ") : std::string(1, c);
+          s += "\n      " + k + "=" + indented;
+        } else {
+          s += (first ? "" : " ") + k + "=" + text;
+        }
         first = false;
       }
-      s += "]";
+      s += nested ? "\n    ]" : "]";
     }
     for (const Atom& a : e.inputs) s += " " + atom(a);
   }

@@ -247,6 +247,16 @@ class Parser {
 
   ParamValue parse_param_value() {
     Token t = tok_;
+    if (is("(") && next_.kind == Token::kPunct && next_.text == "{") {
+      advance();
+      JaxprList l;  // (  { lambda ... }  { lambda ... }  )
+      while (!is(")")) {
+        if (!is("{")) fail(tok_, "expects a jaxpr or ')', but got " + describe(tok_));
+        l.push_back(parse_jaxpr());
+      }
+      advance();
+      return l;
+    }
     if (is("(")) {
       advance();
       IntList l;
@@ -311,7 +321,7 @@ class Parser {
     e.prim = find_primitive(prim.text);
     if (!e.prim) fail(prim, "expects a primitive name, but got unknown '" + std::string(prim.text) + "'");
     if (is("[") && !tok_.newline_before) e.params = parse_params();
-    while (tok_.kind != Token::kEnd && !tok_.newline_before && !is("}") && !is(")"))
+    while (tok_.kind != Token::kEnd && !tok_.newline_before && !is("}") && !is(")") && !at_in())
       e.inputs.push_back(parse_atom(s));
 
     // The shape rule says what the equation computes; the binders must agree with it.

@@ -47,6 +47,11 @@ std::string param_string(const ParamValue& v) {
     std::string operator()(const std::shared_ptr<const JaxprImpl>& j) const {
       return j ? j->str() : "None";
     }
+    std::string operator()(const JaxprList& l) const {
+      std::string s = "(";
+      for (const auto& j : l) s += "\n  " + (j ? j->str() : std::string("None"));
+      return s + "\n)";
+    }
   };
   return std::visit(Visitor{}, v);
 }

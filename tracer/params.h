@@ -16,8 +16,10 @@ namespace strata {
 struct JaxprImpl;
 
 using IntList = std::vector<int64_t>;
-using ParamValue = std::variant<bool, int64_t, double, std::string, DType, IntList,
-                                std::shared_ptr<const JaxprImpl>>;
+using JaxprPtr = std::shared_ptr<const JaxprImpl>;
+// Several sub-programs (cond's `branches`), printed as a parenthesised list of jaxprs.
+using JaxprList = std::vector<JaxprPtr>;
+using ParamValue = std::variant<bool, int64_t, double, std::string, DType, IntList, JaxprPtr, JaxprList>;
 
 // Named parameters, kept sorted by name so that equal parameter sets compare and print equal.
 class Params {

@@ -145,8 +145,10 @@ struct Group {
 
 class Fuser {
  public:
-  Fuser(func::FuncOp fn, int64_t maxDuplicates, ArrayRef<std::string> epilogueTypes, bool log)
-      : fn_(fn), block_(fn.getBody().front()), maxDuplicates_(maxDuplicates), epilogueTypes_(epilogueTypes), log_(log) {
+  // Fuses the ops of `block`: the function's body, or the block of a control-flow region in it
+  // (a loop body fuses as a function body does).
+  Fuser(func::FuncOp fn, Block& block, int64_t maxDuplicates, ArrayRef<std::string> epilogueTypes, bool log)
+      : fn_(fn), block_(block), maxDuplicates_(maxDuplicates), epilogueTypes_(epilogueTypes), log_(log) {
     if (log_) state_.emplace(fn);
   }
 
@@ -708,15 +710,24 @@ struct StrataFusePass : impl::StrataFuseBase<StrataFusePass> {
     for (auto fn : module.getOps<func::FuncOp>())
       if (!fn.isExternal() && fn.getBody().hasOneBlock()) fns.push_back(fn);
     for (func::FuncOp fn : fns) {
-      Fuser::Stats s;
-      Fuser fuser(fn, maxDuplicates, dotEpilogueTypes, printDecisions);
-      if (failed(fuser.run(s))) return signalPassFailure();
-      numFusions += s.fusions;
-      numFusedOps += s.fusedOps;
-      numDuplicated += s.duplicated;
-      numMaterialized += s.materialized;
-      numEpilogues += s.epilogues;
-      numMultiOutput += s.merges;
+      // The blocks of control-flow regions (innermost first), then the function's body.
+      SmallVector<Block*> blocks;
+      fn.walk<WalkOrder::PostOrder>([&](Operation* op) {
+        if (isa<IfOp, CaseOp, WhileOp>(op))
+          for (Region& r : op->getRegions()) blocks.push_back(&r.front());
+      });
+      blocks.push_back(&fn.getBody().front());
+      for (Block* block : blocks) {
+        Fuser::Stats s;
+        Fuser fuser(fn, *block, maxDuplicates, dotEpilogueTypes, printDecisions);
+        if (failed(fuser.run(s))) return signalPassFailure();
+        numFusions += s.fusions;
+        numFusedOps += s.fusedOps;
+        numDuplicated += s.duplicated;
+        numMaterialized += s.materialized;
+        numEpilogues += s.epilogues;
+        numMultiOutput += s.merges;
+      }
     }
   }
 };

@@ -31,7 +31,8 @@ namespace {
 using mlir::strata::Stage;
 
 const Stage kStages[] = {
-    mlir::strata::kLinalgStage,
+    {"linalg", "linalg/arith/math/tensor, one loop nest per fusion region (control flow refused)",
+     mlir::strata::addCudaLinalgPasses, nullptr, nullptr, mlir::strata::measureLinalgBytes},
     mlir::strata::kBufferizedStage,
     mlir::strata::kBuffersStage,
     {"loops", "scf loops, adjacent loops fused, the scratch arena in device memory", mlir::strata::addCudaLoopsPasses},

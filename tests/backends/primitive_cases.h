@@ -373,8 +373,18 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"threefry2x32", threefry_cases},
       // custom_vjp_call needs sub-programs: CustomVjpCall below builds it through the API.
       {"custom_vjp_call", [] { return std::vector<Case>{}; }},
+      // Control flow needs sub-programs too: tests/jit/test_control_flow_jit.cpp builds cond,
+      // while and scan through the API and checks them against eager mode.
+      {"cond", [] { return std::vector<Case>{}; }},
+      {"while", [] { return std::vector<Case>{}; }},
+      {"scan", [] { return std::vector<Case>{}; }},
   };
   return *table;
+}
+
+// Primitives whose params hold sub-programs: the table has no one-equation cases for them.
+inline bool needs_subprograms(std::string_view name) {
+  return name == "custom_vjp_call" || name == "cond" || name == "while" || name == "scan";
 }
 
 

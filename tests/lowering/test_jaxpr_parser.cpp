@@ -46,6 +46,39 @@ TEST(JaxprParser, RoundTripsTheSeedLine) {
   expect_round_trip(j);
 }
 
+TEST(JaxprParser, RoundTripsControlFlow) {
+  auto f = [](st::Array x, st::Array n) {
+    st::Array a = st::cond(st::sum(x) > 0.0f, [&](st::Array v) { return v * n; }, [](st::Array v) { return -v; }, x);
+    auto [c, ys] = st::scan([](st::Array c, st::Array e) { return std::make_pair(c + e, c * 2.0f); }, st::zeros({}), a,
+                            {.reverse = true});
+    st::Array w = st::while_loop([](const st::Array& v) { return st::sum(v) < 100.0f; },
+                                 [&](const st::Array& v) { return v * 2.0f + c; }, ys);
+    return st::switch_(st::full({}, 1, st::i32), std::tuple{[](st::Array v) { return v; }, [](st::Array v) { return st::exp(v); }}, w);
+  };
+  st::Jaxpr j = st::make_jaxpr(f)(st::zeros({3}), st::zeros({3}));
+  expect_round_trip(j);
+  // The parsed program computes what the traced one does.
+  st::ParsedJaxpr p = st::parse_jaxpr(j.to_string(), "cf.jaxpr");
+  ASSERT_TRUE(p.jaxpr) << p.error.message;
+  st::Array x = st::array({0.5f, 1.f, -0.25f}), n = st::array({1.f, 2.f, 3.f});
+  EXPECT_EQ(st::eval_jaxpr(st::Jaxpr(p.jaxpr), {x, n})[0].to_vector<float>(), f(x, n).to_vector<float>());
+}
+
+TEST(JaxprParser, ControlFlowTypeErrors) {
+  // A body whose carry changes type is refused with the primitive's message.
+  st::JaxprParseError e = error_of(
+      "{ lambda ; a:f32[3]. let\n"
+      "    b:f32[3] = while[\n"
+      "      body_jaxpr={ lambda ; c:f32[3]. let d:f32[] = reduce_sum[axes=(0,)] c in (d,) }\n"
+      "      body_nconsts=0\n"
+      "      cond_jaxpr={ lambda ; e:f32[3]. let  in (True:bool[],) }\n"
+      "      cond_nconsts=0\n"
+      "    ] a\n"
+      "  in (b,) }");
+  EXPECT_NE(e.message.find("while: body output carry 0 is f32[], but expected f32[3]"), std::string::npos)
+      << e.line << ":" << e.column << ": " << e.message;
+}
+
 TEST(JaxprParser, RoundTripsSoftmaxAndAnMlp) {
   auto softmax = [](st::Array x) { return st::softmax(x, -1); };
   expect_round_trip(st::make_jaxpr(softmax)(st::zeros({2, 5})));
@@ -157,7 +190,7 @@ TEST(JaxprParser, RoundTripsNestedJaxprParams) {
                                  [](st::Array x, st::Array g) { return g * st::sigmoid(x); });
   auto f = [&](st::Array x) { return softplus(x) * 2.0f; };
   st::Jaxpr j = st::make_jaxpr(f)(st::zeros({3}));
-  EXPECT_NE(j.to_string().find("custom_vjp_call[bwd={ lambda"), std::string::npos) << j;
+  EXPECT_NE(j.to_string().find("custom_vjp_call[\n      bwd={ lambda"), std::string::npos) << j;
   expect_round_trip(j);
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "strata/array.h"
+#include "strata/control_flow.h"
 #include "strata/creation.h"
 #include "strata/device.h"
 #include "strata/dtype.h"

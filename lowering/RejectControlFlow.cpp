@@ -1,0 +1,29 @@
+// --strata-reject-control-flow: a target that cannot compile control flow says so at the
+// op's location instead of failing somewhere later (Passes.td).
+#include "dialect/StrataOps.h"
+#include "lowering/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::strata {
+
+#define GEN_PASS_DEF_REJECTCONTROLFLOWPASS
+#include "lowering/Passes.h.inc"
+
+namespace {
+
+struct RejectControlFlowPass : impl::RejectControlFlowPassBase<RejectControlFlowPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    WalkResult r = getOperation().walk([&](Operation* op) {
+      if (!isa<IfOp, CaseOp, WhileOp>(op)) return WalkResult::advance();
+      op->emitError("the cuda target cannot compile control flow yet (")
+          << op->getName() << "); run this function on the CPU (JitOptions::device = st::cpu())";
+      return WalkResult::interrupt();
+    });
+    if (r.wasInterrupted()) signalPassFailure();
+  }
+};
+
+}  // namespace
+}  // namespace mlir::strata

@@ -1,0 +1,15 @@
+// --strata-reject-control-flow: the cuda target's first pass reports control flow it cannot
+// compile yet at the op, and fails.
+// RUN: strata-opt %s --strata-reject-control-flow --verify-diagnostics
+
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{the cuda target cannot compile control flow yet (strata.while); run this function on the CPU (JitOptions::device = st::cpu())}}
+  %r = strata.while(%a = %x) : tensor<4xf32>
+    cond {
+      %p = strata.constant dense<false> : tensor<i1>
+      strata.return %p : tensor<i1>
+    } do {
+      strata.return %a : tensor<4xf32>
+    }
+  return %r : tensor<4xf32>
+}

@@ -1,0 +1,156 @@
+// Helpers of the control-flow primitives (control_flow.h).
+#include "control_flow.h"
+
+#include "../array_impl.h"
+#include "../autodiff.h"
+#include "../batching.h"
+#include "../lax.h"
+#include "../trace.h"
+#include "ad_rules.h"
+
+namespace strata::control_flow {
+
+std::vector<AbstractValue> in_avals(const JaxprImpl& j) {
+  std::vector<AbstractValue> r;
+  for (int v : j.invars) r.push_back(j.vars[v]);
+  return r;
+}
+
+std::vector<AbstractValue> out_avals(const JaxprImpl& j) {
+  std::vector<AbstractValue> r;
+  for (const Atom& a : j.outvars) r.push_back(j.aval(a));
+  return r;
+}
+
+std::vector<AbstractValue> avals_of(std::span<const Array> xs) {
+  std::vector<AbstractValue> r;
+  for (const Array& x : xs) r.push_back(detail::aval_of(x));
+  return r;
+}
+
+Traced open(const JaxprImpl& closed) {
+  auto j = std::make_shared<JaxprImpl>(closed);
+  std::vector<int> invars = j->constvars;
+  invars.insert(invars.end(), j->invars.begin(), j->invars.end());
+  j->invars = std::move(invars);
+  j->constvars.clear();
+  Traced t{nullptr, std::move(j->consts)};
+  j->consts.clear();
+  t.jaxpr = std::move(j);
+  return t;
+}
+
+Traced trace(std::span<const AbstractValue> avals, const TraceFn& f) {
+  auto state = begin_trace();
+  std::shared_ptr<JaxprImpl> j;
+  try {
+    std::vector<Array> ins;
+    for (const AbstractValue& av : avals) ins.push_back(new_input(*state, av));
+    std::vector<Array> outs = f(ins);
+    j = end_trace(*state, outs);
+  } catch (...) {
+    abandon_trace(*state);
+    throw;
+  }
+  return open(*j);
+}
+
+JaxprPtr with_unused_inputs(const JaxprImpl& j, size_t at, std::span<const AbstractValue> extra) {
+  if (extra.empty()) return std::make_shared<JaxprImpl>(j);
+  auto r = std::make_shared<JaxprImpl>(j);
+  std::vector<int> added;
+  for (const AbstractValue& av : extra) {
+    added.push_back(static_cast<int>(r->vars.size()));
+    r->vars.push_back(av);
+  }
+  r->invars.insert(r->invars.begin() + static_cast<std::ptrdiff_t>(at), added.begin(), added.end());
+  return r;
+}
+
+// Branches that captured different values all take all of them: branch k's own first, its
+// inputs for the others' unused.
+std::pair<JaxprList, std::vector<Array>> join_branches(const std::vector<Traced>& ts) {
+  std::vector<Array> consts;
+  std::vector<AbstractValue> avals;
+  for (const Traced& t : ts) {
+    consts.insert(consts.end(), t.consts.begin(), t.consts.end());
+    for (const Array& c : t.consts) avals.push_back(detail::aval_of(c));
+  }
+  JaxprList out;
+  size_t before = 0;
+  for (const Traced& t : ts) {
+    size_t n = t.consts.size();
+    std::span<const AbstractValue> a(avals);
+    JaxprPtr j = with_unused_inputs(*t.jaxpr, 0, a.subspan(0, before));
+    j = with_unused_inputs(*j, before + n, a.subspan(before + n));
+    out.push_back(j);
+    before += n;
+  }
+  return {out, consts};
+}
+
+bool same_type(const AbstractValue& a, const AbstractValue& b) { return a.shape == b.shape && a.dtype == b.dtype; }
+
+void expect_types(const std::string& who, const std::string& what, std::span<const AbstractValue> got,
+                  std::span<const AbstractValue> want) {
+  if (got.size() != want.size())
+    throw ShapeError(who + ": " + what + " has " + std::to_string(got.size()) + " values, but expected " +
+                     std::to_string(want.size()));
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!same_type(got[i], want[i]))
+      throw ShapeError(who + ": " + what + " " + std::to_string(i) + " is " + got[i].str() + ", but expected " +
+                       want[i].str());
+}
+
+bool is_float(const AbstractValue& a) { return is_floating(a.dtype); }
+
+Traced jvp_program(const JaxprImpl& j, const std::vector<bool>& nonzero) {
+  std::vector<AbstractValue> avals = in_avals(j);
+  size_t n = avals.size();
+  for (size_t i = 0; i < n; ++i)
+    if (nonzero[i]) avals.push_back(j.vars[j.invars[i]]);
+  return trace(avals, [&](std::span<const Array> in) {
+    std::vector<Array> primals(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(n)), tangents(n);
+    size_t k = n;
+    for (size_t i = 0; i < n; ++i)
+      if (nonzero[i]) tangents[i] = in[k++];
+    ad::JvpResult r = ad::jvp(j, primals, tangents);
+    std::vector<Array> outs = r.outputs;
+    for (size_t i = 0; i < r.outputs.size(); ++i) {
+      const AbstractValue& av = j.aval(j.outvars[i]);
+      if (is_float(av)) outs.push_back(ad::instantiate(r.tangents[i], av));
+    }
+    return outs;
+  });
+}
+
+Traced backward_program(const JaxprImpl& j) {
+  std::vector<AbstractValue> avals = in_avals(j), outs = out_avals(j);
+  std::vector<bool> wrt;
+  for (const AbstractValue& av : avals) wrt.push_back(is_float(av));
+  JaxprPtr program = ad::vjp_program(j, wrt, outs.size());
+  avals.insert(avals.end(), outs.begin(), outs.end());
+  return trace(avals, [&](std::span<const Array> in) {
+    std::vector<Array> r = eval_jaxpr(*program, in);
+    return std::vector<Array>(r.begin() + static_cast<std::ptrdiff_t>(outs.size()), r.end());
+  });
+}
+
+Traced batch_program(const JaxprImpl& j, const std::vector<bool>& batched, int64_t size) {
+  std::vector<AbstractValue> avals = in_avals(j);
+  std::vector<int> dims;
+  for (size_t i = 0; i < avals.size(); ++i) {
+    dims.push_back(batched[i] ? 0 : not_mapped);
+    if (batched[i]) avals[i].shape.insert(avals[i].shape.begin(), size);
+  }
+  return trace(avals, [&](std::span<const Array> in) {
+    batching::Result r = batching::batch_jaxpr(j, in, dims);
+    std::vector<Array> outs;
+    for (size_t i = 0; i < r.outputs.size(); ++i)
+      outs.push_back(r.dims[i] == not_mapped ? batching::broadcast_batch(r.outputs[i], size)
+                                             : batching::move_dim(r.outputs[i], r.dims[i], 0));
+    return outs;
+  });
+}
+
+}  // namespace strata::control_flow
