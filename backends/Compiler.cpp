@@ -12,6 +12,8 @@
 // report through diagnostics), and failures come back as the diagnostics' text.
 #include "backends/Compiler.h"
 
+#include <cstdlib>
+
 #include "backends/DiskCache.h"
 #include "backends/Pipeline.h"
 #include "jaxpr.h"
@@ -165,9 +167,16 @@ std::vector<std::string> stage_names(DeviceKind kind) {
   return names;
 }
 
+bool check_bounds(const JitOptions& options) {
+  if (options.check_bounds) return true;
+  const char* env = std::getenv("STRATA_CHECK_BOUNDS");
+  return env && *env && std::string_view(env) != "0";
+}
+
 std::string codegen_key(const JitOptions& o, std::span<const int> donated) {
   std::string k = o.device.value_or(cpu()).str() + " O" + std::to_string(o.opt_level) + (o.parallel ? "+parallel" : "-parallel") +
-                  (o.fuse ? "+fuse" : "-fuse") + (o.assign_buffers ? "+buffers" : "-buffers");
+                  (o.fuse ? "+fuse" : "-fuse") + (o.assign_buffers ? "+buffers" : "-buffers") +
+                  (check_bounds(o) ? "+check-bounds" : "");
   for (size_t i = 0; i < donated.size(); ++i) k += (i ? "," : "+donate:") + std::to_string(donated[i]);
   return k;
 }

@@ -51,6 +51,10 @@ LowerResult lower(const JaxprImpl& jaxpr, const JitOptions& options, std::string
 // consulted after `cse` and filled at the end.
 CompileResult compile(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated = {});
 
+// Whether the generated code checks its loads and stores: options.check_bounds, or
+// STRATA_CHECK_BOUNDS=1 (any value but empty and "0") in the environment.
+bool check_bounds(const JitOptions& options);
+
 // The text of what in `options` changes the generated code (part of the persistent cache key).
 std::string codegen_key(const JitOptions& options, std::span<const int> donated = {});
 

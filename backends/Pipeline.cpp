@@ -2,6 +2,7 @@
 // strata-opt use (Pipeline.h).
 #include "backends/Pipeline.h"
 
+#include "backends/Compiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "lowering/Dialects.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -48,6 +49,7 @@ mlir::strata::PipelineOptions pipeline_options(const Target& target, const JitOp
   mlir::strata::PipelineOptions p;
   target.configure(p);
   p.jit = options;
+  p.jit.check_bounds = compiler::check_bounds(options);
   for (int i : donated)
     if (i >= 0 && i < num_inputs) p.donatedArgs.push_back(num_consts + i);
   p.numInputs = num_consts + num_inputs;

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/RuntimeOpVerification.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -132,7 +133,10 @@ void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void addLlvmDialectPasses(OpPassManager& pm, const PipelineOptions&) {
+void addLlvmDialectPasses(OpPassManager& pm, const PipelineOptions& options) {
+  // 0. JitOptions::check_bounds: every memref load, store and view checks its indices against
+  //    the buffer's shape (cf.assert: prints the op and its location, then aborts).
+  if (options.jit.check_bounds) pm.addPass(createGenerateRuntimeVerificationPass());
   // 1. Views (subview, reshape) become explicit offsets and strides; loops become branches;
   //    math functions without an accurate LLVM intrinsic become libm calls.
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -185,6 +189,7 @@ void registerCpuPipelineInterfaces(DialectRegistry& registry) {
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
+  memref::registerRuntimeVerifiableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);

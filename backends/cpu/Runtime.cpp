@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <unsupported/Eigen/CXX11/Tensor>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "kernels/gemm.h"
@@ -215,6 +217,17 @@ void strata_rt_parallel_for(void (*body)(void*, int64_t, int64_t), void* ctx, in
 
 namespace strata::backends::cpu {
 
+namespace {
+// JitOptions::check_bounds: a failed check (cf.assert, from MLIR's runtime op verification)
+// prints its message (the op, what failed, its location) through `puts`, then calls `abort`.
+int check_failed_puts(const char* message) {
+  std::fprintf(stderr, "strata: a bounds check of the generated code failed (check_bounds):\n%s\n", message);
+  std::fflush(stderr);
+  return 0;
+}
+[[noreturn]] void check_failed_abort() { std::abort(); }
+}  // namespace
+
 const std::vector<RuntimeSymbol>& runtime_symbols() {
   using F1 = float (*)(float);
   using D1 = double (*)(double);
@@ -230,6 +243,8 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {"strata_rt_dot_ep_f32", reinterpret_cast<void*>(&strata_rt_dot_ep_f32)},
       {"strata_rt_dot_ep_f64", reinterpret_cast<void*>(&strata_rt_dot_ep_f64)},
       {abi::kParallelFor, reinterpret_cast<void*>(&strata_rt_parallel_for)},
+      {"puts", reinterpret_cast<void*>(&check_failed_puts)},
+      {"abort", reinterpret_cast<void*>(&check_failed_abort)},
       // Memory builtins (memref.copy, loop idioms).
       {"memcpy", reinterpret_cast<void*>(&std::memcpy)},
       {"memmove", reinterpret_cast<void*>(&std::memmove)},

@@ -3,7 +3,10 @@
 // std::bad_alloc escaping or a crash.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "strata/strata.h"
 
@@ -54,6 +57,33 @@ TEST(HardInputs, DeepProgramsTraceCompileAndDifferentiate) {
   EXPECT_NEAR(st::jit(f)(st::ones({2})).item<float>(), want.item<float>(), 1e-4);
   Array g = st::grad(f)(st::ones({2}));
   EXPECT_EQ(g.shape(), (st::Shape{2}));
+}
+
+// Integer arithmetic wraps around (two's complement) eagerly as in compiled code and XLA; the
+// eager kernels used to overflow signed integers (undefined behaviour: UBSan's "signed integer
+// overflow" / "negation of -2147483648" in add, sub, mul, neg, abs, reduce_prod).
+TEST(HardInputs, IntegerOverflowWrapsEagerlyAndCompiled) {
+  const int32_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+  Array a = st::array(std::vector<int32_t>{hi, lo, lo, 65536}, {4}, st::i32);
+  Array b = st::array(std::vector<int32_t>{1, -1, lo, 65536}, {4}, st::i32);
+  auto f = [](const Array& x, const Array& y) {
+    return std::vector<Array>{x + y, x - y, x * y, -x, st::abs(x), st::prod(x), st::sum(x)};
+  };
+  const std::vector<std::vector<int32_t>> want = {
+      {lo, hi, 0, 131072}, {hi - 1, lo + 1, 0, 0}, {hi, lo, 0, 0}, {lo + 1, lo, lo, -65536}, {hi, lo, lo, 65536},
+      {0},  // hi * lo * lo * 65536 mod 2^32
+      {lo + 65535}};  // hi + lo + lo + 65536 mod 2^32
+  std::vector<Array> eager = f(a, b), jitted = st::jit(f)(a, b);
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(eager[i].to_vector<int32_t>(), want[i]) << "eager output " << i;
+    EXPECT_EQ(jitted[i].to_vector<int32_t>(), want[i]) << "jit output " << i;
+  }
+  const int64_t lo64 = std::numeric_limits<int64_t>::min();
+  Array c = st::array(std::vector<int64_t>{lo64, 3}, {2}, st::i64);
+  EXPECT_EQ((-c).to_vector<int64_t>(), (std::vector<int64_t>{lo64, -3}));
+  EXPECT_EQ(st::abs(c).to_vector<int64_t>(), (std::vector<int64_t>{lo64, 3}));
+  EXPECT_EQ((c * c).to_vector<int64_t>(), (std::vector<int64_t>{0, 9}));
+  EXPECT_EQ((c - c - c).to_vector<int64_t>(), (std::vector<int64_t>{lo64, -3}));
 }
 
 }  // namespace

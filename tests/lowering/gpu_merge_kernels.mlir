@@ -1,4 +1,5 @@
 // RUN: strata-opt --strata-gpu-merge-kernels %s | FileCheck %s
+// REQUIRES: cuda-target
 
 // Two outlined kernels, each in its own module and named after the launching function, become
 // two functions of one module (one cubin), named after their modules; launches follow.

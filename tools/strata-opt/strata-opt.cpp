@@ -60,6 +60,9 @@ static llvm::cl::opt<bool> fuse("fuse", llvm::cl::desc("Group ops into strata.fu
 static llvm::cl::opt<bool> assignBuffers("assign-buffers",
                                          llvm::cl::desc("Temporaries whose live ranges do not overlap share bytes"),
                                          llvm::cl::init(true), llvm::cl::cat(pipelineCategory));
+static llvm::cl::opt<bool> checkBounds("check-bounds",
+                                       llvm::cl::desc("Bounds checks on every memref load, store and view (llvm-dialect on)"),
+                                       llvm::cl::init(false), llvm::cl::cat(pipelineCategory));
 static llvm::cl::list<int64_t> donate("donate",
                                       llvm::cl::desc("Entry-function arguments whose buffers outputs may take over"),
                                       llvm::cl::CommaSeparated, llvm::cl::cat(pipelineCategory));
@@ -76,6 +79,7 @@ mlir::strata::PipelineOptions pipelineOptions(ModuleOp module, const ::strata::b
   options.jit.parallel = parallel;
   options.jit.fuse = fuse;
   options.jit.assign_buffers = assignBuffers;
+  options.jit.check_bounds = checkBounds;
   options.donatedArgs.assign(donate.begin(), donate.end());
   if (func::FuncOp main = mlir::strata::entryFunction(module)) options.numInputs = main.getNumArguments();
   return options;

@@ -1,13 +1,17 @@
 // tracer/primitives/abs.cpp — `abs`: absolute value, elementwise.
 #include "ad_rules.h"
 #include "elementwise.h"
+#include "../kernels/wrapping.h"
 
 namespace strata {
 namespace {
 
 struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S>;
-  template <class X> static auto eval(const X& x) { return x.abs(); }
+  template <class X> static auto eval(const X& x) {
+    if constexpr (std::is_integral_v<typename X::Scalar>) return x.unaryExpr(kernels::WrappingAbs{});
+    else return x.abs();
+  }
 };
 
 // g times the derivative at x (y is the output).

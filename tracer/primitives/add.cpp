@@ -1,13 +1,14 @@
 // tracer/primitives/add.cpp — `add`: x + y, elementwise.
 #include "ad_rules.h"
 #include "elementwise.h"
+#include "../kernels/wrapping.h"
 
 namespace strata {
 namespace {
 
 struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S>;
-  template <class X, class Y> static auto eval(const X& x, const Y& y) { return x + y; }
+  template <class X, class Y> static auto eval(const X& x, const Y& y) { return kernels::wrapping_add(x, y); }
 };
 
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> y, const Params&) {

@@ -1,13 +1,14 @@
 // tracer/primitives/neg.cpp — `neg`: -x, elementwise.
 #include "ad_rules.h"
 #include "elementwise.h"
+#include "../kernels/wrapping.h"
 
 namespace strata {
 namespace {
 
 // A scalar functor: Eigen 3.4's AVX-512 pnegate computes 0 - x, which turns -(+0) into +0.
 struct Fn {
-  template <class T> T operator()(T v) const { return -v; }
+  template <class T> T operator()(T v) const { return kernels::WrappingNeg{}(v); }
 };
 
 struct Op {

@@ -3,6 +3,7 @@
 #include "ad_rules.h"
 
 #include "../kernels/reduce.h"
+#include "../kernels/wrapping.h"
 
 namespace strata {
 namespace {
@@ -10,8 +11,17 @@ namespace {
 struct Op {
   template <class S> static constexpr bool supports = !std::is_same_v<S, uint8_t>;
   template <class T> static T init() { return T(0); }
-  template <class V> static auto reduce(const V& v) { return v.sum(); }
-  template <class A, class R> static void combine(A& acc, const R& row) { acc += row; }
+  template <class V> static auto reduce(const V& v) {
+    using T = typename V::Scalar;
+    if constexpr (std::is_integral_v<T>) {  // wrapping (kernels/wrapping.h)
+      T s = 0;
+      for (Eigen::Index i = 0; i < v.size(); ++i) s = kernels::WrappingAdd{}(s, T(v(i)));
+      return s;
+    } else {
+      return v.sum();
+    }
+  }
+  template <class A, class R> static void combine(A& acc, const R& row) { acc = kernels::wrapping_add(acc, row); }
 };
 
 

@@ -42,6 +42,11 @@ struct JitOptions {
   //   auto step = st::jit(update, {.donate = {0}});
   //   params = step(params, grads);   // params' buffers are reused for the result
   std::vector<int> donate;
+  // Debugging: every load and store of the generated code checks its indices against the
+  // buffer's shape (and every view its bounds); an out-of-bounds access prints the op and its
+  // source location and aborts. Also on for every jit when the environment has
+  // STRATA_CHECK_BOUNDS=1. Slower code; part of the persistent cache's key.
+  bool check_bounds = false;
 };
 
 }  // namespace strata
