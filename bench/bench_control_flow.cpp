@@ -5,26 +5,12 @@
 #include <benchmark/benchmark.h>
 
 #include "strata/strata.h"
+#include "../samples/poisson.h"
 
 namespace st = strata;
 using st::Array;
 
 namespace {
-
-struct CgState {
-  Array x, r, p, rs, k;
-};
-STRATA_PYTREE(CgState, x, r, p, rs, k);
-
-Array laplacian(const Array& u) {
-  int64_t n = u.shape(0), m = u.shape(1);
-  Array zr = st::zeros({1, m}), zc = st::zeros({n, 1});
-  Array up = st::concatenate({st::slice(u, {1, 0}, {n, m}), zr}, 0);
-  Array down = st::concatenate({zr, st::slice(u, {0, 0}, {n - 1, m})}, 0);
-  Array left = st::concatenate({st::slice(u, {0, 1}, {n, m}), zc}, 1);
-  Array right = st::concatenate({zc, st::slice(u, {0, 0}, {n, m - 1})}, 1);
-  return u * 4.0f - up - down - left - right;
-}
 
 constexpr int kCgIterations = 50;
 

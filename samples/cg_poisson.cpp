@@ -10,26 +10,10 @@
 #include <cstdlib>
 
 #include "strata/strata.h"
+#include "poisson.h"
 
 namespace st = strata;
 using st::Array;
-
-// The loop's carry: iterate, residual, direction, |r|², iteration count.
-struct CgState {
-  Array x, r, p, rs, k;
-};
-STRATA_PYTREE(CgState, x, r, p, rs, k);
-
-// A·u for the 5-point negative Laplacian with zero boundary values outside the grid.
-Array laplacian(const Array& u) {
-  int64_t n = u.shape(0), m = u.shape(1);
-  Array zr = st::zeros({1, m}), zc = st::zeros({n, 1});
-  Array up = st::concatenate({st::slice(u, {1, 0}, {n, m}), zr}, 0);
-  Array down = st::concatenate({zr, st::slice(u, {0, 0}, {n - 1, m})}, 0);
-  Array left = st::concatenate({st::slice(u, {0, 1}, {n, m}), zc}, 1);
-  Array right = st::concatenate({zc, st::slice(u, {0, 0}, {n, m - 1})}, 1);
-  return u * 4.0f - up - down - left - right;
-}
 
 constexpr int kMaxIterations = 2000;
 
