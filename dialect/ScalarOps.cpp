@@ -228,8 +228,20 @@ Value sign(Emitter& e, Value x) {
                   e.select(e.cmpi(CmpIPredicate::slt, x, zero), e.intC(t, -1), zero));
 }
 
-Value compare(Emitter& e, ComparisonDirection d, Value x, Value y) {
+Value compare(Emitter& e, ComparisonDirection d, Value x, Value y, std::optional<ComparisonType> type) {
   Type t = x.getType();
+  if (isFloat(t) && type == ComparisonType::TOTALORDER) {
+    // The bits as a signed integer, with a negative number's magnitude bits flipped, order
+    // floats totally: -nan < -inf < ... < -0 < +0 < ... < inf < nan.
+    unsigned width = t.getIntOrFloatBitWidth();
+    Type it = e.b.getIntegerType(width);
+    auto key = [&](Value v) {
+      Value bits = e.bitcast(it, v);
+      Value sign = arith::ShRSIOp::create(e.b, e.loc, bits, e.intC(it, width - 1));
+      return e.xori(bits, e.andi(sign, e.intC(it, APInt::getSignedMaxValue(width))));
+    };
+    return compare(e, d, key(x), key(y), ComparisonType::SIGNED);
+  }
   if (isFloat(t)) {
     // Ordered, except NE: comparisons with nan are false, nan != anything is true.
     CmpFPredicate p = d == ComparisonDirection::EQ   ? CmpFPredicate::OEQ
@@ -240,7 +252,7 @@ Value compare(Emitter& e, ComparisonDirection d, Value x, Value y) {
                                                      : CmpFPredicate::OGE;
     return e.cmpf(p, x, y);
   }
-  bool u = isBool(t);  // false < true
+  bool u = isBool(t) || type == ComparisonType::UNSIGNED;  // bool: false < true
   CmpIPredicate p = d == ComparisonDirection::EQ   ? CmpIPredicate::eq
                     : d == ComparisonDirection::NE ? CmpIPredicate::ne
                     : d == ComparisonDirection::LT ? (u ? CmpIPredicate::ult : CmpIPredicate::slt)

@@ -85,8 +85,10 @@ Value floatMax(Emitter& e, Value x, Value y, bool max);
 Value logistic(Emitter& e, Value x);
 // ±1 by sign, keeping ±0 and nan (sign.cpp).
 Value sign(Emitter& e, Value x);
-// The comparison `d` (ordered for floats except NE; bool as false < true).
-Value compare(Emitter& e, ComparisonDirection d, Value x, Value y);
+// The comparison `d` (ordered for floats except NE; bool as false < true), in the order
+// `type` names when given (TOTALORDER: floats by their total-order key; UNSIGNED: integers).
+Value compare(Emitter& e, ComparisonDirection d, Value x, Value y,
+              std::optional<ComparisonType> type = std::nullopt);
 
 }  // namespace scalar
 }  // namespace mlir::strata

@@ -87,6 +87,54 @@ static void printSliceRanges(OpAsmPrinter& p, Operation*, DenseI64ArrayAttr star
   p << "]";
 }
 
+// `(T) -> U`, or StableHLO's one `T` when operand and result types are the same.
+static ParseResult parseUnaryTypes(OpAsmParser& parser, Type& operand, Type& result) {
+  if (failed(parser.parseOptionalLParen())) {
+    if (parser.parseType(operand)) return failure();
+    result = operand;
+    return success();
+  }
+  return failure(parser.parseType(operand) || parser.parseRParen() || parser.parseArrow() || parser.parseType(result));
+}
+
+static void printUnaryTypes(OpAsmPrinter& p, Operation*, Type operand, Type result) {
+  p << "(" << operand << ") -> " << result;
+}
+
+// `[%i, %j],` (strata) or `, %i, %j,` (StableHLO): a dynamic slice's start indices.
+static ParseResult parseSliceStarts(OpAsmParser& parser, SmallVectorImpl<OpAsmParser::UnresolvedOperand>& starts) {
+  if (succeeded(parser.parseOptionalLSquare()))
+    return failure(parser.parseOperandList(starts) || parser.parseRSquare() || parser.parseComma());
+  if (parser.parseComma()) return failure();
+  for (;;) {
+    OpAsmParser::UnresolvedOperand operand;
+    OptionalParseResult r = parser.parseOptionalOperand(operand);
+    if (!r.has_value()) return success();
+    if (failed(*r) || parser.parseComma()) return failure();
+    starts.push_back(operand);
+  }
+}
+
+static void printSliceStarts(OpAsmPrinter& p, Operation*, OperandRange starts) {
+  p << "[" << starts << "],";
+}
+
+// `[%i, %j], %update` (strata) or `, %update, %i, %j` (StableHLO).
+static ParseResult parseUpdateSliceOperands(OpAsmParser& parser, OpAsmParser::UnresolvedOperand& update,
+                                            SmallVectorImpl<OpAsmParser::UnresolvedOperand>& starts) {
+  if (succeeded(parser.parseOptionalLSquare()))
+    return failure(parser.parseOperandList(starts) || parser.parseRSquare() || parser.parseComma() ||
+                   parser.parseOperand(update));
+  if (parser.parseComma() || parser.parseOperand(update)) return failure();
+  while (succeeded(parser.parseOptionalComma()))
+    if (parser.parseOperand(starts.emplace_back())) return failure();
+  return success();
+}
+
+static void printUpdateSliceOperands(OpAsmPrinter& p, Operation*, Value update, OperandRange starts) {
+  p << "[" << starts << "], " << update;
+}
+
 static ParseResult parseIntList(OpAsmParser& parser, SmallVectorImpl<int64_t>& out) {
   return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
     return parser.parseInteger(out.emplace_back());
@@ -112,6 +160,19 @@ static ParseResult parseDotDimensions(OpAsmParser& parser, DenseI64ArrayAttr& lh
   if (parser.parseKeyword("contracting_dims") || parser.parseEqual() || parseIntList(parser, lc) ||
       parser.parseKeyword("x") || parseIntList(parser, rc))
     return failure();
+  // StableHLO's `, precision = [DEFAULT, HIGHEST]`: a hint strata's CPU and GPU code (f32
+  // accumulation, no reduced-precision passes) has no use for, accepted and dropped.
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("precision") || parser.parseEqual() ||
+        parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          StringRef level;
+          if (parser.parseKeyword(&level)) return failure();
+          if (level != "DEFAULT" && level != "HIGH" && level != "HIGHEST")
+            return parser.emitError(parser.getCurrentLocation(), "expects a precision (DEFAULT, HIGH, HIGHEST), but got ") << level;
+          return success();
+        }))
+      return failure();
+  }
   Builder& b = parser.getBuilder();
   lhsBatch = b.getDenseI64ArrayAttr(lb);
   rhsBatch = b.getDenseI64ArrayAttr(rb);
@@ -578,6 +639,106 @@ void WhileOp::print(OpAsmPrinter& p) {
   p << " do ";
   p.shadowRegionArgs(getBody(), cond.getArguments());
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult CompareOp::verify() {
+  std::optional<ComparisonType> type = getCompareType();
+  if (!type || *type == ComparisonType::NOTYPE) return success();
+  bool isFloat = isa<FloatType>(cast<RankedTensorType>(getLhs().getType()).getElementType());
+  bool wantsFloat = *type == ComparisonType::FLOAT || *type == ComparisonType::TOTALORDER;
+  if (isFloat != wantsFloat)
+    return emitOpError("expects a comparison type for ") << (isFloat ? "floats (FLOAT, TOTALORDER)" : "integers (SIGNED, UNSIGNED)")
+                                                         << ", but got " << stringifyComparisonType(*type);
+  return success();
+}
+
+// strata:    (%a, %b init: %i, %j) across dimensions = [0] : (...) -> (...) { ^bb0(...): ... }
+// StableHLO: (%a init: %i), (%b init: %j) [applies OP] across dimensions = [0] : (...) -> (...)
+//            [reducer(%acc_a: T, %x_a: T) (%acc_b: U, %x_b: U) { ... }]
+ParseResult ReduceOp::parse(OpAsmParser& parser, OperationState& result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> inputs, inits;
+  auto group = [&]() -> ParseResult {
+    return failure(parser.parseLParen() || parser.parseOperandList(inputs) || parser.parseKeyword("init") ||
+                   parser.parseColon() || parser.parseOperandList(inits) || parser.parseRParen());
+  };
+  if (group()) return failure();
+  while (succeeded(parser.parseOptionalComma()))
+    if (group()) return failure();
+  std::string applied;
+  llvm::SMLoc appliesLoc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("applies"))) {
+    // An op name (dialect.name): a bare identifier token, read as a keyword with dots.
+    if (parser.parseKeywordOrString(&applied)) return failure();
+  }
+  SmallVector<int64_t> dims;
+  FunctionType type;
+  llvm::SMLoc typeLoc;
+  if (parser.parseKeyword("across") || parser.parseKeyword("dimensions") || parser.parseEqual() ||
+      parseIntList(parser, dims) || parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      (typeLoc = parser.getCurrentLocation(), parser.parseType(type)))
+    return failure();
+  size_t n = inputs.size();
+  if (inits.size() != n || type.getNumInputs() != 2 * n || type.getNumResults() != n)
+    return parser.emitError(typeLoc, "expects as many init values and results as inputs (")
+           << n << "), but got " << inits.size() << " init values and the type " << type;
+  if (parser.resolveOperands(inputs, type.getInputs().take_front(n), typeLoc, result.operands) ||
+      parser.resolveOperands(inits, type.getInputs().drop_front(n), typeLoc, result.operands))
+    return failure();
+  result.addTypes(type.getResults());
+  Builder& b = parser.getBuilder();
+  Properties& props = result.getOrAddProperties<Properties>();
+  props.dimensions = b.getDenseI64ArrayAttr(dims);
+  props.operandSegmentSizes = {static_cast<int32_t>(n), static_cast<int32_t>(n)};
+  Region* body = result.addRegion();
+  SmallVector<Type> scalars;  // the accumulators' types, then the elements'
+  for (Type t : type.getInputs().drop_front(n)) scalars.push_back(t);
+  for (Type t : type.getInputs().drop_front(n)) scalars.push_back(t);
+  if (!applied.empty()) {
+    // One op of (accumulator, element) for each input, as a block.
+    StringRef name = StringRef(applied).rsplit('.').second;
+    if (name.empty()) name = applied;
+    OperationName op(("strata." + name).str(), b.getContext());
+    if (!op.isRegistered() || !op.hasTrait<OpTrait::Elementwise>())
+      return parser.emitError(appliesLoc, "expects an elementwise strata op after 'applies', but got '") << applied << "'";
+    Block* block = new Block;
+    body->push_back(block);
+    for (Type t : scalars) block->addArgument(t, result.location);
+    OpBuilder ob(b.getContext());  // the region has no op yet to take a context from
+    ob.setInsertionPointToEnd(block);
+    SmallVector<Value> values;
+    for (size_t i = 0; i < n; ++i) {
+      OperationState s(result.location, op);
+      s.addOperands({block->getArgument(i), block->getArgument(n + i)});
+      s.addTypes(scalars[i]);
+      values.push_back(ob.create(s)->getResult(0));
+    }
+    ReturnOp::create(ob, result.location, values);
+    return success();
+  }
+  if (failed(parser.parseOptionalKeyword("reducer"))) return parser.parseRegion(*body);
+  // (acc, x) pairs, one an input: the block takes every accumulator, then every element.
+  SmallVector<OpAsmParser::Argument> accs, xs;
+  for (size_t i = 0; i < n; ++i) {
+    OpAsmParser::Argument acc, x;
+    if (parser.parseLParen() || parser.parseArgument(acc, /*allowType=*/true) || parser.parseComma() ||
+        parser.parseArgument(x, /*allowType=*/true) || parser.parseRParen())
+      return failure();
+    accs.push_back(acc);
+    xs.push_back(x);
+  }
+  SmallVector<OpAsmParser::Argument> args(accs);
+  args.append(xs);
+  return parser.parseRegion(*body, args);
+}
+
+void ReduceOp::print(OpAsmPrinter& p) {
+  p << "(" << getInputs() << " init: " << getInitValues() << ") across dimensions = ";
+  printIntList(p, getDimensionsAttr());
+  p.printOptionalAttrDict((*this)->getAttrs(), {getDimensionsAttrName(), "operandSegmentSizes"});
+  p << " : ";
+  p.printFunctionalType(getOperation());
+  p << " ";
+  p.printRegion(getBody());
 }
 
 LogicalResult DynamicSliceOp::verify() {

@@ -664,27 +664,43 @@ def Strata_ComparisonDirection : I32EnumAttr<"ComparisonDirection",
   let cppNamespace = "::mlir::strata";
 }
 
+def Strata_ComparisonType : I32EnumAttr<"ComparisonType",
+    "how `strata.compare` orders its operands (StableHLO's comparison type)", [
+      I32EnumAttrCase<"NOTYPE", 0>, I32EnumAttrCase<"FLOAT", 1>, I32EnumAttrCase<"TOTALORDER", 2>,
+      I32EnumAttrCase<"SIGNED", 3>, I32EnumAttrCase<"UNSIGNED", 4>]> {
+  let cppNamespace = "::mlir::strata";
+}
+
 def Strata_CompareOp : Strata_ElementwiseOp<"compare",
     [SameTypeOperands, InferTypeOpAdaptor]> {
   let scalar = [{
-    return scalar::compare(e, getComparisonDirection(), x, y);
+    return scalar::compare(e, getComparisonDirection(), x, y, getCompareType());
   }];
   let summary = "elementwise comparison";
   let description = [{
     Compares `lhs` with `rhs` elementwise by `comparison_direction` (EQ, NE, LT, LE, GT, GE),
-    giving `i1`; comparisons with nan are false except NE.
+    giving `i1`; comparisons with nan are false except NE. An optional `compare_type`
+    (StableHLO's): TOTALORDER orders floats totally (-nan < -inf < ... < -0 < +0 < ... < nan),
+    UNSIGNED compares integers as unsigned; FLOAT and SIGNED are the default orders.
 
     Example:
     ```mlir
     %2 = strata.compare LT, %0, %1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    %3 = strata.compare LT, %0, %1, TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
     ```
   }];
   let arguments = (ins Strata_ComparisonDirection:$comparison_direction,
-                       Strata_Tensor:$lhs, Strata_Tensor:$rhs);
+                       Strata_Tensor:$lhs, Strata_Tensor:$rhs,
+                       OptionalAttr<Strata_ComparisonType>:$compare_type);
   let results = (outs Strata_PredTensor:$result);
   let assemblyFormat = [{
-    $comparison_direction `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+    $comparison_direction `,` $lhs `,` $rhs (`,` $compare_type^)? attr-dict `:` functional-type(operands, results)
   }];
+  let builders = [
+    OpBuilder<(ins "Type":$result, "ComparisonDirection":$direction, "Value":$lhs, "Value":$rhs), [{
+      build($_builder, $_state, result, direction, lhs, rhs, ComparisonTypeAttr());
+    }]>];
+  let hasVerifier = 1;
 }
 
 def Strata_SelectOp : Strata_ElementwiseOp<"select",
@@ -719,7 +735,8 @@ def Strata_ConvertOp : Strata_ElementwiseOp<"convert"> {
   let summary = "elementwise type conversion";
   let description = [{
     Converts each element to the result's element type (floats to integers truncate toward
-    zero; to `i1` is `!= 0`).
+    zero; to `i1` is `!= 0`). One type after the colon (StableHLO's spelling) means the
+    operand's type is the result's.
 
     Example:
     ```mlir
@@ -728,7 +745,7 @@ def Strata_ConvertOp : Strata_ElementwiseOp<"convert"> {
   }];
   let arguments = (ins Strata_Tensor:$operand);
   let results = (outs Strata_Tensor:$result);
-  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$operand attr-dict `:` custom<UnaryTypes>(type($operand), type($result))";
   let hasFolder = 1;
 }
 
@@ -905,15 +922,15 @@ def Strata_ReduceOp : Strata_Op<"reduce", [RecursiveMemoryEffects, AttrSizedOper
       strata.return %s : tensor<f32>
     }
     ```
+    StableHLO's spellings parse too: one `(input init: value)` group an input, and the body
+    either as `applies strata.add` (one op of each accumulator and element) before `across`,
+    or as `reducer(%acc0: T, %x0: T) (%acc1: U, %x1: U) { ... }`.
   }];
   let arguments = (ins Variadic<Strata_Tensor>:$inputs, Variadic<Strata_Tensor>:$init_values,
                        DenseI64ArrayAttr:$dimensions);
   let results = (outs Variadic<Strata_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = [{
-    `(` $inputs `init` `` `:` $init_values `)` `across` `dimensions` `=` $dimensions attr-dict
-    `:` functional-type(operands, results) $body
-  }];
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
@@ -1045,12 +1062,13 @@ def Strata_DynamicSliceOp : Strata_Op<"dynamic_slice", [Pure]> {
     %s = strata.dynamic_slice %xs[%i, %zero], sizes = [1, 4]
         : (tensor<8x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32>
     ```
+    StableHLO's spelling `%xs, %i, %zero, sizes = [1, 4]` parses too.
   }];
   let arguments = (ins Strata_Tensor:$operand, Variadic<0DTensorOf<[I32]>>:$start_indices,
                        DenseI64ArrayAttr:$slice_sizes);
   let results = (outs Strata_Tensor:$result);
   let assemblyFormat = [{
-    $operand `[` $start_indices `]` `,` `sizes` `=` $slice_sizes attr-dict `:` functional-type(operands, results)
+    $operand `` custom<SliceStarts>($start_indices) `sizes` `=` $slice_sizes attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }
@@ -1066,12 +1084,13 @@ def Strata_DynamicUpdateSliceOp : Strata_Op<"dynamic_update_slice", [Pure]> {
     %r = strata.dynamic_update_slice %ys[%i, %zero], %y
         : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
     ```
+    StableHLO's spelling `%ys, %y, %i, %zero` parses too.
   }];
   let arguments = (ins Strata_Tensor:$operand, Strata_Tensor:$update,
                        Variadic<0DTensorOf<[I32]>>:$start_indices);
   let results = (outs Strata_Tensor:$result);
   let assemblyFormat = [{
-    $operand `[` $start_indices `]` `,` $update attr-dict `:` functional-type(operands, results)
+    $operand `` custom<UpdateSliceOperands>($update, $start_indices) attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -1,5 +1,6 @@
 #include "lowering/Dialects.h"
 
+#include "dialect/StablehloCompat.h"
 #include "dialect/StrataDialect.h"
 #include "lowering/CpuPipeline.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -17,7 +18,7 @@
 #include "mlir/IR/DialectRegistry.h"
 
 void mlir::strata::registerStrataDialects(DialectRegistry& registry) {
-  registry.insert<StrataDialect, func::FuncDialect, arith::ArithDialect, math::MathDialect,
+  registry.insert<StrataDialect, StablehloCompatDialect, func::FuncDialect, arith::ArithDialect, math::MathDialect,
                   tensor::TensorDialect, linalg::LinalgDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, memref::MemRefDialect,
                   bufferization::BufferizationDialect, vector::VectorDialect,

@@ -1,0 +1,47 @@
+// dialect/StablehloCompat.h — StableHLO text read as `strata`. `strata` is modelled on
+// StableHLO: its ops have StableHLO's names (where they differ, kRenamed in the .cpp) and
+// accept StableHLO's pretty syntax. This dialect registers the `stablehlo` namespace and hands
+// each `stablehlo.X` it sees to the parser of `strata.X`, so the op is a strata op from the
+// moment it is parsed: one definition of each op's semantics, locations kept.
+//
+// What has no strata op stays an unregistered `stablehlo.*` op (generic form, or
+// `stablehlo.custom_call`, parsed here); unregisteredOps() lists them for a clear refusal.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "mlir/IR/Dialect.h"
+
+namespace mlir {
+class ModuleOp;
+}
+
+namespace mlir::strata {
+
+class StablehloCompatDialect : public Dialect {
+ public:
+  explicit StablehloCompatDialect(MLIRContext* context);
+  ~StablehloCompatDialect() override;
+  static StringRef getDialectNamespace() { return "stablehlo"; }
+
+  std::optional<ParseOpHook> getParseOperationHook(StringRef opName) const override;
+  // #stablehlo<precision DEFAULT> and the like: hints strata accepts and ignores.
+  Attribute parseAttribute(DialectAsmParser& parser, Type type) const override;
+  void printAttribute(Attribute attr, DialectAsmPrinter& printer) const override;
+
+ private:
+  struct Hooks;
+  std::unique_ptr<Hooks> hooks_;
+};
+
+// The strata op a `stablehlo.NAME` op is ("strata." + the strata name).
+std::string strataNameOf(StringRef stablehloName);
+
+// The first op of `module` (in walk order) that is not a registered op: a StableHLO op strata
+// has no op for, a custom_call, or an op of another dialect read as unregistered. Null if none.
+Operation* firstUnregisteredOp(ModuleOp module);
+
+}  // namespace mlir::strata
+
+MLIR_DECLARE_EXPLICIT_TYPE_ID(mlir::strata::StablehloCompatDialect)
