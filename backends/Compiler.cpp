@@ -23,6 +23,10 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "dialect/StablehloCompat.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Parser/Parser.h"
+#include "transforms/EntryFunction.h"
 
 namespace strata::compiler {
 namespace {
@@ -69,12 +73,29 @@ CompileResult failure(std::string message) {
   return CompileResult{nullptr, std::move(message)};
 }
 
-CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated) {
+// The target of options.device, or null with the reason in `error`.
+const backends::Target* device_target(const JitOptions& options, std::string& error) {
   const backends::Target* target = backends::find_target(options.device.value_or(cpu()).kind);
-  if (!target) return failure(no_target(options.device.value_or(cpu())));
-  if (options.device.value_or(cpu()).index < 0 || options.device.value_or(cpu()).index >= target->device_count())
-    return failure("error: no device " + options.device.value_or(cpu()).str() + " (this process has " +
-                   std::to_string(target->device_count()) + ")\n");
+  if (!target) {
+    error = no_target(options.device.value_or(cpu()));
+    return nullptr;
+  }
+  if (options.device.value_or(cpu()).index < 0 || options.device.value_or(cpu()).index >= target->device_count()) {
+    error = "error: no device " + options.device.value_or(cpu()).str() + " (this process has " +
+            std::to_string(target->device_count()) + ")\n";
+    return nullptr;
+  }
+  return target;
+}
+
+CompileResult run_pipeline(Session& session, mlir::ModuleOp module, const backends::Target& target,
+                           backends::Program& prog, const JitOptions& options, std::span<const int> donated,
+                           backends::StageClock& clock);
+
+CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated) {
+  std::string error;
+  const backends::Target* target = device_target(options, error);
+  if (!target) return failure(error);
 
   backends::Program prog;
   for (int v : jaxpr.invars) prog.inputs.push_back(jaxpr.vars[static_cast<size_t>(v)]);
@@ -95,28 +116,35 @@ CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, st
   Session session(*target);
   mlir::OwningOpRef<mlir::ModuleOp> module = session.lower(jaxpr);
   if (!module) return failure(session.errors);
+  return run_pipeline(session, *module, *target, prog, options, donated, clock);
+}
 
+// The stages from `strata` on, the persistent cache and the target's code generation, for the
+// program `module` (whose entry function's arguments are prog's consts, then its inputs).
+CompileResult run_pipeline(Session& session, mlir::ModuleOp module, const backends::Target& target,
+                           backends::Program& prog, const JitOptions& options, std::span<const int> donated,
+                           backends::StageClock& clock) {
   // The MLIR stages only: translating stages (llvm-ir, asm) print what the target generates.
   llvm::SmallVector<const Stage*> stages;
-  for (const Stage* s : backends::pipeline(*target))
+  for (const Stage* s : backends::pipeline(target))
     if (!s->translate) stages.push_back(s);
   mlir::strata::PipelineOptions po = backends::pipeline_options(
-      *target, options, static_cast<int64_t>(prog.consts.size()), static_cast<int64_t>(prog.inputs.size()), donated);
+      target, options, static_cast<int64_t>(prog.consts.size()), static_cast<int64_t>(prog.inputs.size()), donated);
   mlir::strata::StageCost cost;
   auto record = [&](const Stage& stage, const std::string*) {
-    if (stage.measure) stage.measure(*module, cost);
-    prog.stages.emplace_back(stage.name, mlir::strata::printStage(*module, stage));
+    if (stage.measure) stage.measure(module, cost);
+    prog.stages.emplace_back(stage.name, mlir::strata::printStage(module, stage));
     clock.lap(prog.times, stage.name);
   };
 
   // Shared stages up to `cse`, where the persistent cache is consulted.
   const llvm::StringRef cse = mlir::strata::kCacheKeyStage;
-  if (mlir::failed(mlir::strata::runStages(*module, stages, po, {}, cse, record))) return failure(session.errors);
+  if (mlir::failed(mlir::strata::runStages(module, stages, po, {}, cse, record))) return failure(session.errors);
   const size_t shared = prog.stages.size();  // jaxpr … cse: what a cache hit computes anyway
   std::string key;
   if (!options.cache_dir.empty()) {
     key = backends::cache_key(prog.stages.back().second, codegen_key(options, donated),
-                              std::string(target->name()) + "\n" + target->fingerprint());
+                              std::string(target.name()) + "\n" + target.fingerprint());
     backends::CacheEntry entry;
     if (backends::cache_load(options.cache_dir, key, entry)) {
       backends::Program cached = prog;
@@ -127,17 +155,17 @@ CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, st
       cached.output_aliases = entry.output_aliases;
       cached.from_disk_cache = true;
       clock.lap(cached.times, "disk-cache");  // only a hit's times show the cache
-      auto exe = target->load(entry.payload, std::move(cached), options);
+      auto exe = target.load(entry.payload, std::move(cached), options);
       if (exe.ok()) return CompileResult{*std::move(exe), ""};
       // A stale or foreign payload: compile afresh.
     }
   }
 
-  if (mlir::failed(mlir::strata::runStages(*module, stages, po, cse, {}, record))) return failure(session.errors);
+  if (mlir::failed(mlir::strata::runStages(module, stages, po, cse, {}, record))) return failure(session.errors);
   prog.cost.flops = cost.flops;
   prog.cost.bytes_accessed = cost.bytes_accessed;
   std::string payload;
-  absl::StatusOr<std::shared_ptr<const Executable>> exe = target->compile(*module, prog, options, payload);
+  absl::StatusOr<std::shared_ptr<const Executable>> exe = target.compile(module, prog, options, payload);
   if (!exe.ok()) return failure(session.errors + "error: " + std::string(exe.status().message()) + "\n");
 
   if (!options.cache_dir.empty() && !payload.empty()) {
@@ -152,7 +180,97 @@ CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, st
   return CompileResult{*std::move(exe), ""};
 }
 
+// The strata dtype of a tensor element type, if it is one.
+std::optional<DType> dtype_of(mlir::Type t) {
+  if (t.isInteger(1)) return DType::bool_;
+  if (t.isInteger(32)) return DType::i32;
+  if (t.isInteger(64)) return DType::i64;
+  if (t.isBF16()) return DType::bf16;
+  if (t.isF16()) return DType::f16;
+  if (t.isF32()) return DType::f32;
+  if (t.isF64()) return DType::f64;
+  return std::nullopt;
+}
+
+// `type` as an AbstractValue, or a diagnostic at `loc` naming what strata does not take.
+std::optional<AbstractValue> abstract_value(mlir::Type type, mlir::Location loc, llvm::StringRef what) {
+  auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type);
+  std::optional<DType> dtype = tensor ? dtype_of(tensor.getElementType()) : std::nullopt;
+  if (!tensor || !tensor.hasStaticShape() || !dtype) {
+    mlir::emitError(loc) << "strata compiles functions of tensors of static shape and the element types i1, i32, "
+                            "i64, bf16, f16, f32, f64, but " << what << " is " << type;
+    return std::nullopt;
+  }
+  return AbstractValue{Shape(tensor.getShape().begin(), tensor.getShape().end()), *dtype, false};
+}
+
+CompileResult compile_mlir_impl(std::string_view text, std::string_view filename, std::string_view entry,
+                                const JitOptions& options) {
+  std::string error;
+  const backends::Target* target = device_target(options, error);
+  if (!target) return failure(error);
+  backends::StageClock clock;
+  Session session(*target);
+  mlir::ParserConfig config(&session.context);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(
+      llvm::StringRef(text.data(), text.size()), config, llvm::StringRef(filename.data(), filename.size()));
+  if (!module) return failure(session.errors);
+  if (mlir::Operation* op = mlir::strata::firstUnregisteredOp(*module)) {
+    auto callee = op->getAttrOfType<mlir::StringAttr>("call_target_name");
+    op->emitError() << op->getName() << (callee ? " @" + callee.getValue().str() : std::string())
+                                << " has no strata op";
+    return failure(session.errors);
+  }
+  // The entry stays public under its name; every other function becomes a private helper.
+  mlir::func::FuncOp main;
+  for (auto fn : module->getOps<mlir::func::FuncOp>()) {
+    bool isEntry = entry.empty() ? fn.getSymName() == "main" : fn.getSymName() == llvm::StringRef(entry.data(), entry.size());
+    if (isEntry) main = fn;
+  }
+  if (!main && entry.empty()) main = mlir::strata::entryFunction(*module);
+  if (!main || main.isExternal()) {
+    mlir::emitError(module->getLoc()) << "expects a function @" << (entry.empty() ? "main" : std::string(entry))
+                                      << " with a body in the module";
+    return failure(session.errors);
+  }
+  for (auto fn : module->getOps<mlir::func::FuncOp>())
+    if (fn != main) fn.setPrivate();
+  main.setPublic();
+  if (main.getSymName() != "main") {
+    if (module->lookupSymbol("main")) {
+      mlir::emitError(main.getLoc()) << "cannot compile @" << main.getSymName() << " from a module that also has a @main";
+      return failure(session.errors);
+    }
+    main.setSymName("main");
+  }
+  if (mlir::failed(mlir::verify(*module))) return failure(session.errors);
+
+  backends::Program prog;
+  for (auto [i, t] : llvm::enumerate(main.getArgumentTypes())) {
+    auto a = abstract_value(t, main.getLoc(), "argument " + std::to_string(i));
+    if (!a) return failure(session.errors);
+    prog.inputs.push_back(*a);
+    prog.memory.argument_bytes += static_cast<int64_t>(a->nbytes());
+  }
+  for (auto [i, t] : llvm::enumerate(main.getResultTypes())) {
+    auto a = abstract_value(t, main.getLoc(), "result " + std::to_string(i));
+    if (!a) return failure(session.errors);
+    prog.outputs.push_back(*a);
+    prog.memory.output_bytes += static_cast<int64_t>(a->nbytes());
+  }
+  return run_pipeline(session, *module, *target, prog, options, {}, clock);
+}
+
 }  // namespace
+
+CompileResult compile_mlir(std::string_view text, std::string_view filename, std::string_view entry,
+                           const JitOptions& options) {
+  try {
+    return compile_mlir_impl(text, filename, entry, options);
+  } catch (const std::exception& e) {
+    return failure(std::string("error: internal: ") + e.what() + "\n");
+  }
+}
 
 int device_count(DeviceKind kind) {
   const backends::Target* t = backends::find_target(kind);

@@ -51,6 +51,14 @@ LowerResult lower(const JaxprImpl& jaxpr, const JitOptions& options, std::string
 // consulted after `cse` and filled at the end.
 CompileResult compile(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated = {});
 
+// Compiles the function `entry` of a module of MLIR text for options.device, as compile()
+// compiles a jaxpr: its arguments are the inputs, its results the outputs. The text is the
+// `strata` dialect or StableHLO as JAX exports it (dialect/StablehloCompat.h); the module's
+// other functions are helpers the entry calls (inlined). Empty `entry`: @main, or the one
+// public function. `filename` names the text in diagnostics (file:line:col).
+CompileResult compile_mlir(std::string_view text, std::string_view filename, std::string_view entry,
+                           const JitOptions& options);
+
 // Whether the generated code checks its loads and stores: options.check_bounds, or
 // STRATA_CHECK_BOUNDS=1 (any value but empty and "0") in the environment.
 bool check_bounds(const JitOptions& options);

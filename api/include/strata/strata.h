@@ -14,5 +14,7 @@
 #include "strata/pytree.h"
 #include "strata/random.h"
 #include "strata/shape.h"
+#include "strata/stablehlo.h"
+#include "strata/npy.h"
 #include "strata/transforms.h"
 #include "strata/vmap.h"
