@@ -214,7 +214,7 @@ CompileResult compile_mlir_impl(std::string_view text, std::string_view filename
   mlir::ParserConfig config(&session.context);
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(
       llvm::StringRef(text.data(), text.size()), config, llvm::StringRef(filename.data(), filename.size()));
-  if (!module) return failure(session.errors);
+  if (!module || mlir::failed(mlir::strata::importGenericOps(*module))) return failure(session.errors);
   if (mlir::Operation* op = mlir::strata::firstUnregisteredOp(*module)) {
     auto callee = op->getAttrOfType<mlir::StringAttr>("call_target_name");
     op->emitError() << op->getName() << (callee ? " @" + callee.getValue().str() : std::string())

@@ -103,20 +103,141 @@ std::optional<Dialect::ParseOpHook> StablehloCompatDialect::getParseOperationHoo
   return ParseOpHook(it->second);
 }
 
+// StableHLO's attributes, read into builtin ones for importGenericOps:
+//   #stablehlo<comparison_direction LT>       → the string "comparison_direction LT"
+//   #stablehlo.dot<lhs_batching_dimensions = [0], ...> → {kind = "dot", lhs_batching_dimensions = array<i64: 0>, ...}
 Attribute StablehloCompatDialect::parseAttribute(DialectAsmParser& parser, Type) const {
-  // #stablehlo<precision DEFAULT>: read as the string "precision DEFAULT".
-  StringRef kind, value;
+  MLIRContext* ctx = getContext();
+  StringRef kind;
   if (parser.parseKeyword(&kind)) return {};
-  if (kind != "precision") {
-    parser.emitError(parser.getNameLoc(), "strata reads no #stablehlo<") << kind << " ...> attribute";
-    return {};
+  if (failed(parser.parseOptionalLess())) {
+    StringRef value;
+    if (parser.parseKeyword(&value)) return {};
+    return StringAttr::get(ctx, (kind + " " + value).str());
   }
-  if (parser.parseKeyword(&value)) return {};
-  return StringAttr::get(getContext(), (kind + " " + value).str());
+  SmallVector<NamedAttribute> fields{{StringAttr::get(ctx, "kind"), StringAttr::get(ctx, kind)}};
+  if (succeeded(parser.parseOptionalGreater())) return DictionaryAttr::get(ctx, fields);
+  do {
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual()) return {};
+    Attribute value;
+    if (succeeded(parser.parseOptionalLSquare())) {
+      SmallVector<int64_t> ints;
+      if (failed(parser.parseOptionalRSquare())) {
+        if (parser.parseCommaSeparatedList([&]() { return parser.parseInteger(ints.emplace_back()); }) ||
+            parser.parseRSquare())
+          return {};
+      }
+      value = DenseI64ArrayAttr::get(ctx, ints);
+    } else {
+      int64_t n;
+      OptionalParseResult r = parser.parseOptionalInteger(n);
+      if (r.has_value()) {
+        if (failed(*r)) return {};
+        value = IntegerAttr::get(IntegerType::get(ctx, 64), n);
+      } else {
+        StringRef word;
+        if (parser.parseKeyword(&word)) return {};
+        value = StringAttr::get(ctx, word);
+      }
+    }
+    fields.push_back({StringAttr::get(ctx, key), value});
+  } while (succeeded(parser.parseOptionalComma()));
+  if (parser.parseGreater()) return {};
+  return DictionaryAttr::get(ctx, fields);
 }
 
 void StablehloCompatDialect::printAttribute(Attribute attr, DialectAsmPrinter& printer) const {
-  printer << cast<StringAttr>(attr).getValue();
+  printer << attr;
+}
+
+namespace {
+
+// "comparison_direction LT" → LT, for the enum named `kind`.
+std::optional<StringRef> enumValue(Attribute a, StringRef kind) {
+  auto s = dyn_cast_or_null<StringAttr>(a);
+  if (!s || !s.getValue().starts_with(kind) || s.getValue().size() <= kind.size() + 1) return std::nullopt;
+  return s.getValue().drop_front(kind.size() + 1);
+}
+
+// The strata op for one generic-form StableHLO op, or failure after a diagnostic.
+LogicalResult importOne(Operation* op, OpBuilder& b) {
+  MLIRContext* ctx = op->getContext();
+  StringRef name = op->getName().getStringRef();
+  std::string strataName = strataNameOf(name);
+  // Attributes, and the properties `<{...}>` an unregistered op keeps as one dictionary.
+  SmallVector<NamedAttribute> attrs(op->getAttrs());
+  if (auto props = dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute())) attrs.append(props.begin(), props.end());
+  auto take = [&](StringRef key) -> Attribute {
+    for (auto it = attrs.begin(); it != attrs.end(); ++it)
+      if (it->getName() == key) {
+        Attribute a = it->getValue();
+        attrs.erase(it);
+        return a;
+      }
+    return {};
+  };
+  if (name == "stablehlo.round_nearest_afz" || name == "stablehlo.round_nearest_even") {
+    strataName = RoundOp::getOperationName().str();
+    attrs.push_back({StringAttr::get(ctx, "rounding_method"),
+                     RoundingMethodAttr::get(ctx, name.ends_with("afz") ? RoundingMethod::AWAY_FROM_ZERO
+                                                                       : RoundingMethod::TO_NEAREST_EVEN)});
+  } else if (name == "stablehlo.compare") {
+    std::optional<StringRef> d = enumValue(take("comparison_direction"), "comparison_direction");
+    std::optional<ComparisonDirection> dir = d ? symbolizeComparisonDirection(*d) : std::nullopt;
+    if (!dir) return op->emitError("expects a comparison_direction attribute (#stablehlo<comparison_direction LT>)");
+    attrs.push_back({StringAttr::get(ctx, "comparison_direction"), ComparisonDirectionAttr::get(ctx, *dir)});
+    if (Attribute t = take("compare_type")) {
+      std::optional<StringRef> v = enumValue(t, "comparison_type");
+      std::optional<ComparisonType> type = v ? symbolizeComparisonType(*v) : std::nullopt;
+      if (!type) return op->emitError("expects compare_type as #stablehlo<comparison_type FLOAT>");
+      attrs.push_back({StringAttr::get(ctx, "compare_type"), ComparisonTypeAttr::get(ctx, *type)});
+    }
+  } else if (name == "stablehlo.dot_general") {
+    auto dims = dyn_cast_or_null<DictionaryAttr>(take("dot_dimension_numbers"));
+    if (!dims) return op->emitError("expects dot_dimension_numbers (#stablehlo.dot<...>)");
+    for (StringRef key : {"lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions",
+                          "rhs_contracting_dimensions"})
+      attrs.push_back({StringAttr::get(ctx, key), dims.get(key) ? dims.get(key) : DenseI64ArrayAttr::get(ctx, {})});
+    take("precision_config");
+    take("algorithm");
+  } else if (name == "stablehlo.reduce") {
+    int32_t n = static_cast<int32_t>(op->getNumOperands() / 2);
+    attrs.push_back({StringAttr::get(ctx, "operandSegmentSizes"), DenseI32ArrayAttr::get(ctx, {n, n})});
+  }
+  std::optional<RegisteredOperationName> target = RegisteredOperationName::lookup(strataName, ctx);
+  if (!target) return success();  // no strata op: refused later by name (firstUnregisteredOp)
+  // Inherent attributes become the op's properties; the rest stay discardable.
+  SmallVector<NamedAttribute> inherent, discardable;
+  for (NamedAttribute a : attrs) {
+    bool isInherent = a.getName() == "operandSegmentSizes" || llvm::is_contained(target->getAttributeNames(), a.getName());
+    (isInherent ? inherent : discardable).push_back(a);
+  }
+  OperationState state(op->getLoc(), *target);
+  state.addOperands(op->getOperands());
+  state.addTypes(op->getResultTypes());
+  state.addAttributes(discardable);
+  if (!inherent.empty()) state.propertiesAttr = DictionaryAttr::get(ctx, inherent);
+  for (Region& r : op->getRegions()) state.addRegion()->takeBody(r);
+  b.setInsertionPoint(op);
+  Operation* created = b.create(state);
+  op->replaceAllUsesWith(created);
+  op->erase();
+  return success();
+}
+
+}  // namespace
+
+LogicalResult importGenericOps(ModuleOp module) {
+  SmallVector<Operation*> todo;
+  module.walk<WalkOrder::PostOrder>([&](Operation* op) {
+    if (!op->isRegistered() && op->getName().getDialectNamespace() == StablehloCompatDialect::getDialectNamespace())
+      todo.push_back(op);
+  });
+  OpBuilder b(module.getContext());
+  for (Operation* op : todo)
+    if (failed(importOne(op, b))) return failure();
+  return success();
 }
 
 Operation* firstUnregisteredOp(ModuleOp module) {

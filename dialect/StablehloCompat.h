@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mlir/IR/Dialect.h"
+#include "mlir/Support/LogicalResult.h"
 
 namespace mlir {
 class ModuleOp;
@@ -37,6 +38,11 @@ class StablehloCompatDialect : public Dialect {
 
 // The strata op a `stablehlo.NAME` op is ("strata." + the strata name).
 std::string strataNameOf(StringRef stablehloName);
+
+// Turns the generic-form `stablehlo.*` ops of `module` (unregistered after parsing) into their
+// strata ops, translating StableHLO's attributes (#stablehlo<comparison_direction LT>,
+// #stablehlo.dot<...>) into strata's; ops strata has not are left for firstUnregisteredOp.
+LogicalResult importGenericOps(ModuleOp module);
 
 // The first op of `module` (in walk order) that is not a registered op: a StableHLO op strata
 // has no op for, a custom_call, or an op of another dialect read as unregistered. Null if none.

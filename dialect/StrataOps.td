@@ -1064,7 +1064,7 @@ def Strata_DynamicSliceOp : Strata_Op<"dynamic_slice", [Pure]> {
     ```
     StableHLO's spelling `%xs, %i, %zero, sizes = [1, 4]` parses too.
   }];
-  let arguments = (ins Strata_Tensor:$operand, Variadic<0DTensorOf<[I32]>>:$start_indices,
+  let arguments = (ins Strata_Tensor:$operand, Variadic<0DTensorOf<[I32, I64]>>:$start_indices,
                        DenseI64ArrayAttr:$slice_sizes);
   let results = (outs Strata_Tensor:$result);
   let assemblyFormat = [{
@@ -1087,7 +1087,7 @@ def Strata_DynamicUpdateSliceOp : Strata_Op<"dynamic_update_slice", [Pure]> {
     StableHLO's spelling `%ys, %y, %i, %zero` parses too.
   }];
   let arguments = (ins Strata_Tensor:$operand, Strata_Tensor:$update,
-                       Variadic<0DTensorOf<[I32]>>:$start_indices);
+                       Variadic<0DTensorOf<[I32, I64]>>:$start_indices);
   let results = (outs Strata_Tensor:$result);
   let assemblyFormat = [{
     $operand `` custom<UpdateSliceOperands>($update, $start_indices) attr-dict `:` functional-type(operands, results)

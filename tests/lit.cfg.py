@@ -11,9 +11,9 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.strata_obj_root, "tests", "lit-out")
 # Inputs/ hold files that RUN lines read; api/, tracer/ and package/ are GoogleTest and ctest's.
-config.excludes = ["Inputs", "api", "tracer", "package", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "api", "tracer", "package", "conformance", "lit.cfg.py", "lit.site.cfg.py"]
 
 # strata-opt, the example lowerer, and LLVM's FileCheck, not and count.
 config.environment["PATH"] = os.pathsep.join(
-    [config.strata_tools_dir, config.strata_examples_dir, config.llvm_tools_dir,
+    [config.strata_tools_dir, config.strata_run_dir, config.strata_examples_dir, config.llvm_tools_dir,
      config.environment.get("PATH", os.environ.get("PATH", ""))])

@@ -56,7 +56,7 @@ def run_file(strata_run, corpus, rel):
     else:
         cmd = [strata_run, path, "--split-input-file"]
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=300)
         out = p.stdout + p.stderr
         ok = p.returncode == 0
     except subprocess.TimeoutExpired:

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "backends/Pipeline.h"
+#include "dialect/StablehloCompat.h"
 #include "jaxpr_parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -93,7 +94,12 @@ bool looksLikeJaxpr(llvm::StringRef filename, llvm::StringRef text) {
 // parsed jaxpr, whose text is then returned in `jaxprText`.
 OwningOpRef<ModuleOp> readProgram(llvm::SourceMgr& sourceMgr, MLIRContext& context, bool jaxpr,
                                   std::string& jaxprText) {
-  if (!jaxpr) return parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!jaxpr) {
+    // StableHLO's generic-form ops become strata ops (its pretty forms already are).
+    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (module && failed(mlir::strata::importGenericOps(*module))) return {};
+    return module;
+  }
   const llvm::MemoryBuffer* buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   std::string filename = buffer->getBufferIdentifier().str();
   ::strata::ParsedJaxpr parsed = ::strata::parse_jaxpr(buffer->getBuffer(), filename);

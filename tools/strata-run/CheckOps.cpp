@@ -42,10 +42,19 @@ mlir::ParseResult parseCheck(mlir::OpAsmParser& parser, mlir::OperationState& st
   return parser.resolveOperands(operands, types, parser.getCurrentLocation(), state.operands);
 }
 
+// file:line:col of the op (the first such location inside a fused or named one).
 std::string where(mlir::Operation* op) {
   std::string s;
-  llvm::raw_string_ostream os(s);
-  os << op->getLoc();
+  op->getLoc()->walk([&](mlir::Location l) {
+    auto f = mlir::dyn_cast<mlir::FileLineColLoc>(l);
+    if (!f) return mlir::WalkResult::advance();
+    s = (f.getFilename().getValue() + ":" + llvm::Twine(f.getLine()) + ":" + llvm::Twine(f.getColumn())).str();
+    return mlir::WalkResult::interrupt();
+  });
+  if (s.empty()) {
+    llvm::raw_string_ostream os(s);
+    os << op->getLoc();
+  }
   return s;
 }
 

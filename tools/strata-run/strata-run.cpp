@@ -181,7 +181,8 @@ void runFunction(mlir::ModuleOp module, llvm::StringRef fnName, const std::strin
 }
 
 // One module (a file, or one chunk of it): every function holding checks, or the entry.
-void runChunk(mlir::MLIRContext& ctx, std::unique_ptr<llvm::MemoryBuffer> buffer, const std::string& label,
+// Returns whether it ran a function (with --entry, a chunk without that function runs none).
+bool runChunk(mlir::MLIRContext& ctx, std::unique_ptr<llvm::MemoryBuffer> buffer, const std::string& label,
               const std::vector<st::Array>& args, Tally& tally) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
@@ -189,7 +190,10 @@ void runChunk(mlir::MLIRContext& ctx, std::unique_ptr<llvm::MemoryBuffer> buffer
   llvm::raw_string_ostream ds(diagnostics);
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &ctx, ds);
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);
-  if (!module) return tally.fail(label, "cannot parse:\n" + diagnostics);
+  if (!module) {
+    tally.fail(label, "cannot parse:\n" + diagnostics);
+    return true;
+  }
   std::vector<std::string> tests;
   std::string ignored;
   for (auto fn : module->getOps<mlir::func::FuncOp>()) {
@@ -198,11 +202,15 @@ void runChunk(mlir::MLIRContext& ctx, std::unique_ptr<llvm::MemoryBuffer> buffer
     fn.walk([&](mlir::Operation* op) { hasCheck |= strata::run::asCheck(op, ignored).has_value() || !ignored.empty(); });
     if ((entryName.empty() && hasCheck) || fn.getSymName() == entryName.getValue()) tests.push_back(fn.getSymName().str());
   }
-  if (tests.empty()) {
-    if (entryName.empty() && module->lookupSymbol<mlir::func::FuncOp>("main")) tests.push_back("main");
-    else return tally.fail(label, "no function to run (no checks, no @" + (entryName.empty() ? std::string("main") : entryName.getValue()) + ")");
+  if (tests.empty() && entryName.empty()) {
+    if (!module->lookupSymbol<mlir::func::FuncOp>("main")) {
+      tally.fail(label, "no function to run (no checks, no @main)");
+      return true;
+    }
+    tests.push_back("main");
   }
   for (const std::string& t : tests) runFunction(*module, t, label, args, tally);
+  return !tests.empty();
 }
 
 }  // namespace
@@ -231,8 +239,9 @@ int main(int argc, char** argv) {
   }
   llvm::StringRef text = (*file)->getBuffer();
   std::string base = std::filesystem::path(inputFile.getValue()).filename().string();
+  bool ran = false;
   if (!splitInput) {
-    runChunk(ctx, llvm::MemoryBuffer::getMemBuffer(text, inputFile), base, args, tally);
+    ran = runChunk(ctx, llvm::MemoryBuffer::getMemBuffer(text, inputFile), base, args, tally);
   } else {
     // Each chunk keeps its lines' numbers: it is padded with the newlines before it.
     size_t start = 0, line = 0;
@@ -242,7 +251,7 @@ int main(int argc, char** argv) {
       llvm::StringRef chunk = text.slice(start, sep == llvm::StringRef::npos ? text.size() : sep);
       std::string padded(line, '\n');
       padded += chunk.str();
-      runChunk(ctx, llvm::MemoryBuffer::getMemBufferCopy(padded, inputFile), base, args, tally);
+      ran |= runChunk(ctx, llvm::MemoryBuffer::getMemBufferCopy(padded, inputFile), base, args, tally);
       if (sep == llvm::StringRef::npos) break;
       line += chunk.count('\n');
       size_t next = text.find('\n', sep);
@@ -251,6 +260,7 @@ int main(int argc, char** argv) {
       start = next + 1;
     }
   }
+  if (!ran) tally.fail(base, "no function @" + entryName.getValue() + " to run");
   std::cout << tally.passed << " passed, " << tally.failed << " failed\n";
   return tally.failed ? 1 : 0;
 }

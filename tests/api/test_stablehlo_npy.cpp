@@ -1,0 +1,171 @@
+// .npy files (strata/npy.h) and StableHLO modules called from C++ (strata/stablehlo.h).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <cmath>
+#include <fstream>
+#include <unistd.h>
+
+#include "strata/strata.h"
+#include "test_util.h"
+
+namespace st = strata;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp_file(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("strata_npy_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+// A .npy file written byte by byte: the header as given, then `data`.
+void write_raw(const fs::path& path, const std::string& header, const std::string& data) {
+  std::string h = header;
+  size_t total = 10 + h.size() + 1;
+  h.append((64 - total % 64) % 64, ' ');
+  h += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  char len[2] = {static_cast<char>(h.size() & 0xff), static_cast<char>(h.size() >> 8)};
+  out.write(len, 2);
+  out << h << data;
+}
+
+// |a - b| <= atol + rtol * |b| elementwise, same shape.
+bool allclose(const st::Array& a, const st::Array& b, double rtol, double atol) {
+  if (a.shape() != b.shape()) return false;
+  std::vector<double> x = a.to_vector<double>(), y = b.to_vector<double>();
+  for (size_t i = 0; i < x.size(); ++i)
+    if (!(std::fabs(x[i] - y[i]) <= atol + rtol * std::fabs(y[i]))) return false;
+  return true;
+}
+
+std::string bytes_of(const st::Array& a) {
+  return std::string(static_cast<const char*>(a.data()), a.nbytes());
+}
+
+}  // namespace
+
+TEST(Npy, RoundTripsEveryDtypeAndShape) {
+  for (st::DType t : st::kAllDTypes) {
+    for (const st::Shape& shape : {st::Shape{2, 3}, st::Shape{}, st::Shape{0, 4}, st::Shape{5}}) {
+      st::Array x = st::astype(st::arange(0, static_cast<double>(st::num_elements(shape)), 1, st::f64) * 0.75 - 1.0, t);
+      x = st::reshape(x, shape);
+      fs::path p = temp_file("rt.npy");
+      st::save_npy(p.string(), x);
+      st::Array y = st::load_npy(p.string());
+      EXPECT_EQ(y.dtype(), t) << st::long_name(t);
+      EXPECT_EQ(y.shape(), shape);
+      EXPECT_EQ(bytes_of(y), bytes_of(x)) << st::long_name(t);
+      // The data starts 64-byte aligned, as NumPy writes it.
+      EXPECT_EQ(fs::file_size(p) - x.nbytes(), 128u);
+    }
+  }
+}
+
+TEST(Npy, ReadsFortranOrderAndBigEndian) {
+  fs::path p = temp_file("fortran.npy");
+  // [[0, 1, 2], [3, 4, 5]] stored column by column.
+  std::vector<float> cols = {0, 3, 1, 4, 2, 5};
+  write_raw(p, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }",
+            std::string(reinterpret_cast<const char*>(cols.data()), cols.size() * 4));
+  st::Array x = st::load_npy(p.string());
+  EXPECT_EQ(x.shape(), (st::Shape{2, 3}));
+  EXPECT_EQ(x.to_vector<float>(), (std::vector<float>{0, 1, 2, 3, 4, 5}));
+
+  fs::path q = temp_file("big.npy");
+  write_raw(q, "{'descr': '>i4', 'fortran_order': False, 'shape': (2,), }", std::string("\x00\x00\x01\x02\xff\xff\xff\xfe", 8));
+  EXPECT_EQ(st::load_npy(q.string()).to_vector<int32_t>(), (std::vector<int32_t>{258, -2}));
+}
+
+TEST(Npy, RefusesWhatItCannotRead) {
+  auto message = [](const std::string& path) {
+    try {
+      st::load_npy(path);
+    } catch (const st::ValueError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("/no/such/file.npy").find("cannot open"), std::string::npos);
+  fs::path u8 = temp_file("u8.npy");
+  write_raw(u8, "{'descr': '|u1', 'fortran_order': False, 'shape': (2,), }", "ab");
+  EXPECT_NE(message(u8.string()).find("uint8"), std::string::npos) << message(u8.string());
+  fs::path short_data = temp_file("short.npy");
+  write_raw(short_data, "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }", "12345678");
+  EXPECT_NE(message(short_data.string()).find("needs 32"), std::string::npos) << message(short_data.string());
+  fs::path text = temp_file("text.npy");
+  std::ofstream(text) << "not numpy";
+  EXPECT_NE(message(text.string()).find("not a .npy file"), std::string::npos);
+}
+
+constexpr const char* kModule = R"(
+module @jit_f {
+  func.func public @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> (tensor<2x4xf32>, tensor<2xf32>) {
+    %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>
+    %z = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<2x4xf32>
+    %1 = stablehlo.maximum %0, %z : tensor<2x4xf32>
+    %2 = call @rowsum(%1) : (tensor<2x4xf32>) -> tensor<2xf32>
+    return %1, %2 : tensor<2x4xf32>, tensor<2xf32>
+  }
+  func.func private @rowsum(%a: tensor<2x4xf32>) -> tensor<2xf32> {
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>
+    %s = stablehlo.reduce(%a init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+    return %s : tensor<2xf32>
+  }
+}
+)";
+
+TEST(LoadStablehlo, RunsAModuleLikeEagerOps) {
+  st::Array x = st::array({1.f, -2.f, 3.f, 0.5f, 4.f, -1.f}, {2, 3});
+  st::Array w = st::reshape(st::arange(0, 12, 1, st::f32) * 0.25f - 1.f, {3, 4});
+  std::vector<st::Array> out = st::load_stablehlo(kModule)("main")(x, w);
+  ASSERT_EQ(out.size(), 2u);
+  st::Array h = st::maximum(st::matmul(x, w), 0.f);
+  EXPECT_EQ(out[0].shape(), (st::Shape{2, 4}));
+  EXPECT_TRUE(allclose(out[0], h, 1e-6, 1e-6));
+  EXPECT_TRUE(allclose(out[1], st::sum(h, {1}), 1e-6, 1e-6));
+}
+
+TEST(LoadStablehlo, RefusesWrongArgumentsAndReportsLocations) {
+  st::Module m = st::load_stablehlo(kModule);
+  try {
+    m("main")(st::zeros({3, 2}), st::zeros({3, 4}));
+    FAIL() << "no error";
+  } catch (const st::ShapeError& e) {
+    EXPECT_NE(std::string(e.what()).find("argument 0 must be f32[2,3], but got f32[3,2]"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(m("main")(st::zeros({2, 3})), st::ValueError);
+  try {
+    st::load_stablehlo("func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.nope %x : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n")("main")(st::zeros({2}));
+    FAIL() << "no error";
+  } catch (const st::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("<stablehlo>:2:8"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("stablehlo.nope"), std::string::npos) << e.what();
+  }
+  try {
+    st::load_stablehlo("func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.custom_call @foo(%x) : (tensor<2xf32>) -> tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n")("main")(st::zeros({2}));
+    FAIL() << "no error";
+  } catch (const st::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("stablehlo.custom_call @foo has no strata op"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(m("absent")(st::zeros({2, 3}), st::zeros({3, 4})), st::Error);
+}
+
+// A real program exported from JAX (../shared/conformance/jax), when the corpus is here.
+TEST(LoadStablehlo, RunsJaxMlpTrainStep) {
+  fs::path dir = fs::path(STRATA_SOURCE_DIR) / ".." / "shared" / "conformance" / "jax";
+  if (!fs::exists(dir / "mlp_train_step.mlir")) GTEST_SKIP() << "no conformance corpus at " << dir;
+  std::vector<st::Array> args;
+  for (int i = 0; i < 6; ++i) args.push_back(st::load_npy((dir / ("mlp_train_step.in" + std::to_string(i) + ".npy")).string()));
+  std::vector<st::Array> out = st::load_stablehlo((dir / "mlp_train_step.mlir").string())("main")(args);
+  ASSERT_EQ(out.size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    st::Array want = st::load_npy((dir / ("mlp_train_step.out" + std::to_string(i) + ".npy")).string());
+    EXPECT_EQ(out[static_cast<size_t>(i)].shape(), want.shape());
+    EXPECT_TRUE(allclose(out[static_cast<size_t>(i)], want, 1e-4, 1e-5)) << "output " << i;
+  }
+}
