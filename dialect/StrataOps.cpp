@@ -677,10 +677,10 @@ ParseResult ReduceOp::parse(OpAsmParser& parser, OperationState& result) {
       parseIntList(parser, dims) || parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
       (typeLoc = parser.getCurrentLocation(), parser.parseType(type)))
     return failure();
-  size_t n = inputs.size();
-  if (inits.size() != n || type.getNumInputs() != 2 * n || type.getNumResults() != n)
-    return parser.emitError(typeLoc, "expects as many init values and results as inputs (")
-           << n << "), but got " << inits.size() << " init values and the type " << type;
+  size_t n = inputs.size(), m = inits.size();  // the verifier checks that m == n
+  if (type.getNumInputs() != n + m)
+    return parser.emitError(typeLoc, "expects a type for each input and init value (")
+           << n + m << "), but got " << type;
   if (parser.resolveOperands(inputs, type.getInputs().take_front(n), typeLoc, result.operands) ||
       parser.resolveOperands(inits, type.getInputs().drop_front(n), typeLoc, result.operands))
     return failure();
@@ -688,11 +688,14 @@ ParseResult ReduceOp::parse(OpAsmParser& parser, OperationState& result) {
   Builder& b = parser.getBuilder();
   Properties& props = result.getOrAddProperties<Properties>();
   props.dimensions = b.getDenseI64ArrayAttr(dims);
-  props.operandSegmentSizes = {static_cast<int32_t>(n), static_cast<int32_t>(n)};
+  props.operandSegmentSizes = {static_cast<int32_t>(n), static_cast<int32_t>(m)};
   Region* body = result.addRegion();
   SmallVector<Type> scalars;  // the accumulators' types, then the elements'
   for (Type t : type.getInputs().drop_front(n)) scalars.push_back(t);
   for (Type t : type.getInputs().drop_front(n)) scalars.push_back(t);
+  const bool reducer = applied.empty() && succeeded(parser.parseOptionalKeyword("reducer"));
+  if (m != n && (reducer || !applied.empty()))  // the strata form leaves this to the verifier
+    return parser.emitError(typeLoc, "expects one init value per input (") << n << "), but got " << m;
   if (!applied.empty()) {
     // One op of (accumulator, element) for each input, as a block.
     StringRef name = StringRef(applied).rsplit('.').second;
@@ -715,7 +718,7 @@ ParseResult ReduceOp::parse(OpAsmParser& parser, OperationState& result) {
     ReturnOp::create(ob, result.location, values);
     return success();
   }
-  if (failed(parser.parseOptionalKeyword("reducer"))) return parser.parseRegion(*body);
+  if (!reducer) return parser.parseRegion(*body);
   // (acc, x) pairs, one an input: the block takes every accumulator, then every element.
   SmallVector<OpAsmParser::Argument> accs, xs;
   for (size_t i = 0; i < n; ++i) {
