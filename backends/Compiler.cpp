@@ -327,6 +327,17 @@ LowerResult lower(const JaxprImpl& jaxpr, const JitOptions& options, std::string
       result.stages.push_back({stage.name, mlir::strata::printStage(*module, stage),
                                with_locations ? mlir::strata::printStage(*module, stage, true) : ""});
     };
+    if (lastStage == "stablehlo") {  // the program after cse, exported (Compiler.h)
+      if (mlir::failed(mlir::strata::runStages(*module, backends::pipeline(*target), po, {}, mlir::strata::kCacheKeyStage, emit))) {
+        result.error = session.errors.empty() ? "error: a pipeline failed\n" : session.errors;
+        return result;
+      }
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      if (mlir::failed(mlir::strata::exportStablehlo(*module, os))) result.error = session.errors;
+      else result.stages.push_back({"stablehlo", text, with_locations ? text : ""});
+      return result;
+    }
     if (mlir::failed(mlir::strata::runStages(*module, backends::pipeline(*target), po, {}, lastStage, emit)))
       result.error = session.errors.empty() ? "error: a pipeline failed\n" : session.errors;
   } catch (const std::exception& e) {

@@ -41,7 +41,8 @@ struct LowerResult {
 };
 
 // Lowers `jaxpr` to the `strata` dialect and runs the stages for options.device on it, every
-// one, or up to and including `last` (a name of stage_names()).
+// one, or up to and including `last` (a name of stage_names()). `last` = "stablehlo": the
+// stages up to cse, then the program as StableHLO text (a last stage named "stablehlo").
 LowerResult lower(const JaxprImpl& jaxpr, const JitOptions& options, std::string_view last = {},
                   bool with_locations = false);
 

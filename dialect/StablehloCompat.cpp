@@ -10,6 +10,7 @@
 #include "mlir/IR/OpImplementation.h"
 
 MLIR_DEFINE_EXPLICIT_TYPE_ID(mlir::strata::StablehloCompatDialect)
+MLIR_DEFINE_EXPLICIT_TYPE_ID(mlir::strata::ChloCompatDialect)
 
 namespace mlir::strata {
 namespace {
@@ -23,6 +24,10 @@ constexpr Renamed kRenamed[] = {
     {"popcnt", "population_count"},
     {"count_leading_zeros", "clz"},
 };
+
+// strata ops that StableHLO leaves to CHLO (JAX writes them as chlo.NAME, same name).
+constexpr const char* kChlo[] = {"erf", "erfc", "erf_inv", "sinh", "cosh", "asin", "acos", "atan",
+                                 "asinh", "acosh", "atanh"};
 
 using Hook = std::function<ParseResult(OpAsmParser&, OperationState&)>;
 
@@ -164,9 +169,9 @@ std::optional<StringRef> enumValue(Attribute a, StringRef kind) {
 LogicalResult importOne(Operation* op, OpBuilder& b) {
   MLIRContext* ctx = op->getContext();
   StringRef name = op->getName().getStringRef();
-  std::string strataName = strataNameOf(name);
+  std::string strataName = name.starts_with("chlo.") ? ("strata." + name.drop_front(5)).str() : strataNameOf(name);
   // Attributes, and the properties `<{...}>` an unregistered op keeps as one dictionary.
-  SmallVector<NamedAttribute> attrs(op->getAttrs());
+  SmallVector<NamedAttribute> attrs(op->getDiscardableAttrs());
   if (auto props = dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute())) attrs.append(props.begin(), props.end());
   auto take = [&](StringRef key) -> Attribute {
     for (auto it = attrs.begin(); it != attrs.end(); ++it)
@@ -231,12 +236,169 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
 LogicalResult importGenericOps(ModuleOp module) {
   SmallVector<Operation*> todo;
   module.walk<WalkOrder::PostOrder>([&](Operation* op) {
-    if (!op->isRegistered() && op->getName().getDialectNamespace() == StablehloCompatDialect::getDialectNamespace())
+    StringRef ns = op->getName().getDialectNamespace();
+    if (!op->isRegistered() && (ns == StablehloCompatDialect::getDialectNamespace() || ns == ChloCompatDialect::getDialectNamespace()))
       todo.push_back(op);
   });
   OpBuilder b(module.getContext());
   for (Operation* op : todo)
     if (failed(importOne(op, b))) return failure();
+  return success();
+}
+
+// chlo.NAME %x : T -> T (CHLO's unary syntax) as strata.NAME.
+ChloCompatDialect::ChloCompatDialect(MLIRContext* context)
+    : Dialect(getDialectNamespace(), context, TypeID::get<ChloCompatDialect>()) {
+  allowUnknownOperations();  // generic form: imported by importGenericOps, or refused
+  getContext()->getOrLoadDialect<StrataDialect>();
+}
+
+std::optional<Dialect::ParseOpHook> ChloCompatDialect::getParseOperationHook(StringRef opName) const {
+  StringRef name = opName;
+  name.consume_front("chlo.");
+  if (!llvm::is_contained(llvm::ArrayRef(kChlo), name)) return std::nullopt;
+  static ParseResult (*const parse)(OpAsmParser&, OperationState&) = [](OpAsmParser& parser, OperationState& state) -> ParseResult {
+    StringRef n = state.name.getStringRef();
+    n.consume_front("chlo.");
+    std::optional<RegisteredOperationName> op = RegisteredOperationName::lookup(("strata." + n).str(), parser.getContext());
+    if (!op) return parser.emitError(parser.getNameLoc(), "no strata op for chlo.") << n;
+    state.name = *op;
+    OpAsmParser::UnresolvedOperand x;
+    Type in, out;
+    if (parser.parseOperand(x) || parser.parseOptionalAttrDict(state.attributes) || parser.parseColon() ||
+        parser.parseType(in) || parser.resolveOperand(x, in, state.operands))
+      return failure();
+    out = in;
+    if (succeeded(parser.parseOptionalArrow()) && parser.parseType(out)) return failure();
+    state.addTypes(out);
+    return success();
+  };
+  return ParseOpHook(parse);
+}
+
+namespace {
+
+OpaqueAttr stablehloAttr(MLIRContext* ctx, const std::string& body) {
+  return OpaqueAttr::get(StringAttr::get(ctx, "stablehlo"), body, NoneType::get(ctx));
+}
+
+std::string intList(ArrayRef<int64_t> v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+// x^n by repeated squaring (StableHLO has no integer_pow; JAX writes multiplies too).
+Value integerPower(OpBuilder& b, Location loc, Value x, int64_t n) {
+  auto mul = [&](Value a, Value c) {
+    OperationState s(loc, "stablehlo.multiply");
+    s.addOperands({a, c});
+    s.addTypes(a.getType());
+    return b.create(s)->getResult(0);
+  };
+  auto type = cast<RankedTensorType>(x.getType());
+  Value result;
+  Value base = x;
+  for (int64_t k = n < 0 ? -n : n; k; k >>= 1) {
+    if (k & 1) result = result ? mul(result, base) : base;
+    if (k > 1) base = mul(base, base);
+  }
+  auto constant = [&](double v) {
+    OperationState s(loc, "stablehlo.constant");
+    Attribute one = isa<FloatType>(type.getElementType())
+                        ? Attribute(FloatAttr::get(type.getElementType(), v))
+                        : Attribute(IntegerAttr::get(type.getElementType(), static_cast<int64_t>(v)));
+    s.addAttribute("value", DenseElementsAttr::get(type, one));
+    s.addTypes(type);
+    return b.create(s)->getResult(0);
+  };
+  if (!result) return constant(1);
+  if (n > 0) return result;
+  OperationState s(loc, "stablehlo.divide");
+  s.addOperands({constant(1), result});
+  s.addTypes(type);
+  return b.create(s)->getResult(0);
+}
+
+// The StableHLO (or CHLO) op for one strata op, as an unregistered op in generic form.
+LogicalResult exportOne(Operation* op, OpBuilder& b) {
+  MLIRContext* ctx = op->getContext();
+  StringRef name = op->getName().getStringRef();
+  if (!name.consume_front("strata.")) return success();  // func.*, builtin
+  b.setInsertionPoint(op);
+  if (auto pow = dyn_cast<IntegerPowOp>(op)) {
+    pow.replaceAllUsesWith(integerPower(b, op->getLoc(), pow.getOperand(), pow.getYAttr().getInt()));
+    op->erase();
+    return success();
+  }
+  std::string target = ("stablehlo." + name).str();
+  for (const Renamed& r : kRenamed)
+    if (name == r.strata) target = std::string("stablehlo.") + r.stablehlo;
+  if (llvm::is_contained(llvm::ArrayRef(kChlo), name)) target = ("chlo." + name).str();
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute a : op->getDiscardableAttrs()) attrs.push_back(a);
+  if (auto props = dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute()))
+    for (NamedAttribute a : props) attrs.push_back(a);
+  auto drop = [&](StringRef key) { llvm::erase_if(attrs, [&](NamedAttribute a) { return a.getName() == key; }); };
+  if (auto cmp = dyn_cast<CompareOp>(op)) {
+    drop("comparison_direction");
+    drop("compare_type");
+    attrs.push_back({StringAttr::get(ctx, "comparison_direction"),
+                     stablehloAttr(ctx, ("comparison_direction " + stringifyComparisonDirection(cmp.getComparisonDirection())).str())});
+    std::optional<ComparisonType> type = cmp.getCompareType();
+    if (!type) {
+      Type e = cast<RankedTensorType>(cmp.getLhs().getType()).getElementType();
+      type = isa<FloatType>(e) ? ComparisonType::FLOAT : e.isInteger(1) ? ComparisonType::UNSIGNED : ComparisonType::SIGNED;
+    }
+    attrs.push_back({StringAttr::get(ctx, "compare_type"),
+                     stablehloAttr(ctx, ("comparison_type " + stringifyComparisonType(*type)).str())});
+  } else if (auto dot = dyn_cast<DotGeneralOp>(op)) {
+    for (StringRef k : {"lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions", "rhs_contracting_dimensions"})
+      drop(k);
+    std::string body = "dot<";
+    if (!dot.getLhsBatchingDimensions().empty())
+      body += "lhs_batching_dimensions = " + intList(dot.getLhsBatchingDimensions()) +
+              ", rhs_batching_dimensions = " + intList(dot.getRhsBatchingDimensions()) + ", ";
+    body += "lhs_contracting_dimensions = " + intList(dot.getLhsContractingDimensions()) +
+            ", rhs_contracting_dimensions = " + intList(dot.getRhsContractingDimensions()) + ">";
+    attrs.push_back({StringAttr::get(ctx, "dot_dimension_numbers"), stablehloAttr(ctx, body)});
+  } else if (auto round = dyn_cast<RoundOp>(op)) {
+    drop("rounding_method");
+    target = round.getRoundingMethod() == RoundingMethod::AWAY_FROM_ZERO ? "stablehlo.round_nearest_afz"
+                                                                        : "stablehlo.round_nearest_even";
+  } else if (isa<ReduceOp>(op)) {
+    drop("operandSegmentSizes");
+  } else if (isa<FusionOp, Threefry2x32Op, Exp2Op>(op)) {
+    return op->emitError("StableHLO has no op for ") << op->getName()
+                                                     << (isa<FusionOp>(op) ? " (export before the fused stage)" : "");
+  }
+  OperationState state(op->getLoc(), target);
+  state.addOperands(op->getOperands());
+  state.addTypes(op->getResultTypes());
+  state.addAttributes(attrs);
+  for (Region& r : op->getRegions()) state.addRegion()->takeBody(r);
+  Operation* created = b.create(state);
+  op->replaceAllUsesWith(created);
+  op->erase();
+  return success();
+}
+
+}  // namespace
+
+LogicalResult exportStablehlo(ModuleOp module, llvm::raw_ostream& os) {
+  OwningOpRef<ModuleOp> copy(cast<ModuleOp>(module->clone()));
+  MLIRContext* ctx = module.getContext();
+  ctx->getOrLoadDialect<StablehloCompatDialect>();
+  ctx->getOrLoadDialect<ChloCompatDialect>();
+  SmallVector<Operation*> todo;
+  copy->walk<WalkOrder::PostOrder>([&](Operation* op) { todo.push_back(op); });
+  OpBuilder b(ctx);
+  for (Operation* op : todo)
+    if (failed(exportOne(op, b))) return failure();
+  // Generic form: StableHLO's parser reads every op so, and strata's pretty forms need not
+  // match StableHLO's.
+  copy->print(os, OpPrintingFlags().printGenericOpForm());
+  os << "\n";
   return success();
 }
 

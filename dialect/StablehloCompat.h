@@ -14,6 +14,9 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/Support/LogicalResult.h"
 
+namespace llvm {
+class raw_ostream;
+}
 namespace mlir {
 class ModuleOp;
 }
@@ -36,6 +39,20 @@ class StablehloCompatDialect : public Dialect {
   std::unique_ptr<Hooks> hooks_;
 };
 
+// CHLO's unary ops that strata has (chlo.erf, chlo.sinh, ...), read as strata's.
+class ChloCompatDialect : public Dialect {
+ public:
+  explicit ChloCompatDialect(MLIRContext* context);
+  static StringRef getDialectNamespace() { return "chlo"; }
+  std::optional<ParseOpHook> getParseOperationHook(StringRef opName) const override;
+};
+
+// Prints `module` (strata, before fusion) as StableHLO text in generic form, which
+// StableHLO's parser reads: strata.X as stablehlo.X (CHLO for erf, sinh and the like;
+// integer_pow as multiplies), attributes as StableHLO's. Fails with a diagnostic on an op
+// StableHLO has no equivalent of (threefry2x32, exp2, fusion).
+LogicalResult exportStablehlo(ModuleOp module, llvm::raw_ostream& os);
+
 // The strata op a `stablehlo.NAME` op is ("strata." + the strata name).
 std::string strataNameOf(StringRef stablehloName);
 
@@ -51,3 +68,4 @@ Operation* firstUnregisteredOp(ModuleOp module);
 }  // namespace mlir::strata
 
 MLIR_DECLARE_EXPLICIT_TYPE_ID(mlir::strata::StablehloCompatDialect)
+MLIR_DECLARE_EXPLICIT_TYPE_ID(mlir::strata::ChloCompatDialect)

@@ -18,7 +18,7 @@
 #include "mlir/IR/DialectRegistry.h"
 
 void mlir::strata::registerStrataDialects(DialectRegistry& registry) {
-  registry.insert<StrataDialect, StablehloCompatDialect, func::FuncDialect, arith::ArithDialect, math::MathDialect,
+  registry.insert<StrataDialect, StablehloCompatDialect, ChloCompatDialect, func::FuncDialect, arith::ArithDialect, math::MathDialect,
                   tensor::TensorDialect, linalg::LinalgDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, memref::MemRefDialect,
                   bufferization::BufferizationDialect, vector::VectorDialect,

@@ -169,3 +169,37 @@ TEST(LoadStablehlo, RunsJaxMlpTrainStep) {
     EXPECT_TRUE(allclose(out[static_cast<size_t>(i)], want, 1e-4, 1e-5)) << "output " << i;
   }
 }
+
+// jit(f).lower(...).as_text("stablehlo") read back by load_stablehlo computes what f does.
+TEST(ExportStablehlo, RoundTripsThroughLoadStablehlo) {
+  auto f = [](const st::Array& x, const st::Array& w) {
+    st::Array h = st::tanh(st::matmul(x, w));
+    h = st::where(h > 0.f, st::integer_pow(h, 3), st::erf(h));
+    // A loop: halve the carry until its sum is below 1.
+    st::Array s = st::while_loop([](const st::Array& c) { return st::sum(c) > 1.f; },
+                                 [](const st::Array& c) { return c * 0.5f; }, st::abs(h) * 10.f);
+    return std::vector<st::Array>{st::sum(h, {1}), s, st::round(x * 2.5f)};
+  };
+  st::Array x = st::reshape(st::arange(0, 12, 1, st::f32) * 0.3f - 1.5f, {3, 4});
+  st::Array w = st::reshape(st::arange(0, 8, 1, st::f32) * -0.2f + 0.7f, {4, 2});
+  auto jf = st::jit(f);
+  std::string text = jf.lower(x, w).as_text("stablehlo");
+  EXPECT_NE(text.find("\"stablehlo.while\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"chlo.erf\""), std::string::npos) << text;
+  EXPECT_NE(text.find("#stablehlo<comparison_direction GT>"), std::string::npos) << text;
+  EXPECT_EQ(text.find("strata."), std::string::npos) << text;
+  std::vector<st::Array> want = jf(x, w);
+  std::vector<st::Array> got = st::load_stablehlo(text)("main")(x, w);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(allclose(got[i], want[i], 1e-6, 1e-6)) << "output " << i;
+}
+
+TEST(ExportStablehlo, RefusesOpsStablehloHasNot) {
+  auto f = [](const st::Array& x) { return st::exp2(x); };
+  try {
+    st::jit(f).lower(st::zeros({3})).as_text("stablehlo");
+    FAIL() << "no error";
+  } catch (const st::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("StableHLO has no op for strata.exp2"), std::string::npos) << e.what();
+  }
+}

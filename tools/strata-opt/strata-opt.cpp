@@ -3,6 +3,7 @@
 //
 //   strata-opt --emit=STAGE file.{mlir,jaxpr}   the program after one stage
 //   strata-opt --emit=all file.{mlir,jaxpr}     every stage in order, each under a header
+//   strata-opt --emit=stablehlo file.{mlir,jaxpr}  the program (after cse) as StableHLO text
 //     for --target=NAME (cpu), whose stages follow the shared ones (backends/Pipeline.h), with
 //     the compiler's switches (JitOptions) for the pipelines: --opt-level=N, --parallel=BOOL,
 //     --fuse=BOOL, --assign-buffers=BOOL, --donate=i,j (entry arguments)
@@ -45,7 +46,8 @@ static llvm::cl::opt<std::string> emitStage(
     "emit",
     llvm::cl::desc("Print the program after the named stage, or every stage ('all'); stages: "
                    "jaxpr (for a .jaxpr input), strata, canonicalized, cse, fused, then the target's "
-                   "(cpu: linalg, bufferized, buffers, loops, llvm-dialect, llvm-ir, asm)"),
+                   "(cpu: linalg, bufferized, buffers, loops, llvm-dialect, llvm-ir, asm); or stablehlo: "
+                   "the program after cse as StableHLO text"),
     llvm::cl::value_desc("stage"), llvm::cl::init(""));
 static llvm::cl::opt<std::string> targetName("target", llvm::cl::desc("The target whose stages --emit runs"),
                                              llvm::cl::value_desc("name"), llvm::cl::init("cpu"));
@@ -138,6 +140,13 @@ LogicalResult emitStages(llvm::raw_ostream& os, llvm::SourceMgr& sourceMgr, MLIR
     os << (translated ? *translated : mlir::strata::printStage(*module, stage));
   };
   auto configure = [](PassManager& pm) { return applyPassManagerCLOptions(pm); };
+  if (emitStage == "stablehlo") {  // the program after cse (before fusion), as StableHLO
+    auto none = [](const mlir::strata::Stage&, const std::string*) {};
+    if (failed(mlir::strata::runStages(*module, ::strata::backends::pipeline(target), pipelineOptions(*module, target), {},
+                                       mlir::strata::kCacheKeyStage, none, configure)))
+      return failure();
+    return mlir::strata::exportStablehlo(*module, os);
+  }
   return mlir::strata::runStages(*module, ::strata::backends::pipeline(target), pipelineOptions(*module, target), {},
                                  all ? "" : emitStage.getValue(), emit, configure);
 }
@@ -198,7 +207,7 @@ int main(int argc, char** argv) {
     llvm::errs() << "strata-opt: expects --target to name a target (" << names << "), but got '" << targetName << "'\n";
     return 1;
   }
-  if (!emitStage.empty() && emitStage != "all" && emitStage != mlir::strata::kJaxprStage &&
+  if (!emitStage.empty() && emitStage != "all" && emitStage != mlir::strata::kJaxprStage && emitStage != "stablehlo" &&
       !::strata::backends::find_stage(::strata::backends::pipeline(*target), emitStage)) {
     std::string names = mlir::strata::kJaxprStage.str();
     for (const mlir::strata::Stage* s : ::strata::backends::pipeline(*target)) names += std::string(", ") + s->name;

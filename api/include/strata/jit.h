@@ -103,6 +103,8 @@ class Lowered {
   // The program after `stage`: "jaxpr", "strata", "canonicalized", "cse", … (see stages()),
   // the same text `strata-opt --emit=STAGE` prints. Throws ValueError for an unknown stage.
   // Stages after "strata" are computed on first request (the pipeline up to that stage).
+  // "stablehlo": the program after "cse" as StableHLO text (generic form), which StableHLO's
+  // tools and st::load_stablehlo read (throws Error for an op StableHLO has not, e.g. threefry).
   const std::string& as_text(std::string_view stage = "strata") const;
   // The stage names, in order.
   std::vector<std::string> stages() const;
