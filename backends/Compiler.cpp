@@ -211,7 +211,7 @@ CompileResult compile_mlir_impl(std::string_view text, std::string_view filename
   if (!target) return failure(error);
   backends::StageClock clock;
   Session session(*target);
-  mlir::ParserConfig config(&session.context);
+  mlir::ParserConfig config(&session.context, /*verifyAfterParse=*/false);  // verified after the import
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(
       llvm::StringRef(text.data(), text.size()), config, llvm::StringRef(filename.data(), filename.size()));
   if (!module || mlir::failed(mlir::strata::importGenericOps(*module))) return failure(session.errors);

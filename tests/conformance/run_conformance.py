@@ -25,6 +25,9 @@ def classify(output):
     for line in output.splitlines():
         if not line.startswith("FAIL"):
             continue
+        m = re.search(r"error: ([\w.]+)(?: @[\w.]+)? has no strata op", line)
+        if m:
+            return "op " + m.group(1) + " not in strata"
         m = re.search(r"custom op '([\w.]+)' is unknown", line)
         if m:
             return "op " + m.group(1) + " not in strata"
