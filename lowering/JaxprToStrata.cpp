@@ -508,6 +508,22 @@ LogicalResult scan(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// --- Indexing: run-time slices (StableHLO's dynamic_slice/dynamic_update_slice). ---------
+
+LogicalResult dynamicSlice(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* sizes = q.ints("slice_sizes");
+  if (!sizes || q.operands.empty()) return failure();
+  r.push_back(DynamicSliceOp::create(q.b, q.loc, q.resultType(), q.operands[0], ValueRange(q.operands).drop_front(), *sizes));
+  return success();
+}
+
+LogicalResult dynamicUpdateSlice(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (q.operands.size() < 2) return q.error() << "expects an operand and an update, but got " << q.operands.size() << " operands";
+  r.push_back(DynamicUpdateSliceOp::create(q.b, q.loc, q.resultType(), q.operands[0], q.operands[1],
+                                           ValueRange(q.operands).drop_front(2)));
+  return success();
+}
+
 struct Entry {
   const char* primitive;
   LowerFn lower;
@@ -545,6 +561,9 @@ const Entry kLowerings[] = {
     {"while", whileLoop, "strata.while"},
     {"scan", scan, "strata.while"},
     {"threefry2x32", threefry, "strata.threefry2x32"},
+    // Indexing.
+    {"dynamic_slice", dynamicSlice, "strata.dynamic_slice"},
+    {"dynamic_update_slice", dynamicUpdateSlice, "strata.dynamic_update_slice"},
 };
 
 struct Lowering {

@@ -147,4 +147,17 @@ Array dot_general(const Array& a, const Array& b, const IntList& lhs_contract, c
                loc);
 }
 
+// ---- Indexing ----
+Array dynamic_slice(const Array& x, std::span<const Array> starts, const IntList& sizes, Loc loc) {
+  std::vector<Array> args{x};
+  args.insert(args.end(), starts.begin(), starts.end());
+  return lax::bind(prim::kDynamicSlice, args, Params{{"slice_sizes", sizes}}, loc)[0];
+}
+
+Array dynamic_update_slice(const Array& x, const Array& update, std::span<const Array> starts, Loc loc) {
+  std::vector<Array> args{x, update};
+  args.insert(args.end(), starts.begin(), starts.end());
+  return lax::bind(prim::kDynamicUpdateSlice, args, {}, loc)[0];
+}
+
 }  // namespace strata::lax

@@ -94,4 +94,11 @@ IntList all_axes(const Array& x);
 Array dot_general(const Array& a, const Array& b, const IntList& lhs_contract, const IntList& rhs_contract,
                   const IntList& lhs_batch, const IntList& rhs_batch, Loc loc = Loc::current());
 
+// ---- Indexing ----
+// The `sizes` box of x at run-time starts (0-d i32, one a dimension), each clamped to keep it inside.
+Array dynamic_slice(const Array& x, std::span<const Array> starts, const IntList& sizes, Loc loc = Loc::current());
+// x with `update` written at run-time starts (clamped as dynamic_slice's).
+Array dynamic_update_slice(const Array& x, const Array& update, std::span<const Array> starts,
+                           Loc loc = Loc::current());
+
 }  // namespace strata::lax
