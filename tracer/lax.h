@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "abstract_value.h"
+#include "gather_rules.h"
 #include "params.h"
 #include "primitive.h"
 
@@ -100,5 +101,12 @@ Array dynamic_slice(const Array& x, std::span<const Array> starts, const IntList
 // x with `update` written at run-time starts (clamped as dynamic_slice's).
 Array dynamic_update_slice(const Array& x, const Array& update, std::span<const Array> starts,
                            Loc loc = Loc::current());
+
+// gather[dims, slice_sizes, mode]: mode 0 clamps the boxes into x, 1 reads zeros for boxes outside.
+Array gather(const Array& x, const Array& indices, const shape_rules::GatherDims& dims, const IntList& slice_sizes,
+             int64_t mode = 0, Loc loc = Loc::current());
+// One of the scatter primitives (kScatter, kScatterAdd, kScatterMul, kScatterMin, kScatterMax).
+Array scatter(const Primitive& p, const Array& x, const Array& indices, const Array& updates,
+              const shape_rules::ScatterDims& dims, Loc loc = Loc::current());
 
 }  // namespace strata::lax

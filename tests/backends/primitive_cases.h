@@ -383,6 +383,12 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       // Indexing (indexing_cases.h).
       {"dynamic_slice", dynamic_slice_cases},
       {"dynamic_update_slice", dynamic_update_slice_cases},
+      {"gather", gather_cases},
+      {"scatter", [] { return scatter_cases(false); }},
+      {"scatter_add", [] { return scatter_cases(true); }},
+      {"scatter_mul", [] { return scatter_cases(true); }},
+      {"scatter_min", [] { return with_tolerance(scatter_cases(true), {4, 0, 0, true}); }},
+      {"scatter_max", [] { return with_tolerance(scatter_cases(true), {4, 0, 0, true}); }},
   };
   return *table;
 }
