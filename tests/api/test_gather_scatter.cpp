@@ -278,4 +278,51 @@ TEST(GatherScatter, DerivativesMatchFiniteDifferences) {
   }
 }
 
+// scatter (replace) with distinct indices: its derivatives against finite differences; the
+// operand's cotangent is zero where updates overwrote it.
+TEST(GatherScatter, ReplaceDerivativesWithDistinctIndices) {
+  Array x = st::random::normal(st::random::key(1), {6, 3}, st::f64);
+  Array u = st::random::normal(st::random::key(2), {3, 3}, st::f64);
+  Array idx = st::astype(st::array(std::vector<double>{4, 0, 9}, {3, 1}, st::f64), st::i32);  // 9 is dropped
+  ScatterDims s{{1}, {0}, {0}, 1};
+  check_grads([&](const std::vector<Array>& v) { return st::lax::scatter(st::prim::kScatter, v[0] * v[0], idx, st::sin(v[1]), s); },
+              {x, u}, "scatter");
+  Array g = st::grad([&](const Array& v) { return st::sum(st::lax::scatter(st::prim::kScatter, v, idx, u, s)); })(x);
+  std::vector<double> want(18, 1.0);
+  for (int64_t r : {4, 0})
+    for (int64_t c = 0; c < 3; ++c) want[static_cast<size_t>(r * 3 + c)] = 0;
+  EXPECT_EQ(values(g), want);
+  expect_contains(error_message<st::ValueError>([&] {
+                    st::grad([&](const Array& v) { return st::sum(st::lax::scatter(st::prim::kScatterMul, v, idx, u, s)); })(x);
+                  }),
+                  "scatter_mul: differentiation is not implemented yet");
+}
+
+// vmap of gather and scatter_add over the operand, the indices, or both, against the
+// primitive applied per example.
+TEST(GatherScatter, VmapMatchesPerExample) {
+  Array xs = st::reshape(st::arange(0.0, 60.0, 1.0, st::f32), {3, 5, 4});
+  Array is = st::astype(st::array(std::vector<double>{0, 4, -1, 2, 7, 1, 3, 3, 0}, {3, 3, 1}, st::f64), st::i32);
+  Array us = st::reshape(st::arange(0.0, 36.0, 1.0, st::f32), {3, 3, 4});
+  GatherDims g{{1}, {0}, {0}, 1};
+  ScatterDims s{{1}, {0}, {0}, 1};
+  auto gather = [&](const Array& x, const Array& i) { return st::lax::gather(x, i, g, {1, 4}); };
+  auto scatter = [&](const Array& x, const Array& i, const Array& u) { return st::lax::scatter(st::prim::kScatterAdd, x, i, u, s); };
+  auto at = [](const Array& a, int64_t b) { return st::squeeze(st::slice(a, {b}, {b + 1}), 0); };
+  Array both = st::vmap(gather)(xs, is);
+  Array only_x = st::vmap(gather, {0, std::nullopt})(xs, at(is, 0));
+  Array only_i = st::vmap(gather, {std::nullopt, 0})(at(xs, 0), is);
+  Array sc = st::vmap(scatter)(xs, is, us);
+  Array sc_i = st::vmap(scatter, {std::nullopt, 0, std::nullopt})(at(xs, 0), is, at(us, 0));
+  Array sc_x = st::vmap(scatter, {0, std::nullopt, 0})(xs, at(is, 1), us);
+  for (int64_t b = 0; b < 3; ++b) {
+    EXPECT_EQ(values(at(both, b)), values(gather(at(xs, b), at(is, b))));
+    EXPECT_EQ(values(at(only_x, b)), values(gather(at(xs, b), at(is, 0))));
+    EXPECT_EQ(values(at(only_i, b)), values(gather(at(xs, 0), at(is, b))));
+    EXPECT_EQ(values(at(sc, b)), values(scatter(at(xs, b), at(is, b), at(us, b))));
+    EXPECT_EQ(values(at(sc_i, b)), values(scatter(at(xs, 0), at(is, b), at(us, 0))));
+    EXPECT_EQ(values(at(sc_x, b)), values(scatter(at(xs, b), at(is, 1), at(us, b))));
+  }
+}
+
 }  // namespace

@@ -4,6 +4,8 @@
 // Out-of-range positions never read or write outside an array; they follow JAX:
 //  - dynamic_slice / dynamic_update_slice: a negative start counts from the end of its
 //    dimension, then every start is clamped so that the box stays inside the operand.
+//  - take / take_along_axis (gathers): a negative index counts from the end, then indices are
+//    clamped into the axis (JAX's mode "clip"; jnp.take's default "fill" gives nan instead).
 #pragma once
 
 #include <cstdint>
@@ -22,5 +24,12 @@ Array dynamic_slice(const Array& x, const std::vector<Array>& starts, const std:
 // as dynamic_slice's (jax.lax.dynamic_update_slice). x itself is unchanged: a new array.
 Array dynamic_update_slice(const Array& x, const Array& update, const std::vector<Array>& starts,
                            SourceLocation loc = SourceLocation::current());
+
+// The elements of x at `indices` (any integer array) along `axis`: the result's shape is x's
+// with that axis replaced by the indices' shape (jnp.take(x, indices, axis), mode "clip").
+Array take(const Array& x, const Array& indices, int axis = 0, SourceLocation loc = SourceLocation::current());
+// out[..., j, ...] = x[..., indices[..., j, ...], ...] along `axis` (jnp.take_along_axis):
+// indices of x's rank, of x's sizes on the other axes; indices are clamped as take's.
+Array take_along_axis(const Array& x, const Array& indices, int axis, SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata
