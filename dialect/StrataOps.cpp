@@ -9,6 +9,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "gather_rules.h"
 #include "shape_rules.h"
 
 using namespace mlir;
@@ -759,6 +760,40 @@ LogicalResult DynamicUpdateSliceOp::verify() {
     return emitOpError("expects an update of the operand's rank and element type, but got ")
            << update << " for " << operand;
   if (failed(verifyBox(*this, operand, getStartIndices().size(), update.getShape()))) return failure();
+  if (getType() != operand) return emitOpError("expects the result type ") << operand << ", but got " << getType();
+  return success();
+}
+
+// ---- Indexing: the shared rules of tracer/gather_rules.h. ----
+
+namespace {
+std::vector<int64_t> vec(ArrayRef<int64_t> a) { return std::vector<int64_t>(a.begin(), a.end()); }
+}  // namespace
+
+LogicalResult GatherOp::verify() {
+  auto operand = cast<RankedTensorType>(getOperand().getType());
+  auto indices = cast<RankedTensorType>(getStartIndices().getType());
+  ::strata::shape_rules::GatherDims dims{vec(getOffsetDims()), vec(getCollapsedSliceDims()), vec(getStartIndexMap()),
+                                         static_cast<int64_t>(getIndexVectorDim())};
+  auto r = ::strata::shape_rules::gather(vec(operand.getShape()), vec(indices.getShape()), dims, vec(getSliceSizes()));
+  if (!r.ok()) return emitOpError(r.error);
+  auto want = RankedTensorType::get(r.shape, operand.getElementType());
+  if (getType() != want) return emitOpError("expects the result type ") << want << ", but got " << getType();
+  return success();
+}
+
+LogicalResult ScatterOp::verify() {
+  auto operand = cast<RankedTensorType>(getOperand().getType());
+  auto indices = cast<RankedTensorType>(getScatterIndices().getType());
+  auto updates = cast<RankedTensorType>(getUpdates().getType());
+  if (updates.getElementType() != operand.getElementType())
+    return emitOpError("expects updates of the operand's element type, but got ") << updates << " for " << operand;
+  if (getCombiner() != ScatterCombiner::REPLACE && operand.getElementType().isInteger(1))
+    return emitOpError("expects a numeric operand for combiner ") << stringifyScatterCombiner(getCombiner()) << ", but got " << operand;
+  ::strata::shape_rules::ScatterDims dims{vec(getUpdateWindowDims()), vec(getInsertedWindowDims()),
+                                          vec(getScatterDimsToOperandDims()), static_cast<int64_t>(getIndexVectorDim())};
+  auto r = ::strata::shape_rules::scatter(vec(operand.getShape()), vec(indices.getShape()), vec(updates.getShape()), dims);
+  if (!r.ok()) return emitOpError(r.error);
   if (getType() != operand) return emitOpError("expects the result type ") << operand << ", but got " << getType();
   return success();
 }

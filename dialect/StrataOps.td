@@ -1151,4 +1151,83 @@ def Strata_Threefry2x32Op : Strata_Op<"threefry2x32",
   let assemblyFormat = "$key0 `,` $key1 `,` $x0 `,` $x1 attr-dict `:` type($x0)";
 }
 
+//===----------------------------------------------------------------------------------===//
+// Indexing: gather and scatter (StableHLO's dimension numbers, as flat attributes).
+//===----------------------------------------------------------------------------------===//
+
+def Strata_GatherMode : I32EnumAttr<"GatherMode",
+    "what `strata.gather` does with a box that would leave the operand (JAX's GatherScatterMode)", [
+      I32EnumAttrCase<"CLIP", 0>, I32EnumAttrCase<"FILL", 1>]> {
+  let cppNamespace = "::mlir::strata";
+}
+
+def Strata_GatherOp : Strata_Op<"gather", [Pure]> {
+  let summary = "boxes of the operand at run-time start indices";
+  let description = [{
+    StableHLO's gather without batching dims: for each index vector of `start_indices` (along
+    `index_vector_dim`; equal to its rank, each index is a scalar), the `slice_sizes` box of
+    the operand starting there on the dims of `start_index_map`; the result holds the boxes
+    with their `collapsed_slice_dims` dropped and their other dims at `offset_dims`. The mode
+    says what happens to a box that would leave the operand: CLIP moves it inside (JAX's
+    default), FILL reads zeros.
+
+    Example:
+    ```mlir
+    %r = strata.gather CLIP, %table[%ids], offset_dims = [1], collapsed_slice_dims = [0],
+        start_index_map = [0], index_vector_dim = 1, slice_sizes = [1, 128]
+        : (tensor<1000x128xf32>, tensor<64x1xi32>) -> tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Strata_GatherMode:$mode, Strata_Tensor:$operand, Strata_IntTensor:$start_indices,
+                       DenseI64ArrayAttr:$offset_dims, DenseI64ArrayAttr:$collapsed_slice_dims,
+                       DenseI64ArrayAttr:$start_index_map, I64Attr:$index_vector_dim,
+                       DenseI64ArrayAttr:$slice_sizes);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = [{
+    $mode `,` $operand `[` $start_indices `]` `,` `offset_dims` `=` $offset_dims `,`
+    `collapsed_slice_dims` `=` $collapsed_slice_dims `,` `start_index_map` `=` $start_index_map `,`
+    `index_vector_dim` `=` $index_vector_dim `,` `slice_sizes` `=` $slice_sizes
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Strata_ScatterCombiner : I32EnumAttr<"ScatterCombiner",
+    "how `strata.scatter` combines an update with the operand's element", [
+      I32EnumAttrCase<"REPLACE", 0>, I32EnumAttrCase<"ADD", 1>, I32EnumAttrCase<"MUL", 2>,
+      I32EnumAttrCase<"MIN", 3>, I32EnumAttrCase<"MAX", 4>]> {
+  let cppNamespace = "::mlir::strata";
+}
+
+def Strata_ScatterOp : Strata_Op<"scatter", [Pure]> {
+  let summary = "the operand with update windows combined in at run-time start indices";
+  let description = [{
+    StableHLO's scatter with its body given as a `combiner` attribute (REPLACE, ADD, MUL, MIN,
+    MAX; MIN and MAX propagate nan) instead of a region: each update window (the update dims
+    at `update_window_dims`; the operand dims `inserted_window_dims` have size 1 and no update
+    dim) is combined into the operand at the start its index vector gives on the dims of
+    `scatter_dims_to_operand_dims`. A window that would leave the operand is dropped (JAX's
+    FILL_OR_DROP). Updates apply in row-major order of the index vectors.
+
+    Example:
+    ```mlir
+    %r = strata.scatter ADD, %table[%ids], %rows, update_window_dims = [1],
+        inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1
+        : (tensor<1000x128xf32>, tensor<64x1xi32>, tensor<64x128xf32>) -> tensor<1000x128xf32>
+    ```
+  }];
+  let arguments = (ins Strata_ScatterCombiner:$combiner, Strata_Tensor:$operand, Strata_IntTensor:$scatter_indices,
+                       Strata_Tensor:$updates, DenseI64ArrayAttr:$update_window_dims,
+                       DenseI64ArrayAttr:$inserted_window_dims, DenseI64ArrayAttr:$scatter_dims_to_operand_dims,
+                       I64Attr:$index_vector_dim);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = [{
+    $combiner `,` $operand `[` $scatter_indices `]` `,` $updates `,` `update_window_dims` `=` $update_window_dims `,`
+    `inserted_window_dims` `=` $inserted_window_dims `,`
+    `scatter_dims_to_operand_dims` `=` $scatter_dims_to_operand_dims `,`
+    `index_vector_dim` `=` $index_vector_dim attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif  // STRATA_OPS_TD

@@ -508,6 +508,49 @@ LogicalResult scan(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// --- Indexing: run-time slices (StableHLO's dynamic_slice/dynamic_update_slice). ---------
+
+LogicalResult dynamicSlice(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* sizes = q.ints("slice_sizes");
+  if (!sizes || q.operands.empty()) return failure();
+  r.push_back(DynamicSliceOp::create(q.b, q.loc, q.resultType(), q.operands[0], ValueRange(q.operands).drop_front(), *sizes));
+  return success();
+}
+
+LogicalResult dynamicUpdateSlice(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (q.operands.size() < 2) return q.error() << "expects an operand and an update, but got " << q.operands.size() << " operands";
+  r.push_back(DynamicUpdateSliceOp::create(q.b, q.loc, q.resultType(), q.operands[0], q.operands[1],
+                                           ValueRange(q.operands).drop_front(2)));
+  return success();
+}
+
+// gather / scatter_*: the dimension numbers as attributes; the scatter's kind as its combiner.
+LogicalResult gather(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* offset = q.ints("offset_dims");
+  const st::IntList* collapsed = q.ints("collapsed_slice_dims");
+  const st::IntList* map = q.ints("start_index_map");
+  const int64_t* ivd = q.integer("index_vector_dim");
+  const st::IntList* sizes = q.ints("slice_sizes");
+  const int64_t* mode = q.integer("mode");
+  if (failed(q.expectArity(2)) || !offset || !collapsed || !map || !ivd || !sizes || !mode) return failure();
+  if (*mode != 0 && *mode != 1) return q.error() << "expects mode 0 or 1, but got " << *mode;
+  r.push_back(GatherOp::create(q.b, q.loc, q.resultType(), static_cast<GatherMode>(*mode), q.operands[0], q.operands[1],
+                               *offset, *collapsed, *map, *ivd, *sizes));
+  return success();
+}
+
+template <ScatterCombiner kCombiner>
+LogicalResult scatter(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* window = q.ints("update_window_dims");
+  const st::IntList* inserted = q.ints("inserted_window_dims");
+  const st::IntList* map = q.ints("scatter_dims_to_operand_dims");
+  const int64_t* ivd = q.integer("index_vector_dim");
+  if (failed(q.expectArity(3)) || !window || !inserted || !map || !ivd) return failure();
+  r.push_back(ScatterOp::create(q.b, q.loc, q.resultType(), kCombiner, q.operands[0], q.operands[1], q.operands[2],
+                                *window, *inserted, *map, *ivd));
+  return success();
+}
+
 struct Entry {
   const char* primitive;
   LowerFn lower;
@@ -545,6 +588,15 @@ const Entry kLowerings[] = {
     {"while", whileLoop, "strata.while"},
     {"scan", scan, "strata.while"},
     {"threefry2x32", threefry, "strata.threefry2x32"},
+    // Indexing.
+    {"dynamic_slice", dynamicSlice, "strata.dynamic_slice"},
+    {"dynamic_update_slice", dynamicUpdateSlice, "strata.dynamic_update_slice"},
+    {"gather", gather, "strata.gather"},
+    {"scatter", scatter<ScatterCombiner::REPLACE>, "strata.scatter"},
+    {"scatter_add", scatter<ScatterCombiner::ADD>, "strata.scatter"},
+    {"scatter_mul", scatter<ScatterCombiner::MUL>, "strata.scatter"},
+    {"scatter_min", scatter<ScatterCombiner::MIN>, "strata.scatter"},
+    {"scatter_max", scatter<ScatterCombiner::MAX>, "strata.scatter"},
 };
 
 struct Lowering {

@@ -40,6 +40,8 @@ def RejectControlFlowPass : Pass<"strata-reject-control-flow", "::mlir::ModuleOp
     1. The first strata.if, strata.case or strata.while is reported at its location: "the
        cuda target cannot compile control flow yet (strata.while); run this function on the
        CPU (JitOptions::device = st::cpu())", and the pass fails.
+    2. So is the first strata.dynamic_slice or strata.dynamic_update_slice (their starts are
+       read on the host): "the cuda target cannot compile run-time slices yet (...)".
   }];
 }
 

@@ -16,6 +16,12 @@ struct RejectControlFlowPass : impl::RejectControlFlowPassBase<RejectControlFlow
 
   void runOnOperation() override {
     WalkResult r = getOperation().walk([&](Operation* op) {
+      // Run-time slices read their starts on the host, which cannot see device memory.
+      if (isa<DynamicSliceOp, DynamicUpdateSliceOp>(op)) {
+        op->emitError("the cuda target cannot compile run-time slices yet (")
+            << op->getName() << "); run this function on the CPU (JitOptions::device = st::cpu())";
+        return WalkResult::interrupt();
+      }
       if (!isa<IfOp, CaseOp, WhileOp>(op)) return WalkResult::advance();
       op->emitError("the cuda target cannot compile control flow yet (")
           << op->getName() << "); run this function on the CPU (JitOptions::device = st::cpu())";

@@ -147,4 +147,39 @@ Array dot_general(const Array& a, const Array& b, const IntList& lhs_contract, c
                loc);
 }
 
+// ---- Indexing ----
+Array dynamic_slice(const Array& x, std::span<const Array> starts, const IntList& sizes, Loc loc) {
+  std::vector<Array> args{x};
+  args.insert(args.end(), starts.begin(), starts.end());
+  return lax::bind(prim::kDynamicSlice, args, Params{{"slice_sizes", sizes}}, loc)[0];
+}
+
+Array dynamic_update_slice(const Array& x, const Array& update, std::span<const Array> starts, Loc loc) {
+  std::vector<Array> args{x, update};
+  args.insert(args.end(), starts.begin(), starts.end());
+  return lax::bind(prim::kDynamicUpdateSlice, args, {}, loc)[0];
+}
+
+Array gather(const Array& x, const Array& indices, const shape_rules::GatherDims& d, const IntList& slice_sizes,
+             int64_t mode, Loc loc) {
+  return bind1(prim::kGather, {x, indices},
+               Params{{"offset_dims", d.offset_dims},
+                      {"collapsed_slice_dims", d.collapsed_slice_dims},
+                      {"start_index_map", d.start_index_map},
+                      {"index_vector_dim", d.index_vector_dim},
+                      {"slice_sizes", slice_sizes},
+                      {"mode", mode}},
+               loc);
+}
+
+Array scatter(const Primitive& p, const Array& x, const Array& indices, const Array& updates,
+              const shape_rules::ScatterDims& d, Loc loc) {
+  return bind1(p, {x, indices, updates},
+               Params{{"update_window_dims", d.update_window_dims},
+                      {"inserted_window_dims", d.inserted_window_dims},
+                      {"scatter_dims_to_operand_dims", d.scatter_dims_to_operand_dims},
+                      {"index_vector_dim", d.index_vector_dim}},
+               loc);
+}
+
 }  // namespace strata::lax

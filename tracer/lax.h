@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "abstract_value.h"
+#include "gather_rules.h"
 #include "params.h"
 #include "primitive.h"
 
@@ -93,5 +94,19 @@ Array reduce_prod(const Array& x, const IntList& axes, Loc loc = Loc::current())
 IntList all_axes(const Array& x);
 Array dot_general(const Array& a, const Array& b, const IntList& lhs_contract, const IntList& rhs_contract,
                   const IntList& lhs_batch, const IntList& rhs_batch, Loc loc = Loc::current());
+
+// ---- Indexing ----
+// The `sizes` box of x at run-time starts (0-d i32, one a dimension), each clamped to keep it inside.
+Array dynamic_slice(const Array& x, std::span<const Array> starts, const IntList& sizes, Loc loc = Loc::current());
+// x with `update` written at run-time starts (clamped as dynamic_slice's).
+Array dynamic_update_slice(const Array& x, const Array& update, std::span<const Array> starts,
+                           Loc loc = Loc::current());
+
+// gather[dims, slice_sizes, mode]: mode 0 clamps the boxes into x, 1 reads zeros for boxes outside.
+Array gather(const Array& x, const Array& indices, const shape_rules::GatherDims& dims, const IntList& slice_sizes,
+             int64_t mode = 0, Loc loc = Loc::current());
+// One of the scatter primitives (kScatter, kScatterAdd, kScatterMul, kScatterMin, kScatterMax).
+Array scatter(const Primitive& p, const Array& x, const Array& indices, const Array& updates,
+              const shape_rules::ScatterDims& dims, Loc loc = Loc::current());
 
 }  // namespace strata::lax

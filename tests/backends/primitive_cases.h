@@ -255,6 +255,8 @@ inline std::vector<Case> threefry_cases() {
   return cs;
 }
 
+#include "indexing_cases.h"
+
 // The cases of each primitive, by name. A primitive missing here fails EveryPrimitiveHasCases.
 inline const std::map<std::string, std::function<std::vector<Case>()>>& case_table() {
   static const auto* table = new std::map<std::string, std::function<std::vector<Case>()>>{
@@ -378,6 +380,15 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"cond", [] { return std::vector<Case>{}; }},
       {"while", [] { return std::vector<Case>{}; }},
       {"scan", [] { return std::vector<Case>{}; }},
+      // Indexing (indexing_cases.h).
+      {"dynamic_slice", dynamic_slice_cases},
+      {"dynamic_update_slice", dynamic_update_slice_cases},
+      {"gather", gather_cases},
+      {"scatter", [] { return scatter_cases(false); }},
+      {"scatter_add", [] { return scatter_cases(true); }},
+      {"scatter_mul", [] { return scatter_cases(true); }},
+      {"scatter_min", [] { return with_tolerance(scatter_cases(true), {4, 0, 0, true}); }},
+      {"scatter_max", [] { return with_tolerance(scatter_cases(true), {4, 0, 0, true}); }},
   };
   return *table;
 }

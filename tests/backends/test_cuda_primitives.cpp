@@ -73,8 +73,21 @@ std::vector<std::string> primitive_names() {
   for (const st::Primitive* p : st::all_primitives())
     // Control flow (cond, while, scan) is left out: the cuda target cannot compile it yet and
     // refuses it with a clear error (CudaControlFlow below).
-    if (!needs_subprograms(p->name)) names.emplace_back(p->name);
+    if (!needs_subprograms(p->name) && !reads_starts_on_host(p->name)) names.emplace_back(p->name);
   return names;
+}
+
+// Run-time slices too: their starts would be read on the host (CudaRunTimeSlices below).
+TEST(CudaRunTimeSlices, AreRefusedWithAClearError) {
+  if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
+  for (const char* name : {"dynamic_slice", "dynamic_update_slice"}) {
+    Case c = case_table().at(name)()[0];
+    st::Jaxpr j = one_equation(*st::find_primitive(name), c.params, c.inputs);
+    st::compiler::LowerResult r = st::compiler::lower(*j.impl(), {.device = kGpu}, "ptx");
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_NE(r.error.find("the cuda target cannot compile run-time slices yet (strata." + std::string(name) + ")"),
+              std::string::npos) << r.error;
+  }
 }
 
 // Until the host program can loop and branch, control flow for the GPU fails at compile time

@@ -19,6 +19,10 @@ namespace detail {
 struct ArrayImpl;
 }  // namespace detail
 
+// Indexing (strata/indexing.h): one entry of an index, and the functional-update view x.at(...).
+struct Index;
+class At;
+
 // The dtype a C++ element type maps to: float → f32, double → f64, int32_t → i32, int64_t →
 // i64, bool → bool_.
 template <class T>
@@ -104,6 +108,13 @@ class Array {
 
   // The whole array as numpy would print it: "array([1., 2.], dtype=float32)".
   std::string to_string() const;
+
+  // NumPy/JAX indexing (strata/indexing.h): x[2], x[-1], x[{0, st::Slice(1, -1, 2)}],
+  // x[idx_array]; and JAX's functional updates x.at({i, j}).set(v) / add / mul / min / max.
+  Array operator[](const Index& i) const;
+  Array operator[](std::initializer_list<Index> idx) const;
+  At at(const Index& i) const;
+  At at(std::initializer_list<Index> idx) const;
 
   // Internal: the shared state behind the handle.
   explicit Array(std::shared_ptr<detail::ArrayImpl> impl) : impl_(std::move(impl)) {}

@@ -8,6 +8,7 @@
 #include "strata/dtype.h"
 #include "strata/errors.h"
 #include "strata/grad.h"
+#include "strata/indexing.h"
 #include "strata/jaxpr.h"
 #include "strata/jit.h"
 #include "strata/ops.h"
