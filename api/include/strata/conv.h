@@ -1,0 +1,54 @@
+// strata/conv.h — convolution (jax.lax.conv_general_dilated) and pooling.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "strata/array.h"
+#include "strata/ops.h"
+
+namespace strata {
+
+// The padding of each spatial dimension: "SAME" (output size ceil(in / stride), the odd extra
+// after), "SAME_LOWER" (the odd extra before), "VALID" (none), or explicit (low, high) pairs,
+// which may be negative (cropping), as jax.lax takes them.
+struct Padding {
+  Padding(const char* mode) : mode(mode) {}                   // NOLINT: implicit on purpose
+  Padding(std::string mode) : mode(std::move(mode)) {}        // NOLINT
+  Padding(std::vector<std::pair<int64_t, int64_t>> p) : pairs(std::move(p)) {}  // NOLINT
+  Padding(std::initializer_list<std::pair<int64_t, int64_t>> p) : pairs(p) {}  // NOLINT
+  std::string mode;                                  // empty: the explicit pairs
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+};
+
+// JAX's ConvDimensionNumbers: which array dimension holds lhs (batch, feature, spatial...),
+// rhs (out feature, in feature, spatial...) and out (batch, feature, spatial...). Give them as
+// explicit lists or as JAX's strings, e.g. {"NCHW", "OIHW", "NCHW"} or {"NHWC", "HWIO",
+// "NHWC"} (N/C, O/I name batch/feature; any other letters are spatial, ordered as in the rhs
+// string). Empty (the default): every operand in the order (batch or out, feature or in,
+// spatial...), JAX's default.
+struct ConvDimensionNumbers {
+  ConvDimensionNumbers() = default;
+  ConvDimensionNumbers(std::vector<int64_t> lhs, std::vector<int64_t> rhs, std::vector<int64_t> out)
+      : lhs_spec(std::move(lhs)), rhs_spec(std::move(rhs)), out_spec(std::move(out)) {}
+  ConvDimensionNumbers(std::string lhs, std::string rhs, std::string out);
+  std::vector<int64_t> lhs_spec, rhs_spec, out_spec;
+};
+
+// jax.lax.conv_general_dilated: for each output position, the sum over a window of `lhs`
+// (spatial step `window_strides`, after inserting lhs_dilation - 1 zeros between its elements
+// and padding) times `rhs` (its taps rhs_dilation apart). Operands of one float dtype.
+// `feature_group_count` splits the features into independent groups (depthwise: = features);
+// `batch_group_count` splits the batch likewise (what the kernel gradient of a grouped
+// convolution is). Empty dilation lists mean 1 in every dimension.
+Array conv_general_dilated(const Array& lhs, const Array& rhs, const std::vector<int64_t>& window_strides,
+                           const Padding& padding, const std::vector<int64_t>& lhs_dilation = {},
+                           const std::vector<int64_t>& rhs_dilation = {},
+                           const ConvDimensionNumbers& dimension_numbers = {}, int64_t feature_group_count = 1,
+                           int64_t batch_group_count = 1, SourceLocation loc = SourceLocation::current());
+
+}  // namespace strata
