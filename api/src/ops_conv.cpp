@@ -3,6 +3,7 @@
 #include "strata/conv.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "op_helpers.h"
 #include "primitives/conv_params.h"
@@ -114,5 +115,116 @@ Array conv_general_dilated(const Array& lhs, const Array& rhs, const std::vector
   }
   return conv::bind(lhs, rhs, c, loc);
 }
+
+namespace nn {
+namespace {
+
+struct Pool {
+  std::vector<int64_t> strides;
+  std::vector<std::pair<int64_t, int64_t>> pads;
+};
+
+// The strides and (low, high) padding of a pooling window over x's spatial dimensions.
+Pool pool_geometry(const char* op, const AbstractValue& av, const std::vector<int64_t>& window,
+                   const std::vector<int64_t>& strides, const Padding& padding) {
+  const size_t nsp = window.size();
+  if (av.ndim() != static_cast<int64_t>(nsp) + 2)
+    throw ShapeError(std::string(op) + ": expects (batch, spatial..., features) of rank " + std::to_string(nsp + 2) +
+                     " for a window of " + shape_rules::list_string(window) + ", but got " + av.str());
+  Pool p;
+  p.strides = strides.empty() ? std::vector<int64_t>(nsp, 1) : strides;
+  if (p.strides.size() != nsp)
+    throw ValueError(std::string(op) + ": expects " + std::to_string(nsp) + " strides, but got " +
+                     shape_rules::list_string(strides));
+  for (size_t i = 0; i < nsp; ++i)
+    if (window[i] < 1 || p.strides[i] < 1)
+      throw ValueError(std::string(op) + ": expects positive window sizes and strides, but got " +
+                       shape_rules::list_string(window) + " and " + shape_rules::list_string(p.strides));
+  if (padding.mode.empty()) {
+    if (padding.pairs.size() != nsp)
+      throw ValueError(std::string(op) + ": expects " + std::to_string(nsp) + " (low, high) padding pairs, but got " +
+                       std::to_string(padding.pairs.size()));
+    for (auto [lo, hi] : padding.pairs)
+      if (lo < 0 || hi < 0) throw ValueError(std::string(op) + ": expects non-negative padding");
+    p.pads = padding.pairs;
+  } else {
+    for (size_t i = 0; i < nsp; ++i)
+      p.pads.push_back(window_padding(op, padding.mode, av.shape[i + 1], window[i], p.strides[i]));
+  }
+  return p;
+}
+
+}  // namespace
+
+// The maximum over the window's taps, each a strided slice of x padded with -inf.
+Array max_pool(const Array& x, const std::vector<int64_t>& window, const std::vector<int64_t>& strides,
+               const Padding& padding, SourceLocation loc) {
+  const AbstractValue& av = api::aval(x, "max_pool");
+  if (!is_floating(av.dtype)) throw DTypeError("max_pool: expects a float operand, but got " + av.str());
+  Pool g = pool_geometry("max_pool", av, window, strides, padding);
+  const size_t nsp = window.size(), rank = nsp + 2;
+  IntList lo(rank, 0), hi(rank, 0), interior(rank, 0);
+  for (size_t i = 0; i < nsp; ++i) {
+    lo[i + 1] = g.pads[i].first;
+    hi[i + 1] = g.pads[i].second;
+  }
+  Array xp = lax::pad(x, lax::scalar(-INFINITY, av.dtype), lo, hi, interior, loc);
+  const Shape& ps = api::aval(xp, "max_pool").shape;
+  std::vector<int64_t> out(nsp);
+  int64_t taps = 1;
+  for (size_t i = 0; i < nsp; ++i) {
+    out[i] = ps[i + 1] < window[i] ? 0 : (ps[i + 1] - window[i]) / g.strides[i] + 1;
+    taps *= window[i];
+  }
+  Array result;
+  for (int64_t t = 0; t < taps; ++t) {
+    IntList start(rank, 0), limit(ps.begin(), ps.end()), step(rank, 1);
+    for (size_t i = nsp, r = static_cast<size_t>(t); i-- > 0;) {
+      int64_t k = static_cast<int64_t>(r % static_cast<size_t>(window[i]));
+      r /= static_cast<size_t>(window[i]);
+      start[i + 1] = k;
+      limit[i + 1] = out[i] == 0 ? k : k + (out[i] - 1) * g.strides[i] + 1;
+      step[i + 1] = g.strides[i];
+    }
+    Array tap = lax::slice(xp, start, limit, step, loc);
+    result = t == 0 ? tap : lax::max(result, tap, loc);
+  }
+  return result;
+}
+
+// The window sums as a depthwise convolution with a kernel of ones, over the window's size.
+Array avg_pool(const Array& x, const std::vector<int64_t>& window, const std::vector<int64_t>& strides,
+               const Padding& padding, SourceLocation loc) {
+  const AbstractValue& av = api::aval(x, "avg_pool");
+  if (!is_floating(av.dtype)) throw DTypeError("avg_pool: expects a float operand, but got " + av.str());
+  Pool g = pool_geometry("avg_pool", av, window, strides, padding);
+  const size_t nsp = window.size(), rank = nsp + 2;
+  const int64_t features = av.shape[rank - 1];
+  Shape kshape(window.begin(), window.end());
+  kshape.push_back(1);
+  kshape.push_back(features);
+  int64_t size = 1;
+  for (int64_t w : window) size *= w;
+  Array ones = lax::full(AbstractValue{kshape, av.dtype, false}, 1.0, loc);
+  shape_rules::ConvParams c;
+  c.window_strides = g.strides;
+  for (auto [lo, hi] : g.pads) {
+    c.padding_low.push_back(lo);
+    c.padding_high.push_back(hi);
+  }
+  c.lhs_dilation = c.rhs_dilation = std::vector<int64_t>(nsp, 1);
+  c.lhs_spec = {0, static_cast<int64_t>(rank) - 1};
+  c.rhs_spec = {static_cast<int64_t>(rank) - 1, static_cast<int64_t>(rank) - 2};
+  for (size_t i = 0; i < nsp; ++i) {
+    c.lhs_spec.push_back(static_cast<int64_t>(i) + 1);
+    c.rhs_spec.push_back(static_cast<int64_t>(i));
+  }
+  c.out_spec = c.lhs_spec;
+  c.feature_group_count = features;
+  Array sums = conv::bind(x, ones, c, loc);
+  return lax::div(sums, lax::scalar(static_cast<double>(size), av.dtype), loc);
+}
+
+}  // namespace nn
 
 }  // namespace strata

@@ -51,4 +51,18 @@ Array conv_general_dilated(const Array& lhs, const Array& rhs, const std::vector
                            const ConvDimensionNumbers& dimension_numbers = {}, int64_t feature_group_count = 1,
                            int64_t batch_group_count = 1, SourceLocation loc = SourceLocation::current());
 
+namespace nn {
+
+// Pooling as flax.linen: `x` is (batch, spatial..., features); `window` and `strides` (default:
+// 1 in each dimension) run over the spatial dimensions; padding as for convolutions.
+// max_pool: the largest element of each window (padding never wins). avg_pool: the window's
+// sum divided by the window's size (padded positions count, flax's count_include_pad=True).
+// Both are composites of slices, maxima and a depthwise convolution, so every transform sees
+// primitives whose derivative and batching rules exist (no reduce_window primitive yet).
+Array max_pool(const Array& x, const std::vector<int64_t>& window, const std::vector<int64_t>& strides = {},
+               const Padding& padding = "VALID", SourceLocation loc = SourceLocation::current());
+Array avg_pool(const Array& x, const std::vector<int64_t>& window, const std::vector<int64_t>& strides = {},
+               const Padding& padding = "VALID", SourceLocation loc = SourceLocation::current());
+
+}  // namespace nn
 }  // namespace strata
