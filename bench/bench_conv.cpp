@@ -29,6 +29,21 @@ void Forward(benchmark::State& state) {
   state.counters["GFLOP/s"] = benchmark::Counter(2.0 * 64 * 32 * 32 * 64 * 64 * 9 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Where the forward's time goes: eager mode (the same im2col + GEMM, with the patch copy split
+// across the thread pool) and the GEMM alone on the [64·32·32, 9·64] × [9·64, 64] patch matrix.
+void ForwardEager(benchmark::State& state) {
+  Layer l = layer(true);
+  st::Array x = st::random::normal(st::random::key(1), l.x), w = st::random::normal(st::random::key(2), l.w);
+  for (auto _ : state) st::conv_general_dilated(x, w, {1, 1}, "SAME", {}, {}, l.dn).block_until_ready();
+}
+void PatchGemm(benchmark::State& state) {
+  st::Array a = st::random::normal(st::random::key(1), {64 * 32 * 32, 9 * 64});
+  st::Array b = st::random::normal(st::random::key(2), {9 * 64, 64});
+  auto f = st::jit([](const st::Array& p, const st::Array& q) { return st::matmul(p, q); });
+  f(a, b).block_until_ready();
+  for (auto _ : state) f(a, b).block_until_ready();
+}
+
 void ForwardBackward(benchmark::State& state) {
   Layer l = layer(state.range(0) == 1);
   st::Array x = st::random::normal(st::random::key(1), l.x), w = st::random::normal(st::random::key(2), l.w);
@@ -50,5 +65,7 @@ void ForwardBackward(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(Forward)->Arg(1)->Arg(0)->ArgName("nhwc")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(ForwardEager)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(PatchGemm)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(ForwardBackward)->Arg(1)->Arg(0)->ArgName("nhwc")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_MAIN();
