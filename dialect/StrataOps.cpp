@@ -217,6 +217,7 @@ static void printConcatenateInputs(OpAsmPrinter& p, Operation*, OperandRange inp
   p << "dim = " << dimension.getInt();
 }
 
+#include "dialect/ConvolutionSyntax.h"  // convolution and pooling (issue 13)
 #include "StrataEnums.cpp.inc"
 #include "StrataInterfaces.cpp.inc"
 

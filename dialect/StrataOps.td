@@ -1230,4 +1230,58 @@ def Strata_ScatterOp : Strata_Op<"scatter", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------------------===//
+// Convolution and pooling (issue 13).
+//===----------------------------------------------------------------------------------===//
+
+def Strata_ConvolutionOp : Strata_Op<"convolution", [Pure, InferTypeOpAdaptor]> {
+  let summary = "convolution with strides, padding, dilations and groups";
+  let description = [{
+    StableHLO's convolution (jax.lax.conv_general_dilated): each output element is the sum,
+    over a window of `lhs` (dilated by `lhs_dilation`, padded by `padding` = [[low, high], ...],
+    which may be negative, stepped by `stride`), of its products with `rhs` (its taps
+    `rhs_dilate` apart). `dim_numbers` names the dimensions as StableHLO prints them: `b`/`f`
+    batch and feature of lhs and the result, `o`/`i` output and input feature of rhs, and the
+    spatial dimensions by number. `feature_group_count` splits features, and
+    `batch_group_count` the batch, into independent groups (at most one of them above 1).
+
+    Example:
+    ```mlir
+    %0 = strata.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+        window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}
+        {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+        : (tensor<8x32x32x3xf32>, tensor<3x3x3x16xf32>) -> tensor<8x32x32x16xf32>
+    ```
+  }];
+  let arguments = (ins Strata_FloatTensor:$lhs, Strata_FloatTensor:$rhs,
+                       DenseI64ArrayAttr:$window_strides, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$lhs_dilation, DenseI64ArrayAttr:$rhs_dilation,
+                       DenseI64ArrayAttr:$lhs_spec, DenseI64ArrayAttr:$rhs_spec,
+                       DenseI64ArrayAttr:$out_spec, I64Attr:$feature_group_count,
+                       I64Attr:$batch_group_count);
+  let results = (outs Strata_FloatTensor:$result);
+  let assemblyFormat = [{
+    `(` $lhs `,` $rhs `)` `dim_numbers` `=` custom<ConvDimensions>($lhs_spec, $rhs_spec, $out_spec) `,`
+    `window` `=` custom<ConvWindow>($window_strides, $padding, $lhs_dilation, $rhs_dilation)
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Strata_ReverseOp : Strata_Op<"reverse", [Pure, SameOperandsAndResultType]> {
+  let summary = "reverse the order of elements along dimensions";
+  let description = [{
+    StableHLO's reverse (jax.lax.rev): element i along each of `dimensions` moves to size-1-i.
+
+    Example:
+    ```mlir
+    %1 = strata.reverse %0, dims = [0, 1] : tensor<3x3x4x8xf32>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$operand, DenseI64ArrayAttr:$dimensions);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = "$operand `,` `dims` `=` $dimensions attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif  // STRATA_OPS_TD

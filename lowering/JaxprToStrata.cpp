@@ -551,6 +551,36 @@ LogicalResult scatter(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// ---- Convolution and pooling (issue 13) ----
+
+LogicalResult convGeneralDilated(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* strides = q.ints("window_strides");
+  const st::IntList* lo = q.ints("padding_low");
+  const st::IntList* hi = q.ints("padding_high");
+  const st::IntList* ld = q.ints("lhs_dilation");
+  const st::IntList* rd = q.ints("rhs_dilation");
+  const st::IntList* ls = q.ints("lhs_spec");
+  const st::IntList* rs = q.ints("rhs_spec");
+  const st::IntList* os = q.ints("out_spec");
+  const int64_t* groups = q.integer("feature_group_count");
+  const int64_t* batchGroups = q.integer("batch_group_count");
+  if (failed(q.expectArity(2)) || !strides || !lo || !hi || !ld || !rd || !ls || !rs || !os || !groups ||
+      !batchGroups || lo->size() != hi->size())
+    return failure();
+  SmallVector<int64_t> padding;
+  for (size_t i = 0; i < lo->size(); ++i) padding.append({(*lo)[i], (*hi)[i]});
+  r.push_back(ConvolutionOp::create(q.b, q.loc, q.resultType(), q.operands[0], q.operands[1], *strides, padding,
+                                    *ld, *rd, *ls, *rs, *os, *groups, *batchGroups));
+  return success();
+}
+
+LogicalResult rev(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::IntList* dims = q.ints("dimensions");
+  if (failed(q.expectArity(1)) || !dims) return failure();
+  r.push_back(ReverseOp::create(q.b, q.loc, q.resultType(), q.operands[0], *dims));
+  return success();
+}
+
 struct Entry {
   const char* primitive;
   LowerFn lower;
@@ -597,6 +627,9 @@ const Entry kLowerings[] = {
     {"scatter_mul", scatter<ScatterCombiner::MUL>, "strata.scatter"},
     {"scatter_min", scatter<ScatterCombiner::MIN>, "strata.scatter"},
     {"scatter_max", scatter<ScatterCombiner::MAX>, "strata.scatter"},
+    // Convolution and pooling (issue 13).
+    {"conv_general_dilated", convGeneralDilated, "strata.convolution"},
+    {"rev", rev, "strata.reverse"},
 };
 
 struct Lowering {

@@ -16,6 +16,7 @@ class ModuleOp;
 class OpBuilder;
 class Pass;
 class RewritePatternSet;
+class Type;
 class Value;
 }  // namespace mlir
 
@@ -61,5 +62,15 @@ ReductionLoops reductionLoops(MLIRContext* ctx, llvm::ArrayRef<int64_t> shape, l
 
 // `value` with the same elements under `shape` (collapse/expand, views once bufferized).
 Value reshapeTensor(OpBuilder& b, Location loc, Value value, llvm::ArrayRef<int64_t> shape);
+
+// ---- Convolution and pooling (issue 13) ----
+// strata.convolution (im2col + GEMM) and strata.reverse (ConvolutionToLinalg.cpp; part of
+// populateStrataToLinalgPatterns).
+void populateConvolutionToLinalgPatterns(RewritePatternSet& patterns);
+// The contraction of tensors `lhs` (batch dims lb, contracting lc) and `rhs` (rb, rc) as
+// linalg.batch_matmul: the [B, M, N] tensor of the products in type `acc`, as dot_general's.
+Value emitBatchMatmulTensors(OpBuilder& b, Location loc, Value lhs, llvm::ArrayRef<int64_t> lb,
+                             llvm::ArrayRef<int64_t> lc, Value rhs, llvm::ArrayRef<int64_t> rb,
+                             llvm::ArrayRef<int64_t> rc, Type acc);
 
 }  // namespace mlir::strata

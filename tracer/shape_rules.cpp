@@ -222,4 +222,68 @@ Result pad(const Shape& operand, const IntList& low, const IntList& high, const 
   return {out, {}};
 }
 
+// ---- Convolution and pooling (issue 13) ----
+
+Result rev(const Shape& operand, const IntList& dimensions) {
+  if (auto e = check_axes(dimensions, static_cast<int64_t>(operand.size()), "dimensions"); !e.empty()) return fail(e);
+  return {operand, {}};
+}
+
+Result conv_general_dilated(const Shape& lhs, const Shape& rhs, const ConvParams& p) {
+  const int64_t rank = static_cast<int64_t>(lhs.size());
+  if (rhs.size() != lhs.size())
+    return fail("expects lhs and rhs of one rank, but got " + shape_string(lhs) + " and " + shape_string(rhs));
+  if (rank < 2)
+    return fail("expects operands of rank 2 or more (batch, feature, spatial...), but got " + shape_string(lhs));
+  const size_t nsp = static_cast<size_t>(rank - 2);
+  for (const IntList* spec : {&p.lhs_spec, &p.rhs_spec, &p.out_spec}) {
+    if (static_cast<int64_t>(spec->size()) != rank)
+      return fail("expects dimension numbers of length " + std::to_string(rank) + ", but got " + list_string(*spec));
+    if (auto e = check_axes(*spec, rank, "dimension numbers"); !e.empty()) return fail(e);
+  }
+  auto sized = [&](const IntList& v, const char* what) -> std::string {
+    if (v.size() != nsp)
+      return std::string("expects ") + what + " of length " + std::to_string(nsp) + ", but got " + list_string(v);
+    return {};
+  };
+  for (auto [v, what] : {std::pair{&p.window_strides, "window strides"}, {&p.padding_low, "low padding"},
+                         {&p.padding_high, "high padding"}, {&p.lhs_dilation, "lhs dilation"},
+                         {&p.rhs_dilation, "rhs dilation"}})
+    if (auto e = sized(*v, what); !e.empty()) return fail(e);
+  for (auto [v, what] : {std::pair{&p.window_strides, "window strides"}, {&p.lhs_dilation, "lhs dilation"},
+                         {&p.rhs_dilation, "rhs dilation"}})
+    for (int64_t x : *v)
+      if (x < 1) return fail(std::string("expects positive ") + what + ", but got " + list_string(*v));
+  const int64_t G = p.feature_group_count, B = p.batch_group_count;
+  if (G < 1 || B < 1)
+    return fail("expects positive feature and batch group counts, but got " + std::to_string(G) + " and " +
+                std::to_string(B));
+  if (G > 1 && B > 1)
+    return fail("expects a feature or a batch group count of 1, but got " + std::to_string(G) + " and " +
+                std::to_string(B));
+  auto at = [](const Shape& s, int64_t d) { return s[static_cast<size_t>(d)]; };
+  const int64_t n = at(lhs, p.lhs_spec[0]), c = at(lhs, p.lhs_spec[1]);
+  const int64_t o = at(rhs, p.rhs_spec[0]), ci = at(rhs, p.rhs_spec[1]);
+  const std::string both = shape_string(lhs) + " and " + shape_string(rhs);
+  if (c % G != 0)
+    return fail("expects lhs features divisible by the feature group count " + std::to_string(G) + ", but got " + both);
+  if (ci * G != c)
+    return fail("expects rhs input features times the feature group count " + std::to_string(G) +
+                " to equal lhs features, but got " + both);
+  if (o % G != 0 || o % B != 0)
+    return fail("expects rhs output features divisible by the group count " + std::to_string(G * B) +
+                ", but got " + both);
+  if (n % B != 0)
+    return fail("expects lhs batch divisible by the batch group count " + std::to_string(B) + ", but got " + both);
+  Shape out(static_cast<size_t>(rank));
+  out[static_cast<size_t>(p.out_spec[0])] = n / B;
+  out[static_cast<size_t>(p.out_spec[1])] = o;
+  for (size_t i = 0; i < nsp; ++i) {
+    int64_t in = dilated_size(at(lhs, p.lhs_spec[i + 2]), p.lhs_dilation[i]) + p.padding_low[i] + p.padding_high[i];
+    int64_t k = dilated_size(at(rhs, p.rhs_spec[i + 2]), p.rhs_dilation[i]);
+    out[static_cast<size_t>(p.out_spec[i + 2])] = in < k ? 0 : (in - k) / p.window_strides[i] + 1;
+  }
+  return {out, {}};
+}
+
 }  // namespace strata::shape_rules

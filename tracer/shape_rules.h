@@ -45,6 +45,24 @@ Result iota(const Shape& shape, int64_t dimension);
 // StableHLO pad with non-negative low, high and interior padding per dimension.
 Result pad(const Shape& operand, const IntList& low, const IntList& high, const IntList& interior);
 
+// ---- Convolution and pooling (issue 13) ----
+// jax.lax.conv_general_dilated's parameters. The specs are JAX's ConvDimensionNumbers: for
+// lhs and out [batch, feature, spatial...], for rhs [out feature, in feature, spatial...],
+// each entry the array dimension holding it.
+struct ConvParams {
+  IntList window_strides, padding_low, padding_high, lhs_dilation, rhs_dilation;
+  IntList lhs_spec, rhs_spec, out_spec;
+  int64_t feature_group_count = 1, batch_group_count = 1;
+};
+// The result shape; padding may be negative (it then crops), as in StableHLO.
+Result conv_general_dilated(const Shape& lhs, const Shape& rhs, const ConvParams& p);
+// jax.lax.rev: `dimensions` distinct and in range; the shape is the operand's.
+Result rev(const Shape& operand, const IntList& dimensions);
+// 1 + (size - 1) * dilation, or 0 for an empty dimension (lax._dilate_shape).
+inline int64_t dilated_size(int64_t size, int64_t dilation) {
+  return size == 0 ? 0 : 1 + (size - 1) * dilation;
+}
+
 // "[1, 2]": how a list of ints appears in a message.
 std::string list_string(const IntList& v);
 

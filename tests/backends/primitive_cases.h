@@ -258,6 +258,53 @@ inline std::vector<Case> threefry_cases() {
 #include "indexing_cases.h"
 
 // The cases of each primitive, by name. A primitive missing here fails EveryPrimitiveHasCases.
+// ---- Convolution and pooling (issue 13) ----
+
+inline Params conv_params(st::IntList strides, st::IntList lo, st::IntList hi, st::IntList ld, st::IntList rd,
+                          st::IntList ls, st::IntList rs, st::IntList os, int64_t groups = 1, int64_t batch_groups = 1) {
+  return Params{{"window_strides", strides}, {"padding_low", lo}, {"padding_high", hi},
+                {"lhs_dilation", ld}, {"rhs_dilation", rd}, {"lhs_spec", ls}, {"rhs_spec", rs}, {"out_spec", os},
+                {"feature_group_count", groups}, {"batch_group_count", batch_groups}};
+}
+
+inline std::vector<Case> conv_cases() {
+  std::vector<Case> cs;
+  for (DType t : kFloats) {
+    std::string n(st::short_name(t));
+    auto add = [&](const std::string& what, Params p, st::Shape ls, st::Shape rs, int64_t k) {
+      Tolerance tol{4, static_cast<double>(2 * k + 2), 1.0, true};
+      cs.push_back({what + " " + n, p, {random_array(ls, t, -1, 1, 1), random_array(rs, t, -1, 1, 2)}, tol});
+    };
+    add("NCHW same", conv_params({1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}),
+        {2, 3, 6, 5}, {4, 3, 3, 3}, 27);
+    add("NHWC/HWIO strided", conv_params({2, 2}, {1, 0}, {1, 1}, {1, 1}, {1, 1}, {0, 3, 1, 2}, {3, 2, 0, 1}, {0, 3, 1, 2}),
+        {2, 7, 6, 3}, {3, 3, 3, 4}, 27);
+    add("dilated, negative padding",
+        conv_params({1, 2}, {0, -1}, {2, 1}, {2, 1}, {1, 2}, {0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}), {1, 2, 5, 6},
+        {3, 2, 2, 2}, 8);
+    add("feature groups", conv_params({1}, {1}, {1}, {1}, {1}, {0, 1, 2}, {0, 1, 2}, {0, 1, 2}, 2), {2, 4, 9},
+        {6, 2, 3}, 6);
+    add("batch groups", conv_params({1}, {0}, {0}, {1}, {1}, {0, 1, 2}, {0, 1, 2}, {0, 1, 2}, 1, 2), {4, 3, 6},
+        {4, 3, 2}, 6);
+    add("3-d", conv_params({1, 1, 2}, {1, 0, 1}, {0, 1, 0}, {1, 1, 1}, {1, 1, 1}, {0, 4, 1, 2, 3}, {4, 3, 0, 1, 2},
+                           {0, 4, 1, 2, 3}),
+        {1, 3, 4, 5, 2}, {2, 2, 2, 2, 3}, 16);
+    add("empty output", conv_params({1}, {0}, {0}, {1}, {1}, {0, 1, 2}, {0, 1, 2}, {0, 1, 2}), {1, 2, 2}, {3, 2, 4}, 8);
+  }
+  return cs;
+}
+
+inline std::vector<Case> rev_cases() {
+  std::vector<Case> cs;
+  for (DType t : kAll) {
+    std::string n(st::short_name(t));
+    cs.push_back({"rev 0,2 " + n, Params{{"dimensions", st::IntList{0, 2}}}, {random_array({3, 4, 5}, t, -5, 5)}});
+    cs.push_back({"rev none " + n, Params{{"dimensions", st::IntList{}}}, {random_array({3, 4}, t, -5, 5)}});
+    cs.push_back({"rev empty " + n, Params{{"dimensions", st::IntList{1}}}, {random_array({3, 0}, t, -5, 5)}});
+  }
+  return cs;
+}
+
 inline const std::map<std::string, std::function<std::vector<Case>()>>& case_table() {
   static const auto* table = new std::map<std::string, std::function<std::vector<Case>()>>{
       {"neg", [] { return unary_cases(kNumeric, -10, 10); }},
@@ -389,6 +436,9 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"scatter_mul", [] { return scatter_cases(true); }},
       {"scatter_min", [] { return with_tolerance(scatter_cases(true), {4, 0, 0, true}); }},
       {"scatter_max", [] { return with_tolerance(scatter_cases(true), {4, 0, 0, true}); }},
+      // Convolution and pooling (issue 13).
+      {"conv_general_dilated", conv_cases},
+      {"rev", rev_cases},
   };
   return *table;
 }

@@ -3,6 +3,7 @@
 
 #include "strata/array.h"
 #include "strata/control_flow.h"
+#include "strata/conv.h"
 #include "strata/creation.h"
 #include "strata/device.h"
 #include "strata/dtype.h"

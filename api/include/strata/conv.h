@@ -1,0 +1,68 @@
+// strata/conv.h — convolution (jax.lax.conv_general_dilated) and pooling.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "strata/array.h"
+#include "strata/ops.h"
+
+namespace strata {
+
+// The padding of each spatial dimension: "SAME" (output size ceil(in / stride), the odd extra
+// after), "SAME_LOWER" (the odd extra before), "VALID" (none), or explicit (low, high) pairs,
+// which may be negative (cropping), as jax.lax takes them.
+struct Padding {
+  Padding(const char* mode) : mode(mode) {}                   // NOLINT: implicit on purpose
+  Padding(std::string mode) : mode(std::move(mode)) {}        // NOLINT
+  Padding(std::vector<std::pair<int64_t, int64_t>> p) : pairs(std::move(p)) {}  // NOLINT
+  Padding(std::initializer_list<std::pair<int64_t, int64_t>> p) : pairs(p) {}  // NOLINT
+  std::string mode;                                  // empty: the explicit pairs
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+};
+
+// JAX's ConvDimensionNumbers: which array dimension holds lhs (batch, feature, spatial...),
+// rhs (out feature, in feature, spatial...) and out (batch, feature, spatial...). Give them as
+// explicit lists or as JAX's strings, e.g. {"NCHW", "OIHW", "NCHW"} or {"NHWC", "HWIO",
+// "NHWC"} (N/C, O/I name batch/feature; any other letters are spatial, ordered as in the rhs
+// string). Empty (the default): every operand in the order (batch or out, feature or in,
+// spatial...), JAX's default.
+struct ConvDimensionNumbers {
+  ConvDimensionNumbers() = default;
+  ConvDimensionNumbers(std::vector<int64_t> lhs, std::vector<int64_t> rhs, std::vector<int64_t> out)
+      : lhs_spec(std::move(lhs)), rhs_spec(std::move(rhs)), out_spec(std::move(out)) {}
+  ConvDimensionNumbers(std::string lhs, std::string rhs, std::string out);
+  std::vector<int64_t> lhs_spec, rhs_spec, out_spec;
+};
+
+// jax.lax.conv_general_dilated: for each output position, the sum over a window of `lhs`
+// (spatial step `window_strides`, after inserting lhs_dilation - 1 zeros between its elements
+// and padding) times `rhs` (its taps rhs_dilation apart). Operands of one float dtype.
+// `feature_group_count` splits the features into independent groups (depthwise: = features);
+// `batch_group_count` splits the batch likewise (what the kernel gradient of a grouped
+// convolution is). Empty dilation lists mean 1 in every dimension.
+Array conv_general_dilated(const Array& lhs, const Array& rhs, const std::vector<int64_t>& window_strides,
+                           const Padding& padding, const std::vector<int64_t>& lhs_dilation = {},
+                           const std::vector<int64_t>& rhs_dilation = {},
+                           const ConvDimensionNumbers& dimension_numbers = {}, int64_t feature_group_count = 1,
+                           int64_t batch_group_count = 1, SourceLocation loc = SourceLocation::current());
+
+namespace nn {
+
+// Pooling as flax.linen: `x` is (batch, spatial..., features); `window` and `strides` (default:
+// 1 in each dimension) run over the spatial dimensions; padding as for convolutions.
+// max_pool: the largest element of each window (padding never wins). avg_pool: the window's
+// sum divided by the window's size (padded positions count, flax's count_include_pad=True).
+// Both are composites of slices, maxima and a depthwise convolution, so every transform sees
+// primitives whose derivative and batching rules exist (no reduce_window primitive yet).
+Array max_pool(const Array& x, const std::vector<int64_t>& window, const std::vector<int64_t>& strides = {},
+               const Padding& padding = "VALID", SourceLocation loc = SourceLocation::current());
+Array avg_pool(const Array& x, const std::vector<int64_t>& window, const std::vector<int64_t>& strides = {},
+               const Padding& padding = "VALID", SourceLocation loc = SourceLocation::current());
+
+}  // namespace nn
+}  // namespace strata

@@ -1,0 +1,71 @@
+// Convolution (issue 13): a 3×3, 64→64 channel layer on 32×32 images at batch 64, forward and
+// forward+backward (the gradients of both operands), strata jit; bench/conv_jax.py times the
+// same workloads in JAX. Run: bench/run.sh bench_conv && /work/venv-jax/bin/python bench/conv_jax.py
+#include <benchmark/benchmark.h>
+
+#include "strata/strata.h"
+
+namespace st = strata;
+
+namespace {
+
+struct Layer {
+  st::Shape x, w;
+  st::ConvDimensionNumbers dn;
+};
+Layer layer(bool nhwc) {
+  if (nhwc) return {{64, 32, 32, 64}, {3, 3, 64, 64}, {"NHWC", "HWIO", "NHWC"}};
+  return {{64, 64, 32, 32}, {64, 64, 3, 3}, {"NCHW", "OIHW", "NCHW"}};
+}
+
+void Forward(benchmark::State& state) {
+  Layer l = layer(state.range(0) == 1);
+  st::Array x = st::random::normal(st::random::key(1), l.x), w = st::random::normal(st::random::key(2), l.w);
+  auto f = st::jit([dn = l.dn](const st::Array& a, const st::Array& b) {
+    return st::conv_general_dilated(a, b, {1, 1}, "SAME", {}, {}, dn);
+  });
+  f(x, w).block_until_ready();
+  for (auto _ : state) f(x, w).block_until_ready();
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * 64 * 32 * 32 * 64 * 64 * 9 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// Where the forward's time goes: eager mode (the same im2col + GEMM, with the patch copy split
+// across the thread pool) and the GEMM alone on the [64·32·32, 9·64] × [9·64, 64] patch matrix.
+void ForwardEager(benchmark::State& state) {
+  Layer l = layer(true);
+  st::Array x = st::random::normal(st::random::key(1), l.x), w = st::random::normal(st::random::key(2), l.w);
+  for (auto _ : state) st::conv_general_dilated(x, w, {1, 1}, "SAME", {}, {}, l.dn).block_until_ready();
+}
+void PatchGemm(benchmark::State& state) {
+  st::Array a = st::random::normal(st::random::key(1), {64 * 32 * 32, 9 * 64});
+  st::Array b = st::random::normal(st::random::key(2), {9 * 64, 64});
+  auto f = st::jit([](const st::Array& p, const st::Array& q) { return st::matmul(p, q); });
+  f(a, b).block_until_ready();
+  for (auto _ : state) f(a, b).block_until_ready();
+}
+
+void ForwardBackward(benchmark::State& state) {
+  Layer l = layer(state.range(0) == 1);
+  st::Array x = st::random::normal(st::random::key(1), l.x), w = st::random::normal(st::random::key(2), l.w);
+  st::Array probe = st::random::normal(st::random::key(3), l.x);  // SAME, stride 1: output shape = input shape
+  auto loss = [dn = l.dn](const st::Array& a, const st::Array& b, const st::Array& p) {
+    return st::sum(st::conv_general_dilated(a, b, {1, 1}, "SAME", {}, {}, dn) * p);
+  };
+  auto g = st::jit(st::grad(loss, st::argnums<0, 1>));
+  auto warm = g(x, w, probe);
+  std::get<1>(warm).block_until_ready();
+  for (auto _ : state) {
+    auto r = g(x, w, probe);
+    std::get<0>(r).block_until_ready();
+    std::get<1>(r).block_until_ready();
+  }
+  state.counters["GFLOP/s"] = benchmark::Counter(3 * 2.0 * 64 * 32 * 32 * 64 * 64 * 9 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+}  // namespace
+
+BENCHMARK(Forward)->Arg(1)->Arg(0)->ArgName("nhwc")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(ForwardEager)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(PatchGemm)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(ForwardBackward)->Arg(1)->Arg(0)->ArgName("nhwc")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_MAIN();

@@ -1,0 +1,28 @@
+"""JAX CPU baseline of bench_conv.cpp: a 3x3, 64->64 conv on 32x32 images at batch 64, forward
+and forward+backward (grads of both operands), jit, median of repetitions (ms)."""
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def median_ms(f, *args, reps=20):
+    jax.block_until_ready(f(*args))
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        jax.block_until_ready(f(*args))
+        ts.append((time.perf_counter() - t) * 1e3)
+    return float(np.median(ts))
+
+
+for name, xs, ws, dn in [("nhwc", (64, 32, 32, 64), (3, 3, 64, 64), ("NHWC", "HWIO", "NHWC")),
+                         ("nchw", (64, 64, 32, 32), (64, 64, 3, 3), ("NCHW", "OIHW", "NCHW"))]:
+    k = jax.random.split(jax.random.PRNGKey(0), 3)
+    x, w, p = jax.random.normal(k[0], xs), jax.random.normal(k[1], ws), jax.random.normal(k[2], xs)
+    conv = lambda a, b: jax.lax.conv_general_dilated(a, b, (1, 1), "SAME", dimension_numbers=dn)
+    fwd = jax.jit(conv)
+    bwd = jax.jit(jax.grad(lambda a, b, q: jnp.sum(conv(a, b) * q), argnums=(0, 1)))
+    print(f"jax Forward/nhwc:{int(name == 'nhwc')} {median_ms(fwd, x, w):.2f} ms")
+    print(f"jax ForwardBackward/nhwc:{int(name == 'nhwc')} {median_ms(bwd, x, w, p):.2f} ms")

@@ -1,0 +1,159 @@
+// conv_general_dilated: eager against an independent loop reference over hundreds of seeded
+// random configurations (1-3 spatial dims, layouts, strides, padding, dilations, groups),
+// jit against eager, the dimension-number strings, SAME/VALID padding, errors.
+#include <gtest/gtest.h>
+
+#include "conv_reference.h"
+#include "test_util.h"
+
+namespace st = strata;
+using namespace strata::testing;
+
+namespace {
+
+double tolerance(st::DType t) { return t == st::f64 ? 1e-12 : t == st::f32 ? 2e-6 : 1.6e-2; }
+
+void expect_matches(const std::vector<double>& got, const ConvRef& want, st::DType t, const std::string& what) {
+  ASSERT_EQ(got.size(), want.value.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i)
+    ASSERT_NEAR(got[i], want.value[i], tolerance(t) * (want.magnitude[i] + 1e-3)) << what << " element " << i;
+}
+
+// Inputs rounded to `t`, so that the reference sees the values the kernel sees.
+std::pair<st::Array, std::vector<double>> input(const st::Shape& s, st::DType t, std::mt19937& rng) {
+  std::vector<double> v = random_values(count_of(s), rng);
+  st::Array a = st::astype(st::array(v, s, st::f64), t);
+  return {a, st::astype(a, st::f64).to_vector<double>()};
+}
+
+TEST(Conv, RandomConfigurationsEagerMatchReference) {
+  std::mt19937 rng(1234);
+  const st::DType types[] = {st::f32, st::f64, st::bf16};
+  for (int trial = 0; trial < 300; ++trial) {
+    ConvCase c = random_conv_case(rng);
+    st::DType t = types[trial % 3];
+    auto [x, xv] = input(c.lhs, t, rng);
+    auto [w, wv] = input(c.rhs, t, rng);
+    ConvRef ref = conv_reference(c, xv, wv);
+    st::Array y = c.apply(x, w);
+    ASSERT_EQ(y.shape(), ref.shape) << c.str();
+    ASSERT_EQ(y.dtype(), t);
+    expect_matches(st::astype(y, st::f64).to_vector<double>(), ref, t, c.str() + " " + std::string(st::short_name(t)));
+  }
+}
+
+TEST(Conv, RandomConfigurationsJitMatchesEager) {
+  std::mt19937 rng(99);
+  const st::DType types[] = {st::f32, st::f64, st::bf16};
+  for (int trial = 0; trial < 60; ++trial) {
+    ConvCase c = random_conv_case(rng);
+    st::DType t = types[trial % 3];
+    auto [x, xv] = input(c.lhs, t, rng);
+    auto [w, wv] = input(c.rhs, t, rng);
+    ConvRef ref = conv_reference(c, xv, wv);
+    st::Array jitted = st::jit([c](const st::Array& a, const st::Array& b) { return c.apply(a, b); })(x, w);
+    ASSERT_EQ(jitted.shape(), ref.shape) << c.str();
+    expect_matches(st::astype(jitted, st::f64).to_vector<double>(), ref, t, "jit " + c.str());
+    std::vector<double> eager = st::astype(c.apply(x, w), st::f64).to_vector<double>();
+    std::vector<double> compiled = st::astype(jitted, st::f64).to_vector<double>();
+    for (size_t i = 0; i < eager.size(); ++i)
+      ASSERT_NEAR(compiled[i], eager[i], tolerance(t) * (ref.magnitude[i] + 1e-3)) << "jit vs eager " << c.str();
+  }
+}
+
+TEST(Conv, DimensionNumberStringsAgreeWithExplicitSpecs) {
+  std::mt19937 rng(5);
+  auto [x, xv] = input({2, 5, 6, 3}, st::f32, rng);  // NHWC
+  auto [w, wv] = input({3, 2, 3, 4}, st::f32, rng);  // HWIO
+  st::Array nhwc = st::conv_general_dilated(x, w, {1, 2}, "SAME", {}, {}, {"NHWC", "HWIO", "NHWC"});
+  st::Array nchw = st::conv_general_dilated(st::transpose(x, {0, 3, 1, 2}), st::transpose(w, {3, 2, 0, 1}), {1, 2},
+                                            "SAME", {}, {}, {"NCHW", "OIHW", "NCHW"});
+  EXPECT_EQ(nhwc.shape(), (st::Shape{2, 5, 3, 4}));
+  std::vector<double> a = st::transpose(nhwc, {0, 3, 1, 2}).to_vector<double>(), b = nchw.to_vector<double>();
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5);
+  st::ConvDimensionNumbers dn("NHWC", "HWIO", "NHWC");
+  EXPECT_EQ(dn.lhs_spec, (std::vector<int64_t>{0, 3, 1, 2}));
+  EXPECT_EQ(dn.rhs_spec, (std::vector<int64_t>{3, 2, 0, 1}));
+  // 3-d, channels first, as JAX's "NCDHW"/"OIDHW".
+  st::ConvDimensionNumbers dn3("NCDHW", "OIDHW", "NCDHW");
+  EXPECT_EQ(dn3.lhs_spec, (std::vector<int64_t>{0, 1, 2, 3, 4}));
+}
+
+// Output sizes of SAME (ceil(in / stride)), SAME_LOWER and VALID, as jax.lax gives them.
+TEST(Conv, StringPaddingShapes) {
+  st::Array x = st::ones({1, 1, 7, 8}, st::f32), w = st::ones({1, 1, 3, 2}, st::f32);
+  EXPECT_EQ(st::conv_general_dilated(x, w, {2, 3}, "SAME").shape(), (st::Shape{1, 1, 4, 3}));
+  EXPECT_EQ(st::conv_general_dilated(x, w, {2, 3}, "VALID").shape(), (st::Shape{1, 1, 3, 3}));
+  EXPECT_EQ(st::conv_general_dilated(x, w, {1, 1}, "SAME", {}, {2, 2}).shape(), (st::Shape{1, 1, 7, 8}));
+  // SAME with a 2-wide window pads (0, 1); SAME_LOWER (1, 0): the first column sums one 1.
+  st::Array same = st::conv_general_dilated(x, w, {1, 1}, "SAME");
+  st::Array lower = st::conv_general_dilated(x, w, {1, 1}, "SAME_LOWER");
+  EXPECT_EQ(same.to_vector<float>()[8 + 7], 3.0f);  // row 1, last column: padded on the right
+  EXPECT_EQ(lower.to_vector<float>()[8 + 0], 3.0f);
+  EXPECT_EQ(lower.to_vector<float>()[8 + 7], 6.0f);
+}
+
+TEST(Conv, DepthwiseIsPerChannel) {
+  // feature_group_count = channels: each channel convolved with its own kernel.
+  std::mt19937 rng(8);
+  auto [x, xv] = input({1, 3, 5}, st::f64, rng);
+  auto [w, wv] = input({3, 1, 2}, st::f64, rng);
+  st::Array y = st::conv_general_dilated(x, w, {1}, "VALID", {}, {}, {}, 3);
+  std::vector<double> got = y.to_vector<double>();
+  for (int c = 0; c < 3; ++c)
+    for (int s = 0; s < 4; ++s)
+      EXPECT_NEAR(got[c * 4 + s], xv[c * 5 + s] * wv[c * 2] + xv[c * 5 + s + 1] * wv[c * 2 + 1], 1e-14);
+}
+
+TEST(Conv, Errors) {
+  st::Array x = st::ones({1, 4, 5, 5}, st::f32), w = st::ones({8, 3, 3, 3}, st::f32);
+  std::string m = error_message<st::ShapeError>([&] { st::conv_general_dilated(x, w, {1, 1}, "VALID"); });
+  expect_contains(m, "conv_general_dilated: expects rhs input features");
+  expect_contains(m, "[1,4,5,5]");
+  expect_contains(m, "[8,3,3,3]");
+  expect_contains(error_message<st::DTypeError>([&] {
+                    st::conv_general_dilated(x, st::ones({8, 2, 3, 3}, st::f64), {1, 1}, "VALID", {}, {}, {}, 2);
+                  }),
+                  "one dtype");
+  expect_contains(error_message<st::ValueError>([&] { st::conv_general_dilated(x, st::ones({8, 4, 3, 3}, st::f32), {1}, "VALID"); }),
+                  "window strides and dilations of length 2");
+  expect_contains(error_message<st::ValueError>([&] { st::conv_general_dilated(x, st::ones({8, 4, 3, 3}, st::f32), {1, 1}, "FULL"); }),
+                  "expects padding \"SAME\"");
+  expect_contains(error_message<st::ValueError>([&] { st::conv_general_dilated(x, st::ones({8, 4, 3, 3}, st::f32), {0, 1}, "VALID"); }),
+                  "positive window strides");
+  expect_contains(error_message<st::ValueError>([&] { st::ConvDimensionNumbers("NHWC", "HWIO", "NHW"); }), "one length");
+  expect_contains(error_message<st::ValueError>([&] { st::ConvDimensionNumbers("NHWC", "HWIO", "NHCC"); }), "exactly once");
+  expect_contains(error_message<st::DTypeError>([&] {
+                    st::conv_general_dilated(st::ones({1, 4, 5, 5}, st::i32), st::ones({8, 4, 3, 3}, st::i32), {1, 1},
+                                             "VALID");
+                  }),
+                  "float operands");
+  expect_contains(error_message<st::ShapeError>([&] {
+                    st::conv_general_dilated(x, st::ones({8, 4, 3, 3}, st::f32), {1, 1}, "VALID", {}, {}, {}, 2, 2);
+                  }),
+                  "a feature or a batch group count of 1");
+}
+
+TEST(Conv, EmptyBatchAndNarrowInputs) {
+  st::Array y = st::conv_general_dilated(st::ones({0, 2, 5}, st::f32), st::ones({3, 2, 2}, st::f32), {1}, "VALID");
+  EXPECT_EQ(y.shape(), (st::Shape{0, 3, 4}));
+  // A window wider than the padded input: no output positions.
+  st::Array z = st::conv_general_dilated(st::ones({1, 2, 2}, st::f32), st::ones({3, 2, 4}, st::f32), {1}, "VALID");
+  EXPECT_EQ(z.shape(), (st::Shape{1, 3, 0}));
+  st::Array zj = st::jit([](const st::Array& a, const st::Array& b) {
+    return st::conv_general_dilated(a, b, {1}, "VALID");
+  })(st::ones({1, 2, 2}, st::f32), st::ones({3, 2, 4}, st::f32));
+  EXPECT_EQ(zj.shape(), (st::Shape{1, 3, 0}));
+}
+
+TEST(Conv, JaxprShowsOnePrimitive) {
+  auto f = [](const st::Array& a, const st::Array& b) {
+    return st::conv_general_dilated(a, b, {1, 1}, "SAME", {}, {}, {"NHWC", "HWIO", "NHWC"});
+  };
+  std::string text = st::make_jaxpr(f)(st::ones({1, 4, 4, 2}, st::f32), st::ones({3, 3, 2, 5}, st::f32)).to_string();
+  expect_contains(text, "conv_general_dilated[");
+  expect_contains(text, "lhs_spec=(0, 3, 1, 2)");
+}
+
+}  // namespace
