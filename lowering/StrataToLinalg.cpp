@@ -603,6 +603,7 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
                TransposeLowering, SliceLowering, PadLowering, ConcatenateLowering,
                ReduceLowering, DotGeneralLowering, Threefry2x32Lowering>(ctx);
   populateControlFlowToScfPatterns(patterns);
+  populateSortingLoweringPatterns(patterns);
 }
 
 }  // namespace mlir::strata

@@ -30,6 +30,9 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns);
 // strata.if/case/while → scf.if/index_switch/while, dynamic slices → tensor slices
 // (ControlFlowToScf.cpp; part of populateStrataToLinalgPatterns).
 void populateControlFlowToScfPatterns(RewritePatternSet& patterns);
+// strata.cumulative (and the sorting group's other ops) → loop nests on tensors
+// (CumulativeToScf.cpp; part of populateStrataToLinalgPatterns).
+void populateSortingLoweringPatterns(RewritePatternSet& patterns);
 
 // Each strata.fusion of `module` becomes one linalg.generic (a loop fusion), a reduction nest
 // and, for ops after the reduction, a second nest over its result (an input fusion), or a GEMM
