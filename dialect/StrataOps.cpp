@@ -798,3 +798,19 @@ LogicalResult ScatterOp::verify() {
   if (getType() != operand) return emitOpError("expects the result type ") << operand << ", but got " << getType();
   return success();
 }
+
+// ---- Sorting, cumulative ops and their relatives (issue 13, sortscan group) ----
+
+LogicalResult CumulativeOp::verify() {
+  StringRef k = getKind();
+  if (k != "sum" && k != "prod" && k != "max" && k != "min" && k != "logsumexp")
+    return emitOpError("expects a kind of sum, prod, max, min or logsumexp, but got \"") << k << "\"";
+  auto type = getOperand().getType();
+  if (getDimension() < 0 || getDimension() >= type.getRank())
+    return emitOpError("expects a dimension in [0, ") << type.getRank() << "), but got " << getDimension();
+  Type e = type.getElementType();
+  if (e.isInteger(1) || (k == "logsumexp" && !isa<FloatType>(e)))
+    return emitOpError("expects ") << (k == "logsumexp" ? "a float" : "a numeric (not i1)") << " operand for kind \""
+                                   << k << "\", but got " << type;
+  return success();
+}

@@ -1284,4 +1284,55 @@ def Strata_ReverseOp : Strata_Op<"reverse", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------------------===//
+// Sorting, cumulative ops and their relatives (issue 13, sortscan group).
+//===----------------------------------------------------------------------------------===//
+
+def Strata_ClampOp : Strata_ElementwiseOp<"clamp", [SameOperandsAndResultType]> {
+  let jaxprPrimitive = "clamp";
+  let scalar = [{
+    Value lo = args[0], v = args[1], hi = args[2];
+    if (isa<FloatType>(v.getType()))
+      return scalar::floatMax(e, scalar::floatMax(e, v, lo, /*max=*/true), hi, /*max=*/false);
+    if (v.getType().isInteger(1)) return e.andi(e.ori(v, lo), hi);
+    return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, v, lo), hi);
+  }];
+  let summary = "elementwise clamp";
+  let description = [{
+    `min(max(operand, min), max)` elementwise (StableHLO's clamp, its operands in that order,
+    all of one type: the jaxpr lowering broadcasts 0-d bounds first); nan if any is nan.
+
+    Example:
+    ```mlir
+    %3 = strata.clamp %0, %1, %2 : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$min, Strata_Tensor:$operand, Strata_Tensor:$max);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = "$min `,` $operand `,` $max attr-dict `:` type($result)";
+}
+
+def Strata_CumulativeOp : Strata_Op<"cumulative", [Pure, SameOperandsAndResultType]> {
+  let summary = "running sum, product, maximum, minimum or log-sum-exp along a dimension";
+  let description = [{
+    Element `i` of the result combines the operand's elements `0..i` along `dimension` (or
+    `i..n-1` with `reverse`) with `kind`: `sum`, `prod`, `max`, `min` (nan from the first nan
+    on) or `logsumexp` (floats only); jax.lax's cumsum, cumprod, cummax, cummin, cumlogsumexp.
+    StableHLO has no such op (JAX emits a reduce_window or an associative scan); here the kind
+    is an attribute and the op lowers to a loop along the dimension. bf16/f16 combine in f32
+    and round at each step.
+
+    Example:
+    ```mlir
+    %1 = strata.cumulative %0 kind = "sum", dim = 1 reverse : tensor<2x5xf32>
+    ```
+  }];
+  let arguments = (ins Strata_NumericTensor:$operand, StrAttr:$kind, I64Attr:$dimension, UnitAttr:$reverse);
+  let results = (outs Strata_NumericTensor:$result);
+  let assemblyFormat = [{
+    $operand `kind` `=` $kind `,` `dim` `=` $dimension (`reverse` $reverse^)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif  // STRATA_OPS_TD

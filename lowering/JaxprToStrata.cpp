@@ -314,9 +314,11 @@ LogicalResult reduce(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
-// argmax: a variadic reduce over (values, iota indices) that keeps the larger value, a nan
-// over anything, and the smaller index on ties — JAX's _compute_argminmax.
-LogicalResult argmax(Eqn& q, SmallVectorImpl<Value>& r) {
+// argmax (argmin): a variadic reduce over (values, iota indices) that keeps the larger
+// (smaller) value, a nan over anything, and the smaller index on ties — JAX's
+// _compute_argminmax.
+template <bool kMax>
+LogicalResult argExtremum(Eqn& q, SmallVectorImpl<Value>& r) {
   const st::IntList* axes = q.ints("axes");
   if (failed(q.expectArity(1)) || !axes) return failure();
   if (axes->size() != 1) return q.error() << "expects one axis, but got " << axes->size();
@@ -327,7 +329,7 @@ LogicalResult argmax(Eqn& q, SmallVectorImpl<Value>& r) {
   Type valueElem = xType.getElementType(), indexElem = q.resultType().getElementType();
   auto indicesType = RankedTensorType::get(xType.getShape(), indexElem);
   Value indices = IotaOp::create(b, loc, indicesType, (*axes)[0]);
-  Value initValue = identityOf(b, loc, valueElem, Combiner::kMax);
+  Value initValue = identityOf(b, loc, valueElem, kMax ? Combiner::kMax : Combiner::kMin);
   Value initIndex = identityOf(b, loc, indexElem, Combiner::kAdd);
   auto valuesType = RankedTensorType::get(q.out().shape, valueElem);
   auto op = ReduceOp::create(b, loc, TypeRange{valuesType, q.resultType()},
@@ -341,7 +343,7 @@ LogicalResult argmax(Eqn& q, SmallVectorImpl<Value>& r) {
   auto cmp = [&](ComparisonDirection d, Value l, Value rr) -> Value {
     return CompareOp::create(b, loc, pred, d, l, rr);
   };
-  Value pickX = OrOp::create(b, loc, cmp(ComparisonDirection::GT, xv, yv),
+  Value pickX = OrOp::create(b, loc, cmp(kMax ? ComparisonDirection::GT : ComparisonDirection::LT, xv, yv),
                              cmp(ComparisonDirection::NE, xv, xv));
   Value tieX = AndOp::create(b, loc, cmp(ComparisonDirection::EQ, xv, yv),
                              cmp(ComparisonDirection::LT, xi, yi));
@@ -581,6 +583,18 @@ LogicalResult rev(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// cumsum, cumprod, …: strata.cumulative with the kind as an attribute.
+template <const char* kKind>
+LogicalResult cumulative(Eqn& q, SmallVectorImpl<Value>& r) {
+  const int64_t* axis = q.integer("axis");
+  const bool* reverse = q.param<bool>("reverse", "a bool");
+  if (failed(q.expectArity(1)) || !axis || !reverse) return failure();
+  r.push_back(CumulativeOp::create(q.b, q.loc, q.resultType(), q.operands[0], kKind, *axis, *reverse));
+  return success();
+}
+constexpr char kSumKind[] = "sum", kProdKind[] = "prod", kMaxKind[] = "max", kMinKind[] = "min",
+               kLogSumExpKind[] = "logsumexp";
+
 struct Entry {
   const char* primitive;
   LowerFn lower;
@@ -610,7 +624,7 @@ const Entry kLowerings[] = {
     {"reduce_max", reduce<Combiner::kMax>, "strata.reduce"},
     {"reduce_min", reduce<Combiner::kMin>, "strata.reduce"},
     {"reduce_prod", reduce<Combiner::kMul>, "strata.reduce"},
-    {"argmax", argmax, "strata.reduce"},
+    {"argmax", argExtremum<true>, "strata.reduce"},
     {"dot_general", dotGeneral, "strata.dot_general"},
     {"stop_gradient", identity, nullptr},
     {"custom_vjp_call", customVjpCall, nullptr},
@@ -630,6 +644,16 @@ const Entry kLowerings[] = {
     // Convolution and pooling (issue 13).
     {"conv_general_dilated", convGeneralDilated, "strata.convolution"},
     {"rev", rev, "strata.reverse"},
+    // Sorting, cumulative ops and their relatives (sortscan group). On bools `and` is the
+    // minimum and `or` the maximum, whose identities are true and false.
+    {"argmin", argExtremum<false>, "strata.reduce"},
+    {"reduce_and", reduce<Combiner::kMin>, "strata.reduce"},
+    {"reduce_or", reduce<Combiner::kMax>, "strata.reduce"},
+    {"cumsum", cumulative<kSumKind>, "strata.cumulative"},
+    {"cumprod", cumulative<kProdKind>, "strata.cumulative"},
+    {"cummax", cumulative<kMaxKind>, "strata.cumulative"},
+    {"cummin", cumulative<kMinKind>, "strata.cumulative"},
+    {"cumlogsumexp", cumulative<kLogSumExpKind>, "strata.cumulative"},
 };
 
 struct Lowering {

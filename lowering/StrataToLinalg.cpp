@@ -610,6 +610,7 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
 Value emitBatchMatmulTensors(OpBuilder& b, Location loc, Value lhs, ArrayRef<int64_t> lb, ArrayRef<int64_t> lc,
                              Value rhs, ArrayRef<int64_t> rb, ArrayRef<int64_t> rc, Type acc) {
   return emitBatchMatmul(b, loc, lhs, lb, lc, rhs, rb, rc, acc);
+  populateSortingLoweringPatterns(patterns);
 }
 
 }  // namespace mlir::strata

@@ -34,6 +34,9 @@ void populateControlFlowToScfPatterns(RewritePatternSet& patterns);
 // strata.gather → linalg.generic with clamped tensor.extract; strata.scatter → an scf.for nest
 // (IndexingToLinalg.cpp; part of populateStrataToLinalgPatterns).
 void populateIndexingToLinalgPatterns(RewritePatternSet& patterns);
+// strata.cumulative (and the sorting group's other ops) → loop nests on tensors
+// (CumulativeToScf.cpp; part of populateStrataToLinalgPatterns).
+void populateSortingLoweringPatterns(RewritePatternSet& patterns);
 
 // Each strata.fusion of `module` becomes one linalg.generic (a loop fusion), a reduction nest
 // and, for ops after the reduction, a second nest over its result (an input fusion), or a GEMM

@@ -1,5 +1,6 @@
-// Reductions: sum, mean, max, min, prod, argmax.
+// Reductions: sum, mean, max, min, prod, argmax, argmin.
 #include "op_helpers.h"
+#include "strata/selection.h"
 
 namespace strata {
 
@@ -61,24 +62,37 @@ Array mean(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
   return half ? api::convert(r, {t, av.weak}, loc) : r;
 }
 
-Array argmax(const Array& x, std::optional<int> axis, bool keepdims, SourceLocation loc) {
+namespace {
+
+// argmax and argmin: over the flattened array when no axis is given.
+Array arg_extremum(const Primitive& prim, const std::string& op, const Array& x, std::optional<int> axis,
+                   bool keepdims, const SourceLocation& loc) {
   Array in = x;
-  const AbstractValue& av0 = api::aval(x, "argmax");
+  const AbstractValue& av0 = api::aval(x, op);
   if (av0.dtype == DType::bool_) in = api::convert(x, {DType::i32, false}, loc);
   if (!axis) {
-    if (av0.size() == 0) throw ValueError("argmax: expects a non-empty array, but got " + av0.str());
+    if (av0.size() == 0) throw ValueError(op + ": expects a non-empty array, but got " + av0.str());
     Array flat = reshape(in, {av0.size()}, loc);
-    Array r = bind1(prim::kArgmax, {flat}, Params{{"axes", IntList{0}}, {"index_dtype", DType::i32}}, loc);
+    Array r = bind1(prim, {flat}, Params{{"axes", IntList{0}}, {"index_dtype", DType::i32}}, loc);
     return keepdims ? reshape(r, Shape(av0.shape.size(), 1), loc) : r;
   }
-  int a = api::normalize_axis("argmax", *axis, av0);
+  int a = api::normalize_axis(op, *axis, av0);
   if (av0.shape[static_cast<size_t>(a)] == 0)
-    throw ValueError("argmax: axis " + std::to_string(*axis) + " of " + av0.str() + " is empty");
-  Array r = bind1(prim::kArgmax, {in}, Params{{"axes", IntList{a}}, {"index_dtype", DType::i32}}, loc);
+    throw ValueError(op + ": axis " + std::to_string(*axis) + " of " + av0.str() + " is empty");
+  Array r = bind1(prim, {in}, Params{{"axes", IntList{a}}, {"index_dtype", DType::i32}}, loc);
   if (!keepdims) return r;
   Shape s = av0.shape;
   s[static_cast<size_t>(a)] = 1;
   return reshape(r, s, loc);
+}
+
+}  // namespace
+
+Array argmax(const Array& x, std::optional<int> axis, bool keepdims, SourceLocation loc) {
+  return arg_extremum(prim::kArgmax, "argmax", x, axis, keepdims, loc);
+}
+Array argmin(const Array& x, std::optional<int> axis, bool keepdims, SourceLocation loc) {
+  return arg_extremum(prim::kArgmin, "argmin", x, axis, keepdims, loc);
 }
 
 }  // namespace strata

@@ -257,6 +257,8 @@ inline std::vector<Case> threefry_cases() {
 
 #include "indexing_cases.h"
 
+#include "sortscan_cases.h"
+
 // The cases of each primitive, by name. A primitive missing here fails EveryPrimitiveHasCases.
 // ---- Convolution and pooling (issue 13) ----
 
@@ -439,6 +441,16 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       // Convolution and pooling (issue 13).
       {"conv_general_dilated", conv_cases},
       {"rev", rev_cases},
+      // Sorting, cumulative ops and their relatives (sortscan group; sortscan_cases.h).
+      {"argmin", argmax_cases},
+      {"reduce_and", bool_reduce_cases},
+      {"reduce_or", bool_reduce_cases},
+      {"clamp", clamp_cases},
+      {"cumsum", [] { return cumulative_cases(false, -3, 3); }},
+      {"cumprod", [] { return cumulative_cases(false, 0.9, 1.1); }},
+      {"cummax", [] { return cumulative_cases(false, -9, 9); }},
+      {"cummin", [] { return cumulative_cases(false, -9, 9); }},
+      {"cumlogsumexp", [] { return cumulative_cases(true, -9, 9); }},
   };
   return *table;
 }

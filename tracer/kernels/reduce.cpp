@@ -15,4 +15,11 @@ std::vector<AbstractValue> reduce_rule(std::string_view op, std::span<const Abst
   return {AbstractValue{r.shape, in[0].dtype, in[0].weak}};
 }
 
+std::vector<AbstractValue> bool_reduce_rule(std::string_view op, std::span<const AbstractValue> in,
+                                            const Params& p) {
+  if (in.size() == 1 && in[0].dtype != DType::bool_)
+    throw DTypeError(std::string(op) + ": expects a bool operand, but got " + in[0].str());
+  return reduce_rule(op, in, p, true);
+}
+
 }  // namespace strata::kernels

@@ -101,5 +101,8 @@ void reduce_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out
 // The shape rule of reduce_sum/max/min/prod[axes].
 std::vector<AbstractValue> reduce_rule(std::string_view op, std::span<const AbstractValue> in,
                                        const Params& p, bool allow_bool);
+// The rule of reduce_and/reduce_or: a bool operand only.
+std::vector<AbstractValue> bool_reduce_rule(std::string_view op, std::span<const AbstractValue> in,
+                                            const Params& p);
 
 }  // namespace strata::kernels

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "strata/array.h"
+#include "strata/composites.h"
 #include "strata/control_flow.h"
 #include "strata/conv.h"
 #include "strata/creation.h"
@@ -15,8 +16,10 @@
 #include "strata/ops.h"
 #include "strata/pytree.h"
 #include "strata/random.h"
+#include "strata/selection.h"
 #include "strata/shape.h"
 #include "strata/stablehlo.h"
 #include "strata/npy.h"
+#include "strata/sorting.h"
 #include "strata/transforms.h"
 #include "strata/vmap.h"

@@ -1,0 +1,45 @@
+// bench/bench_sorting.cpp — issue 13's cumulative benchmark: cumsum of 16M f32, jit and eager
+// (bench/sorting_jax.py times the same in JAX: run `bench/run.sh bench_sorting` and
+// `/work/venv-jax/bin/python bench/sorting_jax.py` one after the other).
+// Sort is not implemented yet, so its benchmark is absent.
+#include <benchmark/benchmark.h>
+
+#include "strata/strata.h"
+
+namespace st = strata;
+using st::Array;
+
+namespace {
+
+constexpr int64_t kN = int64_t{1} << 24;
+
+Array data() { return st::random::uniform(st::random::key(1), {kN}); }
+
+void BM_Cumsum16M_Jit(benchmark::State& state) {
+  Array x = data();
+  auto f = st::jit([](const Array& a) { return st::cumsum(a); });
+  f(x).block_until_ready();
+  for (auto _ : state) f(x).block_until_ready();
+  state.SetBytesProcessed(state.iterations() * kN * 8);
+}
+BENCHMARK(BM_Cumsum16M_Jit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+void BM_Cumsum16M_Eager(benchmark::State& state) {
+  Array x = data();
+  for (auto _ : state) st::cumsum(x).block_until_ready();
+  state.SetBytesProcessed(state.iterations() * kN * 8);
+}
+BENCHMARK(BM_Cumsum16M_Eager)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+// A 2-d case: cumsum along the rows of a 4096×4096 matrix (the loop runs along contiguous rows).
+void BM_Cumsum4096x4096Axis0_Jit(benchmark::State& state) {
+  Array x = st::random::uniform(st::random::key(2), {4096, 4096});
+  auto f = st::jit([](const Array& a) { return st::cumsum(a, 0); });
+  f(x).block_until_ready();
+  for (auto _ : state) f(x).block_until_ready();
+}
+BENCHMARK(BM_Cumsum4096x4096Axis0_Jit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,30 @@
+"""JAX CPU timings of bench/bench_sorting.cpp's workloads: cumsum of 16M f32 and along axis 0
+of a 4096x4096 matrix (jit, block_until_ready, median of repetitions), plus sort of 16M f32
+for reference. Run with /work/venv-jax/bin/python bench/sorting_jax.py."""
+import statistics
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+def median_ms(f, x, reps=10):
+    f(x).block_until_ready()
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        f(x).block_until_ready()
+        ts.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(ts)
+
+
+def main():
+    x = jax.random.uniform(jax.random.key(1), (1 << 24,), jnp.float32)
+    m = jax.random.uniform(jax.random.key(2), (4096, 4096), jnp.float32)
+    print(f"jax cumsum16M_ms {median_ms(jax.jit(jnp.cumsum), x):.2f}")
+    print(f"jax cumsum4096x4096axis0_ms {median_ms(jax.jit(lambda a: jnp.cumsum(a, 0)), m):.2f}")
+    print(f"jax sort16M_ms {median_ms(jax.jit(jnp.sort), x, reps=3):.2f}")
+
+
+if __name__ == "__main__":
+    main()
