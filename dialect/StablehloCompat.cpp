@@ -209,6 +209,57 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
   } else if (name == "stablehlo.reduce") {
     int32_t n = static_cast<int32_t>(op->getNumOperands() / 2);
     attrs.push_back({StringAttr::get(ctx, "operandSegmentSizes"), DenseI32ArrayAttr::get(ctx, {n, n})});
+  } else if (name == "stablehlo.gather" || name == "stablehlo.scatter") {
+    // The dimension numbers' fields become strata's flat attributes (the same names).
+    bool gather = name == "stablehlo.gather";
+    auto dims = dyn_cast_or_null<DictionaryAttr>(take(gather ? "dimension_numbers" : "scatter_dimension_numbers"));
+    if (!dims)
+      return op->emitError("expects ") << (gather ? "dimension_numbers (#stablehlo.gather<...>)"
+                                                  : "scatter_dimension_numbers (#stablehlo.scatter<...>)");
+    for (StringRef batching : {"operand_batching_dims", "start_indices_batching_dims", "input_batching_dims",
+                               "scatter_indices_batching_dims"})
+      if (auto b = dyn_cast_or_null<DenseI64ArrayAttr>(dims.get(batching)); b && !b.empty())
+        return op->emitError("strata's ") << (gather ? "gather" : "scatter") << " has no batching dimensions (" << batching << ")";
+    auto field = [&](StringRef key) {
+      Attribute a = dims.get(key);
+      attrs.push_back({StringAttr::get(ctx, key), a ? a : DenseI64ArrayAttr::get(ctx, {})});
+    };
+    if (gather) {
+      for (StringRef k : {"offset_dims", "collapsed_slice_dims", "start_index_map"}) field(k);
+      attrs.push_back({StringAttr::get(ctx, "mode"), GatherModeAttr::get(ctx, GatherMode::CLIP)});  // StableHLO clamps
+    } else {
+      for (StringRef k : {"update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims"}) field(k);
+      if (op->getNumOperands() != 3)
+        return op->emitError("strata's scatter takes one operand and one update, but got ") << op->getNumOperands() << " operands";
+      // The update computation as strata's combiner: `return %update`, or one op of both.
+      Block* body = op->getRegion(0).empty() ? nullptr : &op->getRegion(0).front();
+      std::optional<ScatterCombiner> combiner;
+      Operation* ret = body && !body->empty() ? &body->back() : nullptr;
+      if (ret && body->getNumArguments() == 2 && ret->getNumOperands() == 1) {
+        Value v = ret->getOperand(0);
+        Operation* def = v.getDefiningOp();
+        if (v == body->getArgument(1)) {
+          combiner = ScatterCombiner::REPLACE;
+        } else if (def && &body->front() == def && def->getNumOperands() == 2 && def->getOperand(0) == body->getArgument(0) &&
+                   def->getOperand(1) == body->getArgument(1)) {
+          StringRef k = def->getName().getStringRef();
+          k = k.substr(k.find('.') + 1);
+          if (k == "add") combiner = ScatterCombiner::ADD;
+          else if (k == "multiply") combiner = ScatterCombiner::MUL;
+          else if (k == "minimum") combiner = ScatterCombiner::MIN;
+          else if (k == "maximum") combiner = ScatterCombiner::MAX;
+        }
+      }
+      if (!combiner)
+        return op->emitError("strata's scatter combines by replace, add, multiply, minimum or maximum; this update "
+                             "computation is none of them");
+      attrs.push_back({StringAttr::get(ctx, "combiner"), ScatterCombinerAttr::get(ctx, *combiner)});
+      op->getRegion(0).getBlocks().clear();
+    }
+    Attribute ivd = dims.get("index_vector_dim");
+    attrs.push_back({StringAttr::get(ctx, "index_vector_dim"), ivd ? ivd : IntegerAttr::get(IntegerType::get(ctx, 64), 0)});
+    take("indices_are_sorted");
+    take("unique_indices");
   }
   std::optional<RegisteredOperationName> target = RegisteredOperationName::lookup(strataName, ctx);
   if (!target) return success();  // no strata op: refused later by name (firstUnregisteredOp)
@@ -223,7 +274,8 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
   state.addTypes(op->getResultTypes());
   state.addAttributes(discardable);
   if (!inherent.empty()) state.propertiesAttr = DictionaryAttr::get(ctx, inherent);
-  for (Region& r : op->getRegions()) state.addRegion()->takeBody(r);
+  for (Region& r : op->getRegions())
+    if (!r.empty()) state.addRegion()->takeBody(r);  // a scatter's computation became its combiner
   b.setInsertionPoint(op);
   Operation* created = b.create(state);
   op->replaceAllUsesWith(created);

@@ -605,12 +605,12 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
   populateControlFlowToScfPatterns(patterns);
   populateIndexingToLinalgPatterns(patterns);
   populateConvolutionToLinalgPatterns(patterns);  // convolution and pooling (issue 13)
+  populateSortingLoweringPatterns(patterns);
 }
 
 Value emitBatchMatmulTensors(OpBuilder& b, Location loc, Value lhs, ArrayRef<int64_t> lb, ArrayRef<int64_t> lc,
                              Value rhs, ArrayRef<int64_t> rb, ArrayRef<int64_t> rc, Type acc) {
   return emitBatchMatmul(b, loc, lhs, lb, lc, rhs, rb, rc, acc);
-  populateSortingLoweringPatterns(patterns);
 }
 
 }  // namespace mlir::strata
