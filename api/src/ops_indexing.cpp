@@ -153,6 +153,29 @@ Array at_update(const Primitive& p, const char* op, const Array& x, const std::v
                 const SourceLocation& loc) {
   const AbstractValue& av = api::aval(x, op);
   api::aval(v, op);
+  // One array entry and whole axes otherwise (table.at(ids).add(rows)): one scatter of whole
+  // windows at the wrapped indices, as take's gather (no per-element positions).
+  size_t arrays = 0, alls = 0, axis = 0;
+  for (size_t d = 0; d < idx.size(); ++d) {
+    if (std::holds_alternative<Array>(idx[d].value)) ++arrays, axis = d;
+    else if (const auto* sl = std::get_if<Slice>(&idx[d].value); sl && !sl->start && !sl->stop && sl->step == 1) ++alls;
+  }
+  if (arrays == 1 && arrays + alls == idx.size()) {
+    int64_t a = static_cast<int64_t>(axis);
+    Array ids = wrapped_indices(op, std::get<Array>(idx[axis].value), av.shape[axis], loc);
+    int64_t q = ids.ndim();
+    IntList window;
+    Shape s;
+    for (int64_t d = 0; d < av.ndim(); ++d) {
+      if (d == a) s.insert(s.end(), ids.shape().begin(), ids.shape().end());
+      else {
+        window.push_back(d < a ? d : d + q - 1);
+        s.push_back(av.shape[static_cast<size_t>(d)]);
+      }
+    }
+    Array u = api::broadcast_to_shape(api::convert(v, {av.dtype, av.weak}, loc), s, loc);
+    return lax::scatter(p, x, ids, u, shape_rules::ScatterDims{window, {a}, {a}, q}, loc);
+  }
   DType it = av.size() < (int64_t{1} << 31) - 1 ? DType::i32 : DType::i64;
   Array positions = lax::reshape(arange(av.size() + 1, it), {av.size() + 1}, loc);
   positions = lax::reshape(lax::slice(positions, {1}, {av.size() + 1}, {1}, loc), av.shape, loc);
