@@ -27,7 +27,7 @@ TEST(IndexApi, IntegersDropAxesAndCountFromTheEnd) {
 // NumPy's slice rules, checked against Python's own results for these cases.
 TEST(IndexApi, SlicesWithStepsAndNegativeIndices) {
   Array x = grid();
-  expect_exact(x[{st::all, Slice(1, st::none, 2)}], {4, 3}, st::f32, {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23});
+  expect_exact(x[{st::all(), Slice(1, st::none, 2)}], {4, 3}, st::f32, {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23});
   expect_exact(x[{Slice(1, -1), Slice(-2)}], {2, 2}, st::f32, {10, 11, 16, 17});
   expect_exact(x[{0, Slice(st::none, st::none, -1)}], {6}, st::f32, {5, 4, 3, 2, 1, 0});
   expect_exact(x[{0, Slice(4, 0, -2)}], {2}, st::f32, {4, 2});        // x[0, 4:0:-2]
@@ -45,7 +45,7 @@ TEST(IndexApi, IntegerArrayIndicesGather) {
     for (int c = 0; c < 6; ++c) want.push_back(6 * r + c);
   expect_exact(x[i], {2, 2, 6}, st::f32, want);
   // x[:, i]
-  Array cols = x[{st::all, i}];
+  Array cols = x[{st::all(), i}];
   EXPECT_EQ(cols.shape(), (st::Shape{4, 2, 2}));
   // x[1, i] (adjacent advanced entries): shape [2, 2].
   expect_exact(x[{1, i}], {2, 2}, st::f32, {9, 11, 6, 11});
@@ -54,7 +54,7 @@ TEST(IndexApi, IntegerArrayIndicesGather) {
 TEST(IndexApi, NonAdjacentAdvancedEntriesPutTheArrayFirst) {
   Array x = st::reshape(st::arange(0.0, 24.0, 1.0, st::f32), {2, 3, 4});
   Array i = st::astype(st::array(std::vector<double>{3, 1}, {2}, st::f64), st::i32);
-  Array y = x[{1, st::all, i}];  // NumPy: shape (2, 3)
+  Array y = x[{1, st::all(), i}];  // NumPy: shape (2, 3)
   std::vector<double> want;
   for (int k : {3, 1})
     for (int b = 0; b < 3; ++b) want.push_back(12 + 4 * b + k);
@@ -94,7 +94,7 @@ TEST(IndexApi, JitMatchesEagerAndGradientsFlow) {
   Array xd = st::random::normal(st::random::key(8), {4, 4}, st::f64);
   check_grads([&](const std::vector<Array>& v) { return v[0][{Slice(st::none, st::none, -2), i}] * v[0][{1, i}]; }, {xd}, "index");
   check_grads([&](const std::vector<Array>& v) { return st::sin(v[0].at({i, 1}).set(v[0][{0, Slice(0, 2)}])); }, {xd}, "at().set");
-  check_grads([&](const std::vector<Array>& v) { return v[0].at({st::all, i}).add(v[0][{st::all, Slice(0, 2)}] * 3.0); }, {xd}, "at().add");
+  check_grads([&](const std::vector<Array>& v) { return v[0].at({st::all(), i}).add(v[0][{st::all(), Slice(0, 2)}] * 3.0); }, {xd}, "at().add");
 }
 
 }  // namespace

@@ -5,14 +5,14 @@
 //
 //   Array row = x[2];                                   // x[2]: drops axis 0
 //   Array last = x[{-1, -1}];                            // x[-1, -1]: a 0-d array
-//   Array odd = x[{st::all, st::Slice(1, st::none, 2)}]; // x[:, 1::2]
+//   Array odd = x[{st::all(), st::Slice(1, st::none, 2)}]; // x[:, 1::2]
 //   Array rev = x[st::Slice(st::none, st::none, -1)];    // x[::-1]
 //   Array rows = x[idx];                                 // x[idx], idx an integer Array (a gather)
-//   Array y = x.at({0, st::all}).add(1.0f);              // x.at[0, :].add(1.0)
+//   Array y = x.at({0, st::all()}).add(1.0f);              // x.at[0, :].add(1.0)
 //
-// An index is a list of entries, one per leading axis (missing ones are st::all): an integer
+// An index is a list of entries, one per leading axis (missing ones are st::all()): an integer
 // (negative from the end; out of range is a ValueError), a Slice (NumPy's start/stop/step, any
-// of them st::none, negative steps allowed), st::all, or one integer Array (its shape replaces
+// of them st::none, negative steps allowed), st::all(), or one integer Array (its shape replaces
 // the axis; more than one array entry is not supported yet).
 //
 // Out-of-range positions never read or write outside an array; they follow JAX:
@@ -43,8 +43,8 @@ struct Slice {
   std::optional<int64_t> start, stop;
   int64_t step;
 };
-// The whole axis (Python's `:`).
-inline const Slice all{};
+// The whole axis (Python's `:`), as xtensor spells it: st::all() (st::all(x) is the reduction).
+inline Slice all() { return Slice{}; }
 
 // One entry of an index: an integer, a Slice, or an integer Array.
 struct Index {
