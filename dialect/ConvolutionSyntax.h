@@ -92,17 +92,42 @@ static void printConvDimensions(mlir::OpAsmPrinter& p, mlir::Operation*, mlir::D
   printLayout(p, 'b', 'f', out.asArrayRef());
 }
 
+// {stride = [..], pad = [[lo, hi], ..], lhs_dilate = [..], rhs_dilate = [..], reverse = [..]}:
+// StableHLO leaves out the fields at their defaults (strides and dilations 1, padding 0, no
+// reversal), so each is optional; the spatial rank comes from the lhs layout parsed before.
 static mlir::ParseResult parseConvWindow(mlir::OpAsmParser& parser, mlir::DenseI64ArrayAttr& strides,
                                          mlir::DenseI64ArrayAttr& padding, mlir::DenseI64ArrayAttr& lhsDilation,
-                                         mlir::DenseI64ArrayAttr& rhsDilation) {
+                                         mlir::DenseI64ArrayAttr& rhsDilation, mlir::DenseI64ArrayAttr lhsSpec) {
   using namespace mlir::strata::conv_syntax;
-  llvm::SmallVector<int64_t> s, pad, ld, rd;
-  if (parser.parseLBrace() || parser.parseKeyword("stride") || parser.parseEqual() || parseInts(parser, s) ||
-      parser.parseComma() || parser.parseKeyword("pad") || parser.parseEqual() || parseIntPairs(parser, pad) ||
-      parser.parseComma() || parser.parseKeyword("lhs_dilate") || parser.parseEqual() || parseInts(parser, ld) ||
-      parser.parseComma() || parser.parseKeyword("rhs_dilate") || parser.parseEqual() || parseInts(parser, rd) ||
-      parser.parseRBrace())
-    return mlir::failure();
+  const size_t n = lhsSpec && lhsSpec.size() >= 2 ? static_cast<size_t>(lhsSpec.size()) - 2 : 0;
+  llvm::SmallVector<int64_t> s(n, 1), pad(2 * n, 0), ld(n, 1), rd(n, 1);
+  if (parser.parseLBrace()) return mlir::failure();
+  if (failed(parser.parseOptionalRBrace())) {
+    do {
+      llvm::StringRef key;
+      llvm::SMLoc at = parser.getCurrentLocation();
+      if (parser.parseKeyword(&key) || parser.parseEqual()) return mlir::failure();
+      mlir::ParseResult r = mlir::success();
+      if (key == "stride") s.clear(), r = parseInts(parser, s);
+      else if (key == "pad") pad.clear(), r = parseIntPairs(parser, pad);
+      else if (key == "lhs_dilate") ld.clear(), r = parseInts(parser, ld);
+      else if (key == "rhs_dilate") rd.clear(), r = parseInts(parser, rd);
+      else if (key == "reverse") {
+        bool reversed = false;
+        r = parser.parseCommaSeparatedList(mlir::AsmParser::Delimiter::Square, [&]() -> mlir::ParseResult {
+          llvm::StringRef v;
+          if (parser.parseKeyword(&v)) return mlir::failure();
+          reversed |= v == "true";
+          return mlir::success(v == "true" || v == "false");
+        });
+        if (succeeded(r) && reversed) return parser.emitError(at, "strata's convolution does not reverse its window");
+      } else {
+        return parser.emitError(at, "expects a window field (stride, pad, lhs_dilate, rhs_dilate, reverse), but got ") << key;
+      }
+      if (failed(r)) return mlir::failure();
+    } while (succeeded(parser.parseOptionalComma()));
+    if (parser.parseRBrace()) return mlir::failure();
+  }
   mlir::Builder& b = parser.getBuilder();
   strides = b.getDenseI64ArrayAttr(s);
   padding = b.getDenseI64ArrayAttr(pad);
@@ -113,7 +138,7 @@ static mlir::ParseResult parseConvWindow(mlir::OpAsmParser& parser, mlir::DenseI
 
 static void printConvWindow(mlir::OpAsmPrinter& p, mlir::Operation*, mlir::DenseI64ArrayAttr strides,
                             mlir::DenseI64ArrayAttr padding, mlir::DenseI64ArrayAttr lhsDilation,
-                            mlir::DenseI64ArrayAttr rhsDilation) {
+                            mlir::DenseI64ArrayAttr rhsDilation, mlir::DenseI64ArrayAttr) {
   auto list = [&](mlir::DenseI64ArrayAttr a) {
     p << "[";
     llvm::interleaveComma(a.asArrayRef(), p);

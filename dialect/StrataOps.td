@@ -1262,7 +1262,7 @@ def Strata_ConvolutionOp : Strata_Op<"convolution", [Pure, InferTypeOpAdaptor]> 
   let results = (outs Strata_FloatTensor:$result);
   let assemblyFormat = [{
     `(` $lhs `,` $rhs `)` `dim_numbers` `=` custom<ConvDimensions>($lhs_spec, $rhs_spec, $out_spec) `,`
-    `window` `=` custom<ConvWindow>($window_strides, $padding, $lhs_dilation, $rhs_dilation)
+    `window` `=` custom<ConvWindow>($window_strides, $padding, $lhs_dilation, $rhs_dilation, ref($lhs_spec))
     attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;

@@ -35,3 +35,15 @@ func.func @reverse(%x: tensor<3x3x4x8xf32>) -> tensor<3x3x4x8xf32> {
   %0 = strata.reverse %x, dims = [0, 1] : tensor<3x3x4x8xf32>
   return %0 : tensor<3x3x4x8xf32>
 }
+
+// -----
+
+// StableHLO leaves out window fields at their defaults, in any subset; reverse = all false.
+// CHECK-LABEL: func.func @window_defaults
+// CHECK: window = {stride = [1, 1], pad = {{\[\[}}1, 1], [2, 2]], lhs_dilate = [2, 2], rhs_dilate = [1, 1]}
+// CHECK: window = {stride = [1, 1], pad = {{\[\[}}0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}
+func.func @window_defaults(%x: tensor<1x16x16x2xf32>, %w: tensor<2x3x2x2xf32>) -> (tensor<1x32x33x2xf32>, tensor<1x15x14x2xf32>) {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [2, 2]], lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x16x16x2xf32>, tensor<2x3x2x2xf32>) -> tensor<1x32x33x2xf32>
+  %1 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x16x16x2xf32>, tensor<2x3x2x2xf32>) -> tensor<1x15x14x2xf32>
+  return %0, %1 : tensor<1x32x33x2xf32>, tensor<1x15x14x2xf32>
+}

@@ -62,3 +62,11 @@ func.func @reverse_dims(%x: tensor<3x4xf32>) {
   %0 = strata.reverse %x, dims = [1, 1] : tensor<3x4xf32>
   return
 }
+
+// -----
+
+func.func @reversed_window(%x: tensor<1x4x4x1xf32>, %w: tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32> {
+  // expected-error @+1 {{strata's convolution does not reverse its window}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {reverse = [true, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x3x3x1xf32>
+  return %0 : tensor<1x3x3x1xf32>
+}
