@@ -180,22 +180,10 @@ CompileResult run_pipeline(Session& session, mlir::ModuleOp module, const backen
   return CompileResult{*std::move(exe), ""};
 }
 
-// The strata dtype of a tensor element type, if it is one.
-std::optional<DType> dtype_of(mlir::Type t) {
-  if (t.isInteger(1)) return DType::bool_;
-  if (t.isInteger(32)) return DType::i32;
-  if (t.isInteger(64)) return DType::i64;
-  if (t.isBF16()) return DType::bf16;
-  if (t.isF16()) return DType::f16;
-  if (t.isF32()) return DType::f32;
-  if (t.isF64()) return DType::f64;
-  return std::nullopt;
-}
-
 // `type` as an AbstractValue, or a diagnostic at `loc` naming what strata does not take.
 std::optional<AbstractValue> abstract_value(mlir::Type type, mlir::Location loc, llvm::StringRef what) {
   auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type);
-  std::optional<DType> dtype = tensor ? dtype_of(tensor.getElementType()) : std::nullopt;
+  std::optional<DType> dtype = tensor ? mlir::strata::dtypeOf(tensor.getElementType()) : std::nullopt;
   if (!tensor || !tensor.hasStaticShape() || !dtype) {
     mlir::emitError(loc) << "strata compiles functions of tensors of static shape and the element types i1, i32, "
                             "i64, bf16, f16, f32, f64, but " << what << " is " << type;

@@ -158,6 +158,14 @@ void StablehloCompatDialect::printAttribute(Attribute attr, DialectAsmPrinter& p
 
 namespace {
 
+// An op's discardable attributes and its properties: the inherent attributes of a registered
+// op, or the `<{...}>` dictionary an unregistered one keeps.
+SmallVector<NamedAttribute> allAttributes(Operation* op) {
+  SmallVector<NamedAttribute> attrs(op->getDiscardableAttrs());
+  if (auto props = dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute())) attrs.append(props.begin(), props.end());
+  return attrs;
+}
+
 // "comparison_direction LT" → LT, for the enum named `kind`.
 std::optional<StringRef> enumValue(Attribute a, StringRef kind) {
   auto s = dyn_cast_or_null<StringAttr>(a);
@@ -170,9 +178,7 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
   MLIRContext* ctx = op->getContext();
   StringRef name = op->getName().getStringRef();
   std::string strataName = name.starts_with("chlo.") ? ("strata." + name.drop_front(5)).str() : strataNameOf(name);
-  // Attributes, and the properties `<{...}>` an unregistered op keeps as one dictionary.
-  SmallVector<NamedAttribute> attrs(op->getDiscardableAttrs());
-  if (auto props = dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute())) attrs.append(props.begin(), props.end());
+  SmallVector<NamedAttribute> attrs = allAttributes(op);
   auto take = [&](StringRef key) -> Attribute {
     for (auto it = attrs.begin(); it != attrs.end(); ++it)
       if (it->getName() == key) {
@@ -387,10 +393,7 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
   for (const Renamed& r : kRenamed)
     if (name == r.strata) target = std::string("stablehlo.") + r.stablehlo;
   if (llvm::is_contained(llvm::ArrayRef(kChlo), name)) target = ("chlo." + name).str();
-  SmallVector<NamedAttribute> attrs;
-  for (NamedAttribute a : op->getDiscardableAttrs()) attrs.push_back(a);
-  if (auto props = dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute()))
-    for (NamedAttribute a : props) attrs.push_back(a);
+  SmallVector<NamedAttribute> attrs = allAttributes(op);
   auto drop = [&](StringRef key) { llvm::erase_if(attrs, [&](NamedAttribute a) { return a.getName() == key; }); };
   if (auto cmp = dyn_cast<CompareOp>(op)) {
     drop("comparison_direction");

@@ -23,7 +23,7 @@ using namespace mlir;
 using namespace mlir::strata;
 namespace st = ::strata;
 
-namespace {
+namespace mlir::strata {
 
 Type elementType(MLIRContext* ctx, st::DType t) {
   Builder b(ctx);
@@ -39,11 +39,16 @@ Type elementType(MLIRContext* ctx, st::DType t) {
   return b.getF32Type();
 }
 
+std::optional<st::DType> dtypeOf(Type t) {
+  for (st::DType d : st::kAllDTypes)
+    if (elementType(t.getContext(), d) == t) return d;
+  return std::nullopt;
+}
+
 RankedTensorType tensorType(MLIRContext* ctx, const st::AbstractValue& av) {
   return RankedTensorType::get(av.shape, elementType(ctx, av.dtype));
 }
 
-// The elements of a concrete array (a literal or a captured constant) as an attribute.
 DenseElementsAttr denseOf(RankedTensorType type, const st::Array& a) {
   const st::AbstractValue& av = st::detail::aval_of(a);
   const char* data = static_cast<const char*>(a.data());
@@ -54,6 +59,10 @@ DenseElementsAttr denseOf(RankedTensorType type, const st::Array& a) {
   }
   return DenseElementsAttr::getFromRawBuffer(type, ArrayRef<char>(data, av.nbytes()));
 }
+
+}  // namespace mlir::strata
+
+namespace {
 
 class Lowerer;
 

@@ -1,13 +1,18 @@
 // lowering/JaxprToStrata.h — a jaxpr becomes a module in the `strata` dialect.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "strata/dtype.h"
 
 namespace strata {
 struct JaxprImpl;
+struct AbstractValue;
+class Array;
 // True when `primitive_name` (a name in tracer/primitive_list.def) has a lowering entry.
 bool has_lowering(std::string_view primitive_name);
 }
@@ -23,6 +28,13 @@ namespace mlir::strata {
 // Returns null after emitting a diagnostic when an equation cannot be lowered; never throws.
 OwningOpRef<ModuleOp> lowerJaxprToStrata(MLIRContext& context, const ::strata::JaxprImpl& jaxpr,
                                          Location fallback);
+
+// strata's dtypes as MLIR element types and back (i1, i32, i64, bf16, f16, f32, f64; any other
+// type has no dtype), and a concrete array's elements as a constant of `type`.
+Type elementType(MLIRContext* ctx, ::strata::DType dtype);
+std::optional<::strata::DType> dtypeOf(Type elementType);
+RankedTensorType tensorType(MLIRContext* ctx, const ::strata::AbstractValue& av);
+DenseElementsAttr denseOf(RankedTensorType type, const ::strata::Array& a);
 
 // The dialect op the primitive named `primitive` lowers to ("strata.exponential"), or "" for
 // a primitive that lowers to none (stop_gradient, custom_vjp_call) or is unknown.

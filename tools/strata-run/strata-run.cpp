@@ -18,6 +18,7 @@
 #include "backends/Pipeline.h"
 #include "backends/Target.h"
 #include "dialect/StrataOps.h"
+#include "lowering/JaxprToStrata.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -62,29 +63,9 @@ struct Tally {
   }
 };
 
-// An array's values as a constant of `type` (for comparing with the expected ones).
-mlir::DenseElementsAttr asAttr(const st::Array& a, mlir::RankedTensorType type) {
-  if (type.getElementType().isInteger(1)) {
-    std::vector<bool> v = a.to_vector<bool>();
-    llvm::SmallVector<bool> bits(v.begin(), v.end());
-    return mlir::DenseElementsAttr::get(type, llvm::ArrayRef<bool>(bits));
-  }
-  return mlir::DenseElementsAttr::getFromRawBuffer(
-      type, llvm::ArrayRef<char>(static_cast<const char*>(a.data()), a.nbytes()));
-}
-
-mlir::RankedTensorType tensorTypeOf(mlir::MLIRContext& ctx, const st::Array& a) {
-  mlir::Type e;
-  switch (a.dtype()) {
-    case st::DType::bool_: e = mlir::IntegerType::get(&ctx, 1); break;
-    case st::DType::i32: e = mlir::IntegerType::get(&ctx, 32); break;
-    case st::DType::i64: e = mlir::IntegerType::get(&ctx, 64); break;
-    case st::DType::bf16: e = mlir::BFloat16Type::get(&ctx); break;
-    case st::DType::f16: e = mlir::Float16Type::get(&ctx); break;
-    case st::DType::f32: e = mlir::Float32Type::get(&ctx); break;
-    case st::DType::f64: e = mlir::Float64Type::get(&ctx); break;
-  }
-  return mlir::RankedTensorType::get(a.shape(), e);
+// An array's values as a constant of its own type (for comparing with the expected ones).
+mlir::DenseElementsAttr asAttr(mlir::MLIRContext& ctx, const st::Array& a) {
+  return mlir::strata::denseOf(mlir::strata::tensorType(&ctx, {a.shape(), a.dtype(), false}), a);
 }
 
 std::string lineOf(mlir::Location loc) {
@@ -143,13 +124,11 @@ void runFunction(mlir::ModuleOp module, llvm::StringRef fnName, const std::strin
   }
   mlir::MLIRContext& ctx = *copy->getContext();
   for (size_t i = 0; i < checks.size(); ++i) {
-    const st::Array& actual = outs[static_cast<size_t>(slots[i].first)];
-    mlir::RankedTensorType t = tensorTypeOf(ctx, actual);
-    mlir::DenseElementsAttr want = checks[i].expected
-                                       ? checks[i].expected
-                                       : asAttr(outs[static_cast<size_t>(slots[i].second)], t);
-    if (want.getType() != t && want.isSplat()) want = want.resizeSplat(t);
-    std::string diff = strata::run::compareValues(checks[i], asAttr(actual, t), want);
+    mlir::DenseElementsAttr actual = asAttr(ctx, outs[static_cast<size_t>(slots[i].first)]);
+    mlir::DenseElementsAttr want = checks[i].expected ? checks[i].expected
+                                                      : asAttr(ctx, outs[static_cast<size_t>(slots[i].second)]);
+    if (want.getType() != actual.getType() && want.isSplat()) want = want.resizeSplat(actual.getType());
+    std::string diff = strata::run::compareValues(checks[i], actual, want);
     if (!diff.empty()) return tally.fail(name, checks[i].what + ": " + diff);
   }
   if (!expected.empty()) {
@@ -165,8 +144,7 @@ void runFunction(mlir::ModuleOp module, llvm::StringRef fnName, const std::strin
       if (want.shape() != got.shape() || want.dtype() != got.dtype())
         return tally.fail(name, "result " + std::to_string(i) + " is " + st::type_string(got.dtype(), got.shape()) +
                                     ", but " + expected[static_cast<size_t>(i)] + " holds " + st::type_string(want.dtype(), want.shape()));
-      mlir::RankedTensorType t = tensorTypeOf(ctx, got);
-      std::string diff = strata::run::compareValues(rel, asAttr(got, t), asAttr(want, t));
+      std::string diff = strata::run::compareValues(rel, asAttr(ctx, got), asAttr(ctx, want));
       if (!diff.empty()) return tally.fail(name, "result " + std::to_string(i) + " vs " + expected[static_cast<size_t>(i)] + ": " + diff);
     }
   }
