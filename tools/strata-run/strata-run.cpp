@@ -175,11 +175,14 @@ bool runChunk(mlir::MLIRContext& ctx, std::unique_ptr<llvm::MemoryBuffer> buffer
     return true;
   }
   std::vector<std::string> tests;
-  std::string ignored;
   for (auto fn : module->getOps<mlir::func::FuncOp>()) {
     if (fn.isExternal()) continue;
+    // A test holds a check, or a check-like op runFunction will report as not understood.
     bool hasCheck = false;
-    fn.walk([&](mlir::Operation* op) { hasCheck |= strata::run::asCheck(op, ignored).has_value() || !ignored.empty(); });
+    fn.walk([&](mlir::Operation* op) {
+      std::string notUnderstood;
+      hasCheck |= strata::run::asCheck(op, notUnderstood).has_value() || !notUnderstood.empty();
+    });
     if ((entryName.empty() && hasCheck) || fn.getSymName() == entryName.getValue()) tests.push_back(fn.getSymName().str());
   }
   if (tests.empty() && entryName.empty()) {
