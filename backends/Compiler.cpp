@@ -185,8 +185,9 @@ std::optional<AbstractValue> abstract_value(mlir::Type type, mlir::Location loc,
   auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type);
   std::optional<DType> dtype = tensor ? mlir::strata::dtypeOf(tensor.getElementType()) : std::nullopt;
   if (!tensor || !tensor.hasStaticShape() || !dtype) {
-    mlir::emitError(loc) << "strata compiles functions of tensors of static shape and the element types i1, i32, "
-                            "i64, bf16, f16, f32, f64, but " << what << " is " << type;
+    mlir::emitError(loc) << "strata compiles functions of tensors of static shape and the element types i1, "
+                            "i8, i16, i32, i64, ui8, ui16, ui32, ui64, bf16, f16, f32, f64, but "
+                         << what << " is " << type;
     return std::nullopt;
   }
   return AbstractValue{Shape(tensor.getShape().begin(), tensor.getShape().end()), *dtype, false};

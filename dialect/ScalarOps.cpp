@@ -39,13 +39,13 @@ Value roundToOddF32(Emitter& e, Value v) {
   return e.bitcast(f32, e.select(fix, moved, bits));
 }
 
-// An i32/i64 as f32 rounded to odd (kernels::round_to_odd_f32_int): keep 24 significant bits,
-// OR-ing any dropped bit into the last kept one.
-Value intRoundToOddF32(Emitter& e, Value v) {
+// An i32/i64 (u32/u64 when `uns`) as f32 rounded to odd (kernels::round_to_odd_f32_int): keep
+// 24 significant bits, OR-ing any dropped bit into the last kept one.
+Value intRoundToOddF32(Emitter& e, Value v, bool uns) {
   Type t = v.getType();
   unsigned w = t.getIntOrFloatBitWidth();
   Value zero = e.intC(t, 0), one = e.intC(t, 1);
-  Value neg = e.cmpi(CmpIPredicate::slt, v, zero);
+  Value neg = uns ? e.cmpi(CmpIPredicate::ne, zero, zero) : e.cmpi(CmpIPredicate::slt, v, zero);
   Value u = e.select(neg, e.subi(zero, v), v);  // |v| as unsigned (INT_MIN stays 2^(w-1))
   Value width = e.subi(e.intC(t, w), math::CountLeadingZerosOp::create(e.b, e.loc, u));
   Value shift = arith::MaxSIOp::create(e.b, e.loc, e.subi(width, e.intC(t, 24)), zero);
@@ -71,6 +71,18 @@ Value floatToInt(Emitter& e, Value v, Type to) {
   return e.select(e.cmpf(CmpFPredicate::OLE, v, lo), e.intC(to, APInt::getSignedMinValue(w)), r);
 }
 
+// Float (f32/f64) → unsigned integer (signless `to`): truncate toward zero, saturate to
+// [0, 2^w - 1], nan → 0.
+Value floatToUint(Emitter& e, Value v, Type to) {
+  unsigned w = to.getIntOrFloatBitWidth();
+  Type ft = v.getType();
+  Value hi = e.floatC(ft, std::ldexp(1.0, static_cast<int>(w)));
+  Value inRange = e.andi(e.cmpf(CmpFPredicate::OGT, v, e.floatC(ft, -1.0)), e.cmpf(CmpFPredicate::OLT, v, hi));
+  Value safe = e.select(inRange, v, e.floatC(ft, 0.0));
+  Value r = arith::FPToUIOp::create(e.b, e.loc, to, safe);
+  return e.select(e.cmpf(CmpFPredicate::OGE, v, hi), e.intC(to, APInt::getMaxValue(w)), r);
+}
+
 }  // namespace
 
 namespace scalar {
@@ -87,14 +99,25 @@ static Value safeDivisor(Emitter& e, Value y) {
   return e.select(bad, e.intC(t, 1), y);
 }
 
-Value intDiv(Emitter& e, Value x, Value y) {
+// Unsigned: x / 0 is all ones and x % 0 is x, as for signed integers; nothing else traps.
+static Value uintDivRem(Emitter& e, Value x, Value y, bool rem) {
+  Type t = x.getType();
+  Value isZero = e.cmpi(CmpIPredicate::eq, y, e.intC(t, 0));
+  Value safe = e.select(isZero, e.intC(t, 1), y);
+  if (rem) return e.select(isZero, x, arith::RemUIOp::create(e.b, e.loc, x, safe));
+  return e.select(isZero, e.intC(t, -1), arith::DivUIOp::create(e.b, e.loc, x, safe));
+}
+
+Value intDiv(Emitter& e, Value x, Value y, bool uns) {
+  if (uns) return uintDivRem(e, x, y, /*rem=*/false);
   Type t = x.getType();
   Value q = arith::DivSIOp::create(e.b, e.loc, x, safeDivisor(e, y));
   Value r = e.select(e.cmpi(CmpIPredicate::eq, y, e.intC(t, -1)), e.subi(e.intC(t, 0), x), q);  // wraps
   return e.select(e.cmpi(CmpIPredicate::eq, y, e.intC(t, 0)), e.intC(t, -1), r);
 }
 
-Value intRem(Emitter& e, Value x, Value y) {
+Value intRem(Emitter& e, Value x, Value y, bool uns) {
+  if (uns) return uintDivRem(e, x, y, /*rem=*/true);
   Type t = x.getType();
   Value q = arith::RemSIOp::create(e.b, e.loc, x, safeDivisor(e, y));
   Value r = e.select(e.cmpi(CmpIPredicate::eq, y, e.intC(t, -1)), e.intC(t, 0), q);
@@ -102,18 +125,19 @@ Value intRem(Emitter& e, Value x, Value y) {
 }
 
 // x^y by square-and-multiply over every bit of y (no loop: one step per bit, so it
-// vectorises); y < 0 gives 0 unless |x| = 1.
-Value intPow(Emitter& e, Value x, Value y) {
+// vectorises); y < 0 gives 0 unless |x| = 1. An unsigned y has no sign bit: every bit counts.
+Value intPow(Emitter& e, Value x, Value y, bool uns) {
   Type t = x.getType();
   unsigned w = t.getIntOrFloatBitWidth();
   Value zero = e.intC(t, 0), one = e.intC(t, 1), minusOne = e.intC(t, -1);
   Value result = one, base = x, exp = y;
-  for (unsigned i = 0; i + 1 < w; ++i) {  // the sign bit is handled below
+  for (unsigned i = 0; i < (uns ? w : w - 1); ++i) {  // a signed y's sign bit is handled below
     Value bit = e.cmpi(CmpIPredicate::ne, e.andi(exp, one), zero);
     result = e.select(bit, e.muli(result, base), result);
     base = e.muli(base, base);
     exp = e.shrui(exp, one);
   }
+  if (uns) return result;
   Value odd = e.cmpi(CmpIPredicate::ne, e.andi(y, one), zero);
   Value negative = e.select(e.cmpi(CmpIPredicate::eq, x, one), one,
                             e.select(e.cmpi(CmpIPredicate::eq, x, minusOne),
@@ -216,8 +240,9 @@ Value logistic(Emitter& e, Value x) {
 }
 
 // sign.cpp: ±1 by sign; ±0 and nan pass through (floats), 0 (integers).
-Value sign(Emitter& e, Value x) {
+Value sign(Emitter& e, Value x, bool uns) {
   Type t = x.getType();
+  if (uns) return arith::ExtUIOp::create(e.b, e.loc, t, e.cmpi(CmpIPredicate::ne, x, e.intC(t, 0)));
   if (isFloat(t)) {
     Value zero = e.floatC(t, 0.0);
     return e.select(e.cmpf(CmpFPredicate::OGT, x, zero), e.floatC(t, 1.0),
@@ -264,6 +289,26 @@ Value compare(Emitter& e, ComparisonDirection d, Value x, Value y, std::optional
 
 }  // namespace scalar
 
+bool unsignedOperands(Operation* op) {
+  if (op->hasAttr(kUnsignedAttr)) return true;
+  return op->getNumOperands() > 0 && getElementTypeOrSelf(op->getOperand(0).getType()).isUnsignedInteger();
+}
+
+bool unsignedResult(Operation* op) {
+  if (op->hasAttr(kUnsignedResultAttr)) return true;
+  return op->getNumResults() > 0 && getElementTypeOrSelf(op->getResult(0).getType()).isUnsignedInteger();
+}
+
+Type signless(Type t) {
+  if (auto shaped = dyn_cast<ShapedType>(t)) {
+    Type element = signless(shaped.getElementType());
+    return element == shaped.getElementType() ? t : shaped.clone(element);
+  }
+  if (auto i = dyn_cast<IntegerType>(t); i && !i.isSignless())
+    return IntegerType::get(t.getContext(), i.getWidth());
+  return t;
+}
+
 Type computeType(Type storage) {
   if (storage.isBF16() || storage.isF16()) return Float32Type::get(storage.getContext());
   return storage;
@@ -299,10 +344,15 @@ Value toStorage(OpBuilder& b, Location loc, Value computed, Type storage) {
   return computed;
 }
 
-Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to) {
+Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to, bool fromUnsigned,
+                  bool toUnsigned) {
   Emitter e{b, loc};
+  fromUnsigned = fromUnsigned || from.isUnsignedInteger();
+  toUnsigned = toUnsigned || to.isUnsignedInteger();
+  from = signless(from);
+  to = signless(to);
   Type cfrom = computeType(from), cto = computeType(to);
-  if (from == to) return v;
+  if (from == to) return v;  // i32 ↔ u32 too: the same bits
   if (isBool(to)) {
     if (isFloat(from)) return e.cmpf(CmpFPredicate::UNE, v, e.floatC(cfrom, 0.0));
     return e.cmpi(CmpIPredicate::ne, v, e.intC(cfrom, 0));
@@ -311,10 +361,12 @@ Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to) {
     if (isFloat(to)) return arith::UIToFPOp::create(b, loc, cto, v);
     return arith::ExtUIOp::create(b, loc, cto, v);
   }
-  if (isFloat(from) && !isFloat(to)) return floatToInt(e, v, to);
+  if (isFloat(from) && !isFloat(to)) return toUnsigned ? floatToUint(e, v, to) : floatToInt(e, v, to);
   if (!isFloat(from) && isFloat(to)) {
-    if (cto != to) return intRoundToOddF32(e, v);  // one rounding to bf16/f16
-    return arith::SIToFPOp::create(b, loc, to, v);
+    unsigned w = from.getIntOrFloatBitWidth();
+    if (cto != to && w > 16) return intRoundToOddF32(e, v, fromUnsigned);  // one rounding to bf16/f16
+    if (fromUnsigned) return arith::UIToFPOp::create(b, loc, cto, v);
+    return arith::SIToFPOp::create(b, loc, cto, v);  // 8/16-bit integers are exact in f32
   }
   if (isFloat(from)) {  // float → float, in compute types
     if (cfrom == cto) return v;  // f32, bf16, f16 among themselves: toStorage rounds
@@ -322,9 +374,11 @@ Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to) {
     if (cto != to) return roundToOddF32(e, v);  // f64 → bf16/f16
     return arith::TruncFOp::create(b, loc, cto, v);  // f64 → f32
   }
-  // int → int
-  if (cfrom.getIntOrFloatBitWidth() < cto.getIntOrFloatBitWidth())
+  // int → int: sign- or zero-extended by the source's signedness, or truncated.
+  if (cfrom.getIntOrFloatBitWidth() < cto.getIntOrFloatBitWidth()) {
+    if (fromUnsigned) return arith::ExtUIOp::create(b, loc, cto, v);
     return arith::ExtSIOp::create(b, loc, cto, v);
+  }
   return arith::TruncIOp::create(b, loc, cto, v);
 }
 

@@ -7,6 +7,8 @@
 //  - max/min propagate nan; sign keeps ±0 and nan; shift_right_logical by ≥ width gives 0;
 //  - bf16 and f16 compute in f32 and round to nearest even on store (toStorage), with one
 //    rounding for f64/int → bf16/f16 (through f32 rounded to odd, as kernels::convert_value).
+//  - unsigned integers (ui8 .. ui64): div/rem/max/min/compare/pow/sign unsigned, conversions
+//    zero-extend, float → unsigned saturates to [0, 2^w - 1].
 // Include from compiler-side files only.
 #pragma once
 
@@ -16,6 +18,18 @@
 #include "mlir/IR/Builders.h"
 
 namespace mlir::strata {
+
+// Unsigned integers. The dialect's types say it (ui8 .. ui64, as StableHLO) until the lowering
+// erases signedness (lowering/EraseSignedness.cpp: arith and LLVM know only signless
+// integers), which first records it on each op that computes on unsigned values: the unit
+// attribute `strata.unsigned` (its integer operands are unsigned) and, on convert,
+// `strata.unsigned_result`.
+inline constexpr llvm::StringLiteral kUnsignedAttr = "strata.unsigned";
+inline constexpr llvm::StringLiteral kUnsignedResultAttr = "strata.unsigned_result";
+bool unsignedOperands(Operation* op);
+bool unsignedResult(Operation* op);
+// `t` (a scalar or shaped type) with an unsigned integer element type made signless.
+Type signless(Type t);
 
 // The type an element of `storage` type is computed in: f32 for bf16 and f16, else itself.
 Type computeType(Type storage);
@@ -34,8 +48,10 @@ Value emitScalar(OpBuilder& b, Location loc, Operation* op, ValueRange args,
                  bool reassociate = false);
 
 // Element conversion with convert_element_type's rules, from a value of compute type of
-// `from` to the compute type of `to`.
-Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to);
+// `from` to the compute type of `to`; an integer type is unsigned when it says so or its flag
+// does (after EraseSignedness the types are signless).
+Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to,
+                  bool fromUnsigned = false, bool toUnsigned = false);
 
 namespace scalar {
 
@@ -67,11 +83,11 @@ struct Emitter {
   Value absf(Value x) { return math::AbsFOp::create(b, loc, x); }
 };
 
-// Signed integer x / y and x % y that never trap (div.cpp, rem.cpp).
-Value intDiv(Emitter& e, Value x, Value y);
-Value intRem(Emitter& e, Value x, Value y);
+// Integer x / y and x % y that never trap (div.cpp, rem.cpp): signed, or unsigned (`uns`).
+Value intDiv(Emitter& e, Value x, Value y, bool uns = false);
+Value intRem(Emitter& e, Value x, Value y, bool uns = false);
 // Integer x^y; y < 0 gives 0 unless |x| = 1 (pow.cpp).
-Value intPow(Emitter& e, Value x, Value y);
+Value intPow(Emitter& e, Value x, Value y, bool uns = false);
 // x^y for a static y by repeated squaring; 1 / x^|y| for y < 0 on floats (integer_pow.cpp).
 Value integerPow(Emitter& e, Value x, int64_t y);
 // The inverse error function by Giles' polynomials (tracer/erf_inv_poly.h, erf_inv.cpp).
@@ -83,8 +99,8 @@ Value shiftRightLogical(Emitter& e, Value x, Value y);
 Value floatMax(Emitter& e, Value x, Value y, bool max);
 // 1 / (1 + exp(-x)) without overflow (logistic.cpp).
 Value logistic(Emitter& e, Value x);
-// ±1 by sign, keeping ±0 and nan (sign.cpp).
-Value sign(Emitter& e, Value x);
+// ±1 by sign, keeping ±0 and nan (sign.cpp); 0 or 1 for unsigned.
+Value sign(Emitter& e, Value x, bool uns = false);
 // The comparison `d` (ordered for floats except NE; bool as false < true), in the order
 // `type` names when given (TOTALORDER: floats by their total-order key; UNSIGNED: integers).
 Value compare(Emitter& e, ComparisonDirection d, Value x, Value y,

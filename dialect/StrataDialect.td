@@ -23,14 +23,17 @@ def Strata_Dialect : Dialect {
 }
 
 //===----------------------------------------------------------------------------------===//
-// Types: statically shaped tensors of the seven element types.
+// Types: statically shaped tensors of the thirteen element types. Integers are StableHLO's:
+// signless (i8 .. i64) for the signed dtypes, unsigned (ui8 .. ui64) for the unsigned ones; the
+// lowering erases the signedness (strata-to-linalg) once each op has recorded what it needs.
 //===----------------------------------------------------------------------------------===//
 
-def Strata_Tensor : StaticShapeTensorOf<[F32, F64, BF16, F16, I1, I32, I64]>;
+def Strata_Int : AnyTypeOf<[I8, I16, I32, I64, UI8, UI16, UI32, UI64], "8/16/32/64-bit signless or unsigned integer">;
+def Strata_Tensor : StaticShapeTensorOf<[F32, F64, BF16, F16, I1, Strata_Int]>;
 def Strata_FloatTensor : StaticShapeTensorOf<[F32, F64, BF16, F16]>;
-def Strata_NumericTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, I32, I64]>;
-def Strata_IntTensor : StaticShapeTensorOf<[I32, I64]>;
-def Strata_PredOrIntTensor : StaticShapeTensorOf<[I1, I32, I64]>;
+def Strata_NumericTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Int]>;
+def Strata_IntTensor : StaticShapeTensorOf<[Strata_Int]>;
+def Strata_PredOrIntTensor : StaticShapeTensorOf<[I1, Strata_Int]>;
 def Strata_PredTensor : StaticShapeTensorOf<[I1]>;
 def Strata_I32Tensor : StaticShapeTensorOf<[I32]>;
 // A 0-d i32 tensor; buildable, so assembly formats need not spell its type.

@@ -5,6 +5,7 @@
 // multiplies into copies of itself at compile time.
 #include <cmath>
 
+#include "dialect/ScalarOps.h"
 #include "dialect/StrataOps.h"
 #include "mlir/Dialect/CommonFolders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -25,6 +26,8 @@ bool foldable(Attribute a) {
 }
 
 bool isI1(Type t) { return getElementTypeOrSelf(t).isInteger(1); }
+// Unsigned by type, or by the mark EraseSignedness leaves (the conversion to linalg folds ops).
+bool isUnsigned(Operation* op) { return unsignedOperands(op); }
 
 // True when `a` is a splat of zero (`one` false) or one (`one` true); for i1, false or true.
 bool isSplatOf(Attribute a, bool one) {
@@ -138,37 +141,38 @@ OpFoldResult MultiplyOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult DivideOp::fold(FoldAdaptor adaptor) {
   if (isSplatOf(adaptor.getRhs(), true)) return getLhs();
+  bool uns = isUnsigned(getOperation());
   return foldBinary(
       adaptor.getLhs(), adaptor.getRhs(), getType(),
       [](const APFloat& a, const APFloat& b) -> std::optional<APFloat> { return a / b; },
-      [](const APInt& a, const APInt& b) -> std::optional<APInt> {
+      [uns](const APInt& a, const APInt& b) -> std::optional<APInt> {
         // Division by zero and INT_MIN / -1 are left to run time.
-        if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes())) return std::nullopt;
-        return a.sdiv(b);
+        if (b.isZero() || (!uns && a.isMinSignedValue() && b.isAllOnes())) return std::nullopt;
+        return uns ? a.udiv(b) : a.sdiv(b);
       });
 }
 
 OpFoldResult MaximumOp::fold(FoldAdaptor adaptor) {
-  bool i1 = isI1(getType());
+  bool i1 = isI1(getType()), uns = isUnsigned(getOperation());
   return foldBinary(
       adaptor.getLhs(), adaptor.getRhs(), getType(),
       [](const APFloat& a, const APFloat& b) -> std::optional<APFloat> {
         return llvm::maximum(a, b);
       },
-      [i1](const APInt& a, const APInt& b) -> std::optional<APInt> {
-        return i1 ? a | b : llvm::APIntOps::smax(a, b);
+      [i1, uns](const APInt& a, const APInt& b) -> std::optional<APInt> {
+        return i1 ? a | b : uns ? llvm::APIntOps::umax(a, b) : llvm::APIntOps::smax(a, b);
       });
 }
 
 OpFoldResult MinimumOp::fold(FoldAdaptor adaptor) {
-  bool i1 = isI1(getType());
+  bool i1 = isI1(getType()), uns = isUnsigned(getOperation());
   return foldBinary(
       adaptor.getLhs(), adaptor.getRhs(), getType(),
       [](const APFloat& a, const APFloat& b) -> std::optional<APFloat> {
         return llvm::minimum(a, b);
       },
-      [i1](const APInt& a, const APInt& b) -> std::optional<APInt> {
-        return i1 ? a & b : llvm::APIntOps::smin(a, b);
+      [i1, uns](const APInt& a, const APInt& b) -> std::optional<APInt> {
+        return i1 ? a & b : uns ? llvm::APIntOps::umin(a, b) : llvm::APIntOps::smin(a, b);
       });
 }
 
@@ -214,7 +218,7 @@ OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
   return foldUnary(
       adaptor.getOperand(), getType(),
       [](const APFloat& a) -> std::optional<APFloat> { return llvm::abs(a); },
-      [](const APInt& a) -> std::optional<APInt> { return a.abs(); });
+      [uns = isUnsigned(getOperation())](const APInt& a) -> std::optional<APInt> { return uns ? a : a.abs(); });
 }
 
 OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
@@ -289,7 +293,7 @@ OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
       r = in.getSplatValue<APFloat>();
       r.convert(toFloat.getFloatSemantics(), llvm::RoundingMode::NearestTiesToEven, &lost);
     } else {
-      r.convertFromAPInt(in.getSplatValue<APInt>(), /*isSigned=*/!from.isInteger(1),
+      r.convertFromAPInt(in.getSplatValue<APInt>(), /*isSigned=*/!from.isInteger(1) && !isUnsigned(getOperation()),
                          llvm::RoundingMode::NearestTiesToEven);
     }
     return DenseElementsAttr::get(getType(), r);
@@ -297,7 +301,9 @@ OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
   if (isa<IntegerType>(from)) {
     APInt v = in.getSplatValue<APInt>();
     unsigned width = to.getIntOrFloatBitWidth();
-    APInt r = width == 1 ? APInt(1, !v.isZero()) : from.isInteger(1) ? v.zext(width) : v.sextOrTrunc(width);
+    APInt r = width == 1                                             ? APInt(1, !v.isZero())
+              : from.isInteger(1) || isUnsigned(getOperation()) ? v.zextOrTrunc(width)
+                                                                  : v.sextOrTrunc(width);
     return DenseElementsAttr::get(getType(), r);
   }
   return {};

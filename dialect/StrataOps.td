@@ -69,7 +69,8 @@ def Strata_Expensive : NativeOpTrait<"Expensive"> {
 // An elementwise op carries its semantics and its jaxpr primitive in its record:
 //  - `scalar`: the body of ScalarOpInterface::buildScalar (C++), with `b`, `loc`, `args`,
 //    `resultType` in scope, `x` and `y` for args[0] and args[1], `fl` (x is a float) and
-//    `boolean` (x is i1), and `e`, a scalar::Emitter (dialect/ScalarOps.h, which also holds the
+//    `boolean` (x is i1), `uns` (the integer operands are unsigned: ScalarOps.h,
+//    unsignedOperands), and `e`, a scalar::Emitter (dialect/ScalarOps.h, which also holds the
 //    longer bodies); it returns the result element in its compute type;
 //  - `jaxprPrimitive`: the jaxpr primitive that lowers to this op applied to the equation's
 //    operands (lowering/JaxprToStrata.cpp builds its table from these), or "" for none;
@@ -92,6 +93,7 @@ class Strata_ElementwiseOp<string mnemonic, list<Trait> traits = []> :
       [[maybe_unused]] ::mlir::Value y = args.size() > 1 ? args[1] : ::mlir::Value();
       [[maybe_unused]] bool fl = ::mlir::isa<::mlir::FloatType>(x.getType());
       [[maybe_unused]] bool boolean = x.getType().isInteger(1);
+      [[maybe_unused]] bool uns = unsignedOperands(getOperation());
       }] # scalar # [{
     }
     bool $cppClass::movesStoredBits() { return }] # !if(movesStoredBits, "true", "false") # [{; }
@@ -158,7 +160,7 @@ def Strata_DivideOp : Strata_BinaryElementwiseOp<"divide", Strata_NumericTensor,
     "%2 = strata.divide %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
   let jaxprPrimitive = "div";
   let scalar = [{
-    return fl ? e.divf(x, y) : scalar::intDiv(e, x, y);
+    return fl ? e.divf(x, y) : scalar::intDiv(e, x, y, uns);
   }];
   let summary = "elementwise division";
   let hasFolder = 1;
@@ -169,7 +171,7 @@ def Strata_RemainderOp : Strata_BinaryElementwiseOp<"remainder", Strata_NumericT
   let jaxprPrimitive = "rem";
   let scalar = [{
     if (fl) return arith::RemFOp::create(b, loc, x, y);  // fmod
-    return scalar::intRem(e, x, y);
+    return scalar::intRem(e, x, y, uns);
   }];
   let summary = "elementwise remainder";
 }
@@ -180,6 +182,7 @@ def Strata_MaximumOp : Strata_BinaryElementwiseOp<"maximum", Strata_Tensor,
   let scalar = [{
     if (fl) return scalar::floatMax(e, x, y, /*max=*/true);
     if (boolean) return e.ori(x, y);
+    if (uns) return arith::MaxUIOp::create(b, loc, x, y);
     return arith::MaxSIOp::create(b, loc, x, y);
   }];
   let summary = "elementwise maximum";
@@ -192,6 +195,7 @@ def Strata_MinimumOp : Strata_BinaryElementwiseOp<"minimum", Strata_Tensor,
   let scalar = [{
     if (fl) return scalar::floatMax(e, x, y, /*max=*/false);
     if (boolean) return e.andi(x, y);
+    if (uns) return arith::MinUIOp::create(b, loc, x, y);
     return arith::MinSIOp::create(b, loc, x, y);
   }];
   let summary = "elementwise minimum";
@@ -203,7 +207,7 @@ def Strata_PowerOp : Strata_BinaryElementwiseOp<"power", Strata_NumericTensor,
   let jaxprPrimitive = "pow";
   let scalar = [{
     if (fl) return math::PowFOp::create(b, loc, x, y);
-    return scalar::intPow(e, x, y);
+    return scalar::intPow(e, x, y, uns);
   }];
   let summary = "elementwise power";
 }
@@ -348,6 +352,7 @@ def Strata_AbsOp : Strata_UnaryElementwiseOp<"abs", Strata_NumericTensor,
   let jaxprPrimitive = "abs";
   let scalar = [{
     if (fl) return e.absf(x);
+    if (uns) return x;
     return math::AbsIOp::create(b, loc, x);
   }];
   let summary = "elementwise absolute value";
@@ -358,7 +363,7 @@ def Strata_SignOp : Strata_UnaryElementwiseOp<"sign", Strata_NumericTensor,
     "%1 = strata.sign %0 : tensor<4xf32>"> {
   let jaxprPrimitive = "sign";
   let scalar = [{
-    return scalar::sign(e, x);
+    return scalar::sign(e, x, uns);
   }];
   let summary = "elementwise sign";
 }
@@ -674,7 +679,10 @@ def Strata_ComparisonType : I32EnumAttr<"ComparisonType",
 def Strata_CompareOp : Strata_ElementwiseOp<"compare",
     [SameTypeOperands, InferTypeOpAdaptor]> {
   let scalar = [{
-    return scalar::compare(e, getComparisonDirection(), x, y, getCompareType());
+    std::optional<ComparisonType> type = getCompareType();
+    if (uns && (!type || *type == ComparisonType::SIGNED || *type == ComparisonType::NOTYPE))
+      type = ComparisonType::UNSIGNED;
+    return scalar::compare(e, getComparisonDirection(), x, y, type);
   }];
   let summary = "elementwise comparison";
   let description = [{
@@ -730,7 +738,8 @@ def Strata_SelectOp : Strata_ElementwiseOp<"select",
 def Strata_ConvertOp : Strata_ElementwiseOp<"convert"> {
   let jaxprPrimitive = "convert_element_type";
   let scalar = [{
-    return emitConvert(b, loc, x, getOperand().getType().getElementType(), resultType);
+    return emitConvert(b, loc, x, getOperand().getType().getElementType(), resultType, uns,
+                       unsignedResult(getOperation()));
   }];
   let summary = "elementwise type conversion";
   let description = [{
@@ -1064,7 +1073,7 @@ def Strata_DynamicSliceOp : Strata_Op<"dynamic_slice", [Pure]> {
     ```
     StableHLO's spelling `%xs, %i, %zero, sizes = [1, 4]` parses too.
   }];
-  let arguments = (ins Strata_Tensor:$operand, Variadic<0DTensorOf<[I32, I64]>>:$start_indices,
+  let arguments = (ins Strata_Tensor:$operand, Variadic<0DTensorOf<[Strata_Int]>>:$start_indices,
                        DenseI64ArrayAttr:$slice_sizes);
   let results = (outs Strata_Tensor:$result);
   let assemblyFormat = [{
@@ -1087,7 +1096,7 @@ def Strata_DynamicUpdateSliceOp : Strata_Op<"dynamic_update_slice", [Pure]> {
     StableHLO's spelling `%ys, %y, %i, %zero` parses too.
   }];
   let arguments = (ins Strata_Tensor:$operand, Strata_Tensor:$update,
-                       Variadic<0DTensorOf<[I32, I64]>>:$start_indices);
+                       Variadic<0DTensorOf<[Strata_Int]>>:$start_indices);
   let results = (outs Strata_Tensor:$result);
   let assemblyFormat = [{
     $operand `` custom<UpdateSliceOperands>($update, $start_indices) attr-dict `:` functional-type(operands, results)
@@ -1295,6 +1304,7 @@ def Strata_ClampOp : Strata_ElementwiseOp<"clamp", [SameOperandsAndResultType]> 
     if (isa<FloatType>(v.getType()))
       return scalar::floatMax(e, scalar::floatMax(e, v, lo, /*max=*/true), hi, /*max=*/false);
     if (v.getType().isInteger(1)) return e.andi(e.ori(v, lo), hi);
+    if (uns) return arith::MinUIOp::create(b, loc, arith::MaxUIOp::create(b, loc, v, lo), hi);
     return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, v, lo), hi);
   }];
   let summary = "elementwise clamp";

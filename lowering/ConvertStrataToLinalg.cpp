@@ -60,6 +60,7 @@ struct StrataToLinalgPass : impl::StrataToLinalgPassBase<StrataToLinalgPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     numInlinedCalls += inlineCalls(module);
+    if (failed(eraseSignedness(module))) return signalPassFailure();
     module.walk([&](FusionOp) { ++numFusions; });
     lowerFusions(module);
     MLIRContext* ctx = &getContext();

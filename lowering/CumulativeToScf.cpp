@@ -16,13 +16,15 @@ namespace mlir::strata {
 namespace {
 
 // prev ⊕ x in the compute type.
-Value combine(OpBuilder& b, Location loc, StringRef kind, Value prev, Value x) {
+Value combine(OpBuilder& b, Location loc, StringRef kind, Value prev, Value x, bool uns) {
   scalar::Emitter e{b, loc};
   bool fl = isa<FloatType>(x.getType());
   if (kind == "sum") return fl ? Value(arith::AddFOp::create(b, loc, prev, x)) : Value(e.addi(prev, x));
   if (kind == "prod") return fl ? Value(arith::MulFOp::create(b, loc, prev, x)) : Value(arith::MulIOp::create(b, loc, prev, x));
-  if (kind == "max") return fl ? scalar::floatMax(e, prev, x, true) : Value(arith::MaxSIOp::create(b, loc, prev, x));
-  if (kind == "min") return fl ? scalar::floatMax(e, prev, x, false) : Value(arith::MinSIOp::create(b, loc, prev, x));
+  if (kind == "max" && fl) return scalar::floatMax(e, prev, x, true);
+  if (kind == "min" && fl) return scalar::floatMax(e, prev, x, false);
+  if (kind == "max") return uns ? Value(arith::MaxUIOp::create(b, loc, prev, x)) : Value(arith::MaxSIOp::create(b, loc, prev, x));
+  if (kind == "min") return uns ? Value(arith::MinUIOp::create(b, loc, prev, x)) : Value(arith::MinSIOp::create(b, loc, prev, x));
   // logsumexp: max + log1p(exp(-|prev - x|)); equal infinities give themselves, nan gives nan.
   Value m = scalar::floatMax(e, prev, x, true);
   Value d = arith::SubFOp::create(b, loc, prev, x);
@@ -48,6 +50,7 @@ struct CumulativeLowering : OpConversionPattern<CumulativeOp> {
     if (n > 0 && outer > 0 && inner > 0) {
       bool reverse = op.getReverse();
       StringRef kind = op.getKind();
+      bool uns = unsignedOperands(op);
       auto idx = [&](OpBuilder& b, int64_t v) -> Value { return arith::ConstantIndexOp::create(b, loc, v); };
       Value c0 = idx(rw, 0), c1 = idx(rw, 1);
       auto outerLoop = scf::ForOp::create(
@@ -66,7 +69,7 @@ struct CumulativeLowering : OpConversionPattern<CumulativeOp> {
                       b2, l2, c0, idx(b2, inner), c1, t, [&](OpBuilder& b3, Location l3, Value i, ValueRange t2) {
                         Value prev = tensor::ExtractOp::create(b3, l3, t2[0], ValueRange{o, prevRow, i});
                         Value v = tensor::ExtractOp::create(b3, l3, x, ValueRange{o, row, i});
-                        Value c = combine(b3, l3, kind, toCompute(b3, l3, prev), toCompute(b3, l3, v));
+                        Value c = combine(b3, l3, kind, toCompute(b3, l3, prev), toCompute(b3, l3, v), uns);
                         Value s = toStorage(b3, l3, c, storage);
                         scf::YieldOp::create(b3, l3, ValueRange{tensor::InsertOp::create(b3, l3, s, t2[0], ValueRange{o, row, i})});
                       });

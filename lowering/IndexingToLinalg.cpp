@@ -95,7 +95,7 @@ Value loopNest(OpBuilder& b, Location loc, ArrayRef<int64_t> ubs, Value init,
   return loop.getResult(0);
 }
 
-Value combine(OpBuilder& b, Location loc, ScatterCombiner c, Value old, Value update) {
+Value combine(OpBuilder& b, Location loc, ScatterCombiner c, Value old, Value update, bool uns) {
   Type element = old.getType();
   if (c == ScatterCombiner::REPLACE) return update;
   Value x = toCompute(b, loc, old), y = toCompute(b, loc, update);
@@ -104,8 +104,8 @@ Value combine(OpBuilder& b, Location loc, ScatterCombiner c, Value old, Value up
   switch (c) {
     case ScatterCombiner::ADD: r = isFloat ? arith::AddFOp::create(b, loc, x, y).getResult() : arith::AddIOp::create(b, loc, x, y).getResult(); break;
     case ScatterCombiner::MUL: r = isFloat ? arith::MulFOp::create(b, loc, x, y).getResult() : arith::MulIOp::create(b, loc, x, y).getResult(); break;
-    case ScatterCombiner::MIN: r = isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult() : arith::MinSIOp::create(b, loc, x, y).getResult(); break;
-    case ScatterCombiner::MAX: r = isFloat ? arith::MaximumFOp::create(b, loc, x, y).getResult() : arith::MaxSIOp::create(b, loc, x, y).getResult(); break;
+    case ScatterCombiner::MIN: r = isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult() : uns ? arith::MinUIOp::create(b, loc, x, y).getResult() : arith::MinSIOp::create(b, loc, x, y).getResult(); break;
+    case ScatterCombiner::MAX: r = isFloat ? arith::MaximumFOp::create(b, loc, x, y).getResult() : uns ? arith::MaxUIOp::create(b, loc, x, y).getResult() : arith::MaxSIOp::create(b, loc, x, y).getResult(); break;
     case ScatterCombiner::REPLACE: break;
   }
   return toStorage(b, loc, r, element);
@@ -166,7 +166,7 @@ struct ScatterLowering : OpConversionPattern<ScatterOp> {
               for (int64_t d = 0; d < updatesType.getRank(); ++d) upos.push_back(contains(windowDims, d) ? w[wi++] : batch[bi++]);
               Value u = tensor::ExtractOp::create(wb, wl, updates, upos);
               Value old = combiner == ScatterCombiner::REPLACE ? u : tensor::ExtractOp::create(wb, wl, a, xpos).getResult();
-              return tensor::InsertOp::create(wb, wl, combine(wb, wl, combiner, old, u), a, xpos);
+              return tensor::InsertOp::create(wb, wl, combine(wb, wl, combiner, old, u, unsignedOperands(op)), a, xpos);
             });
             scf::YieldOp::create(tb, tl, next);
           },

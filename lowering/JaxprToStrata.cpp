@@ -29,8 +29,14 @@ Type elementType(MLIRContext* ctx, st::DType t) {
   Builder b(ctx);
   switch (t) {
     case st::DType::bool_: return b.getI1Type();
+    case st::DType::i8: return b.getI8Type();
+    case st::DType::i16: return b.getI16Type();
     case st::DType::i32: return b.getI32Type();
     case st::DType::i64: return b.getI64Type();
+    case st::DType::u8: return b.getIntegerType(8, /*isSigned=*/false);
+    case st::DType::u16: return b.getIntegerType(16, /*isSigned=*/false);
+    case st::DType::u32: return b.getIntegerType(32, /*isSigned=*/false);
+    case st::DType::u64: return b.getIntegerType(64, /*isSigned=*/false);
     case st::DType::bf16: return b.getBF16Type();
     case st::DType::f16: return b.getF16Type();
     case st::DType::f32: return b.getF32Type();

@@ -29,7 +29,7 @@ namespace mlir::strata {
 OwningOpRef<ModuleOp> lowerJaxprToStrata(MLIRContext& context, const ::strata::JaxprImpl& jaxpr,
                                          Location fallback);
 
-// strata's dtypes as MLIR element types and back (i1, i32, i64, bf16, f16, f32, f64; any other
+// strata's dtypes as MLIR element types and back (i1; i8 .. i64; ui8 .. ui64; bf16 .. f64; any other
 // type has no dtype), and a concrete array's elements as a constant of `type`.
 Type elementType(MLIRContext* ctx, ::strata::DType dtype);
 std::optional<::strata::DType> dtypeOf(Type elementType);

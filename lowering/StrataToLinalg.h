@@ -38,6 +38,10 @@ void populateIndexingToLinalgPatterns(RewritePatternSet& patterns);
 // (CumulativeToScf.cpp; part of populateStrataToLinalgPatterns).
 void populateSortingLoweringPatterns(RewritePatternSet& patterns);
 
+// Unsigned integer types → signless, their signedness recorded on the ops that need it
+// (EraseSignedness.cpp; run by --strata-to-linalg first).
+LogicalResult eraseSignedness(ModuleOp module);
+
 // Each strata.fusion of `module` becomes one linalg.generic (a loop fusion), a reduction nest
 // and, for ops after the reduction, a second nest over its result (an input fusion), or a GEMM
 // and an in-place epilogue generic marked strata.epilogue (an output fusion). A region of

@@ -231,6 +231,11 @@ std::string format_element(const detail::ArrayImpl& impl, int64_t i) {
   DType t = impl.aval.dtype;
   const char* base = static_cast<const char*>(impl.buffer->data) + i * static_cast<int64_t>(itemsize(t));
   if (t == DType::bool_) return *reinterpret_cast<const uint8_t*>(base) ? "True" : "False";
+  if (is_unsigned_integer(t)) {
+    uint64_t v;
+    kernels::convert_elements(base, t, &v, DType::u64, 1);
+    return std::to_string(v);
+  }
   if (is_integer(t)) {
     int64_t v;
     kernels::convert_elements(base, t, &v, DType::i64, 1);

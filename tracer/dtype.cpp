@@ -12,16 +12,24 @@ struct DTypeInfo {
   std::string_view short_name, long_name;
   std::size_t size;
 };
+// In DType order.
 constexpr DTypeInfo kInfo[] = {
-    {"bool", "bool", 1}, {"i32", "int32", 4},    {"i64", "int64", 8},    {"bf16", "bfloat16", 2},
-    {"f16", "float16", 2}, {"f32", "float32", 4}, {"f64", "float64", 8},
+    {"bool", "bool", 1},   {"i32", "int32", 4},   {"i64", "int64", 8},   {"bf16", "bfloat16", 2},
+    {"f16", "float16", 2}, {"f32", "float32", 4}, {"f64", "float64", 8}, {"i8", "int8", 1},
+    {"i16", "int16", 2},   {"u8", "uint8", 1},    {"u16", "uint16", 2},  {"u32", "uint32", 4},
+    {"u64", "uint64", 8},
 };
 
 // Lattice nodes: the dtypes plus the two weak nodes i* and f*.
-enum Node { kB, kIW, kI32, kI64, kFW, kBF16, kF16, kF32, kF64, kNumNodes };
-// Direct successors in JAX's lattice (restricted to strata's types).
+enum Node { kB, kIW, kU8, kU16, kU32, kU64, kI8, kI16, kI32, kI64, kFW, kBF16, kF16, kF32, kF64, kNumNodes };
+// Direct successors in JAX's lattice (jax._src.dtypes, restricted to strata's types).
 constexpr std::array<std::initializer_list<int>, kNumNodes> kEdges = {{
-    {kIW}, {kI32, kFW}, {kI64}, {kFW}, {kBF16, kF16}, {kF32}, {kF32}, {kF64}, {},
+    {kIW},                          // bool
+    {kU8, kI8},                     // i*
+    {kU16, kI16}, {kU32, kI32}, {kU64, kI64}, {kFW},  // u8 u16 u32 u64
+    {kI16}, {kI32}, {kI64}, {kFW},  // i8 i16 i32 i64
+    {kBF16, kF16},                  // f*
+    {kF32}, {kF32}, {kF64}, {},     // bf16 f16 f32 f64
 }};
 
 // ancestors[n] = bitmask of nodes >= n.
@@ -39,8 +47,14 @@ Node node_of(TypeSpec t) {
   if (t.weak && t.dtype != DType::bool_) return is_floating(t.dtype) ? kFW : kIW;
   switch (t.dtype) {
     case DType::bool_: return kB;
+    case DType::i8: return kI8;
+    case DType::i16: return kI16;
     case DType::i32: return kI32;
     case DType::i64: return kI64;
+    case DType::u8: return kU8;
+    case DType::u16: return kU16;
+    case DType::u32: return kU32;
+    case DType::u64: return kU64;
     case DType::bf16: return kBF16;
     case DType::f16: return kF16;
     case DType::f32: return kF32;
@@ -55,7 +69,10 @@ std::size_t itemsize(DType t) { return kInfo[static_cast<int>(t)].size; }
 std::string_view short_name(DType t) { return kInfo[static_cast<int>(t)].short_name; }
 std::string_view long_name(DType t) { return kInfo[static_cast<int>(t)].long_name; }
 bool is_floating(DType t) { return t == DType::bf16 || t == DType::f16 || t == DType::f32 || t == DType::f64; }
-bool is_integer(DType t) { return t == DType::i32 || t == DType::i64; }
+bool is_integer(DType t) { return t != DType::bool_ && !is_floating(t); }
+bool is_unsigned_integer(DType t) {
+  return t == DType::u8 || t == DType::u16 || t == DType::u32 || t == DType::u64;
+}
 
 bool parse_dtype(std::string_view name, DType* out) {
   for (DType t : kAllDTypes)
@@ -75,8 +92,14 @@ TypeSpec promote_types(TypeSpec a, TypeSpec b) {
     if ((common >> n & 1) && (kUp[n] & common) == common) lub = n;
   switch (lub) {
     case kB: return {DType::bool_, false};
+    case kI8: return {DType::i8, false};
+    case kI16: return {DType::i16, false};
     case kI32: return {DType::i32, false};
     case kI64: return {DType::i64, false};
+    case kU8: return {DType::u8, false};
+    case kU16: return {DType::u16, false};
+    case kU32: return {DType::u32, false};
+    case kU64: return {DType::u64, false};
     case kBF16: return {DType::bf16, false};
     case kF16: return {DType::f16, false};
     case kF32: return {DType::f32, false};
@@ -84,6 +107,8 @@ TypeSpec promote_types(TypeSpec a, TypeSpec b) {
     case kIW:  // both weak ints (or a weak int with bool): the wider stored width
       return {(a.weak && a.dtype == DType::i64) || (b.weak && b.dtype == DType::i64) ? DType::i64 : DType::i32, true};
     default: {  // kFW: the widest weak float among the operands, else f32
+      if (!(a.weak && is_floating(a.dtype)) && !(b.weak && is_floating(b.dtype)))
+        return {DType::f64, false};  // u64 with a signed integer: they meet only at f*
       DType d = DType::f32;
       for (TypeSpec t : {a, b})
         if (t.weak && is_floating(t.dtype) && itemsize(t.dtype) > itemsize(d)) d = t.dtype;

@@ -34,6 +34,7 @@ std::string literal_string(const Array& a) {
   std::string v;
   DType t = a.dtype();
   if (t == DType::bool_) v = a.item<bool>() ? "True" : "False";
+  else if (is_unsigned_integer(t)) v = std::to_string(a.item<uint64_t>());
   else if (is_integer(t)) v = std::to_string(a.item<int64_t>());
   else if (t == DType::f64) v = float_string(a.item<double>());
   else v = float_string(static_cast<double>(a.item<float>()));

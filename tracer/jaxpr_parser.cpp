@@ -176,7 +176,7 @@ class Parser {
     Token name = expect_ident("a dtype (f32, i32, bool, ...)");
     AbstractValue av;
     if (!parse_dtype(name.text, &av.dtype) || short_name(av.dtype) != name.text)
-      fail(name, "expects a dtype (f32, f64, bf16, f16, i32, i64, bool), but got " + describe(name));
+      fail(name, "expects a dtype (f32, f64, bf16, f16, i8, i16, i32, i64, u8, u16, u32, u64, bool), but got " + describe(name));
     expect("[");
     while (!is("]")) {
       if (!av.shape.empty()) expect(",", "',' or ']'");
@@ -228,7 +228,7 @@ class Parser {
     void* p = detail::mutable_data(a);
     if (av.dtype == DType::bool_) {
       if (t.text != "True" && t.text != "False") fail(t, "expects True or False, but got " + describe(t));
-      *static_cast<uint8_t*>(p) = t.text == "True";
+      *static_cast<bool*>(p) = t.text == "True";
     } else if (is_integer(av.dtype)) {
       int64_t v = parse_int(t);
       kernels::convert_elements(&v, DType::i64, p, av.dtype, 1);

@@ -50,19 +50,24 @@ Descr parse_descr(std::string d, const std::string& path) {
   std::string code = d.substr(1);
   bool big = order == '>';
   if (code == "b1") return {DType::bool_, false};
+  if (code == "i1") return {DType::i8, false};
+  if (code == "i2") return {DType::i16, big};
   if (code == "i4") return {DType::i32, big};
   if (code == "i8") return {DType::i64, big};
+  if (code == "u1") return {DType::u8, false};
+  if (code == "u2") return {DType::u16, big};
+  if (code == "u4") return {DType::u32, big};
+  if (code == "u8") return {DType::u64, big};
   if (code == "f2") return {DType::f16, big};
   if (code == "f4") return {DType::f32, big};
   if (code == "f8") return {DType::f64, big};
   if (code == "V2") return {DType::bf16, big};  // ml_dtypes' bfloat16 as NumPy writes it
   static const std::pair<const char*, const char*> kNames[] = {
-      {"i1", "int8"},   {"i2", "int16"},  {"u1", "uint8"},      {"u2", "uint16"},      {"u4", "uint32"},
-      {"u8", "uint64"}, {"c8", "complex64"}, {"c16", "complex128"}, {"f16", "float128"}};
+      {"c8", "complex64"}, {"c16", "complex128"}, {"f16", "float128"}};
   for (auto [c, name] : kNames)
     if (code == c) fail(path, "its dtype " + std::string(name) + " ('" + d + "') is not one of strata's dtypes "
-                              "(bool, int32, int64, bfloat16, float16, float32, float64)");
-  fail(path, "its dtype '" + d + "' is not one of strata's dtypes (bool, int32, int64, bfloat16, float16, float32, float64)");
+                              "(bool, int8-64, uint8-64, bfloat16, float16, float32, float64)");
+  fail(path, "its dtype '" + d + "' is not one of strata's dtypes (bool, int8-64, uint8-64, bfloat16, float16, float32, float64)");
 }
 
 Shape parse_shape(const std::string& s, const std::string& path) {
@@ -90,8 +95,14 @@ std::string shape_tuple(const Shape& shape) {
 std::string descr_of(DType t) {
   switch (t) {
     case DType::bool_: return "|b1";
+    case DType::i8: return "|i1";
+    case DType::i16: return "<i2";
     case DType::i32: return "<i4";
     case DType::i64: return "<i8";
+    case DType::u8: return "|u1";
+    case DType::u16: return "<u2";
+    case DType::u32: return "<u4";
+    case DType::u64: return "<u8";
     case DType::bf16: return "<V2";
     case DType::f16: return "<f2";
     case DType::f32: return "<f4";

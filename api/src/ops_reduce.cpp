@@ -16,10 +16,14 @@ Array keep_dims(const Array& r, const AbstractValue& in, const IntList& axes, co
 }
 
 Array reduce(const Primitive& p, std::string_view op, const Array& x, const Axes& axes,
-             bool keepdims, const SourceLocation& loc, DType bool_as) {
+             bool keepdims, const SourceLocation& loc, DType bool_as, bool widen_ints = false) {
   Array in = x;
-  bool was_bool = api::aval(x, op).dtype == DType::bool_;
+  const AbstractValue& x_av = api::aval(x, op);
+  bool was_bool = x_av.dtype == DType::bool_;
   if (was_bool) in = api::convert(x, {bool_as, false}, loc);
+  // Sums and products of integers narrower than 32 bits accumulate in (u)int32, as jnp.sum.
+  if (widen_ints && is_integer(x_av.dtype) && itemsize(x_av.dtype) < 4)
+    in = api::convert(x, {is_unsigned_integer(x_av.dtype) ? DType::u32 : DType::i32, x_av.weak}, loc);
   const AbstractValue& av = api::aval(in, op);
   IntList ax = api::normalize_axes(op, axes, av);
   Array r = ax.empty() ? in : bind1(p, {in}, Params{{"axes", ax}}, loc);
@@ -32,12 +36,13 @@ Array reduce(const Primitive& p, std::string_view op, const Array& x, const Axes
 
 }  // namespace
 
-// Bools sum and multiply as i32 (NumPy counts them); max and min of bools stay bool.
+// Bools sum and multiply as i32 (NumPy counts them), 8- and 16-bit integers as (u)int32; max
+// and min of bools stay bool.
 Array sum(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
-  return reduce(prim::kReduceSum, "sum", x, axes, keepdims, loc, DType::i32);
+  return reduce(prim::kReduceSum, "sum", x, axes, keepdims, loc, DType::i32, true);
 }
 Array prod(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
-  return reduce(prim::kReduceProd, "prod", x, axes, keepdims, loc, DType::i32);
+  return reduce(prim::kReduceProd, "prod", x, axes, keepdims, loc, DType::i32, true);
 }
 Array max(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
   return reduce(prim::kReduceMax, "max", x, axes, keepdims, loc, DType::i32);

@@ -150,6 +150,7 @@ TEST(Logic, TruthValuesFollowNumPy) {
     std::vector<double> a = t == st::bool_ ? std::vector<double>{0, 1, 0, 1} : std::vector<double>{0, 3, -0.0, -2};
     std::vector<double> b = t == st::bool_ ? std::vector<double>{0, 0, 1, 1} : std::vector<double>{0, 0, 5, -1};
     if (st::is_floating(t)) a[3] = NAN;
+    if (st::is_unsigned_integer(t)) a[3] = 2, b[3] = 1;  // -2.0 would convert to 0
     st::Array x = st::array(a, {4}, t), y = st::array(b, {4}, t);
     st::Array land = st::logical_and(x, y), lor = st::logical_or(x, y), lnot = st::logical_not(x);
     for (const st::Array* r : {&land, &lor, &lnot}) {

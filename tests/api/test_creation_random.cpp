@@ -57,7 +57,8 @@ TEST(Creation, ArrayConvertsAndChecksTheCount) {
   expect_exact(st::array({1.f, 2.f, 3.f, 4.f}, {2, 2}, st::f16), {2, 2}, st::f16, {1, 2, 3, 4});
   EXPECT_EQ(st::array({1, 2, 3}).shape(), st::Shape{3});
   EXPECT_EQ(st::array({1, 2, 3}).dtype(), st::i32);
-  EXPECT_EQ(st::array(std::vector<short>{1, 2}, {2}).dtype(), st::i32);
+  EXPECT_EQ(st::array(std::vector<short>{1, 2}, {2}).dtype(), st::i16);  // the C++ type's width
+  EXPECT_EQ(st::array(std::vector<uint8_t>{1, 2}, {2}).dtype(), st::u8);
   EXPECT_EQ(st::array(std::vector<double>{}, {0, 4}).shape(), (st::Shape{0, 4}));
   expect_contains(error_message<st::ShapeError>([] { st::array({1.f, 2.f, 3.f}, {2, 2}); }),
                   "array: got 3 values for shape [2,2] (4 elements)");

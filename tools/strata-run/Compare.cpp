@@ -79,7 +79,7 @@ std::string compareValues(const Check& c, mlir::DenseElementsAttr actual, mlir::
       if (as[i] == es[i]) continue;
       if (bad++ == 0) {
         first = i;
-        bool isBool = actual.getElementType().isInteger(1);
+        bool isBool = actual.getElementType().isInteger(1) || actual.getElementType().isUnsignedInteger();  // zero-extended
         firstText = (isBool ? std::to_string(as[i].getZExtValue()) : std::to_string(as[i].getSExtValue())) +
                     " vs expected " + (isBool ? std::to_string(es[i].getZExtValue()) : std::to_string(es[i].getSExtValue()));
       }

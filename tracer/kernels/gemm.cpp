@@ -160,7 +160,7 @@ void dot_general(DType dtype, const void* lhs, const void* rhs, void* out,
   dispatch(dtype, [&](auto tag) {
     using S = typename decltype(tag)::type;
     using C = typename ComputeOf<S>::type;
-    if constexpr (std::is_same_v<S, uint8_t>) {
+    if constexpr (std::is_same_v<S, bool>) {
       throw Error("internal: bool dot_general");
     } else if constexpr (std::is_same_v<S, C>) {
       if (K == 0) { std::fill_n(static_cast<S*>(out), B * M * N, S(0)); return; }

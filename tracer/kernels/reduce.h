@@ -6,6 +6,8 @@
 // transposed so that the reduced axes come last. bf16/f16 accumulate in f32.
 #pragma once
 
+#include <memory>
+
 #include <algorithm>
 #include <limits>
 #include <vector>
@@ -64,7 +66,7 @@ void reduce_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out
         for (int64_t i = 0; i < kept; ++i) y[i] = static_cast<S>(Op::template init<C>());
         return;
       }
-      std::vector<S> moved;
+      std::unique_ptr<S[]> moved;  // not std::vector: vector<bool> has no data()
       if (!trailing && leading) {
         // acc[kept] = combine over the n rows.
         parallel_for(kept, kElementwiseGrain / 4, [&](int64_t lo, int64_t hi) {
@@ -84,9 +86,9 @@ void reduce_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out
           if (!red[d]) { perm_shape.push_back(shape[d]); perm_strides.push_back(strides[d]); }
         for (size_t d = 0; d < rank; ++d)
           if (red[d]) { perm_shape.push_back(shape[d]); perm_strides.push_back(strides[d]); }
-        moved.resize(static_cast<size_t>(in[0].size()));
-        strided_copy(x, 0, perm_strides, moved.data(), perm_shape, sizeof(S));
-        x = moved.data();
+        moved.reset(new S[static_cast<size_t>(in[0].size())]);
+        strided_copy(x, 0, perm_strides, moved.get(), perm_shape, sizeof(S));
+        x = moved.get();
       }
       parallel_for(kept, std::max<int64_t>(1, kElementwiseGrain / n), [&](int64_t lo, int64_t hi) {
         for (int64_t r = lo; r < hi; ++r) {

@@ -17,11 +17,19 @@ namespace strata::kernels {
 using bf16_t = Eigen::bfloat16;
 using f16_t = Eigen::half;
 
-// Storage type of a dtype (bool is stored as one byte, 0 or 1).
+// Storage type of a dtype. bool is stored as one byte, 0 or 1, and handled as C++ `bool`
+// (one byte on every supported ABI), so that uint8_t is free to be u8's.
 template <DType T> struct Storage;
-template <> struct Storage<DType::bool_> { using type = uint8_t; };
+template <> struct Storage<DType::bool_> { using type = bool; };
+template <> struct Storage<DType::i8> { using type = int8_t; };
+template <> struct Storage<DType::i16> { using type = int16_t; };
 template <> struct Storage<DType::i32> { using type = int32_t; };
 template <> struct Storage<DType::i64> { using type = int64_t; };
+template <> struct Storage<DType::u8> { using type = uint8_t; };
+template <> struct Storage<DType::u16> { using type = uint16_t; };
+template <> struct Storage<DType::u32> { using type = uint32_t; };
+template <> struct Storage<DType::u64> { using type = uint64_t; };
+static_assert(sizeof(bool) == 1, "strata stores bool as one byte");
 template <> struct Storage<DType::bf16> { using type = bf16_t; };
 template <> struct Storage<DType::f16> { using type = f16_t; };
 template <> struct Storage<DType::f32> { using type = float; };
@@ -37,9 +45,15 @@ template <class S> struct Tag { using type = S; };
 template <class Fn>
 decltype(auto) dispatch(DType t, Fn&& fn) {
   switch (t) {
-    case DType::bool_: return fn(Tag<uint8_t>{});
+    case DType::bool_: return fn(Tag<bool>{});
+    case DType::i8: return fn(Tag<int8_t>{});
+    case DType::i16: return fn(Tag<int16_t>{});
     case DType::i32: return fn(Tag<int32_t>{});
     case DType::i64: return fn(Tag<int64_t>{});
+    case DType::u8: return fn(Tag<uint8_t>{});
+    case DType::u16: return fn(Tag<uint16_t>{});
+    case DType::u32: return fn(Tag<uint32_t>{});
+    case DType::u64: return fn(Tag<uint64_t>{});
     case DType::bf16: return fn(Tag<bf16_t>{});
     case DType::f16: return fn(Tag<f16_t>{});
     case DType::f32: return fn(Tag<float>{});
@@ -51,6 +65,9 @@ decltype(auto) dispatch(DType t, Fn&& fn) {
 template <class T>
 constexpr bool is_float_storage = std::is_floating_point_v<T> || std::is_same_v<T, bf16_t> ||
                                   std::is_same_v<T, f16_t>;
+// The integer storage types (signed or unsigned, not bool).
+template <class T>
+constexpr bool is_int_storage = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
 // v rounded to f32 *to odd*: exact values stay, inexact ones become the neighbour whose last
 // mantissa bit is 1. Rounding that result to nearest-even in a type with at most 22 mantissa
@@ -80,15 +97,17 @@ inline float round_to_odd_f32_int(I v) {
 }
 
 // One element converted as convert_element_type does: float → int truncates toward zero and
-// saturates (NaN → 0); anything → bool is `!= 0`; bool → number is 0 or 1.
+// saturates (NaN → 0; negative → 0 for unsigned); int → int keeps the value modulo 2^bits
+// (sign-extended from a signed source, zero-extended from an unsigned one); anything → bool is
+// `!= 0`; bool → number is 0 or 1.
 template <class To, class From>
 inline To convert_value(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
-  } else if constexpr (std::is_same_v<To, uint8_t>) {  // to bool
-    if constexpr (std::is_same_v<From, double>) return v != 0.0 ? 1 : 0;  // an f64 subnormal is true
-    else if constexpr (is_float_storage<From>) return static_cast<float>(v) != 0.0f ? 1 : 0;
-    else return v != 0 ? 1 : 0;
+  } else if constexpr (std::is_same_v<To, bool>) {
+    if constexpr (std::is_same_v<From, double>) return v != 0.0;  // an f64 subnormal is true
+    else if constexpr (is_float_storage<From>) return static_cast<float>(v) != 0.0f;
+    else return v != 0;
   } else if constexpr (std::is_integral_v<To>) {
     if constexpr (is_float_storage<From>) {
       double d;
@@ -104,7 +123,7 @@ inline To convert_value(From v) {
   } else if constexpr (std::is_same_v<To, bf16_t> || std::is_same_v<To, f16_t>) {
     // One rounding: values wider than f32 go through f32 rounded to odd (see above).
     if constexpr (std::is_same_v<From, double>) return To(round_to_odd_f32(v));
-    else if constexpr (std::is_integral_v<From> && sizeof(From) >= 4) return To(round_to_odd_f32_int(v));
+    else if constexpr (is_int_storage<From> && sizeof(From) >= 4) return To(round_to_odd_f32_int(v));
     else return To(static_cast<float>(v));  // bool, f32, bf16, f16: exact in f32
   } else {  // float or double
     if constexpr (std::is_same_v<From, bf16_t> || std::is_same_v<From, f16_t>) return static_cast<To>(static_cast<float>(v));

@@ -8,6 +8,7 @@
 #include "../array_impl.h"
 #include "../autodiff.h"
 #include "../kernels/ieee_minmax.h"
+#include "../kernels/wrapping.h"
 #include "../lax.h"
 #include "../trace.h"
 #include "batch_rules.h"
@@ -51,7 +52,7 @@ template <class C> C logaddexp(C a, C b) {
 // The combining step in the compute type C; integers wrap (as compiled code does).
 template <class C> C combine(Kind k, C a, C b) {
   if constexpr (std::is_integral_v<C>) {
-    using U = std::make_unsigned_t<C>;
+    using U = kernels::wrap_unsigned_t<C>;
     switch (k) {
       case Kind::kSum: return static_cast<C>(static_cast<U>(a) + static_cast<U>(b));
       case Kind::kProd: return static_cast<C>(static_cast<U>(a) * static_cast<U>(b));

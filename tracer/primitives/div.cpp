@@ -1,6 +1,7 @@
 // tracer/primitives/div.cpp — `div`: x / y, elementwise. Integer division truncates toward
 // zero; as in XLA, x / 0 is -1 and INT_MIN / -1 is INT_MIN (no trap).
 #include "ad_rules.h"
+#include "../kernels/wrapping.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -8,9 +9,10 @@ namespace {
 
 struct IntDiv {
   template <class T> T operator()(T a, T b) const {
-    if (b == 0) return T(-1);
-    if (b == T(-1)) return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(a));
-    return a / b;
+    if (b == 0) return static_cast<T>(-1);  // all ones, signed or unsigned (as XLA)
+    if constexpr (std::is_signed_v<T>)
+      if (b == T(-1)) return kernels::WrappingNeg{}(a);  // INT_MIN / -1 is INT_MIN
+    return static_cast<T>(a / b);
   }
 };
 

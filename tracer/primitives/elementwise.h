@@ -130,7 +130,7 @@ template <class Op, bool kBoolResult = false>
 void unary_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params&) {
   kernels::dispatch(in[0].dtype(), [&](auto tag) {
     using S = typename decltype(tag)::type;
-    using O = std::conditional_t<kBoolResult, uint8_t, S>;
+    using O = std::conditional_t<kBoolResult, bool, S>;
     if constexpr (Op::template supports<S>) map_unary<S, O, Op>(in[0], out[0]);
     else throw Error("internal: unsupported dtype in unary kernel");
   });
@@ -140,7 +140,7 @@ template <class Op, bool kBoolResult = false>
 void binary_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params&) {
   kernels::dispatch(in[0].dtype(), [&](auto tag) {
     using S = typename decltype(tag)::type;
-    using O = std::conditional_t<kBoolResult, uint8_t, S>;
+    using O = std::conditional_t<kBoolResult, bool, S>;
     if constexpr (Op::template supports<S>) map_binary<S, O, Op>(in[0], in[1], out[0]);
     else throw Error("internal: unsupported dtype in binary kernel");
   });
@@ -148,7 +148,7 @@ void binary_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out
 
 // Storage classes, for Op::supports.
 template <class S> inline constexpr bool kIsFloat = kernels::is_float_storage<S>;
-template <class S> inline constexpr bool kIsInt = std::is_same_v<S, int32_t> || std::is_same_v<S, int64_t>;
-template <class S> inline constexpr bool kIsBool = std::is_same_v<S, uint8_t>;
+template <class S> inline constexpr bool kIsInt = kernels::is_int_storage<S>;
+template <class S> inline constexpr bool kIsBool = std::is_same_v<S, bool>;
 
 }  // namespace strata::elementwise

@@ -49,8 +49,8 @@ Array clamp_indices(const Array& indices, int64_t ivd, const Shape& operand, con
     int64_t j = ivd < rank ? (e / strides[static_cast<size_t>(ivd)]) % av.shape[static_cast<size_t>(ivd)] : 0;
     size_t d = static_cast<size_t>(map[static_cast<size_t>(j)]);
     int64_t v = operand[d] - sizes[d];
-    if (av.dtype == DType::i32) static_cast<int32_t*>(detail::mutable_data(hi))[e] = static_cast<int32_t>(v);
-    else static_cast<int64_t*>(detail::mutable_data(hi))[e] = v;
+    kernels::convert_elements(&v, DType::i64, static_cast<char*>(detail::mutable_data(hi)) + e * static_cast<int64_t>(itemsize(av.dtype)),
+                              av.dtype, 1);
   }
   return lax::max(lax::min(indices, hi), lax::zeros(av));
 }

@@ -14,6 +14,7 @@
 
 #include "../array_impl.h"
 #include "../gather_rules.h"
+#include "../kernels/wrapping.h"
 #include "ad_rules.h"
 #include "batch_rules.h"
 #include "common.h"
@@ -129,10 +130,21 @@ struct Walk {
   }
 };
 
-// Index vector entry j at idx_base, as int64.
+// Index vector entry j at idx_base, as int64 (a u64 above INT64_MAX saturates: it is out of
+// bounds either way).
 inline int64_t index_at(const KernelArg& indices, int64_t idx_base, int64_t j, int64_t vector_stride) {
   int64_t o = idx_base + j * vector_stride;
-  return indices.dtype() == DType::i32 ? indices.as<int32_t>()[o] : indices.as<int64_t>()[o];
+  switch (indices.dtype()) {
+    case DType::i32: return indices.as<int32_t>()[o];
+    case DType::i64: return indices.as<int64_t>()[o];
+    default: {
+      int64_t v;
+      kernels::convert_elements(indices.as<char>() + o * static_cast<int64_t>(itemsize(indices.dtype())),
+                                indices.dtype(), &v, DType::i64, 1);
+      if (indices.dtype() == DType::u64 && v < 0) v = INT64_MAX;
+      return v;
+    }
+  }
 }
 
 // The checks every scatter's rule makes; returns the operand.
@@ -196,13 +208,13 @@ struct Replace {
 };
 struct Add {
   template <class T> static T apply(T a, T u) {
-    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(u));
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<kernels::wrap_unsigned_t<T>>(a) + static_cast<kernels::wrap_unsigned_t<T>>(u));
     else return a + u;
   }
 };
 struct Mul {
   template <class T> static T apply(T a, T u) {
-    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) * static_cast<std::make_unsigned_t<T>>(u));
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<kernels::wrap_unsigned_t<T>>(a) * static_cast<kernels::wrap_unsigned_t<T>>(u));
     else return a * u;
   }
 };

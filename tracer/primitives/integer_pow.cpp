@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "ad_rules.h"
+#include "../kernels/wrapping.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -17,7 +18,7 @@ template <class T>
 T integer_pow(T x, int64_t y) {
   uint64_t e = y < 0 ? uint64_t{0} - static_cast<uint64_t>(y) : static_cast<uint64_t>(y);
   if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
+    using U = kernels::wrap_unsigned_t<T>;
     U acc = 1, base = static_cast<U>(x);
     for (bool first = true; e; e >>= 1) {
       if (e & 1) acc = first ? base : static_cast<U>(acc * base), first = false;

@@ -6,7 +6,7 @@ namespace {
 
 struct Fn {
   template <class T> T operator()(T a) const {
-    if constexpr (std::is_same_v<T, uint8_t>) return static_cast<T>(a ^ 1);
+    if constexpr (std::is_same_v<T, bool>) return !a;
     else return static_cast<T>(~a);
   }
 };

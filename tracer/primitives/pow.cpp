@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ad_rules.h"
+#include "../kernels/wrapping.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -11,8 +12,9 @@ namespace {
 struct Pow {
   template <class T> T operator()(T a, T b) const {
     if constexpr (std::is_integral_v<T>) {
-      if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0);
-      using U = std::make_unsigned_t<T>;
+      if constexpr (std::is_signed_v<T>)
+        if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0);
+      using U = kernels::wrap_unsigned_t<T>;
       U result = 1, base = static_cast<U>(a);
       for (T e = b; e > 0; e >>= 1) {
         if (e & 1) result *= base;

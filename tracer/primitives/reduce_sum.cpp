@@ -9,7 +9,7 @@ namespace strata {
 namespace {
 
 struct Op {
-  template <class S> static constexpr bool supports = !std::is_same_v<S, uint8_t>;
+  template <class S> static constexpr bool supports = !std::is_same_v<S, bool>;
   template <class T> static T init() { return T(0); }
   template <class V> static auto reduce(const V& v) {
     using T = typename V::Scalar;

@@ -12,8 +12,9 @@ struct Rem {
   template <class T> T operator()(T a, T b) const {
     if constexpr (std::is_integral_v<T>) {
       if (b == 0) return a;
-      if (b == T(-1)) return 0;
-      return a % b;
+      if constexpr (std::is_signed_v<T>)
+        if (b == T(-1)) return 0;
+      return static_cast<T>(a % b);
     } else {
       return std::fmod(a, b);
     }

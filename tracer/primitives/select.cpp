@@ -21,7 +21,7 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
 }
 
 void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params&) {
-  const uint8_t* p = in[0].as<uint8_t>();
+  const bool* p = in[0].as<bool>();
   bool ps = in[0].shape().empty(), ts = in[1].shape().empty(), fs = in[2].shape().empty();
   kernels::dispatch(out[0].dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -7,8 +7,11 @@ namespace {
 
 struct Fn {
   template <class T> T operator()(T a, T b) const {
+    // On the bits as a signed integer, for unsigned types too (XLA's ShiftRightArithmetic).
+    using Signed = std::make_signed_t<T>;
     const T width = static_cast<T>(sizeof(T) * 8);
-    return static_cast<T>(a >> (b < 0 || b >= width ? width - 1 : b));
+    bool out_of_range = std::is_signed_v<T> ? (b < T(0) || b >= width) : b >= width;
+    return static_cast<T>(static_cast<Signed>(a) >> (out_of_range ? width - 1 : b));
   }
 };
 

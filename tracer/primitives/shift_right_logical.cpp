@@ -8,7 +8,7 @@ namespace {
 struct Fn {
   template <class T> T operator()(T a, T b) const {
     using U = std::make_unsigned_t<T>;
-    if (b < 0 || b >= static_cast<T>(sizeof(T) * 8)) return 0;
+    if ((std::is_signed_v<T> && b < T(0)) || b >= static_cast<T>(sizeof(T) * 8)) return 0;
     return static_cast<T>(static_cast<U>(a) >> b);
   }
 };

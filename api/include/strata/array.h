@@ -23,16 +23,28 @@ struct ArrayImpl;
 struct Index;
 class At;
 
-// The dtype a C++ element type maps to: float → f32, double → f64, int32_t → i32, int64_t →
-// i64, bool → bool_.
+// The dtype a C++ element type maps to: float → f32, double → f64, bool → bool_, and each
+// integer type to the integer dtype of its width and signedness (int8_t → i8, uint32_t → u32).
 template <class T>
 constexpr DType dtype_of() {
   if constexpr (std::is_same_v<T, bool>) return DType::bool_;
   else if constexpr (std::is_same_v<T, float>) return DType::f32;
   else if constexpr (std::is_same_v<T, double>) return DType::f64;
-  else if constexpr (std::is_integral_v<T> && sizeof(T) <= 4) return DType::i32;
-  else if constexpr (std::is_integral_v<T>) return DType::i64;
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+    return sizeof(T) == 1 ? DType::i8 : sizeof(T) == 2 ? DType::i16 : sizeof(T) == 4 ? DType::i32 : DType::i64;
+  else if constexpr (std::is_integral_v<T>)
+    return sizeof(T) == 1 ? DType::u8 : sizeof(T) == 2 ? DType::u16 : sizeof(T) == 4 ? DType::u32 : DType::u64;
   else static_assert(sizeof(T) == 0, "strata: no dtype for this C++ type");
+}
+
+// The dtype of a C++ scalar used as an operand (`x * 2`): weakly typed, as a Python scalar in
+// JAX, so it takes the other operand's dtype. Integers are i32, or i64 when their values
+// need it (64-bit types and uint32_t).
+template <class T>
+constexpr DType scalar_dtype_of() {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    return sizeof(T) < 4 || (sizeof(T) == 4 && std::is_signed_v<T>) ? DType::i32 : DType::i64;
+  else return dtype_of<T>();
 }
 
 // An n-dimensional array of one dtype. Arrays are values: copying one copies a handle, and no
@@ -48,7 +60,7 @@ class Array {
   template <class T>
     requires std::is_arithmetic_v<T>
   Array(T value) : Array(from_scalar(static_cast<double>(value), std::is_integral_v<T> ? static_cast<int64_t>(value) : 0,
-                                     dtype_of<T>(), !std::is_same_v<T, bool>)) {}
+                                     scalar_dtype_of<T>(), !std::is_same_v<T, bool>)) {}
 
   const Shape& shape() const;
   int64_t shape(int axis) const;  // negative axes count from the end
@@ -73,7 +85,7 @@ class Array {
   template <class T>
   std::vector<T> to_vector() const {
     std::vector<T> out(static_cast<std::size_t>(size()));
-    if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> has no data()
       std::vector<uint8_t> tmp(out.size());
       copy_to(tmp.data(), DType::bool_, "to_vector");
       for (std::size_t i = 0; i < out.size(); ++i) out[i] = tmp[i] != 0;

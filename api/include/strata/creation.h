@@ -19,9 +19,6 @@ Array array(const std::vector<T>& values, const Shape& shape, DType dtype = dtyp
   if constexpr (std::is_same_v<T, bool>) {
     std::vector<uint8_t> bytes(values.begin(), values.end());
     return array_from_data(bytes.data(), bytes.size(), DType::bool_, shape, dtype);
-  } else if constexpr (std::is_integral_v<T> && sizeof(T) < 4) {
-    std::vector<int32_t> wide(values.begin(), values.end());
-    return array_from_data(wide.data(), wide.size(), DType::i32, shape, dtype);
   } else {
     return array_from_data(values.data(), values.size(), dtype_of<T>(), shape, dtype);
   }

@@ -8,8 +8,9 @@
 namespace strata {
 
 // The element types an Array may hold. bf16 and f16 are stored as 2-byte values and computed
-// in f32 by the eager kernels (rounded on store).
-enum class DType : uint8_t { bool_, i32, i64, bf16, f16, f32, f64 };
+// in f32 by the eager kernels (rounded on store). The 8- and 16-bit and unsigned integers come
+// last so that the values of the older dtypes (in caches and files) stay as they were.
+enum class DType : uint8_t { bool_, i32, i64, bf16, f16, f32, f64, i8, i16, u8, u16, u32, u64 };
 
 inline constexpr DType bool_ = DType::bool_;
 inline constexpr DType i32 = DType::i32;
@@ -18,8 +19,14 @@ inline constexpr DType bf16 = DType::bf16;
 inline constexpr DType f16 = DType::f16;
 inline constexpr DType f32 = DType::f32;
 inline constexpr DType f64 = DType::f64;
+inline constexpr DType i8 = DType::i8;
+inline constexpr DType i16 = DType::i16;
+inline constexpr DType u8 = DType::u8;
+inline constexpr DType u16 = DType::u16;
+inline constexpr DType u32 = DType::u32;
+inline constexpr DType u64 = DType::u64;
 
-inline constexpr DType kAllDTypes[] = {bool_, i32, i64, bf16, f16, f32, f64};
+inline constexpr DType kAllDTypes[] = {bool_, i8, i16, i32, i64, u8, u16, u32, u64, bf16, f16, f32, f64};
 
 // Bytes per element.
 std::size_t itemsize(DType t);
@@ -31,7 +38,9 @@ std::string_view long_name(DType t);
 bool parse_dtype(std::string_view name, DType* out);
 
 bool is_floating(DType t);
-bool is_integer(DType t);  // i32, i64 (not bool)
+bool is_integer(DType t);           // signed or unsigned, any width (not bool)
+bool is_unsigned_integer(DType t);  // u8, u16, u32, u64
+inline bool is_signed_integer(DType t) { return is_integer(t) && !is_unsigned_integer(t); }
 inline bool is_bool(DType t) { return t == DType::bool_; }
 
 // A dtype together with JAX's weak-type flag. C++ scalars become weakly typed arrays, so
@@ -43,9 +52,11 @@ struct TypeSpec {
 };
 
 // Least upper bound of a and b in JAX's standard promotion lattice, restricted to strata's
-// dtypes: bool < i* < i32 < i64 < f* < {bf16, f16} < f32 < f64, where i* and f* are the weak
-// int and float types (which materialise as i32 and f32). The result is weak only when it is
-// the weak node itself (e.g. weak int with weak float gives weak f32).
+// dtypes: bool < i* < {u8, i8}; u8 < {u16, i16}; u16 < {u32, i32}; u32 < {u64, i64};
+// i8 < i16 < i32 < i64; {u64, i64} < f* < {bf16, f16} < f32 < f64, where i* and f* are the
+// weak int and float types (which materialise as i32 and f32). The result is weak only when
+// it is the weak node itself (e.g. weak int with weak float gives weak f32); two strong types
+// that meet only at f* (u64 with a signed integer) give f64, as JAX does with 64-bit types.
 TypeSpec promote_types(TypeSpec a, TypeSpec b);
 inline DType promote_types(DType a, DType b) { return promote_types({a, false}, {b, false}).dtype; }
 

@@ -1,0 +1,159 @@
+// libFuzzer target: a random well-typed program built through the public API from the fuzzer's
+// bytes, run eagerly and under jit; the two must agree. The bytes choose the dtypes (all
+// thirteen), shapes (0-d, empty and broadcasting ones included), input values (edge values:
+// 0, -1, extremes, nan, inf, -0.0) and a chain of up to 16 ops from elementwise arithmetic,
+// comparisons and where, bit ops, conversions, reductions, cumulative ops, shape ops and
+// matmul. Results must match bit for bit on integers and bools, and on floats up to a few ulps
+// of the transcendental functions (nan where nan, inf where inf). A user error (a DTypeError on
+// a float op of an integer, say) must be raised alike by both, never a crash.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "strata/strata.h"
+
+namespace st = strata;
+
+namespace {
+
+// The fuzzer's bytes as a stream of choices (zeros once exhausted).
+struct Bytes {
+  const uint8_t* p;
+  size_t n;
+  uint8_t next() { return n ? (--n, *p++) : 0; }
+  int pick(int k) { return next() % k; }
+};
+
+const st::DType kTypes[] = {st::bool_, st::i8, st::i16, st::i32, st::i64, st::u8, st::u16,
+                            st::u32,   st::u64, st::bf16, st::f16, st::f32, st::f64};
+
+st::Shape pick_shape(Bytes& b) {
+  static const st::Shape kShapes[] = {{}, {1}, {5}, {3, 4}, {1, 4}, {3, 1}, {2, 3, 4}, {0}, {2, 0}, {17}};
+  return kShapes[b.pick(10)];
+}
+
+st::Array make_input(Bytes& b, st::DType t, const st::Shape& shape) {
+  static const double kEdges[] = {0, 1, -1, 2, 7, -3, 0.5, -0.0, 127, 128, 255, 65535, 2147483647.0,
+                                  -2147483648.0, 4294967295.0, 1e30, NAN, INFINITY, -INFINITY, 3.25};
+  std::vector<double> v;
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  for (int64_t i = 0; i < n; ++i) v.push_back(kEdges[b.pick(20)]);
+  return st::array(v, shape, t);
+}
+
+// One op of the chain: applied to the values so far (the last one and one picked earlier).
+st::Array apply(int op, const st::Array& x, const st::Array& y, int arg) {
+  switch (op) {
+    case 0: return x + y;
+    case 1: return x - y;
+    case 2: return x * y;
+    case 3: return st::maximum(x, y);
+    case 4: return st::minimum(x, y);
+    case 5: return st::remainder(x, y);
+    case 6: return -x;
+    case 7: return st::abs(x);
+    case 8: return st::sign(x);
+    case 9: return st::where(st::less(x, y), x, y);
+    case 10: return st::equal(x, y);
+    case 11: return st::greater_equal(x, y);
+    case 12: return st::astype(x, kTypes[arg % 13]);
+    case 13: return st::sum(x, {}, false);
+    case 14: return x.ndim() ? st::max(x, {arg % x.ndim()}) : st::max(x);
+    case 15: return st::cumsum(x);
+    case 16: return st::reshape(x, {x.size()});
+    case 17: return st::transpose(x);
+    case 18: return st::exp(x);
+    case 19: return st::tanh(x);
+    case 20: return st::divide(x, y);
+    case 21: return st::shift_left(x, y);
+    case 22: return st::shift_right_arithmetic(x, y);
+    case 23: return st::population_count(x);
+    case 24: return st::logical_and(x, y);
+    case 25: return st::logical_not(x);
+    case 26: return st::matmul(x, y);
+    case 27: return st::power(x, y);
+    case 28: return st::clz(x);
+    default: return st::floor(x);
+  }
+}
+constexpr int kNumOps = 30;
+
+struct Program {
+  std::vector<int> ops, other, args;  // per step: the op, which earlier value is `y`, a small int
+  st::Array run(const std::vector<st::Array>& in) const {
+    std::vector<st::Array> vals = in;
+    for (size_t s = 0; s < ops.size(); ++s)
+      vals.push_back(apply(ops[s], vals.back(), vals[static_cast<size_t>(other[s]) % vals.size()], args[s]));
+    return vals.back();
+  }
+};
+
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "fuzz_differential: %s\n", what.c_str());
+  std::abort();
+}
+
+// Floats: equal, both nan, or within `eps` of the larger magnitude in the array (a chain of
+// transcendental functions differs by a few ulps between Eigen and the compiled code, and a
+// later subtraction can cancel the leading digits of one element but not of the array).
+void compare(const st::Array& jit, const st::Array& eager) {
+  if (jit.dtype() != eager.dtype() || jit.shape() != eager.shape())
+    fail("jit gave " + st::type_string(jit.dtype(), jit.shape()) + ", eager " + st::type_string(eager.dtype(), eager.shape()));
+  if (!st::is_floating(eager.dtype())) {
+    bool same = std::equal(static_cast<const char*>(jit.data()), static_cast<const char*>(jit.data()) + jit.nbytes(),
+                           static_cast<const char*>(eager.data()));
+    if (!same) fail("values differ:\n  jit   " + jit.to_string() + "\n  eager " + eager.to_string());
+    return;
+  }
+  std::vector<double> a = jit.to_vector<double>(), b = eager.to_vector<double>();
+  double eps = eager.dtype() == st::f64 ? 1e-9 : eager.dtype() == st::f32 ? 1e-4 : 2e-2;
+  double scale = 1.0;
+  for (double v : b)
+    if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::isnan(a[i]) && std::isnan(b[i])) continue;
+    if (a[i] == b[i]) continue;
+    if (std::isfinite(a[i]) && std::isfinite(b[i]) && std::abs(a[i] - b[i]) <= eps * scale) continue;
+    fail("element " + std::to_string(i) + " differs:\n  jit   " + jit.to_string() + "\n  eager " + eager.to_string());
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Bytes b{data, size};
+  int num_inputs = 1 + b.pick(3);
+  std::vector<st::Array> inputs;
+  for (int i = 0; i < num_inputs; ++i) {
+    st::DType t = kTypes[b.pick(13)];
+    inputs.push_back(make_input(b, t, pick_shape(b)));
+  }
+  Program prog;
+  int steps = 1 + b.pick(16);
+  for (int s = 0; s < steps; ++s) {
+    prog.ops.push_back(b.pick(kNumOps));
+    prog.other.push_back(b.next());
+    prog.args.push_back(b.next());
+  }
+  st::Array eager;
+  std::string eager_error;
+  try {
+    eager = prog.run(inputs);
+  } catch (const st::Error& e) {
+    eager_error = e.what();
+  }
+  try {
+    auto f = st::jit([&prog](const std::vector<st::Array>& in) { return prog.run(in); });
+    st::Array got = f(inputs);
+    if (!eager_error.empty()) fail("jit ran but eager raised: " + eager_error);
+    compare(got, eager);
+  } catch (const st::Error& e) {
+    if (eager_error.empty()) fail(std::string("eager ran but jit raised: ") + e.what());
+  }
+  return 0;
+}
