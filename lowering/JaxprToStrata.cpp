@@ -292,11 +292,11 @@ Value identityOf(OpBuilder& b, Location loc, Type element, Combiner c) {
     value = DenseElementsAttr::get(type, v);
   } else {
     unsigned w = element.getIntOrFloatBitWidth();
-    bool i1 = w == 1;  // bool: false < true
+    bool u = w == 1 || element.isUnsignedInteger();  // bool: false < true
     APInt v = c == Combiner::kAdd   ? APInt(w, 0)
               : c == Combiner::kMul ? APInt(w, 1)
-              : c == Combiner::kMax ? (i1 ? APInt(1, 0) : APInt::getSignedMinValue(w))
-                                    : (i1 ? APInt(1, 1) : APInt::getSignedMaxValue(w));
+              : c == Combiner::kMax ? (u ? APInt::getMinValue(w) : APInt::getSignedMinValue(w))
+                                    : (u ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w));
     value = DenseElementsAttr::get(type, v);
   }
   return ConstantOp::create(b, loc, cast<ElementsAttr>(value));

@@ -135,6 +135,24 @@ TEST(IntDTypes, SignedNarrowArithmetic) {
   EXPECT_EQ(vec<int8_t>(st::clz(st::array<int8_t>({1, -1, 0}))), (std::vector<int8_t>{7, 0, 8}));
 }
 
+// max/min reductions start from the dtype's own extremes: 0 and 2^w - 1 for unsigned types
+// (found by fuzz_differential: a u16 max over a size-1 axis gave 32768, the i16 minimum).
+TEST(IntDTypes, ReductionIdentitiesAreUnsigned) {
+  for (st::DType t : {st::u8, st::u16, st::u32, st::u64}) {
+    st::Array small = st::array(std::vector<double>{0, 3, 1}, {1, 3}, t);
+    st::Array big = st::astype(st::array(std::vector<double>{-1, -2}, {2}, st::i64), t);  // the two largest
+    auto f = st::jit([](const st::Array& x, const st::Array& y) {
+      return std::vector<st::Array>{st::max(x, {0}), st::min(y), st::max(y)};
+    });
+    std::vector<st::Array> r = f(small, big);
+    EXPECT_EQ(r[0].to_vector<double>(), (std::vector<double>{0, 3, 1})) << st::short_name(t);
+    std::vector<uint64_t> b = big.to_vector<uint64_t>();  // 2^w - 1, 2^w - 2
+    EXPECT_EQ(r[1].item<uint64_t>(), b[1]) << st::short_name(t);
+    EXPECT_EQ(r[2].item<uint64_t>(), b[0]) << st::short_name(t);
+    EXPECT_EQ(st::min(big).item<uint64_t>(), b[1]) << st::short_name(t);
+  }
+}
+
 TEST(IntDTypes, Conversions) {
   st::Array f = st::array<float>({-1.5f, 300.7f, NAN, 1e10f, 2.9f});
   EXPECT_EQ(vec<int>(st::astype(f, st::u8)), (std::vector<int>{0, 255, 0, 255, 2}));  // saturating

@@ -93,8 +93,10 @@ struct Program {
   }
 };
 
+std::string g_program;  // the program being run, printed on failure
+
 [[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "fuzz_differential: %s\n", what.c_str());
+  std::fprintf(stderr, "fuzz_differential: %s\nprogram: %s\n", what.c_str(), g_program.c_str());
   std::abort();
 }
 
@@ -140,6 +142,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     prog.other.push_back(b.next());
     prog.args.push_back(b.next());
   }
+  g_program.clear();
+  for (const st::Array& in : inputs) g_program += st::type_string(in.dtype(), in.shape()) + " " + in.to_string() + "; ";
+  for (size_t s = 0; s < prog.ops.size(); ++s)
+    g_program += "op" + std::to_string(prog.ops[s]) + "(last, v" + std::to_string(prog.other[s] % (inputs.size() + s)) +
+                 ", " + std::to_string(prog.args[s]) + ") ";
   st::Array eager;
   std::string eager_error;
   try {
