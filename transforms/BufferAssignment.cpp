@@ -89,6 +89,12 @@ SmallVector<int64_t> usePositions(Value v, Block& block, const DenseMap<Operatio
       bool pointer = isa<memref::ExtractAlignedPointerAsIndexOp, memref::ExtractStridedMetadataOp>(user);
       for (Value r : user->getResults())
         if (pointer || isa<MemRefType>(r.getType())) work.push_back(r);
+      // A buffer yielded out of a region (scf.if / index_switch / while / for) lives on as
+      // the parent op's results (any of them, conservatively), read after it.
+      if (user->hasTrait<OpTrait::IsTerminator>())
+        if (Operation* parent = user->getParentOp(); parent && !isa<func::FuncOp>(parent))
+          for (Value r : parent->getResults())
+            if (isa<MemRefType>(r.getType())) work.push_back(r);
     }
   }
   return out;

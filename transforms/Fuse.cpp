@@ -382,6 +382,9 @@ class Fuser {
   SmallVector<int64_t> successors(int64_t node) {
     SmallVector<int64_t> out;
     auto add = [&](Operation* user) {
+      // A use inside a region (a strata.if branch reading the value) is a use by the region
+      // op of this block that holds it.
+      user = block_.findAncestorOpInBlock(*user);
       if (!inBlock(user)) return;
       const OpInfo& i = info_[user];
       if (i.group >= 0) {

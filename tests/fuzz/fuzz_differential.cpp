@@ -2,8 +2,9 @@
 // bytes, run eagerly and under jit; the two must agree. The bytes choose the dtypes (all
 // thirteen), shapes (0-d, empty and broadcasting ones included), input values (edge values:
 // 0, -1, extremes, nan, inf, -0.0) and a chain of up to 16 ops from elementwise arithmetic,
-// comparisons and where, bit ops, conversions, reductions, cumulative ops, shape ops and
-// matmul. Results must match bit for bit on integers and bools, and on floats up to a few ulps
+// comparisons and where, bit ops, conversions, reductions, cumulative ops, shape ops, matmul,
+// indexing (take, dynamic_slice, x[0]), concatenate, pad modes, argmax, clip, cond and
+// fori_loop. Results must match bit for bit on integers and bools, and on floats up to a few ulps
 // of the transcendental functions (nan where nan, inf where inf). A user error (a DTypeError on
 // a float op of an integer, say) must be raised alike by both, never a crash.
 #include <cmath>
@@ -78,10 +79,26 @@ st::Array apply(int op, const st::Array& x, const st::Array& y, int arg) {
     case 26: return st::matmul(x, y);
     case 27: return st::power(x, y);
     case 28: return st::clz(x);
-    default: return st::floor(x);
+    case 29: return st::floor(x);
+    // Indexing: y's elements as indices (out of bounds clamp, as JAX).
+    case 30: return x.ndim() ? st::take(x, st::astype(y, st::i32), arg % x.ndim()) : x;
+    case 31: return x.ndim() ? st::dynamic_slice(x, std::vector<st::Array>(static_cast<size_t>(x.ndim()), st::astype(st::sum(y), st::i32)),
+                                                 std::vector<int64_t>(static_cast<size_t>(x.ndim()), 1))
+                             : x;
+    case 32: return x.ndim() ? st::concatenate({x, x}, arg % x.ndim()) : x;
+    case 33: return st::pad(x, std::vector<std::pair<int64_t, int64_t>>(static_cast<size_t>(x.ndim()), {arg % 2, 1}),
+                            arg % 3 == 0 ? "constant" : arg % 3 == 1 ? "edge" : "wrap");
+    case 34: return x.ndim() ? st::argmax(x, arg % x.ndim()) : st::argmax(x);
+    case 35: return st::cummax(x);
+    case 36: return st::clip(x, st::minimum(y, y), y);
+    // Control flow: both branches traced, one taken by the data.
+    case 37: return st::cond(st::greater(st::sum(st::astype(y, st::f32)), st::Array(0.0f)),
+                             [](const st::Array& v) { return v + v; }, [](const st::Array& v) { return -v; }, x);
+    case 38: return st::fori_loop(0, arg % 4, [](const st::Array& i, const st::Array& v) { return v * v - st::astype(i, v.dtype()); }, x);
+    default: return st::astype(x.ndim() ? x[0] : x, kTypes[arg % 13]);
   }
 }
-constexpr int kNumOps = 30;
+constexpr int kNumOps = 40;
 
 struct Program {
   std::vector<int> ops, other, args;  // per step: the op, which earlier value is `y`, a small int

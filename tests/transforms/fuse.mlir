@@ -190,3 +190,29 @@ func.func @dot_epilogue_escapes(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: t
   %dd = strata.dot_general %l, %l, contracting_dims = [1] x [1] : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x4xf32>
   return %z, %pos : tensor<4x16xf32>, tensor<4x16xi1>
 }
+
+// -----
+
+// A value read inside a strata.if branch is an input of the if: fusing its producer with a
+// consumer of the if's result would make the two depend on each other (found by
+// fuzz_differential: "the groups depend on each other in a cycle"). The abs stays outside.
+// CHECK-LABEL: func.func @read_in_a_branch
+// CHECK:       %[[A:.*]] = strata.abs
+// CHECK:       %[[R:.*]] = "strata.if"
+// CHECK:       strata.negate %[[A]]
+// CHECK:       strata.fusion(%[[A]], %[[R]]) {kind = "loop"}
+// CHECK-NEXT:  ^bb0
+// CHECK-NEXT:    strata.add
+// CHECK-NEXT:    strata.multiply
+func.func @read_in_a_branch(%p: tensor<i1>, %x: tensor<5xf32>) -> tensor<5xf32> {
+  %a = strata.abs %x : tensor<5xf32>
+  %r = "strata.if"(%p) ({
+    %n = strata.negate %a : tensor<5xf32>
+    strata.return %n : tensor<5xf32>
+  }, {
+    strata.return %x : tensor<5xf32>
+  }) : (tensor<i1>) -> tensor<5xf32>
+  %s = strata.add %a, %r : tensor<5xf32>
+  %t = strata.multiply %s, %a : tensor<5xf32>
+  return %t : tensor<5xf32>
+}
