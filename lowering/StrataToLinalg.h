@@ -37,6 +37,9 @@ void populateIndexingToLinalgPatterns(RewritePatternSet& patterns);
 // strata.cumulative (and the sorting group's other ops) → loop nests on tensors
 // (CumulativeToScf.cpp; part of populateStrataToLinalgPatterns).
 void populateSortingLoweringPatterns(RewritePatternSet& patterns);
+// strata.sort → a call of the runtime's sort on copies of its inputs (SortToRuntime.cpp; part
+// of populateStrataToLinalgPatterns).
+void populateSortToRuntimePatterns(RewritePatternSet& patterns);
 
 // Each strata.fusion of `module` becomes one linalg.generic (a loop fusion), a reduction nest
 // and, for ops after the reduction, a second nest over its result (an input fusion), or a GEMM
