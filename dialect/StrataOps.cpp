@@ -809,8 +809,9 @@ LogicalResult SortOp::verify() {
     shapes.push_back(::strata::Shape(t.getShape().begin(), t.getShape().end()));
   }
   int64_t rank = static_cast<int64_t>(shapes[0].size());
-  if (getDimension() < -rank || getDimension() >= rank)
-    return emitOpError("expects a dimension in [") << -rank << ", " << rank << "), but got " << getDimension();
+  int64_t dim = static_cast<int64_t>(getDimension());
+  if (dim < -rank || dim >= rank)
+    return emitOpError("expects a dimension in [") << -rank << ", " << rank << "), but got " << dim;
   auto r = ::strata::shape_rules::sort(shapes, rank == 0 ? 0 : getSortDimension());
   if (!r.ok()) return emitOpError(r.error);
   if (!llvm::equal(getResults().getTypes(), getInputs().getTypes()))

@@ -1,6 +1,7 @@
 // jnp.einsum and jnp.flip (composites.h): einsum as diagonals, sums and a sequence of
 // dot_generals, the pair contracted next chosen greedily by result size.
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -116,8 +117,8 @@ Term contract(const Term& l, const Term& r, const std::set<int>& keep, const Sou
     if (std::find(r.labels.begin(), r.labels.end(), v) == r.labels.end()) labels.push_back(v);
   for (int v : r.labels)
     if (std::find(l.labels.begin(), l.labels.end(), v) == l.labels.end()) labels.push_back(v);
-  auto [a, b] = api::promote_binary("einsum", l.x, r.x, loc);
-  return {lax::dot_general(a, b, lc, rc, lb, rb, loc), labels};
+  TypeSpec t = promote_types(api::spec(l.x, "einsum"), api::spec(r.x, "einsum"));
+  return {lax::dot_general(api::convert(l.x, t, loc), api::convert(r.x, t, loc), lc, rc, lb, rb, loc), labels};
 }
 
 }  // namespace
