@@ -50,7 +50,7 @@ func.func @sort_arity(%x: tensor<4xf32>) {
 // -----
 
 func.func @sort_argument_type(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'strata.sort' op expects comparator argument #1 of type tensor<f32>, but got tensor<f64>}}
+  // expected-error @+1 {{'strata.sort' op expects comparator argument #1 of type 'tensor<f32>', but got 'tensor<f64>'}}
   %0 = strata.sort %x : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<f32>, %b: tensor<f64>):
     %p = strata.compare LT, %a, %a : (tensor<f32>, tensor<f32>) -> tensor<i1>
@@ -74,7 +74,7 @@ func.func @sort_return(%x: tensor<4xf32>) {
 
 func.func @sort_empty() {
   // expected-error @+1 {{'strata.sort' op expects at least one input}}
-  %0 = strata.sort : () -> () {
+  strata.sort : () -> () {
   ^bb0:
     %p = strata.constant dense<true> : tensor<i1>
     strata.return %p : tensor<i1>
