@@ -38,11 +38,20 @@ func::FuncOp buildLess(OpBuilder& b, SortOp op, func::FuncOp parent) {
   MLIRContext* ctx = op.getContext();
   Location loc = op.getLoc();
   Block& body = op.getComparator().front();
-  for (Operation& bodyOp : body.without_terminator())
+  Region& region = op.getComparator();
+  for (Operation& bodyOp : body.without_terminator()) {
     if (!isa<ScalarOpInterface, ConstantOp>(bodyOp)) {
       emitError(bodyOp.getLoc()) << "strata.sort: cannot lower comparator op '" << bodyOp.getName() << "' to the CPU";
       return {};
     }
+    // Values from above: constants (canonicalisation hoists the region's own out of it).
+    for (Value v : bodyOp.getOperands())
+      if (!region.isAncestor(v.getParentRegion()) && !v.getDefiningOp<ConstantOp>()) {
+        emitError(bodyOp.getLoc()) << "strata.sort: the comparator reads a value from outside its region that is not "
+                                      "a constant; the CPU lowering cannot pass it";
+        return {};
+      }
+  }
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto type = FunctionType::get(ctx, {ptr, ptr, ptr}, {b.getI8Type()});
   std::string name;
@@ -57,6 +66,10 @@ func::FuncOp buildLess(OpBuilder& b, SortOp op, func::FuncOp parent) {
   Block* entry = fn.addEntryBlock();
   b.setInsertionPointToStart(entry);
   IRMapping map;
+  auto constant = [&](ConstantOp c) -> Value {
+    auto dense = cast<DenseElementsAttr>(c.getValue());
+    return toCompute(b, loc, arith::ConstantOp::create(b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>())));
+  };
   size_t n = op.getInputs().size();
   for (size_t i = 0; i < n; ++i) {
     Type element = cast<RankedTensorType>(op.getInputs()[i].getType()).getElementType();
@@ -70,11 +83,13 @@ func::FuncOp buildLess(OpBuilder& b, SortOp op, func::FuncOp parent) {
   for (Operation& bodyOp : body.without_terminator()) {
     Value r;
     if (auto c = dyn_cast<ConstantOp>(bodyOp)) {
-      auto dense = cast<DenseElementsAttr>(c.getValue());
-      r = toCompute(b, loc, arith::ConstantOp::create(b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>())));
+      r = constant(c);
     } else {
       SmallVector<Value> in;
-      for (Value v : bodyOp.getOperands()) in.push_back(map.lookup(v));
+      for (Value v : bodyOp.getOperands()) {
+        if (!map.contains(v)) map.map(v, constant(v.getDefiningOp<ConstantOp>()));  // from above
+        in.push_back(map.lookup(v));
+      }
       r = emitScalar(b, loc, &bodyOp, in);
       if (!r) {
         emitError(bodyOp.getLoc()) << "strata.sort: cannot lower comparator op '" << bodyOp.getName() << "' to the CPU";

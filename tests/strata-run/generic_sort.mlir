@@ -82,3 +82,22 @@ func.func @by_magnitude() {
   check.expect_eq_const %r, dense<[[-3.0, 2.0, 1.0, -0.5], [-4.0, 4.0, 1.0, 0.25]]> : tensor<2x4xf32>
   func.return
 }
+
+// -----
+
+// A constant in the comparator (canonicalisation moves it out of the region; the compiled
+// comparator materialises it again): descending, IEEE order.
+// CHECK: PASS generic_sort.mlir:[[@LINE+1]] @with_constant (1 checks)
+func.func @with_constant() {
+  %x = stablehlo.constant dense<[3.0, -1.0, 7.0, 0.5]> : tensor<4xf32>
+  %r = "stablehlo.sort"(%x) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %one = stablehlo.constant dense<1.0> : tensor<f32>
+    %a1 = stablehlo.add %a, %one : tensor<f32>
+    %b1 = stablehlo.add %b, %one : tensor<f32>
+    %p = stablehlo.compare  GT, %a1, %b1,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  check.expect_eq_const %r, dense<[7.0, 3.0, 0.5, -1.0]> : tensor<4xf32>
+  func.return
+}
