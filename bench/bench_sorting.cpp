@@ -1,7 +1,7 @@
-// bench/bench_sorting.cpp — issue 13's cumulative benchmark: cumsum of 16M f32, jit and eager
+// bench/bench_sorting.cpp — issue 13's sorting-group benchmarks: cumsum and sort of 16M f32,
+// jit and eager, argsort of 16M f32 and sort along the rows of a 4096x4096 matrix
 // (bench/sorting_jax.py times the same in JAX: run `bench/run.sh bench_sorting` and
 // `/work/venv-jax/bin/python bench/sorting_jax.py` one after the other).
-// Sort is not implemented yet, so its benchmark is absent.
 #include <benchmark/benchmark.h>
 
 #include "strata/strata.h"
@@ -39,6 +39,42 @@ void BM_Cumsum4096x4096Axis0_Jit(benchmark::State& state) {
   for (auto _ : state) f(x).block_until_ready();
 }
 BENCHMARK(BM_Cumsum4096x4096Axis0_Jit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+// Sort (issue 13): the runtime's radix sort of (key, value) pairs for one operand.
+void BM_Sort16M_Jit(benchmark::State& state) {
+  Array x = data();
+  auto f = st::jit([](const Array& a) { return st::sort(a); });
+  f(x).block_until_ready();
+  for (auto _ : state) f(x).block_until_ready();
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+BENCHMARK(BM_Sort16M_Jit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+void BM_Sort16M_Eager(benchmark::State& state) {
+  Array x = data();
+  for (auto _ : state) st::sort(x).block_until_ready();
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+BENCHMARK(BM_Sort16M_Eager)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+// Two operands (the values and an i32 iota): (key, index) pairs, then a permutation.
+void BM_Argsort16M_Jit(benchmark::State& state) {
+  Array x = data();
+  auto f = st::jit([](const Array& a) { return st::argsort(a); });
+  f(x).block_until_ready();
+  for (auto _ : state) f(x).block_until_ready();
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+BENCHMARK(BM_Argsort16M_Jit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+// 4096 lines of 4096, split across the thread pool.
+void BM_Sort4096x4096Rows_Jit(benchmark::State& state) {
+  Array x = st::random::uniform(st::random::key(2), {4096, 4096});
+  auto f = st::jit([](const Array& a) { return st::sort(a, 1); });
+  f(x).block_until_ready();
+  for (auto _ : state) f(x).block_until_ready();
+}
+BENCHMARK(BM_Sort4096x4096Rows_Jit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 
 }  // namespace
 

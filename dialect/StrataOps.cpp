@@ -801,6 +801,40 @@ LogicalResult ScatterOp::verify() {
 
 // ---- Sorting, cumulative ops and their relatives (issue 13, sortscan group) ----
 
+LogicalResult SortOp::verify() {
+  if (getInputs().empty()) return emitOpError("expects at least one input");
+  std::vector<::strata::Shape> shapes;
+  for (Value v : getInputs()) {
+    auto t = cast<RankedTensorType>(v.getType());
+    shapes.push_back(::strata::Shape(t.getShape().begin(), t.getShape().end()));
+  }
+  int64_t rank = static_cast<int64_t>(shapes[0].size());
+  int64_t dim = static_cast<int64_t>(getDimension());
+  if (dim < -rank || dim >= rank)
+    return emitOpError("expects a dimension in [") << -rank << ", " << rank << "), but got " << dim;
+  auto r = ::strata::shape_rules::sort(shapes, rank == 0 ? 0 : getSortDimension());
+  if (!r.ok()) return emitOpError(r.error);
+  if (!llvm::equal(getResults().getTypes(), getInputs().getTypes()))
+    return emitOpError("expects results of the inputs' types ") << str(getInputs().getTypes()) << ", but got "
+                                                                 << str(getResults().getTypes());
+  Block& body = getComparator().front();
+  size_t n = getInputs().size();
+  if (body.getNumArguments() != 2 * n)
+    return emitOpError("expects a comparator with ") << 2 * n << " arguments (two per input), but got "
+                                                      << body.getNumArguments();
+  for (size_t i = 0; i < 2 * n; ++i) {
+    Type want = RankedTensorType::get({}, cast<RankedTensorType>(getInputs()[i / 2].getType()).getElementType());
+    if (body.getArgument(i).getType() != want)
+      return emitOpError("expects comparator argument #") << i << " of type " << want << ", but got "
+                                                          << body.getArgument(i).getType();
+  }
+  auto ret = dyn_cast<ReturnOp>(body.getTerminator());
+  Type i1 = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
+  if (!ret || ret.getResults().size() != 1 || ret.getResults()[0].getType() != i1)
+    return emitOpError("expects the comparator to return one tensor<i1>");
+  return success();
+}
+
 LogicalResult CumulativeOp::verify() {
   StringRef k = getKind();
   if (k != "sum" && k != "prod" && k != "max" && k != "min" && k != "logsumexp")

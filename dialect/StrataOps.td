@@ -969,11 +969,11 @@ def Strata_FusionOp : Strata_Op<"fusion", [RecursiveMemoryEffects, IsolatedFromA
 }
 
 def Strata_ReturnOp : Strata_Op<"return", [Pure, Terminator, ReturnLike,
-                                          ParentOneOf<["ReduceOp", "FusionOp", "IfOp", "CaseOp", "WhileOp"]>]> {
+                                          ParentOneOf<["ReduceOp", "FusionOp", "IfOp", "CaseOp", "WhileOp", "SortOp"]>]> {
   let summary = "the values a body yields";
   let description = [{
     Ends the body of a `strata.reduce`, `strata.fusion`, or a region of `strata.if`,
-    `strata.case` or `strata.while`, yielding `results` to it.
+    `strata.case`, `strata.while` or `strata.sort`, yielding `results` to it.
 
     Example:
     ```mlir
@@ -1343,6 +1343,48 @@ def Strata_CumulativeOp : Strata_Op<"cumulative", [Pure, SameOperandsAndResultTy
     $operand `kind` `=` $kind `,` `dim` `=` $dimension (`reverse` $reverse^)? attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
+}
+
+
+//===----------------------------------------------------------------------------------===//
+// Sort (issue 13): StableHLO's sort, comparator region included.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_SortOp : Strata_Op<"sort", [RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "sort several tensors together along a dimension by a comparator";
+  let description = [{
+    Sorts the `inputs` (one shape) together along `dimension` (negative: from the end): each
+    line along it is permuted so that the comparator, called on the elements of two positions
+    (block arguments lhs0, rhs0, lhs1, rhs1, ...: 0-d tensors) and returning a 0-d i1, says
+    whether lhs goes before rhs. `is_stable` keeps the input order of elements neither of
+    which goes before the other. StableHLO's sort; jax.lax.sort lowers to it with a
+    lexicographic comparator in total order. Its generic form is StableHLO's.
+
+    Example:
+    ```mlir
+    %1:2 = strata.sort %0, %i {dimension = 0 : i64, is_stable = true}
+        : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+      %lt = strata.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      strata.return %lt : tensor<i1>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Strata_Tensor>:$inputs, DefaultValuedAttr<I64Attr, "-1">:$dimension,
+                       DefaultValuedAttr<BoolAttr, "false">:$is_stable);
+  let results = (outs Variadic<Strata_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$comparator);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type($inputs, results) $comparator
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    // `dimension` counted from the front.
+    int64_t getSortDimension() {
+      int64_t d = getDimension();
+      return d < 0 ? d + cast<RankedTensorType>(getInputs()[0].getType()).getRank() : d;
+    }
+  }];
 }
 
 #endif  // STRATA_OPS_TD

@@ -7,7 +7,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -67,10 +69,10 @@ struct StrataToLinalgPass : impl::StrataToLinalgPassBase<StrataToLinalgPass> {
     ConversionTarget target(*ctx);
     target.addLegalDialect<linalg::LinalgDialect, arith::ArithDialect, math::MathDialect,
                            tensor::TensorDialect, func::FuncDialect, scf::SCFDialect,
-                           bufferization::BufferizationDialect>();
+                           bufferization::BufferizationDialect, memref::MemRefDialect, LLVM::LLVMDialect>();
     // The ops of a reduce body are consumed by the reduce's pattern.
     target.addDynamicallyLegalDialect<StrataDialect>(
-        [](Operation* op) { return op->getParentOfType<ReduceOp>() != nullptr; });
+        [](Operation* op) { return op->getParentOfType<ReduceOp>() != nullptr || op->getParentOfType<SortOp>() != nullptr; });
     RewritePatternSet patterns(ctx);
     populateStrataToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns)))) signalPassFailure();

@@ -38,4 +38,19 @@ inline constexpr const char* kParallelFor = "strata_rt_parallel_for";
 // Loops with fewer iterations (counting inner loops) than this stay on one thread.
 inline constexpr int64_t kParallelThreshold = 1 << 15;
 
+// void strata_rt_sort(const void* const* data, const int64_t* codes, int64_t num_operands,
+//                     int64_t outer, int64_t n, int64_t inner, int64_t flags)
+// Sorts the operands (contiguous [outer, n, inner] buffers, in place) along n, as
+// kernels::sort (tracer/kernels/sort.h): codes[i] = bytes | kind << 8 (kernels::SortKeyKind);
+// flags = num_keys << 8 | the bits below.
+inline constexpr const char* kSort = "strata_rt_sort";
+inline constexpr int64_t kSortDescending = 1;
+inline constexpr int64_t kSortCanonical = 2;
+inline constexpr int64_t kSortStable = 4;
+// void strata_rt_sort_cmp(the seven arguments above,
+//                         uint8_t (*less)(void* ctx, const void* const* lhs, const void* const* rhs))
+// The same with a comparator compiled from the op's region (lhs[i], rhs[i]: the elements of
+// operand i); num_keys is not used.
+inline constexpr const char* kSortComparator = "strata_rt_sort_cmp";
+
 }  // namespace strata::cpu_abi

@@ -7,6 +7,7 @@
 // Elementwise primitives accept 0-d operands mixed with full-shape ones (`max b 0.0:f32[]`);
 // the dialect's ops do not, so those operands get an explicit broadcast_in_dim, as JAX does.
 #include "lowering/JaxprToStrata.h"
+#include "lowering/SortComparator.h"
 
 #include <optional>
 #include <variant>
@@ -610,6 +611,25 @@ LogicalResult cumulative(Eqn& q, SmallVectorImpl<Value>& r) {
 constexpr char kSumKind[] = "sum", kProdKind[] = "prod", kMaxKind[] = "max", kMinKind[] = "min",
                kLogSumExpKind[] = "logsumexp";
 
+// sort: strata.sort with jax.lax.sort's lexicographic comparator (SortComparator.h).
+LogicalResult sort(Eqn& q, SmallVectorImpl<Value>& r) {
+  const int64_t* dimension = q.integer("dimension");
+  const int64_t* numKeys = q.integer("num_keys");
+  const bool* stable = q.param<bool>("is_stable", "a bool");
+  if (!dimension || !numKeys || !stable) return failure();
+  if (q.operands.empty() || *numKeys < 1 || *numKeys > static_cast<int64_t>(q.operands.size()))
+    return q.error() << "expects num_keys in [1, " << q.operands.size() << "], but got " << *numKeys;
+  SmallVector<Type> types, elements;
+  for (Value v : q.operands) {
+    types.push_back(v.getType());
+    elements.push_back(cast<RankedTensorType>(v.getType()).getElementType());
+  }
+  auto op = SortOp::create(q.b, q.loc, types, q.operands, *dimension, *stable);
+  buildLexicographicComparator(q.b, q.loc, op.getComparator(), elements, *numKeys);
+  r.append(op.getResults().begin(), op.getResults().end());
+  return success();
+}
+
 struct Entry {
   const char* primitive;
   LowerFn lower;
@@ -669,6 +689,7 @@ const Entry kLowerings[] = {
     {"cummax", cumulative<kMaxKind>, "strata.cumulative"},
     {"cummin", cumulative<kMinKind>, "strata.cumulative"},
     {"cumlogsumexp", cumulative<kLogSumExpKind>, "strata.cumulative"},
+    {"sort", sort, "strata.sort"},  // sort (issue 13)
 };
 
 struct Lowering {

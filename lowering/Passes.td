@@ -24,7 +24,9 @@ def StrataToLinalgPass : Pass<"strata-to-linalg", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect",
-                           "::mlir::scf::SCFDialect", "::mlir::bufferization::BufferizationDialect"];
+                           "::mlir::scf::SCFDialect", "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::LLVM::LLVMDialect",
+                           "::mlir::func::FuncDialect"];
   let statistics = [
     Statistic<"numInlinedCalls", "inlined-calls", "Calls of module functions inlined">,
     Statistic<"numFusions", "fusions", "strata.fusion regions lowered">,

@@ -22,6 +22,12 @@ struct RejectControlFlowPass : impl::RejectControlFlowPassBase<RejectControlFlow
             << op->getName() << "); run this function on the CPU (JitOptions::device = st::cpu())";
         return WalkResult::interrupt();
       }
+      // Sort calls the CPU runtime's sort kernel (or a comparator through it).
+      if (isa<SortOp>(op)) {
+        op->emitError("the cuda target cannot compile strata.sort yet; run this function on the CPU "
+                      "(JitOptions::device = st::cpu())");
+        return WalkResult::interrupt();
+      }
       if (!isa<IfOp, CaseOp, WhileOp>(op)) return WalkResult::advance();
       op->emitError("the cuda target cannot compile control flow yet (")
           << op->getName() << "); run this function on the CPU (JitOptions::device = st::cpu())";

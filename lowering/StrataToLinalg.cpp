@@ -606,6 +606,7 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
   populateIndexingToLinalgPatterns(patterns);
   populateConvolutionToLinalgPatterns(patterns);  // convolution and pooling (issue 13)
   populateSortingLoweringPatterns(patterns);
+  populateSortToRuntimePatterns(patterns);  // sort (issue 13)
 }
 
 Value emitBatchMatmulTensors(OpBuilder& b, Location loc, Value lhs, ArrayRef<int64_t> lb, ArrayRef<int64_t> lc,

@@ -37,6 +37,9 @@ void populateIndexingToLinalgPatterns(RewritePatternSet& patterns);
 // strata.cumulative (and the sorting group's other ops) → loop nests on tensors
 // (CumulativeToScf.cpp; part of populateStrataToLinalgPatterns).
 void populateSortingLoweringPatterns(RewritePatternSet& patterns);
+// strata.sort → a call of the runtime's sort on copies of its inputs (SortToRuntime.cpp; part
+// of populateStrataToLinalgPatterns).
+void populateSortToRuntimePatterns(RewritePatternSet& patterns);
 
 // Unsigned integer types → signless, their signedness recorded on the ops that need it
 // (EraseSignedness.cpp; run by --strata-to-linalg first).

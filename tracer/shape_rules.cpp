@@ -207,6 +207,21 @@ Result iota(const Shape& shape, int64_t dimension) {
   return {shape, {}};
 }
 
+Result sort(std::span<const Shape> operands, int64_t dimension, int64_t num_keys) {
+  if (operands.empty()) return fail("expects at least one operand");
+  const Shape& s = operands[0];
+  for (size_t i = 1; i < operands.size(); ++i)
+    if (operands[i] != s)
+      return fail("expects operands of one shape, but operand " + std::to_string(i) + " is " +
+                  shape_string(operands[i]) + " and operand 0 is " + shape_string(s));
+  if (dimension < 0 || dimension >= static_cast<int64_t>(s.size()))
+    return fail("dimension " + std::to_string(dimension) + " is out of range for an operand of shape " +
+                shape_string(s));
+  if (num_keys >= 0 && (num_keys < 1 || num_keys > static_cast<int64_t>(operands.size())))
+    return fail("num_keys " + std::to_string(num_keys) + " must be in [1, " + std::to_string(operands.size()) + "]");
+  return {s, {}};
+}
+
 Result pad(const Shape& operand, const IntList& low, const IntList& high, const IntList& interior) {
   size_t rank = operand.size();
   if (low.size() != rank || high.size() != rank || interior.size() != rank)

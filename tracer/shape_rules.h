@@ -63,6 +63,12 @@ inline int64_t dilated_size(int64_t size, int64_t dilation) {
   return size == 0 ? 0 : 1 + (size - 1) * dilation;
 }
 
+// ---- Sorting (issue 13) ----
+// jax.lax.sort / StableHLO sort: at least one operand, all of one shape of rank >= 1,
+// `dimension` in range, 1 <= num_keys <= operands (num_keys < 0: not checked, StableHLO's op
+// has a comparator instead).
+Result sort(std::span<const Shape> operands, int64_t dimension, int64_t num_keys = -1);
+
 // "[1, 2]": how a list of ints appears in a message.
 std::string list_string(const IntList& v);
 

@@ -5,6 +5,7 @@
 #include "op_helpers.h"
 #include "strata/composites.h"
 #include "strata/creation.h"
+#include "strata/indexing.h"
 
 namespace strata {
 
@@ -226,8 +227,9 @@ Array pad(const Array& x, const std::vector<std::pair<int64_t, int64_t>>& widths
     }
     return lax::pad(x, api::convert(Array(value), {av.dtype, false}, loc), lo, hi, interior, loc);
   }
-  if (mode != "edge" && mode != "wrap")
-    throw ValueError("pad: expects mode \"constant\", \"edge\" or \"wrap\", but got \"" + mode + "\"");
+  if (mode != "edge" && mode != "wrap" && mode != "reflect" && mode != "symmetric")
+    throw ValueError("pad: expects mode \"constant\", \"edge\", \"wrap\", \"reflect\" or \"symmetric\", but got \"" +
+                     mode + "\"");
   Array r = x;
   for (size_t i = 0; i < rank; ++i) {
     auto [b, a] = widths[i];
@@ -235,6 +237,23 @@ Array pad(const Array& x, const std::vector<std::pair<int64_t, int64_t>>& widths
     int ax = static_cast<int>(i);
     int64_t d = r.shape()[i];
     if (d == 0) throw ValueError("pad: cannot pad the empty axis " + std::to_string(i) + " of " + av.str() + " in mode " + mode);
+    if (mode == "reflect" || mode == "symmetric") {
+      // Source index of each padded position p in [-b, d + a): the periodic mirror image
+      // (period 2(d-1) about the edge elements, or 2d including them), as np.pad repeats it.
+      bool sym = mode == "symmetric";
+      int64_t period = sym ? 2 * d : 2 * (d - 1);
+      std::vector<int32_t> idx;
+      for (int64_t p = -b; p < d + a; ++p) {
+        if (period == 0) {
+          idx.push_back(0);
+          continue;
+        }
+        int64_t q = ((p % period) + period) % period;
+        idx.push_back(static_cast<int32_t>(q < d ? q : (sym ? period - 1 - q : period - q)));
+      }
+      r = take(r, array(idx, Shape{static_cast<int64_t>(idx.size())}, i32), ax, loc);
+      continue;
+    }
     if (mode == "edge") {
       Shape sb = r.shape(), sa = r.shape();
       sb[i] = b;

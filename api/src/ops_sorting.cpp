@@ -1,6 +1,7 @@
-// Cumulative ops: cumsum, cumprod, cummax, cummin, cumlogsumexp (sorting.h).
+// Cumulative ops: cumsum, cumprod, cummax, cummin, cumlogsumexp; sort, argsort, top_k (sorting.h).
 #include "op_helpers.h"
 #include "strata/sorting.h"
+#include "strata/composites.h"
 
 namespace strata {
 
@@ -42,6 +43,71 @@ Array cummin(const Array& x, std::optional<int> axis, bool reverse, SourceLocati
 }
 Array cumlogsumexp(const Array& x, std::optional<int> axis, bool reverse, SourceLocation loc) {
   return cumulative(prim::kCumLogSumExp, "cumlogsumexp", x, axis, reverse, loc);
+}
+
+namespace {
+
+Array rev(const Array& x, int axis, const SourceLocation& loc) {
+  return bind1(prim::kRev, {x}, Params{{"dimensions", IntList{axis}}}, loc);
+}
+
+Array iota_like(const Array& x, int axis, const SourceLocation& loc) {
+  const Shape& s = x.shape();
+  return bind1(prim::kIota, {}, Params{{"dtype", DType::i32}, {"shape", IntList(s.begin(), s.end())}, {"dimension", int64_t{axis}}},
+               loc);
+}
+
+// x (flattened when no axis) and its axis.
+std::pair<Array, int> along(std::string_view op, const Array& x, std::optional<int> axis, const SourceLocation& loc) {
+  const AbstractValue& av = api::aval(x, op);
+  if (!axis) return {reshape(x, {av.size()}, loc), 0};
+  if (av.shape.empty()) throw ValueError(std::string(op) + ": expects an array of rank >= 1, but got " + av.str());
+  return {x, api::normalize_axis(op, *axis, av)};
+}
+
+// Descending and stable: an ascending stable sort of the reversed array, reversed back (equal
+// keys then keep their input order, as jnp.argsort(descending=True)).
+std::vector<Array> sort_with_indices(const Array& x, int axis, bool descending, const SourceLocation& loc) {
+  Array idx = iota_like(x, axis, loc);
+  if (!descending) return lax::bind(prim::kSort, std::vector<Array>{x, idx}, Params{{"dimension", int64_t{axis}}, {"is_stable", true}, {"num_keys", int64_t{1}}}, loc);
+  std::vector<Array> r = lax::bind(prim::kSort, std::vector<Array>{rev(x, axis, loc), rev(idx, axis, loc)},
+                                   Params{{"dimension", int64_t{axis}}, {"is_stable", true}, {"num_keys", int64_t{1}}}, loc);
+  return {rev(r[0], axis, loc), rev(r[1], axis, loc)};
+}
+
+}  // namespace
+
+std::vector<Array> sort(const std::vector<Array>& operands, int dimension, bool is_stable, int num_keys, SourceLocation loc) {
+  if (operands.empty()) throw ValueError("sort: expects at least one operand");
+  const AbstractValue& av = api::aval(operands[0], "sort");
+  if (av.shape.empty()) throw ValueError("sort: expects operands of rank >= 1, but got " + av.str());
+  int d = api::normalize_axis("sort", dimension, av);
+  return lax::bind(prim::kSort, operands, Params{{"dimension", int64_t{d}}, {"is_stable", is_stable}, {"num_keys", int64_t{num_keys}}}, loc);
+}
+
+Array sort(const Array& x, std::optional<int> axis, bool descending, SourceLocation loc) {
+  auto [in, a] = along("sort", x, axis, loc);
+  Params p{{"dimension", int64_t{a}}, {"is_stable", true}, {"num_keys", int64_t{1}}};
+  if (!descending) return bind1(prim::kSort, {in}, p, loc);
+  return rev(bind1(prim::kSort, {rev(in, a, loc)}, p, loc), a, loc);
+}
+
+Array argsort(const Array& x, std::optional<int> axis, bool descending, SourceLocation loc) {
+  auto [in, a] = along("argsort", x, axis, loc);
+  return sort_with_indices(in, a, descending, loc)[1];
+}
+
+std::pair<Array, Array> top_k(const Array& x, int64_t k, SourceLocation loc) {
+  const AbstractValue& av = api::aval(x, "top_k");
+  if (av.shape.empty()) throw ValueError("top_k: expects an array of rank >= 1, but got " + av.str());
+  int axis = static_cast<int>(av.shape.size()) - 1;
+  if (k < 0 || k > av.shape[axis])
+    throw ValueError("top_k: k = " + std::to_string(k) + " is out of range for " + av.str() + " (the last axis has " +
+                     std::to_string(av.shape[axis]) + " elements)");
+  std::vector<Array> r = sort_with_indices(x, axis, true, loc);
+  IntList start(av.shape.size(), 0), limit(av.shape.begin(), av.shape.end()), strides(av.shape.size(), 1);
+  limit[axis] = k;
+  return {lax::slice(r[0], start, limit, strides, loc), lax::slice(r[1], start, limit, strides, loc)};
 }
 
 }  // namespace strata

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "kernels/gemm.h"
+#include "kernels/sort.h"
 #include "kernels/parallel.h"
 #include "kernels/types.h"
 #include "lowering/CpuAbi.h"
@@ -213,6 +214,45 @@ void strata_rt_parallel_for(void (*body)(void*, int64_t, int64_t), void* ctx, in
   }
 }
 
+// Sort (CpuAbi.h): the eager kernel's (tracer/kernels/sort.h) on the buffers given.
+namespace {
+using SortLessFn = uint8_t (*)(void*, const void* const*, const void* const*);
+void run_sort(void* const* data, const int64_t* codes, int64_t count, int64_t outer, int64_t n, int64_t inner,
+              int64_t flags, SortLessFn less) {
+  namespace k = strata::kernels;
+  std::vector<k::SortOperand> ops;
+  for (int64_t i = 0; i < count; ++i)
+    ops.push_back({data[i], codes[i] & 0xFF, static_cast<k::SortKeyKind>(codes[i] >> 8)});
+  k::SortSpec spec;
+  spec.outer = outer;
+  spec.n = n;
+  spec.inner = inner;
+  spec.num_keys = std::max<int64_t>(1, flags >> 8);
+  spec.descending = flags & strata::cpu_abi::kSortDescending;
+  spec.canonical_floats = flags & strata::cpu_abi::kSortCanonical;
+  spec.stable = flags & strata::cpu_abi::kSortStable;
+  if (!less) return k::sort(ops, spec);
+  k::sort(ops, spec, [](void* fn, const void* const* l, const void* const* r) {
+    return reinterpret_cast<SortLessFn>(fn)(nullptr, l, r) != 0;
+  }, reinterpret_cast<void*>(less));
+}
+}  // namespace
+
+void strata_rt_sort(void* const* data, const int64_t* codes, int64_t count, int64_t outer, int64_t n, int64_t inner,
+                    int64_t flags) {
+  try {
+    run_sort(data, codes, count, outer, n, inner, flags, nullptr);
+  } catch (...) {
+  }
+}
+void strata_rt_sort_cmp(void* const* data, const int64_t* codes, int64_t count, int64_t outer, int64_t n,
+                        int64_t inner, int64_t flags, SortLessFn less) {
+  try {
+    run_sort(data, codes, count, outer, n, inner, flags, less);
+  } catch (...) {
+  }
+}
+
 }  // extern "C"
 
 namespace strata::backends::cpu {
@@ -243,6 +283,8 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {"strata_rt_dot_ep_f32", reinterpret_cast<void*>(&strata_rt_dot_ep_f32)},
       {"strata_rt_dot_ep_f64", reinterpret_cast<void*>(&strata_rt_dot_ep_f64)},
       {abi::kParallelFor, reinterpret_cast<void*>(&strata_rt_parallel_for)},
+      {abi::kSort, reinterpret_cast<void*>(&strata_rt_sort)},
+      {abi::kSortComparator, reinterpret_cast<void*>(&strata_rt_sort_cmp)},
       {"puts", reinterpret_cast<void*>(&check_failed_puts)},
       {"abort", reinterpret_cast<void*>(&check_failed_abort)},
       // Memory builtins (memref.copy, loop idioms).

@@ -451,6 +451,7 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"cummax", [] { return cumulative_cases(false, -9, 9); }},
       {"cummin", [] { return cumulative_cases(false, -9, 9); }},
       {"cumlogsumexp", [] { return cumulative_cases(true, -9, 9); }},
+      {"sort", sort_cases},  // sort (issue 13)
   };
   return *table;
 }

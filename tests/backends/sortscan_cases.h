@@ -48,3 +48,25 @@ inline std::vector<Case> cumulative_cases(bool float_only, double lo, double hi)
   }
   return cs;
 }
+
+// sort (issue 13): one operand on every axis and dtype, the edge values (nans of both signs,
+// ±0, infinities: exact bits), ties, several operands with 1-3 keys, a long line (radix path).
+inline std::vector<Case> sort_cases() {
+  std::vector<Case> cs;
+  auto p = [](int64_t dim, int64_t keys) { return Params{{"dimension", dim}, {"is_stable", true}, {"num_keys", keys}}; };
+  for (DType t : kAll) {
+    std::string n(st::short_name(t));
+    Array x = random_array({3, 4, 5}, t, -3, 3);
+    for (int64_t dim : {0, 1, 2}) cs.push_back({"axis " + std::to_string(dim) + " " + n, p(dim, 1), {x}});
+    cs.push_back({"edges " + n, p(0, 1), {edges(t)}});
+    cs.push_back({"large " + n, p(0, 1), {random_array({kLarge}, t, -50, 50, 2)}});
+  }
+  Array k0 = random_array({6, 50}, st::i32, -3, 3, 4), k1 = random_array({6, 50}, st::bf16, -2, 2, 5);
+  Array v = random_array({6, 50}, st::f32, -9, 9, 6);
+  for (int64_t keys : {1, 2, 3})
+    for (int64_t dim : {0, 1})
+      cs.push_back({"three operands, " + std::to_string(keys) + " keys, axis " + std::to_string(dim), p(dim, keys), {k0, k1, v}});
+  cs.push_back({"large with payload", p(0, 1), {random_array({kLarge}, st::f32, -9, 9, 7), random_array({kLarge}, st::i64, -9, 9, 8)}});
+  cs.push_back({"empty", p(1, 1), {random_array({3, 0}, st::f32, -1, 1)}});
+  return cs;
+}

@@ -1,6 +1,6 @@
 // --strata-reject-control-flow: the cuda target's first pass reports control flow it cannot
 // compile yet at the op, and fails.
-// RUN: strata-opt %s --strata-reject-control-flow --verify-diagnostics
+// RUN: strata-opt %s --strata-reject-control-flow --split-input-file --verify-diagnostics
 
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{the cuda target cannot compile control flow yet (strata.while); run this function on the CPU (JitOptions::device = st::cpu())}}
@@ -12,4 +12,16 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
       strata.return %a : tensor<4xf32>
     }
   return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @sort(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{the cuda target cannot compile strata.sort yet; run this function on the CPU (JitOptions::device = st::cpu())}}
+  %0 = strata.sort %x : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %p = strata.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    strata.return %p : tensor<i1>
+  }
+  return %0 : tensor<4xf32>
 }

@@ -211,3 +211,15 @@ TEST(JaxprParser, AnEquationWithTheWrongNumberOfOperandsIsAnError) {
 }
 
 }  // namespace
+
+// sort (issue 13): its params print as JAX's and parse back; argsort and top_k are sorts.
+TEST(JaxprParser, RoundTripsSort) {
+  auto f = [](st::Array x, st::Array y) {
+    std::vector<st::Array> s = st::sort(std::vector<st::Array>{x, y}, 1, true, 2);
+    auto [v, i] = st::top_k(s[0], 2);
+    return v + st::astype(i, st::f32) + st::sum(st::astype(st::argsort(y, 0, true), st::f32));
+  };
+  st::Jaxpr j = st::make_jaxpr(f)(st::zeros({3, 4}), st::zeros({3, 4}));
+  EXPECT_NE(j.to_string().find("sort[dimension=1 is_stable=True num_keys=2] a b"), std::string::npos) << j.to_string();
+  expect_round_trip(j);
+}

@@ -49,14 +49,22 @@ std::vector<Array> meshgrid(const std::vector<Array>& xs, const std::string& ind
 // jax.nn.one_hot: [..., num_classes] of `dtype`, 1 where the class equals x (none when x is
 // out of range).
 Array one_hot(const Array& x, int64_t num_classes, DType dtype = f32, SourceLocation loc = SourceLocation::current());
-// np.pad with a mode: "constant" (`value`), "edge", "wrap"; widths (before, after) per
-// dimension.
+// np.pad with a mode: "constant" (`value`), "edge", "wrap", "reflect" (mirrored about the
+// edge element), "symmetric" (mirrored including it); widths (before, after) per dimension.
 Array pad(const Array& x, const std::vector<std::pair<int64_t, int64_t>>& widths, const std::string& mode = "constant",
           double value = 0, SourceLocation loc = SourceLocation::current());
 // np.nonzero / where(cond) with one argument: the indices (i32) of the non-zero elements, one
 // array per dimension. The result's size depends on the values, so x must be concrete: under
 // jit, grad or vmap it throws ConcretizationError (as JAX does without size=).
 std::vector<Array> nonzero(const Array& x, SourceLocation loc = SourceLocation::current());
+// jnp.flip: x reversed along `axes` (all of them by default).
+Array flip(const Array& x, Axes axes = {}, SourceLocation loc = SourceLocation::current());
+// jnp.einsum: "ij,jk->ik"; `...` stands for broadcast dimensions; without `->` the output is
+// the labels that appear once, in alphabetical order, after the `...` dimensions. Repeated
+// labels in one operand take its diagonal. With 3 or more operands the pair contracted next
+// is the one with the smallest result (greedy, as opt_einsum's "greedy").
+Array einsum(const std::string& subscripts, const std::vector<Array>& operands,
+             SourceLocation loc = SourceLocation::current());
 std::vector<Array> where(const Array& cond, SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata

@@ -1,8 +1,10 @@
 // strata/sorting.h — cumulative ops (jax.lax.cumsum, cumprod, cummax, cummin, cumlogsumexp;
-// jnp.cumsum's flattening when no axis is given).
+// jnp.cumsum's flattening when no axis is given); sort, argsort, top_k.
 #pragma once
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "strata/array.h"
 #include "strata/ops.h"
@@ -23,5 +25,20 @@ Array cummin(const Array& x, std::optional<int> axis = std::nullopt, bool revers
              SourceLocation loc = SourceLocation::current());
 Array cumlogsumexp(const Array& x, std::optional<int> axis = std::nullopt, bool reverse = false,
                    SourceLocation loc = SourceLocation::current());
+
+// jax.lax.sort: the operands (one shape) sorted together along `dimension` by the first
+// `num_keys` of them, lexicographically. Floats order as lax.sort does: -0.0 equals 0.0, every
+// nan equals every other and sorts after +inf; `is_stable` keeps equal keys in input order.
+std::vector<Array> sort(const std::vector<Array>& operands, int dimension, bool is_stable, int num_keys = 1,
+                        SourceLocation loc = SourceLocation::current());
+// jnp.sort along `axis` (the flattened array when none); descending reverses the order.
+Array sort(const Array& x, std::optional<int> axis = -1, bool descending = false,
+           SourceLocation loc = SourceLocation::current());
+// jnp.argsort (i32 indices, stable: equal elements keep their order, descending too).
+Array argsort(const Array& x, std::optional<int> axis = -1, bool descending = false,
+              SourceLocation loc = SourceLocation::current());
+// jax.lax.top_k along the last axis: the k largest values (nan counts as largest), in
+// descending order, and their i32 indices (the first of equal values first). Built on sort.
+std::pair<Array, Array> top_k(const Array& x, int64_t k, SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata

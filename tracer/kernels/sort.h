@@ -1,0 +1,45 @@
+// tracer/kernels/sort.h — sorting several arrays of one shape together along a dimension
+// (jax.lax.sort, StableHLO's sort). Shared by the eager kernel (tracer/primitives/sort.cpp) and
+// the compiled code's runtime (backends/cpu), so that both give the same bits.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "strata/dtype.h"
+
+namespace strata::kernels {
+
+// How an operand's bits order when it is a key.
+enum class SortKeyKind : int64_t { kUnsigned = 0, kSigned = 1, kFloat = 2, kBFloat16 = 3 };
+
+// One operand, sorted in place: `bytes` per element (1, 2, 4 or 8), contiguous row-major.
+struct SortOperand {
+  void* data;
+  int64_t bytes;
+  SortKeyKind kind;
+};
+SortOperand sort_operand(void* data, DType dtype);
+
+// The operands viewed as [outer, n, inner], each line of n elements (stride inner) sorted.
+// Without a comparator the first num_keys operands are the keys, compared lexicographically,
+// ascending (descending: each key reversed); floats in total order, and with canonical_floats
+// as jax.lax.sort's comparator: -0.0 equal to 0.0 and every nan equal, after +inf.
+struct SortSpec {
+  int64_t outer = 1, n = 0, inner = 1;
+  int64_t num_keys = 1;
+  bool descending = false;
+  bool canonical_floats = true;
+  bool stable = true;
+};
+
+// A general comparator: whether the elements at lhs[k] (one pointer per operand) sort before
+// those at rhs[k]. Any function is safe (a merge sort, which never reads outside the line);
+// the result is a sort when it is a strict weak order.
+using SortLess = bool (*)(void* ctx, const void* const* lhs, const void* const* rhs);
+
+// Sorts in place (lines split across the thread pool). `less` null: the spec's keys.
+void sort(std::span<const SortOperand> operands, const SortSpec& spec, SortLess less = nullptr,
+          void* ctx = nullptr);
+
+}  // namespace strata::kernels
