@@ -1,6 +1,7 @@
 // tracer/primitives/window.cpp — the shared rules of the window primitives (window.h).
 #include "window.h"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -206,7 +207,20 @@ std::vector<Array> vjp(Kind k, std::span<const Array> x, std::span<const Array>,
     hi[d] = ld + rd - 1 - od - lo[d];
     interior[d] = w.window_strides[d] - 1;
   }
-  Array padded = lax::pad(ct[0], lax::scalar(0, ct[0].dtype()), lo, hi, interior);
+  // lax.pad takes negative padding (cropping); strata's pad does not: pad, then slice.
+  IntList plo(r), phi(r);
+  for (size_t d = 0; d < r; ++d) {
+    plo[d] = std::max<int64_t>(lo[d], 0);
+    phi[d] = std::max<int64_t>(hi[d], 0);
+  }
+  Array padded = lax::pad(ct[0], lax::scalar(0, ct[0].dtype()), plo, phi, interior);
+  const Shape& ps = padded.shape();
+  IntList start(r), limit(r), step(r, 1);
+  for (size_t d = 0; d < r; ++d) {
+    start[d] = std::max<int64_t>(-lo[d], 0);
+    limit[d] = std::max<int64_t>(ps[d] - std::max<int64_t>(-hi[d], 0), start[d]);
+  }
+  padded = lax::slice(padded, start, limit, step);
   WindowParams t{w.window_dimensions, w.base_dilation, shape_rules::zeros(r), shape_rules::zeros(r),
                  shape_rules::ones(r), w.window_dilation};
   return {reduce(Kind::kSum, padded, t)};
