@@ -94,8 +94,8 @@ LogicalResult ReduceWindowOp::verify() {
     if (in.getShape() != first.getShape())
       return emitOpError("expects inputs of one shape, but got ") << first << " and " << in;
     if (init.getRank() != 0 || init.getElementType() != in.getElementType())
-      return emitOpError("expects init value #") << i << " of type tensor<" << in.getElementType() << ">, but got "
-                                                 << init;
+      return emitOpError("expects init value #") << i << " of type " << RankedTensorType::get({}, in.getElementType())
+                                                 << ", but got " << init;
     scalars.push_back(init);
   }
   WindowGeometry g = getGeometry();

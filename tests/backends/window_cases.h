@@ -95,3 +95,10 @@ inline std::vector<Case> select_and_gather_cases() {
   }
   return cs;
 }
+
+// The primitives that lower to strata.reduce_window, which the cuda target refuses for now
+// (CudaWindowReductions in test_cuda_primitives.cpp).
+inline bool lowers_to_reduce_window(std::string_view name) {
+  return name == "reduce_window_sum" || name == "reduce_window_max" || name == "reduce_window_min" ||
+         name == "select_and_gather_add";
+}

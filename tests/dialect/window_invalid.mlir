@@ -35,7 +35,7 @@ func.func @input_shapes(%x: tensor<4xf32>, %y: tensor<5xf32>, %i: tensor<f32>) {
 // -----
 
 func.func @init_type(%x: tensor<4xf32>, %i: tensor<f64>) {
-  // expected-error @+1 {{'strata.reduce_window' op expects init value #0 of type tensor<f32>, but got 'tensor<f64>'}}
+  // expected-error @+1 {{'strata.reduce_window' op expects init value #0 of type 'tensor<f32>', but got 'tensor<f64>'}}
   %0 = "strata.reduce_window"(%x, %i) <{operandSegmentSizes = array<i32: 1, 1>, window_dimensions = array<i64: 2>}> ({
   ^bb0(%a: tensor<f64>, %b: tensor<f64>):
     strata.return %a : tensor<f64>

@@ -1,6 +1,6 @@
 // --strata-reject-control-flow: the cuda target's first pass reports control flow it cannot
 // compile yet at the op, and fails.
-// RUN: strata-opt %s --strata-reject-control-flow --verify-diagnostics
+// RUN: strata-opt %s --strata-reject-control-flow --split-input-file --verify-diagnostics
 
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{the cuda target cannot compile control flow yet (strata.while); run this function on the CPU (JitOptions::device = st::cpu())}}
@@ -12,4 +12,17 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
       strata.return %a : tensor<4xf32>
     }
   return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @window(%x: tensor<4xf32>) -> tensor<2xf32> {
+  %z = strata.constant dense<0.0> : tensor<f32>
+  // expected-error @+1 {{the cuda target cannot compile window reductions yet (strata.reduce_window); run this function on the CPU (JitOptions::device = st::cpu())}}
+  %r = "strata.reduce_window"(%x, %z) <{operandSegmentSizes = array<i32: 1, 1>, window_dimensions = array<i64: 2>, window_strides = array<i64: 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = strata.add %a, %b : tensor<f32>
+    strata.return %s : tensor<f32>
+  }) : (tensor<4xf32>, tensor<f32>) -> tensor<2xf32>
+  return %r : tensor<2xf32>
 }
