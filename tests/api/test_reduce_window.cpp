@@ -256,7 +256,10 @@ TEST(ReduceWindow, GradientsMatchFiniteDifferences) {
   std::vector<Win> cases{{{2, 7, 6, 3}, {1, 3, 2, 1}, {1, 2, 2, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}, {{0, 0}, {1, 1}, {0, 1}, {0, 0}}},
                          {{9}, {3}, {2}, {2}, {2}, {{2, 1}}},
                          {{5, 4}, {2, 2}, {1, 3}, {1, 2}, {2, 1}, {{1, 0}, {0, 2}}},
-                         {{6, 5}, {3, 2}, {3, 1}, {1, 1}, {1, 1}, {{1, 1}, {1, 0}}}};
+                         {{6, 5}, {3, 2}, {3, 1}, {1, 1}, {1, 1}, {{1, 1}, {1, 0}}},
+                         // Tiling windows (the sum's broadcast transpose), hanging over one end
+                         // and leaving a remainder at the other.
+                         {{7, 5}, {2, 2}, {2, 2}, {1, 1}, {1, 1}, {{0, 1}, {0, 0}}}};
   for (const Win& w : cases) {
     SCOPED_TRACE(describe(w));
     st::Array x = st::random::normal(st::random::key(seed++), w.shape, st::f64);

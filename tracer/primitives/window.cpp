@@ -198,6 +198,33 @@ std::vector<Array> vjp(Kind k, std::span<const Array> x, std::span<const Array>,
   }
   const Shape& out = ct[0].shape();
   size_t r = in.size();
+  // Windows that tile the input (stride = size, no dilation, no low padding), as pooling's:
+  // each cotangent element spread over its window is a broadcast and a reshape, which fuse
+  // into one loop (JAX's pad + reduce_window below computes the same, through a 4x larger
+  // padded cotangent for 2x2 windows).
+  bool tiles = true;
+  for (size_t d = 0; d < r; ++d)
+    tiles = tiles && w.window_strides[d] == w.window_dimensions[d] && w.base_dilation[d] == 1 &&
+            w.window_dilation[d] == 1 && w.padding_low[d] == 0;
+  if (tiles) {
+    Shape spread, tiled;
+    IntList dims;
+    for (size_t d = 0; d < r; ++d) {
+      dims.push_back(static_cast<int64_t>(spread.size()));
+      spread.push_back(out[d]);
+      spread.push_back(w.window_dimensions[d]);
+      tiled.push_back(out[d] * w.window_dimensions[d]);
+    }
+    Array g = lax::reshape(lax::broadcast_in_dim(ct[0], spread, dims), tiled);
+    // The last windows may hang over the end (high padding) or leave a remainder uncovered.
+    IntList start(r, 0), limit(tiled.begin(), tiled.end()), step(r, 1), zero(r, 0), rest(r, 0);
+    for (size_t d = 0; d < r; ++d) {
+      limit[d] = std::min(tiled[d], in[d]);
+      rest[d] = in[d] - limit[d];
+    }
+    g = lax::slice(g, start, limit, step);
+    return {lax::pad(g, lax::scalar(0, ct[0].dtype()), zero, rest, zero)};
+  }
   IntList lo(r), hi(r), interior(r);
   for (size_t d = 0; d < r; ++d) {
     int64_t ld = shape_rules::dilated_size(in[d], w.base_dilation[d]);
