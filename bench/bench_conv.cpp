@@ -1,6 +1,8 @@
 // Convolution (issue 13): a 3×3, 64→64 channel layer on 32×32 images at batch 64, forward and
-// forward+backward (the gradients of both operands), strata jit; bench/conv_jax.py times the
-// same workloads in JAX. Run: bench/run.sh bench_conv && /work/venv-jax/bin/python bench/conv_jax.py
+// forward+backward (the gradients of both operands), strata jit; and pooling: max_pool and
+// avg_pool 2×2 stride 2 on 64×32×32×64 NHWC, forward and forward+backward (reduce_window;
+// select_and_scatter_add for max). bench/conv_jax.py times the same workloads in JAX.
+// Run: bench/run.sh bench_conv && /work/venv-jax/bin/python bench/conv_jax.py
 #include <benchmark/benchmark.h>
 
 #include "strata/strata.h"
@@ -62,10 +64,33 @@ void ForwardBackward(benchmark::State& state) {
   state.counters["GFLOP/s"] = benchmark::Counter(3 * 2.0 * 64 * 32 * 32 * 64 * 64 * 9 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Pooling: arg 1 max_pool, 0 avg_pool.
+st::Array pool(bool max, const st::Array& a) {
+  return max ? st::nn::max_pool(a, {2, 2}, {2, 2}) : st::nn::avg_pool(a, {2, 2}, {2, 2});
+}
+void PoolForward(benchmark::State& state) {
+  bool max = state.range(0) == 1;
+  st::Array x = st::random::normal(st::random::key(1), {64, 32, 32, 64});
+  auto f = st::jit([max](const st::Array& a) { return pool(max, a); });
+  f(x).block_until_ready();
+  for (auto _ : state) f(x).block_until_ready();
+  state.counters["GB/s"] = benchmark::Counter(64.0 * 32 * 32 * 64 * 4 * 1.25 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+void PoolForwardBackward(benchmark::State& state) {
+  bool max = state.range(0) == 1;
+  st::Array x = st::random::normal(st::random::key(1), {64, 32, 32, 64});
+  st::Array probe = st::random::normal(st::random::key(3), {64, 16, 16, 64});
+  auto g = st::jit(st::grad([max](const st::Array& a, const st::Array& p) { return st::sum(pool(max, a) * p); }));
+  g(x, probe).block_until_ready();
+  for (auto _ : state) g(x, probe).block_until_ready();
+}
+
 }  // namespace
 
 BENCHMARK(Forward)->Arg(1)->Arg(0)->ArgName("nhwc")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(ForwardEager)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(PatchGemm)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(ForwardBackward)->Arg(1)->Arg(0)->ArgName("nhwc")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(PoolForward)->Arg(1)->Arg(0)->ArgName("max")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(PoolForwardBackward)->Arg(1)->Arg(0)->ArgName("max")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_MAIN();

@@ -1,5 +1,6 @@
 """JAX CPU baseline of bench_conv.cpp: a 3x3, 64->64 conv on 32x32 images at batch 64, forward
-and forward+backward (grads of both operands), jit, median of repetitions (ms)."""
+and forward+backward (grads of both operands); max_pool and avg_pool 2x2 stride 2 on 64x32x32x64
+NHWC (flax's: lax.reduce_window), forward and forward+backward; jit, median of repetitions (ms)."""
 import time
 
 import jax
@@ -26,3 +27,20 @@ for name, xs, ws, dn in [("nhwc", (64, 32, 32, 64), (3, 3, 64, 64), ("NHWC", "HW
     bwd = jax.jit(jax.grad(lambda a, b, q: jnp.sum(conv(a, b) * q), argnums=(0, 1)))
     print(f"jax Forward/nhwc:{int(name == 'nhwc')} {median_ms(fwd, x, w):.2f} ms")
     print(f"jax ForwardBackward/nhwc:{int(name == 'nhwc')} {median_ms(bwd, x, w, p):.2f} ms")
+
+
+def max_pool(a):
+    return jax.lax.reduce_window(a, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+
+
+def avg_pool(a):
+    return jax.lax.reduce_window(a, 0.0, jax.lax.add, (1, 2, 2, 1), (1, 2, 2, 1), "VALID") / 4.0
+
+
+k = jax.random.split(jax.random.PRNGKey(1), 2)
+x, p = jax.random.normal(k[0], (64, 32, 32, 64)), jax.random.normal(k[1], (64, 16, 16, 64))
+for name, pool in [("max", max_pool), ("avg", avg_pool)]:
+    fwd = jax.jit(pool)
+    bwd = jax.jit(jax.grad(lambda a, q: jnp.sum(pool(a) * q)))
+    print(f"jax PoolForward/max:{int(name == 'max')} {median_ms(fwd, x):.2f} ms")
+    print(f"jax PoolForwardBackward/max:{int(name == 'max')} {median_ms(bwd, x, p):.2f} ms")

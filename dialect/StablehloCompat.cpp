@@ -212,7 +212,7 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
       attrs.push_back({StringAttr::get(ctx, key), dims.get(key) ? dims.get(key) : DenseI64ArrayAttr::get(ctx, {})});
     take("precision_config");
     take("algorithm");
-  } else if (name == "stablehlo.reduce") {
+  } else if (name == "stablehlo.reduce" || name == "stablehlo.reduce_window") {
     int32_t n = static_cast<int32_t>(op->getNumOperands() / 2);
     attrs.push_back({StringAttr::get(ctx, "operandSegmentSizes"), DenseI32ArrayAttr::get(ctx, {n, n})});
   } else if (name == "stablehlo.gather" || name == "stablehlo.scatter") {
@@ -421,7 +421,7 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
     drop("rounding_method");
     target = round.getRoundingMethod() == RoundingMethod::AWAY_FROM_ZERO ? "stablehlo.round_nearest_afz"
                                                                         : "stablehlo.round_nearest_even";
-  } else if (isa<ReduceOp>(op)) {
+  } else if (isa<ReduceOp, ReduceWindowOp>(op)) {
     drop("operandSegmentSizes");
   } else if (isa<FusionOp, Threefry2x32Op, Exp2Op>(op)) {
     return op->emitError("StableHLO has no op for ") << op->getName()

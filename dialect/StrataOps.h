@@ -23,5 +23,13 @@ template <typename ConcreteType>
 class Expensive : public TraitBase<ConcreteType, Expensive> {};
 }  // namespace mlir::OpTrait::strata
 
+namespace mlir::strata {
+// The geometry of a window op (reduce_window, select_and_scatter), one entry a dimension, with
+// StableHLO's defaults for absent attributes.
+struct WindowGeometry {
+  SmallVector<int64_t> window, strides, baseDilations, windowDilations, paddingLow, paddingHigh;
+};
+}  // namespace mlir::strata
+
 #define GET_OP_CLASSES
 #include "StrataOps.h.inc"

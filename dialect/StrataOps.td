@@ -969,7 +969,8 @@ def Strata_FusionOp : Strata_Op<"fusion", [RecursiveMemoryEffects, IsolatedFromA
 }
 
 def Strata_ReturnOp : Strata_Op<"return", [Pure, Terminator, ReturnLike,
-                                          ParentOneOf<["ReduceOp", "FusionOp", "IfOp", "CaseOp", "WhileOp", "SortOp"]>]> {
+                                          ParentOneOf<["ReduceOp", "FusionOp", "IfOp", "CaseOp", "WhileOp", "SortOp",
+                                                       "ReduceWindowOp", "SelectAndScatterOp"]>]> {
   let summary = "the values a body yields";
   let description = [{
     Ends the body of a `strata.reduce`, `strata.fusion`, or a region of `strata.if`,
@@ -1384,6 +1385,85 @@ def Strata_SortOp : Strata_Op<"sort", [RecursiveMemoryEffects, SingleBlock]> {
       int64_t d = getDimension();
       return d < 0 ? d + cast<RankedTensorType>(getInputs()[0].getType()).getRank() : d;
     }
+  }];
+}
+
+
+//===----------------------------------------------------------------------------------===//
+// Window reductions (issue 13): StableHLO's reduce_window and select_and_scatter, printed in
+// StableHLO's (generic) form; absent optional attributes mean StableHLO's defaults.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_ReduceWindowOp : Strata_Op<"reduce_window", [RecursiveMemoryEffects, AttrSizedOperandSegments,
+                                                        SingleBlock]> {
+  let summary = "reduce each window of the inputs with a body";
+  let description = [{
+    StableHLO's reduce_window: each result element reduces one window of the N `inputs` (of one
+    shape) by the body, starting from the N 0-d `init_values`. The inputs are dilated by
+    `base_dilations` and padded by `padding` ([[low, high], ...], non-negative), both reading the
+    init value; the window (`window_dimensions`, taps `window_dilations` apart) steps by
+    `window_strides`. The body takes 2N 0-d tensors (accumulators, then elements) and returns N.
+    Strides and dilations default to 1, padding to 0.
+
+    Example:
+    ```mlir
+    %1 = "strata.reduce_window"(%0, %ninf) <{window_dimensions = array<i64: 1, 2, 2, 1>,
+        window_strides = array<i64: 1, 2, 2, 1>, operandSegmentSizes = array<i32: 1, 1>}> ({
+    ^bb0(%acc: tensor<f32>, %x: tensor<f32>):
+      %m = strata.maximum %acc, %x : tensor<f32>
+      strata.return %m : tensor<f32>
+    }) : (tensor<8x32x32x16xf32>, tensor<f32>) -> tensor<8x16x16x16xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Strata_Tensor>:$inputs, Variadic<Strata_Tensor>:$init_values,
+                       DenseI64ArrayAttr:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$base_dilations,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_dilations,
+                       OptionalAttr<I64ElementsAttr>:$padding);
+  let results = (outs Variadic<Strata_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    // The window's geometry with StableHLO's defaults filled in.
+    WindowGeometry getGeometry();
+  }];
+}
+
+def Strata_SelectAndScatterOp : Strata_Op<"select_and_scatter", [RecursiveMemoryEffects]> {
+  let summary = "scatter each source element to the element its window selects";
+  let description = [{
+    StableHLO's select_and_scatter (JAX's select_and_scatter_add is it with `compare GE` and
+    `add`): for each window of `operand` (`window_dimensions`, `window_strides`, `padding`; one
+    window per element of `source`), the `select` region picks one element (a later element
+    replaces the current one when select(current, element) is false; padding is never
+    selected), and the `scatter` region combines the source element into the result there. The
+    result starts as `init_value` everywhere. Window sizes and strides default to 1, padding to 0.
+
+    Example:
+    ```mlir
+    %r = "strata.select_and_scatter"(%x, %g, %zero) <{window_dimensions = array<i64: 2, 2>,
+        window_strides = array<i64: 2, 2>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %c = strata.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      strata.return %c : tensor<i1>
+    }, {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = strata.add %a, %b : tensor<f32>
+      strata.return %s : tensor<f32>
+    }) : (tensor<4x6xf32>, tensor<2x3xf32>, tensor<f32>) -> tensor<4x6xf32>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$operand, Strata_Tensor:$source, Strata_Tensor:$init_value,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<I64ElementsAttr>:$padding);
+  let results = (outs Strata_Tensor:$result);
+  let regions = (region SizedRegion<1>:$select, SizedRegion<1>:$scatter);
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    // The window's geometry with StableHLO's defaults filled in (dilations 1).
+    WindowGeometry getGeometry();
   }];
 }
 

@@ -70,9 +70,12 @@ struct StrataToLinalgPass : impl::StrataToLinalgPassBase<StrataToLinalgPass> {
     target.addLegalDialect<linalg::LinalgDialect, arith::ArithDialect, math::MathDialect,
                            tensor::TensorDialect, func::FuncDialect, scf::SCFDialect,
                            bufferization::BufferizationDialect, memref::MemRefDialect, LLVM::LLVMDialect>();
-    // The ops of a reduce body are consumed by the reduce's pattern.
-    target.addDynamicallyLegalDialect<StrataDialect>(
-        [](Operation* op) { return op->getParentOfType<ReduceOp>() != nullptr || op->getParentOfType<SortOp>() != nullptr; });
+    // The ops of a reduce body (or a sort comparator, or a window op's regions) are consumed
+    // by the op's pattern.
+    target.addDynamicallyLegalDialect<StrataDialect>([](Operation* op) {
+      return op->getParentOfType<ReduceOp>() || op->getParentOfType<SortOp>() ||
+             op->getParentOfType<ReduceWindowOp>() || op->getParentOfType<SelectAndScatterOp>();
+    });
     RewritePatternSet patterns(ctx);
     populateStrataToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns)))) signalPassFailure();

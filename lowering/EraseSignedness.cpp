@@ -7,7 +7,7 @@
 // scalar bodies (dialect/ScalarOps.h) read it:
 //  - an op with unsigned integer operands gets the unit attribute `strata.unsigned` (div, rem,
 //    max, min, pow, sign, abs, clamp, compare, and the ops of reduce bodies alike); a convert
-//    to an unsigned type also `strata.unsigned_result`;
+//    to an unsigned type also `strata.unsigned_result`; a compare also compare_type UNSIGNED;
 //  - unsigned index operands (dynamic_slice / dynamic_update_slice starts, gather and scatter
 //    indices) are first zero-extended to i64 by a strata.convert, so the index code, which
 //    reads indices as signed, sees their values;
@@ -69,6 +69,10 @@ LogicalResult eraseSignedness(ModuleOp module) {
     if (isa<ModuleOp, func::FuncOp>(op)) return;
     bool unsignedIn = llvm::any_of(op->getOperandTypes(), isUnsigned);
     if (unsignedIn) op->setAttr(kUnsignedAttr, unit);
+    // A comparison says it in its own attribute too (sort comparators are read by it).
+    if (auto c = dyn_cast<CompareOp>(op); c && unsignedIn)
+      if (std::optional<ComparisonType> t = c.getCompareType(); !t || *t == ComparisonType::SIGNED || *t == ComparisonType::NOTYPE)
+        c.setCompareType(ComparisonType::UNSIGNED);
     if (isa<ConvertOp>(op) && isUnsigned(op->getResult(0).getType())) op->setAttr(kUnsignedResultAttr, unit);
   });
 

@@ -493,6 +493,13 @@ void lowerFusions(ModuleOp module) {
   SmallVector<FusionOp> fusions;
   module.walk([&](FusionOp f) { fusions.push_back(f); });
   for (FusionOp f : fusions) {
+    // A fusion inside a body evaluated on scalars (a called function inlined into a reduce or
+    // window op's region) is plain scalar code for that op's pattern.
+    if (f->getParentOfType<ReduceOp>() || f->getParentOfType<ReduceWindowOp>() ||
+        f->getParentOfType<SelectAndScatterOp>()) {
+      inlineFusion(f);
+      continue;
+    }
     // Emitted ops before the region; on failure they are dead and canonicalization drops them.
     if (failed(FusionLowering(f).run())) inlineFusion(f);
   }

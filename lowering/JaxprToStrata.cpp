@@ -630,6 +630,106 @@ LogicalResult sort(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// ---- Window reductions (issue 13) ----
+
+// JAX's window params (padding as two lists) as strata.reduce_window's attributes.
+struct WindowAttrs {
+  DenseI64ArrayAttr window, strides, base, dilation;
+  DenseIntElementsAttr padding;
+};
+std::optional<WindowAttrs> windowAttrs(Eqn& q, bool dilations) {
+  const st::IntList* window = q.ints("window_dimensions");
+  const st::IntList* strides = q.ints("window_strides");
+  const st::IntList* lo = q.ints("padding_low");
+  const st::IntList* hi = q.ints("padding_high");
+  const st::IntList* base = dilations ? q.ints("base_dilation") : nullptr;
+  const st::IntList* dil = dilations ? q.ints("window_dilation") : nullptr;
+  if (!window || !strides || !lo || !hi || lo->size() != hi->size() || (dilations && (!base || !dil)))
+    return std::nullopt;
+  SmallVector<int64_t> pads;
+  for (size_t i = 0; i < lo->size(); ++i) pads.append({(*lo)[i], (*hi)[i]});
+  auto padType = RankedTensorType::get({static_cast<int64_t>(lo->size()), 2}, q.b.getI64Type());
+  WindowAttrs a{q.b.getDenseI64ArrayAttr(*window), q.b.getDenseI64ArrayAttr(*strides),
+                dilations ? q.b.getDenseI64ArrayAttr(*base) : DenseI64ArrayAttr(),
+                dilations ? q.b.getDenseI64ArrayAttr(*dil) : DenseI64ArrayAttr(),
+                DenseIntElementsAttr::get(padType, ArrayRef<int64_t>(pads))};
+  return a;
+}
+
+// reduce_window_sum/max/min: strata.reduce_window of one input from the combiner's identity.
+template <Combiner kCombiner>
+LogicalResult reduceWindow(Eqn& q, SmallVectorImpl<Value>& r) {
+  std::optional<WindowAttrs> a = windowAttrs(q, true);
+  if (failed(q.expectArity(1)) || !a) return failure();
+  Type element = q.resultType().getElementType();
+  auto scalar = RankedTensorType::get({}, element);
+  Value init = identityOf(q.b, q.loc, element, kCombiner);
+  auto op = ReduceWindowOp::create(q.b, q.loc, TypeRange{q.resultType()}, ValueRange{q.operands[0]}, ValueRange{init},
+                                   a->window, a->strides, a->base, a->dilation, a->padding);
+  OpBuilder::InsertionGuard guard(q.b);
+  Block* body = q.b.createBlock(&op.getBody(), {}, {scalar, scalar}, {q.loc, q.loc});
+  ReturnOp::create(q.b, q.loc, ValueRange{combine(q.b, q.loc, kCombiner, body->getArgument(0), body->getArgument(1))});
+  r.push_back(op.getResult(0));
+  return success();
+}
+
+ComparisonDirection selectDirection(Eqn& q, bool& ok) {
+  const std::string* s = q.param<std::string>("select_prim", "ge or le");
+  ok = s && (*s == "ge" || *s == "le");
+  if (s && !ok) q.error() << "expects select_prim ge or le, but got " << *s;
+  return s && *s == "le" ? ComparisonDirection::LE : ComparisonDirection::GE;
+}
+
+// select_and_scatter_add source operand: strata.select_and_scatter (compare, add) from 0.
+LogicalResult selectAndScatterAdd(Eqn& q, SmallVectorImpl<Value>& r) {
+  bool ok = false;
+  ComparisonDirection dir = selectDirection(q, ok);
+  std::optional<WindowAttrs> a = windowAttrs(q, false);
+  if (failed(q.expectArity(2)) || !a || !ok) return failure();
+  OpBuilder& b = q.b;
+  Location loc = q.loc;
+  Type element = q.resultType().getElementType();
+  auto scalar = RankedTensorType::get({}, element);
+  Value zero = identityOf(b, loc, element, Combiner::kAdd);
+  auto op = SelectAndScatterOp::create(b, loc, q.resultType(), q.operands[1], q.operands[0], zero, a->window,
+                                       a->strides, a->padding);
+  OpBuilder::InsertionGuard guard(b);
+  Block* sel = b.createBlock(&op.getSelect(), {}, {scalar, scalar}, {loc, loc});
+  auto pred = RankedTensorType::get({}, b.getI1Type());
+  ReturnOp::create(b, loc, ValueRange{CompareOp::create(b, loc, pred, dir, sel->getArgument(0), sel->getArgument(1))});
+  Block* sc = b.createBlock(&op.getScatter(), {}, {scalar, scalar}, {loc, loc});
+  ReturnOp::create(b, loc, ValueRange{AddOp::create(b, loc, sc->getArgument(0), sc->getArgument(1))});
+  r.push_back(op.getResult());
+  return success();
+}
+
+// select_and_gather_add tangents operand: JAX's variadic reduce_window over (operand, tangent)
+// pairs from (identity, 0), keeping the accumulated pair when compare(acc, x) holds.
+LogicalResult selectAndGatherAdd(Eqn& q, SmallVectorImpl<Value>& r) {
+  bool ok = false;
+  ComparisonDirection dir = selectDirection(q, ok);
+  std::optional<WindowAttrs> a = windowAttrs(q, true);
+  if (failed(q.expectArity(2)) || !a || !ok) return failure();
+  OpBuilder& b = q.b;
+  Location loc = q.loc;
+  Type element = q.resultType().getElementType();
+  auto scalar = RankedTensorType::get({}, element);
+  Value initValue = identityOf(b, loc, element, dir == ComparisonDirection::GE ? Combiner::kMax : Combiner::kMin);
+  Value initTangent = identityOf(b, loc, element, Combiner::kAdd);
+  auto op = ReduceWindowOp::create(b, loc, TypeRange{q.resultType(), q.resultType()},
+                                   ValueRange{q.operands[1], q.operands[0]}, ValueRange{initValue, initTangent},
+                                   a->window, a->strides, a->base, a->dilation, a->padding);
+  OpBuilder::InsertionGuard guard(b);
+  Block* body = b.createBlock(&op.getBody(), {}, {scalar, scalar, scalar, scalar}, {loc, loc, loc, loc});
+  auto pred = RankedTensorType::get({}, b.getI1Type());
+  Value keep = CompareOp::create(b, loc, pred, dir, body->getArgument(0), body->getArgument(2));
+  Value v = SelectOp::create(b, loc, scalar, keep, body->getArgument(0), body->getArgument(2));
+  Value t = SelectOp::create(b, loc, scalar, keep, body->getArgument(1), body->getArgument(3));
+  ReturnOp::create(b, loc, ValueRange{v, t});
+  r.push_back(op.getResult(1));
+  return success();
+}
+
 struct Entry {
   const char* primitive;
   LowerFn lower;
@@ -689,6 +789,12 @@ const Entry kLowerings[] = {
     {"cummax", cumulative<kMaxKind>, "strata.cumulative"},
     {"cummin", cumulative<kMinKind>, "strata.cumulative"},
     {"cumlogsumexp", cumulative<kLogSumExpKind>, "strata.cumulative"},
+    // Window reductions and their derivatives (issue 13).
+    {"reduce_window_sum", reduceWindow<Combiner::kAdd>, "strata.reduce_window"},
+    {"reduce_window_max", reduceWindow<Combiner::kMax>, "strata.reduce_window"},
+    {"reduce_window_min", reduceWindow<Combiner::kMin>, "strata.reduce_window"},
+    {"select_and_scatter_add", selectAndScatterAdd, "strata.select_and_scatter"},
+    {"select_and_gather_add", selectAndGatherAdd, "strata.reduce_window"},
     {"sort", sort, "strata.sort"},  // sort (issue 13)
 };
 

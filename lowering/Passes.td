@@ -44,6 +44,9 @@ def RejectControlFlowPass : Pass<"strata-reject-control-flow", "::mlir::ModuleOp
        CPU (JitOptions::device = st::cpu())", and the pass fails.
     2. So is the first strata.dynamic_slice or strata.dynamic_update_slice (their starts are
        read on the host): "the cuda target cannot compile run-time slices yet (...)".
+    3. So is the first strata.reduce_window (its loop nest, window loops between result loops,
+       is not one the GPU loop mapping handles): "the cuda target cannot compile window
+       reductions yet (strata.reduce_window); ...".
   }];
 }
 

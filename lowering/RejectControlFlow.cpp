@@ -28,6 +28,13 @@ struct RejectControlFlowPass : impl::RejectControlFlowPassBase<RejectControlFlow
                       "(JitOptions::device = st::cpu())");
         return WalkResult::interrupt();
       }
+      // A window reduction's loop nest (window loops between result loops) is not a shape the
+      // GPU loop mapping handles yet.
+      if (isa<ReduceWindowOp>(op)) {
+        op->emitError("the cuda target cannot compile window reductions yet (")
+            << op->getName() << "); run this function on the CPU (JitOptions::device = st::cpu())";
+        return WalkResult::interrupt();
+      }
       if (!isa<IfOp, CaseOp, WhileOp>(op)) return WalkResult::advance();
       op->emitError("the cuda target cannot compile control flow yet (")
           << op->getName() << "); run this function on the CPU (JitOptions::device = st::cpu())";

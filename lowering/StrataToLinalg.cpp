@@ -606,6 +606,7 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
   populateIndexingToLinalgPatterns(patterns);
   populateConvolutionToLinalgPatterns(patterns);  // convolution and pooling (issue 13)
   populateSortingLoweringPatterns(patterns);
+  populateWindowLoweringPatterns(patterns);  // reduce_window, select_and_scatter (issue 13)
   populateSortToRuntimePatterns(patterns);  // sort (issue 13)
 }
 

@@ -83,4 +83,9 @@ Value emitBatchMatmulTensors(OpBuilder& b, Location loc, Value lhs, llvm::ArrayR
                              llvm::ArrayRef<int64_t> lc, Value rhs, llvm::ArrayRef<int64_t> rb,
                              llvm::ArrayRef<int64_t> rc, Type acc);
 
+// ---- Window reductions (issue 13) ----
+// strata.reduce_window (a linalg.generic over result and window) and strata.select_and_scatter
+// (an scf.for nest) (WindowToLinalg.cpp; part of populateStrataToLinalgPatterns).
+void populateWindowLoweringPatterns(RewritePatternSet& patterns);
+
 }  // namespace mlir::strata

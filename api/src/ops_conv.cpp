@@ -7,6 +7,7 @@
 
 #include "op_helpers.h"
 #include "primitives/conv_params.h"
+#include "primitives/window.h"
 
 namespace strata {
 namespace {
@@ -116,12 +117,95 @@ Array conv_general_dilated(const Array& lhs, const Array& rhs, const std::vector
   return conv::bind(lhs, rhs, c, loc);
 }
 
+// ---- reduce_window (jax.lax.reduce_window with lax.add, lax.max, lax.min) ----
+
+namespace {
+
+Array reduce_window_of(window::Kind k, const char* op, const Array& x, const std::vector<int64_t>& window_dimensions,
+                       const std::vector<int64_t>& window_strides, const Padding& padding,
+                       const std::vector<int64_t>& base_dilation, const std::vector<int64_t>& window_dilation,
+                       SourceLocation loc) {
+  const AbstractValue& av = api::aval(x, op);
+  const size_t r = static_cast<size_t>(av.ndim());
+  auto or_ones = [&](const std::vector<int64_t>& v, const char* what) {
+    if (v.empty()) return shape_rules::ones(r);
+    if (v.size() != r)
+      throw ValueError(std::string(op) + ": expects " + what + " of length " + std::to_string(r) + " for " + av.str() +
+                       ", but got " + shape_rules::list_string(v));
+    return v;
+  };
+  if (window_dimensions.size() != r)
+    throw ValueError(std::string(op) + ": expects window_dimensions of length " + std::to_string(r) + " for " +
+                     av.str() + ", but got " + shape_rules::list_string(window_dimensions));
+  shape_rules::WindowParams w{window_dimensions, or_ones(window_strides, "window_strides"), {}, {},
+                              or_ones(base_dilation, "base_dilation"), or_ones(window_dilation, "window_dilation")};
+  if (padding.mode.empty()) {
+    if (padding.pairs.size() != r)
+      throw ValueError(std::string(op) + ": expects " + std::to_string(r) + " (low, high) padding pairs, but got " +
+                       std::to_string(padding.pairs.size()));
+    for (auto [lo, hi] : padding.pairs) {
+      w.padding_low.push_back(lo);
+      w.padding_high.push_back(hi);
+    }
+  } else {
+    for (size_t d = 0; d < r; ++d) {
+      if (window_dimensions[d] < 1 || w.window_strides[d] < 1 || w.base_dilation[d] < 1 || w.window_dilation[d] < 1)
+        break;  // the shape rule names the bad value
+      auto [lo, hi] = window_padding(op, padding.mode, shape_rules::dilated_size(av.shape[d], w.base_dilation[d]),
+                                     shape_rules::dilated_size(window_dimensions[d], w.window_dilation[d]),
+                                     w.window_strides[d]);
+      w.padding_low.push_back(lo);
+      w.padding_high.push_back(hi);
+    }
+    w.padding_low.resize(r, 0);
+    w.padding_high.resize(r, 0);
+  }
+  return window::reduce(k, x, w, loc);
+}
+
+}  // namespace
+
+Array reduce_window_sum(const Array& x, const std::vector<int64_t>& window_dimensions,
+                        const std::vector<int64_t>& window_strides, const Padding& padding,
+                        const std::vector<int64_t>& base_dilation, const std::vector<int64_t>& window_dilation,
+                        SourceLocation loc) {
+  return reduce_window_of(window::Kind::kSum, "reduce_window_sum", x, window_dimensions, window_strides, padding,
+                          base_dilation, window_dilation, loc);
+}
+Array reduce_window_max(const Array& x, const std::vector<int64_t>& window_dimensions,
+                        const std::vector<int64_t>& window_strides, const Padding& padding,
+                        const std::vector<int64_t>& base_dilation, const std::vector<int64_t>& window_dilation,
+                        SourceLocation loc) {
+  return reduce_window_of(window::Kind::kMax, "reduce_window_max", x, window_dimensions, window_strides, padding,
+                          base_dilation, window_dilation, loc);
+}
+Array reduce_window_min(const Array& x, const std::vector<int64_t>& window_dimensions,
+                        const std::vector<int64_t>& window_strides, const Padding& padding,
+                        const std::vector<int64_t>& base_dilation, const std::vector<int64_t>& window_dilation,
+                        SourceLocation loc) {
+  return reduce_window_of(window::Kind::kMin, "reduce_window_min", x, window_dimensions, window_strides, padding,
+                          base_dilation, window_dilation, loc);
+}
+
 namespace nn {
 namespace {
 
 struct Pool {
   std::vector<int64_t> strides;
   std::vector<std::pair<int64_t, int64_t>> pads;
+  // The window over (batch, spatial..., features): 1 in batch and features.
+  shape_rules::WindowParams geometry(const std::vector<int64_t>& window) const {
+    size_t r = window.size() + 2;
+    shape_rules::WindowParams w{shape_rules::ones(r), shape_rules::ones(r), shape_rules::zeros(r),
+                                shape_rules::zeros(r), shape_rules::ones(r), shape_rules::ones(r)};
+    for (size_t i = 0; i < window.size(); ++i) {
+      w.window_dimensions[i + 1] = window[i];
+      w.window_strides[i + 1] = strides[i];
+      w.padding_low[i + 1] = pads[i].first;
+      w.padding_high[i + 1] = pads[i].second;
+    }
+    return w;
+  }
 };
 
 // The strides and (low, high) padding of a pooling window over x's spatial dimensions.
@@ -156,72 +240,24 @@ Pool pool_geometry(const char* op, const AbstractValue& av, const std::vector<in
 
 }  // namespace
 
-// The maximum over the window's taps, each a strided slice of x padded with -inf.
+// reduce_window_max over the spatial dimensions (padding reads -inf, so it never wins).
 Array max_pool(const Array& x, const std::vector<int64_t>& window, const std::vector<int64_t>& strides,
                const Padding& padding, SourceLocation loc) {
   const AbstractValue& av = api::aval(x, "max_pool");
   if (!is_floating(av.dtype)) throw DTypeError("max_pool: expects a float operand, but got " + av.str());
   Pool g = pool_geometry("max_pool", av, window, strides, padding);
-  const size_t nsp = window.size(), rank = nsp + 2;
-  IntList lo(rank, 0), hi(rank, 0), interior(rank, 0);
-  for (size_t i = 0; i < nsp; ++i) {
-    lo[i + 1] = g.pads[i].first;
-    hi[i + 1] = g.pads[i].second;
-  }
-  Array xp = lax::pad(x, lax::scalar(-INFINITY, av.dtype), lo, hi, interior, loc);
-  const Shape& ps = api::aval(xp, "max_pool").shape;
-  std::vector<int64_t> out(nsp);
-  int64_t taps = 1;
-  for (size_t i = 0; i < nsp; ++i) {
-    out[i] = ps[i + 1] < window[i] ? 0 : (ps[i + 1] - window[i]) / g.strides[i] + 1;
-    taps *= window[i];
-  }
-  Array result;
-  for (int64_t t = 0; t < taps; ++t) {
-    IntList start(rank, 0), limit(ps.begin(), ps.end()), step(rank, 1);
-    for (size_t i = nsp, r = static_cast<size_t>(t); i-- > 0;) {
-      int64_t k = static_cast<int64_t>(r % static_cast<size_t>(window[i]));
-      r /= static_cast<size_t>(window[i]);
-      start[i + 1] = k;
-      limit[i + 1] = out[i] == 0 ? k : k + (out[i] - 1) * g.strides[i] + 1;
-      step[i + 1] = g.strides[i];
-    }
-    Array tap = lax::slice(xp, start, limit, step, loc);
-    result = t == 0 ? tap : lax::max(result, tap, loc);
-  }
-  return result;
+  return window::reduce(window::Kind::kMax, x, g.geometry(window), loc);
 }
 
-// The window sums as a depthwise convolution with a kernel of ones, over the window's size.
+// The window sums (reduce_window_sum, padding reads 0) over the window's size.
 Array avg_pool(const Array& x, const std::vector<int64_t>& window, const std::vector<int64_t>& strides,
                const Padding& padding, SourceLocation loc) {
   const AbstractValue& av = api::aval(x, "avg_pool");
   if (!is_floating(av.dtype)) throw DTypeError("avg_pool: expects a float operand, but got " + av.str());
   Pool g = pool_geometry("avg_pool", av, window, strides, padding);
-  const size_t nsp = window.size(), rank = nsp + 2;
-  const int64_t features = av.shape[rank - 1];
-  Shape kshape(window.begin(), window.end());
-  kshape.push_back(1);
-  kshape.push_back(features);
   int64_t size = 1;
   for (int64_t w : window) size *= w;
-  Array ones = lax::full(AbstractValue{kshape, av.dtype, false}, 1.0, loc);
-  shape_rules::ConvParams c;
-  c.window_strides = g.strides;
-  for (auto [lo, hi] : g.pads) {
-    c.padding_low.push_back(lo);
-    c.padding_high.push_back(hi);
-  }
-  c.lhs_dilation = c.rhs_dilation = std::vector<int64_t>(nsp, 1);
-  c.lhs_spec = {0, static_cast<int64_t>(rank) - 1};
-  c.rhs_spec = {static_cast<int64_t>(rank) - 1, static_cast<int64_t>(rank) - 2};
-  for (size_t i = 0; i < nsp; ++i) {
-    c.lhs_spec.push_back(static_cast<int64_t>(i) + 1);
-    c.rhs_spec.push_back(static_cast<int64_t>(i));
-  }
-  c.out_spec = c.lhs_spec;
-  c.feature_group_count = features;
-  Array sums = conv::bind(x, ones, c, loc);
+  Array sums = window::reduce(window::Kind::kSum, x, g.geometry(window), loc);
   return lax::div(sums, lax::scalar(static_cast<double>(size), av.dtype), loc);
 }
 

@@ -258,6 +258,7 @@ inline std::vector<Case> threefry_cases() {
 #include "indexing_cases.h"
 
 #include "sortscan_cases.h"
+#include "window_cases.h"  // reduce_window and its derivatives (issue 13)
 
 // The cases of each primitive, by name. A primitive missing here fails EveryPrimitiveHasCases.
 // ---- Convolution and pooling (issue 13) ----
@@ -451,6 +452,12 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"cummax", [] { return cumulative_cases(false, -9, 9); }},
       {"cummin", [] { return cumulative_cases(false, -9, 9); }},
       {"cumlogsumexp", [] { return cumulative_cases(true, -9, 9); }},
+      // Window reductions and their derivatives (issue 13; window_cases.h).
+      {"reduce_window_sum", [] { return reduce_window_cases(false); }},
+      {"reduce_window_max", [] { return reduce_window_cases(true); }},
+      {"reduce_window_min", [] { return reduce_window_cases(true); }},
+      {"select_and_scatter_add", select_and_scatter_cases},
+      {"select_and_gather_add", select_and_gather_cases},
       {"sort", sort_cases},  // sort (issue 13)
   };
   return *table;

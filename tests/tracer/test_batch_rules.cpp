@@ -128,3 +128,31 @@ TEST(BatchRules, NothingBatchedIsThePrimitiveItself) {
   EXPECT_EQ(out_dims, std::vector<int>{st::not_mapped});
   EXPECT_EQ(out[0].to_vector<float>(), st::negative(x).to_vector<float>());
 }
+
+// Window reductions and their derivatives (issue 13): the batch dimension goes first with a
+// window of 1; select_and_* broadcast an unbatched operand.
+TEST(BatchRules, WindowRulesEqualThePrimitivePerExample) {
+  using st::IntList;
+  Array x = rnd({3, 4, 2}, 20);
+  auto geom = [](IntList w, IntList s, IntList lo, IntList hi, IntList base, IntList dil) {
+    return st::Params{{"window_dimensions", w}, {"window_strides", s}, {"padding_low", lo},
+                      {"padding_high", hi},    {"base_dilation", base}, {"window_dilation", dil}};
+  };
+  st::Params sum = geom({2, 2}, {1, 1}, {1, 0}, {0, 1}, {2, 1}, {1, 1});
+  st::Params max = geom({2, 2}, {2, 1}, {0, 0}, {1, 0}, {1, 1}, {1, 2});
+  st::Params sas{{"select_prim", std::string("ge")}, {"window_dimensions", IntList{2, 1}}, {"window_strides", IntList{1, 1}},
+                 {"padding_low", IntList{0, 0}},     {"padding_high", IntList{0, 0}}};
+  st::Params sag = geom({2, 2}, {1, 1}, {0, 1}, {1, 0}, {1, 1}, {1, 1});
+  sag.set("select_prim", std::string("le"));
+  std::vector<Case> cases = {
+      {&st::prim::kReduceWindowSum, {x}, {1}, sum},
+      {&st::prim::kReduceWindowMax, {x}, {0}, max},
+      {&st::prim::kReduceWindowMin, {x}, {2}, max},
+      // Examples of operand [3, 2] (dimension 1 of x), sources [2, 2].
+      {&st::prim::kSelectAndScatterAdd, {rnd({4, 2, 2}, 21), x}, {0, 1}, sas},
+      {&st::prim::kSelectAndScatterAdd, {rnd({2, 2, 5}, 22), rnd({3, 2}, 23)}, {2, st::not_mapped}, sas},
+      {&st::prim::kSelectAndGatherAdd, {rnd({3, 4, 2}, 24), x}, {1, 1}, sag},
+      {&st::prim::kSelectAndGatherAdd, {rnd({3, 2, 4}, 25), rnd({3, 2}, 26)}, {2, st::not_mapped}, sag},
+  };
+  for (const Case& c : cases) expect_rule_matches_examples(c);
+}

@@ -51,14 +51,34 @@ Array conv_general_dilated(const Array& lhs, const Array& rhs, const std::vector
                            const ConvDimensionNumbers& dimension_numbers = {}, int64_t feature_group_count = 1,
                            int64_t batch_group_count = 1, SourceLocation loc = SourceLocation::current());
 
+// jax.lax.reduce_window with lax.add, lax.max or lax.min and its identity (0, -inf, +inf; the
+// integer extremes for integers): each result element combines one window of `x`, after x is
+// dilated by `base_dilation` (holes between elements) and padded (padding and holes read the
+// identity); the window has one size per dimension of x, its taps `window_dilation` apart, and
+// steps by `window_strides`. Empty lists mean 1 in every dimension; padding is "VALID", "SAME",
+// "SAME_LOWER" or (low, high) pairs. Gradients as JAX's (max/min through select_and_scatter_add,
+// which has no dilations).
+Array reduce_window_sum(const Array& x, const std::vector<int64_t>& window_dimensions,
+                        const std::vector<int64_t>& window_strides = {}, const Padding& padding = "VALID",
+                        const std::vector<int64_t>& base_dilation = {}, const std::vector<int64_t>& window_dilation = {},
+                        SourceLocation loc = SourceLocation::current());
+Array reduce_window_max(const Array& x, const std::vector<int64_t>& window_dimensions,
+                        const std::vector<int64_t>& window_strides = {}, const Padding& padding = "VALID",
+                        const std::vector<int64_t>& base_dilation = {}, const std::vector<int64_t>& window_dilation = {},
+                        SourceLocation loc = SourceLocation::current());
+Array reduce_window_min(const Array& x, const std::vector<int64_t>& window_dimensions,
+                        const std::vector<int64_t>& window_strides = {}, const Padding& padding = "VALID",
+                        const std::vector<int64_t>& base_dilation = {}, const std::vector<int64_t>& window_dilation = {},
+                        SourceLocation loc = SourceLocation::current());
+
 namespace nn {
 
 // Pooling as flax.linen: `x` is (batch, spatial..., features); `window` and `strides` (default:
 // 1 in each dimension) run over the spatial dimensions; padding as for convolutions.
 // max_pool: the largest element of each window (padding never wins). avg_pool: the window's
 // sum divided by the window's size (padded positions count, flax's count_include_pad=True).
-// Both are composites of slices, maxima and a depthwise convolution, so every transform sees
-// primitives whose derivative and batching rules exist (no reduce_window primitive yet).
+// Both are reduce_window (max; sum divided by the size), so their gradients are JAX's
+// (select_and_scatter_add for max_pool).
 Array max_pool(const Array& x, const std::vector<int64_t>& window, const std::vector<int64_t>& strides = {},
                const Padding& padding = "VALID", SourceLocation loc = SourceLocation::current());
 Array avg_pool(const Array& x, const std::vector<int64_t>& window, const std::vector<int64_t>& strides = {},
