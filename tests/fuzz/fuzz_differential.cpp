@@ -3,8 +3,8 @@
 // thirteen), shapes (0-d, empty and broadcasting ones included), input values (edge values:
 // 0, -1, extremes, nan, inf, -0.0) and a chain of up to 16 ops from elementwise arithmetic,
 // comparisons and where, bit ops, conversions, reductions, cumulative ops, shape ops, matmul,
-// indexing (take, dynamic_slice, x[0]), concatenate, pad modes, argmax, clip, cond and
-// fori_loop. Results must match bit for bit on integers and bools, and on floats up to a few ulps
+// indexing (take, dynamic_slice, x[0]), concatenate, pad modes, argmax, clip, cond,
+// fori_loop, sort/argsort/top_k, reduce_window sum/max, flip and einsum. Results must match bit for bit on integers and bools, and on floats up to a few ulps
 // of the transcendental functions (nan where nan, inf where inf). A user error (a DTypeError on
 // a float op of an integer, say) must be raised alike by both, never a crash.
 #include <cmath>
@@ -95,10 +95,21 @@ st::Array apply(int op, const st::Array& x, const st::Array& y, int arg) {
     case 37: return st::cond(st::greater(st::sum(st::astype(y, st::f32)), st::Array(0.0f)),
                              [](const st::Array& v) { return v + v; }, [](const st::Array& v) { return -v; }, x);
     case 38: return st::fori_loop(0, arg % 4, [](const st::Array& i, const st::Array& v) { return v * v - st::astype(i, v.dtype()); }, x);
-    default: return st::astype(x.ndim() ? x[0] : x, kTypes[arg % 13]);
+    case 39: return st::astype(x.ndim() ? x[0] : x, kTypes[arg % 13]);
+    // Sorting and windows.
+    case 40: return st::sort(x, x.ndim() ? std::optional<int>(arg % x.ndim()) : std::nullopt, arg % 2 == 1);
+    case 41: return st::argsort(x, x.ndim() ? std::optional<int>(arg % x.ndim()) : std::nullopt, arg % 2 == 1);
+    case 42: return x.ndim() && x.shape().back() > 0 ? st::top_k(x, 1 + arg % x.shape().back()).first : x;
+    case 43: {
+      std::vector<int64_t> window(static_cast<size_t>(x.ndim()), 1), strides(static_cast<size_t>(x.ndim()), 1);
+      if (x.ndim()) window.back() = 1 + arg % 3, strides.back() = 1 + (arg / 3) % 2;
+      return arg % 2 ? st::reduce_window_max(x, window, strides, "SAME") : st::reduce_window_sum(x, window, strides, "SAME");
+    }
+    case 44: return st::flip(x);
+    default: return st::einsum("...,...->...", {x, y});
   }
 }
-constexpr int kNumOps = 40;
+constexpr int kNumOps = 46;
 
 struct Program {
   std::vector<int> ops, other, args;  // per step: the op, which earlier value is `y`, a small int
