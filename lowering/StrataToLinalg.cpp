@@ -213,16 +213,29 @@ struct PadLowering : OpConversionPattern<PadOp> {
   LogicalResult matchAndRewrite(PadOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    Value init = emptyLike(rw, loc, type.getShape(), type.getElementType());
+    // Negative edges: pad by the non-negative part, then cut the rest off (a view).
+    SmallVector<int64_t> lo, shape(type.getShape()), crop;
+    bool cropped = false;
+    for (auto [d, l] : llvm::enumerate(op.getEdgePaddingLow())) {
+      int64_t h = op.getEdgePaddingHigh()[d];
+      lo.push_back(std::max<int64_t>(l, 0));
+      crop.push_back(type.getShape()[d] == 0 ? 0 : std::max<int64_t>(-l, 0));  // an empty slice starts at 0
+      shape[d] += std::max<int64_t>(-l, 0) + std::max<int64_t>(-h, 0);
+      cropped |= l < 0 || h < 0;
+    }
+    Value init = emptyLike(rw, loc, shape, type.getElementType());
     Value value = scalarOf(rw, loc, adaptor.getPaddingValue());
     Value filled = linalg::FillOp::create(rw, loc, ValueRange{value}, ValueRange{init}).getResult(0);
     SmallVector<int64_t> strides;
     for (int64_t i : op.getInteriorPadding()) strides.push_back(i + 1);
     auto inType = tensorOf(adaptor.getOperand());
-    rw.replaceOpWithNewOp<tensor::InsertSliceOp>(op, adaptor.getOperand(), filled,
-                                                 indexAttrs(rw, op.getEdgePaddingLow()),
-                                                 indexAttrs(rw, inType.getShape()),
-                                                 indexAttrs(rw, strides));
+    Value padded = tensor::InsertSliceOp::create(rw, loc, adaptor.getOperand(), filled, indexAttrs(rw, lo),
+                                                 indexAttrs(rw, inType.getShape()), indexAttrs(rw, strides));
+    if (cropped)
+      padded = tensor::ExtractSliceOp::create(rw, loc, type, padded, indexAttrs(rw, crop),
+                                              indexAttrs(rw, type.getShape()),
+                                              indexAttrs(rw, SmallVector<int64_t>(shape.size(), 1)));
+    rw.replaceOp(op, padded);
     return success();
   }
 };

@@ -228,11 +228,16 @@ Result pad(const Shape& operand, const IntList& low, const IntList& high, const 
     return fail("expects low, high and interior padding of rank " + std::to_string(rank) +
                 ", but got " + list_string(low) + ", " + list_string(high) + " and " + list_string(interior));
   Shape out(rank);
+  // Negative low/high padding removes elements from that edge (as lax.pad and StableHLO).
   for (size_t i = 0; i < rank; ++i) {
-    if (low[i] < 0 || high[i] < 0 || interior[i] < 0)
-      return fail("expects non-negative padding, but got low " + list_string(low) + ", high " +
+    if (interior[i] < 0)
+      return fail("expects non-negative interior padding, but got low " + list_string(low) + ", high " +
                   list_string(high) + " and interior " + list_string(interior));
     out[i] = low[i] + high[i] + operand[i] + (operand[i] > 0 ? (operand[i] - 1) * interior[i] : 0);
+    if (out[i] < 0)
+      return fail("expects padding that leaves a dimension of size >= 0, but low " + list_string(low) + ", high " +
+                  list_string(high) + " and interior " + list_string(interior) + " give " + std::to_string(out[i]) +
+                  " along dimension " + std::to_string(i) + " of " + shape_string(operand));
   }
   return {out, {}};
 }

@@ -195,9 +195,18 @@ func.func @pad_rank(%a: tensor<2x3xf32>, %v: tensor<f32>) {
 
 // -----
 
-func.func @pad_negative(%a: tensor<2x3xf32>, %v: tensor<f32>) {
-  // expected-error @+1 {{'strata.pad' op expects non-negative padding, but got low [-1, 0], high [0, 0] and interior [0, 0]}}
-  %0 = strata.pad %a, %v, low = [-1, 0], high = [0, 0], interior = [0, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<1x3xf32>
+func.func @pad_negative_interior(%a: tensor<2x3xf32>, %v: tensor<f32>) {
+  // expected-error @+1 {{'strata.pad' op expects non-negative interior padding, but got low [0, 0], high [0, 0] and interior [-1, 0]}}
+  %0 = strata.pad %a, %v, low = [0, 0], high = [0, 0], interior = [-1, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<1x3xf32>
+  return
+}
+
+// -----
+
+// Negative edges crop (as StableHLO), but not past nothing.
+func.func @pad_crops_too_much(%a: tensor<2x3xf32>, %v: tensor<f32>) {
+  // expected-error @+1 {{'strata.pad' op expects padding that leaves a dimension of size >= 0, but low [-2, 0], high [-1, 0] and interior [0, 0] give -1 along dimension 0 of [2,3]}}
+  %0 = strata.pad %a, %v, low = [-2, 0], high = [-1, 0], interior = [0, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<1x3xf32>
   return
 }
 

@@ -1,6 +1,7 @@
 // tracer/primitives/pad.cpp — `pad[padding_low, padding_high, padding_interior]`: the operand
 // with `low`/`high` copies of the padding value (a 0-d operand) before/after each dimension
-// and `interior` copies between elements (StableHLO's pad, non-negative padding).
+// and `interior` copies between elements (StableHLO's pad; a negative low/high removes that
+// many elements from the edge).
 #include "batch_rules.h"
 #include "../array_impl.h"
 #include "ad_rules.h"
@@ -37,8 +38,13 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
     std::vector<int64_t> idx(rank, 0);
     for (int64_t i = 0; i < in[0].size(); ++i) {
       int64_t o = 0;
-      for (size_t d = 0; d < rank; ++d) o += (lo[d] + idx[d] * (interior[d] + 1)) * ostride[d];
-      y[o] = x[i];
+      bool inside = true;
+      for (size_t d = 0; d < rank; ++d) {
+        int64_t pos = lo[d] + idx[d] * (interior[d] + 1);
+        inside = inside && pos >= 0 && pos < os[d];
+        o += pos * ostride[d];
+      }
+      if (inside) y[o] = x[i];
       for (size_t d = rank; d-- > 0;) {
         if (++idx[d] < is[d]) break;
         idx[d] = 0;
@@ -52,19 +58,24 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   Array value = t[1].valid() ? t[1] : ad::scalar_like(0, x[0]);
   return {lax::bind1(prim::kPad, {ad::instantiate(t[0], detail::aval_of(x[0])), value}, p)};
 }
-// The operand's cotangent is the strided slice that undoes the padding; the padding value's is
-// the sum of the rest.
+// The operand's cotangent undoes the padding (as JAX's pad transpose): the cotangent padded by
+// the negated edges (restoring what negative padding removed, as zeros), then the strided
+// slice that skips the interior; the padding value's is the sum of the rest.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
   const IntList& lo = p.get_ints("padding_low");
+  const IntList& hi = p.get_ints("padding_high");
   const IntList& interior = p.get_ints("padding_interior");
   const Shape& is = x[0].shape();
-  std::vector<int64_t> start(is.size()), stop(is.size()), step(is.size());
+  IntList neg_lo, neg_hi, zeros(is.size(), 0);
+  for (size_t d = 0; d < is.size(); ++d) neg_lo.push_back(-lo[d]), neg_hi.push_back(-hi[d]);
+  Array unpadded = lax::bind1(prim::kPad, {ct[0], ad::scalar_like(0, ct[0])},
+                              Params{{"padding_low", neg_lo}, {"padding_high", neg_hi}, {"padding_interior", zeros}});
+  std::vector<int64_t> start(is.size(), 0), stop(is.size()), step(is.size());
   for (size_t d = 0; d < is.size(); ++d) {
-    start[d] = lo[d];
     step[d] = interior[d] + 1;
-    stop[d] = is[d] > 0 ? lo[d] + (is[d] - 1) * step[d] + 1 : lo[d];
+    stop[d] = unpadded.shape()[d];
   }
-  Array g = lax::bind1(prim::kSlice, {ct[0]}, Params{{"start_indices", IntList(start)}, {"limit_indices", IntList(stop)}, {"strides", IntList(step)}});
+  Array g = lax::bind1(prim::kSlice, {unpadded}, Params{{"start_indices", IntList(start)}, {"limit_indices", IntList(stop)}, {"strides", IntList(step)}});
   return {g, lax::sub(lax::reduce_sum(ct[0], lax::all_axes(ct[0])), lax::reduce_sum(g, lax::all_axes(g)))};
 }
 
