@@ -26,8 +26,6 @@ bool foldable(Attribute a) {
 }
 
 bool isI1(Type t) { return getElementTypeOrSelf(t).isInteger(1); }
-// Unsigned by type, or by the mark EraseSignedness leaves (the conversion to linalg folds ops).
-bool isUnsigned(Operation* op) { return unsignedOperands(op); }
 
 // True when `a` is a splat of zero (`one` false) or one (`one` true); for i1, false or true.
 bool isSplatOf(Attribute a, bool one) {
@@ -139,9 +137,12 @@ OpFoldResult MultiplyOp::fold(FoldAdaptor adaptor) {
       [i1](const APInt& a, const APInt& b) -> std::optional<APInt> { return i1 ? a & b : a * b; });
 }
 
+// Integer folds read signedness by unsignedOperands: the type, or the mark EraseSignedness
+// leaves (the conversion to linalg folds ops after it).
+
 OpFoldResult DivideOp::fold(FoldAdaptor adaptor) {
   if (isSplatOf(adaptor.getRhs(), true)) return getLhs();
-  bool uns = isUnsigned(getOperation());
+  bool uns = unsignedOperands(getOperation());
   return foldBinary(
       adaptor.getLhs(), adaptor.getRhs(), getType(),
       [](const APFloat& a, const APFloat& b) -> std::optional<APFloat> { return a / b; },
@@ -153,7 +154,7 @@ OpFoldResult DivideOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult MaximumOp::fold(FoldAdaptor adaptor) {
-  bool i1 = isI1(getType()), uns = isUnsigned(getOperation());
+  bool i1 = isI1(getType()), uns = unsignedOperands(getOperation());
   return foldBinary(
       adaptor.getLhs(), adaptor.getRhs(), getType(),
       [](const APFloat& a, const APFloat& b) -> std::optional<APFloat> {
@@ -165,7 +166,7 @@ OpFoldResult MaximumOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult MinimumOp::fold(FoldAdaptor adaptor) {
-  bool i1 = isI1(getType()), uns = isUnsigned(getOperation());
+  bool i1 = isI1(getType()), uns = unsignedOperands(getOperation());
   return foldBinary(
       adaptor.getLhs(), adaptor.getRhs(), getType(),
       [](const APFloat& a, const APFloat& b) -> std::optional<APFloat> {
@@ -218,7 +219,7 @@ OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
   return foldUnary(
       adaptor.getOperand(), getType(),
       [](const APFloat& a) -> std::optional<APFloat> { return llvm::abs(a); },
-      [uns = isUnsigned(getOperation())](const APInt& a) -> std::optional<APInt> { return uns ? a : a.abs(); });
+      [uns = unsignedOperands(getOperation())](const APInt& a) -> std::optional<APInt> { return uns ? a : a.abs(); });
 }
 
 OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
@@ -293,7 +294,7 @@ OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
       r = in.getSplatValue<APFloat>();
       r.convert(toFloat.getFloatSemantics(), llvm::RoundingMode::NearestTiesToEven, &lost);
     } else {
-      r.convertFromAPInt(in.getSplatValue<APInt>(), /*isSigned=*/!from.isInteger(1) && !isUnsigned(getOperation()),
+      r.convertFromAPInt(in.getSplatValue<APInt>(), /*isSigned=*/!from.isInteger(1) && !unsignedOperands(getOperation()),
                          llvm::RoundingMode::NearestTiesToEven);
     }
     return DenseElementsAttr::get(getType(), r);
@@ -302,7 +303,7 @@ OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
     APInt v = in.getSplatValue<APInt>();
     unsigned width = to.getIntOrFloatBitWidth();
     APInt r = width == 1                                             ? APInt(1, !v.isZero())
-              : from.isInteger(1) || isUnsigned(getOperation()) ? v.zextOrTrunc(width)
+              : from.isInteger(1) || unsignedOperands(getOperation()) ? v.zextOrTrunc(width)
                                                                   : v.sextOrTrunc(width);
     return DenseElementsAttr::get(getType(), r);
   }

@@ -334,24 +334,10 @@ class FusionLowering {
           for (ReduceOp r : reduces_) {
             Block& rb = r.getBody().front();
             size_t k = r.getInputs().size();
-            IRMapping map;
-            for (size_t i = 0; i < k; ++i) {
-              map.map(rb.getArgument(static_cast<unsigned>(i)), args[acc + i]);
-              map.map(rb.getArgument(static_cast<unsigned>(k + i)),
-                      toCompute(b, l, nest.scalar(b, l, r.getInputs()[i], inMap, leafArgs)));
-            }
-            for (Operation& op : rb.without_terminator()) {
-              Value v;
-              if (TypedAttr splat = splatOf(&op)) {
-                v = toCompute(b, l, arith::ConstantOp::create(b, l, splat));
-              } else {
-                SmallVector<Value> in;
-                for (Value x : op.getOperands()) in.push_back(map.lookup(x));
-                v = emitScalar(b, l, &op, in, /*reassociate=*/true);
-              }
-              map.map(op.getResult(0), v);
-            }
-            for (Value v : rb.getTerminator()->getOperands()) yields.push_back(map.lookup(v));
+            SmallVector<Value> bodyArgs(args.begin() + acc, args.begin() + acc + k);  // accumulators
+            for (size_t i = 0; i < k; ++i)
+              bodyArgs.push_back(toCompute(b, l, nest.scalar(b, l, r.getInputs()[i], inMap, leafArgs)));
+            llvm::append_range(yields, emitScalarBody(b, l, rb, bodyArgs));
             acc += k;
           }
           for (Value v : full) yields.push_back(nest.scalar(b, l, v, inMap, leafArgs));

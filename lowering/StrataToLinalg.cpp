@@ -82,6 +82,30 @@ SmallVector<OpFoldResult> indexAttrs(OpBuilder& b, ArrayRef<int64_t> v) {
   return r;
 }
 
+}  // namespace
+
+SmallVector<Value> emitScalarBody(OpBuilder& b, Location loc, Block& body, ValueRange args) {
+  IRMapping map;
+  for (auto [a, v] : llvm::zip(body.getArguments(), args)) map.map(a, v);
+  for (Operation& op : body.without_terminator()) {
+    Value r;
+    if (auto c = dyn_cast<ConstantOp>(op)) {
+      auto dense = cast<DenseElementsAttr>(c.getValue());
+      r = toCompute(b, loc, arith::ConstantOp::create(b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>())));
+    } else {
+      SmallVector<Value> in;
+      for (Value v : op.getOperands()) in.push_back(map.lookup(v));
+      r = emitScalar(b, loc, &op, in, /*reassociate=*/true);
+    }
+    map.map(op.getResult(0), r);
+  }
+  SmallVector<Value> out;
+  for (Value v : body.getTerminator()->getOperands()) out.push_back(map.lookup(v));
+  return out;
+}
+
+namespace {
+
 // ---- Elementwise ----------------------------------------------------------------------
 
 // Every elementwise op of the dialect (ScalarOpInterface): a parallel linalg.generic whose body
@@ -329,27 +353,9 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     auto generic = linalg::GenericOp::create(
         rw, loc, accTypes, inputs, accs, maps, loops.iterators,
         [&](OpBuilder& b, Location l, ValueRange args) {
-          IRMapping map;
-          for (size_t i = 0; i < n; ++i) {
-            map.map(body.getArgument(i), args[n + i]);                   // accumulator
-            map.map(body.getArgument(n + i), toCompute(b, l, args[i]));  // element
-          }
-          for (Operation& bodyOp : body.without_terminator()) {
-            Value r;
-            if (auto c = dyn_cast<ConstantOp>(bodyOp)) {
-              auto dense = cast<DenseElementsAttr>(c.getValue());
-              Value s = arith::ConstantOp::create(b, l, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
-              r = toCompute(b, l, s);
-            } else {
-              SmallVector<Value> in;
-              for (Value v : bodyOp.getOperands()) in.push_back(map.lookup(v));
-              r = emitScalar(b, l, &bodyOp, in, /*reassociate=*/true);
-            }
-            map.map(bodyOp.getResult(0), r);
-          }
-          SmallVector<Value> yields;
-          for (Value v : body.getTerminator()->getOperands()) yields.push_back(map.lookup(v));
-          linalg::YieldOp::create(b, l, yields);
+          SmallVector<Value> bodyArgs(args.begin() + n, args.begin() + 2 * n);  // accumulators
+          for (size_t i = 0; i < n; ++i) bodyArgs.push_back(toCompute(b, l, args[i]));  // elements
+          linalg::YieldOp::create(b, l, emitScalarBody(b, l, body, bodyArgs));
         });
     SmallVector<Value> results;
     for (auto [i, result] : llvm::enumerate(op.getResults())) {

@@ -41,6 +41,11 @@ void populateSortingLoweringPatterns(RewritePatternSet& patterns);
 // of populateStrataToLinalgPatterns).
 void populateSortToRuntimePatterns(RewritePatternSet& patterns);
 
+// A body of scalar ops (ScalarOpInterface, 0-d constants; a reduce, window or select body)
+// evaluated on compute-type `args`, one per block argument: the values it yields. Float
+// add/multiply may be reassociated (reduction bodies, so that LLVM vectorises them).
+SmallVector<Value> emitScalarBody(OpBuilder& b, Location loc, Block& body, ValueRange args);
+
 // Unsigned integer types → signless, their signedness recorded on the ops that need it
 // (EraseSignedness.cpp; run by --strata-to-linalg first).
 LogicalResult eraseSignedness(ModuleOp module);

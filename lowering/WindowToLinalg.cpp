@@ -23,27 +23,6 @@ namespace {
 
 Value indexC(OpBuilder& b, Location loc, int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
-// A body of scalar ops (ScalarOpInterface, constants) evaluated on compute-type `args`.
-SmallVector<Value> emitBody(OpBuilder& b, Location loc, Block& body, ValueRange args) {
-  IRMapping map;
-  for (auto [a, v] : llvm::zip(body.getArguments(), args)) map.map(a, v);
-  for (Operation& op : body.without_terminator()) {
-    Value r;
-    if (auto c = dyn_cast<ConstantOp>(op)) {
-      auto dense = cast<DenseElementsAttr>(c.getValue());
-      r = toCompute(b, loc, arith::ConstantOp::create(b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>())));
-    } else {
-      SmallVector<Value> in;
-      for (Value v : op.getOperands()) in.push_back(map.lookup(v));
-      r = emitScalar(b, loc, &op, in, /*reassociate=*/true);
-    }
-    map.map(op.getResult(0), r);
-  }
-  SmallVector<Value> out;
-  for (Value v : body.getTerminator()->getOperands()) out.push_back(map.lookup(v));
-  return out;
-}
-
 LogicalResult checkBody(Operation* owner, Block& body) {
   for (Operation& op : body.without_terminator())
     if (!isa<ScalarOpInterface, ConstantOp>(op) || op.getNumResults() != 1)
@@ -143,7 +122,7 @@ struct ReduceWindowLowering : OpConversionPattern<ReduceWindowOp> {
           SmallVector<Value> bodyArgs;
           for (size_t i = 0; i < n; ++i) bodyArgs.push_back(args[n + 1 + i]);           // accumulators
           for (size_t i = 0; i < n; ++i) bodyArgs.push_back(toCompute(b, l, args[i]));  // elements
-          linalg::YieldOp::create(b, l, emitBody(b, l, body, bodyArgs));
+          linalg::YieldOp::create(b, l, emitScalarBody(b, l, body, bodyArgs));
         });
     SmallVector<Value> results;
     for (auto [i, result] : llvm::enumerate(op.getResults())) {
@@ -228,7 +207,7 @@ struct SelectAndScatterLowering : OpConversionPattern<SelectAndScatterOp> {
                     ib, il, inside,
                     [&](OpBuilder& tb, Location tl) {
                       Value v = toCompute(tb, tl, tensor::ExtractOp::create(tb, tl, operand, p));
-                      Value keep = emitBody(tb, tl, selectBody, ValueRange{cur[1], v})[0];
+                      Value keep = emitScalarBody(tb, tl, selectBody, ValueRange{cur[1], v})[0];
                       Value found = cur[0];
                       Value notFound = arith::XOrIOp::create(tb, tl, found, arith::ConstantIntOp::create(tb, tl, 1, 1));
                       Value take = arith::OrIOp::create(
@@ -249,7 +228,7 @@ struct SelectAndScatterLowering : OpConversionPattern<SelectAndScatterOp> {
               [&](OpBuilder& tb, Location tl) {
                 Value old = toCompute(tb, tl, tensor::ExtractOp::create(tb, tl, carry[0], at));
                 Value src = toCompute(tb, tl, tensor::ExtractOp::create(tb, tl, source, o));
-                Value v = toStorage(tb, tl, emitBody(tb, tl, scatterBody, ValueRange{old, src})[0], storage);
+                Value v = toStorage(tb, tl, emitScalarBody(tb, tl, scatterBody, ValueRange{old, src})[0], storage);
                 scf::YieldOp::create(tb, tl, ValueRange{tensor::InsertOp::create(tb, tl, v, carry[0], at)});
               },
               [&](OpBuilder& eb, Location el) { scf::YieldOp::create(eb, el, carry); });

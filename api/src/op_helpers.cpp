@@ -70,6 +70,12 @@ Array to_inexact(const Array& x, std::string_view op, const SourceLocation& loc)
   return convert(x, TypeSpec{DType::f32, s.weak}, loc);
 }
 
+Array widen_small_ints(const Array& x, std::string_view op, const SourceLocation& loc) {
+  TypeSpec s = spec(x, op);
+  if (!is_integer(s.dtype) || itemsize(s.dtype) >= 4) return x;
+  return convert(x, TypeSpec{is_unsigned_integer(s.dtype) ? DType::u32 : DType::i32, s.weak}, loc);
+}
+
 int normalize_axis(std::string_view op, int axis, const AbstractValue& av) {
   int rank = av.ndim();
   int a = axis < 0 ? axis + rank : axis;

@@ -40,6 +40,10 @@ Array match_shape(const Array& x, const Shape& shape, const SourceLocation& loc)
 // Promotes integers and bools to a float type (weak stays weak), for exp, log, divide, ….
 Array to_inexact(const Array& x, std::string_view op, const SourceLocation& loc);
 
+// Integers narrower than 32 bits as (u)int32 (weak stays weak), as jnp.sum, jnp.prod and
+// jnp.cumsum accumulate them; anything else unchanged.
+Array widen_small_ints(const Array& x, std::string_view op, const SourceLocation& loc);
+
 // Normalises reduction axes against `rank` (negative from the end; all when unset); throws
 // ValueError naming the op for out-of-range or repeated axes.
 IntList normalize_axes(std::string_view op, const Axes& axes, const AbstractValue& av);

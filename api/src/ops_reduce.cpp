@@ -17,13 +17,9 @@ Array keep_dims(const Array& r, const AbstractValue& in, const IntList& axes, co
 
 Array reduce(const Primitive& p, std::string_view op, const Array& x, const Axes& axes,
              bool keepdims, const SourceLocation& loc, DType bool_as, bool widen_ints = false) {
-  Array in = x;
-  const AbstractValue& x_av = api::aval(x, op);
-  bool was_bool = x_av.dtype == DType::bool_;
+  Array in = widen_ints ? api::widen_small_ints(x, op, loc) : x;
+  bool was_bool = api::aval(x, op).dtype == DType::bool_;
   if (was_bool) in = api::convert(x, {bool_as, false}, loc);
-  // Sums and products of integers narrower than 32 bits accumulate in (u)int32, as jnp.sum.
-  if (widen_ints && is_integer(x_av.dtype) && itemsize(x_av.dtype) < 4)
-    in = api::convert(x, {is_unsigned_integer(x_av.dtype) ? DType::u32 : DType::i32, x_av.weak}, loc);
   const AbstractValue& av = api::aval(in, op);
   IntList ax = api::normalize_axes(op, axes, av);
   Array r = ax.empty() ? in : bind1(p, {in}, Params{{"axes", ax}}, loc);

@@ -16,8 +16,7 @@ Array cumulative(const Primitive& p, std::string_view op, const Array& x, std::o
   bool was_bool = av0.dtype == DType::bool_;
   if (&p == &prim::kCumLogSumExp) in = api::to_inexact(x, op, loc);
   else if (was_bool) in = api::convert(x, {DType::i32, false}, loc);
-  else if ((&p == &prim::kCumSum || &p == &prim::kCumProd) && is_integer(av0.dtype) && itemsize(av0.dtype) < 4)
-    in = api::convert(x, {is_unsigned_integer(av0.dtype) ? DType::u32 : DType::i32, av0.weak}, loc);  // as jnp
+  else if (&p == &prim::kCumSum || &p == &prim::kCumProd) in = api::widen_small_ints(x, op, loc);
   int a = 0;
   if (!axis) in = reshape(in, {av0.size()}, loc);
   else a = api::normalize_axis(op, *axis, av0);

@@ -51,23 +51,21 @@ template <class C> C logaddexp(C a, C b) {
 
 // The combining step in the compute type C; integers wrap (as compiled code does).
 template <class C> C combine(Kind k, C a, C b) {
+  if (k == Kind::kSum) return kernels::WrappingAdd{}(a, b);
+  if (k == Kind::kProd) return kernels::WrappingMul{}(a, b);
   if constexpr (std::is_integral_v<C>) {
-    using U = kernels::wrap_unsigned_t<C>;
     switch (k) {
-      case Kind::kSum: return static_cast<C>(static_cast<U>(a) + static_cast<U>(b));
-      case Kind::kProd: return static_cast<C>(static_cast<U>(a) * static_cast<U>(b));
       case Kind::kMax: return a > b ? a : b;
       case Kind::kMin: return a < b ? a : b;
-      case Kind::kLogSumExp: break;
+      default: break;
     }
     return a;
   } else {
     switch (k) {
-      case Kind::kSum: return a + b;
-      case Kind::kProd: return a * b;
       case Kind::kMax: return kernels::ieee_max(a, b);
       case Kind::kMin: return kernels::ieee_min(a, b);
       case Kind::kLogSumExp: return logaddexp(a, b);
+      case Kind::kSum: case Kind::kProd: break;  // above
     }
     return a;
   }

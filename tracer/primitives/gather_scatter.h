@@ -208,14 +208,12 @@ struct Replace {
 };
 struct Add {
   template <class T> static T apply(T a, T u) {
-    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<kernels::wrap_unsigned_t<T>>(a) + static_cast<kernels::wrap_unsigned_t<T>>(u));
-    else return a + u;
+    return kernels::WrappingAdd{}(a, u);
   }
 };
 struct Mul {
   template <class T> static T apply(T a, T u) {
-    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<kernels::wrap_unsigned_t<T>>(a) * static_cast<kernels::wrap_unsigned_t<T>>(u));
-    else return a * u;
+    return kernels::WrappingMul{}(a, u);
   }
 };
 // max and min propagate nan (as the elementwise max/min).

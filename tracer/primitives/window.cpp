@@ -115,14 +115,9 @@ void check_rank(std::string_view op, const Shape& s) {
 }
 
 template <class C> C combine(Kind k, C a, C b) {
-  if constexpr (std::is_integral_v<C>) {
-    using U = kernels::wrap_unsigned_t<C>;
-    if (k == Kind::kSum) return static_cast<C>(static_cast<U>(a) + static_cast<U>(b));
-    return k == Kind::kMax ? (a > b ? a : b) : (a < b ? a : b);
-  } else {
-    if (k == Kind::kSum) return a + b;
-    return k == Kind::kMax ? kernels::ieee_max(a, b) : kernels::ieee_min(a, b);
-  }
+  if (k == Kind::kSum) return kernels::WrappingAdd{}(a, b);
+  if constexpr (std::is_integral_v<C>) return k == Kind::kMax ? (a > b ? a : b) : (a < b ? a : b);
+  else return k == Kind::kMax ? kernels::ieee_max(a, b) : kernels::ieee_min(a, b);
 }
 
 // The identity of kind k (the init value and what padding reads) in the compute type.
@@ -322,10 +317,7 @@ void scatter_kernel(std::span<const KernelArg> in, std::span<const KernelArg> ou
         }
       });
       if (sel < 0) continue;
-      C s = static_cast<C>(y[sel]) + static_cast<C>(src[i]);
-      if constexpr (std::is_integral_v<C>)
-        s = static_cast<C>(static_cast<kernels::wrap_unsigned_t<C>>(y[sel]) + static_cast<kernels::wrap_unsigned_t<C>>(src[i]));
-      y[sel] = static_cast<S>(s);
+      y[sel] = static_cast<S>(kernels::WrappingAdd{}(static_cast<C>(y[sel]), static_cast<C>(src[i])));
     }
   });
 }
