@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "erf_inv_poly.h"
+#include "gamma_lanczos.h"
 
 namespace mlir::strata {
 namespace {
@@ -213,6 +214,67 @@ Value erfInv(Emitter& e, Value x) {
   }
   Value inf = e.floatC(t, std::numeric_limits<double>::infinity());
   return e.select(e.cmpf(CmpFPredicate::OEQ, e.absf(x), one), mulf(x, inf), mulf(p, x));
+}
+
+// gamma_lanczos.h's policy for MLIR values: the same expression, op for op, as the eager kernel.
+namespace {
+struct MlirOps {
+  using V = Value;
+  using B = Value;
+  Emitter& e;
+  Type t;
+  V c(double v) const { return e.floatC(t, v); }
+  V add(V a, V b) const { return e.addf(a, b); }
+  V sub(V a, V b) const { return arith::SubFOp::create(e.b, e.loc, a, b); }
+  V mul(V a, V b) const { return arith::MulFOp::create(e.b, e.loc, a, b); }
+  V div(V a, V b) const { return e.divf(a, b); }
+  V log(V a) const { return math::LogOp::create(e.b, e.loc, a); }
+  V log1p(V a) const { return math::Log1pOp::create(e.b, e.loc, a); }
+  V sin(V a) const { return math::SinOp::create(e.b, e.loc, a); }
+  V cos(V a) const { return math::CosOp::create(e.b, e.loc, a); }
+  V floor(V a) const { return math::FloorOp::create(e.b, e.loc, a); }
+  V abs(V a) const { return e.absf(a); }
+  B lt(V a, V b) const { return e.cmpf(CmpFPredicate::OLT, a, b); }
+  B le(V a, V b) const { return e.cmpf(CmpFPredicate::OLE, a, b); }
+  B gt(V a, V b) const { return e.cmpf(CmpFPredicate::OGT, a, b); }
+  B eq(V a, V b) const { return e.cmpf(CmpFPredicate::OEQ, a, b); }
+  B isinf(V a) const { return e.cmpf(CmpFPredicate::OEQ, e.absf(a), c(std::numeric_limits<double>::infinity())); }
+  B and_(B a, B b) const { return e.andi(a, b); }
+  V select(B p, V a, V b) const { return e.select(p, a, b); }
+};
+}  // namespace
+
+Value lgamma(Emitter& e, Value x) {
+  MlirOps o{e, x.getType()};
+  return ::strata::gamma_lanczos::lgamma(o, x);
+}
+
+Value digamma(Emitter& e, Value x) {
+  MlirOps o{e, x.getType()};
+  return ::strata::gamma_lanczos::digamma(o, x);
+}
+
+// nextafter.cpp's step, on the stored bits in integer ops only: LLVM legalises bf16 selects
+// through f32 on x86 and lost a subnormal's sign that way.
+Value nextAfter(Emitter& e, Value x, Value y) {
+  auto t = cast<FloatType>(x.getType());
+  unsigned width = t.getWidth(), mantissa = t.getFPMantissaWidth() - 1;
+  Type bitsType = e.b.getIntegerType(width);
+  APInt sign = APInt::getSignMask(width), abs = ~sign;
+  APInt inf = abs & ~APInt::getLowBitsSet(width, mantissa), quiet = APInt::getOneBitSet(width, mantissa - 1);
+  Value bx = e.bitcast(bitsType, x), by = e.bitcast(bitsType, y);
+  Value ax = e.andi(bx, e.intC(bitsType, abs)), ay = e.andi(by, e.intC(bitsType, abs));
+  Value signBit = e.intC(bitsType, sign), zero = e.intC(bitsType, 0), one = e.intC(bitsType, 1);
+  Value sx = e.andi(bx, signBit), sy = e.andi(by, signBit);
+  Value up = e.andi(e.cmpi(CmpIPredicate::eq, sx, sy), e.cmpi(CmpIPredicate::ugt, ay, ax));
+  Value r = e.select(up, e.addi(bx, one), e.subi(bx, one));
+  Value xZero = e.cmpi(CmpIPredicate::eq, ax, zero), yZero = e.cmpi(CmpIPredicate::eq, ay, zero);
+  r = e.select(xZero, e.ori(sy, one), r);
+  r = e.select(e.ori(e.cmpi(CmpIPredicate::eq, bx, by), e.andi(xZero, yZero)), by, r);
+  Value infC = e.intC(bitsType, inf), quietC = e.intC(bitsType, quiet);
+  r = e.select(e.cmpi(CmpIPredicate::ugt, ay, infC), e.ori(by, quietC), r);
+  r = e.select(e.cmpi(CmpIPredicate::ugt, ax, infC), e.ori(bx, quietC), r);
+  return e.bitcast(t, r);
 }
 
 // max/min propagating nan (max.cpp, min.cpp with Eigen::PropagateNaN): IEEE 754-2019's

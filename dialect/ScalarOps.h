@@ -92,6 +92,12 @@ Value intPow(Emitter& e, Value x, Value y, bool uns = false);
 Value integerPow(Emitter& e, Value x, int64_t y);
 // The inverse error function by Giles' polynomials (tracer/erf_inv_poly.h, erf_inv.cpp).
 Value erfInv(Emitter& e, Value x);
+// log|Γ(x)| and ψ(x) by the Lanczos approximation (tracer/gamma_lanczos.h, lgamma.cpp,
+// digamma.cpp).
+Value lgamma(Emitter& e, Value x);
+Value digamma(Emitter& e, Value x);
+// The next representable value after x towards y, on stored floats of any width (nextafter.cpp).
+Value nextAfter(Emitter& e, Value x, Value y);
 // x >> y shifting in zeros; 0 for y outside [0, width) (shift_right_logical.cpp).
 Value shiftLeft(Emitter& e, Value x, Value y);
 Value shiftRightLogical(Emitter& e, Value x, Value y);

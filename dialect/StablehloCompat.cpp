@@ -27,7 +27,7 @@ constexpr Renamed kRenamed[] = {
 
 // strata ops that StableHLO leaves to CHLO (JAX writes them as chlo.NAME, same name).
 constexpr const char* kChlo[] = {"erf", "erfc", "erf_inv", "sinh", "cosh", "asin", "acos", "atan",
-                                 "asinh", "acosh", "atanh"};
+                                 "asinh", "acosh", "atanh", "lgamma", "digamma"};
 
 using Hook = std::function<ParseResult(OpAsmParser&, OperationState&)>;
 

@@ -221,6 +221,18 @@ def Strata_Atan2Op : Strata_BinaryElementwiseOp<"atan2", Strata_FloatTensor,
     return math::Atan2Op::create(b, loc, x, y);
   }];
 }
+def Strata_NextAfterOp : Strata_BinaryElementwiseOp<"next_after", Strata_FloatTensor,
+    "The representable value after `lhs` towards `rhs` in their own float type, elementwise, "
+    "as C's nextafter (CHLO's next_after): `rhs` where they are equal, nan where either is "
+    "nan, the least subnormal of `rhs`'s sign from zero.",
+    "%2 = strata.next_after %0, %1 : tensor<4xf32>"> {
+  let summary = "elementwise next representable value";
+  let jaxprPrimitive = "nextafter";
+  let movesStoredBits = 1;  // steps the stored bits: bf16 and f16 in their own precision
+  let scalar = [{
+    return scalar::nextAfter(e, x, y);
+  }];
+}
 def Strata_IntegerPowOp : Strata_ElementwiseOp<"integer_pow", [SameOperandsAndResultType]> {
   let scalar = [{
     return scalar::integerPow(e, x, getYAttr().getInt());  // signed (getY() is unsigned)
@@ -590,6 +602,26 @@ def Strata_ErfInvOp : Strata_UnaryElementwiseOp<"erf_inv", Strata_FloatTensor,
   let jaxprPrimitive = "erf_inv";
   let scalar = [{
     return scalar::erfInv(e, x);
+  }];
+}
+def Strata_LgammaOp : Strata_UnaryElementwiseOp<"lgamma", Strata_FloatTensor,
+    "log|Gamma(`operand`)| elementwise: +inf at the poles 0, -1, -2, ... and at +-inf. The "
+    "Lanczos approximation of tracer/gamma_lanczos.h (XLA's and CHLO's).",
+    "%1 = strata.lgamma %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise log-gamma function";
+  let jaxprPrimitive = "lgamma";
+  let scalar = [{
+    return scalar::lgamma(e, x);
+  }];
+}
+def Strata_DigammaOp : Strata_UnaryElementwiseOp<"digamma", Strata_FloatTensor,
+    "The digamma function Gamma'(x)/Gamma(x) of `operand`, elementwise: nan at the poles 0, -1, "
+    "-2, .... The Lanczos approximation of tracer/gamma_lanczos.h (XLA's and CHLO's).",
+    "%1 = strata.digamma %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise digamma function";
+  let jaxprPrimitive = "digamma";
+  let scalar = [{
+    return scalar::digamma(e, x);
   }];
 }
 def Strata_FloorOp : Strata_UnaryElementwiseOp<"floor", Strata_FloatTensor,

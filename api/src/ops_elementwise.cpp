@@ -52,11 +52,29 @@ Array multiply(const Array& a, const Array& b, SourceLocation loc) { return bool
 Array maximum(const Array& a, const Array& b, SourceLocation loc) { return bool_aware(prim::kMax, prim::kOr, "maximum", a, b, loc); }
 Array minimum(const Array& a, const Array& b, SourceLocation loc) { return bool_aware(prim::kMin, prim::kAnd, "minimum", a, b, loc); }
 Array power(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kPow, "power", a, b, loc); }
-Array remainder(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kRem, "remainder", a, b, loc); }
+Array fmod(const Array& a, const Array& b, SourceLocation loc) { return binary(prim::kRem, "fmod", a, b, loc); }
+
+// jnp.remainder: the truncating remainder r, plus y where r is nonzero and its sign differs
+// from y's (floor modulo); unsigned integers need no correction.
+Array remainder(const Array& a, const Array& b, SourceLocation loc) {
+  auto [x, y] = promote_binary("remainder", a, b, loc);
+  Array r = bind1(prim::kRem, {x, y}, {}, loc);
+  DType t = api::aval(r, "remainder").dtype;
+  if (is_unsigned_integer(t)) return r;
+  Array zero = api::convert(Array(0), {t, false}, loc);
+  Array sign_differs = bind1(prim::kNe, {bind1(prim::kLt, {r, zero}, {}, loc), bind1(prim::kLt, {y, zero}, {}, loc)}, {}, loc);
+  Array fix = bind1(prim::kAnd, {bind1(prim::kNe, {r, zero}, {}, loc), sign_differs}, {}, loc);
+  return bind1(prim::kSelect, {fix, bind1(prim::kAdd, {r, y}, {}, loc), r}, {}, loc);
+}
 
 Array atan2(const Array& y, const Array& x, SourceLocation loc) {
   auto [a, b] = promote_binary("atan2", y, x, loc);
   return bind1(prim::kAtan2, {api::to_inexact(a, "atan2", loc), api::to_inexact(b, "atan2", loc)}, {}, loc);
+}
+
+Array nextafter(const Array& x, const Array& y, SourceLocation loc) {
+  auto [a, b] = promote_binary("nextafter", x, y, loc);
+  return bind1(prim::kNextafter, {api::to_inexact(a, "nextafter", loc), api::to_inexact(b, "nextafter", loc)}, {}, loc);
 }
 
 // Floats and integers, not promoted; the primitive's shape rule rejects bool and a negative n on

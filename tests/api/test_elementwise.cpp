@@ -252,6 +252,11 @@ struct Binary {
   double ulps;  // -1: exact with the sign of zero; 0: exact value, either zero
 };
 
+// Floor modulo (Python's %, jnp.remainder): fmod, moved by b where its sign differs from b's.
+double ref_mod(double a, double b) {
+  double r = std::fmod(a, b);
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
 double ref_max(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
 double ref_min(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
 
@@ -261,7 +266,8 @@ std::vector<Binary> binary_cases() {
       {"subtract", [](const st::Array& a, const st::Array& b) { return st::subtract(a, b); }, [](double a, double b) { return a - b; }, -1},
       {"multiply", [](const st::Array& a, const st::Array& b) { return st::multiply(a, b); }, [](double a, double b) { return a * b; }, -1},
       {"divide", [](const st::Array& a, const st::Array& b) { return st::divide(a, b); }, [](double a, double b) { return a / b; }, -1},
-      {"remainder", [](const st::Array& a, const st::Array& b) { return st::remainder(a, b); }, [](double a, double b) { return std::fmod(a, b); }, -1},
+      {"remainder", [](const st::Array& a, const st::Array& b) { return st::remainder(a, b); }, ref_mod, -1},
+      {"fmod", [](const st::Array& a, const st::Array& b) { return st::fmod(a, b); }, [](double a, double b) { return std::fmod(a, b); }, -1},
       {"maximum", [](const st::Array& a, const st::Array& b) { return st::maximum(a, b); }, ref_max, 0},
       {"minimum", [](const st::Array& a, const st::Array& b) { return st::minimum(a, b); }, ref_min, 0},
       {"power", [](const st::Array& a, const st::Array& b) { return st::power(a, b); }, [](double a, double b) { return std::pow(a, b); }, 1},
@@ -270,7 +276,7 @@ std::vector<Binary> binary_cases() {
       {"operator-", [](const st::Array& a, const st::Array& b) { return a - b; }, [](double a, double b) { return a - b; }, -1},
       {"operator*", [](const st::Array& a, const st::Array& b) { return a * b; }, [](double a, double b) { return a * b; }, -1},
       {"operator/", [](const st::Array& a, const st::Array& b) { return a / b; }, [](double a, double b) { return a / b; }, -1},
-      {"operator%", [](const st::Array& a, const st::Array& b) { return a % b; }, [](double a, double b) { return std::fmod(a, b); }, -1},
+      {"operator%", [](const st::Array& a, const st::Array& b) { return a % b; }, ref_mod, -1},
   };
 }
 
@@ -364,7 +370,7 @@ TEST(Elementwise, ScalarOperandsOnEitherSide) {
         sub_l.push_back(sv - v);
         mul_r.push_back(v * sv);
         div_l.push_back(sv / v);
-        rem_r.push_back(std::fmod(v, sv));
+        rem_r.push_back(ref_mod(v, sv));
         max_l.push_back(ref_max(sv, v));
         pow_r.push_back(std::pow(v, sv));
       }
@@ -545,11 +551,19 @@ TEST(Elementwise, IntegerBinaryOps) {
     check(st::multiply(a, b), [](int64_t x, int64_t y) { return x * y; }, "multiply");
     check(st::maximum(a, b), [](int64_t x, int64_t y) { return std::max(x, y); }, "maximum");
     check(st::minimum(a, b), [](int64_t x, int64_t y) { return std::min(x, y); }, "minimum");
-    // C semantics, as the header documents: the sign of the dividend; x % 0 is x (XLA's rem).
-    check(a % b, [](int64_t x, int64_t y) { return y == 0 ? x : x % y; }, "remainder");
+    // Python's %, as the header documents: the sign of the divisor; x % 0 is x (XLA's rem).
+    check(a % b, [](int64_t x, int64_t y) {
+      if (y == 0) return x;
+      int64_t r = x % y;
+      return r != 0 && ((r < 0) != (y < 0)) ? r + y : r;
+    }, "remainder");
+    // fmod: C's, the sign of the dividend.
+    check(st::fmod(a, b), [](int64_t x, int64_t y) { return y == 0 ? x : x % y; }, "fmod");
   }
-  // The remainder's sign follows the dividend.
+  // The remainder's sign follows the divisor, fmod's the dividend.
   EXPECT_EQ((st::array({-7, 7, -7, 7}, {4}) % st::array({3, -3, -3, 3}, {4})).to_vector<int>(),
+            (std::vector<int>{2, -2, -1, 1}));
+  EXPECT_EQ(st::fmod(st::array({-7, 7, -7, 7}, {4}), st::array({3, -3, -3, 3}, {4})).to_vector<int>(),
             (std::vector<int>{-1, 1, -1, 1}));
   // No trap on INT_MIN % -1 (0) or x % 0 (x).
   EXPECT_EQ((st::array({INT_MIN, 5}, {2}) % st::array({-1, 0}, {2})).to_vector<int>(), (std::vector<int>{0, 5}));

@@ -275,6 +275,11 @@ TEST(GatherScatter, DerivativesMatchFiniteDifferences) {
       check_grads([&](const std::vector<Array>& v) { return st::lax::gather(v[0] * v[0], idx, g, c.sizes, mode); }, {x}, "gather");
     check_grads([&](const std::vector<Array>& v) { return st::lax::scatter(st::prim::kScatterAdd, st::sin(v[0]), idx, v[1] * v[1], s); },
                 {x, u}, "scatter_add");
+    // Repeated indices are common in these cases: replace keeps the last update, mul multiplies
+    // them all, max/min pick one (random values: no ties).
+    for (const st::Primitive* p : {&st::prim::kScatter, &st::prim::kScatterMul, &st::prim::kScatterMax, &st::prim::kScatterMin})
+      check_grads([&](const std::vector<Array>& v) { return st::lax::scatter(*p, v[0] * 1.5, idx, st::sin(v[1]), s); }, {x, u},
+                  std::string(p->name), 1e-5);
   }
 }
 
@@ -292,10 +297,50 @@ TEST(GatherScatter, ReplaceDerivativesWithDistinctIndices) {
   for (int64_t r : {4, 0})
     for (int64_t c = 0; c < 3; ++c) want[static_cast<size_t>(r * 3 + c)] = 0;
   EXPECT_EQ(values(g), want);
-  expect_contains(error_message<st::ValueError>([&] {
-                    st::grad([&](const Array& v) { return st::sum(st::lax::scatter(st::prim::kScatterMul, v, idx, u, s)); })(x);
-                  }),
-                  "scatter_mul: differentiation is not implemented yet");
+}
+
+// Repeated indices, written out: index 1 gets updates 0 and 2, index 3 update 1, index 7 is
+// dropped (update 3). Operand [10, 20, 30, 40], updates [a, b, c, d] = [2, 5, 0, 3].
+TEST(GatherScatter, DerivativesWithRepeatedIndicesWrittenOut) {
+  Array x = st::array({10.0, 20.0, 30.0, 40.0}, {4}, st::f64);
+  Array u = st::array({2.0, 5.0, 0.0, 3.0}, {4}, st::f64);
+  Array idx = st::astype(st::array(std::vector<double>{1, 3, 1, 7}, {4, 1}, st::f64), st::i32);
+  ScatterDims s{{}, {0}, {0}, 1};
+  Array ct = st::array({1.0, 2.0, 3.0, 4.0}, {4}, st::f64);
+  auto grads = [&](const st::Primitive& p, const Array& xv, const Array& uv) {
+    auto [out, f] = st::vjp([&](const Array& a, const Array& b) { return st::lax::scatter(p, a, idx, b, s); }, xv, uv);
+    auto [gx, gu] = f(ct);
+    return std::pair{values(gx), values(gu)};
+  };
+  // replace: the last update to index 1 (c) wins and alone gets its cotangent.
+  auto [rx, ru] = grads(st::prim::kScatter, x, u);
+  EXPECT_EQ(rx, (std::vector<double>{1, 0, 3, 0}));
+  EXPECT_EQ(ru, (std::vector<double>{0, 4, 2, 0}));
+  // mul: out[1] = 20·a·c, out[3] = 40·b. With c = 0: d/da = 0, d/dc = 20·a = 40 (times ct 2).
+  auto [mx, mu] = grads(st::prim::kScatterMul, x, u);
+  EXPECT_EQ(mx, (std::vector<double>{1, 0, 3, 20}));  // ∂out/∂x = products: a·c = 0, b = 5
+  EXPECT_EQ(mu, (std::vector<double>{0, 160, 80, 0}));
+  // Two zeros at one place: every partial is 0.
+  auto [zx, zu] = grads(st::prim::kScatterMul, x, st::array({0.0, 5.0, 0.0, 3.0}, {4}, st::f64));
+  EXPECT_EQ(zu, (std::vector<double>{0, 160, 0, 0}));
+  // Nonzero: d/da = 20·c, d/dc = 20·a.
+  auto [nx, nu] = grads(st::prim::kScatterMul, x, st::array({2.0, 5.0, 7.0, 3.0}, {4}, st::f64));
+  EXPECT_EQ(nx, (std::vector<double>{1, 28, 3, 20}));
+  EXPECT_EQ(nu, (std::vector<double>{280, 160, 80, 0}));
+  // max with ties: operand 20 at index 1 ties with update a = 20; they share the cotangent.
+  auto [tx, tu] = grads(st::prim::kScatterMax, x, st::array({20.0, 5.0, 1.0, 99.0}, {4}, st::f64));
+  EXPECT_EQ(tx, (std::vector<double>{1, 1, 3, 4}));  // index 3 keeps 40 > 5
+  EXPECT_EQ(tu, (std::vector<double>{1, 0, 0, 0}));  // dropped 99 gets nothing
+  auto [ix, iu] = grads(st::prim::kScatterMin, x, st::array({20.0, 5.0, 1.0, -99.0}, {4}, st::f64));
+  EXPECT_EQ(ix, (std::vector<double>{1, 0, 3, 0}));
+  EXPECT_EQ(iu, (std::vector<double>{0, 4, 2, 0}));
+  // The same under jit.
+  auto jg = st::jit(st::grad([&](const Array& a, const Array& b) {
+    return st::sum(st::lax::scatter(st::prim::kScatterMul, a, idx, b, s) * ct);
+  }, st::argnums<0, 1>));
+  auto [jx, ju] = jg(x, u);
+  EXPECT_EQ(values(jx), mx);
+  EXPECT_EQ(values(ju), mu);
 }
 
 // vmap of gather and scatter_add over the operand, the indices, or both, against the

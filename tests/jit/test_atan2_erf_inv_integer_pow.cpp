@@ -39,7 +39,7 @@ TEST(SpecialFunctions14, CompiledMatchesEager) {
     Array x = st::array(kEdges, {n}, t);
     Array y = st::array(kEdges, {n, 1}, t);  // every pair, by broadcasting
     auto atan2 = [](const Array& a, const Array& b) { return st::atan2(a, b); };
-    expect_same(st::jit(atan2)(y, x), atan2(y, x), 1, "atan2");
+    expect_same(st::jit(atan2)(y, x), atan2(y, x), 4, "atan2");  // libmvec's atan2 in loops
     auto erf_inv = [](const Array& a) { return st::erf_inv(a); };
     expect_same(st::jit(erf_inv)(x), erf_inv(x), 4, "erf_inv");
     for (int64_t k : {0, 3, 6, -1, -4}) {

@@ -27,8 +27,12 @@ TEST(Erf, CompiledMatchesEagerOverFloatDtypes) {
     Array x = st::array(kEdges, {static_cast<int64_t>(kEdges.size())}, t);
     auto f = [](const Array& v) { return st::erf(v); };
     std::vector<double> got = st::jit(f)(x).to_vector<double>(), want = f(x).to_vector<double>();
-    for (size_t i = 0; i < got.size(); ++i)
-      EXPECT_TRUE(st::testing::identical(got[i], want[i])) << "erf(" << kEdges[i] << "): " << got[i] << " vs " << want[i];
+    // Vectorised loops call libmvec's erf (within 4 ULPs), eager scalar libm's.
+    for (size_t i = 0; i < got.size(); ++i) {
+      bool exact = want[i] == 0 || std::isinf(want[i]) || std::isnan(want[i]) || std::fabs(want[i]) == 1;
+      EXPECT_TRUE(exact ? st::testing::identical(got[i], want[i]) : st::testing::close(got[i], want[i], t, 4))
+          << "erf(" << kEdges[i] << "): " << got[i] << " vs " << want[i];
+    }
   }
 }
 

@@ -26,16 +26,16 @@ struct Special {
   Array (*fn)(const Array&);
   float (*ref)(float);  // std:: in f32
   double lo, hi;        // inputs inside the domain
-  // Compiled against eager: 0 = bit for bit (the compiled code calls the same libm function).
-  // tan's vectorised loops call glibc's libmvec (lowering/LlvmCodegen.cpp: vectorMathLibrary),
-  // which differs from scalar libm tan by up to 3 ULPs (f32 and f64: the most seen over 4e7 random
-  // inputs of |x| up to 1e8).
-  double ulps = 0;
+  // Compiled against eager, in ULPs (0 = bit for bit). Vectorised loops call glibc's libmvec
+  // (lowering/LlvmCodegen.cpp: vectorMathLibrary), documented within 4 ULPs of the correctly
+  // rounded result, where eager calls scalar libm: they differ by a few ULPs (tan by up to 3 over
+  // 4e7 random inputs of |x| up to 1e8). Zeros, infinities and nan must still be identical.
+  double ulps = 4;
 };
 
 const Special kSpecials[] = {
     {"erfc", "strata.erfc", st::prim::kErfc, [](const Array& x) { return st::erfc(x); }, [](float x) { return std::erfc(x); }, -3, 3},
-    {"tan", "strata.tan", st::prim::kTan, [](const Array& x) { return st::tan(x); }, [](float x) { return std::tan(x); }, -1.5, 1.5, 4},
+    {"tan", "strata.tan", st::prim::kTan, [](const Array& x) { return st::tan(x); }, [](float x) { return std::tan(x); }, -1.5, 1.5},
     {"asin", "strata.asin", st::prim::kAsin, [](const Array& x) { return st::asin(x); }, [](float x) { return std::asin(x); }, -1, 1},
     {"acos", "strata.acos", st::prim::kAcos, [](const Array& x) { return st::acos(x); }, [](float x) { return std::acos(x); }, -1, 1},
     {"atan", "strata.atan", st::prim::kAtan, [](const Array& x) { return st::atan(x); }, [](float x) { return std::atan(x); }, -10, 10},

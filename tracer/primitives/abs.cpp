@@ -14,8 +14,11 @@ struct Op {
   }
 };
 
-// g times the derivative at x (y is the output).
-Array scale(const Array& g, const Array& x, const Array& y) { return lax::mul(g, lax::sign(x)); }
+// g times the derivative at x (y is the output): g where x >= 0, -g elsewhere, so the
+// derivative at 0 is 1, as JAX's.
+Array scale(const Array& g, const Array& x, const Array&) {
+  return lax::select(lax::ge(x, ad::scalar_like(0.0, x)), g, lax::neg(g));
+}
 
 }  // namespace
 

@@ -230,8 +230,17 @@ struct Min {
   }
 };
 
-// The rules of scatter_mul/min/max, which have no derivative rule yet: they say so.
-std::vector<Array> no_jvp(std::string_view op);
+// ---- Derivatives (gather_scatter.cpp) ----
+// a's windows at the scatter's indices, shaped like its updates (zeros for a dropped update).
+Array gather_windows(const Array& a, const Array& indices, const ScatterDims& s, const Shape& updates_shape);
+// Per update element: whether it is the one that stayed where it was written (the last in
+// row-major order of the index vectors, as the kernels write), found as JAX does by
+// scattering ids; false for dropped updates.
+Array updates_that_won(const Array& operand, const Array& indices, const Array& updates, const ScatterDims& s);
+// scatter_min and scatter_max (JAX's _scatter_extremal_jvp): the tangent of each result is the
+// average of the tangents of the values that equal it (the operand's and every update's).
+std::vector<Array> extremal_jvp(const Primitive& p, std::span<const Array> x, std::span<const Array> t, const Params& params);
+std::vector<Array> extremal_vjp(const Primitive& p, std::span<const Array> x, std::span<const Array> ct, const Params& params);
 
 }  // namespace strata::gather_scatter
 

@@ -22,13 +22,14 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
 }
 
 // The operand's cotangent is the output's with the written places zeroed; each update's is the
-// output's at its window (zero when dropped). With repeated indices every update to a place
-// gets its cotangent, not only the one that won (JAX tells them apart by scattering ids).
+// output's at its window if it is the update that stayed there (with repeated indices, the
+// last one; JAX tells them apart by scattering ids, as updates_that_won does), else zero.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
   ScatterDims s = scatter_dims(p);
-  IntList sizes = window_sizes(x[0].shape(), x[2].shape(), s.update_window_dims, s.inserted_window_dims);
   Array zeros = lax::zeros(AbstractValue{x[2].shape(), ct[0].dtype(), false});
-  return {lax::scatter(prim::kScatter, ct[0], x[1], zeros, s), Array(), lax::gather(ct[0], x[1], gather_of(s), sizes, kModeFill)};
+  Array won = updates_that_won(x[0], x[1], x[2], s);
+  return {lax::scatter(prim::kScatter, ct[0], x[1], zeros, s), Array(),
+          lax::select(won, gather_windows(ct[0], x[1], s, x[2].shape()), zeros)};
 }
 
 }  // namespace

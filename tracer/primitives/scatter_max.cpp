@@ -1,6 +1,7 @@
 // tracer/primitives/scatter_max.cpp — `scatter_max[...] operand indices updates`: scatter
 // (scatter.cpp) combining each update with max (JAX's scatter-max; dropped out-of-bounds
-// windows as scatter_add). No derivative rule yet: differentiating it raises a clear error.
+// windows as scatter_add). Differentiable as JAX's: ties
+// between the operand and updates share the tangent equally.
 #include "gather_scatter.h"
 
 namespace strata {
@@ -11,11 +12,12 @@ using namespace gather_scatter;
 std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params& p) {
   return scatter_rule("scatter_max", in, p, true);
 }
-std::vector<Array> jvp(std::span<const Array>, std::span<const Array>, std::span<const Array>, const Params&) {
-  return no_jvp("scatter_max");
+// Ties share the tangent equally (gather_scatter.cpp: extremal_jvp), as JAX's.
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array>, const Params& p) {
+  return extremal_jvp(prim::kScatterMax, x, t, p);
 }
-std::vector<Array> vjp(std::span<const Array>, std::span<const Array>, std::span<const Array>, const Params&) {
-  return no_jvp("scatter_max");
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
+  return extremal_vjp(prim::kScatterMax, x, ct, p);
 }
 
 }  // namespace

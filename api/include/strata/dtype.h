@@ -45,6 +45,9 @@ inline bool is_bool(DType t) { return t == DType::bool_; }
 
 // A dtype together with JAX's weak-type flag. C++ scalars become weakly typed arrays, so
 // `x * 2.0f` keeps x's dtype (f16 stays f16) while `x * y` of two strong types promotes.
+// strata is JAX with 64-bit types enabled (jax_enable_x64): a weak scalar keeps its C++ width
+// where it decides the type, so an integer array times a C++ `double` is f64 (JAX without x64
+// gives f32) and times a `float` is f32; write `2.0f` for f32 results.
 struct TypeSpec {
   DType dtype = DType::f32;
   bool weak = false;

@@ -40,8 +40,11 @@ Array subtract(const Array& a, const Array& b, SourceLocation loc = SourceLocati
 Array multiply(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
 // True division: integer operands are promoted to a float type first.
 Array divide(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
-// Remainder with the sign of the dividend (C's fmod and %).
+// Floor modulo, as jnp.remainder and Python's %: the result has the sign of the divisor
+// (-7 % 3 is 2); x % 0 is x for integers (XLA's rem, no trap) and nan for floats. `a % b` is this.
 Array remainder(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// The truncating remainder, as C's fmod and jnp.fmod / jax.lax.rem: the sign of the dividend.
+Array fmod(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
 Array negative(const Array& a, SourceLocation loc = SourceLocation::current());
 // Elementwise larger/smaller; nan if either operand is nan.
 Array maximum(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
@@ -50,6 +53,9 @@ Array power(const Array& a, const Array& b, SourceLocation loc = SourceLocation:
 // The angle of the point (x, y) in (-pi, pi], as C's atan2 (jax.lax.atan2, jnp.arctan2):
 // integer operands are promoted to a float type first.
 Array atan2(const Array& y, const Array& x, SourceLocation loc = SourceLocation::current());
+// The representable value after x towards y, in their float type (jnp.nextafter, C's
+// nextafter): y where x == y; integer operands are promoted to a float type first.
+Array nextafter(const Array& x, const Array& y, SourceLocation loc = SourceLocation::current());
 // x^n for a static integer n by repeated squaring (jax.lax.integer_pow): floats and integers;
 // a negative n gives 1 / x^|n| and is an error on integers.
 Array integer_pow(const Array& x, int64_t n, SourceLocation loc = SourceLocation::current());

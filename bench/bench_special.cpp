@@ -1,0 +1,48 @@
+// bench/bench_special.cpp — issue 14's special-function benchmarks: erf, lgamma, digamma (and
+// tanh, log1p, erfc for reference) over 16M f32, jit and eager. bench/special_jax.py times the
+// same in JAX: run `bench/run.sh bench_special` and `/work/venv-jax/bin/python
+// bench/special_jax.py` one after the other.
+#include <benchmark/benchmark.h>
+
+#include "strata/strata.h"
+
+namespace st = strata;
+using st::Array;
+
+namespace {
+
+constexpr int64_t kN = int64_t{1} << 24;
+
+// Inputs in (0.1, 10.1): inside every function's domain, away from lgamma's poles.
+Array data() { return st::random::uniform(st::random::key(1), {kN}, st::f32, 0.1, 10.1); }
+
+template <Array (*F)(const Array&, st::SourceLocation)>
+void Jit(benchmark::State& state) {
+  Array x = data();
+  auto f = st::jit([](const Array& a) { return F(a, st::SourceLocation::current()); });
+  f(x).block_until_ready();
+  for (auto _ : state) f(x).block_until_ready();
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+
+template <Array (*F)(const Array&, st::SourceLocation)>
+void Eager(benchmark::State& state) {
+  Array x = data();
+  for (auto _ : state) F(x, st::SourceLocation::current()).block_until_ready();
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+
+#define STRATA_BENCH_SPECIAL(fn)                                                                         \
+  BENCHMARK(Jit<st::fn>)->Name("BM_" #fn "16M_Jit")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0); \
+  BENCHMARK(Eager<st::fn>)->Name("BM_" #fn "16M_Eager")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+STRATA_BENCH_SPECIAL(erf)
+STRATA_BENCH_SPECIAL(lgamma)
+STRATA_BENCH_SPECIAL(digamma)
+STRATA_BENCH_SPECIAL(erfc)
+STRATA_BENCH_SPECIAL(tanh)
+STRATA_BENCH_SPECIAL(log1p)
+#undef STRATA_BENCH_SPECIAL
+
+}  // namespace
+
+BENCHMARK_MAIN();
