@@ -22,6 +22,9 @@ namespace lp = linalg_prim;
 
 std::string s(std::string_view v) { return std::string(v); }
 
+// A 0-d constant of dtype t.
+Array cst(double v, DType t) { return lax::scalar(v, t); }
+
 // `a` as f32/f64 matrices (integers and bools promoted); ShapeError naming `op` for rank < 2,
 // or for non-square matrices when `square`.
 Array matrices(const Array& a, std::string_view op, bool square, const SourceLocation& loc) {
@@ -61,7 +64,7 @@ Array pivot_sign(const LuResult& f, DType dtype, const SourceLocation& loc) {
   int64_t k = f.pivots.shape().back();
   Array swaps = sum(astype(not_equal(f.pivots, arange(k, DType::i32), loc), DType::i32, loc), -1, false, loc);
   Array odd = astype(remainder(swaps, Array(int32_t{2}), loc), dtype, loc);
-  return subtract(Array(1.0), multiply(Array(2.0), odd, loc), loc).astype(dtype);
+  return subtract(cst(1.0, dtype), multiply(cst(2.0, dtype), odd, loc), loc);
 }
 
 Array eye_like(const Array& x, const SourceLocation&) {
@@ -182,10 +185,10 @@ LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond, S
     rank = Array(int32_t{0});
   } else {
     Array smax = slice(f.s, {0}, {1}, {}, loc);
-    Array mask = greater_equal(f.s, multiply(smax, Array(rc).astype(x.dtype()), loc), loc);
+    Array mask = greater_equal(f.s, multiply(smax, cst(rc, x.dtype()), loc), loc);
     rank = sum(astype(mask, DType::i32, loc), {}, false, loc);
     Array safe = where(mask, f.s, ones_like(f.s), loc);
-    Array s_inv = where(mask, divide(Array(1.0).astype(x.dtype()), safe, loc), zeros_like(f.s), loc);
+    Array s_inv = where(mask, divide(cst(1.0, x.dtype()), safe, loc), zeros_like(f.s), loc);
     Array utb = matmul(lp::mT(f.u), y, loc);
     x_out = matmul(lp::mT(f.vt), multiply(expand_dims(s_inv, -1, loc), utb, loc), loc);
   }
@@ -207,7 +210,7 @@ Array pinv(const Array& a, std::optional<double> rtol, SourceLocation loc) {
   int r = static_cast<int>(f.s.shape().size());
   std::vector<int64_t> start(r, 0), stop(f.s.shape().begin(), f.s.shape().end());
   stop.back() = 1;
-  Array cutoff = multiply(Array(rt).astype(x.dtype()), slice(f.s, start, stop, {}, loc), loc);
+  Array cutoff = multiply(cst(rt, x.dtype()), slice(f.s, start, stop, {}, loc), loc);
   Array sv = where(greater(f.s, cutoff, loc), f.s, full(f.s.shape(), std::numeric_limits<double>::infinity(), x.dtype()), loc);
   return matmul(lp::mT(f.vt), divide(lp::mT(f.u), expand_dims(sv, -1, loc), loc), loc);
 }
@@ -231,8 +234,8 @@ Array vector_norm(const Array& x, const NormOrd& ord, int axis, bool keepdims, c
   if (std::isinf(p)) return p > 0 ? max(ax, axis, keepdims, loc) : min(ax, axis, keepdims, loc);
   if (p == 0) return sum(astype(not_equal(x, zeros_like(x), loc), x.dtype(), loc), axis, keepdims, loc);
   if (p == 1) return sum(ax, axis, keepdims, loc);
-  Array pp = Array(p).astype(x.dtype());
-  return power(sum(power(ax, pp, loc), axis, keepdims, loc), divide(Array(1.0).astype(x.dtype()), pp, loc), loc);
+  Array pp = cst(p, x.dtype());
+  return power(sum(power(ax, pp, loc), axis, keepdims, loc), divide(cst(1.0, x.dtype()), pp, loc), loc);
 }
 
 Array matrix_norm(const Array& x, const NormOrd& ord, int r0, int c0, bool keepdims, const SourceLocation& loc) {
