@@ -1,6 +1,6 @@
 // strata.linalg → a call of the CPU runtime's strata_rt_linalg (part of --strata-to-linalg), as
 // XLA:CPU calls LAPACK: the operands are copied into fresh buffers and the results allocated
-// (bufferization.alloc_tensor → to_buffer), their pointers passed in a stack array, and
+// (bufferization.alloc_tensor → to_buffer), their pointers passed as the call's arguments, and
 // to_tensor restrict gives the results. The runtime runs the eager kernels' code
 // (tracer/kernels/linalg.h), so compiled and eager results are the same bits.
 #include "lowering/CpuAbi.h"
@@ -49,16 +49,19 @@ struct LinalgLowering : OpConversionPattern<LinalgOp> {
       Value fresh = bufferization::AllocTensorOp::create(rw, loc, rt, ValueRange{});
       buffers.push_back(bufferization::ToBufferOp::create(rw, loc, MemRefType::get(rt.getShape(), rt.getElementType()), fresh));
     }
-    Value ptrs = memref::AllocaOp::create(rw, loc, MemRefType::get({static_cast<int64_t>(buffers.size())}, index));
-    for (auto [i, buf] : llvm::enumerate(buffers))
-      memref::StoreOp::create(rw, loc, memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, buf), ptrs,
-                              c(index, static_cast<int64_t>(i)));
+    // The pointers go to the call itself (not through a stack array), so that buffer
+    // assignment sees every buffer live up to the call (transforms/BufferAssignment.cpp).
     SmallVector<Value> args{c(i64, static_cast<int64_t>(*kind)), c(i64, op.getFlags()),
                             c(i64, a.getElementType().isF64() ? 1 : 0), c(i64, batch), c(i64, s[s.size() - 2]),
-                            c(i64, s[s.size() - 1]), c(i64, bRows), c(i64, bCols),
-                            memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, ptrs)};
+                            c(i64, s[s.size() - 1]), c(i64, bRows), c(i64, bCols)};
     SmallVector<Type> argTypes(8, i64);
-    argTypes.push_back(index);
+    if (buffers.size() > static_cast<size_t>(::strata::cpu_abi::kLinalgBuffers))
+      return op.emitError("strata.linalg: more operands and results than the runtime call takes");
+    for (size_t i = 0; i < static_cast<size_t>(::strata::cpu_abi::kLinalgBuffers); ++i) {
+      args.push_back(i < buffers.size() ? memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, buffers[i]).getResult()
+                                        : c(index, 0));
+      argTypes.push_back(index);
+    }
     ModuleOp module = op->getParentOfType<ModuleOp>();
     auto fnType = FunctionType::get(getContext(), argTypes, {});
     func::FuncOp runtime = module.lookupSymbol<func::FuncOp>(::strata::cpu_abi::kLinalg);

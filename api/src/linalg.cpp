@@ -133,6 +133,12 @@ Array solve(const Array& a, const Array& b, SourceLocation loc) {
   ys.insert(ys.end(), {n, cols(y)});
   x = broadcast_to(x, xs, loc);
   y = broadcast_to(y, ys, loc);
+  if (n == 0) {  // nothing to solve (and nothing to gather from)
+    if (!vector) return y;
+    Shape o = bs.shape;
+    o.push_back(0);
+    return reshape(y, o, loc);
+  }
   LuResult f = lu_of(x, loc);
   Array rowsel = broadcast_to(expand_dims(f.permutation, -1, loc), ys, loc);
   Array pb = take_along_axis(y, rowsel, -2, loc);

@@ -16,21 +16,23 @@ Array phi(const Array& x) {
   return lax::sub(tril(x), lax::mul(x, half));
 }
 
-// JAX's cholesky_jvp_rule (Murray 2016): L̇ = L Φ(L⁻¹ ȧ L⁻ᵀ).
+// JAX's cholesky_jvp_rule (Murray 2016): L̇ = L Φ(L⁻¹ ȧ L⁻ᵀ), with ȧ the symmetric tangent
+// the lower triangle sees (JAX uses ȧ as given, which agrees when it is symmetric, as it is
+// under jnp.linalg.cholesky's symmetrization; without it, only this is the derivative).
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> out, const Params&) {
   if (!t[0].valid()) return {Array()};
   const Array& L = out[0];
-  Array tmp = triangular_solve(L, t[0], /*left_side=*/false, /*lower=*/true, /*transpose_a=*/true, false);
+  Array tmp = triangular_solve(L, sym_from_lower(t[0]), /*left_side=*/false, /*lower=*/true, /*transpose_a=*/true, false);
   return {mm(L, phi(triangular_solve(L, tmp, true, true, false, false)))};
 }
 
-// The transpose of the JVP: ā = L⁻ᵀ Φ(Lᵀ L̄) L⁻¹ (not symmetrized, as JAX's).
+// The transpose of the JVP: G = L⁻ᵀ Φ(Lᵀ L̄) L⁻¹ (JAX's), folded onto the lower triangle read.
 std::vector<Array> vjp(std::span<const Array>, std::span<const Array> out, std::span<const Array> ct, const Params&) {
   if (!ct[0].valid()) return {Array()};
   const Array& L = out[0];
   Array p = phi(mm(mT(L), ct[0]));
   Array tmp = triangular_solve(L, p, /*left_side=*/true, /*lower=*/true, /*transpose_a=*/true, false);
-  return {triangular_solve(L, tmp, false, true, false, false)};
+  return {sym_from_lower_transpose(triangular_solve(L, tmp, false, true, false, false))};
 }
 
 }  // namespace

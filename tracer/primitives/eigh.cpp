@@ -24,22 +24,23 @@ Array gap_inverse(const Array& w) {
   return lax::sub(lax::integer_pow(lax::add(eye_n, diff), -1), eye_n);
 }
 
-// JAX's eigh_jvp_rule: G = vᵀ ȧ v; v̇ = v (F ∘ G), ẇ = diag(G).
+// JAX's eigh_jvp_rule: G = vᵀ ȧ v; v̇ = v (F ∘ G), ẇ = diag(G), with ȧ the symmetric tangent
+// the lower triangle sees (as cholesky's).
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> out, const Params&) {
   if (!t[0].valid()) return {Array(), Array()};
   const Array &v = out[0], &w = out[1];
-  Array g = mm(mm(mT(v), t[0]), v);
+  Array g = mm(mm(mT(v), sym_from_lower(t[0])), v);
   return {mm(v, lax::mul(gap_inverse(w), g)), diagonal(g)};
 }
 
-// The JVP transposed: ā = v (F ∘ (vᵀ v̄) + diag(w̄)) vᵀ.
+// The JVP transposed: v (F ∘ (vᵀ v̄) + diag(w̄)) vᵀ, folded onto the lower triangle.
 std::vector<Array> vjp(std::span<const Array>, std::span<const Array> out, std::span<const Array> ct, const Params&) {
   if (!ct[0].valid() && !ct[1].valid()) return {Array()};
   const Array &v = out[0], &w = out[1];
   Array g;
   if (ct[0].valid()) g = lax::mul(gap_inverse(w), mm(mT(v), ct[0]));
   if (ct[1].valid()) g = g.valid() ? lax::add(g, diag_embed(ct[1])) : diag_embed(ct[1]);
-  return {mm(mm(v, g), mT(v))};
+  return {sym_from_lower_transpose(mm(mm(v, g), mT(v)))};
 }
 
 }  // namespace

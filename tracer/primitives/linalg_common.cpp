@@ -147,6 +147,9 @@ Array scale_rows(const Array& x, const Array& v) {
   return lax::mul(x, lax::broadcast_in_dim(v, x.shape(), dims));
 }
 
+Array sym_from_lower(const Array& x) { return lax::add(tril(x), mT(tril(x, -1))); }
+Array sym_from_lower_transpose(const Array& g) { return lax::add(tril(g), tril(mT(g), -1)); }
+
 Params triangular_solve_params(bool left_side, bool lower, bool transpose_a, bool unit_diagonal) {
   return Params{{"left_side", left_side}, {"lower", lower}, {"transpose_a", transpose_a},
                 {"conjugate_a", false}, {"unit_diagonal", unit_diagonal}};

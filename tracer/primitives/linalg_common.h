@@ -38,6 +38,11 @@ Array diag_embed(const Array& v);             // [..., n] → [..., n, n]
 // x [..., m, n] times v [..., n] along columns (x diag(v)), or along rows (diag(v) x).
 Array scale_cols(const Array& x, const Array& v);
 Array scale_rows(const Array& x, const Array& v);
+// The symmetric matrix a primitive that reads only the lower triangle sees: tril(x) +
+// tril(x, -1)ᵀ (cholesky, eigh: their tangents), and its transpose tril(g) + tril(gᵀ, -1)
+// (their cotangents). Both are the identity map on symmetric matrices.
+Array sym_from_lower(const Array& x);
+Array sym_from_lower_transpose(const Array& g);
 Array triangular_solve(const Array& a, const Array& b, bool left_side, bool lower, bool transpose_a,
                        bool unit_diagonal);
 Params triangular_solve_params(bool left_side, bool lower, bool transpose_a, bool unit_diagonal);
