@@ -6,7 +6,7 @@
 #pragma once
 
 // Symmetric positive definite matrices [..., n, n]: x xᵀ + n I.
-inline Array spd_array(const Shape& shape, DType t, uint64_t seed) {
+inline Array spd_array(const st::Shape& shape, DType t, uint64_t seed) {
   Array x = random_array(shape, t, -1, 1, seed);
   int64_t n = shape.back();
   std::vector<int> perm;
@@ -44,7 +44,7 @@ inline std::vector<Case> triangular_solve_cases() {
     for (int f = 0; f < 16; ++f) {
       bool left = f & 1, lower = f & 2, trans = f & 4, unit = f & 8;
       Params p{{"left_side", left}, {"lower", lower}, {"transpose_a", trans}, {"conjugate_a", false}, {"unit_diagonal", unit}};
-      Array b = random_array(left ? Shape{2, 4, 3} : Shape{2, 3, 4}, t, -1, 1, 2 + f);
+      Array b = random_array(left ? st::Shape{2, 4, 3} : st::Shape{2, 3, 4}, t, -1, 1, 2 + f);
       cs.push_back({"flags " + std::to_string(f) + " " + n, p, {a, b}});
     }
     Params p{{"left_side", true}, {"lower", true}, {"transpose_a", false}, {"conjugate_a", false}, {"unit_diagonal", false}};
@@ -61,7 +61,7 @@ inline std::vector<Case> decomposition_cases(Params p, bool square_only, bool sy
   std::vector<Case> cs;
   for (DType t : {st::f32, st::f64}) {
     std::string n(st::short_name(t));
-    auto mat = [&](const Shape& s, uint64_t seed) { return symmetric ? spd_array(s, t, seed) : random_array(s, t, -2, 2, seed); };
+    auto mat = [&](const st::Shape& s, uint64_t seed) { return symmetric ? spd_array(s, t, seed) : random_array(s, t, -2, 2, seed); };
     cs.push_back({"square " + n, p, {mat({5, 5}, 1)}});
     cs.push_back({"batched " + n, p, {mat({2, 3, 4, 4}, 2)}});
     cs.push_back({"1x1 " + n, p, {mat({1, 1}, 3)}});
