@@ -179,3 +179,26 @@ TEST(MatrixPower, RepeatedProducts) {
 }
 
 }  // namespace
+
+namespace {
+
+// Composites under vmap (an unbatched operand broadcast by the primitives' batching rules) and
+// jit(grad) through them.
+TEST(LinalgComposites, VmapAndJitGrad) {
+  Array a = st::add(rnd({4, 3, 3}, st::f64, 30), st::eye(3, -1, 0, st::f64) * 3.0);
+  Array b = rnd({3}, st::f64, 31);
+  Array xs = st::vmap([&](const Array& m) { return la::solve(m, b); })(a);
+  expect_near(xs, la::solve(a, b), 1e-12, "vmap solve");
+  Array ds = st::vmap([](const Array& m) { return la::det(m); })(a);
+  expect_near(ds, la::det(a), 1e-12, "vmap det");
+  Array ns = st::vmap([](const Array& m) { return la::norm(m, 2); })(a);
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(ns.to_vector<double>()[i], la::norm(a[i], 2).item<double>(), 1e-12);
+  auto loss = [&](const Array& m) { return st::sum(la::solve(m, b)) + la::slogdet(m).logabsdet; };
+  expect_near(st::jit(st::grad(loss))(a[0]), st::grad(loss)(a[0]), 1e-12, "jit grad");
+  // Non-finite input: NaN out of lu-based composites, no crash.
+  Array bad = st::full({2, 2}, NAN, st::f64);
+  for (double v : la::inv(bad).to_vector<double>()) EXPECT_TRUE(std::isnan(v));
+  EXPECT_TRUE(std::isnan(la::det(bad).item<double>()));
+}
+
+}  // namespace
