@@ -11,6 +11,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "gather_rules.h"
 #include "shape_rules.h"
+#include "linalg_rules.h"  // linear algebra (issue 14)
 
 using namespace mlir;
 using namespace mlir::strata;
@@ -846,5 +847,35 @@ LogicalResult CumulativeOp::verify() {
   if (e.isInteger(1) || (k == "logsumexp" && !isa<FloatType>(e)))
     return emitOpError("expects ") << (k == "logsumexp" ? "a float" : "a numeric (not i1)") << " operand for kind \""
                                    << k << "\", but got " << type;
+  return success();
+}
+
+// ---- Linear algebra (issue 14) ----
+
+LogicalResult LinalgOp::verify() {
+  namespace lr = ::strata::linalg_rules;
+  std::optional<lr::Kind> kind = lr::kind_from_name(getKind());
+  if (!kind)
+    return emitOpError("expects kind cholesky, triangular_solve, lu, qr, eigh or svd, but got \"") << getKind() << "\"";
+  std::vector<::strata::Shape> shapes;
+  Type element;
+  for (Value v : getOperands()) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (!t.getElementType().isF32() && !t.getElementType().isF64())
+      return emitOpError("expects f32 or f64 operands, but got ") << str(getOperands().getTypes());
+    if (element && element != t.getElementType())
+      return emitOpError("expects operands of one element type, but got ") << str(getOperands().getTypes());
+    element = t.getElementType();
+    shapes.push_back(::strata::Shape(t.getShape().begin(), t.getShape().end()));
+  }
+  lr::Result r = lr::shapes(*kind, getFlags(), shapes);
+  if (!r.ok()) return emitOpError(r.error);
+  if (r.shapes.size() != getResults().size())
+    return emitOpError("expects ") << r.shapes.size() << " results, but got " << getResults().size();
+  for (size_t i = 0; i < r.shapes.size(); ++i) {
+    Type want = RankedTensorType::get(r.shapes[i], r.index[i] ? IntegerType::get(getContext(), 32) : element);
+    if (getResults()[i].getType() != want)
+      return emitOpError("expects result #") << i << " of type " << want << ", but got " << getResults()[i].getType();
+  }
   return success();
 }

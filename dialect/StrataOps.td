@@ -1499,4 +1499,36 @@ def Strata_SelectAndScatterOp : Strata_Op<"select_and_scatter", [RecursiveMemory
   }];
 }
 
+
+//===----------------------------------------------------------------------------------===//
+// Linear algebra (issue 14): jax.lax.linalg's decompositions, computed by the runtime.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_LinalgOp : Strata_Op<"linalg", [Pure]> {
+  let summary = "a matrix decomposition or triangular solve, batched over leading dimensions";
+  let description = [{
+    One of jax.lax.linalg's primitives on batches of matrices [..., m, n] (f32 or f64),
+    named by `kind`, with its bool params packed into `flags` (tracer/linalg_rules.h):
+    `cholesky` (a → lower L), `triangular_solve` (a, b → x; left_side 1, lower 2,
+    transpose_a 4, unit_diagonal 8), `lu` (a → lu, pivots i32, permutation i32), `qr`
+    (a → q, r; full_matrices 1), `eigh` (a → v, w ascending), `svd` (a → s descending, and u,
+    vt with compute_uv 2; full_matrices 1). StableHLO has cholesky and triangular_solve and
+    JAX emits LAPACK custom calls for the others; here one op calls the CPU runtime
+    (strata_rt_linalg), which runs the eager kernels' code (tracer/kernels/linalg.h).
+
+    Example:
+    ```mlir
+    %l = strata.linalg "cholesky" (%a) flags = 0 : (tensor<4x3x3xf32>) -> tensor<4x3x3xf32>
+    %x = strata.linalg "triangular_solve" (%l, %b) flags = 3
+        : (tensor<4x3x3xf32>, tensor<4x3x2xf32>) -> tensor<4x3x2xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Strata_Tensor>:$operands, StrAttr:$kind, I64Attr:$flags);
+  let results = (outs Variadic<Strata_Tensor>:$results);
+  let assemblyFormat = [{
+    $kind `(` $operands `)` `flags` `=` $flags attr-dict `:` functional-type($operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif  // STRATA_OPS_TD

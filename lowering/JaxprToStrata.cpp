@@ -15,6 +15,7 @@
 #include "array_impl.h"
 #include "dialect/StrataOps.h"
 #include "jaxpr.h"
+#include "linalg_rules.h"  // linear algebra (issue 14)
 #include "llvm/ADT/StringMap.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -630,6 +631,25 @@ LogicalResult sort(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// ---- Linear algebra (issue 14) ----
+
+// cholesky, triangular_solve, lu, qr, eigh, svd: strata.linalg of the kind, its bool params as flags.
+template <st::linalg_rules::Kind K>
+LogicalResult linalgCall(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (failed(q.expectArity(st::linalg_rules::num_operands(K)))) return failure();
+  int64_t flags = 0;
+  for (const st::linalg_rules::FlagParam& fp : st::linalg_rules::flag_params(K)) {
+    const bool* v = q.param<bool>(fp.name, "a bool");
+    if (!v) return failure();
+    if (*v) flags |= fp.bit;
+  }
+  SmallVector<Type> types;
+  for (size_t i = 0; i < q.e.outputs.size(); ++i) types.push_back(q.resultType(i));
+  auto op = LinalgOp::create(q.b, q.loc, types, q.operands, st::linalg_rules::kind_name(K), flags);
+  r.append(op.getResults().begin(), op.getResults().end());
+  return success();
+}
+
 // ---- Window reductions (issue 13) ----
 
 // JAX's window params (padding as two lists) as strata.reduce_window's attributes.
@@ -796,6 +816,13 @@ const Entry kLowerings[] = {
     {"select_and_scatter_add", selectAndScatterAdd, "strata.select_and_scatter"},
     {"select_and_gather_add", selectAndGatherAdd, "strata.reduce_window"},
     {"sort", sort, "strata.sort"},  // sort (issue 13)
+    // Linear algebra (issue 14).
+    {"cholesky", linalgCall<st::linalg_rules::Kind::kCholesky>, "strata.linalg"},
+    {"triangular_solve", linalgCall<st::linalg_rules::Kind::kTriangularSolve>, "strata.linalg"},
+    {"lu", linalgCall<st::linalg_rules::Kind::kLu>, "strata.linalg"},
+    {"qr", linalgCall<st::linalg_rules::Kind::kQr>, "strata.linalg"},
+    {"eigh", linalgCall<st::linalg_rules::Kind::kEigh>, "strata.linalg"},
+    {"svd", linalgCall<st::linalg_rules::Kind::kSvd>, "strata.linalg"},
 };
 
 struct Lowering {

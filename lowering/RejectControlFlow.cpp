@@ -28,6 +28,12 @@ struct RejectControlFlowPass : impl::RejectControlFlowPassBase<RejectControlFlow
                       "(JitOptions::device = st::cpu())");
         return WalkResult::interrupt();
       }
+      // Linear algebra calls the CPU runtime's kernels (issue 14).
+      if (isa<LinalgOp>(op)) {
+        op->emitError("the cuda target cannot compile strata.linalg (\"")
+            << cast<LinalgOp>(op).getKind() << "\") yet; run this function on the CPU (JitOptions::device = st::cpu())";
+        return WalkResult::interrupt();
+      }
       // A window reduction's loop nest (window loops between result loops) is not a shape the
       // GPU loop mapping handles yet.
       if (isa<ReduceWindowOp>(op)) {

@@ -40,6 +40,9 @@ void populateSortingLoweringPatterns(RewritePatternSet& patterns);
 // strata.sort → a call of the runtime's sort on copies of its inputs (SortToRuntime.cpp; part
 // of populateStrataToLinalgPatterns).
 void populateSortToRuntimePatterns(RewritePatternSet& patterns);
+// strata.linalg → a call of the runtime's linalg kernels (LinalgToRuntime.cpp; part of
+// populateStrataToLinalgPatterns; linear algebra, issue 14).
+void populateLinalgToRuntimePatterns(RewritePatternSet& patterns);
 
 // A body of scalar ops (ScalarOpInterface, 0-d constants; a reduce, window or select body)
 // evaluated on compute-type `args`, one per block argument: the values it yields. Float

@@ -13,6 +13,7 @@
 
 #include "kernels/gemm.h"
 #include "kernels/sort.h"
+#include "kernels/linalg.h"  // linear algebra (issue 14)
 #include "kernels/parallel.h"
 #include "kernels/types.h"
 #include "lowering/CpuAbi.h"
@@ -253,6 +254,19 @@ void strata_rt_sort_cmp(void* const* data, const int64_t* codes, int64_t count, 
   }
 }
 
+// Linear algebra (CpuAbi.h; issue 14): the eager kernels' code (tracer/kernels/linalg.h).
+void strata_rt_linalg(int64_t kind, int64_t flags, int64_t f64, int64_t batch, int64_t m, int64_t n, int64_t b_rows,
+                      int64_t b_cols, void* p0, void* p1, void* p2, void* p3) {
+  try {
+    strata::kernels::LinalgCall c{.kind = static_cast<strata::linalg_rules::Kind>(kind), .flags = flags, .f64 = f64 != 0,
+                                  .batch = batch, .m = m, .n = n, .b_rows = b_rows, .b_cols = b_cols};
+    void* const buffers[] = {p0, p1, p2, p3};
+    size_t inputs = strata::linalg_rules::num_operands(c.kind);
+    strata::kernels::linalg(c, const_cast<const void* const*>(buffers), buffers + inputs);
+  } catch (...) {
+  }
+}
+
 }  // extern "C"
 
 namespace strata::backends::cpu {
@@ -285,6 +299,7 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {abi::kParallelFor, reinterpret_cast<void*>(&strata_rt_parallel_for)},
       {abi::kSort, reinterpret_cast<void*>(&strata_rt_sort)},
       {abi::kSortComparator, reinterpret_cast<void*>(&strata_rt_sort_cmp)},
+      {abi::kLinalg, reinterpret_cast<void*>(&strata_rt_linalg)},  // linear algebra (issue 14)
       {"puts", reinterpret_cast<void*>(&check_failed_puts)},
       {"abort", reinterpret_cast<void*>(&check_failed_abort)},
       // Memory builtins (memref.copy, loop idioms).

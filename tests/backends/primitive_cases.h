@@ -259,6 +259,7 @@ inline std::vector<Case> threefry_cases() {
 
 #include "sortscan_cases.h"
 #include "window_cases.h"  // reduce_window and its derivatives (issue 13)
+#include "linalg_cases.h"  // linear algebra (issue 14)
 
 // The cases of each primitive, by name. A primitive missing here fails EveryPrimitiveHasCases.
 // ---- Convolution and pooling (issue 13) ----
@@ -464,6 +465,13 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"select_and_scatter_add", select_and_scatter_cases},
       {"select_and_gather_add", select_and_gather_cases},
       {"sort", sort_cases},  // sort (issue 13)
+      // Linear algebra (issue 14; linalg_cases.h).
+      {"cholesky", cholesky_cases},
+      {"triangular_solve", triangular_solve_cases},
+      {"lu", [] { return decomposition_cases({}, false, false); }},
+      {"qr", qr_cases},
+      {"eigh", [] { return decomposition_cases(Params{{"lower", true}}, true, true); }},
+      {"svd", svd_cases},
   };
   return *table;
 }

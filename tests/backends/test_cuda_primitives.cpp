@@ -74,8 +74,9 @@ std::vector<std::string> primitive_names() {
     // Control flow (cond, while, scan) is left out: the cuda target cannot compile it yet and
     // refuses it with a clear error (CudaControlFlow below).
     // sort is left out too: the cuda target refuses it (CudaSort below); so are window reductions.
+    // Linear algebra too (issue 14): refused as sort is (CudaLinalg below).
     if (!needs_subprograms(p->name) && !reads_starts_on_host(p->name) && p->name != "sort" &&
-        !lowers_to_reduce_window(p->name))
+        !lowers_to_reduce_window(p->name) && !is_linalg(p->name))
       names.emplace_back(p->name);
   return names;
 }
@@ -101,6 +102,19 @@ TEST(CudaSort, IsRefusedWithAClearError) {
   st::compiler::LowerResult r = st::compiler::lower(*j.impl(), {.device = kGpu}, "ptx");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error.find("the cuda target cannot compile strata.sort yet"), std::string::npos) << r.error;
+}
+
+// Linear algebra runs in the CPU runtime (issue 14); for the GPU it is refused by name.
+TEST(CudaLinalg, IsRefusedWithAClearError) {
+  if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
+  for (const char* name : {"cholesky", "triangular_solve", "lu", "qr", "eigh", "svd"}) {
+    Case c = case_table().at(name)()[0];
+    st::Jaxpr j = one_equation(*st::find_primitive(name), c.params, c.inputs);
+    st::compiler::LowerResult r = st::compiler::lower(*j.impl(), {.device = kGpu}, "ptx");
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_NE(r.error.find("the cuda target cannot compile strata.linalg (\"" + std::string(name) + "\")"),
+              std::string::npos) << r.error;
+  }
 }
 
 // Window reductions too: their loop nest is not one the GPU loop mapping handles yet.

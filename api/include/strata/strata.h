@@ -13,6 +13,7 @@
 #include "strata/indexing.h"
 #include "strata/jaxpr.h"
 #include "strata/jit.h"
+#include "strata/linalg.h"  // linear algebra (issue 14)
 #include "strata/ops.h"
 #include "strata/pytree.h"
 #include "strata/random.h"

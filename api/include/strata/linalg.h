@@ -1,0 +1,128 @@
+// strata/linalg.h — linear algebra (jax.numpy.linalg and jax.lax.linalg), batched over leading
+// dimensions: a [..., m, n] is a batch of m × n matrices. f32 and f64 (integers and bools are
+// promoted to a float first; f16/bf16 are refused with a DTypeError, as LAPACK has none).
+//
+// The decompositions (cholesky, triangular_solve, lu, qr, eigh, svd) are primitives: eager
+// through Eigen, compiled as calls into the same code, differentiable (JAX's rules) and
+// batchable. Everything else here is built from them, and differentiates through them.
+//
+// Numerical behaviour follows JAX: a matrix that is not positive definite gives a NaN-filled
+// Cholesky factor; a singular matrix gives inf/nan from solve and inv, 0 from det (no error).
+// Shapes that are not (square) matrices raise ShapeError naming the function.
+//
+// Derivatives of eigh and svd: the rules divide by differences of eigenvalues (of squared
+// singular values), so at a repeated eigenvalue (singular value) the derivative of the
+// eigenvectors (singular vectors) is not defined — it comes out inf/nan, as in JAX — while the
+// derivative of the values themselves stays finite. A function that depends on the vectors only
+// through a quantity invariant to the choice of basis of the degenerate subspace is still
+// differentiable in exact arithmetic, but these rules do not see that. For svd, u and vt with
+// m ≠ n also divide by the singular values (undefined at a zero one), and full_matrices=true is
+// differentiable only for square matrices (as in JAX); qr for m >= n, full only when square.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "strata/array.h"
+#include "strata/ops.h"
+
+namespace strata::linalg {
+
+// The lower Cholesky factor L (L Lᵀ = a, zeros above the diagonal) of each symmetric positive
+// definite matrix [..., n, n]. With symmetrize_input, a is replaced by (a + aᵀ)/2 first (as
+// jnp.linalg.cholesky; then the derivative is symmetric too); else only its lower triangle is read.
+Array cholesky(const Array& a, bool symmetrize_input = true, SourceLocation loc = SourceLocation::current());
+
+// jax.lax.linalg.triangular_solve: x with op(a) x = b (left_side) or x op(a) = b, where op(a) is
+// a or aᵀ (transpose_a), reading only a's lower (else upper) triangle, its diagonal taken as
+// ones with unit_diagonal. a [..., m, m], b [..., m, k] (left) or [..., k, m] (right), the same
+// batch dimensions. The defaults are JAX's.
+Array triangular_solve(const Array& a, const Array& b, bool left_side = false, bool lower = false,
+                       bool transpose_a = false, bool unit_diagonal = false,
+                       SourceLocation loc = SourceLocation::current());
+
+// jax.lax.linalg.lu: LU with partial pivoting of [..., m, n]. `lu` packs L (strictly below the
+// diagonal, unit diagonal understood) and U; pivots [..., min(m, n)] i32 are LAPACK's row swaps
+// (0-based); permutation [..., m] i32 gives a[permutation] = L U.
+struct LuResult {
+  Array lu, pivots, permutation;
+};
+LuResult lu(const Array& a, SourceLocation loc = SourceLocation::current());
+
+// jnp.linalg.qr: q r = a with orthonormal columns of q and upper-triangular r; reduced
+// (q [..., m, k], r [..., k, n], k = min(m, n); mode="reduced") or full (q [..., m, m]).
+struct QrResult {
+  Array q, r;
+};
+QrResult qr(const Array& a, bool full_matrices = false, SourceLocation loc = SourceLocation::current());
+
+// jnp.linalg.eigh: eigenvalues (ascending, [..., n]) and eigenvectors (the columns of
+// [..., n, n]) of each symmetric matrix; symmetrize_input as cholesky (else the lower triangle
+// is read). See the caveat on derivatives above.
+struct EighResult {
+  Array eigenvalues, eigenvectors;
+};
+EighResult eigh(const Array& a, bool symmetrize_input = true, SourceLocation loc = SourceLocation::current());
+
+// jnp.linalg.svd: a = u diag(s) vt, s descending [..., k]. full_matrices (NumPy's default):
+// u [..., m, m], vt [..., n, n]; else u [..., m, k], vt [..., k, n]. Without compute_uv only s
+// is computed (u and vt are null Arrays). See the caveat on derivatives above.
+struct SvdResult {
+  Array u, s, vt;
+};
+SvdResult svd(const Array& a, bool full_matrices = true, bool compute_uv = true,
+              SourceLocation loc = SourceLocation::current());
+// The singular values alone (jnp.linalg.svdvals).
+Array svdvals(const Array& a, SourceLocation loc = SourceLocation::current());
+
+// jnp.linalg.solve: x with a x = b, a [..., n, n]; b [n] (a vector) or [..., n, k], the batch
+// dimensions broadcast. Through LU with partial pivoting.
+Array solve(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// The inverse of each square matrix (solve against the identity).
+Array inv(const Array& a, SourceLocation loc = SourceLocation::current());
+// The determinant of each square matrix, [...] (from LU).
+Array det(const Array& a, SourceLocation loc = SourceLocation::current());
+// jnp.linalg.slogdet: sign (±1, 0 for a singular matrix) and log|det| (-inf for singular).
+struct SlogdetResult {
+  Array sign, logabsdet;
+};
+SlogdetResult slogdet(const Array& a, SourceLocation loc = SourceLocation::current());
+
+// jnp.linalg.lstsq for a [m, n] and b [m] or [m, k] (no batch, as JAX): x minimising |a x - b|,
+// through the SVD; singular values below rcond · s_max count as zero (default rcond: eps ·
+// max(m, n); negative: eps). residuals = |b - a x|² per column ([k], [1] for a vector b), rank
+// (i32) and the singular values s.
+struct LstsqResult {
+  Array x, residuals, rank, s;
+};
+LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond = std::nullopt,
+                  SourceLocation loc = SourceLocation::current());
+
+// jnp.linalg.pinv: the Moore–Penrose pseudo-inverse [..., n, m] through the SVD; singular values
+// at or below rtol · s_max count as zero (default rtol: 10 · max(m, n) · eps).
+Array pinv(const Array& a, std::optional<double> rtol = std::nullopt, SourceLocation loc = SourceLocation::current());
+
+// The order of a norm (jnp.linalg.norm's `ord`): none (the default: 2-norm of vectors,
+// Frobenius of matrices), a number (vectors: p, inf, -inf, 0 counts nonzeros; matrices: 1, -1,
+// 2, -2, inf, -inf), or "fro" / "nuc" (matrices).
+struct NormOrd {
+  enum Kind { kDefault, kNumber, kFro, kNuc };
+  Kind kind = kDefault;
+  double p = 0;
+  NormOrd() = default;
+  NormOrd(double value) : kind(kNumber), p(value) {}  // NOLINT
+  NormOrd(int value) : kind(kNumber), p(value) {}     // NOLINT
+  NormOrd(const char* name);                           // NOLINT: "fro" or "nuc"
+};
+// jnp.linalg.norm: with no axis, a vector norm of a 1-d x, a matrix norm of a 2-d x, or (ord
+// none) the 2-norm of x flattened; one axis: vector norms along it; two axes: matrix norms over
+// them. keepdims keeps the reduced axes with size 1.
+Array norm(const Array& x, NormOrd ord = {}, std::optional<std::vector<int>> axis = std::nullopt,
+           bool keepdims = false, SourceLocation loc = SourceLocation::current());
+
+// jnp.linalg.matrix_power: a to the integer power n (repeated squaring; n < 0 inverts first,
+// n = 0 gives identities).
+Array matrix_power(const Array& a, int n, SourceLocation loc = SourceLocation::current());
+
+}  // namespace strata::linalg

@@ -1,0 +1,38 @@
+"""JAX CPU timings of bench/bench_linalg.cpp's workloads (f32, jit, block_until_ready, median of
+repetitions): Cholesky and solve of 2048x2048, SVD of 512x512 (reduced), inverse of 64 128x128
+matrices. Run with /work/venv-jax/bin/python bench/linalg_jax.py (bench/run_linalg.sh runs both)."""
+import statistics
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+def median_ms(f, *args, reps=7):
+    jax.block_until_ready(f(*args))
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        jax.block_until_ready(f(*args))
+        ts.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(ts)
+
+
+def spd(n):
+    x = jax.random.normal(jax.random.key(1), (n, n), jnp.float32)
+    return x @ x.T / n + jnp.eye(n, dtype=jnp.float32)
+
+
+def main():
+    a = spd(2048)
+    b = jax.random.normal(jax.random.key(2), (2048,), jnp.float32)
+    print(f"jax cholesky2048_ms {median_ms(jax.jit(jnp.linalg.cholesky), a):.2f}")
+    print(f"jax solve2048_ms {median_ms(jax.jit(jnp.linalg.solve), a, b):.2f}")
+    m = jax.random.normal(jax.random.key(3), (512, 512), jnp.float32)
+    print(f"jax svd512_ms {median_ms(jax.jit(lambda x: jnp.linalg.svd(x, full_matrices=False)), m):.2f}")
+    c = jax.random.normal(jax.random.key(4), (64, 128, 128), jnp.float32) + 8 * jnp.eye(128, dtype=jnp.float32)
+    print(f"jax inv64x128_ms {median_ms(jax.jit(jnp.linalg.inv), c):.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+// strata.linalg → a call of the CPU runtime's strata_rt_linalg (part of --strata-to-linalg), as
+// XLA:CPU calls LAPACK: the operands are copied into fresh buffers and the results allocated
+// (bufferization.alloc_tensor → to_buffer), their pointers passed as the call's arguments, and
+// to_tensor restrict gives the results. The runtime runs the eager kernels' code
+// (tracer/kernels/linalg.h), so compiled and eager results are the same bits.
+#include "lowering/CpuAbi.h"
+#include "lowering/StrataToLinalg.h"
+#include "dialect/StrataOps.h"
+#include "linalg_rules.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::strata {
+namespace {
+
+struct LinalgLowering : OpConversionPattern<LinalgOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LinalgOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
+    Location loc = op.getLoc();
+    std::optional<::strata::linalg_rules::Kind> kind = ::strata::linalg_rules::kind_from_name(op.getKind());
+    if (!kind) return failure();
+    ValueRange inputs = adaptor.getOperands();
+    auto a = cast<RankedTensorType>(inputs[0].getType());
+    ArrayRef<int64_t> s = a.getShape();
+    int64_t batch = 1;
+    for (size_t i = 0; i + 2 < s.size(); ++i) batch *= s[i];
+    int64_t bRows = 0, bCols = 0;
+    if (inputs.size() > 1) {
+      ArrayRef<int64_t> b = cast<RankedTensorType>(inputs[1].getType()).getShape();
+      bRows = b[b.size() - 2];
+      bCols = b[b.size() - 1];
+    }
+    Type index = rw.getIndexType(), i64 = rw.getI64Type();
+    auto c = [&](Type t, int64_t v) -> Value { return arith::ConstantOp::create(rw, loc, rw.getIntegerAttr(t, v)); };
+    SmallVector<Value> buffers;
+    for (Value in : inputs) {
+      auto t = cast<RankedTensorType>(in.getType());
+      Value copy = bufferization::AllocTensorOp::create(rw, loc, t, ValueRange{}, in);
+      buffers.push_back(bufferization::ToBufferOp::create(rw, loc, MemRefType::get(t.getShape(), t.getElementType()), copy));
+    }
+    SmallVector<Type> resultTypes;
+    for (Type t : op.getResultTypes()) {
+      auto rt = cast<RankedTensorType>(t);
+      resultTypes.push_back(rt);
+      Value fresh = bufferization::AllocTensorOp::create(rw, loc, rt, ValueRange{});
+      buffers.push_back(bufferization::ToBufferOp::create(rw, loc, MemRefType::get(rt.getShape(), rt.getElementType()), fresh));
+    }
+    // The pointers go to the call itself (not through a stack array), so that buffer
+    // assignment sees every buffer live up to the call (transforms/BufferAssignment.cpp).
+    SmallVector<Value> args{c(i64, static_cast<int64_t>(*kind)), c(i64, op.getFlags()),
+                            c(i64, a.getElementType().isF64() ? 1 : 0), c(i64, batch), c(i64, s[s.size() - 2]),
+                            c(i64, s[s.size() - 1]), c(i64, bRows), c(i64, bCols)};
+    SmallVector<Type> argTypes(8, i64);
+    if (buffers.size() > static_cast<size_t>(::strata::cpu_abi::kLinalgBuffers))
+      return op.emitError("strata.linalg: more operands and results than the runtime call takes");
+    for (size_t i = 0; i < static_cast<size_t>(::strata::cpu_abi::kLinalgBuffers); ++i) {
+      args.push_back(i < buffers.size() ? memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, buffers[i]).getResult()
+                                        : c(index, 0));
+      argTypes.push_back(index);
+    }
+    ModuleOp module = op->getParentOfType<ModuleOp>();
+    auto fnType = FunctionType::get(getContext(), argTypes, {});
+    func::FuncOp runtime = module.lookupSymbol<func::FuncOp>(::strata::cpu_abi::kLinalg);
+    if (!runtime) {
+      OpBuilder::InsertionGuard guard(rw);
+      rw.setInsertionPointToStart(module.getBody());
+      runtime = func::FuncOp::create(rw, module.getLoc(), ::strata::cpu_abi::kLinalg, fnType);
+      runtime.setPrivate();
+    }
+    func::CallOp::create(rw, loc, runtime, args);
+    SmallVector<Value> results;
+    for (auto [i, t] : llvm::enumerate(resultTypes))
+      results.push_back(bufferization::ToTensorOp::create(rw, loc, t, buffers[inputs.size() + i], /*restrict=*/true,
+                                                          /*writable=*/true));
+    rw.replaceOp(op, results);
+    return success();
+  }
+};
+
+}  // namespace
+
+void populateLinalgToRuntimePatterns(RewritePatternSet& patterns) {
+  patterns.add<LinalgLowering>(patterns.getContext());
+}
+
+}  // namespace mlir::strata

@@ -1,0 +1,23 @@
+// strata.linalg (issue 14) parses, verifies and prints back.
+// RUN: strata-opt %s | FileCheck %s
+// RUN: strata-opt %s --mlir-print-op-generic | strata-opt | FileCheck %s
+// RUN: strata-opt %s --verify-roundtrip > /dev/null
+
+// CHECK-LABEL: func.func @family
+// CHECK: strata.linalg "cholesky"(%{{.*}}) flags = 0 : (tensor<4x3x3xf32>) -> tensor<4x3x3xf32>
+// CHECK: strata.linalg "triangular_solve"(%{{.*}}, %{{.*}}) flags = 3 : (tensor<4x3x3xf32>, tensor<4x3x2xf32>) -> tensor<4x3x2xf32>
+// CHECK: strata.linalg "lu"(%{{.*}}) flags = 0 : (tensor<5x3xf64>) -> (tensor<5x3xf64>, tensor<3xi32>, tensor<5xi32>)
+// CHECK: strata.linalg "qr"(%{{.*}}) flags = 1 : (tensor<5x3xf64>) -> (tensor<5x5xf64>, tensor<5x3xf64>)
+// CHECK: strata.linalg "eigh"(%{{.*}}) flags = 0 : (tensor<4x3x3xf32>) -> (tensor<4x3x3xf32>, tensor<4x3xf32>)
+// CHECK: strata.linalg "svd"(%{{.*}}) flags = 2 : (tensor<5x3xf64>) -> (tensor<3xf64>, tensor<5x3xf64>, tensor<3x3xf64>)
+// CHECK: strata.linalg "svd"(%{{.*}}) flags = 0 : (tensor<5x3xf64>) -> tensor<3xf64>
+func.func @family(%a: tensor<4x3x3xf32>, %b: tensor<4x3x2xf32>, %c: tensor<5x3xf64>) {
+  %0 = strata.linalg "cholesky"(%a) flags = 0 : (tensor<4x3x3xf32>) -> tensor<4x3x3xf32>
+  %1 = strata.linalg "triangular_solve"(%a, %b) flags = 3 : (tensor<4x3x3xf32>, tensor<4x3x2xf32>) -> tensor<4x3x2xf32>
+  %2:3 = strata.linalg "lu"(%c) flags = 0 : (tensor<5x3xf64>) -> (tensor<5x3xf64>, tensor<3xi32>, tensor<5xi32>)
+  %3:2 = strata.linalg "qr"(%c) flags = 1 : (tensor<5x3xf64>) -> (tensor<5x5xf64>, tensor<5x3xf64>)
+  %4:2 = strata.linalg "eigh"(%a) flags = 0 : (tensor<4x3x3xf32>) -> (tensor<4x3x3xf32>, tensor<4x3xf32>)
+  %5:3 = strata.linalg "svd"(%c) flags = 2 : (tensor<5x3xf64>) -> (tensor<3xf64>, tensor<5x3xf64>, tensor<3x3xf64>)
+  %6 = strata.linalg "svd"(%c) flags = 0 : (tensor<5x3xf64>) -> tensor<3xf64>
+  return
+}

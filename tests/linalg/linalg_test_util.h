@@ -1,0 +1,74 @@
+// tests/linalg/linalg_test_util.h — helpers of the linear-algebra tests: random and symmetric
+// positive definite batches, matrix transposes, and comparisons within a tolerance.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "strata/strata.h"
+
+namespace strata::testing {
+
+inline Array rnd(const Shape& shape, DType t, uint64_t seed) { return random::normal(random::key(seed), shape, t); }
+
+inline std::vector<int> swap_last(int rank) {
+  std::vector<int> perm;
+  for (int i = 0; i < rank; ++i) perm.push_back(i);
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  return perm;
+}
+inline Array mT(const Array& x) { return transpose(x, swap_last(x.ndim())); }
+
+// x xᵀ + n I: symmetric positive definite, well conditioned.
+inline Array spd(const Shape& shape, DType t, uint64_t seed) {
+  Array x = rnd(shape, t, seed);
+  return add(matmul(x, mT(x)), astype(eye(shape.back()) * static_cast<float>(shape.back()), t));
+}
+
+// A tolerance for dtype t: f32 1e-4, f64 1e-10, times `scale`.
+inline double tol(DType t, double scale = 1) { return (t == f64 ? 1e-10 : 1e-4) * scale; }
+
+inline void expect_near(const Array& got, const Array& want, double atol, const std::string& what) {
+  SCOPED_TRACE(what);
+  ASSERT_EQ(got.shape(), want.shape());
+  std::vector<double> a = got.to_vector<double>(), b = want.to_vector<double>();
+  double scale = 1;
+  for (double v : b) scale = std::max(scale, std::fabs(v));
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_NEAR(a[i], b[i], atol * scale) << "element " << i;
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// Bitwise equal (nan equal to nan).
+inline void expect_same(const Array& got, const Array& want, const std::string& what) {
+  SCOPED_TRACE(what);
+  ASSERT_EQ(got.shape(), want.shape());
+  ASSERT_EQ(got.dtype(), want.dtype());
+  std::vector<double> a = got.to_vector<double>(), b = want.to_vector<double>();
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::isnan(a[i]) && std::isnan(b[i])) continue;
+    EXPECT_EQ(a[i], b[i]) << "element " << i;
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+inline void expect_all_nan(const Array& x, const std::string& what) {
+  for (double v : x.to_vector<double>()) EXPECT_TRUE(std::isnan(v)) << what;
+}
+
+// `f` throws E with a message containing each of `parts`.
+template <class E, class F>
+void expect_error(F&& f, std::vector<std::string> parts) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception; expected one mentioning " << parts[0];
+  } catch (const E& e) {
+    for (const std::string& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace strata::testing

@@ -1,0 +1,224 @@
+// tracer/kernels/linalg.cpp — see linalg.h. Eigen's LLT, triangular solves, PartialPivLU (an
+// unblocked LAPACK getf2 for non-square LU), HouseholderQR, SelfAdjointEigenSolver and BDCSVD.
+#include "linalg.h"
+
+#include <Eigen/Dense>
+#include <Eigen/SVD>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "parallel.h"
+
+namespace strata::kernels {
+namespace {
+
+using linalg_rules::Kind;
+namespace lr = linalg_rules;
+
+template <class T>
+using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using MapC = Eigen::Map<const Mat<T>>;
+template <class T>
+using MapM = Eigen::Map<Mat<T>>;
+
+template <class T>
+void fill_nan(T* p, int64_t n) {
+  std::fill(p, p + n, std::numeric_limits<T>::quiet_NaN());
+}
+
+template <class T>
+bool all_finite(const T* p, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    if (!std::isfinite(p[i])) return false;
+  return true;
+}
+
+template <class T>
+void cholesky(const T* a, T* l, int64_t n) {
+  MapM<T> L(l, n, n);
+  L = MapC<T>(a, n, n);
+  if (!all_finite(a, n * n)) return fill_nan(l, n * n);
+  // In place on the column-major view (Eigen's blocked LLT is fastest there): its upper
+  // triangle is a's lower one, and the upper factor U (a = Uᵀ U) it leaves is L read row-major.
+  using ColMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+  Eigen::Map<ColMat> M(l, n, n);
+  Eigen::LLT<Eigen::Ref<ColMat>, Eigen::Upper> llt(M);
+  if (llt.info() != Eigen::Success) return fill_nan(l, n * n);
+  L.template triangularView<Eigen::StrictlyUpper>().setZero();
+}
+
+template <int Mode, class A, class X>
+void solve_view(const A& a, X& x, bool left) {
+  if (left)
+    a.template triangularView<Mode>().solveInPlace(x);
+  else
+    a.template triangularView<Mode>().template solveInPlace<Eigen::OnTheRight>(x);
+}
+
+template <class A, class X>
+void solve_mode(const A& a, X& x, bool left, bool lower, bool unit) {
+  if (lower && unit) return solve_view<Eigen::UnitLower>(a, x, left);
+  if (lower) return solve_view<Eigen::Lower>(a, x, left);
+  if (unit) return solve_view<Eigen::UnitUpper>(a, x, left);
+  solve_view<Eigen::Upper>(a, x, left);
+}
+
+template <class T>
+void triangular_solve(const T* a, const T* b, T* x, int64_t m, int64_t rows, int64_t cols, int64_t flags) {
+  MapC<T> A(a, m, m);
+  MapM<T> X(x, rows, cols);
+  X = MapC<T>(b, rows, cols);
+  if (rows == 0 || cols == 0) return;
+  bool left = flags & lr::kLeftSide, lower = flags & lr::kLower, unit = flags & lr::kUnitDiagonal;
+  // op(a) = aᵀ: its triangle is the other one.
+  if (flags & lr::kTransposeA)
+    solve_mode(A.transpose(), X, left, !lower, unit);
+  else
+    solve_mode(A, X, left, lower, unit);
+}
+
+// LAPACK's getf2 (partial pivoting, the first largest |pivot|; a zero pivot column is skipped).
+template <class T>
+void getf2(MapM<T>& A, int32_t* pivots) {
+  int64_t m = A.rows(), n = A.cols(), k = std::min(m, n);
+  for (int64_t j = 0; j < k; ++j) {
+    int64_t p = j;
+    T best = std::abs(A(j, j));
+    for (int64_t i = j + 1; i < m; ++i)
+      if (std::abs(A(i, j)) > best) {
+        best = std::abs(A(i, j));
+        p = i;
+      }
+    pivots[j] = static_cast<int32_t>(p);
+    if (p != j) A.row(j).swap(A.row(p));
+    if (A(j, j) != T(0)) A.col(j).tail(m - j - 1) /= A(j, j);
+    if (j + 1 < m && j + 1 < n)
+      A.bottomRightCorner(m - j - 1, n - j - 1).noalias() -= A.col(j).tail(m - j - 1) * A.row(j).tail(n - j - 1);
+  }
+}
+
+template <class T>
+void lu(const T* a, T* out, int32_t* pivots, int32_t* perm, int64_t m, int64_t n) {
+  MapM<T> A(out, m, n);
+  A = MapC<T>(a, m, n);
+  int64_t k = std::min(m, n);
+  if (m == n && m > 0 && all_finite(a, m * n)) {
+    // Blocked, in place; P a = L U. Eigen's P sends row i to indices[i]: the row at i came from
+    // inverse[i]. The LAPACK pivots are the swaps that bring each row into place in turn.
+    Eigen::PartialPivLU<Eigen::Ref<Mat<T>>> f(A);
+    const auto& ind = f.permutationP().indices();
+    for (int64_t i = 0; i < m; ++i) perm[ind[i]] = static_cast<int32_t>(i);
+    std::vector<int32_t> at(m), row(m);  // at[r]: where original row r is now; row[p]: which row is at p
+    std::iota(at.begin(), at.end(), 0);
+    std::iota(row.begin(), row.end(), 0);
+    for (int64_t i = 0; i < k; ++i) {
+      int32_t j = at[perm[i]];
+      pivots[i] = j;
+      std::swap(row[i], row[j]);
+      at[row[i]] = static_cast<int32_t>(i);
+      at[row[j]] = j;
+    }
+    return;
+  }
+  getf2(A, pivots);
+  std::iota(perm, perm + m, 0);
+  for (int64_t i = 0; i < k; ++i) std::swap(perm[i], perm[pivots[i]]);
+}
+
+template <class T>
+void set_identity(T* p, int64_t n) {
+  MapM<T>(p, n, n).setIdentity();
+}
+
+template <class T>
+void qr(const T* a, T* q, T* r, int64_t m, int64_t n, bool full) {
+  int64_t k = std::min(m, n), qc = full ? m : k, rr = full ? m : k;
+  MapM<T> Q(q, m, qc), R(r, rr, n);
+  if (!all_finite(a, m * n)) {
+    fill_nan(q, m * qc);
+    return fill_nan(r, rr * n);
+  }
+  Eigen::HouseholderQR<Mat<T>> f(MapC<T>(a, m, n));
+  Q.setIdentity();
+  if (m > 0 && qc > 0) Q.applyOnTheLeft(f.householderQ());
+  R = f.matrixQR().topRows(rr).template triangularView<Eigen::Upper>();
+}
+
+template <class T>
+void eigh(const T* a, T* v, T* w, int64_t n) {
+  if (n == 0) return;
+  if (!all_finite(a, n * n)) {  // the solver's iteration is not guarded against nan
+    fill_nan(v, n * n);
+    return fill_nan(w, n);
+  }
+  Eigen::SelfAdjointEigenSolver<Mat<T>> es(MapC<T>(a, n, n), Eigen::ComputeEigenvectors);  // lower triangle
+  if (es.info() != Eigen::Success) {
+    fill_nan(v, n * n);
+    return fill_nan(w, n);
+  }
+  MapM<T>(v, n, n) = es.eigenvectors();
+  Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(w, n) = es.eigenvalues();
+}
+
+template <class T>
+void svd(const T* a, T* s, T* u, T* vt, int64_t m, int64_t n, int64_t flags) {
+  int64_t k = std::min(m, n);
+  bool uv = flags & lr::kComputeUv, full = flags & lr::kFullMatrices;
+  int64_t uc = full ? m : k, vr = full ? n : k;
+  auto nan_all = [&] {
+    fill_nan(s, k);
+    if (uv) fill_nan(u, m * uc), fill_nan(vt, vr * n);
+  };
+  if (k == 0) {  // nothing to decompose: the full factors are identities
+    if (uv && full) set_identity(u, m), set_identity(vt, n);
+    return;
+  }
+  if (!all_finite(a, m * n)) return nan_all();
+  unsigned opts = uv ? (full ? Eigen::ComputeFullU | Eigen::ComputeFullV : Eigen::ComputeThinU | Eigen::ComputeThinV) : 0;
+  Eigen::BDCSVD<Mat<T>> f(MapC<T>(a, m, n), opts);
+  if (f.info() != Eigen::Success) return nan_all();
+  Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(s, k) = f.singularValues();
+  if (!uv) return;
+  MapM<T>(u, m, uc) = f.matrixU();
+  MapM<T>(vt, vr, n) = f.matrixV().transpose();
+}
+
+template <class T>
+void one(const LinalgCall& c, const void* const* in, void* const* out, int64_t i) {
+  int64_t m = c.m, n = c.n, k = std::min(m, n);
+  const T* a = static_cast<const T*>(in[0]) + i * m * n;
+  auto o = [&](int j, int64_t size) { return static_cast<T*>(out[j]) + i * size; };
+  auto oi = [&](int j, int64_t size) { return static_cast<int32_t*>(out[j]) + i * size; };
+  bool full = c.flags & lr::kFullMatrices;
+  switch (c.kind) {
+    case Kind::kCholesky: return cholesky(a, o(0, n * n), n);
+    case Kind::kTriangularSolve: {
+      int64_t size = c.b_rows * c.b_cols;
+      return triangular_solve(a, static_cast<const T*>(in[1]) + i * size, o(0, size), m, c.b_rows, c.b_cols, c.flags);
+    }
+    case Kind::kLu: return lu(a, o(0, m * n), oi(1, k), oi(2, m), m, n);
+    case Kind::kQr: return qr(a, o(0, m * (full ? m : k)), o(1, (full ? m : k) * n), m, n, full);
+    case Kind::kEigh: return eigh(a, o(0, n * n), o(1, n), n);
+    case Kind::kSvd: {
+      bool uv = c.flags & lr::kComputeUv;
+      return svd(a, o(0, k), uv ? o(1, m * (full ? m : k)) : nullptr, uv ? o(2, (full ? n : k) * n) : nullptr, m, n,
+                 c.flags);
+    }
+  }
+}
+
+}  // namespace
+
+void linalg(const LinalgCall& c, const void* const* in, void* const* out) {
+  auto run = [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i) c.f64 ? one<double>(c, in, out, i) : one<float>(c, in, out, i);
+  };
+  if (c.batch <= 0) return;
+  if (c.batch == 1) return run(0, 1);
+  parallel_for(c.batch, 1, run);
+}
+
+}  // namespace strata::kernels
