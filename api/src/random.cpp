@@ -16,7 +16,6 @@
 #include "strata/random.h"
 #include "strata/selection.h"
 #include "strata/sorting.h"
-#include "strata/vmap.h"
 
 namespace strata::random {
 
@@ -177,13 +176,13 @@ Array fused_mul_add(const Array& a, const Array& b, const Array& cc, DType t, co
   return lax::select(lax::eq(sub(p, p, loc), c(0, t), loc), r, s, loc);
 }
 
-// _uniform with minval/maxval already of dtype t and broadcast to `shape`.
-Array uniform_impl(const Array& key, const Shape& shape, DType t, const Array& minval, const Array& maxval,
-                   const SourceLocation& loc) {
+int uniform_rng_bits(DType t) { return mantissa_bits(t) < 8 ? 8 : float_bits(t); }
+
+// The rest of _uniform from its random bits (uniform_rng_bits(t) wide).
+Array uniform_from_bits(Array b, DType t, const Array& minval, const Array& maxval, const SourceLocation& loc) {
   int nbits = float_bits(t), nmant = mantissa_bits(t);
-  int rng_bits = nmant < 8 ? 8 : nbits;
+  int rng_bits = uniform_rng_bits(t);
   DType ut = unsigned_of(nbits);
-  Array b = raw_bits(key, rng_bits, shape, loc);
   if (rng_bits != nbits) b = lax::convert_element_type(b, ut, false, loc);
   Array fb = bind1(prim::kShiftRightLogical, {b, c(rng_bits - nmant, ut)}, {}, loc);
   fb = lax::or_(fb, c(one_bits(t), ut), loc);
@@ -191,6 +190,12 @@ Array uniform_impl(const Array& key, const Shape& shape, DType t, const Array& m
   Array span = lax::sub(maxval, minval, loc);
   Array scaled = fused_mul_add(floats, span, minval, t, loc);
   return lax::max(minval, scaled, loc);
+}
+
+// _uniform with minval/maxval already of dtype t and broadcast to `shape`.
+Array uniform_impl(const Array& key, const Shape& shape, DType t, const Array& minval, const Array& maxval,
+                   const SourceLocation& loc) {
+  return uniform_from_bits(raw_bits(key, uniform_rng_bits(t), shape, loc), t, minval, maxval, loc);
 }
 
 // nextafter(x, +inf) (up) or nextafter(x, -inf), through the bit pattern (x finite or ±inf
@@ -210,53 +215,125 @@ Array next_toward(const Array& x, bool up, const SourceLocation& loc) {
   return lax::select(lax::ne(x, x, loc), x, r, loc);
 }
 
-// _gamma_one: one Marsaglia–Tsang draw for a 0-d alpha.
-Array gamma_one(const Array& key, const Array& alpha_orig, bool log_space, const SourceLocation& loc) {
-  DType t = api::aval(alpha_orig, "random::gamma").dtype;
-  Array zero = c(0, t), one = c(1, t), minus_one = c(-1, t), half = c(0.5, t), third = c(1.0 / 3.0, t), squeeze = c(0.0331, t);
+// ---- Per-lane keys (what vmap of JAX's _gamma_one computes) ----
+// The threefry2x32 primitive takes one key; gamma needs one key per element, so this is the
+// same cipher from elementwise u32 ops, every lane with its own key (k0, k1: u32[n]).
+std::pair<Array, Array> threefry_lanes(const Array& k0, const Array& k1, const Array& x0, const Array& x1,
+                                       const SourceLocation& loc) {
+  DType u = DType::u32;
+  auto rotl = [&](const Array& v, int r) {
+    return lax::or_(bind1(prim::kShiftLeft, {v, c(r, u)}, {}, loc), bind1(prim::kShiftRightLogical, {v, c(32 - r, u)}, {}, loc), loc);
+  };
+  Array ks[3] = {k0, k1, bind1(prim::kXor, {bind1(prim::kXor, {k0, k1}, {}, loc), c(0x1BD11BDA, u)}, {}, loc)};
+  static constexpr int kRot[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
+  Array a = lax::add(x0, ks[0], loc), b = lax::add(x1, ks[1], loc);
+  for (int block = 0; block < 5; ++block) {
+    for (int r : kRot[block % 2]) {
+      a = lax::add(a, b, loc);
+      b = bind1(prim::kXor, {rotl(b, r), a}, {}, loc);
+    }
+    a = lax::add(a, ks[(block + 1) % 3], loc);
+    b = lax::add(lax::add(b, ks[(block + 2) % 3], loc), c(block + 1, u), loc);
+  }
+  return {a, b};
+}
+
+// Lane keys are i32[n, 2]; the hash of the counter pair (0, i) under each lane's key.
+std::pair<Array, Array> lane_hash(const Array& keys, int64_t i, const SourceLocation& loc) {
+  int64_t n = api::aval(keys, "random").shape[0];
+  auto col = [&](int j) { return bitcast(lax::reshape(lax::slice(keys, {0, j}, {n, j + 1}, {1, 1}, loc), {n}, loc), DType::u32, loc); };
+  Array zero = lax::full({{n}, DType::u32, false}, 0, loc);
+  return threefry_lanes(col(0), col(1), zero, lax::full({{n}, DType::u32, false}, static_cast<double>(i), loc), loc);
+}
+
+// split(key, num) per lane: num arrays of lane keys.
+std::vector<Array> lane_split(const Array& keys, int num, const SourceLocation& loc) {
+  int64_t n = api::aval(keys, "random").shape[0];
+  std::vector<Array> out;
+  for (int i = 0; i < num; ++i) {
+    auto [y0, y1] = lane_hash(keys, i, loc);
+    out.push_back(concatenate({lax::reshape(bitcast(y0, DType::i32, loc), {n, 1}, loc),
+                               lax::reshape(bitcast(y1, DType::i32, loc), {n, 1}, loc)}, 1, loc));
+  }
+  return out;
+}
+
+Array lane_uniform(const Array& keys, DType t, double minval, double maxval, const SourceLocation& loc) {
+  auto [y0, y1] = lane_hash(keys, 0, loc);
+  int width = uniform_rng_bits(t);
+  Array b;
+  if (width == 64) {
+    Array hi = lax::convert_element_type(y0, DType::u64, false, loc), lo = lax::convert_element_type(y1, DType::u64, false, loc);
+    b = lax::or_(bind1(prim::kShiftLeft, {hi, c(32, DType::u64)}, {}, loc), lo, loc);
+  } else {
+    b = bind1(prim::kXor, {y0, y1}, {}, loc);
+    if (width != 32) b = lax::convert_element_type(b, unsigned_of(width), false, loc);
+  }
+  return uniform_from_bits(b, t, c(minval, t), c(maxval, t), loc);
+}
+
+Array lane_select(const Array& pred, const Array& on_true, const Array& on_false, const SourceLocation& loc) {
+  const AbstractValue& av = api::aval(on_true, "random");
+  Array p = av.ndim() == 1 ? pred : lax::broadcast_in_dim(pred, av.shape, {0}, loc);
+  return lax::select(p, on_true, on_false, loc);
+}
+
+// _gamma_one vmapped over lanes (keys i32[n,2], alpha t[n]): JAX's batched while loops run
+// until every lane is done, and a lane keeps its state once its own condition is false.
+Array gamma_lanes(const Array& keys, const Array& alpha_orig, bool log_space, const SourceLocation& loc) {
+  const AbstractValue& av = api::aval(alpha_orig, "random::gamma");
+  DType t = av.dtype;
+  AbstractValue lane{av.shape, t, false};
+  Array zero = c(0, t), one = c(1, t), half = c(0.5, t), third = c(1.0 / 3.0, t), squeeze = c(0.0331, t);
   Array boost_mask = lax::ge(alpha_orig, one, loc);
   Array alpha = lax::select(boost_mask, alpha_orig, lax::add(alpha_orig, one, loc), loc);
   Array d = lax::sub(alpha, third, loc);
   Array cc = lax::div(third, lax::sqrt(d, loc), loc);
-  using Carry = std::tuple<Array, Array, Array, Array>;  // key, X, V, U
-  auto cond_fn = [&](const Carry& s) {
-    const auto& [k, X, V, U] = s;
+  using Carry = std::tuple<Array, Array, Array, Array>;  // keys, X, V, U
+  auto lane_cond = [&](const Array& X, const Array& V, const Array& U) {
     Array a = lax::ge(U, lax::sub(one, lax::mul(squeeze, lax::mul(X, X, loc), loc), loc), loc);
     Array b = lax::ge(lax::log(U, loc), lax::add(lax::mul(X, half, loc), lax::mul(d, lax::add(lax::sub(one, V, loc), lax::log(V, loc), loc), loc), loc), loc);
     return lax::and_(a, b, loc);
   };
+  auto any = [&](const Array& p) { return lax::ne(lax::reduce_sum(lax::convert_element_type(p, DType::i32, false, loc), {0}, loc), c(0, DType::i32), loc); };
+  auto cond_fn = [&](const Carry& s) { return any(lane_cond(std::get<1>(s), std::get<2>(s), std::get<3>(s))); };
   auto body_fn = [&](const Carry& s) {
-    Array keys = split(std::get<0>(s), 3, loc);
-    using Inner = std::tuple<Array, Array, Array>;  // key, x, v
-    auto inner = while_loop([&](const Inner& q) { return lax::le(std::get<2>(q), zero, loc); },
+    const auto& [k, X0, V0, U0] = s;
+    Array active = lane_cond(X0, V0, U0);
+    std::vector<Array> ks = lane_split(k, 3, loc);
+    using Inner = std::tuple<Array, Array, Array>;  // keys, x, v
+    auto inner = while_loop([&](const Inner& q) { return any(lax::le(std::get<2>(q), zero, loc)); },
                             [&](const Inner& q) {
-                              Array ks = split(std::get<0>(q), 2, loc);
-                              Array x = normal(key_at(ks, 1, loc), {}, t, loc);
-                              Array v = lax::add(one, lax::mul(x, cc, loc), loc);
-                              return Inner{key_at(ks, 0, loc), x, v};
+                              const auto& [qk, qx, qv] = q;
+                              Array act = lax::le(qv, zero, loc);
+                              std::vector<Array> s2 = lane_split(qk, 2, loc);
+                              double lo = -(1.0 - std::ldexp(1.0, -(mantissa_bits(t) + 1)));
+                              Array x = lax::mul(c(M_SQRT2, t), lax::erf_inv(lane_uniform(s2[1], t, lo, 1.0, loc), loc), loc);
+                              Array v = fused_mul_add(x, cc, lax::full(lane, 1, loc), t, loc);
+                              return Inner{lane_select(act, s2[0], qk, loc), lax::select(act, x, qx, loc), lax::select(act, v, qv, loc)};
                             },
-                            Inner{key_at(keys, 1, loc), zero, minus_one});
+                            Inner{ks[1], lax::full(lane, 0, loc), lax::full(lane, -1, loc)});
     Array x = std::get<1>(inner), v = std::get<2>(inner);
     Array X = lax::mul(x, x, loc), V = lax::mul(lax::mul(v, v, loc), v, loc);
-    Array U = uniform(key_at(keys, 2, loc), {}, t, 0.0, 1.0, loc);
-    return Carry{key_at(keys, 0, loc), X, V, U};
+    Array U = lane_uniform(ks[2], t, 0.0, 1.0, loc);
+    return Carry{lane_select(active, ks[0], k, loc), lax::select(active, X, X0, loc), lax::select(active, V, V0, loc),
+                 lax::select(active, U, U0, loc)};
   };
-  Array ks = split(key, 2, loc);
-  Array subkey = key_at(ks, 1, loc);
-  Carry out = while_loop(cond_fn, body_fn, Carry{key_at(ks, 0, loc), zero, one, c(2, t)});
+  std::vector<Array> ks = lane_split(keys, 2, loc);
+  Carry out = while_loop(cond_fn, body_fn, Carry{ks[0], lax::full(lane, 0, loc), lax::full(lane, 1, loc), lax::full(lane, 2, loc)});
   Array V = std::get<2>(out);
   if (log_space) {
-    Array log_samples = lax::neg(exponential(subkey, {}, t, loc), loc);
-    Array log_boost = lax::select(lax::or_(boost_mask, lax::eq(log_samples, zero, loc), loc), zero,
+    Array log_samples = lax::log1p(lax::neg(lane_uniform(ks[1], t, 0.0, 1.0, loc), loc), loc);  // -exponential
+    Array log_boost = lax::select(lax::or_(boost_mask, lax::eq(log_samples, zero, loc), loc), lax::full(lane, 0, loc),
                                   lax::mul(log_samples, lax::div(one, alpha_orig, loc), loc), loc);
     return lax::add(lax::add(lax::log(d, loc), lax::log(V, loc), loc), log_boost, loc);
   }
-  Array samples = lax::sub(one, uniform(subkey, {}, t, 0.0, 1.0, loc), loc);
-  Array boost = lax::select(boost_mask, one, lax::pow(samples, lax::div(one, alpha_orig, loc), loc), loc);
+  Array samples = lax::sub(one, lane_uniform(ks[1], t, 0.0, 1.0, loc), loc);
+  Array boost = lax::select(boost_mask, lax::full(lane, 1, loc), lax::pow(samples, lax::div(one, alpha_orig, loc), loc), loc);
   return lax::mul(lax::mul(d, V, loc), boost, loc);
 }
 
-// _gamma: one key per element (split(key, n)), gamma_one vmapped over keys and alphas.
+// _gamma: one key per element (split(key, n)), Marsaglia–Tsang per lane.
 Array gamma_impl(const Array& key, const Array& a, std::optional<Shape> shape, DType dtype, bool log_space,
                  std::string_view op, const SourceLocation& loc) {
   check_key(key, op);
@@ -268,9 +345,7 @@ Array gamma_impl(const Array& key, const Array& a, std::optional<Shape> shape, D
   int64_t n = num_elements(s);
   if (n == 0) return zeros(s, dtype);
   Array keys = split(key, static_cast<int>(n), loc);
-  Array flat = lax::reshape(alpha, {n}, loc);
-  Array samples = vmap([log_space, loc](const Array& k, const Array& al) { return gamma_one(k, al, log_space, loc); })(keys, flat);
-  return lax::reshape(samples, s, loc);
+  return lax::reshape(gamma_lanes(keys, lax::reshape(alpha, {n}, loc), log_space, loc), s, loc);
 }
 
 // _shuffle: rounds of sorting x along `axis` by fresh random 32-bit keys.
