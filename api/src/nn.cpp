@@ -7,6 +7,7 @@
 #include "strata/creation.h"
 #include "strata/grad.h"
 #include "strata/random.h"
+#include "strata/selection.h"
 
 namespace strata {
 
@@ -27,11 +28,19 @@ int64_t reduced_count(const Array& x, const Axes& axes, std::string_view op) {
 
 }  // namespace
 
-// where(x > 0, x, 0): its derivative at 0 is 0, as JAX's custom JVP for relu (maximum's would
-// split the tie, 0.5); nan must stay nan, so nan takes the x branch.
+// clamp(0, x, +inf): one elementwise op (so a GEMM epilogue still takes it), and clamp's
+// derivative passes the tangent only strictly inside (0, inf), so relu's derivative at 0 is 0,
+// as jax.nn.relu's custom JVP (max would split the tie: 0.5). nan stays nan.
 Array relu(const Array& x, SourceLocation loc) {
-  Array zero = api::convert(Array(0), {api::aval(x, "relu").dtype, true}, loc);
-  return where(logical_or(greater(x, zero, loc), not_equal(x, x, loc), loc), x, zero, loc);
+  DType t = api::aval(x, "relu").dtype;
+  if (t == DType::bool_ || is_unsigned_integer(t)) return x;  // never negative
+  Array hi;
+  if (is_floating(t)) hi = Array(INFINITY);
+  else if (t == DType::i8) hi = Array(int64_t{INT8_MAX});
+  else if (t == DType::i16) hi = Array(int64_t{INT16_MAX});
+  else if (t == DType::i32) hi = Array(int64_t{INT32_MAX});
+  else hi = Array(int64_t{INT64_MAX});
+  return clamp(api::convert(Array(0), {t, true}, loc), x, api::convert(hi, {t, true}, loc), loc);
 }
 
 Array sigmoid(const Array& x, SourceLocation loc) { return logistic(x, loc); }

@@ -124,18 +124,24 @@ double tiny(DType t) {
   return t == DType::f64 ? std::numeric_limits<double>::min() : t == DType::f16 ? 0x1p-14 : std::numeric_limits<float>::min();
 }
 
+// NumPy's broadcast of two shapes, or nullopt when they do not broadcast.
+std::optional<Shape> broadcast_pair(const Shape& a, const Shape& b) {
+  Shape r(std::max(a.size(), b.size()), 1);
+  for (size_t i = 0; i < r.size(); ++i) {
+    int64_t x = i < a.size() ? a[a.size() - 1 - i] : 1, y = i < b.size() ? b[b.size() - 1 - i] : 1;
+    if (x != y && x != 1 && y != 1) return std::nullopt;
+    r[r.size() - 1 - i] = x == 1 ? y : x;
+  }
+  return r;
+}
+
 // `x` (dtype t) broadcast to `shape`, which it must broadcast to (JAX's _check_shape).
 Array fit(const Array& x, const Shape& shape, DType t, std::string_view op, const SourceLocation& loc) {
   Array y = api::convert(x, {t, false}, loc);
   const AbstractValue& av = api::aval(y, op);
   if (av.shape == shape) return y;
-  Shape b;
-  try {
-    b = api::broadcast_shapes(op, y, zeros(shape, t));
-  } catch (const ShapeError&) {
-    b = {};
-  }
-  if (b != shape || av.ndim() > static_cast<int>(shape.size()))
+  std::optional<Shape> b = broadcast_pair(av.shape, shape);
+  if (!b || *b != shape)
     throw ShapeError(std::string(op) + ": a parameter of shape " + shape_string(av.shape) +
                      " does not broadcast to the requested shape " + shape_string(shape));
   return broadcast_to(y, shape, loc);
@@ -143,9 +149,14 @@ Array fit(const Array& x, const Shape& shape, DType t, std::string_view op, cons
 
 // The broadcast shape of parameters, for a default `shape`.
 Shape param_shape(std::string_view op, const std::vector<Array>& xs) {
-  Array acc = zeros(api::aval(xs[0], op).shape, DType::bool_);
-  for (const Array& x : xs) acc = zeros(api::broadcast_shapes(op, acc, zeros(api::aval(x, op).shape, DType::bool_)), DType::bool_);
-  return acc.shape();
+  Shape acc;
+  for (const Array& x : xs) {
+    std::optional<Shape> b = broadcast_pair(acc, api::aval(x, op).shape);
+    if (!b) throw ShapeError(std::string(op) + ": parameters of shapes " + shape_string(acc) + " and " +
+                             shape_string(api::aval(x, op).shape) + " do not broadcast");
+    acc = *b;
+  }
+  return acc;
 }
 
 // a * b + c rounded once, as XLA's CPU code computes `floats * (maxval - minval) + minval`
