@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "strata/strata.h"
@@ -186,7 +187,8 @@ TEST(RandomJax, Permutation) {
 }
 
 TEST(RandomJax, ContinuousDistributions) {
-  // Through log/erf/erf_inv/pow: a few ulps (measured: see the report in random.h).
+  // Through log/erf/erf_inv: within the ulps given per line (XLA rounds its approximations
+  // differently; RandomJaxBulk below measures thousands of draws).
   // jax.random.truncated_normal(K(7), -1.0, 2.0, (6,))
   expect_floats(rnd::truncated_normal(K(7), -1.0, 2.0, st::Shape{6}), st::f32,
                 {0.5547337532043457, 1.711128830909729, -0.23639945685863495, 0.055367838591337204, 0.6965413093566895,
@@ -251,6 +253,41 @@ TEST(RandomJax, OriginalLayoutOption) {
                                     0.5965665578842163}));
   EXPECT_EQ(b8, (std::vector<uint64_t>{118, 136, 41, 116, 72}));
   EXPECT_EQ(b64, (std::vector<uint64_t>{10597664315880824766u, 1838883807893689961u, 13686855971547664781u}));
+}
+
+}  // namespace
+
+namespace {
+
+// Thousands of draws against the files tools/random_vs_jax.py writes (skipped unless
+// STRATA_RANDOM_JAX_DIR names their folder: JAX is not a build dependency). Uniform, randint
+// and permutation must be identical; the others within the stated error, relative to
+// max(1, |x|) (measured 2026-12: normal f32 3e-6, truncated_normal f32 9e-7 (erf differs from
+// XLA's, so every bound moves), gamma f32 4e-7, gumbel/exponential/beta f32 <= 1.5e-7; f64
+// all <= 1.4e-14).
+TEST(RandomJaxBulk, AgreesWithJaxFiles) {
+  const char* dir = std::getenv("STRATA_RANDOM_JAX_DIR");
+  if (!dir) GTEST_SKIP() << "set STRATA_RANDOM_JAX_DIR to the folder tools/random_vs_jax.py wrote";
+  for (bool f64 : {false, true}) {
+    st::DType t = f64 ? st::f64 : st::f32;
+    std::string s = f64 ? "64" : "32";
+    auto cmp = [&](const char* name, const st::Array& got, double tol) {
+      SCOPED_TRACE(std::string(name) + " f" + s);
+      std::vector<double> w = st::load_npy(std::string(dir) + "/" + name + s + ".npy").to_vector<double>(), g = values(got);
+      ASSERT_EQ(g.size(), w.size());
+      for (size_t i = 0; i < w.size(); ++i) ASSERT_LE(std::fabs(g[i] - w[i]), tol * std::max(1.0, std::fabs(w[i]))) << i;
+    };
+    double e = f64 ? 2e-14 : 5e-6;
+    cmp("unif", rnd::uniform(K(4), {4096}, t, -3.0, 7.0), 0);
+    cmp("normal", rnd::normal(K(0), {4096}, t), e);
+    cmp("gumbel", rnd::gumbel(K(1), {4096}, t), e);
+    cmp("expo", rnd::exponential(K(2), {4096}, t), e);
+    cmp("trunc", rnd::truncated_normal(K(3), -1.5, 2.5, st::Shape{4096}, t), e);
+    cmp("gamma", rnd::gamma(K(5), st::linspace(0.1, 20, 512, t), std::nullopt, t), e);
+    cmp("beta", rnd::beta(K(6), 0.5, 3.0, st::Shape{512}, t), e);
+  }
+  EXPECT_EQ(values(rnd::randint(K(7), {4096}, -1000, 12345)), st::load_npy(std::string(dir) + "/randint32.npy").to_vector<double>());
+  EXPECT_EQ(values(rnd::permutation(K(8), 3000)), st::load_npy(std::string(dir) + "/perm32.npy").to_vector<double>());
 }
 
 }  // namespace
