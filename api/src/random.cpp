@@ -356,7 +356,15 @@ Array gamma_impl(const Array& key, const Array& a, std::optional<Shape> shape, D
   int64_t n = num_elements(s);
   if (n == 0) return zeros(s, dtype);
   Array keys = split(key, static_cast<int>(n), loc);
-  return lax::reshape(gamma_lanes(keys, lax::reshape(alpha, {n}, loc), log_space, loc), s, loc);
+  // Reverse mode must not linearise the rejection while_loops (st::while_loop has no VJP),
+  // even when only other inputs are differentiated: a custom VJP whose cotangent for a is 0.
+  auto draw = [log_space, loc](const Array& k, const Array& al) { return gamma_lanes(k, al, log_space, loc); };
+  auto sampler = custom_vjp(
+      draw, [draw](const Array& k, const Array& al) { return std::make_pair(draw(k, al), std::make_tuple(k, al)); },
+      [](const std::tuple<Array, Array>& r, const Array&) {
+        return std::make_tuple(zeros_like(std::get<0>(r)), zeros_like(std::get<1>(r)));
+      });
+  return lax::reshape(sampler(keys, lax::reshape(alpha, {n}, loc)), s, loc);
 }
 
 // _shuffle: rounds of sorting x along `axis` by fresh random 32-bit keys.
