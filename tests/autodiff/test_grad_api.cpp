@@ -210,10 +210,11 @@ TEST(Grad, ReverseModeKeepsOnlyWhatTheBackwardPassReads) {
   EXPECT_EQ(residuals([](const std::vector<Array>& v) { return st::sum(v[0] + v[1]); }, {x, y}), Strs{});
   // exp's rule reads its output: exp(x) is kept, x is not.
   EXPECT_EQ(residuals([](const std::vector<Array>& v) { return st::sum(st::exp(v[0]) + 1.0); }, {x}), Strs{"f64[5]"});
-  // The seed line: matmul's rule reads both inputs; relu's (max) keeps one derivative mask.
+  // The seed line: matmul's rule reads both inputs; relu's (clamp(0, x, inf), for its
+  // derivative 0 at 0) keeps its pass-through mask and the zeros it selects.
   Array a = rnd({4, 8}, 11), w = rnd({8, 16}, 12), b = rnd({16}, 13);
   EXPECT_EQ(residuals([](const std::vector<Array>& v) { return st::sum(st::relu(st::matmul(v[0], v[1]) + v[2])); }, {a, w, b}),
-            (Strs{"f64[4,16]", "f64[4,8]", "f64[8,16]"}));
+            (Strs{"bool[4,16]", "f64[4,16]", "f64[4,8]", "f64[8,16]"}));
 }
 
 }  // namespace

@@ -75,7 +75,7 @@ TEST(Passes, TheSeedLineIsOneGemmWithItsEpilogue) {
   EXPECT_EQ(kernels(fused.as_text("loops")), 1) << fused.as_text("loops");
   st::Lowered plain = st::jit(seed_line, {.fuse = false}).lower(x, w, b);
   EXPECT_EQ(count(plain.as_text("fused"), "strata.fusion"), 0);
-  EXPECT_EQ(kernels(plain.as_text("loops")), 4) << plain.as_text("loops");  // GEMM, broadcast, add, max
+  EXPECT_EQ(kernels(plain.as_text("loops")), 4) << plain.as_text("loops");  // GEMM, broadcast, add, clamp (relu)
   Array want = seed_line(x, w, b);
   expect_close(st::jit(seed_line)(x, w, b), want);
   expect_close(st::jit(seed_line, {.fuse = false})(x, w, b), want);

@@ -20,7 +20,7 @@ TEST(Jaxpr, SeedLine) {
             "    d:f32[4,16] = dot_general[lhs_batch=() lhs_contract=(1,) rhs_batch=() rhs_contract=(0,)] a b\n"
             "    e:f32[4,16] = broadcast_in_dim[broadcast_dimensions=(1,) shape=(4, 16)] c\n"
             "    f:f32[4,16] = add d e\n"
-            "    g:f32[4,16] = max f 0.0:f32[]\n"
+            "    g:f32[4,16] = clamp 0.0:f32[] f inf:f32[]\n"
             "  in (g,) }");
 }
 

@@ -173,13 +173,60 @@ Array dot_general(const Array& a, const Array& b, const DotDimensions& dims,
                   SourceLocation loc = SourceLocation::current());
 
 // ---- Neural-network composites (built from the primitives above) ----
+// max(x, 0), with derivative 0 at 0 (as jax.nn.relu's custom JVP); nan stays nan.
 Array relu(const Array& x, SourceLocation loc = SourceLocation::current());
 Array sigmoid(const Array& x, SourceLocation loc = SourceLocation::current());
-// GELU in its tanh form (JAX's default, approximate=True):
-// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
-Array gelu(const Array& x, SourceLocation loc = SourceLocation::current());
+// GELU as jax.nn.gelu: by default (approximate) the tanh form
+// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); exact: 0.5 x erfc(-x / sqrt(2)).
+Array gelu(const Array& x, bool approximate = true, SourceLocation loc = SourceLocation::current());
 Array softmax(const Array& x, Axes axes = -1, SourceLocation loc = SourceLocation::current());
 Array logsumexp(const Array& x, Axes axes = {}, bool keepdims = false,
                 SourceLocation loc = SourceLocation::current());
+// jax.nn.log_softmax: x - max - log(sum(exp(x - max))) over `axes` (the max is a constant for
+// differentiation, as JAX's stop_gradient).
+Array log_softmax(const Array& x, Axes axes = -1, SourceLocation loc = SourceLocation::current());
+// log(1 + exp(x)), stably (logaddexp(x, 0)).
+Array softplus(const Array& x, SourceLocation loc = SourceLocation::current());
+// x · sigmoid(x); swish is the same function.
+Array silu(const Array& x, SourceLocation loc = SourceLocation::current());
+Array swish(const Array& x, SourceLocation loc = SourceLocation::current());
+// x for x > 0, alpha (exp(x) - 1) otherwise.
+Array elu(const Array& x, double alpha = 1.0, SourceLocation loc = SourceLocation::current());
+// x for x >= 0, negative_slope · x otherwise.
+Array leaky_relu(const Array& x, double negative_slope = 1e-2, SourceLocation loc = SourceLocation::current());
+// max(x, 0) + alpha (exp(min(x, 0) / alpha) - 1).
+Array celu(const Array& x, double alpha = 1.0, SourceLocation loc = SourceLocation::current());
+// Gated linear unit: x's halves a, b along `axis` (even size) give a · sigmoid(b).
+Array glu(const Array& x, int axis = -1, SourceLocation loc = SourceLocation::current());
+// Variance (and its square root) over `axes` (all when empty), dividing by N - ddof, as
+// jnp.var / jnp.std (integers promote to a float type).
+Array var(const Array& x, Axes axes = {}, int ddof = 0, bool keepdims = false,
+          SourceLocation loc = SourceLocation::current());
+Array std(const Array& x, Axes axes = {}, int ddof = 0, bool keepdims = false,
+          SourceLocation loc = SourceLocation::current());
+// Layer normalisation over `axes` (the last by default): (x - mean) / sqrt(var + eps), then
+// times scale and plus bias when given (they broadcast against x, e.g. of the normalised
+// axes' shape); var is the two-pass mean((x - mean)^2).
+Array layer_norm(const Array& x, const std::optional<Array>& scale = std::nullopt,
+                 const std::optional<Array>& bias = std::nullopt, Axes axes = -1, double eps = 1e-5,
+                 SourceLocation loc = SourceLocation::current());
+// RMS normalisation: x / sqrt(mean(x^2) + eps) over `axes`, times scale when given.
+Array rms_norm(const Array& x, const std::optional<Array>& scale = std::nullopt, Axes axes = -1,
+               double eps = 1e-6, SourceLocation loc = SourceLocation::current());
+// Dropout with an explicit key (random::key): each element kept with probability 1 - rate
+// and scaled by 1 / (1 - rate), else 0 (bernoulli draws of x's shape, as flax's Dropout);
+// x unchanged when deterministic or rate == 0; zeros when rate == 1.
+Array dropout(const Array& key, double rate, const Array& x, bool deterministic = false,
+              SourceLocation loc = SourceLocation::current());
+// Scaled dot-product attention as jax.nn.dot_product_attention (its XLA path): q [B, T, N, H],
+// k and v [B, S, K, H] with N a multiple of K (grouped heads); logits q·k / sqrt(H) (or
+// `scale`) in at least f32, plus `bias`, masked where `mask` (bool) is false or, when
+// is_causal, above the diagonal (query t sees keys s <= t), softmax over S in f32; bias and
+// mask broadcast to [B, N, T, S]. The result is [B, T, N, H].
+Array dot_product_attention(const Array& q, const Array& k, const Array& v,
+                            const std::optional<Array>& bias = std::nullopt,
+                            const std::optional<Array>& mask = std::nullopt, bool is_causal = false,
+                            std::optional<double> scale = std::nullopt,
+                            SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata
