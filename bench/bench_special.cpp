@@ -1,7 +1,6 @@
 // bench/bench_special.cpp — issue 14's special-function benchmarks: erf, lgamma, digamma (and
 // tanh, log1p, erfc for reference) over 16M f32, jit and eager. bench/special_jax.py times the
-// same in JAX: run `bench/run.sh bench_special` and `/work/venv-jax/bin/python
-// bench/special_jax.py` one after the other.
+// same in JAX; bench/run_special.sh runs both, one after the other.
 #include <benchmark/benchmark.h>
 
 #include "strata/strata.h"

@@ -63,7 +63,7 @@ LuResult lu_of(const Array& x, const SourceLocation& loc) {
 Array pivot_sign(const LuResult& f, DType dtype, const SourceLocation& loc) {
   int64_t k = f.pivots.shape().back();
   Array swaps = sum(astype(not_equal(f.pivots, arange(k, DType::i32), loc), DType::i32, loc), -1, false, loc);
-  Array odd = astype(remainder(swaps, Array(int32_t{2}), loc), dtype, loc);
+  Array odd = astype(fmod(swaps, Array(int32_t{2}), loc), dtype, loc);  // swaps >= 0
   return subtract(cst(1.0, dtype), multiply(cst(2.0, dtype), odd, loc), loc);
 }
 

@@ -8,11 +8,13 @@
 #include <numeric>
 
 #include "op_helpers.h"
+#include "primitives/threefry2x32.h"
 #include "strata/composites.h"
 #include "strata/control_flow.h"
 #include "strata/creation.h"
 #include "strata/grad.h"
 #include "strata/indexing.h"
+#include "strata/linalg.h"
 #include "strata/random.h"
 #include "strata/selection.h"
 #include "strata/sorting.h"
@@ -231,22 +233,7 @@ Array next_toward(const Array& x, bool up, const SourceLocation& loc) {
 // same cipher from elementwise u32 ops, every lane with its own key (k0, k1: u32[n]).
 std::pair<Array, Array> threefry_lanes(const Array& k0, const Array& k1, const Array& x0, const Array& x1,
                                        const SourceLocation& loc) {
-  DType u = DType::u32;
-  auto rotl = [&](const Array& v, int r) {
-    return lax::or_(bind1(prim::kShiftLeft, {v, c(r, u)}, {}, loc), bind1(prim::kShiftRightLogical, {v, c(32 - r, u)}, {}, loc), loc);
-  };
-  Array ks[3] = {k0, k1, bind1(prim::kXor, {bind1(prim::kXor, {k0, k1}, {}, loc), c(0x1BD11BDA, u)}, {}, loc)};
-  static constexpr int kRot[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
-  Array a = lax::add(x0, ks[0], loc), b = lax::add(x1, ks[1], loc);
-  for (int block = 0; block < 5; ++block) {
-    for (int r : kRot[block % 2]) {
-      a = lax::add(a, b, loc);
-      b = bind1(prim::kXor, {rotl(b, r), a}, {}, loc);
-    }
-    a = lax::add(a, ks[(block + 1) % 3], loc);
-    b = lax::add(lax::add(b, ks[(block + 2) % 3], loc), c(block + 1, u), loc);
-  }
-  return {a, b};
+  return threefry::elementwise(k0, k1, x0, x1, loc);
 }
 
 // Lane keys are i32[n, 2]; the hash of the counter pair (0, i) under each lane's key.
@@ -703,6 +690,47 @@ Array dirichlet(const Array& key, const Array& alpha, std::optional<Shape> shape
   check_shape(s, op);
   Array lg = loggamma(key, fit(alpha, s, dtype, op, loc), s, dtype, loc);
   return softmax(lg, -1, loc);
+}
+
+Array multivariate_normal(const Array& key, const Array& mean, const Array& cov, std::optional<Shape> shape, DType dtype,
+                          const std::string& method, SourceLocation loc) {
+  constexpr std::string_view op = "random::multivariate_normal";
+  check_key(key, op);
+  check_float(dtype, op);
+  const AbstractValue &mv = api::aval(mean, op), &cv = api::aval(cov, op);
+  if (mv.ndim() < 1) throw ValueError("random::multivariate_normal: expects mean of rank >= 1, but got " + mv.str());
+  if (cv.ndim() < 2) throw ValueError("random::multivariate_normal: expects cov of rank >= 2, but got " + cv.str());
+  int64_t n = mv.shape.back();
+  if (cv.shape[cv.shape.size() - 1] != n || cv.shape[cv.shape.size() - 2] != n)
+    throw ShapeError("random::multivariate_normal: expects cov of shape [..., " + std::to_string(n) + ", " +
+                     std::to_string(n) + "] for mean " + mv.str() + ", but got " + cv.str());
+  Shape mean_batch(mv.shape.begin(), mv.shape.end() - 1), cov_batch(cv.shape.begin(), cv.shape.end() - 2);
+  std::optional<Shape> batch = broadcast_pair(mean_batch, cov_batch);
+  if (!batch)
+    throw ShapeError("random::multivariate_normal: mean " + mv.str() + " and cov " + cv.str() + " have batch shapes that do not broadcast");
+  Shape s = shape ? *shape : *batch;
+  check_shape(s, op);
+  std::optional<Shape> fits = broadcast_pair(*batch, s);
+  if (!fits || *fits != s)
+    throw ShapeError("random::multivariate_normal: the batch shape " + shape_string(*batch) +
+                     " of mean and cov does not broadcast to the requested shape " + shape_string(s));
+  Array m = api::convert(mean, {dtype, false}, loc), a = api::convert(cov, {dtype, false}, loc);
+  Array factor;
+  if (method == "cholesky") {
+    factor = linalg::cholesky(a, true, loc);
+  } else if (method == "svd") {
+    linalg::SvdResult r = linalg::svd(a, true, true, loc);
+    factor = multiply(r.u, expand_dims(sqrt(r.s, loc), -2, loc), loc);
+  } else if (method == "eigh") {
+    linalg::EighResult r = linalg::eigh(a, true, loc);
+    factor = multiply(r.eigenvectors, expand_dims(sqrt(r.eigenvalues, loc), -2, loc), loc);
+  } else {
+    throw ValueError("random::multivariate_normal: expects method \"cholesky\", \"svd\" or \"eigh\", but got \"" + method + "\"");
+  }
+  Shape zs = s;
+  zs.push_back(n);
+  Array z = normal(key, zs, dtype, loc);
+  return add(m, einsum("...ij,...j->...i", {factor, z}, loc), loc);
 }
 
 }  // namespace strata::random

@@ -143,10 +143,34 @@ TEST(Vmap, Errors) {
   EXPECT_NE(m.find("no argument is mapped"), std::string::npos) << m;
   m = error_message<st::ValueError>([&] { st::vmap(add, {0})(a, a); });
   EXPECT_NE(m.find("in_axes names 1 arguments"), std::string::npos) << m;
-  // A primitive without a batching rule yet is named (random bits from a batch of keys).
-  m = error_message<st::ValueError>([&] {
-    st::vmap([](const Array& k) { return st::random::bits(k, {3}); })(st::random::split(st::random::key(0), 4));
-  });
-  EXPECT_NE(m.find("`threefry2x32`"), std::string::npos) << m;
+  // A primitive without a batching rule yet is named (a custom VJP).
+  auto softplus = st::custom_vjp([](const Array& x) { return st::log1p(st::exp(x)); },
+                                 [](const Array& x) { return std::make_pair(st::log1p(st::exp(x)), x); },
+                                 [](const Array& x, const Array& g) { return g * st::sigmoid(x); });
+  m = error_message<st::ValueError>([&] { st::vmap([&](const Array& x) { return softplus(x); })(a); });
+  EXPECT_NE(m.find("`custom_vjp_call`"), std::string::npos) << m;
   EXPECT_NE(m.find("no batching rule"), std::string::npos) << m;
+}
+
+// Random numbers from a batch of keys (threefry2x32's batching rule): each row is what the
+// key gives alone, eagerly and under jit; a batch of counters with one key too.
+TEST(Vmap, RandomOverABatchOfKeys) {
+  Array keys = st::random::split(st::random::key(0), 4);
+  auto draw = [](const Array& k) { return st::random::normal(k, {3, 2}); };
+  Array batched = st::vmap(draw)(keys);
+  ASSERT_EQ(batched.shape(), (st::Shape{4, 3, 2}));
+  Array jitted = st::jit(st::vmap(draw))(keys);
+  for (int i = 0; i < 4; ++i) {
+    std::vector<float> one = draw(st::random::key_at(keys, i)).to_vector<float>();
+    std::vector<float> row = batched[i].to_vector<float>(), jrow = jitted[i].to_vector<float>();
+    EXPECT_EQ(row, one) << i;
+    for (size_t j = 0; j < one.size(); ++j) EXPECT_NEAR(jrow[j], one[j], 1e-6f) << i;
+  }
+  // Keys along axis 1, and split/bits per key.
+  Array keys_t = st::transpose(keys, {1, 0});
+  Array bits = st::vmap([](const Array& k) { return st::random::bits(k, {5}); }, {1})(keys_t);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(bits[i].to_vector<uint32_t>(), st::random::bits(st::random::key_at(keys, i), {5}).to_vector<uint32_t>());
+  Array sub = st::vmap([](const Array& k) { return st::random::split(k, 3); })(keys);
+  EXPECT_EQ(sub.shape(), (st::Shape{4, 3, 2}));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(sub[i].to_vector<int>(), st::random::split(st::random::key_at(keys, i), 3).to_vector<int>());
 }

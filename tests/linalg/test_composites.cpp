@@ -91,7 +91,8 @@ TEST(Det, MatchesEliminationInDouble) {
   // A permutation: det -1.
   EXPECT_EQ(la::det(st::array(std::vector<double>{0, 1, 1, 0}, {2, 2}, st::f64)).item<double>(), -1);
   Array a = rnd({4, 4}, st::f64, 3);
-  expect_same(st::jit([](const Array& x) { return la::det(x); })(a), la::det(a), "jit det");
+  // The diagonal's product is a reduction, which compiled code may associate differently.
+  expect_near(st::jit([](const Array& x) { return la::det(x); })(a), la::det(a), 1e-15, "jit det");
   expect_error<st::ShapeError>([] { la::det(st::zeros({3})); }, {"det", "f32[3]"});
   expect_error<st::ShapeError>([] { la::slogdet(st::zeros({2, 3})); }, {"slogdet", "f32[2,3]"});
 }

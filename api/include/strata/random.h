@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "strata/array.h"
 #include "strata/ops.h"
@@ -110,5 +111,14 @@ Array beta(const Array& key, const Array& a, const Array& b, std::optional<Shape
 // shape) defaults to alpha's shape without its last axis.
 Array dirichlet(const Array& key, const Array& alpha, std::optional<Shape> shape = std::nullopt, DType dtype = f32,
                 SourceLocation loc = SourceLocation::current());
+
+// Draws of N(mean, cov) (jax.random.multivariate_normal): mean [..., n], cov [..., n, n]; the
+// result is shape + [n] (shape defaults to the broadcast of mean's and cov's batch shapes).
+// mean + factor · z for z standard normal, with factor cov's Cholesky factor ("cholesky", JAX's
+// default), u·sqrt(s) of its SVD ("svd") or v·sqrt(w) of its eigendecomposition ("eigh"). A cov
+// that is not positive definite gives nan with "cholesky", as in JAX.
+Array multivariate_normal(const Array& key, const Array& mean, const Array& cov, std::optional<Shape> shape = std::nullopt,
+                          DType dtype = f32, const std::string& method = "cholesky",
+                          SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata::random
