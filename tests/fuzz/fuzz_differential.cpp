@@ -55,10 +55,10 @@ st::Array apply(int op, const st::Array& x, const st::Array& y, int arg) {
     case 2: return x * y;
     case 3: return st::maximum(x, y);
     case 4: return st::minimum(x, y);
-    case 5: return st::remainder(x, y);
+    case 5: return arg % 2 ? st::fmod(x, y) : st::remainder(x, y);
     case 6: return -x;
-    case 7: return st::abs(x);
-    case 8: return st::sign(x);
+    case 7: return arg % 4 == 3 ? st::lgamma(x) : st::abs(x);
+    case 8: return arg % 4 == 3 ? st::digamma(x) : arg % 4 == 2 ? st::nextafter(x, y) : st::sign(x);
     case 9: return st::where(st::less(x, y), x, y);
     case 10: return st::equal(x, y);
     case 11: return st::greater_equal(x, y);
