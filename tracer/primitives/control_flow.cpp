@@ -40,7 +40,9 @@ Traced open(const JaxprImpl& closed) {
   return t;
 }
 
-Traced trace(std::span<const AbstractValue> avals, const TraceFn& f) {
+Traced trace(std::span<const AbstractValue> avals, const TraceFn& f) { return open(*trace_closed(avals, f)); }
+
+JaxprPtr trace_closed(std::span<const AbstractValue> avals, const TraceFn& f) {
   auto state = begin_trace();
   std::shared_ptr<JaxprImpl> j;
   try {
@@ -52,7 +54,7 @@ Traced trace(std::span<const AbstractValue> avals, const TraceFn& f) {
     abandon_trace(*state);
     throw;
   }
-  return open(*j);
+  return j;
 }
 
 JaxprPtr with_unused_inputs(const JaxprImpl& j, size_t at, std::span<const AbstractValue> extra) {

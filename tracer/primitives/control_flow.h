@@ -30,6 +30,8 @@ Traced open(const JaxprImpl& closed);
 // Traces `f` on fresh inputs of `avals` in a new trace and opens the result.
 using TraceFn = std::function<std::vector<Array>(std::span<const Array>)>;
 Traced trace(std::span<const AbstractValue> avals, const TraceFn& f);
+// The same, closed: what it captured stays in its consts (for params that hold a closed jaxpr).
+JaxprPtr trace_closed(std::span<const AbstractValue> avals, const TraceFn& f);
 // `j` with unused inputs of `extra` types inserted before invar `at`.
 JaxprPtr with_unused_inputs(const JaxprImpl& j, size_t at, std::span<const AbstractValue> extra);
 

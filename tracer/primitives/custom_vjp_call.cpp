@@ -3,7 +3,10 @@
 // maps (residuals..., output cotangents...) to one cotangent per input (st::custom_vjp).
 #include "../array_impl.h"
 #include "../jaxpr.h"
+#include "../batching.h"
 #include "ad_rules.h"
+#include "batch_rules.h"
+#include "control_flow.h"
 #include "common.h"
 
 namespace strata {
@@ -45,6 +48,35 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   return eval_jaxpr(bwd, args);
 }
 
+// vmap: every operand batched along dimension 0 (an unbatched one repeated), and fun, fwd and
+// bwd replaced by their batched programs with every output batched too, so bwd's inputs (fwd's
+// residuals and the cotangents) are all batched along 0 as well; the user's rule still applies
+// under grad of the vmapped function.
+batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
+  int64_t n = 0;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (dims[i] != not_mapped) n = args[i].shape(dims[i]);
+  std::vector<Array> xs;
+  for (size_t i = 0; i < args.size(); ++i)
+    xs.push_back(dims[i] == not_mapped ? batching::broadcast_batch(args[i], n) : batching::front(args, dims, i));
+  auto batched = [n](const JaxprImpl& j, std::vector<AbstractValue> avals) {
+    for (AbstractValue& av : avals) av.shape.insert(av.shape.begin(), n);
+    return control_flow::trace_closed(avals, [&](std::span<const Array> in) {
+      batching::Result r = batching::batch_jaxpr(j, in, std::vector<int>(in.size(), 0));
+      std::vector<Array> outs;
+      for (size_t i = 0; i < r.outputs.size(); ++i)
+        outs.push_back(r.dims[i] == not_mapped ? batching::broadcast_batch(r.outputs[i], n)
+                                               : batching::move_dim(r.outputs[i], r.dims[i], 0));
+      return outs;
+    });
+  };
+  const JaxprImpl &fun = *p.get<JaxprPtr>("fun"), &fwd = *p.get<JaxprPtr>("fwd"), &bwd = *p.get<JaxprPtr>("bwd");
+  Params q{{"fun", batched(fun, control_flow::in_avals(fun))}, {"fwd", batched(fwd, control_flow::in_avals(fwd))},
+           {"bwd", batched(bwd, control_flow::in_avals(bwd))}};
+  std::vector<Array> out = lax::bind(prim::kCustomVjpCall, xs, q);
+  return {out, std::vector<int>(out.size(), 0)};
+}
+
 }  // namespace
 
 const Primitive prim::kCustomVjpCall{
@@ -53,6 +85,7 @@ const Primitive prim::kCustomVjpCall{
     .eval = eval,
     .jvp = jvp,
     .vjp = vjp,
+    .batch = batch,
 };
 
 }  // namespace strata
