@@ -21,6 +21,16 @@ inline Array front(std::span<const Array> args, std::span<const int> dims, size_
   return move_dim(args[i], dims[i], 0);
 }
 
+// The batch size: any batched operand's size along its batch dimension (0 if none is).
+inline int64_t batch_size(std::span<const Array> args, std::span<const int> dims) {
+  for (size_t i = 0; i < args.size(); ++i)
+    if (dims[i] != not_mapped) return args[i].shape(dims[i]);
+  return 0;
+}
+// Operand i with the batch dimension first; an unbatched one repeated `n` times.
+inline Array front_or_repeat(std::span<const Array> args, std::span<const int> dims, size_t i, int64_t n) {
+  return dims[i] == not_mapped ? broadcast_batch(args[i], n) : front(args, dims, i);
+}
 // `list` with each entry shifted past a new leading dimension, and `first` put in front (when
 // given): axes and dimension numbers of the operand, seen with its batch dimension first.
 inline IntList shifted(const IntList& list, std::optional<int64_t> first = std::nullopt) {

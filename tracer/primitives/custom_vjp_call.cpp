@@ -53,12 +53,9 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
 // residuals and the cotangents) are all batched along 0 as well; the user's rule still applies
 // under grad of the vmapped function.
 batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
-  int64_t n = 0;
-  for (size_t i = 0; i < args.size(); ++i)
-    if (dims[i] != not_mapped) n = args[i].shape(dims[i]);
+  int64_t n = batching::batch_size(args, dims);
   std::vector<Array> xs;
-  for (size_t i = 0; i < args.size(); ++i)
-    xs.push_back(dims[i] == not_mapped ? batching::broadcast_batch(args[i], n) : batching::front(args, dims, i));
+  for (size_t i = 0; i < args.size(); ++i) xs.push_back(batching::front_or_repeat(args, dims, i, n));
   auto batched = [n](const JaxprImpl& j, std::vector<AbstractValue> avals) {
     for (AbstractValue& av : avals) av.shape.insert(av.shape.begin(), n);
     return control_flow::trace_closed(avals, [&](std::span<const Array> in) {

@@ -71,10 +71,8 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 // repeated), the box spanning the whole batch.
 batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params&) {
   dynamic_slicing::refuse_batched_starts("dynamic_update_slice", dims.subspan(2));
-  int64_t n = dims[0] != not_mapped ? args[0].shape(dims[0]) : args[1].shape(dims[1]);
-  auto batched = [&](size_t i) {
-    return dims[i] == not_mapped ? batching::broadcast_batch(args[i], n) : batching::front(args, dims, i);
-  };
+  int64_t n = batching::batch_size(args.first(2), dims.first(2));
+  auto batched = [&](size_t i) { return batching::front_or_repeat(args, dims, i, n); };
   std::vector<Array> starts{lax::scalar(0, DType::i32)};
   starts.insert(starts.end(), args.begin() + 2, args.end());
   return {{lax::dynamic_update_slice(batched(0), batched(1), starts)}, {0}};

@@ -251,12 +251,8 @@ namespace strata::gather_scatter {
 template <const Primitive& P>
 batching::Out scatter_batch_rule(std::span<const Array> args, std::span<const int> dims, const Params& p) {
   ScatterDims s = scatter_dims(p);
-  int64_t n = 0;
-  for (size_t i = 0; i < 3; ++i)
-    if (dims[i] != not_mapped) n = args[i].shape(dims[i]);
-  auto batched = [&](size_t i) {
-    return dims[i] == not_mapped ? batching::broadcast_batch(args[i], n) : batching::front(args, dims, i);
-  };
+  int64_t n = batching::batch_size(args, dims);
+  auto batched = [&](size_t i) { return batching::front_or_repeat(args, dims, i, n); };
   Array x = batched(0), u = batched(2);
   if (dims[1] == not_mapped) {
     ScatterDims b{batching::shifted(s.update_window_dims, 0), batching::shifted(s.inserted_window_dims),

@@ -54,12 +54,8 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
 // first. Keys batched: the cipher elementwise over [batch] + counter shape, with each example's
 // key broadcast over its counters.
 batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params&) {
-  int64_t n = 0;
-  for (size_t i = 0; i < 4; ++i)
-    if (dims[i] != not_mapped) n = args[i].shape(dims[i]);
-  auto front = [&](size_t i) {
-    return dims[i] == not_mapped ? batching::broadcast_batch(args[i], n) : batching::front(args, dims, i);
-  };
+  int64_t n = batching::batch_size(args, dims);
+  auto front = [&](size_t i) { return batching::front_or_repeat(args, dims, i, n); };
   Array x0 = front(2), x1 = front(3);
   if (dims[0] == not_mapped && dims[1] == not_mapped) {
     Array in[] = {args[0], args[1], x0, x1};
