@@ -18,7 +18,7 @@ namespace st = strata;
 namespace la = strata::linalg;
 using st::Array;
 
-constexpr int kTrain = 150, kTest = 50;
+constexpr int kTrain = 300, kTest = 60;
 constexpr double kTrueLengthscale = 0.7, kTrueSignalVar = 1.5, kTrueNoiseVar = 0.04;
 
 // k(a, b) = σ_f² exp(-|a - b|² / (2 ℓ²)) for 1-d inputs a [n], b [m].
@@ -42,10 +42,11 @@ Array log_marginal_likelihood(const Array& theta, const Array& x, const Array& y
 }
 
 int main() {
-  // Synthetic data: x uniform on [-4, 4], f ~ GP(0, k_true), y = f + noise.
+  // Synthetic data: x uniform on [-12, 12] (about 17 lengthscales each side, so the sample pins
+  // the signal variance down), f ~ GP(0, k_true), y = f + noise.
   Array keys = st::random::split(st::random::key(14), 3);
   int64_t total = kTrain + kTest;
-  Array x_all = st::random::uniform(st::random::key_at(keys, 0), {total}, st::f64, -4.0, 4.0);
+  Array x_all = st::random::uniform(st::random::key_at(keys, 0), {total}, st::f64, -12.0, 12.0);
   Array k_true = rbf(x_all, x_all, st::full({}, kTrueLengthscale, st::f64), st::full({}, kTrueSignalVar, st::f64)) +
                  st::eye(total, -1, 0, st::f64) * 1e-8;
   Array f_all = st::squeeze(st::matmul(la::cholesky(k_true), st::random::normal(st::random::key_at(keys, 1), {total, 1}, st::f64)), 1);
