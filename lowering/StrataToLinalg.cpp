@@ -274,8 +274,11 @@ struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
     SmallVector<int64_t> offsets(type.getRank(), 0), ones(type.getRank(), 1);
     for (Value in : adaptor.getInputs()) {
       auto inType = tensorOf(in);
-      result = tensor::InsertSliceOp::create(rw, loc, in, result, indexAttrs(rw, offsets),
-                                             indexAttrs(rw, inType.getShape()), indexAttrs(rw, ones));
+      // An empty operand writes nothing; inserting it would be out of bounds when the result
+      // is empty too (offset 0 into a dimension of size 0).
+      if (inType.getNumElements() != 0)
+        result = tensor::InsertSliceOp::create(rw, loc, in, result, indexAttrs(rw, offsets),
+                                               indexAttrs(rw, inType.getShape()), indexAttrs(rw, ones));
       offsets[dim] += inType.getDimSize(dim);
     }
     rw.replaceOp(op, result);
