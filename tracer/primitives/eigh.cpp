@@ -11,17 +11,7 @@ using namespace linalg_prim;
 
 // F[i, j] = 1 / (w[j] - w[i]) off the diagonal, 0 on it (JAX's Fmat).
 Array gap_inverse(const Array& w) {
-  const Shape& s = w.shape();
-  int64_t n = s.back(), r = static_cast<int64_t>(s.size());
-  Shape full = s;
-  full.push_back(n);
-  IntList dims_j, dims_i;
-  for (int64_t i = 0; i + 1 < r; ++i) dims_j.push_back(i), dims_i.push_back(i);
-  dims_j.push_back(r);
-  dims_i.push_back(r - 1);
-  Array eye_n = eye(Shape(s.begin(), s.end() - 1), n, n, w.dtype());
-  Array diff = lax::sub(lax::broadcast_in_dim(w, full, dims_j), lax::broadcast_in_dim(w, full, dims_i));
-  return lax::sub(lax::integer_pow(lax::add(eye_n, diff), -1), eye_n);
+  return off_diagonal_inverse(w, [](const Array& wj, const Array& wi) { return lax::sub(wj, wi); });
 }
 
 // JAX's eigh_jvp_rule: G = vᵀ ȧ v; v̇ = v (F ∘ G), ẇ = diag(G), with ȧ the symmetric tangent

@@ -2,6 +2,7 @@
 #include "linalg_common.h"
 
 #include "../batching.h"
+#include "batch_rules.h"
 #include "../kernels/linalg.h"
 #include "strata/errors.h"
 
@@ -51,13 +52,9 @@ void kernel(Kind k, std::span<const KernelArg> in, std::span<const KernelArg> ou
 
 std::pair<std::vector<Array>, std::vector<int>> batch(const Primitive& prim, std::span<const Array> args,
                                                       std::span<const int> dims, const Params& p) {
-  int64_t size = 0;
-  for (size_t i = 0; i < args.size(); ++i)
-    if (dims[i] != not_mapped) size = args[i].shape()[dims[i]];
+  int64_t size = batching::batch_size(args, dims);
   std::vector<Array> ops;
-  for (size_t i = 0; i < args.size(); ++i)
-    ops.push_back(dims[i] == not_mapped ? batching::broadcast_batch(args[i], size)
-                                        : batching::move_dim(args[i], dims[i], 0));
+  for (size_t i = 0; i < args.size(); ++i) ops.push_back(batching::front_or_repeat(args, dims, i, size));
   std::vector<Array> out = lax::bind(prim, ops, p);
   return {out, std::vector<int>(out.size(), 0)};
 }
@@ -122,6 +119,20 @@ Array diagonal(const Array& x) {
   Array masked = lax::select(band_mask(sq.shape(), 0, true), sq, lax::zeros({sq.shape(), sq.dtype()}));
   masked = lax::select(band_mask(sq.shape(), 0, false), masked, lax::zeros({sq.shape(), sq.dtype()}));
   return lax::reduce_sum(masked, {r - 1});
+}
+
+Array off_diagonal_inverse(const Array& x, Array (*d)(const Array& xj, const Array& xi)) {
+  const Shape& s = x.shape();
+  int64_t n = s.back(), r = static_cast<int64_t>(s.size());
+  Shape full = s;
+  full.push_back(n);
+  IntList dims_j, dims_i;
+  for (int64_t i = 0; i + 1 < r; ++i) dims_j.push_back(i), dims_i.push_back(i);
+  dims_j.push_back(r);
+  dims_i.push_back(r - 1);
+  Array e = eye(Shape(s.begin(), s.end() - 1), n, n, x.dtype());
+  Array diffs = d(lax::broadcast_in_dim(x, full, dims_j), lax::broadcast_in_dim(x, full, dims_i));
+  return lax::sub(lax::div(lax::full({full, x.dtype()}, 1.0), lax::add(diffs, e)), e);
 }
 
 Array diag_embed(const Array& v) {

@@ -35,6 +35,9 @@ Array triu(const Array& x, int64_t k = 0);     // zero below diagonal k
 Array eye(const Shape& batch, int64_t rows, int64_t cols, DType dtype);
 Array diagonal(const Array& x);               // [..., n, n] → [..., n] (min(m, n) for m × n)
 Array diag_embed(const Array& v);             // [..., n] → [..., n, n]
+// F[..., i, j] = 1 / d(x[..., j], x[..., i]) off the diagonal, 0 on it, for x [..., n]: the
+// gap matrices of the eigh and svd rules (d elementwise on x broadcast to [..., n, n]).
+Array off_diagonal_inverse(const Array& x, Array (*d)(const Array& xj, const Array& xi));
 // x [..., m, n] times v [..., n] along columns (x diag(v)), or along rows (diag(v) x).
 Array scale_cols(const Array& x, const Array& v);
 Array scale_rows(const Array& x, const Array& v);

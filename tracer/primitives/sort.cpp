@@ -5,6 +5,7 @@
 // (kernels/sort.h).
 #include "../array_impl.h"
 #include "../batching.h"
+#include "batch_rules.h"
 #include "../kernels/sort.h"
 #include "../lax.h"
 #include "common.h"
@@ -88,13 +89,9 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 
 std::pair<std::vector<Array>, std::vector<int>> batch(std::span<const Array> args, std::span<const int> dims,
                                                       const Params& p) {
-  int64_t size = 0;
-  for (size_t i = 0; i < args.size(); ++i)
-    if (dims[i] != not_mapped) size = args[i].shape()[dims[i]];
+  int64_t size = batching::batch_size(args, dims);
   std::vector<Array> ops;
-  for (size_t i = 0; i < args.size(); ++i)
-    ops.push_back(dims[i] == not_mapped ? batching::broadcast_batch(args[i], size)
-                                        : batching::move_dim(args[i], dims[i], 0));
+  for (size_t i = 0; i < args.size(); ++i) ops.push_back(batching::front_or_repeat(args, dims, i, size));
   Params q = p;
   q.set("dimension", p.get_int("dimension") + 1);
   return {lax::bind(prim::kSort, ops, q), std::vector<int>(args.size(), 0)};

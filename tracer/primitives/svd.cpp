@@ -12,20 +12,10 @@ namespace {
 
 using namespace linalg_prim;
 
-// F[i, j] = 1 / (s[j]² - s[i]²) off the diagonal, 0 on it (JAX's svd_jvp_rule).
+// F[i, j] = 1 / (s[j]² - s[i]²) off the diagonal, 0 on it (JAX's svd_jvp_rule), the difference
+// of squares as (s[j] + s[i])(s[j] - s[i]).
 Array gap_inverse(const Array& s) {
-  const Shape& sh = s.shape();
-  int64_t k = sh.back(), r = static_cast<int64_t>(sh.size());
-  Shape full = sh;
-  full.push_back(k);
-  IntList dims_j, dims_i;
-  for (int64_t i = 0; i + 1 < r; ++i) dims_j.push_back(i), dims_i.push_back(i);
-  dims_j.push_back(r);
-  dims_i.push_back(r - 1);
-  Array sj = lax::broadcast_in_dim(s, full, dims_j), si = lax::broadcast_in_dim(s, full, dims_i);
-  Array eye_k = eye(Shape(sh.begin(), sh.end() - 1), k, k, s.dtype());
-  Array diffs = lax::mul(lax::add(sj, si), lax::sub(sj, si));
-  return lax::sub(lax::div(lax::full({full, s.dtype()}, 1.0), lax::add(diffs, eye_k)), eye_k);
+  return off_diagonal_inverse(s, [](const Array& sj, const Array& si) { return lax::mul(lax::add(sj, si), lax::sub(sj, si)); });
 }
 
 // s, u, vt (reduced) of the primal: the outputs when they hold them, else a second decomposition.
