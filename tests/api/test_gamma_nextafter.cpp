@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <random>
 
 #include "autodiff/check_grads.h"
 #include "lax.h"
@@ -33,22 +32,14 @@ double digamma_ref(double x) {
   return r + std::log(x) - 0.5 / x - x2 * (1. / 12 - x2 * (1. / 120 - x2 * (1. / 252 - x2 * (1. / 240 - x2 / 132))));
 }
 
-std::vector<double> sample(size_t n, double lo, double hi, uint64_t seed) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> u(lo, hi);
-  std::vector<double> v(n);
-  for (double& x : v) x = u(g);
-  return v;
-}
-
 // Relative error scaled by 1 + |want| (lgamma crosses 0 at 1 and 2).
 double err(double got, double want) { return std::fabs(got - want) / (1 + std::fabs(want)); }
 
 }  // namespace
 
 TEST(Lgamma, MatchesStdLgamma) {
-  std::vector<double> xs = sample(4000, -30, 40, 1);
-  for (double& x : sample(1000, -3, 3, 2)) xs.push_back(x);
+  std::vector<double> xs = st::testing::test_values(4000, -30, 40, 1);
+  for (double& x : st::testing::test_values(1000, -3, 3, 2)) xs.push_back(x);
   for (st::DType t : {st::f32, st::f64}) {
     Array x = st::array(xs, {static_cast<int64_t>(xs.size())}, t);
     std::vector<double> in = x.to_vector<double>(), got = st::lgamma(x).to_vector<double>();
@@ -77,7 +68,7 @@ TEST(Lgamma, EdgeValues) {
 }
 
 TEST(Digamma, MatchesRecurrenceReference) {
-  std::vector<double> xs = sample(4000, -30, 40, 3);
+  std::vector<double> xs = st::testing::test_values(4000, -30, 40, 3);
   for (st::DType t : {st::f32, st::f64}) {
     Array x = st::array(xs, {static_cast<int64_t>(xs.size())}, t);
     std::vector<double> in = x.to_vector<double>(), got = st::digamma(x).to_vector<double>();
@@ -97,7 +88,7 @@ TEST(Digamma, MatchesRecurrenceReference) {
 }
 
 TEST(LgammaDigamma, CompiledMatchesEagerOverFloatDtypes) {
-  std::vector<double> xs = sample(2000, -12, 25, 4);
+  std::vector<double> xs = st::testing::test_values(2000, -12, 25, 4);
   for (double v : {0.0, -1.0, -2.0, 1.0, 2.0, 0.5, 1e-30, -1e-8, 1e10, kInf, -kInf, kNan}) xs.push_back(v);
   for (st::DType t : st::testing::kFloatTypes) {
     Array x = st::array(xs, {static_cast<int64_t>(xs.size())}, t);
@@ -146,7 +137,7 @@ std::vector<uint64_t> bits16(const Array& a) {
 }  // namespace
 
 TEST(Nextafter, MatchesStdNextafter) {
-  std::vector<double> xs = sample(500, -1e3, 1e3, 5), ys = sample(500, -1e3, 1e3, 6);
+  std::vector<double> xs = st::testing::test_values(500, -1e3, 1e3, 5), ys = st::testing::test_values(500, -1e3, 1e3, 6);
   const double edges[][2] = {{0, 1}, {0, -1}, {-0.0, 1}, {1, 1}, {1, 2}, {1, 0}, {-1, -2}, {-1, 0}, {INFINITY, 0},
                              {0, INFINITY}, {NAN, 1}, {1, NAN}, {1e-45, 0}, {-5e-324, 0}, {3.4e38, INFINITY}};
   for (auto& e : edges) xs.push_back(e[0]), ys.push_back(e[1]);
