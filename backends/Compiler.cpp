@@ -130,6 +130,7 @@ CompileResult run_pipeline(Session& session, mlir::ModuleOp module, const backen
     if (!s->translate) stages.push_back(s);
   mlir::strata::PipelineOptions po = backends::pipeline_options(
       target, options, static_cast<int64_t>(prog.consts.size()), static_cast<int64_t>(prog.inputs.size()), donated);
+  po.verifyEachPass = false;  // after each stage only
   mlir::strata::StageCost cost;
   auto record = [&](const Stage& stage, const std::string*) {
     if (stage.measure) stage.measure(module, cost);

@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <mutex>
 
 #include "llvm/ADT/StringMap.h"
@@ -14,6 +15,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/OptimizationLevel.h"
@@ -30,6 +32,12 @@ namespace mlir::strata {
 void initializeNativeTarget() {
   static std::once_flag once;
   std::call_once(once, [] {
+    // Compiler developers can pass LLVM's own options (-enable-epilogue-vectorization=0, …)
+    // to every compilation of the process, for experiments.
+    if (std::getenv("STRATA_LLVM_OPTIONS")) {
+      const char* argv[] = {"strata"};
+      llvm::cl::ParseCommandLineOptions(1, argv, "", nullptr, nullptr, "STRATA_LLVM_OPTIONS");
+    }
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     llvm::InitializeNativeTargetAsmParser();
@@ -91,8 +99,7 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel, std::
   return std::move(*tm);
 }
 
-std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMContext& context,
-                                                   llvm::TargetMachine& tm, int optLevel) {
+std::unique_ptr<llvm::Module> translateForHost(ModuleOp module, llvm::LLVMContext& context, llvm::TargetMachine& tm) {
   std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, context, "strata");
   if (!llvmModule) {
     module.emitError("cannot translate the LLVM dialect to LLVM IR");
@@ -115,6 +122,10 @@ std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMCo
     module.emitError("invalid LLVM IR: ") << message;
     return nullptr;
   }
+  return llvmModule;
+}
+
+void optimizeModule(llvm::Module& llvmModule, llvm::TargetMachine& tm, int optLevel) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -125,9 +136,9 @@ std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMCo
   tuning.LoopUnrolling = optLevel >= 2;
   llvm::PassBuilder pb(&tm, tuning);
   // Vectorised loops call libmvec's exp, log, sin, ... rather than the scalar functions.
-  llvm::TargetLibraryInfoImpl tlii(llvmModule->getTargetTriple());
+  llvm::TargetLibraryInfoImpl tlii(llvmModule.getTargetTriple());
   if (vectorMathLibraryIsComplete())
-    tlii.addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC, llvmModule->getTargetTriple());
+    tlii.addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC, llvmModule.getTargetTriple());
   tlii.addVectorizableFunctions(libmCallVectorVariants());
   fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
   pb.registerModuleAnalyses(mam);
@@ -138,7 +149,13 @@ std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMCo
   llvm::ModulePassManager mpm = optLevel == 0
                                     ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                     : pb.buildPerModuleDefaultPipeline(optimizationLevel(optLevel));
-  mpm.run(*llvmModule, mam);
+  mpm.run(llvmModule, mam);
+}
+
+std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMContext& context,
+                                                   llvm::TargetMachine& tm, int optLevel) {
+  std::unique_ptr<llvm::Module> llvmModule = translateForHost(module, context, tm);
+  if (llvmModule) optimizeModule(*llvmModule, tm, optLevel);
   return llvmModule;
 }
 
@@ -170,17 +187,27 @@ namespace mlir::strata {
 bool assemblyFromLlvmIr(const std::string& ir, int optLevel, std::string& assembly, std::string& error) {
   std::unique_ptr<llvm::TargetMachine> tm = createHostTargetMachine(optLevel, error);
   if (!tm) return false;
-  llvm::LLVMContext context;
-  llvm::SMDiagnostic diagnostic;
-  std::unique_ptr<llvm::Module> module =
-      llvm::parseIR(llvm::MemoryBufferRef(ir, "strata.ll"), diagnostic, context);
-  if (!module) {
-    error = "cannot parse the llvm-ir stage: " + diagnostic.getMessage().str();
-    return false;
+  assembly.clear();
+  // One module, or the parts of a parallel compilation, each after its kPartMarker line.
+  llvm::StringRef rest(ir);
+  while (!rest.empty()) {
+    size_t next = rest.find(kPartMarker, 1);
+    llvm::StringRef part = rest.substr(0, next);
+    rest = next == llvm::StringRef::npos ? llvm::StringRef() : rest.substr(next);
+    llvm::LLVMContext context;
+    llvm::SMDiagnostic diagnostic;
+    const std::string text = part.str();  // the IR lexer reads up to a NUL
+    std::unique_ptr<llvm::Module> module =
+        llvm::parseIR(llvm::MemoryBufferRef(text, "strata.ll"), diagnostic, context);
+    if (!module) {
+      error = "cannot parse the llvm-ir stage: " + diagnostic.getMessage().str();
+      return false;
+    }
+    llvm::SmallVector<char, 0> out;
+    if (!emitMachineCode(*module, *tm, true, out, error)) return false;
+    if (part.starts_with(kPartMarker)) assembly += part.take_until([](char c) { return c == '\n'; }).str() + "\n";
+    assembly.append(out.begin(), out.end());
   }
-  llvm::SmallVector<char, 0> out;
-  if (!emitMachineCode(*module, *tm, true, out, error)) return false;
-  assembly.assign(out.begin(), out.end());
   return true;
 }
 

@@ -36,8 +36,11 @@ const HostTarget& hostTarget();
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel, std::string& error);
 
 // The module (LLVM dialect) as LLVM IR, with the host's data layout, triple, CPU and features,
-// optimised by LLVM's default -O`optLevel` pipeline (loop and SLP vectorisation included).
-// Null after a diagnostic on `module`.
+// verified. Null after a diagnostic on `module`.
+std::unique_ptr<llvm::Module> translateForHost(ModuleOp module, llvm::LLVMContext& context, llvm::TargetMachine& tm);
+// LLVM's default -O`optLevel` pipeline (loop and SLP vectorisation included) for the host.
+void optimizeModule(llvm::Module& module, llvm::TargetMachine& tm, int optLevel);
+// Both.
 std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMContext& context,
                                                    llvm::TargetMachine& tm, int optLevel);
 
@@ -48,7 +51,12 @@ bool emitMachineCode(llvm::Module& module, llvm::TargetMachine& tm, bool assembl
 
 std::string printLlvmModule(const llvm::Module& module);
 
-// The host's assembly for LLVM IR text (already optimised: code generation only).
+// The line that starts each part's IR in the llvm-ir text of a compilation split into parts
+// (ParallelCodegen.h), followed by the part's number.
+inline constexpr const char* kPartMarker = "; strata: part ";
+
+// The host's assembly for LLVM IR text (already optimised: code generation only): one module,
+// or several, each after a kPartMarker line.
 bool assemblyFromLlvmIr(const std::string& ir, int optLevel, std::string& assembly, std::string& error);
 
 // glibc's vector math library (libmvec), when the process can load it: the vector variants

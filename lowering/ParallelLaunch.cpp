@@ -84,6 +84,9 @@ struct ParallelLaunchPass : impl::ParallelLaunchPassBase<ParallelLaunchPass> {
         call.erase();
         ++numLaunches;
       }
+      // Only the task calls the body now: internal, LLVM inlines it there and drops it rather
+      // than optimising and generating code for it twice.
+      body.setLinkage(LLVM::Linkage::Internal);
     }
   }
 
@@ -136,6 +139,7 @@ struct ParallelLaunchPass : impl::ParallelLaunchPassBase<ParallelLaunchPass> {
         call.erase();
         ++numEpilogueLaunches;
       }
+      epilogue.setLinkage(LLVM::Linkage::Internal);  // only its task calls it (as for bodies)
       wrapper.erase();
     }
     return success();

@@ -35,6 +35,9 @@ struct PipelineOptions {
   std::string gpuChip = "sm_90";
   std::string gpuFeatures = "+ptx80";
   std::string cudaToolkit = "/usr/local/cuda";
+  // The verifier after every pass (strata-opt, the tests), or only after each stage (the jit's
+  // compile path: verifying after each of ~40 passes cost ~6% of a first call).
+  bool verifyEachPass = true;
 };
 
 }  // namespace mlir::strata

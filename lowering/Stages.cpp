@@ -1,6 +1,8 @@
 // The shared stages (Stages.h) and the loop that runs a stage list.
 #include "lowering/Stages.h"
 
+#include "mlir/IR/Verifier.h"
+
 #include "dialect/StrataOps.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -79,9 +81,11 @@ LogicalResult runStages(ModuleOp module, llvm::ArrayRef<const Stage*> stages, co
     }
     if (stage->addPasses) {
       PassManager pm(module.getContext());
+      pm.enableVerifier(options.verifyEachPass);
       stage->addPasses(pm, options);
       if (configure && failed(configure(pm))) return failure();
       if (failed(pm.run(module))) return failure();
+      if (!options.verifyEachPass && failed(verify(module))) return failure();
     }
     std::string text;
     if (stage->translate && failed(stage->translate(module, options, text))) return failure();

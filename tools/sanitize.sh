@@ -2,7 +2,7 @@
 # tools/sanitize.sh asan|tsan|check-bounds — the sanitized test runs of .ci/run.
 #   asan          build-asan (ASan+UBSan): every test (ctest)
 #   tsan          build-tsan (TSan): the multithreaded suites (jit cache, donation, thread
-#                 pool, disk cache, concurrent compiles)
+#                 pool, disk cache, concurrent compiles, parallel code generation)
 #   check-bounds  build/ (the README's tree): the jit differential suites with
 #                 STRATA_CHECK_BOUNDS=1
 set -euo pipefail
@@ -28,7 +28,7 @@ case "${1:?usage: tools/sanitize.sh asan|tsan|check-bounds}" in
     cmake --build build-tsan -j "$jobs" --target strata_tests strata_backend_tests
     export TSAN_OPTIONS="suppressions=$root/tools/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
     build-tsan/tests/strata_tests --gtest_filter='Jit.*:Donation.*'
-    build-tsan/tests/strata_backend_tests --gtest_filter='CpuExecutable.*' ;;
+    build-tsan/tests/strata_backend_tests --gtest_filter='CpuExecutable.*:ParallelCodegen.*' ;;
   check-bounds)
     STRATA_CHECK_BOUNDS=1 build/tests/strata_tests --gtest_filter="$jit_suites" ;;
   *) echo "usage: tools/sanitize.sh asan|tsan|check-bounds" >&2; exit 2 ;;

@@ -75,8 +75,9 @@ struct JitState {
   mutable std::shared_mutex mu;  // guards map
   // By signature (its words, hashed with absl::Hash).
   absl::flat_hash_map<std::vector<uint64_t>, std::shared_ptr<CacheEntry>> map;
-  std::mutex compile_mu;
+  mutable std::mutex compile_mu;
   tree::Description last_compiled;  // under compile_mu
+  std::vector<std::pair<std::string, double>> last_compile_ms;  // under compile_mu
   std::atomic<uint64_t> hits{0}, misses{0}, compiles{0}, clock{0};
 };
 
@@ -220,6 +221,8 @@ std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr
   CompileResult r = compiler::compile(*jaxpr.impl(), o, donated);
   if (!r.ok()) throw Error("jit: compiling '" + o.name + "' failed:\n" + r.error);
   state.compiles.fetch_add(1, std::memory_order_relaxed);
+  state.last_compile_ms.assign(1, {"trace", trace_ms});
+  for (const StageTime& t : r.executable->compile_times()) state.last_compile_ms.emplace_back(t.stage, t.ms);
   if (state.log) {
     double total = trace_ms;
     std::string stages = "trace " + std::to_string(trace_ms).substr(0, 5);
@@ -350,7 +353,8 @@ std::size_t cache_size(const JitState& state) {
   return state.map.size();
 }
 JitStats stats(const JitState& state) {
-  return JitStats{state.hits.load(), state.misses.load(), state.compiles.load()};
+  std::lock_guard<std::mutex> lock(state.compile_mu);
+  return JitStats{state.hits.load(), state.misses.load(), state.compiles.load(), state.last_compile_ms};
 }
 const JitOptions& options(const JitState& state) { return state.options; }
 

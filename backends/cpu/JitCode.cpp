@@ -3,6 +3,8 @@
 // unexpected external reference fails to link instead of binding to whatever is loaded.
 #include "backends/cpu/JitCode.h"
 
+#include <cstring>
+
 #include "backends/cpu/Runtime.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -19,7 +21,44 @@ struct JitCode::Impl {
 JitCode::JitCode(std::unique_ptr<Impl> impl, EntryFn entry) : impl_(std::move(impl)), entry_(entry) {}
 JitCode::~JitCode() = default;
 
-std::unique_ptr<JitCode> JitCode::load(std::string_view object, const char* entry, std::string& error) {
+namespace {
+constexpr std::string_view kMagic = "strata-objects-1\n";
+}  // namespace
+
+std::string pack_objects(const std::vector<std::string>& objects) {
+  std::string out(kMagic);
+  auto word = [&](uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  word(objects.size());
+  for (const std::string& o : objects) word(o.size());
+  for (const std::string& o : objects) out += o;
+  return out;
+}
+
+bool unpack_objects(std::string_view payload, std::vector<std::string_view>& objects) {
+  objects.clear();
+  if (!payload.starts_with(kMagic)) return false;
+  payload.remove_prefix(kMagic.size());
+  auto word = [&](uint64_t& v) {
+    if (payload.size() < sizeof v) return false;
+    std::memcpy(&v, payload.data(), sizeof v);
+    payload.remove_prefix(sizeof v);
+    return true;
+  };
+  uint64_t count = 0;
+  if (!word(count) || count == 0 || count > payload.size() / sizeof(uint64_t)) return false;
+  std::vector<uint64_t> sizes(count);
+  for (uint64_t& n : sizes)
+    if (!word(n)) return false;
+  for (uint64_t n : sizes) {
+    if (n > payload.size()) return false;
+    objects.push_back(payload.substr(0, n));
+    payload.remove_prefix(n);
+  }
+  return payload.empty();
+}
+
+std::unique_ptr<JitCode> JitCode::load(const std::vector<std::string_view>& objects, const char* entry,
+                                       std::string& error) {
   mlir::strata::initializeNativeTarget();
   // The target machine settings the object was compiled for (lowering/LlvmCodegen.h).
   const mlir::strata::HostTarget& host = mlir::strata::hostTarget();
@@ -48,10 +87,12 @@ std::unique_ptr<JitCode> JitCode::load(std::string_view object, const char* entr
     error = "cannot define the runtime's symbols: " + llvm::toString(std::move(err));
     return nullptr;
   }
-  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object.data(), object.size()), "strata.o");
-  if (auto err = (*jit)->addObjectFile(std::move(buffer))) {
-    error = "cannot add the object to the JIT: " + llvm::toString(std::move(err));
-    return nullptr;
+  for (std::string_view object : objects) {
+    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object.data(), object.size()), "strata.o");
+    if (auto err = (*jit)->addObjectFile(std::move(buffer))) {
+      error = "cannot add the object to the JIT: " + llvm::toString(std::move(err));
+      return nullptr;
+    }
   }
   auto address = (*jit)->lookup(entry);
   if (!address) {

@@ -5,15 +5,23 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace strata::backends::cpu {
 
 using EntryFn = void (*)(void* const* buffers);
 
+// The persistent cache's payload: the objects of one program, framed (a magic word, the count,
+// each size, then the bytes). unpack_objects is false for a payload that is not one.
+std::string pack_objects(const std::vector<std::string>& objects);
+bool unpack_objects(std::string_view payload, std::vector<std::string_view>& objects);
+
 class JitCode {
  public:
-  // Links `object` (an ELF object for the host) and finds `entry` in it. Null with `error`.
-  static std::unique_ptr<JitCode> load(std::string_view object, const char* entry, std::string& error);
+  // Links `objects` (ELF objects for the host, the parts of one program) and finds `entry` in
+  // them. Null with `error`.
+  static std::unique_ptr<JitCode> load(const std::vector<std::string_view>& objects, const char* entry,
+                                       std::string& error);
   ~JitCode();
   EntryFn entry() const { return entry_; }
 

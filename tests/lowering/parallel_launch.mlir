@@ -2,7 +2,8 @@
 // becomes strata_rt_parallel_for(F_task, ctx, hi - lo, grain) with the captured values in a
 // stack struct at ctx, which F_task unpacks; a GEMM wrapper's calls become one
 // strata_rt_dot_ep_<t> call with the epilogue's task, and the wrapper goes. Aligned pointers of
-// buffer arguments get noalias where strata.noalias_args says so.
+// buffer arguments get noalias where strata.noalias_args says so. Bodies and epilogues become
+// internal (their tasks are their only callers).
 // RUN: strata-opt --split-input-file --strata-parallel-launch %s | FileCheck %s
 
 // CHECK:       llvm.func @strata_rt_parallel_for(!llvm.ptr, !llvm.ptr, i64, i64)
@@ -19,7 +20,7 @@
 // CHECK:       %[[GRAIN:.*]] = llvm.mlir.constant(8 : i64) : i64
 // CHECK:       llvm.call @strata_rt_parallel_for(%[[TASK]], %[[CTX]], %[[N]], %[[GRAIN]])
 // CHECK-NOT:   llvm.call @body(
-// CHECK:       llvm.func @body(%{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
+// CHECK:       llvm.func internal @body(%{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK-LABEL: llvm.func internal @body_task
 // CHECK-SAME:  (%[[C:.*]]: !llvm.ptr, %[[A:.*]]: i64, %[[B:.*]]: i64)
 // CHECK:       %[[Q0:.*]] = llvm.getelementptr %[[C]][0, 0]
@@ -46,7 +47,7 @@ module {
 // Without strata.noalias_args: no noalias.
 // CHECK-LABEL: llvm.func @main
 // CHECK:       llvm.call @strata_rt_parallel_for
-// CHECK:       llvm.func @body
+// CHECK:       llvm.func internal @body
 // CHECK-NOT:   llvm.noalias
 // CHECK-SAME:  {
 module {
@@ -76,6 +77,7 @@ module {
 // CHECK:       %[[TASK:.*]] = llvm.mlir.addressof @epilogue_task
 // CHECK:       llvm.call @strata_rt_dot_ep_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[TASK]], %[[CTX]])
 // CHECK-NOT:   @gemm
+// CHECK:       llvm.func internal @epilogue(
 // CHECK-LABEL: llvm.func internal @epilogue_task
 // CHECK-SAME:  (%[[C:.*]]: !llvm.ptr, %[[M0:.*]]: i64, %[[M1:.*]]: i64, %[[N0:.*]]: i64, %[[N1:.*]]: i64)
 // CHECK:       %[[F:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32

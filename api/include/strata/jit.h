@@ -45,6 +45,9 @@ struct CostStats {
 };
 struct JitStats {
   uint64_t hits = 0, misses = 0, compiles = 0;
+  // The last compilation's time per stage in ms, in order: "trace", then each compiler stage
+  // ("strata" … "llvm-ir", "asm", "link"; "disk-cache" for a persistent-cache hit).
+  std::vector<std::pair<std::string, double>> last_compile_ms;
 };
 
 namespace detail {
