@@ -6,7 +6,8 @@
 //   stages <name> trace <ms>, strata <ms>, … (medians)
 //   sizes <name> <stage> <lines> … (the loops, llvm-dialect and llvm-ir stages; with --sizes)
 // bench/run_compile.sh runs it beside bench/compile_jax.py (JAX CPU, the same programs).
-// Usage: bench_compile [REPS=15] [--sizes] [--only NAME] [--opt LEVEL] [--print STAGE]
+//   run <name> jit <ms> eager <ms> (with --run N: steady-state calls, medians of N)
+// Usage: bench_compile [REPS=15] [--sizes] [--only NAME] [--opt LEVEL] [--print STAGE] [--run N]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -30,6 +31,8 @@ struct Program {
   std::function<std::vector<std::pair<std::string, double>>(double& ms)> first_call;
   // The program after a stage (for --sizes and --print).
   std::function<std::string(const std::string& stage)> texts;
+  // --run: the median ms of a call once compiled, and of the same program run eagerly.
+  std::function<std::pair<double, double>(int reps)> steady;
 };
 
 double now_ms() { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
@@ -48,6 +51,23 @@ Program make(std::string name, F f, Args... args) {
     ms = now_ms() - t0;
     return j.stats().last_compile_ms;
   };
+  p.steady = [=](int reps) {
+    auto j = st::jit(f, {.name = name, .opt_level = opt_level});
+    auto time = [&](auto&& call) {
+      std::vector<double> v;
+      for (int r = 0; r < reps + 1; ++r) {
+        double t0 = now_ms();
+        auto out = call();
+        for (const Array& a : st::tree_flatten(out)) a.block_until_ready();
+        if (r > 0) v.push_back(now_ms() - t0);  // the first call compiles (jit) or warms up
+      }
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    double jit_ms = time([&] { return j(args...); });
+    double eager_ms = time([&] { return f(args...); });
+    return std::make_pair(jit_ms, eager_ms);
+  };
   p.texts = [=](const std::string& stage) {
     return st::jit(f, {.name = name, .opt_level = opt_level}).lower(args...).as_text(stage);
   };
@@ -64,12 +84,14 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
   int reps = 15;
   bool sizes = false;
+  int run = 0;
   std::string only, print;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--sizes")) sizes = true;
     else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else if (!std::strcmp(argv[i], "--opt") && i + 1 < argc) opt_level = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--print") && i + 1 < argc) print = argv[++i];
+    else if (!std::strcmp(argv[i], "--run") && i + 1 < argc) run = std::atoi(argv[++i]);
     else reps = std::atoi(argv[i]);
   }
   Array sx = bench::rnd({8, 256}, 1), sw = bench::rnd({256, 256}, 2), sb = bench::rnd({256}, 3);
@@ -87,6 +109,13 @@ int main(int argc, char** argv) {
     programs.erase(std::remove_if(programs.begin(), programs.end(), [&](const Program& p) { return p.name != only; }),
                    programs.end());
 
+  if (run > 0) {  // --run N: steady-state calls instead of first calls
+    for (Program& p : programs) {
+      auto [jit_ms, eager_ms] = p.steady(run);
+      std::printf("run %s jit %.3f eager %.3f (ms, medians of %d)\n", p.name.c_str(), jit_ms, eager_ms, run);
+    }
+    return 0;
+  }
   if (!print.empty()) {  // --print STAGE: the stage's text of each program (of --only NAME), nothing timed
     for (Program& p : programs) std::printf("%s", p.texts(print).c_str());
     return 0;

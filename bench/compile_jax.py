@@ -3,7 +3,8 @@ programs: the seed line, the MLP SGD step (784→1024→10, batch 256), softmax 
 program. Each repetition jits a fresh function object after jax.clear_caches(), so nothing is
 reused; the programs alternate within each round, as in bench_compile. Prints
   first_call <name> <median ms> (min <ms> max <ms>, n=<reps>)
-Run with the venv of bench/run_compile.sh: python bench/compile_jax.py [REPS]."""
+With --run after REPS: the median of REPS steady-state calls instead (bench_compile --run).
+Run with the venv of bench/run_compile.sh: python bench/compile_jax.py [REPS [--run]]."""
 import statistics
 import sys
 import time
@@ -60,6 +61,17 @@ def main():
         jax.block_until_ready(g(*args))
         return (time.perf_counter() - t) * 1e3
 
+    if len(sys.argv) > 2 and sys.argv[2] == "--run":  # steady-state calls, as bench_compile --run
+        for name, f, args in programs:
+            g = jax.jit(f)
+            jax.block_until_ready(g(*args))
+            ts = []
+            for _ in range(reps):
+                t = time.perf_counter()
+                jax.block_until_ready(g(*args))
+                ts.append((time.perf_counter() - t) * 1e3)
+            print(f"run {name} jax {statistics.median(ts):.3f} (ms, median of {reps})")
+        return
     for _, f, args in programs:  # warm the process, as bench_compile does
         first_call(f, args)
     times = {name: [] for name, _, _ in programs}

@@ -394,10 +394,36 @@ struct TransposeOfBroadcast : OpRewritePattern<TransposeOp> {
   }
 };
 
+// transpose(dot_general(a, b)) that puts b's free dimensions before a's → dot_general(b, a):
+// the product computed in the layout wanted (XLA folds this too; a backward pass computes
+// weight gradients this way). The dot's result is [batch, a's free, b's free].
+struct TransposeOfDot : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op, PatternRewriter& rewriter) const override {
+    auto dot = op.getOperand().getDefiningOp<DotGeneralOp>();
+    if (!dot || !dot->hasOneUse()) return failure();
+    auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+    auto rhsType = cast<RankedTensorType>(dot.getRhs().getType());
+    const int64_t batch = static_cast<int64_t>(dot.getLhsBatchingDimensions().size());
+    const int64_t lhsFree = lhsType.getRank() - batch - static_cast<int64_t>(dot.getLhsContractingDimensions().size());
+    const int64_t rhsFree = rhsType.getRank() - batch - static_cast<int64_t>(dot.getRhsContractingDimensions().size());
+    if (lhsFree == 0 || rhsFree == 0) return failure();
+    SmallVector<int64_t> swapped;
+    for (int64_t i = 0; i < batch; ++i) swapped.push_back(i);
+    for (int64_t i = 0; i < rhsFree; ++i) swapped.push_back(batch + lhsFree + i);
+    for (int64_t i = 0; i < lhsFree; ++i) swapped.push_back(batch + i);
+    if (ArrayRef<int64_t>(swapped) != op.getPermutation()) return failure();
+    rewriter.replaceOpWithNewOp<DotGeneralOp>(op, op.getType(), dot.getRhs(), dot.getLhs(),
+                                              dot.getRhsBatchingDimensions(), dot.getLhsBatchingDimensions(),
+                                              dot.getRhsContractingDimensions(), dot.getLhsContractingDimensions());
+    return success();
+  }
+};
+
 }  // namespace
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet& patterns, MLIRContext* context) {
-  patterns.add<TransposeOfBroadcast>(context);
+  patterns.add<TransposeOfBroadcast, TransposeOfDot>(context);
 }
 
 OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {

@@ -136,6 +136,27 @@ func.func @transpose_of_transpose(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, 
 
 // -----
 
+// transpose(dot_general(a, b)) that swaps a's and b's free dimensions is dot_general(b, a);
+// batch dimensions stay first. Other permutations, and a dot with another use, stay.
+// CHECK-LABEL: func.func @transpose_of_dot
+// CHECK-SAME: (%[[A:.*]]: tensor<256x1024xf32>, %[[B:.*]]: tensor<256x784xf32>, %[[P:.*]]: tensor<4x2x3xf32>, %[[Q:.*]]: tensor<4x3x5xf32>)
+// CHECK-NEXT: %[[D:.*]] = strata.dot_general %[[B]], %[[A]], contracting_dims = [0] x [0] : (tensor<256x784xf32>, tensor<256x1024xf32>) -> tensor<784x1024xf32>
+// CHECK-NEXT: %[[E:.*]] = strata.dot_general %[[Q]], %[[P]], batching_dims = [0] x [0], contracting_dims = [1] x [2] : (tensor<4x3x5xf32>, tensor<4x2x3xf32>) -> tensor<4x5x2xf32>
+// CHECK-NEXT: %[[F:.*]] = strata.dot_general %[[P]], %[[Q]]
+// CHECK-NEXT: %[[G:.*]] = strata.transpose %[[F]], dims = [2, 1, 0]
+// CHECK-NEXT: return %[[D]], %[[E]], %[[G]]
+func.func @transpose_of_dot(%a: tensor<256x1024xf32>, %b: tensor<256x784xf32>, %p: tensor<4x2x3xf32>, %q: tensor<4x3x5xf32>) -> (tensor<784x1024xf32>, tensor<4x5x2xf32>, tensor<5x2x4xf32>) {
+  %0 = strata.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<256x1024xf32>, tensor<256x784xf32>) -> tensor<1024x784xf32>
+  %1 = strata.transpose %0, dims = [1, 0] : (tensor<1024x784xf32>) -> tensor<784x1024xf32>
+  %2 = strata.dot_general %p, %q, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x2x3xf32>, tensor<4x3x5xf32>) -> tensor<4x2x5xf32>
+  %3 = strata.transpose %2, dims = [0, 2, 1] : (tensor<4x2x5xf32>) -> tensor<4x5x2xf32>
+  %4 = strata.dot_general %p, %q, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x2x3xf32>, tensor<4x3x5xf32>) -> tensor<4x2x5xf32>
+  %5 = strata.transpose %4, dims = [2, 1, 0] : (tensor<4x2x5xf32>) -> tensor<5x2x4xf32>
+  return %1, %3, %5 : tensor<784x1024xf32>, tensor<4x5x2xf32>, tensor<5x2x4xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @reshape_of_reshape
 // CHECK-SAME: (%[[X:.*]]: tensor<2x6xf32>)
 // CHECK-DAG: %[[C:.*]] = strata.constant dense<{{\[\[}}1, 2], [3, 4]]> : tensor<2x2xi32>
