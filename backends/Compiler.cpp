@@ -13,6 +13,11 @@
 #include "backends/Compiler.h"
 
 #include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
 
 #include "backends/DiskCache.h"
 #include "backends/Pipeline.h"
@@ -34,18 +39,60 @@ namespace {
 using mlir::strata::Stage;
 
 // A context for one program of `target`, collecting its diagnostics as text.
+//
+// Contexts are reused: setting one up (the registry, loading the dialects) was ~4% of a small
+// program's first call. A context serves one compilation at a time and at most kContextUses in
+// all (what they uniqued — types, attributes, constants — stays in it), then is dropped.
+class ContextPool {
+ public:
+  static constexpr int kContextUses = 64;
+  std::unique_ptr<mlir::MLIRContext> take(const backends::Target& target, int& uses) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto& free = free_[&target];
+      if (!free.empty()) {
+        auto [context, n] = std::move(free.back());
+        free.pop_back();
+        uses = n;
+        return std::move(context);
+      }
+    }
+    mlir::DialectRegistry registry;
+    backends::register_dialects(registry, target);
+    uses = 0;
+    return std::make_unique<mlir::MLIRContext>(registry, mlir::MLIRContext::Threading::DISABLED);
+  }
+  void give(const backends::Target& target, std::unique_ptr<mlir::MLIRContext> context, int uses) {
+    if (uses >= kContextUses) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    auto& free = free_[&target];
+    if (free.size() < 8) free.emplace_back(std::move(context), uses);
+  }
+  static ContextPool& get() {
+    static ContextPool* pool = new ContextPool;  // never destroyed: compilations may run at exit
+    return *pool;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<const backends::Target*, std::vector<std::pair<std::unique_ptr<mlir::MLIRContext>, int>>> free_;
+};
+
 struct Session {
-  explicit Session(const backends::Target& target) : context(registry_for(target), mlir::MLIRContext::Threading::DISABLED) {
+  explicit Session(const backends::Target& target)
+      : target(target), owned(ContextPool::get().take(target, uses)), context(*owned) {
     handler.emplace(&context, [this](mlir::Diagnostic& d) {
       backends::print_diagnostic(stream, d);
       return mlir::success();
     });
   }
-  static mlir::DialectRegistry registry_for(const backends::Target& target) {
-    mlir::DialectRegistry r;
-    backends::register_dialects(r, target);
-    return r;
+  // The module of this compilation must be gone by now (declared after the session).
+  ~Session() {
+    handler.reset();
+    ContextPool::get().give(target, std::move(owned), uses + 1);
   }
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
   // The jaxpr as a verified `strata` module, or null after a diagnostic.
   mlir::OwningOpRef<mlir::ModuleOp> lower(const JaxprImpl& jaxpr) {
     auto module = mlir::strata::lowerJaxprToStrata(context, jaxpr, mlir::UnknownLoc::get(&context));
@@ -56,7 +103,10 @@ struct Session {
     return module;
   }
 
-  mlir::MLIRContext context;
+  const backends::Target& target;
+  int uses = 0;
+  std::unique_ptr<mlir::MLIRContext> owned;
+  mlir::MLIRContext& context;
   std::string errors;
   llvm::raw_string_ostream stream{errors};
   std::optional<mlir::ScopedDiagnosticHandler> handler;

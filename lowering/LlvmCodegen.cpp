@@ -3,8 +3,10 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <vector>
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -97,6 +99,40 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel, std::
     return nullptr;
   }
   return std::move(*tm);
+}
+
+namespace {
+struct TargetMachinePool {
+  std::mutex mu;
+  std::vector<std::unique_ptr<llvm::TargetMachine>> free[4];  // by -O level
+};
+TargetMachinePool& targetMachinePool() {
+  static TargetMachinePool* pool = new TargetMachinePool;  // never destroyed: used at exit too
+  return *pool;
+}
+int poolSlot(int optLevel) { return std::clamp(optLevel, 0, 3); }
+}  // namespace
+
+void ReturnTargetMachine::operator()(llvm::TargetMachine* tm) const {
+  TargetMachinePool& pool = targetMachinePool();
+  std::lock_guard<std::mutex> lock(pool.mu);
+  auto& free = pool.free[poolSlot(optLevel)];
+  if (free.size() < 32) free.emplace_back(tm);
+  else delete tm;
+}
+
+PooledTargetMachine acquireHostTargetMachine(int optLevel, std::string& error) {
+  TargetMachinePool& pool = targetMachinePool();
+  {
+    std::lock_guard<std::mutex> lock(pool.mu);
+    auto& free = pool.free[poolSlot(optLevel)];
+    if (!free.empty()) {
+      llvm::TargetMachine* tm = free.back().release();
+      free.pop_back();
+      return PooledTargetMachine(tm, ReturnTargetMachine{optLevel});
+    }
+  }
+  return PooledTargetMachine(createHostTargetMachine(optLevel, error).release(), ReturnTargetMachine{optLevel});
 }
 
 std::unique_ptr<llvm::Module> translateForHost(ModuleOp module, llvm::LLVMContext& context, llvm::TargetMachine& tm) {

@@ -146,7 +146,7 @@ void compilePart(const llvm::SmallVector<char, 0>& bitcode, int optLevel, bool p
     r.error = "cannot read a part's bitcode: " + llvm::toString(module.takeError());
     return;
   }
-  std::unique_ptr<llvm::TargetMachine> tm = createHostTargetMachine(optLevel, r.error);
+  PooledTargetMachine tm = acquireHostTargetMachine(optLevel, r.error);
   if (!tm) return;
   optimizeModule(**module, *tm, optLevel);
   r.optimize_ms = since(t0);
@@ -170,7 +170,7 @@ LogicalResult compileToObjects(ModuleOp module, int optLevel, unsigned parts, Ob
   auto t0 = std::chrono::steady_clock::now();
   vectorMathLibraryIsComplete();  // its one-time set-up, before any thread reads it
   std::string error;
-  std::unique_ptr<llvm::TargetMachine> tm = createHostTargetMachine(optLevel, error);
+  PooledTargetMachine tm = acquireHostTargetMachine(optLevel, error);
   if (!tm) return module.emitError(error);
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> whole = translateForHost(module, context, *tm);
