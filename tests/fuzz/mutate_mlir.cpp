@@ -31,7 +31,10 @@ class Mutator {
     module->walk([&](Operation* op) {
       if (llvm::isa<mlir::ModuleOp>(op)) return;
       if (auto fn = llvm::dyn_cast<mlir::func::FuncOp>(op)) {
-        if (!fn.isExternal()) funcs_.push_back(fn);
+        // The module is unverified: only a function whose signature and block agree.
+        auto type = op->getAttrOfType<mlir::TypeAttr>("function_type");
+        auto ft = type ? llvm::dyn_cast<mlir::FunctionType>(type.getValue()) : nullptr;
+        if (ft && !fn.isExternal() && fn.front().getNumArguments() == ft.getNumInputs()) funcs_.push_back(fn);
         return;
       }
       ops_.push_back(op);
@@ -64,6 +67,7 @@ class Mutator {
 
   // A dimension near `d`, or one of the sizes that find edge cases (0, 1, a large one).
   int64_t newDim(int64_t d) {
+    if (d < 0 || d > (int64_t{1} << 40)) d = 4;  // dynamic, or huge already
     const int64_t choices[] = {0, 1, 2, 3, 5, d + 1, d > 0 ? d - 1 : 4, 2 * d, 64, 1000};
     return choices[pick(10)];
   }
@@ -255,7 +259,9 @@ class Mutator {
   }
 
   int64_t newInt(int64_t v) {
-    const int64_t choices[] = {0, 1, -1, 2, 3, v + 1, v - 1, -v, 1000, std::numeric_limits<int64_t>::max(),
+    const uint64_t u = static_cast<uint64_t>(v);  // wrapping: v may be an extreme already
+    const int64_t choices[] = {0, 1, -1, 2, 3, static_cast<int64_t>(u + 1), static_cast<int64_t>(u - 1),
+                               static_cast<int64_t>(0 - u), 1000, std::numeric_limits<int64_t>::max(),
                                std::numeric_limits<int64_t>::min(), std::numeric_limits<int32_t>::max(), 255, 7};
     return choices[pick(14)];
   }
