@@ -47,6 +47,12 @@ const mlir::DialectRegistry& registry() {
   return *r;
 }
 
+// STRATA_FUZZ_TRACE=1: how far each input went (for choosing seeds, judging the mutator).
+int trace(const char* how_far) {
+  if (std::getenv("STRATA_FUZZ_TRACE")) llvm::errs() << how_far << "\n";
+  return 0;
+}
+
 [[noreturn]] void bug(const std::string& what, const std::string& diagnostics) {
   llvm::errs() << "fuzz_strata_opt: " << what << "\n" << diagnostics;
   std::abort();
@@ -101,22 +107,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       llvm::StringRef(text.data(), text.size()), &context);
   if (!module) {
     if (diagnostics.empty()) std::abort();  // a refusal says why
-    return 0;
+    return trace("parse-error");
   }
-  if (mlir::failed(mlir::verify(*module))) return 0;
+  if (mlir::failed(mlir::verify(*module))) return trace("invalid");
   // Only programs the compile path could have produced go through the stages: an entry
   // function whose arguments and results are tensors (the strata stage).
   mlir::func::FuncOp main = mlir::strata::entryFunction(*module);
-  if (!main || main.isExternal()) return 0;
+  if (!main || main.isExternal()) return trace("no-entry");
   strata::backends::Program program;
   for (mlir::Type t : main.getFunctionType().getInputs()) {
     std::optional<strata::AbstractValue> av = abstractValue(t);
-    if (!av) return 0;
+    if (!av) return trace("not-tensors");
     program.inputs.push_back(*av);
   }
   for (mlir::Type t : main.getFunctionType().getResults()) {
     std::optional<strata::AbstractValue> av = abstractValue(t);
-    if (!av) return 0;
+    if (!av) return trace("not-tensors");
     program.outputs.push_back(*av);
   }
   int ops = 0;
@@ -126,7 +132,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     llvm::StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
     if (ns != "strata" && ns != "func" && ns != "builtin") ops = 1 << 20;
   });
-  if (ops > 200) return 0;
+  if (ops > 200) return trace("too-large");
   const bool run = runnable(*module);
   const strata::backends::Target* target = strata::backends::find_target(strata::DeviceKind::cpu);
   strata::JitOptions jit;
@@ -140,10 +146,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (mlir::failed(mlir::strata::runStages(*module, stages, options, {}, {}, [&](const mlir::strata::Stage& stage, const std::string*) {
         if (mlir::failed(mlir::verify(*module))) bug("the module does not verify after stage " + std::string(stage.name), diagnostics);
       })))
-    return 0;  // refused with a diagnostic
+    return trace("stage-refused");  // with a diagnostic
   if (!diagnostics.empty() && diagnostics.find("error") != std::string::npos)
     bug("the stages succeeded with an error diagnostic", diagnostics);
-  if (!run) return 0;
+  if (!run) return trace("staged");
   // Every stage succeeded: code generation must too, and the program must run.
   std::string payload;
   absl::StatusOr<std::shared_ptr<const strata::Executable>> exe = target->compile(*module, program, jit, payload);
@@ -161,8 +167,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   absl::Status status = (*exe)->execute(in_ptrs.data(), out_ptrs.data());
   if (!status.ok()) bug("the program failed: " + std::string(status.message()), diagnostics);
-  if (std::getenv("STRATA_FUZZ_TRACE")) llvm::errs() << "ran\n";  // for choosing seeds
-  return 0;
+  return trace("ran");
 }
 
 #ifndef STRATA_FUZZ_REPLAY
