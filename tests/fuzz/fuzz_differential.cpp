@@ -56,7 +56,9 @@ constexpr int kChainOps = 46;  // the ops vmap chains: all but conv, indexing up
 
 // A 1-d convolution of x's elements (as N=1, C=1, W) by a kernel of y's first elements; when
 // x is 3-d, x itself as N, C, W with a grouped kernel. Strides, padding and dilations from arg.
-st::Array conv(const st::Array& x, const st::Array& y, int arg) {
+st::Array conv(const st::Array& x_in, const st::Array& y, int arg) {
+  // Convolutions take floats: an integer or bool x becomes f32, but not always (the error too).
+  const st::Array x = !st::is_floating(x_in.dtype()) && arg % 8 != 7 ? st::astype(x_in, st::f32) : x_in;
   const int64_t k = std::min<int64_t>(1 + arg % 3, y.size());
   if (k == 0) return x;
   st::Array kernel = st::astype(st::reshape(y, {y.size()})[st::Slice(0, k)], x.dtype());
@@ -266,5 +268,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const st::Error& e) {
     if (eager_error.empty()) fail(std::string("eager ran but jit raised: ") + e.what());
   }
+  // STRATA_FUZZ_TRACE=1: each program and how it ended (for judging the op mix and the corpus).
+  if (std::getenv("STRATA_FUZZ_TRACE"))
+    std::fprintf(stderr, "%s -> %s\n", g_program.c_str(), eager_error.empty() ? "ok" : eager_error.substr(0, 120).c_str());
   return 0;
 }
