@@ -10,7 +10,7 @@
 // IR (mutate_mlir.h) — a type, an operand, an op, an attribute — so the fuzzer explores programs
 // near the valid seeds (tests/fuzz/corpus/fuzz_strata_opt: strata programs with a @main, from
 // the lit tests) rather than bytes that never parse. Text that does not parse gets libFuzzer's
-// byte mutations.
+// byte mutations. LLVMFuzzerCustomCrossOver copies one op of another input into a module.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -95,7 +95,9 @@ bool runnable(mlir::ModuleOp module) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::string_view text(reinterpret_cast<const char*>(data), size);
+  // A copy ending in '\0', as strata-opt's files and the API's strings: MLIR's lexer relies on
+  // one after its buffer (an identifier ending the text runs on into what follows).
+  const std::string text(reinterpret_cast<const char*>(data), size);
   mlir::MLIRContext context(registry(), mlir::MLIRContext::Threading::DISABLED);
   std::string diagnostics;
   llvm::raw_string_ostream ds(diagnostics);
@@ -185,5 +187,18 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
     }
   }
   return LLVMFuzzerMutate(data, size, max_size);
+}
+#endif
+
+#ifndef STRATA_FUZZ_REPLAY
+// One op of the second input copied into the first (its operands rewired to values in scope).
+extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t* data1, size_t size1, const uint8_t* data2, size_t size2,
+                                            uint8_t* out, size_t max_out_size, unsigned int seed) {
+  std::optional<std::string> text = strata::fuzz::crossover_mlir(
+      registry(), std::string_view(reinterpret_cast<const char*>(data1), size1),
+      std::string_view(reinterpret_cast<const char*>(data2), size2), seed);
+  if (!text || text->empty() || text->size() > max_out_size) return 0;
+  std::memcpy(out, text->data(), text->size());
+  return text->size();
 }
 #endif

@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
@@ -58,6 +59,45 @@ class Mutator {
       if (done) return true;
     }
     return false;
+  }
+
+  // Crossover: a copy of `foreign` (an op of another module, from the same context) before a
+  // random op here, its operands taken from the values in scope there (of their types when
+  // there are such), and one later use of a value of its result's type made to use it.
+  bool insertCopyOf(Operation* foreign) {
+    std::vector<Operation*> candidates;
+    for (Operation* op : ops_)
+      if (op->getBlock()) candidates.push_back(op);
+    if (candidates.empty()) return false;
+    Operation* before = pickOf(candidates);
+    mlir::IRMapping map;
+    for (Value v : foreign->getOperands()) {
+      Value here = pickValue(before, v.getType(), /*sameType=*/pick(4) != 0);
+      if (!here) return false;
+      map.map(v, here);
+    }
+    // Values the foreign op's regions use from around it: the same way.
+    bool ok = true;
+    foreign->walk([&](Operation* nested) {
+      for (Value v : nested->getOperands()) {
+        if (map.contains(v) || foreign->isAncestor(v.getParentRegion()->getParentOp())) continue;
+        Value here = pickValue(before, v.getType(), true);
+        if (!here) ok = false;
+        else map.map(v, here);
+      }
+    });
+    if (!ok) return false;
+    mlir::OpBuilder b(ctx_);
+    b.setInsertionPoint(before);
+    Operation* copy = b.clone(*foreign, map);
+    for (Value r : copy->getResults()) {
+      std::vector<mlir::OpOperand*> uses;
+      for (Operation* op = before; op; op = op->getNextNode())
+        for (mlir::OpOperand& u : op->getOpOperands())
+          if (u.get().getType() == r.getType()) uses.push_back(&u);
+      if (!uses.empty()) pickOf(uses)->set(r);
+    }
+    return true;
   }
 
  private:
@@ -326,8 +366,9 @@ std::optional<std::string> mutate_mlir(const mlir::DialectRegistry& registry, st
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
   mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic&) { return mlir::success(); });
   // Unverified: a module a previous mutation broke is still mutated further.
+  const std::string terminated(text);  // the parser needs a '\0' after the text (fuzz_strata_opt.cpp)
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(
-      llvm::StringRef(text.data(), text.size()), mlir::ParserConfig(&context, /*verifyAfterParse=*/false));
+      terminated, mlir::ParserConfig(&context, /*verifyAfterParse=*/false));
   if (!module) return std::nullopt;
   Mutator m(*module, seed);
   if (!m.mutate()) return std::nullopt;
@@ -335,6 +376,34 @@ std::optional<std::string> mutate_mlir(const mlir::DialectRegistry& registry, st
   llvm::raw_string_ostream os(out);
   // An op that no longer verifies prints in the generic form (the printer checks).
   module->print(os);
+  return out;
+}
+
+}  // namespace strata::fuzz
+
+namespace strata::fuzz {
+
+std::optional<std::string> crossover_mlir(const mlir::DialectRegistry& registry, std::string_view text1,
+                                          std::string_view text2, uint32_t seed) {
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic&) { return mlir::success(); });
+  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
+  const std::string terminated1(text1), terminated2(text2);  // '\0'-terminated, as above
+  mlir::OwningOpRef<mlir::ModuleOp> a = mlir::parseSourceString<mlir::ModuleOp>(terminated1, config);
+  mlir::OwningOpRef<mlir::ModuleOp> b = mlir::parseSourceString<mlir::ModuleOp>(terminated2, config);
+  if (!a || !b) return std::nullopt;
+  // An op of a function body of b (not a terminator, not a function).
+  std::vector<mlir::Operation*> foreign;
+  b->walk([&](mlir::Operation* op) {
+    if (!llvm::isa<mlir::ModuleOp, mlir::func::FuncOp>(op) && !op->hasTrait<mlir::OpTrait::IsTerminator>())
+      foreign.push_back(op);
+  });
+  if (foreign.empty()) return std::nullopt;
+  Mutator m(*a, seed);
+  if (!m.insertCopyOf(foreign[seed % foreign.size()])) return std::nullopt;
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  a->print(os);
   return out;
 }
 

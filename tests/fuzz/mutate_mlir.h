@@ -18,4 +18,9 @@ namespace strata::fuzz {
 // back; nullopt when it does not parse or no change applied.
 std::optional<std::string> mutate_mlir(const mlir::DialectRegistry& registry, std::string_view text, uint32_t seed);
 
+// Crossover: `text1`'s module with a copy of one op of `text2`'s inserted (its operands rewired
+// to values in scope); nullopt when either does not parse or no op fits.
+std::optional<std::string> crossover_mlir(const mlir::DialectRegistry& registry, std::string_view text1,
+                                          std::string_view text2, uint32_t seed);
+
 }  // namespace strata::fuzz
