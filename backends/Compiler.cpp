@@ -252,8 +252,11 @@ CompileResult compile_mlir_impl(std::string_view text, std::string_view filename
   backends::StageClock clock;
   Session session(*target);
   mlir::ParserConfig config(&session.context, /*verifyAfterParse=*/false);  // verified after the import
+  // MLIR's lexer relies on a '\0' after its buffer (an identifier ending the text runs on into
+  // what follows), so the text is parsed from a terminated copy (found by fuzz_strata_opt).
+  const std::string terminated(text);
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(
-      llvm::StringRef(text.data(), text.size()), config, llvm::StringRef(filename.data(), filename.size()));
+      terminated, config, llvm::StringRef(filename.data(), filename.size()));
   if (!module || mlir::failed(mlir::strata::importGenericOps(*module))) return failure(session.errors);
   if (mlir::Operation* op = mlir::strata::firstUnregisteredOp(*module)) {
     auto callee = op->getAttrOfType<mlir::StringAttr>("call_target_name");

@@ -20,6 +20,7 @@ def Strata_Dialect : Dialect {
     computed (canonicalization, CSE, fusion, buffer assignment) run on this dialect.
   }];
   let hasConstantMaterializer = 1;
+  let hasCanonicalizer = 1;  // StrataDialect.cpp: ops computing empty tensors become constants
 }
 
 //===----------------------------------------------------------------------------------===//

@@ -3,6 +3,7 @@
 // Structural shape rules come from tracer/shape_rules.h — the same functions the tracer's
 // primitives call — so the dialect and the tracer can never disagree on a shape. Their messages
 // already read "expects X, but got Y"; the op name is prefixed here.
+#include "dialect/RegionReturn.h"
 #include "dialect/StrataOps.h"
 
 #include "dialect/ScalarOps.h"
@@ -280,10 +281,10 @@ LogicalResult FusionOp::verify() {
   if (body.getArgumentTypes() != getInputs().getTypes())
     return emitOpError("expects body arguments of types ")
            << str(getInputs().getTypes()) << ", but got " << str(body.getArgumentTypes());
-  auto ret = dyn_cast<ReturnOp>(body.getTerminator());
+  auto ret = returnOf(body);
   if (!ret)
     return emitOpError("expects the body to end in strata.return, but got ")
-           << body.getTerminator()->getName();
+           << endOf(body);
   if (ret.getResults().getTypes() != getResultTypes())
     return emitOpError("expects the body to return ")
            << str(getResultTypes()) << ", but got " << str(ret.getResults().getTypes());
@@ -488,10 +489,10 @@ LogicalResult ReduceOp::verify() {
       return emitOpError("expects body argument #") << i << " of type " << want << ", but got "
                                                     << got;
   }
-  auto ret = dyn_cast<ReturnOp>(body.getTerminator());
+  auto ret = returnOf(body);
   if (!ret)
     return emitOpError("expects the body to end in strata.return, but got ")
-           << body.getTerminator()->getName();
+           << endOf(body);
   if (TypeRange(ret.getResults().getTypes()) != TypeRange(scalars))
     return emitOpError("expects the body to return ")
            << str(TypeRange(scalars)) << ", but got " << str(ret.getResults().getTypes());
@@ -557,10 +558,10 @@ LogicalResult verifyRegion(Operation* op, Region& region, StringRef name, TypeRa
   if (TypeRange(block.getArgumentTypes()) != args)
     return op->emitOpError("expects ") << name << " arguments of types " << str(args) << ", but got "
                                        << str(TypeRange(block.getArgumentTypes()));
-  auto ret = dyn_cast<ReturnOp>(block.getTerminator());
+  auto ret = returnOf(block);
   if (!ret)
     return op->emitOpError("expects ") << name << " to end in strata.return, but got "
-                                       << block.getTerminator()->getName();
+                                       << endOf(block);
   if (TypeRange(ret.getResults().getTypes()) != want)
     return op->emitOpError("expects ") << name << " to return " << str(want) << ", but got "
                                        << str(TypeRange(ret.getResults().getTypes()));
@@ -829,7 +830,7 @@ LogicalResult SortOp::verify() {
       return emitOpError("expects comparator argument #") << i << " of type " << want << ", but got "
                                                           << body.getArgument(i).getType();
   }
-  auto ret = dyn_cast<ReturnOp>(body.getTerminator());
+  auto ret = returnOf(body);
   Type i1 = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
   if (!ret || ret.getResults().size() != 1 || ret.getResults()[0].getType() != i1)
     return emitOpError("expects the comparator to return one tensor<i1>");

@@ -946,8 +946,11 @@ def Strata_ConcatenateOp : Strata_Op<"concatenate", [Pure, SameOperandsAndResult
 // Reductions and regions.
 //===----------------------------------------------------------------------------------===//
 
+// The scalar bodies below (reduce, sort, reduce_window, select_and_scatter) are functions of
+// their arguments, as in StableHLO: IsolatedFromAbove, so the verifier rejects a body using an
+// outer value and CSE never makes one capture (their lowerings map only the arguments).
 def Strata_ReduceOp : Strata_Op<"reduce", [RecursiveMemoryEffects, AttrSizedOperandSegments,
-                                          InferTypeOpAdaptor, SingleBlock]> {
+                                          InferTypeOpAdaptor, SingleBlock, IsolatedFromAbove]> {
   let summary = "reduce dimensions with a body";
   let description = [{
     Reduces `dimensions` of the N `inputs` (of one shape) by the body, starting from the N
@@ -1383,7 +1386,7 @@ def Strata_CumulativeOp : Strata_Op<"cumulative", [Pure, SameOperandsAndResultTy
 // Sort (issue 13): StableHLO's sort, comparator region included.
 //===----------------------------------------------------------------------------------===//
 
-def Strata_SortOp : Strata_Op<"sort", [RecursiveMemoryEffects, SingleBlock]> {
+def Strata_SortOp : Strata_Op<"sort", [RecursiveMemoryEffects, SingleBlock, IsolatedFromAbove]> {
   let summary = "sort several tensors together along a dimension by a comparator";
   let description = [{
     Sorts the `inputs` (one shape) together along `dimension` (negative: from the end): each
@@ -1427,7 +1430,7 @@ def Strata_SortOp : Strata_Op<"sort", [RecursiveMemoryEffects, SingleBlock]> {
 //===----------------------------------------------------------------------------------===//
 
 def Strata_ReduceWindowOp : Strata_Op<"reduce_window", [RecursiveMemoryEffects, AttrSizedOperandSegments,
-                                                        SingleBlock]> {
+                                                        SingleBlock, IsolatedFromAbove]> {
   let summary = "reduce each window of the inputs with a body";
   let description = [{
     StableHLO's reduce_window: each result element reduces one window of the N `inputs` (of one
@@ -1462,7 +1465,7 @@ def Strata_ReduceWindowOp : Strata_Op<"reduce_window", [RecursiveMemoryEffects, 
   }];
 }
 
-def Strata_SelectAndScatterOp : Strata_Op<"select_and_scatter", [RecursiveMemoryEffects]> {
+def Strata_SelectAndScatterOp : Strata_Op<"select_and_scatter", [RecursiveMemoryEffects, IsolatedFromAbove]> {
   let summary = "scatter each source element to the element its window selects";
   let description = [{
     StableHLO's select_and_scatter (JAX's select_and_scatter_add is it with `compare GE` and

@@ -1,5 +1,6 @@
 // Verifiers of the window ops (reduce_window, select_and_scatter): the tracer's window geometry
 // (tracer/window_rules.h) and StableHLO's constraints on their regions.
+#include "dialect/RegionReturn.h"
 #include "dialect/StrataOps.h"
 #include "window_rules.h"
 
@@ -59,10 +60,10 @@ LogicalResult verifyScalarRegion(Operation* op, Region& region, StringRef what, 
     return op->emitOpError("expects the ") << what << " to take (" << s << "), but got " << body.getNumArguments()
                                            << " arguments";
   }
-  auto ret = dyn_cast<ReturnOp>(body.getTerminator());
+  auto ret = returnOf(body);
   if (!ret)
     return op->emitOpError("expects the ") << what << " to end in strata.return, but got "
-                                           << body.getTerminator()->getName();
+                                           << endOf(body);
   if (TypeRange(ret.getResults().getTypes()) != results) {
     std::string s;
     llvm::raw_string_ostream os(s);

@@ -4,8 +4,12 @@
 // 0, -1, extremes, nan, inf, -0.0) and a chain of up to 16 ops from elementwise arithmetic,
 // comparisons and where, bit ops, conversions, reductions, cumulative ops, shape ops, matmul,
 // indexing (take, dynamic_slice, x[0]), concatenate, pad modes, argmax, clip, cond,
-// fori_loop, sort/argsort/top_k, reduce_window sum/max, flip and einsum. Results must match bit for bit on integers and bools, and on floats up to a few ulps
-// of the transcendental functions (nan where nan, inf where inf). A user error (a DTypeError on
+// fori_loop, sort/argsort/top_k, reduce_window sum/max, flip, einsum, convolution
+// (conv_general_dilated: strides, padding, dilations, feature groups), gathers (x[int array])
+// and scatters (x.at(...).set/add/mul/min/max), scan (forward, reverse, carry or stacked
+// ys) and vmap of a chain of two of the other ops. Results must match bit for bit on integers
+// and bools, and on floats up to a few ulps of the transcendental functions (nan where nan,
+// inf where inf). A user error (a DTypeError on
 // a float op of an integer, say) must be raised alike by both, never a crash.
 #include <cmath>
 #include <cstddef>
@@ -45,6 +49,30 @@ st::Array make_input(Bytes& b, st::DType t, const st::Shape& shape) {
   for (int64_t d : shape) n *= d;
   for (int64_t i = 0; i < n; ++i) v.push_back(kEdges[b.pick(20)]);
   return st::array(v, shape, t);
+}
+
+constexpr int kNumOps = 51;
+constexpr int kChainOps = 46;  // the ops vmap chains: all but conv, indexing updates, scan, vmap
+
+// A 1-d convolution of x's elements (as N=1, C=1, W) by a kernel of y's first elements; when
+// x is 3-d, x itself as N, C, W with a grouped kernel. Strides, padding and dilations from arg.
+st::Array conv(const st::Array& x_in, const st::Array& y, int arg) {
+  // Convolutions take floats: an integer or bool x becomes f32, but not always (the error too).
+  const st::Array x = !st::is_floating(x_in.dtype()) && arg % 8 != 7 ? st::astype(x_in, st::f32) : x_in;
+  const int64_t k = std::min<int64_t>(1 + arg % 3, y.size());
+  if (k == 0) return x;
+  st::Array kernel = st::astype(st::reshape(y, {y.size()})[st::Slice(0, k)], x.dtype());
+  const std::vector<int64_t> strides{1 + (arg / 3) % 2}, lhs_dil{1 + (arg / 6) % 2}, rhs_dil{1 + (arg / 12) % 2};
+  const st::Padding padding = arg % 5 == 0 ? st::Padding("SAME") : arg % 5 == 1 ? st::Padding({{1, 0}}) : st::Padding("VALID");
+  if (x.ndim() == 3) {
+    const int64_t c = x.shape()[1], groups = arg % 2 ? c : 1;
+    // kernel: out channels = c, in channels per group = c / groups, width k (an iota times y's).
+    st::Array w = st::reshape(st::arange(c * (c / groups) * k, x.dtype() == st::bool_ ? st::i32 : x.dtype()), {c, c / groups, k});
+    w = st::astype(w, x.dtype()) * st::reshape(kernel, {1, 1, k});
+    return st::conv_general_dilated(x, w, strides, padding, lhs_dil, rhs_dil, {}, groups);
+  }
+  return st::conv_general_dilated(st::reshape(x, {1, 1, x.size()}), st::reshape(kernel, {1, 1, k}), strides, padding,
+                                  lhs_dil, rhs_dil);
 }
 
 // One op of the chain: applied to the values so far (the last one and one picked earlier).
@@ -106,10 +134,50 @@ st::Array apply(int op, const st::Array& x, const st::Array& y, int arg) {
       return arg % 2 ? st::reduce_window_max(x, window, strides, "SAME") : st::reduce_window_sum(x, window, strides, "SAME");
     }
     case 44: return st::flip(x);
-    default: return st::einsum("...,...->...", {x, y});
+    case 45: return st::einsum("...,...->...", {x, y});
+    case 46: return conv(x, y, arg);
+    // Gathers (integer-array indices, clamped) and scatters (.at updates; out-of-range dropped).
+    case 47: return x.ndim() ? x[st::astype(y, arg % 2 ? st::i32 : st::i64)] : x;
+    case 48: {
+      if (!x.ndim()) return x;
+      st::At at = arg % 3 == 2 ? x.at(st::Slice(arg % 2, st::none, 2)) : x.at(st::astype(st::reshape(y, {y.size()}), st::i32));
+      st::Array v = st::sum(x);  // 0-d: broadcasts to any indexed shape
+      switch ((arg / 3) % 5) {
+        case 0: return at.set(v);
+        case 1: return at.add(v);
+        case 2: return at.mul(v);
+        case 3: return at.min(v);
+        default: return at.max(v);
+      }
+    }
+    // scan over y's leading axis (or a length when y is 0-d): the carry, or the stacked ys.
+    case 49: {
+      auto step = [](const st::Array& c, const st::Array& s) {
+        st::Array next = c * st::astype(st::Array(2), c.dtype()) - st::astype(st::sum(s), c.dtype());
+        return std::make_pair(next, st::maximum(c, next));
+      };
+      st::ScanOptions options;
+      options.reverse = arg % 2 == 1;
+      if (y.ndim() == 0) {
+        options.length = arg % 4;
+        auto [c, ys] = st::scan([&](const st::Array& c, const std::tuple<>&) { return step(c, y); }, x, std::tuple<>{}, options);
+        return arg % 4 < 2 ? c : ys;
+      }
+      auto [c, ys] = st::scan(step, x, y, options);
+      return (arg / 2) % 2 ? c : ys;
+    }
+    // vmap of a chain of two ops of the mix along x's leading axis (y shared, or mapped too).
+    default: {
+      if (!x.ndim()) return x;
+      int first = arg % kChainOps, second = (arg / kChainOps + 7 * arg) % kChainOps;
+      auto chain = [first, second, arg](const st::Array& r, const st::Array& w) {
+        return apply(second, apply(first, r, w, arg), r, arg / 3);
+      };
+      if (y.ndim() && y.shape()[0] == x.shape()[0] && arg % 2) return st::vmap(chain)(x, y);
+      return st::vmap(chain, {0, std::nullopt})(x, y);
+    }
   }
 }
-constexpr int kNumOps = 46;
 
 // The relative precision of the least precise float value a run went through: an f64 result
 // computed from an f32 exp carries the f32 exp's ulps.
@@ -123,6 +191,9 @@ struct Program {
   st::Array run(const std::vector<st::Array>& in) const {
     std::vector<st::Array> vals = in;
     for (size_t s = 0; s < ops.size(); ++s) {
+      // The chain stops at a value over 4096 elements: chained gathers grow shapes
+      // exponentially (a timeout, not a finding), and one more step stays under ~10^7.
+      if (vals.back().size() > 4096) break;
       vals.push_back(apply(ops[s], vals.back(), vals[static_cast<size_t>(other[s]) % vals.size()], args[s]));
       g_eps = std::max(g_eps, eps_of(vals.back().dtype()));
     }
@@ -200,5 +271,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const st::Error& e) {
     if (eager_error.empty()) fail(std::string("eager ran but jit raised: ") + e.what());
   }
+  // STRATA_FUZZ_TRACE=1: each program and how it ended (for judging the op mix and the corpus).
+  if (std::getenv("STRATA_FUZZ_TRACE"))
+    std::fprintf(stderr, "%s -> %s\n", g_program.c_str(), eager_error.empty() ? "ok" : eager_error.substr(0, 120).c_str());
   return 0;
 }
