@@ -39,7 +39,7 @@ namespace {
 
 // Below this cost (cost() below, summed) a module is compiled whole: the split, the bitcode
 // round trip and a thread cost more than they save.
-constexpr uint64_t kMinSplitCost = 3000;
+constexpr uint64_t kMinSplitCost = 800;
 constexpr uint64_t kStaticLoopWeight = 8, kDynamicLoopWeight = 30;
 
 double since(std::chrono::steady_clock::time_point t0) {
