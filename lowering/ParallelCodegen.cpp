@@ -193,14 +193,16 @@ LogicalResult compileToObjects(ModuleOp module, int optLevel, unsigned parts, Ob
     return success();
   }
 
-  // Definitions used across parts are linked by name: external, and named.
+  // Definitions used across parts are linked by name: external, named, and not assumed to be
+  // near their users — the JIT may map the parts' objects more than 2 GiB apart, so a direct
+  // 32-bit PC-relative reference could not reach; other parts go through the GOT and PLT.
   unsigned unnamed = 0;
   auto expose = [&](llvm::GlobalValue& gv) {
-    if (gv.isDeclaration() || !gv.hasLocalLinkage()) return;
-    if (!usedFromOtherPart(&gv, partOf.lookup(&gv), partOf)) return;
+    if (gv.isDeclaration() || !usedFromOtherPart(&gv, partOf.lookup(&gv), partOf)) return;
     if (!gv.hasName()) gv.setName("strata.unnamed." + std::to_string(unnamed++));
-    gv.setLinkage(llvm::GlobalValue::ExternalLinkage);
-    gv.setVisibility(llvm::GlobalValue::HiddenVisibility);
+    if (gv.hasLocalLinkage()) gv.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    gv.setVisibility(llvm::GlobalValue::DefaultVisibility);
+    gv.setDSOLocal(false);
   };
   for (llvm::Function& f : *whole) expose(f);
   for (llvm::GlobalVariable& g : whole->globals()) expose(g);

@@ -39,6 +39,11 @@ CpuExecutable::CpuExecutable(CpuProgram program)
   entry_ = code_ ? code_->entry() : nullptr;
 }
 
+// No UBSan function-type check on the call of the generated entry point: it has no type
+// signature before it to check (see Runtime.cpp).
+#if defined(__clang__)
+__attribute__((no_sanitize("function")))
+#endif
 absl::Status CpuExecutable::execute(const void* const* inputs, void* const* outputs, Stream* stream) const {
   if (stream && stream->device().kind != DeviceKind::cpu)
     return absl::InvalidArgumentError("a CPU executable was given a stream of " + stream->device().str());

@@ -20,6 +20,15 @@
 
 namespace abi = strata::cpu_abi;
 
+// The runtime calls generated code through function pointers (loop tasks, GEMM epilogues, sort
+// comparators). UBSan's -fsanitize=function check reads a type signature stored just before the
+// callee's entry, which generated code does not have: at best it reads other bytes, at worst the
+// page before the code is unmapped (a compilation split into parts puts a task at the start of
+// its object's code) and the check itself faults. No function here gets that check.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((no_sanitize("function"))), apply_to = function)
+#endif
+
 namespace {
 
 // The runtime's GEMM is the eager kernel's (tracer/kernels/gemm.h) on the canonical 3-D views
@@ -367,3 +376,7 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
 }
 
 }  // namespace strata::backends::cpu
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#endif
