@@ -84,6 +84,14 @@ TEST(HardInputs, IntegerOverflowWrapsEagerlyAndCompiled) {
   EXPECT_EQ(st::abs(c).to_vector<int64_t>(), (std::vector<int64_t>{lo64, 3}));
   EXPECT_EQ((c * c).to_vector<int64_t>(), (std::vector<int64_t>{0, 9}));
   EXPECT_EQ((c - c - c).to_vector<int64_t>(), (std::vector<int64_t>{lo64, -3}));
+  // A matmul's products and sums wrap too (UBSan: "signed integer overflow" in the eager GEMM,
+  // found by fuzz.differential_corpus under ASan+UBSan).
+  Array m = st::array(std::vector<int32_t>{hi, 65536, lo, 2}, {2, 2}, st::i32);
+  auto mm = [](const Array& x) { return st::matmul(x, x); };
+  // [[hi*hi + 65536*lo, hi*65536 + 65536*2], [lo*hi + 2*lo, lo*65536 + 4]] mod 2^32
+  const std::vector<int32_t> want_mm = {1, 65536, lo, 4};
+  EXPECT_EQ(mm(m).to_vector<int32_t>(), want_mm);
+  EXPECT_EQ(st::jit(mm)(m).to_vector<int32_t>(), want_mm);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "copy.h"
@@ -164,7 +165,14 @@ void dot_general(DType dtype, const void* lhs, const void* rhs, void* out,
       throw Error("internal: bool dot_general");
     } else if constexpr (std::is_same_v<S, C>) {
       if (K == 0) { std::fill_n(static_cast<S*>(out), B * M * N, S(0)); return; }
-      gemm<C>(static_cast<const C*>(lv.data), static_cast<const C*>(rv.data), static_cast<C*>(out), lv, rv, parallel);
+      if constexpr (std::is_integral_v<C> && std::is_signed_v<C>) {
+        // Signed products and sums wrap (two's complement, as compiled code and XLA do): the
+        // same bits in unsigned arithmetic, where wrapping is defined (UBSan found the overflow).
+        using U = std::make_unsigned_t<C>;
+        gemm<U>(static_cast<const U*>(lv.data), static_cast<const U*>(rv.data), static_cast<U*>(out), lv, rv, parallel);
+      } else {
+        gemm<C>(static_cast<const C*>(lv.data), static_cast<const C*>(rv.data), static_cast<C*>(out), lv, rv, parallel);
+      }
     } else {
       // bf16/f16: widen to f32, multiply, round once on store.
       float* l = reinterpret_cast<float*>(ws);
