@@ -136,8 +136,19 @@ struct PartResult {
   double optimize_ms = 0;
 };
 
+// The -O pipeline, the optimised IR's text and the object, for a module compiled whole or one
+// part; optimize_ms counts from t0.
+void optimizeAndEmit(llvm::Module& module, llvm::TargetMachine& tm, int optLevel,
+                     std::chrono::steady_clock::time_point t0, PartResult& r) {
+  optimizeModule(module, tm, optLevel);
+  r.optimize_ms = since(t0);
+  r.ir = printLlvmModule(module);
+  llvm::SmallVector<char, 0> object;
+  if (emitMachineCode(module, tm, false, object, r.error)) r.object.assign(object.begin(), object.end());
+}
+
 // One part, on the calling thread, in a context of its own.
-void compilePart(const llvm::SmallVector<char, 0>& bitcode, int optLevel, bool printIr, PartResult& r) {
+void compilePart(const llvm::SmallVector<char, 0>& bitcode, int optLevel, PartResult& r) {
   auto t0 = std::chrono::steady_clock::now();
   llvm::LLVMContext context;
   llvm::Expected<std::unique_ptr<llvm::Module>> module =
@@ -147,12 +158,7 @@ void compilePart(const llvm::SmallVector<char, 0>& bitcode, int optLevel, bool p
     return;
   }
   PooledTargetMachine tm = acquireHostTargetMachine(optLevel, r.error);
-  if (!tm) return;
-  optimizeModule(**module, *tm, optLevel);
-  r.optimize_ms = since(t0);
-  if (printIr) r.ir = printLlvmModule(**module);
-  llvm::SmallVector<char, 0> object;
-  if (emitMachineCode(**module, *tm, false, object, r.error)) r.object.assign(object.begin(), object.end());
+  if (tm) optimizeAndEmit(**module, *tm, optLevel, t0, r);
 }
 
 }  // namespace
@@ -183,12 +189,12 @@ LogicalResult compileToObjects(ModuleOp module, int optLevel, unsigned parts, Ob
   else parts = 1;
 
   if (parts == 1) {
-    optimizeModule(*whole, *tm, optLevel);
-    out.optimize_ms = since(t0);
-    out.ir = printLlvmModule(*whole);
-    llvm::SmallVector<char, 0> object;
-    if (!emitMachineCode(*whole, *tm, false, object, error)) return module.emitError(error);
-    out.objects.assign(1, std::string(object.begin(), object.end()));
+    PartResult r;
+    optimizeAndEmit(*whole, *tm, optLevel, t0, r);
+    if (!r.error.empty()) return module.emitError(r.error);
+    out.objects.assign(1, std::move(r.object));
+    out.ir = std::move(r.ir);
+    out.optimize_ms = r.optimize_ms;
     out.total_ms = since(t0);
     return success();
   }
@@ -223,8 +229,8 @@ LogicalResult compileToObjects(ModuleOp module, int optLevel, unsigned parts, Ob
   std::vector<PartResult> results(parts);
   std::vector<std::thread> threads;
   for (unsigned p = 1; p < parts; ++p)
-    threads.emplace_back([&, p] { compilePart(bitcode[p], optLevel, true, results[p]); });
-  compilePart(bitcode[0], optLevel, true, results[0]);
+    threads.emplace_back([&, p] { compilePart(bitcode[p], optLevel, results[p]); });
+  compilePart(bitcode[0], optLevel, results[0]);
   for (std::thread& t : threads) t.join();
 
   out.objects.clear();
