@@ -13,6 +13,7 @@
 #include "gather_rules.h"
 #include "shape_rules.h"
 #include "linalg_rules.h"  // linear algebra (issue 14)
+#include "collective_rules.h"  // collectives (issue 18)
 
 using namespace mlir;
 using namespace mlir::strata;
@@ -852,6 +853,36 @@ LogicalResult CumulativeOp::verify() {
 }
 
 // ---- Linear algebra (issue 14) ----
+
+LogicalResult CollectiveOp::verify() {
+  namespace cr = ::strata::collective_rules;
+  std::optional<cr::Kind> kind = cr::kind_from_name(getKind());
+  if (!kind)
+    return emitOpError("expects kind psum, pmax, pmin, all_gather, psum_scatter, all_to_all, ppermute or "
+                       "axis_index, but got \"") << getKind() << "\"";
+  if (getOperands().size() != cr::num_operands(*kind))
+    return emitOpError("expects ") << cr::num_operands(*kind) << " operands, but got " << getOperands().size();
+  cr::Group g{std::vector<int64_t>(getMesh().begin(), getMesh().end()),
+              std::vector<int64_t>(getMeshDims().begin(), getMeshDims().end())};
+  if (std::string e = cr::check(g); !e.empty()) return emitOpError(e);
+  if (g.mesh.empty()) return emitOpError("expects a process mesh (an axis bound by vmap is batched before lowering)");
+  if (cr::size(g) != getAxisSize())
+    return emitOpError("expects axis_size ") << cr::size(g) << " (the group's size), but got " << getAxisSize();
+  if (std::string e = cr::check_perm(std::vector<int64_t>(getPerm().begin(), getPerm().end()), getAxisSize()); !e.empty())
+    return emitOpError("perm ") << e;
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (*kind == cr::Kind::kAxisIndex) {
+    if (result != RankedTensorType::get({}, IntegerType::get(getContext(), 32)))
+      return emitOpError("expects a tensor<i32> result, but got ") << result;
+    return success();
+  }
+  auto in = cast<RankedTensorType>(getOperands()[0].getType());
+  ::strata::shape_rules::Result r = cr::shape(*kind, ::strata::Shape(in.getShape().begin(), in.getShape().end()), getAxisSize());
+  if (!r.ok()) return emitOpError(r.error);
+  Type want = RankedTensorType::get(r.shape, in.getElementType());
+  if (result != want) return emitOpError("expects a result of type ") << want << ", but got " << result;
+  return success();
+}
 
 LogicalResult LinalgOp::verify() {
   namespace lr = ::strata::linalg_rules;

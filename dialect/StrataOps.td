@@ -1534,4 +1534,36 @@ def Strata_LinalgOp : Strata_Op<"linalg", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------------------===//
+// Collectives (issue 18): communication over a process group, run by the runtime.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_CollectiveOp : Strata_Op<"collective", [Pure]> {
+  let summary = "a collective over a process group (psum, all_gather, ppermute, ...)";
+  let description = [{
+    One of JAX's collective primitives, named by `kind`, in the leading-dimension forms of
+    tracer/collective_rules.h: `psum`, `pmax`, `pmin` (x -> x), `all_gather` (x -> [n, x]),
+    `psum_scatter` ([n, s] -> [s]), `all_to_all` ([n, s] -> [n, s]), `ppermute` (x -> x, with
+    (source, destination) pairs in `perm`) and `axis_index` (no operand -> i32). The group is
+    the processes of a mesh of shape `mesh` (over the world's ranks, row-major) that differ
+    along `mesh_dims`; `axis_size` is its size n. StableHLO spells these all_reduce,
+    all_gather, reduce_scatter, all_to_all, collective_permute and partition_id over replica
+    groups; here the CPU runtime (strata_rt_collective) runs them on the process's transport
+    (MPI), the code the eager kernels run.
+
+    Example:
+    ```mlir
+    %s = strata.collective "psum" (%x) {axis_size = 2 : i64, mesh = array<i64: 2>, mesh_dims = array<i64: 0>,
+                                         perm = array<i64>} : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Strata_Tensor>:$operands, StrAttr:$kind, I64Attr:$axis_size,
+                       DenseI64ArrayAttr:$mesh, DenseI64ArrayAttr:$mesh_dims, DenseI64ArrayAttr:$perm);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = [{
+    $kind `(` $operands `)` attr-dict `:` functional-type($operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif  // STRATA_OPS_TD

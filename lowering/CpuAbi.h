@@ -62,4 +62,12 @@ inline constexpr const char* kSortComparator = "strata_rt_sort_cmp";
 inline constexpr int64_t kLinalgBuffers = 4;
 inline constexpr const char* kLinalg = "strata_rt_linalg";
 
+// void strata_rt_collective(int64_t kind, int64_t dtype, int64_t group, int64_t in_elements,
+//                           const void* in, void* out, const int64_t* perm_dest)
+// collectives::run (tracer/collectives.h) for strata.collective: kind a collective_rules::Kind,
+// dtype a strata::DType, group a collective_rules::pack()ed group; perm_dest (ppermute: the
+// member each member sends to, or -1) or null. A transport failure prints it and aborts the
+// process (under mpirun the launcher then ends every rank), as no exception crosses JIT code.
+inline constexpr const char* kCollective = "strata_rt_collective";
+
 }  // namespace strata::cpu_abi

@@ -16,6 +16,7 @@
 #include "dialect/StrataOps.h"
 #include "jaxpr.h"
 #include "linalg_rules.h"  // linear algebra (issue 14)
+#include "collective_rules.h"  // collectives (issue 18)
 #include "llvm/ADT/StringMap.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -650,6 +651,28 @@ LogicalResult linalgCall(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// ---- Collectives (issue 18) ----
+
+// psum, all_gather, ...: strata.collective of the kind, its process group as attributes.
+template <st::collective_rules::Kind K>
+LogicalResult collective(Eqn& q, SmallVectorImpl<Value>& r) {
+  const int64_t* size = q.integer("axis_size");
+  const st::IntList* mesh = q.ints("mesh");
+  const st::IntList* dims = q.ints("mesh_dims");
+  if (failed(q.expectArity(st::collective_rules::num_operands(K))) || !size || !mesh || !dims) return failure();
+  if (mesh->empty())
+    return q.error() << "runs over an axis bound by vmap, which only the vmap itself computes (no process group)";
+  st::IntList perm;
+  if (K == st::collective_rules::Kind::kPpermute) {
+    const st::IntList* p = q.ints("perm");
+    if (!p) return failure();
+    perm = *p;
+  }
+  r.push_back(CollectiveOp::create(q.b, q.loc, q.resultType(), q.operands, st::collective_rules::kind_name(K), *size,
+                                   *mesh, *dims, perm));
+  return success();
+}
+
 // ---- Window reductions (issue 13) ----
 
 // JAX's window params (padding as two lists) as strata.reduce_window's attributes.
@@ -823,6 +846,15 @@ const Entry kLowerings[] = {
     {"qr", linalgCall<st::linalg_rules::Kind::kQr>, "strata.linalg"},
     {"eigh", linalgCall<st::linalg_rules::Kind::kEigh>, "strata.linalg"},
     {"svd", linalgCall<st::linalg_rules::Kind::kSvd>, "strata.linalg"},
+    // Collectives (issue 18).
+    {"psum", collective<st::collective_rules::Kind::kPsum>, "strata.collective"},
+    {"pmax", collective<st::collective_rules::Kind::kPmax>, "strata.collective"},
+    {"pmin", collective<st::collective_rules::Kind::kPmin>, "strata.collective"},
+    {"all_gather", collective<st::collective_rules::Kind::kAllGather>, "strata.collective"},
+    {"psum_scatter", collective<st::collective_rules::Kind::kPsumScatter>, "strata.collective"},
+    {"all_to_all", collective<st::collective_rules::Kind::kAllToAll>, "strata.collective"},
+    {"ppermute", collective<st::collective_rules::Kind::kPpermute>, "strata.collective"},
+    {"axis_index", collective<st::collective_rules::Kind::kAxisIndex>, "strata.collective"},
 };
 
 struct Lowering {

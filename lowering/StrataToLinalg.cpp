@@ -631,6 +631,7 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
   populateWindowLoweringPatterns(patterns);  // reduce_window, select_and_scatter (issue 13)
   populateSortToRuntimePatterns(patterns);  // sort (issue 13)
   populateLinalgToRuntimePatterns(patterns);  // linear algebra (issue 14)
+  populateCollectiveToRuntimePatterns(patterns);  // collectives (issue 18)
 }
 
 Value emitBatchMatmulTensors(OpBuilder& b, Location loc, Value lhs, ArrayRef<int64_t> lb, ArrayRef<int64_t> lc,

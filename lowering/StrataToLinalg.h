@@ -43,6 +43,8 @@ void populateSortToRuntimePatterns(RewritePatternSet& patterns);
 // strata.linalg → a call of the runtime's linalg kernels (LinalgToRuntime.cpp; part of
 // populateStrataToLinalgPatterns; linear algebra, issue 14).
 void populateLinalgToRuntimePatterns(RewritePatternSet& patterns);
+// strata.collective → strata_rt_collective (issue 18; CollectiveToRuntime.cpp).
+void populateCollectiveToRuntimePatterns(RewritePatternSet& patterns);
 
 // A body of scalar ops (ScalarOpInterface, 0-d constants; a reduce, window or select body)
 // evaluated on compute-type `args`, one per block argument: the values it yields. Float

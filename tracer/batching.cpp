@@ -1,6 +1,8 @@
 // The batching interpreter (batching.h).
 #include "batching.h"
 
+#include <utility>
+
 #include "array_impl.h"
 #include "lax.h"
 #include "trace.h"
@@ -26,6 +28,22 @@ Array broadcast_batch(const Array& x, int64_t size) {
   return lax::broadcast_in_dim(x, shape, dims);
 }
 
+namespace {
+thread_local std::string vmap_axis;
+// Whether `p` with `params` is a collective over the current vmap's axis: its rule runs even
+// when no operand is batched (psum of an unbatched value is n times it; axis_index has none).
+bool over_current_axis(const Primitive& p, const Params& params) {
+  if (!p.has(kCollective) || vmap_axis.empty()) return false;
+  const ParamValue* name = params.find("axis_name");
+  const ParamValue* mesh = params.find("mesh");
+  return name && std::get<std::string>(*name) == vmap_axis && mesh && std::get<IntList>(*mesh).empty();
+}
+}  // namespace
+
+std::string_view current_axis() { return vmap_axis; }
+ScopedAxis::ScopedAxis(std::string name) : saved_(std::exchange(vmap_axis, std::move(name))) {}
+ScopedAxis::~ScopedAxis() { vmap_axis = std::move(saved_); }
+
 Result batch_jaxpr(const JaxprImpl& j, std::span<const Array> args, std::span<const int> dims) {
   if (args.size() != j.invars.size() || dims.size() != args.size())
     throw ValueError("vmap: the program takes " + std::to_string(j.invars.size()) + " arguments, but got " +
@@ -50,7 +68,7 @@ Result batch_jaxpr(const JaxprImpl& j, std::span<const Array> args, std::span<co
     }
     std::vector<Array> outs;
     std::vector<int> out_dims;
-    if (!batched) {
+    if (!batched && !over_current_axis(*e.prim, e.params)) {
       outs = bind(*e.prim, ins, e.params, e.loc);
       out_dims.assign(outs.size(), not_mapped);
     } else {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "jaxpr.h"
@@ -20,6 +22,21 @@ struct Result {
 // example). Equations whose operands are all unbatched run as they are. Throws ValueError
 // naming the primitive when one that needs it has no batching rule.
 Result batch_jaxpr(const JaxprImpl& j, std::span<const Array> args, std::span<const int> dims);
+
+// The axis name of the vmap whose batching interpreter is running (empty: none, or an unnamed
+// vmap): the collective primitives' batching rules compute a collective over it along the batch
+// dimension, and pass any other axis through. vmap sets it around batch_jaxpr.
+std::string_view current_axis();
+class ScopedAxis {
+ public:
+  explicit ScopedAxis(std::string name);
+  ~ScopedAxis();
+  ScopedAxis(const ScopedAxis&) = delete;
+  ScopedAxis& operator=(const ScopedAxis&) = delete;
+
+ private:
+  std::string saved_;
+};
 
 // `x` with its dimension `from` moved to position `to` (x itself when they are equal).
 Array move_dim(const Array& x, int from, int to);

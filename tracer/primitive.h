@@ -20,6 +20,9 @@ namespace strata {
 enum PrimitiveTrait : uint32_t {
   kElementwise = 1u << 0,  // out[i] depends only on in[i] (operands share one shape or are 0-d)
   kNotDifferentiable = 1u << 1,  // outputs are integer/bool or piecewise constant: zero derivative
+  // Communicates over a named axis (params axis_name, axis_size, mesh, mesh_dims): vmap runs
+  // its batching rule whenever the axis is vmap's own, even on unbatched operands.
+  kCollective = 1u << 2,
 };
 
 // A view of one array's data handed to an eager kernel.

@@ -4,6 +4,7 @@
 
 #include "array_impl.h"
 #include "batching.h"
+#include "collectives.h"
 #include "trace.h"
 
 namespace strata::detail {
@@ -42,10 +43,11 @@ std::vector<Array> vmap_examples(const std::vector<Array>& leaves, const std::ve
 }
 
 std::vector<Array> vmap_run(const Jaxpr& j, const std::vector<Array>& leaves, const std::vector<int>& dims,
-                            int out_axes) {
+                            int out_axes, const std::string& axis_name) {
   int64_t size = 0;
   for (std::size_t i = 0; i < leaves.size(); ++i)
     if (dims[i] != not_mapped) size = leaves[i].shape(dims[i]);
+  batching::ScopedAxis axis(axis_name);
   batching::Result r = batching::batch_jaxpr(*j.impl(), leaves, dims);
   std::vector<Array> outs;
   for (std::size_t k = 0; k < r.outputs.size(); ++k) {
@@ -63,5 +65,14 @@ std::vector<Array> vmap_run(const Jaxpr& j, const std::vector<Array>& leaves, co
   }
   return outs;
 }
+
+VmapAxis::VmapAxis(const std::string& name, const std::vector<Array>& leaves, const std::vector<int>& dims) {
+  if (name.empty()) return;
+  int64_t size = 0;
+  for (std::size_t i = 0; i < leaves.size(); ++i)
+    if (dims[i] != not_mapped) size = leaves[i].shape(dims[i]);
+  scope_ = std::make_shared<collectives::AxisScope>(std::vector<collectives::AxisFrame>{{name, size, {}}});
+}
+VmapAxis::~VmapAxis() = default;
 
 }  // namespace strata::detail

@@ -14,6 +14,7 @@
 #include "kernels/gemm.h"
 #include "kernels/sort.h"
 #include "kernels/linalg.h"  // linear algebra (issue 14)
+#include "collectives.h"  // collectives (issue 18)
 #include "kernels/parallel.h"
 #include "kernels/types.h"
 #include "lowering/CpuAbi.h"
@@ -276,6 +277,23 @@ void strata_rt_linalg(int64_t kind, int64_t flags, int64_t f64, int64_t batch, i
   }
 }
 
+// Collectives (CpuAbi.h; issue 18): collectives::run, as the eager kernels.
+void strata_rt_collective(int64_t kind, int64_t dtype, int64_t group, int64_t in_elements, const void* in, void* out,
+                          const int64_t* perm_dest) {
+  try {
+    namespace cr = strata::collective_rules;
+    strata::collectives::Call c{.kind = static_cast<cr::Kind>(kind), .dtype = static_cast<strata::DType>(dtype),
+                                .group = cr::unpack(group), .in_elements = in_elements};
+    if (perm_dest) c.dest.assign(perm_dest, perm_dest + cr::size(c.group));
+    strata::collectives::run(c, in, out);
+  } catch (const std::exception& e) {
+    // No exception crosses JIT frames: the rank ends, and under mpirun the launcher ends the rest.
+    std::fprintf(stderr, "strata: a collective of the compiled program failed: %s\n", e.what());
+    std::fflush(stderr);
+    std::abort();
+  }
+}
+
 }  // extern "C"
 
 namespace strata::backends::cpu {
@@ -309,6 +327,7 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {abi::kSort, reinterpret_cast<void*>(&strata_rt_sort)},
       {abi::kSortComparator, reinterpret_cast<void*>(&strata_rt_sort_cmp)},
       {abi::kLinalg, reinterpret_cast<void*>(&strata_rt_linalg)},  // linear algebra (issue 14)
+      {abi::kCollective, reinterpret_cast<void*>(&strata_rt_collective)},  // collectives (issue 18)
       {"puts", reinterpret_cast<void*>(&check_failed_puts)},
       {"abort", reinterpret_cast<void*>(&check_failed_abort)},
       // Memory builtins (memref.copy, loop idioms).

@@ -3,6 +3,7 @@
 
 #include "strata/array.h"
 #include "strata/composites.h"
+#include "strata/collectives.h"  // issue 18
 #include "strata/control_flow.h"
 #include "strata/conv.h"
 #include "strata/creation.h"

@@ -9,9 +9,15 @@
 // for every argument. Every output has the batch along out_axes. f is traced once on one
 // example's shapes, and each primitive of the trace runs through its batching rule, so vmap
 // composes with jit and grad in any order. Static (non-Array) arguments pass through.
+//
+// axis_name names the mapped axis for the collectives (strata/collectives.h), as JAX's does:
+//   st::vmap([](const st::Array& x) { return x / st::psum(x, "i"); }, {}, 0, "i")(xs)
+// divides each example by the sum over the batch.
 #pragma once
 
+#include <memory>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -30,12 +36,24 @@ std::vector<Array> vmap_examples(const std::vector<Array>& leaves, const std::ve
                                  std::vector<int>& dims);
 // The traced example program run on the batch; outputs with their batch along out_axes.
 std::vector<Array> vmap_run(const Jaxpr& j, const std::vector<Array>& leaves, const std::vector<int>& dims,
-                            int out_axes);
+                            int out_axes, const std::string& axis_name = {});
+// Binds axis_name (if not empty) to the batch size while the example is traced.
+class VmapAxis {
+ public:
+  VmapAxis(const std::string& name, const std::vector<Array>& leaves, const std::vector<int>& dims);
+  ~VmapAxis();
+  VmapAxis(const VmapAxis&) = delete;
+  VmapAxis& operator=(const VmapAxis&) = delete;
+
+ private:
+  std::shared_ptr<void> scope_;
+};
 }  // namespace detail
 
 template <class F>
-auto vmap(F f, std::vector<std::optional<int>> in_axes = {}, int out_axes = 0) {
-  return [f = std::move(f), in_axes = std::move(in_axes), out_axes](const auto&... args) mutable {
+auto vmap(F f, std::vector<std::optional<int>> in_axes = {}, int out_axes = 0, std::string axis_name = {}) {
+  return [f = std::move(f), in_axes = std::move(in_axes), out_axes,
+          axis_name = std::move(axis_name)](const auto&... args) mutable {
     if (!in_axes.empty() && in_axes.size() != sizeof...(args))
       throw ValueError("vmap: in_axes names " + std::to_string(in_axes.size()) + " arguments, but the function was called with " +
                        std::to_string(sizeof...(args)));
@@ -50,13 +68,18 @@ auto vmap(F f, std::vector<std::optional<int>> in_axes = {}, int out_axes = 0) {
     (add(args), ...);
     std::vector<int> dims;
     std::vector<Array> examples = detail::vmap_examples(leaves, axes, dims);
-    detail::TraceScope scope;
-    std::vector<Array> tracers = scope.inputs(examples);
-    const Array* it = tracers.data();
-    std::tuple<std::decay_t<decltype(args)>...> traced{tree::Tree<std::decay_t<decltype(args)>>::unflatten(args, it)...};
-    auto out = std::apply(f, traced);
-    Jaxpr j = scope.finish(tree_flatten(out));
-    std::vector<Array> outs = detail::vmap_run(j, leaves, dims, out_axes);
+    Jaxpr j{nullptr};
+    auto out = [&] {
+      detail::VmapAxis axis(axis_name, leaves, dims);
+      detail::TraceScope scope;
+      std::vector<Array> tracers = scope.inputs(examples);
+      const Array* it = tracers.data();
+      std::tuple<std::decay_t<decltype(args)>...> traced{tree::Tree<std::decay_t<decltype(args)>>::unflatten(args, it)...};
+      auto o = std::apply(f, traced);
+      j = scope.finish(tree_flatten(o));
+      return o;
+    }();
+    std::vector<Array> outs = detail::vmap_run(j, leaves, dims, out_axes, axis_name);
     return tree_unflatten(tree_strip(out), outs);
   };
 }
