@@ -117,6 +117,11 @@ class MpiTransport final : public collectives::Transport {
     auto key = std::make_pair(g.mesh, g.dims);
     auto it = comms_.find(key);
     if (it != comms_.end()) return it->second;
+    // MPI_Comm_split blocks until every rank calls it: a barrier we can time out on first, so a
+    // rank that never arrives is an error here too.
+    MPI_Request r;
+    check(MPI_Ibarrier(world_, &r), "MPI_Ibarrier");
+    wait(r, "a new process group's set-up", Group{{size_}, {0}});
     MPI_Comm c;
     check(MPI_Comm_split(world_, static_cast<int>(cr::color_of(g, rank_)), static_cast<int>(cr::index_of(g, rank_)), &c),
           "MPI_Comm_split");

@@ -19,6 +19,7 @@ packages=(
   libeigen3-dev libabsl-dev                            # eager kernels, hashing and status
   libgtest-dev libgmock-dev libbenchmark-dev           # tests and benchmarks
   libclang-rt-22-dev                                   # sanitizer and libFuzzer runtimes (tools/fuzz.sh)
+  libopenmpi-dev openmpi-bin                           # collectives between processes (issue 18)
 )
 
 missing=()

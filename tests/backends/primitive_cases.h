@@ -260,6 +260,7 @@ inline std::vector<Case> threefry_cases() {
 #include "sortscan_cases.h"
 #include "window_cases.h"  // reduce_window and its derivatives (issue 13)
 #include "linalg_cases.h"  // linear algebra (issue 14)
+#include "collective_cases.h"  // collectives (issue 18)
 
 // The cases of each primitive, by name. A primitive missing here fails EveryPrimitiveHasCases.
 // ---- Convolution and pooling (issue 13) ----
@@ -472,6 +473,15 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"qr", qr_cases},
       {"eigh", [] { return decomposition_cases(Params{{"lower", true}}, true, true); }},
       {"svd", svd_cases},
+      // Collectives (issue 18; collective_cases.h).
+      {"psum", [] { return collective_cases("psum"); }},
+      {"pmax", [] { return collective_cases("pmax"); }},
+      {"pmin", [] { return collective_cases("pmin"); }},
+      {"all_gather", [] { return collective_cases("all_gather"); }},
+      {"psum_scatter", [] { return collective_cases("psum_scatter"); }},
+      {"all_to_all", [] { return collective_cases("all_to_all"); }},
+      {"ppermute", [] { return collective_cases("ppermute"); }},
+      {"axis_index", [] { return collective_cases("axis_index"); }},
   };
   return *table;
 }

@@ -75,8 +75,9 @@ std::vector<std::string> primitive_names() {
     // refuses it with a clear error (CudaControlFlow below).
     // sort is left out too: the cuda target refuses it (CudaSort below); so are window reductions.
     // Linear algebra too (issue 14): refused as sort is (CudaLinalg below).
+    // Collectives too (issue 18): NCCL, their GPU transport, is not there yet.
     if (!needs_subprograms(p->name) && !reads_starts_on_host(p->name) && p->name != "sort" &&
-        !lowers_to_reduce_window(p->name) && !is_linalg(p->name))
+        !lowers_to_reduce_window(p->name) && !is_linalg(p->name) && !is_collective(p->name))
       names.emplace_back(p->name);
   return names;
 }

@@ -1,5 +1,7 @@
 #include "parallel.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -80,8 +82,23 @@ class Pool {
 };
 thread_local bool Pool::in_worker = false;
 
+// The pool's size: STRATA_NUM_THREADS, else the cores shared among the processes a launcher
+// started on this machine (Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, Slurm's SLURM_NTASKS_PER_NODE),
+// so that N ranks on one machine do not each start a thread per core.
+unsigned pool_size() {
+  auto number = [](const char* name) -> long {
+    const char* v = std::getenv(name);
+    return v ? std::strtol(v, nullptr, 10) : 0;
+  };
+  if (long n = number("STRATA_NUM_THREADS"); n > 0) return static_cast<unsigned>(n);
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  long local = number("OMPI_COMM_WORLD_LOCAL_SIZE");
+  if (local <= 0) local = number("SLURM_NTASKS_PER_NODE");
+  return local > 1 ? std::max(1u, cores / static_cast<unsigned>(local)) : cores;
+}
+
 Pool& pool() {
-  static Pool p(std::max(1u, std::thread::hardware_concurrency()));
+  static Pool p(pool_size());
   return p;
 }
 
