@@ -1,6 +1,6 @@
 // strata.collective → a call of the CPU runtime's strata_rt_collective (part of
-// --strata-to-linalg), as strata.linalg calls strata_rt_linalg: the operand is copied into a
-// fresh buffer and the result allocated (bufferization.alloc_tensor → to_buffer), their
+// --strata-to-linalg), as strata.linalg calls strata_rt_linalg: the operand's buffer is read in
+// place and the result allocated (bufferization.alloc_tensor → to_buffer), their
 // pointers passed to the call, and to_tensor restrict gives the result. The runtime runs
 // collectives::run, the eager kernels' code, on the process's transport.
 #include "lowering/CpuAbi.h"
@@ -48,7 +48,10 @@ struct CollectiveLowering : OpConversionPattern<CollectiveOp> {
       auto t = cast<RankedTensorType>(adaptor.getOperands()[0].getType());
       element = t.getElementType();
       inElements = t.getNumElements();
-      in = pointer(buffer(t, adaptor.getOperands()[0]));
+      // Read in place (read_only: bufferization keeps its buffer as it is); an operand whose
+      // buffer is not contiguous gets a copy from bufferization.
+      in = pointer(bufferization::ToBufferOp::create(rw, loc, MemRefType::get(t.getShape(), t.getElementType()),
+                                                     adaptor.getOperands()[0], /*read_only=*/true));
     }
     std::optional<::strata::DType> dtype = dtypeOf(element);
     if (!dtype) return op.emitError("strata.collective: no runtime type for ") << element;

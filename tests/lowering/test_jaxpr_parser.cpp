@@ -223,3 +223,20 @@ TEST(JaxprParser, RoundTripsSort) {
   EXPECT_NE(j.to_string().find("sort[dimension=1 is_stable=True num_keys=2] a b"), std::string::npos) << j.to_string();
   expect_round_trip(j);
 }
+
+// Collectives (issue 18): axis names, groups and ppermute's pairs print and parse back, and the
+// parsed program compiles (its group has one member in a one-process run).
+TEST(JaxprParser, RoundTripsCollectives) {
+  st::Mesh mesh({1}, {"data"});
+  auto f = st::shard_map(
+      [](const st::Array& x) {
+        return st::psum(x, "data") + st::ppermute(x, "data", {{0, 0}}) +
+               st::sum(st::all_gather(x, "data"), {0}) * st::astype(st::axis_index("data"), st::f32);
+      },
+      mesh, {{}}, {{}});
+  st::Jaxpr j = st::make_jaxpr(f)(st::ones({3}));
+  expect_round_trip(j);
+  EXPECT_NE(j.to_string().find("ppermute[axis_name=data axis_size=1 mesh=(1,) mesh_dims=(0,) perm=(0, 0)]"),
+            std::string::npos)
+      << j;
+}

@@ -8,6 +8,7 @@
 #include "strata/conv.h"
 #include "strata/creation.h"
 #include "strata/device.h"
+#include "strata/distributed.h"  // issue 18
 #include "strata/dtype.h"
 #include "strata/errors.h"
 #include "strata/grad.h"
