@@ -251,6 +251,19 @@ Array shard_exit(const Mesh& mesh, const Array& local, const PartitionSpec& spec
   return f(local);
 }
 
+void check_global_argument(const Mesh& mesh, const distributed::GlobalArray& a, const PartitionSpec& spec,
+                           const std::string& what) {
+  auto trimmed = [](PartitionSpec s) {
+    while (!s.empty() && s.back().empty()) s.pop_back();
+    return s;
+  };
+  if (!a.mesh || a.mesh->shape() != mesh.shape() || a.mesh->axis_names() != mesh.axis_names())
+    throw ValueError("shard_map: " + what + " is a GlobalArray over " + (a.mesh ? a.mesh->str() : std::string("no mesh")) +
+                     ", but the shard_map runs over " + mesh.str());
+  if (trimmed(a.spec) != trimmed(spec))
+    throw ValueError("shard_map: " + what + " is a GlobalArray split otherwise than its in_spec says");
+}
+
 }  // namespace detail
 
 // ---- Global arrays ----

@@ -204,6 +204,15 @@ TEST(Mpi, GlobalArrays) {
   std::vector<double> w = whole.to_vector<double>();
   for (int r = 0; r < 2; ++r)
     for (int c = 0; c < 2 * P(); ++c) EXPECT_EQ(w[r * 2 * P() + c], (c / 2) * 10.0);
+  // A GlobalArray argument of shard_map: each process computes on the block it holds.
+  auto f = st::shard_map([](const Array& blk, const Array& s) { return st::psum(st::sum(blk), "p") * s; }, mesh,
+                         {{"", "p"}, {}}, {{}});
+  Array scale = st::full({}, 0.5f);
+  float want = 0;
+  for (int p = 0; p < P(); ++p) want += 4 * 10.0f * p;
+  EXPECT_FLOAT_EQ(f(b, scale).item<float>(), want * 0.5f);
+  EXPECT_FLOAT_EQ(st::jit(f)(b, scale).item<float>(), want * 0.5f);
+  EXPECT_THROW(f(a, scale), st::ValueError);  // split along another dimension
 }
 
 namespace {

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "strata/array.h"
@@ -108,6 +109,33 @@ Array gather_to_host(const GlobalArray& x);
 
 }  // namespace distributed
 
+// A GlobalArray is a pytree of one leaf (its block); its mesh, spec and global shape are part of
+// the structure, so jit retraces when they change.
+namespace tree {
+template <>
+struct Tree<distributed::GlobalArray> {
+  static constexpr bool kStatic = false;
+  static void flatten(const distributed::GlobalArray& g, std::vector<Array>& out) { out.push_back(g.local); }
+  static distributed::GlobalArray unflatten(const distributed::GlobalArray& proto, const Array*& it) {
+    distributed::GlobalArray g = proto;
+    g.local = *it++;
+    return g;
+  }
+  static void sign(const distributed::GlobalArray& g, Signature& s) {
+    s.word(kTokStruct);
+    std::string layout = g.mesh ? g.mesh->str() : std::string();
+    for (const std::string& a : g.spec) layout += "|" + a;
+    for (int64_t d : g.global_shape) layout += "," + std::to_string(d);
+    s.word(layout.size());
+    s.bytes(layout.data(), layout.size());
+    Tree<Array>::sign(g.local, s);
+  }
+  static void describe(const distributed::GlobalArray& g, const std::string& path, Description& out) {
+    describe_leaf(g.local, path + " (block of a GlobalArray)", out);
+  }
+};
+}  // namespace tree
+
 namespace detail {
 // Binds the mesh's axis names for the dynamic extent of the object (after checking the mesh
 // fits the process count).
@@ -126,6 +154,13 @@ class MeshAxes {
 // into the global one (its cotangent: this process's block, shared among its replicas).
 Array shard_enter(const Mesh& mesh, const Array& global, const PartitionSpec& spec, const std::string& what);
 Array shard_exit(const Mesh& mesh, const Array& local, const PartitionSpec& spec, const std::string& what);
+// A GlobalArray argument must be split as its in_spec says, over an equal mesh.
+void check_global_argument(const Mesh& mesh, const distributed::GlobalArray& a, const PartitionSpec& spec,
+                           const std::string& what);
+// What the mapped function receives for an argument of type T: its block, an Array for a
+// GlobalArray.
+template <class T>
+using Local = std::conditional_t<std::is_same_v<T, distributed::GlobalArray>, Array, T>;
 }  // namespace detail
 
 // shard_map(f, mesh, in_specs, out_specs): f runs on each process on its block of every
@@ -133,7 +168,10 @@ Array shard_exit(const Mesh& mesh, const Array& local, const PartitionSpec& spec
 // bound for its collectives; the results are joined by out_specs (one per output leaf, or one
 // for all) into global values. Arguments are global arrays that every process holds whole
 // (replicated data: the unsharded program's inputs); each process computes on its own block
-// only. Composes with jit, grad and vmap like any function. As in JAX, an output whose spec
+// only. An argument may also be a distributed::GlobalArray split as its in_spec says (each
+// process holding only its block, e.g. from distributed::from_local): its block is passed as is.
+// Composes with jit and grad (not yet with vmap or forward-mode jvp: its halves are custom_vjp
+// calls, which have neither rule). As in JAX, an output whose spec
 // does not name a mesh axis is taken to be equal on every process along it (as after psum).
 template <class F>
 auto shard_map(F f, Mesh mesh, std::vector<PartitionSpec> in_specs, std::vector<PartitionSpec> out_specs) {
@@ -145,6 +183,12 @@ auto shard_map(F f, Mesh mesh, std::vector<PartitionSpec> in_specs, std::vector<
     detail::MeshAxes axes(mesh);
     std::size_t index = 0;
     auto enter = [&](const auto& a) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(a)>, distributed::GlobalArray>) {
+        // Already split: this process's block is the argument (not differentiated).
+        detail::check_global_argument(mesh, a, in_specs[index], "argument " + std::to_string(index));
+        ++index;
+        return a.local;
+      } else {
       std::vector<Array> leaves;
       tree::Tree<std::decay_t<decltype(a)>>::flatten(a, leaves);
       for (std::size_t k = 0; k < leaves.size(); ++k)
@@ -153,8 +197,9 @@ auto shard_map(F f, Mesh mesh, std::vector<PartitionSpec> in_specs, std::vector<
       ++index;
       const Array* it = leaves.data();
       return tree::Tree<std::decay_t<decltype(a)>>::unflatten(a, it);
+      }
     };
-    std::tuple<std::decay_t<decltype(args)>...> locals{enter(args)...};
+    std::tuple<detail::Local<std::decay_t<decltype(args)>>...> locals{enter(args)...};
     auto out = std::apply(f, locals);
     std::vector<Array> leaves = tree_flatten(out);
     if (out_specs.size() != 1 && out_specs.size() != leaves.size())
