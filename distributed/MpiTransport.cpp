@@ -49,7 +49,35 @@ MPI_Datatype type_of(DType t) {
     default: return MPI_DATATYPE_NULL;
   }
 }
-MPI_Op op_of(Kind k) { return k == Kind::kPmax ? MPI_MAX : k == Kind::kPmin ? MPI_MIN : MPI_SUM; }
+// pmax/pmin of floats propagate NaN, as reduce_max and the vmap rule do (MPI_MAX leaves NaN
+// to the implementation's comparisons).
+template <class T, bool kMax>
+void nan_extremum(void* in, void* inout, int* len, MPI_Datatype*) {
+  const T* a = static_cast<const T*>(in);
+  T* b = static_cast<T*>(inout);
+  for (int i = 0; i < *len; ++i) {
+    if (a[i] != a[i] || b[i] != b[i]) b[i] = a[i] != a[i] ? a[i] : b[i];
+    else if (kMax ? a[i] > b[i] : a[i] < b[i]) b[i] = a[i];
+  }
+}
+struct FloatOps {
+  MPI_Op max32, min32, max64, min64;
+  FloatOps() {
+    MPI_Op_create(&nan_extremum<float, true>, 1, &max32);
+    MPI_Op_create(&nan_extremum<float, false>, 1, &min32);
+    MPI_Op_create(&nan_extremum<double, true>, 1, &max64);
+    MPI_Op_create(&nan_extremum<double, false>, 1, &min64);
+  }
+};
+MPI_Op op_of(Kind k, DType t) {
+  if (k == Kind::kPsum) return MPI_SUM;
+  if (t == DType::f32 || t == DType::f64) {
+    static const FloatOps ops;  // made after MPI_Init, on the first float pmax/pmin
+    if (t == DType::f32) return k == Kind::kPmax ? ops.max32 : ops.min32;
+    return k == Kind::kPmax ? ops.max64 : ops.min64;
+  }
+  return k == Kind::kPmax ? MPI_MAX : MPI_MIN;
+}
 
 int count_of(int64_t n, const char* what) {
   if (n > INT_MAX) throw ValueError(std::string("distributed: ") + what + " of " + std::to_string(n) +
@@ -74,14 +102,14 @@ class MpiTransport final : public collectives::Transport {
     std::lock_guard<std::mutex> lock(mu_);
     MPI_Request r;
     check(MPI_Iallreduce(in == out ? MPI_IN_PLACE : in, out, count_of(count, "an all-reduce"), type_of(t),
-                         op_of(reduce), comm(g), &r),
+                         op_of(reduce, t), comm(g), &r),
           "MPI_Iallreduce");
     wait(r, cr::kind_name(reduce), g);
   }
   void reduce_scatter(const Group& g, const void* in, void* out, int64_t count, DType t, Kind reduce) override {
     std::lock_guard<std::mutex> lock(mu_);
     MPI_Request r;
-    check(MPI_Ireduce_scatter_block(in, out, count_of(count, "a reduce-scatter"), type_of(t), op_of(reduce), comm(g), &r),
+    check(MPI_Ireduce_scatter_block(in, out, count_of(count, "a reduce-scatter"), type_of(t), op_of(reduce, t), comm(g), &r),
           "MPI_Ireduce_scatter_block");
     wait(r, "psum_scatter", g);
   }

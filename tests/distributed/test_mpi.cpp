@@ -83,6 +83,20 @@ TEST(Mpi, ReductionsEveryDtype) {
     check_collective([](const Array& v) { return st::pmin(v, "p"); }, xs, "pmin", tol);
   }
   check_collective([](const Array& v) { return st::pmean(v, "p"); }, global_input({5}), "pmean");
+  // NaN on the last process at element 1: pmax and pmin propagate it, as reduce_max does.
+  for (st::DType t : {st::f32, st::f64}) {
+    std::vector<double> v(static_cast<size_t>(P()) * 3, 1.0);
+    v[(P() - 1) * 3 + 1] = std::nan("");
+    Array xs = st::array(v, {P(), 3}, t);
+    st::Mesh mesh = st::Mesh::of_processes("p");
+    for (bool max : {true, false}) {
+      Array got = st::shard_map([max](const Array& b) { return max ? st::pmax(b, "p") : st::pmin(b, "p"); }, mesh,
+                                {{"p"}}, {{}})(xs);
+      std::vector<double> g = got.to_vector<double>();
+      EXPECT_EQ(g[0], 1.0);
+      EXPECT_TRUE(std::isnan(g[1])) << (max ? "pmax " : "pmin ") << st::short_name(t);
+    }
+  }
   // Plain loops for one: the sum over processes of their rows.
   Array xs = global_input({4});
   std::vector<double> x = xs.to_vector<double>(), want(4, 0.0);
