@@ -51,8 +51,8 @@ st::Array make_input(Bytes& b, st::DType t, const st::Shape& shape) {
   return st::array(v, shape, t);
 }
 
-constexpr int kNumOps = 51;
-constexpr int kChainOps = 46;  // the ops vmap chains: all but conv, indexing updates, scan, vmap
+constexpr int kNumOps = 52;
+constexpr int kChainOps = 46;  // the ops vmap chains: all but conv, indexing updates, scan, collectives, vmap
 
 // A 1-d convolution of x's elements (as N=1, C=1, W) by a kernel of y's first elements; when
 // x is 3-d, x itself as N, C, W with a grouped kernel. Strides, padding and dilations from arg.
@@ -165,6 +165,31 @@ st::Array apply(int op, const st::Array& x, const st::Array& y, int arg) {
       }
       auto [c, ys] = st::scan(step, x, y, options);
       return (arg / 2) % 2 ? c : ys;
+    }
+    // Collectives (issue 18): over a vmap axis along x's leading axis, or over a one-process
+    // mesh (the compiled runtime call).
+    case 50: {
+      if (!x.ndim() || st::is_bool(x.dtype())) return x;
+      const int kind = arg % 8;
+      if (kind == 7) {
+        st::Mesh mesh({1}, {"m"});
+        return st::shard_map([arg](const st::Array& v) {
+          return arg % 16 < 8 ? st::psum(v, "m") : st::all_gather(v, "m", 0, true);
+        }, mesh, {{}}, {{}})(x);
+      }
+      auto per = [kind, arg](const st::Array& v) -> st::Array {
+        switch (kind) {
+          case 0: return st::psum(v, "i");
+          case 1: return st::pmax(v, "i");
+          case 2: return st::pmin(v, "i");
+          case 3: return st::all_gather(v, "i", v.ndim() ? arg % (v.ndim() + 1) : 0);
+          case 4: return st::ppermute(v, "i", {{0, 1}, {1, 0}});
+          case 5: return v + st::astype(st::axis_index("i"), v.dtype());
+          default: return st::pmean(st::astype(v, st::f32), "i");
+        }
+      };
+      if (kind == 4 && x.shape()[0] < 2) return x;
+      return st::vmap(per, {}, 0, "i")(x);
     }
     // vmap of a chain of two ops of the mix along x's leading axis (y shared, or mapped too).
     default: {
