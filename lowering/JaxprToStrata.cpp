@@ -464,6 +464,10 @@ LogicalResult scan(Eqn& q, SmallVectorImpl<Value>& r) {
   const int64_t* c = q.integer("num_carry");
   const bool* reverse = q.param<bool>("reverse", "a bool");
   if (!body || !length || !k || !c || !reverse) return failure();
+  // unroll: the loop's body holds that many steps (JAX's lax.scan unroll); the steps left over
+  // (length % unroll) follow the loop, straight-line. Absent in older jaxpr text: 1.
+  const int64_t* unrollParam = q.e.params.has("unroll") ? q.integer("unroll") : nullptr;
+  const int64_t unroll = std::clamp<int64_t>(unrollParam ? *unrollParam : 1, 1, std::max<int64_t>(*length, 1));
   OpBuilder& b = q.b;
   Location loc = q.loc;
   ValueRange all(q.operands);
@@ -481,50 +485,74 @@ LogicalResult scan(Eqn& q, SmallVectorImpl<Value>& r) {
     r.append(ysInit.begin(), ysInit.end());
     return success();
   }
-  Value zero = i32Constant(b, loc, 0);
-  SmallVector<Value> carry0{zero};
-  carry0.append(init.begin(), init.end());
-  carry0.append(ysInit);
-  auto loop = WhileOp::create(b, loc, ValueRange(carry0).getTypes(), carry0);
-  OpBuilder::InsertionGuard guard(b);
-  SmallVector<Location> locs(carry0.size(), loc);
-  auto pred = RankedTensorType::get({}, b.getI1Type());
-  Block* condBlock = b.createBlock(&loop.getCond(), {}, ValueRange(carry0).getTypes(), locs);
-  ReturnOp::create(b, loc, ValueRange{CompareOp::create(b, loc, pred, ComparisonDirection::LT, condBlock->getArgument(0),
-                                                        i32Constant(b, loc, *length))});
-  Block* bodyBlock = b.createBlock(&loop.getBody(), {}, ValueRange(carry0).getTypes(), locs);
-  Value step = bodyBlock->getArgument(0);
-  Value index = *reverse ? SubtractOp::create(b, loc, i32Constant(b, loc, *length - 1), step).getResult() : step;
   Value zeroIndex = i32Constant(b, loc, 0);
-  auto starts = [&](int64_t rank) {
-    SmallVector<Value> v{index};
-    v.append(static_cast<size_t>(rank - 1), zeroIndex);
-    return v;
+  // One step at `step` (a 0-d i32): the carry and the stacked ys after it, from those before.
+  auto emitStep = [&](Value step, ValueRange carry, ValueRange ys, SmallVectorImpl<Value>& next) -> bool {
+    Value index = *reverse ? SubtractOp::create(b, loc, i32Constant(b, loc, *length - 1), step).getResult() : step;
+    auto starts = [&](int64_t rank) {
+      SmallVector<Value> v{index};
+      v.append(static_cast<size_t>(rank - 1), zeroIndex);
+      return v;
+    };
+    SmallVector<Value> args(consts.begin(), consts.end());
+    args.append(carry.begin(), carry.end());
+    for (Value x : xs) {
+      auto type = cast<RankedTensorType>(x.getType());
+      SmallVector<int64_t> sizes(type.getShape());
+      sizes[0] = 1;
+      auto sliceType = RankedTensorType::get(sizes, type.getElementType());
+      Value slice = DynamicSliceOp::create(b, loc, sliceType, x, starts(type.getRank()), sizes);
+      args.push_back(ReshapeOp::create(b, loc, RankedTensorType::get(type.getShape().drop_front(), type.getElementType()), slice));
+    }
+    SmallVector<Value> outs;
+    if (!q.lowerer.emitBody(b, **body, args, outs)) return false;
+    next.assign(outs.begin(), outs.begin() + *c);
+    for (size_t i = static_cast<size_t>(*c); i < outs.size(); ++i) {
+      Value stacked = ys[i - static_cast<size_t>(*c)];
+      auto type = cast<RankedTensorType>(stacked.getType());
+      SmallVector<int64_t> sizes(type.getShape());
+      sizes[0] = 1;
+      Value y = ReshapeOp::create(b, loc, RankedTensorType::get(sizes, type.getElementType()), outs[i]);
+      next.push_back(DynamicUpdateSliceOp::create(b, loc, type, stacked, y, starts(type.getRank())));
+    }
+    return true;
   };
-  SmallVector<Value> args(consts.begin(), consts.end());
-  for (size_t i = 0; i < static_cast<size_t>(*c); ++i) args.push_back(bodyBlock->getArgument(1 + static_cast<unsigned>(i)));
-  for (Value x : xs) {
-    auto type = cast<RankedTensorType>(x.getType());
-    SmallVector<int64_t> sizes(type.getShape());
-    sizes[0] = 1;
-    auto sliceType = RankedTensorType::get(sizes, type.getElementType());
-    Value slice = DynamicSliceOp::create(b, loc, sliceType, x, starts(type.getRank()), sizes);
-    args.push_back(ReshapeOp::create(b, loc, RankedTensorType::get(type.getShape().drop_front(), type.getElementType()), slice));
+  const int64_t trips = *length / unroll, rest = *length % unroll;
+  SmallVector<Value> state(init.begin(), init.end());  // carry, then ys
+  state.append(ysInit);
+  const size_t numCarry = static_cast<size_t>(*c);
+  if (trips > 0) {
+    SmallVector<Value> carry0{zeroIndex};
+    carry0.append(state);
+    auto loop = WhileOp::create(b, loc, ValueRange(carry0).getTypes(), carry0);
+    OpBuilder::InsertionGuard guard(b);
+    SmallVector<Location> locs(carry0.size(), loc);
+    auto pred = RankedTensorType::get({}, b.getI1Type());
+    Block* condBlock = b.createBlock(&loop.getCond(), {}, ValueRange(carry0).getTypes(), locs);
+    ReturnOp::create(b, loc, ValueRange{CompareOp::create(b, loc, pred, ComparisonDirection::LT, condBlock->getArgument(0),
+                                                          i32Constant(b, loc, trips * unroll))});
+    Block* bodyBlock = b.createBlock(&loop.getBody(), {}, ValueRange(carry0).getTypes(), locs);
+    Value step = bodyBlock->getArgument(0);
+    SmallVector<Value> cur(bodyBlock->getArguments().begin() + 1, bodyBlock->getArguments().end());
+    for (int64_t j = 0; j < unroll; ++j) {
+      Value at = j == 0 ? step : AddOp::create(b, loc, step, i32Constant(b, loc, j)).getResult();
+      SmallVector<Value> next;
+      if (!emitStep(at, ValueRange(cur).take_front(numCarry), ValueRange(cur).drop_front(numCarry), next)) return failure();
+      cur = std::move(next);
+    }
+    SmallVector<Value> yielded{AddOp::create(b, loc, step, i32Constant(b, loc, unroll))};
+    yielded.append(cur);
+    ReturnOp::create(b, loc, yielded);
+    state.assign(loop->result_begin() + 1, loop->result_end());
   }
-  SmallVector<Value> outs;
-  if (!q.lowerer.emitBody(b, **body, args, outs)) return failure();
-  SmallVector<Value> next{AddOp::create(b, loc, step, i32Constant(b, loc, 1))};
-  next.append(outs.begin(), outs.begin() + *c);
-  for (size_t i = static_cast<size_t>(*c); i < outs.size(); ++i) {
-    Value ys = bodyBlock->getArgument(static_cast<unsigned>(1 + i));
-    auto type = cast<RankedTensorType>(ys.getType());
-    SmallVector<int64_t> sizes(type.getShape());
-    sizes[0] = 1;
-    Value y = ReshapeOp::create(b, loc, RankedTensorType::get(sizes, type.getElementType()), outs[i]);
-    next.push_back(DynamicUpdateSliceOp::create(b, loc, type, ys, y, starts(type.getRank())));
+  for (int64_t j = 0; j < rest; ++j) {
+    SmallVector<Value> next;
+    if (!emitStep(i32Constant(b, loc, trips * unroll + j), ValueRange(state).take_front(numCarry),
+                  ValueRange(state).drop_front(numCarry), next))
+      return failure();
+    state = std::move(next);
   }
-  ReturnOp::create(b, loc, next);
-  r.append(loop->result_begin() + 1, loop->result_end());
+  r.append(state.begin(), state.end());
   return success();
 }
 

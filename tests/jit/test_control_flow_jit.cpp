@@ -79,6 +79,36 @@ TEST(ControlFlowJit, ScanForwardReverseAndEmpty) {
   EXPECT_EQ(ys.shape(), (st::Shape{0, 2}));
 }
 
+// scan's unroll (issue 12): the loop body holds `unroll` steps and the leftover steps follow
+// it; results equal eager (which runs step by step) for every length and unroll, both ways.
+TEST(ControlFlowJit, ScanUnroll) {
+  for (int length : {1, 5, 7, 8}) {
+    Array xs = st::reshape(st::arange(0, 3.0 * length, 1, st::f32), {length, 3});
+    for (int unroll : {1, 2, 3, 8, 20})
+      for (bool reverse : {false, true}) {
+        SCOPED_TRACE("length " + std::to_string(length) + " unroll " + std::to_string(unroll) +
+                     (reverse ? " reverse" : ""));
+        auto f = [reverse, unroll](const Array& c0, const Array& v) {
+          return st::scan([](const Array& c, const Array& x) { return std::make_pair(st::sin(c) + x, c * x); }, c0, v,
+                          {.reverse = reverse, .unroll = unroll});
+        };
+        auto [c, ys] = st::jit(f)(st::ones({3}), xs);
+        auto [ce, yse] = f(st::ones({3}), xs);
+        expect_same(c, ce);
+        expect_same(ys, yse);
+      }
+  }
+  // The lowered program: unroll 3 of 7 steps is a loop of two trips with three bodies, and one
+  // step after it (each step a `sine`).
+  auto f = [](const Array& c0, const Array& v) {
+    return st::scan([](const Array& c, const Array& x) { return std::make_pair(st::sin(c) + x, c); }, c0, v, {.unroll = 3});
+  };
+  std::string text = st::jit(f).lower(st::ones({3}), st::ones({7, 3})).as_text("strata");
+  size_t sines = 0;
+  for (size_t at = text.find("strata.sine"); at != std::string::npos; at = text.find("strata.sine", at + 1)) ++sines;
+  EXPECT_EQ(sines, 4u) << text;
+}
+
 TEST(ControlFlowJit, ForiLoopStaticAndDynamic) {
   auto f = [](const Array& x, const Array& n) {
     Array a = st::fori_loop(0, 6, [](const Array& i, const Array& c) { return c * 0.5f + st::astype(i, st::f32); }, x);

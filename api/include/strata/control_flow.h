@@ -27,7 +27,8 @@
 
 namespace strata {
 
-// Options of scan (JAX's length, reverse, unroll). length is needed when xs has no leaves.
+// Options of scan (JAX's length, reverse, unroll). length is needed when xs has no leaves;
+// unroll puts that many steps in each trip of the compiled loop (fewer trips, longer bodies).
 struct ScanOptions {
   std::optional<int64_t> length;
   bool reverse = false;
