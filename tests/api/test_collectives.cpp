@@ -213,6 +213,17 @@ TEST(Collectives, ShardMapOverOneProcessMesh) {
   expect_values(st::jit(st::grad(loss))(w), st::grad(plain)(w).to_vector<double>(), "jit(grad) through shard_map");
 }
 
+TEST(Collectives, VmapOfShardMap) {
+  // vmap over a shard_map'd function: the mesh's collectives pass through with the batch.
+  st::Mesh mesh({1}, {"d"});
+  auto f = st::shard_map([](const Array& v) { return st::psum(v * v, "d") + st::all_gather(v, "d", 0, true); }, mesh,
+                         {{"d"}}, {{"d"}});
+  Array xs = examples({4});
+  Array want = xs * xs + xs;
+  expect_values(st::vmap(f)(xs), want.to_vector<double>(), "vmap(shard_map)");
+  expect_values(st::jit(st::vmap(f))(xs), want.to_vector<double>(), "jit(vmap(shard_map))");
+}
+
 TEST(Collectives, ShardMapChecksTheMeshAndSpecs) {
   Array x = st::ones({4});
   auto id = [](const Array& v) { return v; };

@@ -170,8 +170,8 @@ using Local = std::conditional_t<std::is_same_v<T, distributed::GlobalArray>, Ar
 // (replicated data: the unsharded program's inputs); each process computes on its own block
 // only. An argument may also be a distributed::GlobalArray split as its in_spec says (each
 // process holding only its block, e.g. from distributed::from_local): its block is passed as is.
-// Composes with jit and grad (not yet with vmap or forward-mode jvp: its halves are custom_vjp
-// calls, which have neither rule). As in JAX, an output whose spec
+// Composes with jit, grad and vmap (not forward-mode jvp: its halves are custom_vjp calls,
+// which have no JVP rule, as in JAX). As in JAX, an output whose spec
 // does not name a mesh axis is taken to be equal on every process along it (as after psum).
 template <class F>
 auto shard_map(F f, Mesh mesh, std::vector<PartitionSpec> in_specs, std::vector<PartitionSpec> out_specs) {
