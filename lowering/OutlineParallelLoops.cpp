@@ -2,6 +2,7 @@
 // calls of outlined functions over a range of their outer dimension, for the runtime's
 // parallel_for (--strata-parallel-launch). The algorithm is in Passes.td.
 #include <algorithm>
+#include <functional>
 
 #include "lowering/BufferAliasing.h"
 #include "lowering/OutlinedFunction.h"
@@ -76,9 +77,18 @@ struct OutlineParallelLoopsPass : impl::OutlineParallelLoopsPassBase<OutlinePara
     ModuleOp module = getOperation();
     func::FuncOp main = entryFunction(module);
     if (!main) return;
+    // Loop nests at the top level and inside control flow (a while loop's body: an iterative
+    // solver's stencils and updates run in parallel on each trip); not inside another loop nest.
     SmallVector<Operation*> roots;
-    for (Operation& op : main.getBody().front())
-      if (isa<scf::ParallelOp, scf::ForOp>(op)) roots.push_back(&op);
+    std::function<void(Block&)> collect = [&](Block& block) {
+      for (Operation& op : block) {
+        if (isa<scf::ParallelOp, scf::ForOp>(op)) roots.push_back(&op);
+        else if (isa<scf::WhileOp, scf::IfOp, scf::IndexSwitchOp>(op))
+          for (Region& r : op.getRegions())
+            for (Block& b : r) collect(b);
+      }
+    };
+    collect(main.getBody().front());
     int counter = 0;
     for (Operation* root : roots) outline(module, main, root, counter);
   }

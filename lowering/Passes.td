@@ -250,10 +250,12 @@ def FuseParallelLoopsPass : Pass<"strata-fuse-parallel-loops", "::mlir::ModuleOp
 }
 
 def OutlineParallelLoopsPass : Pass<"strata-outline-parallel-loops", "::mlir::ModuleOp"> {
-  let summary = "Outline large top-level parallel loops of @main for the runtime's parallel_for";
+  let summary = "Outline large parallel loops of @main (also inside its control flow) for the runtime's parallel_for";
   let description = [{
-    1. Each top-level scf.parallel of the entry function (or serial scf.for around one
-       scf.parallel, as leading-axis reductions are) that runs at least `min-iterations`
+    1. Each scf.parallel of the entry function at its top level or inside its control flow
+       (scf.while, scf.if, scf.index_switch bodies, but not inside another loop nest), or
+       serial scf.for around one scf.parallel (as leading-axis reductions are), that runs at
+       least `min-iterations`
        iterations (counting its inner loops) is outlined into a private function
        @main_parallel_N(%lo: index, %hi: index, captured values...) that runs the same loop nest
        with iterations [lo, hi) of its outermost non-trivial dimension; constants and globals
