@@ -4,6 +4,7 @@
 // pointers passed to the call, and to_tensor restrict gives the result. The runtime runs
 // collectives::run, the eager kernels' code, on the process's transport.
 #include "lowering/CpuAbi.h"
+#include "lowering/RuntimeDecl.h"
 #include "lowering/JaxprToStrata.h"
 #include "lowering/StrataToLinalg.h"
 #include "dialect/StrataOps.h"
@@ -71,13 +72,7 @@ struct CollectiveLowering : OpConversionPattern<CollectiveOp> {
     SmallVector<Type> argTypes{i64, i64, i64, i64, index, index, index};
     ModuleOp module = op->getParentOfType<ModuleOp>();
     auto fnType = FunctionType::get(getContext(), argTypes, {});
-    func::FuncOp runtime = module.lookupSymbol<func::FuncOp>(::strata::cpu_abi::kCollective);
-    if (!runtime) {
-      OpBuilder::InsertionGuard guard(rw);
-      rw.setInsertionPointToStart(module.getBody());
-      runtime = func::FuncOp::create(rw, module.getLoc(), ::strata::cpu_abi::kCollective, fnType);
-      runtime.setPrivate();
-    }
+    func::FuncOp runtime = declareRuntime(rw, module, ::strata::cpu_abi::kCollective, fnType);
     func::CallOp::create(rw, loc, runtime, args);
     rw.replaceOp(op, bufferization::ToTensorOp::create(rw, loc, resultType, out, /*restrict=*/true, /*writable=*/true)
                          .getResult());

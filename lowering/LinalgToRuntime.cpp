@@ -4,6 +4,7 @@
 // to_tensor restrict gives the results. The runtime runs the eager kernels' code
 // (tracer/kernels/linalg.h), so compiled and eager results are the same bits.
 #include "lowering/CpuAbi.h"
+#include "lowering/RuntimeDecl.h"
 #include "lowering/StrataToLinalg.h"
 #include "dialect/StrataOps.h"
 #include "linalg_rules.h"
@@ -64,13 +65,7 @@ struct LinalgLowering : OpConversionPattern<LinalgOp> {
     }
     ModuleOp module = op->getParentOfType<ModuleOp>();
     auto fnType = FunctionType::get(getContext(), argTypes, {});
-    func::FuncOp runtime = module.lookupSymbol<func::FuncOp>(::strata::cpu_abi::kLinalg);
-    if (!runtime) {
-      OpBuilder::InsertionGuard guard(rw);
-      rw.setInsertionPointToStart(module.getBody());
-      runtime = func::FuncOp::create(rw, module.getLoc(), ::strata::cpu_abi::kLinalg, fnType);
-      runtime.setPrivate();
-    }
+    func::FuncOp runtime = declareRuntime(rw, module, ::strata::cpu_abi::kLinalg, fnType);
     func::CallOp::create(rw, loc, runtime, args);
     SmallVector<Value> results;
     for (auto [i, t] : llvm::enumerate(resultTypes))

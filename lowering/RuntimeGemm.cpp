@@ -19,6 +19,7 @@
 //    GEMM has written it (CpuAbi.h).
 // REQUIRES: bufferized; static shapes.
 #include "lowering/CpuAbi.h"
+#include "lowering/RuntimeDecl.h"
 #include "lowering/BufferAliasing.h"
 #include "lowering/OutlinedFunction.h"
 #include "lowering/Passes.h"
@@ -124,15 +125,6 @@ Value contiguousTemp(OpBuilder& b, Location loc, Value v, bool copyIn) {
   Value temp = memref::AllocOp::create(b, loc, flat, b.getI64IntegerAttr(64));
   if (copyIn) memref::CopyOp::create(b, loc, v, temp);
   return temp;
-}
-
-func::FuncOp declareRuntime(ModuleOp module, StringRef name, FunctionType type) {
-  if (auto f = module.lookupSymbol<func::FuncOp>(name)) return f;
-  OpBuilder b(module.getBodyRegion());
-  b.setInsertionPointToStart(module.getBody());
-  auto f = func::FuncOp::create(b, module.getLoc(), name, type);
-  f.setPrivate();
-  return f;
 }
 
 // The strata.epilogue generic that follows `op` (past side-effect-free ops) and updates `out`
@@ -396,10 +388,10 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
     args.push_back(kind != kNone && bias ? ptr(bias) : arith::ConstantOp::create(b, loc, b.getIndexAttr(0)).getResult());
     SmallVector<Type> types;
     for (Value v : args) types.push_back(v.getType());
-    func::CallOp::create(b, loc, declareRuntime(module, name, FunctionType::get(ctx, types, {})), args);
+    func::CallOp::create(b, loc, declareRuntime(b, module, name, FunctionType::get(ctx, types, {})), args);
     if (kind != kNone) epilogue.erase();
   } else {
-    func::FuncOp runtime = declareRuntime(module, name, type);
+    func::FuncOp runtime = declareRuntime(b, module, name, type);
     func::FuncOp main = op->getParentOfType<func::FuncOp>();
     SmallVector<Value> captured;
     func::FuncOp outlined;

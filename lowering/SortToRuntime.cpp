@@ -8,6 +8,7 @@
 // pointers) that the runtime's merge sort calls (CpuAbi.h).
 #include "dialect/ScalarOps.h"
 #include "lowering/CpuAbi.h"
+#include "lowering/RuntimeDecl.h"
 #include "lowering/SortComparator.h"
 #include "lowering/StrataToLinalg.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,15 +22,6 @@
 
 namespace mlir::strata {
 namespace {
-
-func::FuncOp declareRuntime(OpBuilder& b, ModuleOp module, StringRef name, FunctionType type) {
-  if (auto f = module.lookupSymbol<func::FuncOp>(name)) return f;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto f = func::FuncOp::create(b, module.getLoc(), name, type);
-  f.setPrivate();
-  return f;
-}
 
 // The comparator as a function of (ctx, lhs element pointers, rhs element pointers), or null
 // after a diagnostic naming the op it cannot compute.

@@ -7,35 +7,10 @@
 #include <cstdlib>
 
 #include "strata/strata.h"
+#include "mlp.h"
 
 namespace st = strata;
 using st::Array;
-
-struct Params {
-  Array w1, b1, w2, b2;
-};
-STRATA_PYTREE(Params, w1, b1, w2, b2);
-
-struct AdamState {
-  Params m, v;
-  Array step;
-};
-STRATA_PYTREE(AdamState, m, v, step);
-
-Params init(const Array& key, int in, int hidden, int out) {
-  Array k = st::random::split(key, 2);
-  return {st::random::normal(st::random::key_at(k, 0), {in, hidden}) * static_cast<float>(std::sqrt(2.0 / in)),
-          st::zeros({hidden}),
-          st::random::normal(st::random::key_at(k, 1), {hidden, out}) * static_cast<float>(std::sqrt(1.0 / hidden)),
-          st::zeros({out})};
-}
-
-Array predict(const Params& p, const Array& x) { return st::matmul(st::tanh(st::matmul(x, p.w1) + p.b1), p.w2) + p.b2; }
-
-Array loss_fn(const Params& p, const Array& x, const Array& y) {
-  Array err = predict(p, x) - y;
-  return st::mean(err * err);
-}
 
 // f applied leaf by leaf to two (or three) trees of the same structure.
 template <class F>
@@ -67,8 +42,7 @@ int main(int argc, char** argv) {
   Array y = st::sin(x0 * 3.0f) * st::cos(x1 * 2.0f) + 0.5f * x0 * x1;
 
   Params p0 = init(st::random::key_at(keys, 1), 2, 64, 1);
-  AdamState s0{st::tree_map(p0, [](const Array& a) { return st::zeros_like(a); }),
-               st::tree_map(p0, [](const Array& a) { return st::zeros_like(a); }), st::zeros({})};
+  AdamState s0 = adam_init(p0);
 
   using Clock = std::chrono::steady_clock;
   auto ms_since = [](Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); };
