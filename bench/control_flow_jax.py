@@ -1,0 +1,66 @@
+"""JAX CPU timings of bench/bench_control_flow.cpp's workloads (jit, block_until_ready, median of
+repetitions): 50 conjugate-gradient steps on a 512x512 Poisson grid (lax.while_loop, the same
+5-point operator built from slices and concatenates), and the per-step cost of a scan whose body
+adds one number (2^20 steps). Run with /work/venv-jax/bin/python bench/control_flow_jax.py
+(bench/run_control_flow.sh runs both)."""
+import statistics
+import time
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+CG_STEPS = 50
+SCAN_STEPS = 1 << 20
+
+
+def median_ms(f, *args, reps=7):
+    jax.block_until_ready(f(*args))
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        jax.block_until_ready(f(*args))
+        ts.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(ts)
+
+
+def laplacian(u):
+    n, m = u.shape
+    zr, zc = jnp.zeros((1, m), u.dtype), jnp.zeros((n, 1), u.dtype)
+    up = jnp.concatenate([u[1:, :], zr], 0)
+    down = jnp.concatenate([zr, u[:-1, :]], 0)
+    left = jnp.concatenate([u[:, 1:], zc], 1)
+    right = jnp.concatenate([zc, u[:, :-1]], 1)
+    return u * 4.0 - up - down - left - right
+
+
+def cg(b):
+    def cond(s):
+        return (s[3] > 0.0) & (s[4] < CG_STEPS)
+
+    def body(s):
+        x, r, p, rs, k = s
+        ap = laplacian(p)
+        alpha = rs / jnp.sum(p * ap)
+        r2 = r - alpha * ap
+        rs2 = jnp.sum(r2 * r2)
+        return (x + alpha * p, r2, r2 + (rs2 / rs) * p, rs2, k + 1)
+
+    s0 = (jnp.zeros_like(b), b, b, jnp.sum(b * b), jnp.int32(0))
+    return lax.while_loop(cond, body, s0)[0]
+
+
+def running_sum(xs):
+    return lax.scan(lambda c, x: (c + x, c), jnp.float32(0), xs)
+
+
+def main():
+    b = jax.random.uniform(jax.random.key(1), (512, 512), jnp.float32)
+    print(f"jax cg512_50steps_ms {median_ms(jax.jit(cg), b):.2f}")
+    xs = jax.random.uniform(jax.random.key(2), (SCAN_STEPS,), jnp.float32)
+    ms = median_ms(jax.jit(running_sum), xs)
+    print(f"jax scan_tiny_ms {ms:.3f} ({ms * 1e6 / SCAN_STEPS:.2f} ns per step)")
+
+
+if __name__ == "__main__":
+    main()
