@@ -102,6 +102,11 @@ class Nest {
     Operation* op = v.getDefiningOp();
     if (!op) return failure();
     if (splatOf(op)) return success();
+    if (isPiecewise(op)) {
+      for (Value o : op->getOperands())
+        if (failed(planIndexed(o))) return failure();
+      return success();
+    }
     if (!isa<ScalarOpInterface, IndexMapOpInterface>(op)) return failure();
     for (unsigned i = 0; i < op->getNumOperands(); ++i) {
       FailureOr<AffineMap> om = operandMap(op, i, m);
@@ -131,6 +136,11 @@ class Nest {
       Operation* op = v.getDefiningOp();
       if (TypedAttr splat = splatOf(op)) {
         r = arith::ConstantOp::create(b, l, splat);
+      } else if (isPiecewise(op)) {
+        SmallVector<Value> loops, idx;
+        for (unsigned d = 0; d < dims_; ++d) loops.push_back(linalg::IndexOp::create(b, l, d));
+        for (AffineExpr e : m.getResults()) idx.push_back(evaluate(b, l, e, loops));
+        r = scalarAt(b, l, v, idx);
       } else {
         SmallVector<Value> in;
         for (unsigned i = 0; i < op->getNumOperands(); ++i)
@@ -144,6 +154,108 @@ class Nest {
   }
 
   void resetMemo() { memo_.clear(); }
+
+  // Piecewise ops (pad without interior padding, concatenate): each element is one of a few
+  // reads chosen by its index, at indices not affine in the loops. Their operands are computed
+  // at index values ("indexed mode": elementwise ops and index maps pass the index on, values
+  // from outside the nest are read with tensor.extract at a clamped index, and a select picks
+  // the piece), so a stencil written with slices and concatenates is one loop nest.
+  static bool isPiecewise(Operation* op) {
+    if (auto pad = dyn_cast_or_null<PadOp>(op))
+      return llvm::all_of(pad.getInteriorPadding(), [](int64_t x) { return x == 0; });
+    return isa_and_nonnull<ConcatenateOp>(op);
+  }
+
+  // Whether `v` can be computed at index values (phase 1 of indexed mode).
+  LogicalResult planIndexed(Value v) {
+    if (auto o = outer_(v)) return o->tensor ? success() : failure();
+    Operation* op = v.getDefiningOp();
+    if (!op) return failure();
+    if (splatOf(op)) return success();
+    if (auto map = dyn_cast<IndexMapOpInterface>(op); map && !map.getOperandIndexMap()) return failure();
+    if (!isa<ScalarOpInterface, IndexMapOpInterface>(op) && !isPiecewise(op)) return failure();
+    for (Value o : op->getOperands())
+      if (failed(planIndexed(o))) return failure();
+    return success();
+  }
+
+  // An affine expression of index values, in arith ops.
+  static Value evaluate(OpBuilder& b, Location l, AffineExpr e, ArrayRef<Value> dims) {
+    if (auto d = dyn_cast<AffineDimExpr>(e)) return dims[d.getPosition()];
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) return arith::ConstantIndexOp::create(b, l, c.getValue());
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    Value x = evaluate(b, l, bin.getLHS(), dims), y = evaluate(b, l, bin.getRHS(), dims);
+    switch (e.getKind()) {
+      case AffineExprKind::Add: return arith::AddIOp::create(b, l, x, y);
+      case AffineExprKind::Mul: return arith::MulIOp::create(b, l, x, y);
+      case AffineExprKind::FloorDiv: return arith::FloorDivSIOp::create(b, l, x, y);
+      case AffineExprKind::CeilDiv: return arith::CeilDivSIOp::create(b, l, x, y);
+      default: return arith::RemSIOp::create(b, l, x, y);  // Mod of a non-negative index
+    }
+  }
+
+  // `v`'s element at index values `idx` (phase 2 of indexed mode), as a storage scalar.
+  Value scalarAt(OpBuilder& b, Location l, Value v, ArrayRef<Value> idx) {
+    auto index = [&](int64_t c) -> Value { return arith::ConstantIndexOp::create(b, l, c); };
+    if (auto o = outer_(v)) {
+      Value r = tensor::ExtractOp::create(b, l, o->tensor, idx);
+      if (o->storage && o->storage != r.getType()) r = toStorage(b, l, r, o->storage);
+      return r;
+    }
+    Operation* op = v.getDefiningOp();
+    if (TypedAttr splat = splatOf(op)) return arith::ConstantOp::create(b, l, splat);
+    // x[min(max(i - offset, 0), size - 1)] along dimension d: a read that stays in bounds.
+    auto shifted = [&](Value x, size_t d, int64_t offset) {
+      ArrayRef<int64_t> shape = tensorOf(x).getShape();
+      SmallVector<Value> at(idx);
+      Value i = arith::SubIOp::create(b, l, idx[d], index(offset));
+      at[d] = arith::MaxSIOp::create(b, l, arith::MinSIOp::create(b, l, i, index(shape[d] - 1)), index(0));
+      return std::make_pair(i, at);
+    };
+    if (auto pad = dyn_cast<PadOp>(op)) {
+      Value padding = scalarAt(b, l, pad.getPaddingValue(), {});
+      ArrayRef<int64_t> shape = tensorOf(pad.getOperand()).getShape();
+      if (llvm::is_contained(shape, 0)) return padding;
+      SmallVector<Value> at;
+      Value inside;
+      for (size_t d = 0; d < shape.size(); ++d) {
+        Value i = arith::SubIOp::create(b, l, idx[d], index(pad.getEdgePaddingLow()[d]));
+        at.push_back(arith::MaxSIOp::create(b, l, arith::MinSIOp::create(b, l, i, index(shape[d] - 1)), index(0)));
+        Value ok = arith::AndIOp::create(b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, index(0)),
+                                         arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, index(shape[d])));
+        inside = inside ? arith::AndIOp::create(b, l, inside, ok).getResult() : ok;
+      }
+      Value x = scalarAt(b, l, pad.getOperand(), at);
+      return inside ? arith::SelectOp::create(b, l, inside, x, padding).getResult() : x;
+    }
+    if (auto cat = dyn_cast<ConcatenateOp>(op)) {
+      size_t d = static_cast<size_t>(cat.getDimension());
+      SmallVector<std::pair<Value, int64_t>> pieces;  // operand, offset
+      int64_t offset = 0;
+      for (Value in : cat.getInputs()) {
+        int64_t size = tensorOf(in).getShape()[d];
+        if (size > 0) pieces.push_back({in, offset});
+        offset += size;
+      }
+      Value r;
+      for (size_t j = pieces.size(); j-- > 0;) {
+        Value x = scalarAt(b, l, pieces[j].first, shifted(pieces[j].first, d, pieces[j].second).second);
+        r = !r ? x
+               : arith::SelectOp::create(
+                     b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx[d], index(pieces[j + 1].second)), x, r)
+                     .getResult();
+      }
+      return r;
+    }
+    if (auto map = dyn_cast<IndexMapOpInterface>(op)) {
+      SmallVector<Value> at;
+      for (AffineExpr e : map.getOperandIndexMap().getResults()) at.push_back(evaluate(b, l, e, idx));
+      return scalarAt(b, l, op->getOperand(0), at);
+    }
+    SmallVector<Value> in;
+    for (Value o : op->getOperands()) in.push_back(scalarAt(b, l, o, tensorOf(o).getRank() == 0 ? ArrayRef<Value>() : idx));
+    return emitElement(b, l, cast<ScalarOpInterface>(op), in);
+  }
 
   // Whether every loop appears as a plain index of some leaf or output map (linalg derives
   // the loop bounds from them).

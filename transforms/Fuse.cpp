@@ -3,7 +3,8 @@
 //
 // 1. Every top-level op is classified from its traits and interfaces: elementwise (the
 //    Elementwise trait), index maps (IndexMapOpInterface with a map: broadcast_in_dim,
-//    transpose, slice, reshapes that only add or drop size-1 dimensions), splat constants,
+//    transpose, slice, reshapes that only add or drop size-1 dimensions; and pad without
+//    interior padding and concatenate, read piecewise), splat constants,
 //    reductions whose body is elementwise, dot_general, and opaque ops (everything else: they
 //    are never fused).
 // 2. Dot epilogues: from each f32/f64 2-D dot_general, the elementwise ops of its shape and type
@@ -108,6 +109,12 @@ Kind classify(Operation* op, ArrayRef<std::string> epilogueTypes) {
   if (!isStrata(op)) return Kind::Opaque;
   if (isElementwise(op)) return Kind::Elementwise;
   if (isIndexMap(op)) return Kind::Map;
+  // Pad (no interior padding) and concatenate read each operand element once, at an index
+  // chosen by the result's index: fused like index maps (FusionToLinalg computes them with a
+  // select of in-bounds reads), so a stencil of slices and concatenates is one loop.
+  if (auto pad = dyn_cast<PadOp>(op))
+    return llvm::all_of(pad.getInteriorPadding(), [](int64_t x) { return x == 0; }) ? Kind::Map : Kind::Opaque;
+  if (isa<ConcatenateOp>(op)) return Kind::Map;
   if (auto c = dyn_cast<ConstantOp>(op)) {
     auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
     return dense && dense.isSplat() ? Kind::Constant : Kind::Opaque;

@@ -114,12 +114,18 @@ func.func @output(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>)
 
 // -----
 
-// A region of a form the emitter does not handle (a concatenate inside) is inlined: its ops
-// lower one by one, correct but unfused.
-// CHECK-LABEL: func.func @fallback
-// CHECK:       tensor.insert_slice
+// Piecewise reads: a concatenate and a pad inside a loop region are computed per element by
+// in-bounds reads of their operands (tensor.extract at a clamped index) and a select, so the
+// region stays one nest.
+// CHECK-LABEL: func.func @piecewise
 // CHECK:       linalg.generic
-func.func @fallback(%x: tensor<2xf32>) -> tensor<4xf32> {
+// CHECK-NOT:   tensor.insert_slice
+// CHECK:         linalg.index 0
+// CHECK:         tensor.extract %arg0
+// CHECK:         arith.cmpi slt
+// CHECK:         arith.select
+// CHECK:         math.exp
+func.func @piecewise(%x: tensor<2xf32>) -> tensor<4xf32> {
   %0 = strata.fusion(%x) {kind = "loop"} : (tensor<2xf32>) -> tensor<4xf32> {
   ^bb0(%a0: tensor<2xf32>):
     %1 = strata.concatenate %a0, %a0, dim = 0 : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
@@ -127,4 +133,22 @@ func.func @fallback(%x: tensor<2xf32>) -> tensor<4xf32> {
     strata.return %2 : tensor<4xf32>
   }
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A region of a form the emitter does not handle (a pad with interior padding inside) is
+// inlined: its ops lower one by one, correct but unfused.
+// CHECK-LABEL: func.func @fallback
+// CHECK:       tensor.insert_slice
+// CHECK:       linalg.generic
+func.func @fallback(%x: tensor<2xf32>) -> tensor<3xf32> {
+  %0 = strata.fusion(%x) {kind = "loop"} : (tensor<2xf32>) -> tensor<3xf32> {
+  ^bb0(%a0: tensor<2xf32>):
+    %c = strata.constant dense<0.000000e+00> : tensor<f32>
+    %1 = strata.pad %a0, %c, low = [0], high = [0], interior = [1] : (tensor<2xf32>, tensor<f32>) -> tensor<3xf32>
+    %2 = strata.exponential %1 : tensor<3xf32>
+    strata.return %2 : tensor<3xf32>
+  }
+  return %0 : tensor<3xf32>
 }
