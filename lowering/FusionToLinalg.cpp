@@ -156,27 +156,27 @@ class Nest {
   void resetMemo() { memo_.clear(); }
 
   // Piecewise ops (pad without interior padding, concatenate): each element is one of a few
-  // reads chosen by its index, at indices not affine in the loops. Their operands are computed
-  // at index values ("indexed mode": elementwise ops and index maps pass the index on, values
-  // from outside the nest are read with tensor.extract at a clamped index, and a select picks
-  // the piece), so a stencil written with slices and concatenates is one loop nest.
+  // reads chosen by its index, at indices not affine in the loops. Their operands are read at
+  // index values ("indexed mode": index maps pass the index on, values from outside the nest
+  // are read with tensor.extract at a clamped index, and a select picks the piece), so a
+  // stencil written with slices and concatenates is one loop nest.
   static bool isPiecewise(Operation* op) {
     if (auto pad = dyn_cast_or_null<PadOp>(op))
       return llvm::all_of(pad.getInteriorPadding(), [](int64_t x) { return x == 0; });
     return isa_and_nonnull<ConcatenateOp>(op);
   }
 
-  // Whether `v` can be computed at index values (phase 1 of indexed mode).
+  // Whether `v` can be computed at index values (phase 1 of indexed mode): values from outside,
+  // splats, and index maps of them (the fusion pass puts nothing else under a piecewise op, so
+  // that pieces never multiply: each piece is one read).
   LogicalResult planIndexed(Value v) {
     if (auto o = outer_(v)) return o->tensor ? success() : failure();
     Operation* op = v.getDefiningOp();
     if (!op) return failure();
     if (splatOf(op)) return success();
-    if (auto map = dyn_cast<IndexMapOpInterface>(op); map && !map.getOperandIndexMap()) return failure();
-    if (!isa<ScalarOpInterface, IndexMapOpInterface>(op) && !isPiecewise(op)) return failure();
-    for (Value o : op->getOperands())
-      if (failed(planIndexed(o))) return failure();
-    return success();
+    auto map = dyn_cast<IndexMapOpInterface>(op);
+    if (!map || !map.getOperandIndexMap()) return failure();
+    return planIndexed(op->getOperand(0));
   }
 
   // An affine expression of index values, in arith ops.
@@ -247,14 +247,11 @@ class Nest {
       }
       return r;
     }
-    if (auto map = dyn_cast<IndexMapOpInterface>(op)) {
-      SmallVector<Value> at;
-      for (AffineExpr e : map.getOperandIndexMap().getResults()) at.push_back(evaluate(b, l, e, idx));
-      return scalarAt(b, l, op->getOperand(0), at);
-    }
-    SmallVector<Value> in;
-    for (Value o : op->getOperands()) in.push_back(scalarAt(b, l, o, tensorOf(o).getRank() == 0 ? ArrayRef<Value>() : idx));
-    return emitElement(b, l, cast<ScalarOpInterface>(op), in);
+    // An index map (planIndexed admits nothing else).
+    auto map = cast<IndexMapOpInterface>(op);
+    SmallVector<Value> at;
+    for (AffineExpr e : map.getOperandIndexMap().getResults()) at.push_back(evaluate(b, l, e, idx));
+    return scalarAt(b, l, op->getOperand(0), at);
   }
 
   // Whether every loop appears as a plain index of some leaf or output map (linalg derives

@@ -112,6 +112,10 @@ Kind classify(Operation* op, ArrayRef<std::string> epilogueTypes) {
   // Pad (no interior padding) and concatenate read each operand element once, at an index
   // chosen by the result's index: fused like index maps (FusionToLinalg computes them with a
   // select of in-bounds reads), so a stencil of slices and concatenates is one loop.
+  // Float values only: the stencils of numerical code; integer concatenates (random bits'
+  // halves) gain little and cost compile time.
+  if (isa<PadOp, ConcatenateOp>(op) && !isa<FloatType>(tensorType(op->getResult(0)).getElementType()))
+    return Kind::Opaque;
   if (auto pad = dyn_cast<PadOp>(op))
     return llvm::all_of(pad.getInteriorPadding(), [](int64_t x) { return x == 0; }) ? Kind::Map : Kind::Opaque;
   if (isa<ConcatenateOp>(op)) return Kind::Map;
@@ -122,6 +126,11 @@ Kind classify(Operation* op, ArrayRef<std::string> epilogueTypes) {
   if (auto r = dyn_cast<ReduceOp>(op)) return isFusibleReduce(r) ? Kind::Reduce : Kind::Opaque;
   if (auto d = dyn_cast<DotGeneralOp>(op)) return isEpilogueDot(d, epilogueTypes) ? Kind::Dot : Kind::Opaque;
   return Kind::Opaque;
+}
+
+// Pad (no interior padding) and concatenate of floats: read piecewise (see classify).
+bool isPiecewise(Operation* op) {
+  return isa<PadOp, ConcatenateOp>(op) && isa<FloatType>(tensorType(op->getResult(0)).getElementType());
 }
 
 // Each element of the operand is read more than once (an index map that adds elements: a
@@ -297,6 +306,10 @@ class Fuser {
           fusible = ui.kind == Kind::Elementwise || ui.kind == Kind::Map ||
                     (ui.kind == Kind::Reduce &&
                      use.getOperandNumber() < cast<ReduceOp>(u).getInputs().size());
+          // A piecewise op (pad, concatenate) computes every piece of its operands for each
+          // element: only index maps (which cost an index computation) are read through it, so
+          // nested pieces never multiply.
+          if (isPiecewise(u) && !isIndexMap(op)) fusible = false;
         }
         if (!fusible) {
           if (opaque.empty()) opaque = u->getName().getStringRef().str();
@@ -312,6 +325,9 @@ class Fuser {
       else if (isExpensive(op) && copies > 1) why = "expensive, " + std::to_string(copies) + " consumers";
       else if (isExpensive(op) && reused) why = "expensive, each element broadcast";
       else if (copies > maxDuplicates_) why = std::to_string(copies) + " consumers";
+      // A piecewise op inlined in several regions would read its pieces again in each, through
+      // a select per element: stored once instead.
+      else if (isPiecewise(op) && copies > 1) why = "piecewise, " + std::to_string(copies) + " consumers";
       if (!why.empty()) {
         ++stats.materialized;
         note("materialize " + describe(op) + ": " + why);
