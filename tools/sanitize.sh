@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # tools/sanitize.sh asan|tsan|check-bounds — the sanitized test runs of .ci/run.
 #   asan          build-asan (ASan+UBSan): every test (ctest)
-#   tsan          build-tsan (TSan): the multithreaded suites (jit cache, donation, thread
-#                 pool, disk cache, concurrent compiles, parallel code generation)
+#   tsan          build-tsan (TSan): strata_concurrency_tests, the multithreaded suites:
+#                 the jit cache and its disk cache (Jit.*), donation (Donation.*), the eager
+#                 thread pool (ThreadPool.*), the executable's disk cache, concurrent calls,
+#                 compiles and parallel loops (CpuExecutable.*), parallel code generation
+#                 (ParallelCodegen.*)
 #   check-bounds  build/ (the README's tree): the jit differential suites with
 #                 STRATA_CHECK_BOUNDS=1
 set -euo pipefail
@@ -25,10 +28,9 @@ case "${1:?usage: tools/sanitize.sh asan|tsan|check-bounds}" in
     cd build-asan && ctest --output-on-failure -j "$jobs" --timeout 1500 ;;
   tsan)
     configure build-tsan thread
-    cmake --build build-tsan -j "$jobs" --target strata_tests strata_backend_tests
+    cmake --build build-tsan -j "$jobs" --target strata_concurrency_tests
     export TSAN_OPTIONS="suppressions=$root/tools/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
-    build-tsan/tests/strata_tests --gtest_filter='Jit.*:Donation.*'
-    build-tsan/tests/strata_backend_tests --gtest_filter='CpuExecutable.*:ParallelCodegen.*' ;;
+    build-tsan/tests/strata_concurrency_tests ;;
   check-bounds)
     STRATA_CHECK_BOUNDS=1 build/tests/strata_tests --gtest_filter="$jit_suites" ;;
   *) echo "usage: tools/sanitize.sh asan|tsan|check-bounds" >&2; exit 2 ;;

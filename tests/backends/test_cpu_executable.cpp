@@ -387,6 +387,36 @@ TEST(CpuExecutable, CompilesConcurrentlyFromManyThreads) {
   }
 }
 
+// Threads compiling one program into one cache directory at once (as processes sharing a cache
+// do): each writes its own temporary file and renames it over the entry, so every compile
+// succeeds and computes right, one entry remains, no temporary is left, and the next compile
+// loads it. tools/sanitize.sh tsan runs this under ThreadSanitizer.
+TEST(CpuExecutable, ThreadsWritingOneDiskCacheEntryAtOnce) {
+  std::filesystem::path dir = fresh_dir("shared_entry");
+  Array x = random_array({24, 12}, st::f32, -1, 1, 1), w = random_array({12, 6}, st::f32, -1, 1, 2);
+  st::Jaxpr j = st::make_jaxpr([](const Array& a, const Array& b) { return st::tanh(st::matmul(a, b)) * 2.0f; })(x, w);
+  const st::JitOptions options{.cache_dir = dir.string()};
+  std::vector<st::CompileResult> results(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] { results[static_cast<size_t>(t)] = st::compiler::compile(*j.impl(), options); });
+  for (std::thread& th : threads) th.join();
+  std::vector<Array> want = st::eval_jaxpr(j, {x, w});
+  for (const st::CompileResult& r : results) {
+    ASSERT_TRUE(r.ok()) << r.error;
+    expect_arrays_match(run(*r.executable, {x, w})[0], want[0], {8, 24, 2, true});
+  }
+  size_t entries = 0, others = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) (f.path().extension() == ".strata" ? entries : others)++;
+  EXPECT_EQ(entries, 1u);
+  EXPECT_EQ(others, 0u);
+  st::CompileResult again = st::compiler::compile(*j.impl(), options);
+  ASSERT_TRUE(again.ok()) << again.error;
+  EXPECT_TRUE(again.executable->from_disk_cache());
+  expect_arrays_match(run(*again.executable, {x, w})[0], want[0], {8, 24, 2, true});
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CpuExecutable, EveryOptimisationLevelComputesTheSame) {
   Array x = random_array({8, 12}, st::f32, -1, 1, 1), w = random_array({12, 6}, st::f32, -1, 1, 2),
         b = random_array({6}, st::f32, -1, 1, 3);
