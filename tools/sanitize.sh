@@ -30,7 +30,8 @@ case "${1:?usage: tools/sanitize.sh asan|tsan|check-bounds}" in
     configure build-tsan thread
     cmake --build build-tsan -j "$jobs" --target strata_concurrency_tests
     export TSAN_OPTIONS="suppressions=$root/tools/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
-    build-tsan/tests/strata_concurrency_tests ;;
+    # Four pool threads even on a 2-core machine, so that the pool's workers race each other.
+    STRATA_NUM_THREADS=4 build-tsan/tests/strata_concurrency_tests ;;
   check-bounds)
     STRATA_CHECK_BOUNDS=1 build/tests/strata_tests --gtest_filter="$jit_suites" ;;
   *) echo "usage: tools/sanitize.sh asan|tsan|check-bounds" >&2; exit 2 ;;
