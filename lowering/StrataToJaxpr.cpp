@@ -294,6 +294,11 @@ class Converter {
 
   // Whether `v` is a constant holding c's identity (then the reduction needs no extra combine).
   static bool isIdentity(Value v, Combiner c) {
+    // JAX writes some inits as a 0-d broadcast of the constant.
+    while (Operation* def = v.getDefiningOp()) {
+      if (!isa<BroadcastInDimOp, ReshapeOp>(def)) break;
+      v = def->getOperand(0);
+    }
     auto cst = v.getDefiningOp<ConstantOp>();
     auto dense = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : DenseElementsAttr();
     if (!dense || !dense.isSplat()) return false;
@@ -341,6 +346,64 @@ class Converter {
         !lookupAll(s, op.getInitValues(), init))
       return false;
     return bindOp(s, op, kCombine[k], {reduced[0], init[0]});
+  }
+
+  // reduce_window with a one-op add/max/min body → reduce_window_sum/max/min (combined with an
+  // init that is not the combiner's identity, when there is no padding to read it).
+  bool reduceWindow(Scope& s, ReduceWindowOp op) {
+    if (op.getInputs().size() != 1) return noForm(op, "a window reduction of several operands");
+    std::optional<Combiner> c = combinerOf(op.getBody());
+    const char* prim = !c                        ? nullptr
+                       : *c == Combiner::kAdd ? "reduce_window_sum"
+                       : *c == Combiner::kMax ? "reduce_window_max"
+                       : *c == Combiner::kMin ? "reduce_window_min"
+                                              : nullptr;
+    if (!prim) return noForm(op, "its body is not one add, max or min of its arguments");
+    const size_t rank = op.getWindowDimensions().size();
+    auto orOnes = [&](std::optional<ArrayRef<int64_t>> a) { return a ? ints(*a) : st::IntList(rank, 1); };
+    st::IntList lo(rank, 0), hi(rank, 0);
+    if (auto pad = op.getPadding()) {
+      std::vector<int64_t> flat(pad->getValues<int64_t>().begin(), pad->getValues<int64_t>().end());
+      if (flat.size() != 2 * rank) return noForm(op, "its padding is not [rank, 2]");
+      for (size_t i = 0; i < rank; ++i) lo[i] = flat[2 * i], hi[i] = flat[2 * i + 1];
+    }
+    std::vector<st::Atom> in;
+    if (!lookupAll(s, op.getInputs(), in)) return false;
+    st::Params params{{"window_dimensions", ints(op.getWindowDimensions())},
+                      {"window_strides", orOnes(op.getWindowStrides())},
+                      {"padding_low", lo},
+                      {"padding_high", hi},
+                      {"base_dilation", orOnes(op.getBaseDilations())},
+                      {"window_dilation", orOnes(op.getWindowDilations())}};
+    if (isIdentity(op.getInitValues()[0], *c)) return bindOp(s, op, prim, std::move(in), std::move(params));
+    // Another init is one more operand of each window's combine, unless padding reads it.
+    bool padded = std::any_of(lo.begin(), lo.end(), [](int64_t v) { return v != 0; }) ||
+                  std::any_of(hi.begin(), hi.end(), [](int64_t v) { return v != 0; });
+    if (padded) return noForm(op, "a padded window reduction whose init is not its combiner's identity");
+    std::vector<st::Atom> reduced, init;
+    if (!equation(s, op.getLoc(), *st::find_primitive(prim), std::move(in), std::move(params), op->getResultTypes(),
+                  reduced) ||
+        !lookupAll(s, op.getInitValues(), init))
+      return false;
+    return bindOp(s, op, *c == Combiner::kAdd ? "add" : *c == Combiner::kMax ? "max" : "min", {reduced[0], init[0]});
+  }
+
+  // convolution → conv_general_dilated (padding as two lists).
+  bool convolution(Scope& s, ConvolutionOp op) {
+    ArrayRef<int64_t> pad = op.getPadding();
+    st::IntList lo, hi;
+    for (size_t i = 0; i + 1 < pad.size(); i += 2) lo.push_back(pad[i]), hi.push_back(pad[i + 1]);
+    return bindOp(s, op, "conv_general_dilated",
+                  st::Params{{"window_strides", ints(op.getWindowStrides())},
+                             {"padding_low", lo},
+                             {"padding_high", hi},
+                             {"lhs_dilation", ints(op.getLhsDilation())},
+                             {"rhs_dilation", ints(op.getRhsDilation())},
+                             {"lhs_spec", ints(op.getLhsSpec())},
+                             {"rhs_spec", ints(op.getRhsSpec())},
+                             {"out_spec", ints(op.getOutSpec())},
+                             {"feature_group_count", static_cast<int64_t>(op.getFeatureGroupCount())},
+                             {"batch_group_count", static_cast<int64_t>(op.getBatchGroupCount())}});
   }
 
   // dynamic_slice / dynamic_update_slice start indices as the 0-d i32 the primitives take.
@@ -496,7 +559,12 @@ class Converter {
       auto d = resultDType(op);
       return d && bindOp(s, op, "bitcast_convert_type", P{{"new_dtype", *d}});
     }
-    if (auto c = dyn_cast<CompareOp>(op)) return bindOp(s, op, comparison(c.getComparisonDirection()));
+    if (auto c = dyn_cast<CompareOp>(op)) {
+      // eq/lt/... order floats as IEEE does; a total order (-0 < +0, nans ordered) is another op.
+      bool isFloat = isa<FloatType>(cast<RankedTensorType>(c.getLhs().getType()).getElementType());
+      if (isFloat && c.getCompareType() == ComparisonType::TOTALORDER) return noForm(op, "a TOTALORDER float comparison");
+      return bindOp(s, op, comparison(c.getComparisonDirection()));
+    }
     if (auto c = dyn_cast<RoundOp>(op))
       return bindOp(s, op, "round", P{{"rounding_method", static_cast<int64_t>(c.getRoundingMethod())}});
     if (auto c = dyn_cast<IntegerPowOp>(op)) return bindOp(s, op, "integer_pow", P{{"y", static_cast<int64_t>(c.getY())}});
@@ -557,6 +625,8 @@ class Converter {
                       {"scatter_dims_to_operand_dims", ints(c.getScatterDimsToOperandDims())},
                       {"index_vector_dim", static_cast<int64_t>(c.getIndexVectorDim())}});
     }
+    if (auto c = dyn_cast<ReduceWindowOp>(op)) return reduceWindow(s, c);
+    if (auto c = dyn_cast<ConvolutionOp>(op)) return convolution(s, c);
     if (auto c = dyn_cast<WhileOp>(op)) return whileLoop(s, c);
     if (auto c = dyn_cast<IfOp>(op)) return ifOp(s, c);
     if (auto c = dyn_cast<CaseOp>(op)) {
