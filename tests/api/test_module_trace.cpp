@@ -279,3 +279,50 @@ TEST(ModuleTrace, GradThroughJaxPrograms) {
     EXPECT_TRUE(allclose(st::jit(st::grad(loss))(p), g, 1e-4, 1e-5));
   }
 }
+
+// cond from a StableHLO case (generic form, as JAX writes lax.switch), gather, and cumsum (a
+// padded reduce_window) from the exported program's helper.
+const char* kCaseGather = R"(
+func.func @main(%k: tensor<i32>, %t: tensor<5x3xf64>, %i: tensor<4xi32>) -> tensor<4x3xf64> {
+  %b = stablehlo.broadcast_in_dim %i, dims = [0] : (tensor<4xi32>) -> tensor<4x1xi32>
+  %g = "stablehlo.gather"(%t, %b) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 3>}> : (tensor<5x3xf64>, tensor<4x1xi32>) -> tensor<4x3xf64>
+  %r = "stablehlo.case"(%k) ({
+    %a = stablehlo.sine %g : tensor<4x3xf64>
+    stablehlo.return %a : tensor<4x3xf64>
+  }, {
+    %m = stablehlo.multiply %g, %g : tensor<4x3xf64>
+    stablehlo.return %m : tensor<4x3xf64>
+  }) : (tensor<i32>) -> tensor<4x3xf64>
+  return %r : tensor<4x3xf64>
+}
+)";
+
+TEST(ModuleTrace, CaseAndGatherTraceAndDifferentiate) {
+  st::ModuleFunction f = st::load_stablehlo(kCaseGather)("main");
+  st::Array t = f64_range(15, 0.13, -0.9, {5, 3});
+  st::Array idx = st::array(std::vector<int32_t>{4, 0, 2, 2}, {4});
+  for (int32_t k : {0, 1}) {
+    SCOPED_TRACE(k);
+    st::Array kk = st::array(std::vector<int32_t>{k}, {});
+    st::Array rows = st::take(t, idx, 0);
+    st::Array want = k == 0 ? st::sin(rows) : rows * rows;
+    auto call = [&](const st::Array& t) { return f(kk, t, idx)[0]; };
+    EXPECT_TRUE(allclose(f(kk, t, idx)[0], want, 1e-12, 1e-12));
+    EXPECT_TRUE(allclose(st::jit(call)(t), want, 1e-12, 1e-12));
+    st::testing::check_grads([&](const std::vector<st::Array>& a) { return call(a[0]); }, {t}, "case/gather");
+    // The index traced too: jit over (k, t).
+    EXPECT_TRUE(allclose(st::jit([&](const st::Array& k, const st::Array& t) { return f(k, t, idx)[0]; })(kk, t), want,
+                         1e-12, 1e-12));
+  }
+}
+
+TEST(ModuleTrace, CumsumHelperOfAJaxProgram) {
+  if (!fs::exists(corpus() / "gather_sort_cumsum.mlir")) GTEST_SKIP() << "no conformance corpus at " << corpus();
+  st::ModuleFunction f = st::load_stablehlo((corpus() / "gather_sort_cumsum.mlir").string())("cumsum");
+  st::Array x = st::reshape(st::arange(0, 320, 1, st::f32) * 0.01f - 1.f, {20, 16});
+  // (The direct call cannot compile a helper of a module that has a @main; traced, it runs.)
+  EXPECT_TRUE(allclose(st::jit([&](const st::Array& x) { return f(x)[0]; })(x), st::cumsum(x, 0), 1e-5, 1e-5));
+  st::Array g = st::grad([&](const st::Array& x) { return st::sum(f(x)[0] * f(x)[0]); })(x);
+  st::Array want = st::grad([](const st::Array& x) { st::Array c = st::cumsum(x, 0); return st::sum(c * c); })(x);
+  EXPECT_TRUE(allclose(g, want, 1e-4, 1e-4));
+}
