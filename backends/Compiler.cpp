@@ -24,6 +24,7 @@
 #include "jaxpr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "lowering/JaxprToStrata.h"
+#include "lowering/StrataToJaxpr.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -244,28 +245,23 @@ std::optional<AbstractValue> abstract_value(mlir::Type type, mlir::Location loc,
   return AbstractValue{Shape(tensor.getShape().begin(), tensor.getShape().end()), *dtype, false};
 }
 
-CompileResult compile_mlir_impl(std::string_view text, std::string_view filename, std::string_view entry,
-                                const JitOptions& options) {
-  std::string error;
-  const backends::Target* target = device_target(options, error);
-  if (!target) return failure(error);
-  backends::StageClock clock;
-  Session session(*target);
+// Parses `text` and imports its StableHLO ops; `main` is the function `entry` (as compile_mlir
+// picks it). Null after a diagnostic.
+mlir::OwningOpRef<mlir::ModuleOp> parse_module(Session& session, std::string_view text, std::string_view filename,
+                                               std::string_view entry, mlir::func::FuncOp& main) {
   mlir::ParserConfig config(&session.context, /*verifyAfterParse=*/false);  // verified after the import
   // MLIR's lexer relies on a '\0' after its buffer (an identifier ending the text runs on into
   // what follows), so the text is parsed from a terminated copy (found by fuzz_strata_opt).
   const std::string terminated(text);
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(
       terminated, config, llvm::StringRef(filename.data(), filename.size()));
-  if (!module || mlir::failed(mlir::strata::importGenericOps(*module))) return failure(session.errors);
+  if (!module || mlir::failed(mlir::strata::importGenericOps(*module))) return {};
   if (mlir::Operation* op = mlir::strata::firstUnregisteredOp(*module)) {
     auto callee = op->getAttrOfType<mlir::StringAttr>("call_target_name");
     op->emitError() << op->getName() << (callee ? " @" + callee.getValue().str() : std::string())
                                 << " has no strata op";
-    return failure(session.errors);
+    return {};
   }
-  // The entry stays public under its name; every other function becomes a private helper.
-  mlir::func::FuncOp main;
   for (auto fn : module->getOps<mlir::func::FuncOp>()) {
     bool isEntry = entry.empty() ? fn.getSymName() == "main" : fn.getSymName() == llvm::StringRef(entry.data(), entry.size());
     if (isEntry) main = fn;
@@ -274,8 +270,22 @@ CompileResult compile_mlir_impl(std::string_view text, std::string_view filename
   if (!main || main.isExternal()) {
     mlir::emitError(module->getLoc()) << "expects a function @" << (entry.empty() ? "main" : std::string(entry))
                                       << " with a body in the module";
-    return failure(session.errors);
+    return {};
   }
+  return module;
+}
+
+CompileResult compile_mlir_impl(std::string_view text, std::string_view filename, std::string_view entry,
+                                const JitOptions& options) {
+  std::string error;
+  const backends::Target* target = device_target(options, error);
+  if (!target) return failure(error);
+  backends::StageClock clock;
+  Session session(*target);
+  mlir::func::FuncOp main;
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse_module(session, text, filename, entry, main);
+  if (!module) return failure(session.errors);
+  // The entry stays public under its name; every other function becomes a private helper.
   for (auto fn : module->getOps<mlir::func::FuncOp>())
     if (fn != main) fn.setPrivate();
   main.setPublic();
@@ -313,6 +323,27 @@ CompileResult compile_mlir(std::string_view text, std::string_view filename, std
   } catch (const std::exception& e) {
     return failure(std::string("error: internal: ") + e.what() + "\n");
   }
+}
+
+ImportResult import_mlir(std::string_view text, std::string_view filename, std::string_view entry,
+                         const JitOptions& options) {
+  ImportResult result;
+  try {
+    std::string error;
+    const backends::Target* target = device_target(options, error);
+    if (!target) {
+      result.error = error;
+      return result;
+    }
+    Session session(*target);
+    mlir::func::FuncOp main;
+    mlir::OwningOpRef<mlir::ModuleOp> module = parse_module(session, text, filename, entry, main);
+    if (module && mlir::succeeded(mlir::verify(*module))) result.jaxpr = mlir::strata::convertStrataToJaxpr(main);
+    if (!result.jaxpr) result.error = session.errors.empty() ? "error: import failed\n" : session.errors;
+  } catch (const std::exception& e) {
+    result.error = std::string("error: internal: ") + e.what() + "\n";
+  }
+  return result;
 }
 
 int device_count(DeviceKind kind) {

@@ -7,6 +7,7 @@
 // diagnostics, each with the file:line:col of the user's code.
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -59,6 +60,19 @@ CompileResult compile(const JaxprImpl& jaxpr, const JitOptions& options, std::sp
 // public function. `filename` names the text in diagnostics (file:line:col).
 CompileResult compile_mlir(std::string_view text, std::string_view filename, std::string_view entry,
                            const JitOptions& options);
+
+// The function `entry` of a module of MLIR text (as compile_mlir reads it) as a jaxpr of
+// strata's primitives, so that calling it inside a trace binds them (st::Module under jit,
+// grad, vmap). Its non-scalar constants are constvars holding their values; the module's other
+// functions are inlined. `error` holds the diagnostics (file:line:col of the op that has no
+// jaxpr form) when `jaxpr` is null.
+struct ImportResult {
+  std::shared_ptr<const JaxprImpl> jaxpr;
+  std::string error;
+  bool ok() const { return jaxpr != nullptr; }
+};
+ImportResult import_mlir(std::string_view text, std::string_view filename, std::string_view entry,
+                         const JitOptions& options);
 
 // Whether the generated code checks its loads and stores: options.check_bounds, or
 // STRATA_CHECK_BOUNDS=1 (any value but empty and "0") in the environment.

@@ -10,6 +10,7 @@
 
 #include "array_impl.h"
 #include "backends/Compiler.h"
+#include "jaxpr.h"
 #include "strata/device.h"
 #include "strata/errors.h"
 
@@ -21,6 +22,7 @@ struct Module::State {
   JitOptions options;
   std::mutex mu;
   std::map<std::string, std::shared_ptr<const Executable>, std::less<>> compiled;
+  std::map<std::string, std::shared_ptr<const JaxprImpl>, std::less<>> jaxprs;
 
   const Executable& compile(std::string_view name) {
     std::lock_guard<std::mutex> lock(mu);
@@ -29,6 +31,16 @@ struct Module::State {
     CompileResult r = compiler::compile_mlir(text, filename, name, options);
     if (!r.ok()) throw Error("load_stablehlo(" + filename + "): cannot compile @" + std::string(name) + ":\n" + r.error);
     return *compiled.emplace(std::string(name), r.executable).first->second;
+  }
+
+  // The function as a jaxpr of strata's primitives: what a call inside a trace binds.
+  const JaxprImpl& jaxpr(std::string_view name) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = jaxprs.find(name);
+    if (it != jaxprs.end()) return *it->second;
+    compiler::ImportResult r = compiler::import_mlir(text, filename, name, options);
+    if (!r.ok()) throw Error("load_stablehlo(" + filename + "): @" + std::string(name) + " cannot be traced:\n" + r.error);
+    return *jaxprs.emplace(std::string(name), r.jaxpr).first->second;
   }
 };
 
@@ -71,7 +83,26 @@ ModuleFunction Module::operator()(std::string_view name) const {
   return f;
 }
 
+// Inside a trace (jit, grad, vmap, make_jaxpr): the function's jaxpr evaluated on the
+// arguments, which binds its primitives in the trace.
+std::vector<Array> ModuleFunction::trace(const std::vector<Array>& args) const {
+  const JaxprImpl& j = state_->module->jaxpr(state_->name);
+  const std::string what = "@" + state_->name + " of " + state_->module->filename;
+  if (args.size() != j.invars.size())
+    throw ValueError(what + " takes " + std::to_string(j.invars.size()) + " arguments, but got " + std::to_string(args.size()));
+  for (size_t i = 0; i < args.size(); ++i) {
+    const AbstractValue& want = j.vars[static_cast<size_t>(j.invars[i])];
+    if (!args[i].valid()) throw ValueError(what + ": argument " + std::to_string(i) + " is an empty Array");
+    if (args[i].shape() != want.shape || args[i].dtype() != want.dtype)
+      throw ShapeError(what + ": argument " + std::to_string(i) + " must be " + want.str() + ", but got " +
+                       type_string(args[i].dtype(), args[i].shape()));
+  }
+  return eval_jaxpr(j, args);
+}
+
 std::vector<Array> ModuleFunction::operator()(const std::vector<Array>& args) const {
+  for (const Array& a : args)
+    if (a.valid() && a.is_tracer()) return trace(args);
   const Executable& exe = state_->module->compile(state_->name);
   const std::string what = "@" + state_->name + " of " + state_->module->filename;
   const std::vector<AbstractValue>& want = exe.input_types();
@@ -83,9 +114,6 @@ std::vector<Array> ModuleFunction::operator()(const std::vector<Array>& args) co
   for (size_t i = 0; i < args.size(); ++i) {
     const Array& a = args[i];
     if (!a.valid()) throw ValueError(what + ": argument " + std::to_string(i) + " is an empty Array");
-    if (a.is_tracer())
-      throw ConcretizationError(what + ": argument " + std::to_string(i) +
-                                " is a tracer; a StableHLO function runs on concrete arrays, not inside jit, grad or vmap");
     if (a.shape() != want[i].shape || a.dtype() != want[i].dtype)
       throw ShapeError(what + ": argument " + std::to_string(i) + " must be " + want[i].str() + ", but got " +
                        type_string(a.dtype(), a.shape()));

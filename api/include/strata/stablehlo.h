@@ -7,7 +7,8 @@
 //   std::vector<st::Array> out = m("main")(x, w1, w2);
 //
 // Each function is compiled on its first call and kept; its argument types are fixed by the
-// text, and a call with others is refused naming both.
+// text, and a call with others is refused naming both. Called inside jit, grad or vmap, a
+// function binds strata's primitives (its ops converted to a jaxpr), so it composes with them.
 #pragma once
 
 #include <memory>
@@ -25,7 +26,10 @@ class Module;
 // One function of a Module.
 class ModuleFunction {
  public:
-  // Runs the function on concrete arrays (not inside jit or grad: a tracer is refused).
+  // Runs the function: on concrete arrays, its compiled code (compiled once, kept); inside a
+  // trace (jit, grad, vmap, make_jaxpr), its ops as strata's primitives, so that they trace,
+  // differentiate and batch like the API's own (an op with no jaxpr form is an Error naming it
+  // and its file:line:col).
   std::vector<Array> operator()(const std::vector<Array>& args) const;
   template <class... A>
   std::vector<Array> operator()(const A&... args) const {
@@ -36,6 +40,7 @@ class ModuleFunction {
 
  private:
   friend class Module;
+  std::vector<Array> trace(const std::vector<Array>& args) const;
   struct State;
   std::shared_ptr<State> state_;
 };

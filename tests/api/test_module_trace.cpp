@@ -1,0 +1,328 @@
+// StableHLO module functions inside traces (strata/stablehlo.h, issue 15): called on tracers a
+// ModuleFunction binds strata's primitives (lowering/StrataToJaxpr), so jit, grad, vmap and
+// make_jaxpr compose with it. References: the direct (compiled) call, finite differences, the
+// same program written with the strata API, and JAX's own outputs for the exported programs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "autodiff/check_grads.h"
+#include "strata/strata.h"
+#include "test_util.h"
+
+namespace st = strata;
+namespace fs = std::filesystem;
+using st::testing::error_message;
+
+namespace {
+
+// |a - b| <= atol + rtol * |b| elementwise, same shape and dtype.
+::testing::AssertionResult allclose(const st::Array& a, const st::Array& b, double rtol, double atol) {
+  if (a.shape() != b.shape() || a.dtype() != b.dtype())
+    return ::testing::AssertionFailure() << "shape/dtype " << a << " vs " << b;
+  std::vector<double> x = a.to_vector<double>(), y = b.to_vector<double>();
+  for (size_t i = 0; i < x.size(); ++i)
+    if (!(std::fabs(x[i] - y[i]) <= atol + rtol * std::fabs(y[i])))
+      return ::testing::AssertionFailure() << "element " << i << ": " << x[i] << " vs " << y[i];
+  return ::testing::AssertionSuccess();
+}
+
+// A dense layer with a loss: sum((tanh(x @ w + b) * c)^2) + max(...) through a private helper,
+// a non-scalar constant, compare/select and a reduction whose init is not its identity.
+const char* kDense = R"(
+module {
+  func.func @main(%x: tensor<2x3xf64>, %w: tensor<3x4xf64>, %b: tensor<4xf64>) -> tensor<f64> {
+    %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+    %1 = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<4xf64>) -> tensor<2x4xf64>
+    %2 = stablehlo.add %0, %1 : tensor<2x4xf64>
+    %3 = call @act(%2) : (tensor<2x4xf64>) -> tensor<2x4xf64>
+    %c = stablehlo.constant dense<[1.0, 2.0, -1.0, 0.5]> : tensor<4xf64>
+    %cb = stablehlo.broadcast_in_dim %c, dims = [1] : (tensor<4xf64>) -> tensor<2x4xf64>
+    %4 = stablehlo.multiply %3, %cb : tensor<2x4xf64>
+    %5 = stablehlo.multiply %4, %4 : tensor<2x4xf64>
+    %one = stablehlo.constant dense<1.0> : tensor<f64>
+    %6 = stablehlo.reduce(%5 init: %one) applies stablehlo.add across dimensions = [0, 1] : (tensor<2x4xf64>, tensor<f64>) -> tensor<f64>
+    %ninf = stablehlo.constant dense<0xFFF0000000000000> : tensor<f64>
+    %7 = stablehlo.reduce(%2 init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<2x4xf64>, tensor<f64>) -> tensor<2xf64>
+    %z = stablehlo.constant dense<0.0> : tensor<f64>
+    %8 = stablehlo.reduce(%7 init: %z) applies stablehlo.add across dimensions = [0] : (tensor<2xf64>, tensor<f64>) -> tensor<f64>
+    %9 = stablehlo.add %6, %8 : tensor<f64>
+    return %9 : tensor<f64>
+  }
+  func.func private @act(%a: tensor<2x4xf64>) -> tensor<2x4xf64> {
+    %z = stablehlo.constant dense<0.0> : tensor<f64>
+    %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f64>) -> tensor<2x4xf64>
+    %p = stablehlo.compare GT, %a, %zb, FLOAT : (tensor<2x4xf64>, tensor<2x4xf64>) -> tensor<2x4xi1>
+    %t = stablehlo.tanh %a : tensor<2x4xf64>
+    %s = stablehlo.sine %a : tensor<2x4xf64>
+    %r = stablehlo.select %p, %t, %s : tensor<2x4xi1>, tensor<2x4xf64>
+    return %r : tensor<2x4xf64>
+  }
+}
+)";
+
+// The same program with the strata API.
+st::Array dense_api(const st::Array& x, const st::Array& w, const st::Array& b) {
+  st::Array h = st::matmul(x, w) + b;
+  st::Array a = st::where(h > 0.0, st::tanh(h), st::sin(h));
+  st::Array c = st::array(std::vector<double>{1.0, 2.0, -1.0, 0.5}, {4}, st::f64);
+  st::Array y = a * c;
+  return st::sum(y * y) + 1.0 + st::sum(st::max(h, {1}));
+}
+
+// h ← sin(h * w) four times, in a while loop whose body reads w from above.
+const char* kLoop = R"(
+func.func @main(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<3xf64> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %h = %x) : tensor<i32>, tensor<3xf64>
+  cond {
+    %n = stablehlo.constant dense<4> : tensor<i32>
+    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    %m = stablehlo.multiply %h, %w : tensor<3xf64>
+    %t = stablehlo.sine %m : tensor<3xf64>
+    stablehlo.return %i1, %t : tensor<i32>, tensor<3xf64>
+  }
+  return %r#1 : tensor<3xf64>
+}
+)";
+
+st::Array loop_api(st::Array h, const st::Array& w) {
+  for (int i = 0; i < 4; ++i) h = st::sin(h * w);
+  return h;
+}
+
+st::Array f64_range(int64_t n, double scale, double offset, const st::Shape& shape) {
+  return st::reshape(st::arange(0, static_cast<double>(n), 1, st::f64) * scale + offset, shape);
+}
+
+fs::path corpus() { return fs::path(STRATA_SOURCE_DIR) / ".." / "shared" / "conformance" / "jax"; }
+
+std::vector<st::Array> inputs_of(const std::string& name) {
+  std::vector<st::Array> args;
+  for (int i = 0; fs::exists(corpus() / (name + ".in" + std::to_string(i) + ".npy")); ++i)
+    args.push_back(st::load_npy((corpus() / (name + ".in" + std::to_string(i) + ".npy")).string()));
+  return args;
+}
+
+}  // namespace
+
+TEST(ModuleTrace, JitEqualsTheDirectCall) {
+  st::ModuleFunction f = st::load_stablehlo(kDense)("main");
+  st::Array x = f64_range(6, 0.3, -0.8, {2, 3}), w = f64_range(12, -0.15, 0.9, {3, 4}), b = f64_range(4, 0.2, -0.3, {4});
+  st::Array direct = f(x, w, b)[0];
+  auto jf = st::jit([&](const st::Array& x, const st::Array& w, const st::Array& b) { return f(x, w, b)[0]; });
+  EXPECT_TRUE(allclose(jf(x, w, b), direct, 1e-12, 1e-12));
+  EXPECT_TRUE(allclose(direct, dense_api(x, w, b), 1e-12, 1e-12));
+}
+
+TEST(ModuleTrace, GradMatchesFiniteDifferencesAndTheApiProgram) {
+  st::ModuleFunction f = st::load_stablehlo(kDense)("main");
+  st::Array x = f64_range(6, 0.3, -0.8, {2, 3}), w = f64_range(12, -0.15, 0.9, {3, 4}), b = f64_range(4, 0.2, -0.3, {4});
+  st::testing::check_grads([&](const std::vector<st::Array>& a) { return f(a[0], a[1], a[2])[0]; }, {x, w, b},
+                           "dense module");
+  auto g = st::grad([&](const st::Array& x, const st::Array& w, const st::Array& b) { return f(x, w, b)[0]; },
+                    st::ArgNums<0, 1, 2>{})(x, w, b);
+  auto want = st::grad(dense_api, st::ArgNums<0, 1, 2>{})(x, w, b);
+  EXPECT_TRUE(allclose(std::get<0>(g), std::get<0>(want), 1e-12, 1e-12));
+  EXPECT_TRUE(allclose(std::get<1>(g), std::get<1>(want), 1e-12, 1e-12));
+  EXPECT_TRUE(allclose(std::get<2>(g), std::get<2>(want), 1e-12, 1e-12));
+  // jit(grad(module)) == grad(module).
+  auto jg = st::jit(st::grad([&](const st::Array& w) { return f(x, w, b)[0]; }));
+  EXPECT_TRUE(allclose(jg(w), std::get<1>(want), 1e-12, 1e-12));
+}
+
+TEST(ModuleTrace, VmapMatchesALoopOfDirectCalls) {
+  st::ModuleFunction f = st::load_stablehlo(kDense)("main");
+  st::Array xs = f64_range(5 * 6, 0.07, -1.0, {5, 2, 3}), w = f64_range(12, -0.15, 0.9, {3, 4}), b = f64_range(4, 0.2, -0.3, {4});
+  st::Array ys = st::vmap([&](const st::Array& x, const st::Array& w, const st::Array& b) { return f(x, w, b)[0]; },
+                          {0, std::nullopt, std::nullopt})(xs, w, b);
+  ASSERT_EQ(ys.shape(), (st::Shape{5}));
+  for (int64_t i = 0; i < 5; ++i) {
+    st::Array xi = st::reshape(st::slice(xs, {i, 0, 0}, {i + 1, 2, 3}), {2, 3});
+    EXPECT_TRUE(allclose(st::reshape(st::slice(ys, {i}, {i + 1}), {}), f(xi, w, b)[0], 1e-12, 1e-12)) << "example " << i;
+  }
+}
+
+TEST(ModuleTrace, MakeJaxprShowsThePrimitives) {
+  st::ModuleFunction f = st::load_stablehlo(kDense)("main");
+  st::Array x = st::zeros({2, 3}, st::f64), w = st::zeros({3, 4}, st::f64), b = st::zeros({4}, st::f64);
+  st::Jaxpr j = st::make_jaxpr([&](const st::Array& x, const st::Array& w, const st::Array& b) { return f(x, w, b)[0]; })(x, w, b);
+  std::vector<std::string> names = j.primitive_names();
+  auto has = [&](const char* p) { return std::find(names.begin(), names.end(), p) != names.end(); };
+  for (const char* p : {"dot_general", "broadcast_in_dim", "tanh", "sin", "gt", "select", "reduce_sum", "reduce_max", "mul", "add"})
+    EXPECT_TRUE(has(p)) << p << " in\n" << j;
+  EXPECT_FALSE(has("while")) << j;
+  EXPECT_EQ(j.num_inputs(), 3);
+}
+
+TEST(ModuleTrace, WhileLoopJitJvpAndVmap) {
+  st::ModuleFunction f = st::load_stablehlo(kLoop)("main");
+  st::Array x = st::array(std::vector<double>{0.3, -0.7, 1.1}, {3}, st::f64);
+  st::Array w = st::array(std::vector<double>{1.2, 0.4, -0.9}, {3}, st::f64);
+  st::Array direct = f(x, w)[0];
+  EXPECT_TRUE(allclose(direct, loop_api(x, w), 1e-12, 1e-12));
+  auto call = [&](const st::Array& x, const st::Array& w) { return f(x, w)[0]; };
+  EXPECT_TRUE(allclose(st::jit(call)(x, w), direct, 1e-12, 1e-12));
+  st::Jaxpr j = st::make_jaxpr(call)(x, w);
+  std::vector<std::string> names = j.primitive_names();
+  EXPECT_NE(std::find(names.begin(), names.end(), "while"), names.end()) << j;
+  // Forward mode against finite differences and against the unrolled API program.
+  st::Array tx = st::array(std::vector<double>{0.5, -1.0, 0.25}, {3}, st::f64);
+  st::Array tw = st::array(std::vector<double>{-0.3, 0.8, 0.6}, {3}, st::f64);
+  auto [y, dy] = st::jvp(call, std::tuple<st::Array, st::Array>(x, w), std::tuple<st::Array, st::Array>(tx, tw));
+  auto [y2, dy2] = st::jvp(loop_api, std::tuple<st::Array, st::Array>(x, w), std::tuple<st::Array, st::Array>(tx, tw));
+  const double eps = 1e-6;
+  st::Array fd = (f(x + tx * eps, w + tw * eps)[0] - f(x - tx * eps, w - tw * eps)[0]) / (2 * eps);
+  EXPECT_TRUE(allclose(y, direct, 1e-12, 1e-12));
+  EXPECT_TRUE(allclose(dy, dy2, 1e-12, 1e-12));
+  EXPECT_TRUE(allclose(dy, fd, 1e-6, 1e-8));
+  // Reverse mode through a while loop is refused, as JAX refuses it.
+  EXPECT_THROW(st::grad([&](const st::Array& x) { return st::sum(f(x, w)[0]); })(x), st::Error);
+  // vmap over x.
+  st::Array xs = st::stack({x, x * 2.0, x - 1.0});
+  st::Array ys = st::vmap(call, {0, std::nullopt})(xs, w);
+  for (int64_t i = 0; i < 3; ++i)
+    EXPECT_TRUE(allclose(st::reshape(st::slice(ys, {i, 0}, {i + 1, 3}), {3}),
+                         f(st::reshape(st::slice(xs, {i, 0}, {i + 1, 3}), {3}), w)[0], 1e-12, 1e-12));
+}
+
+TEST(ModuleTrace, AnOpWithoutAJaxprFormIsAClearError) {
+  const char* text = R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+)";
+  st::ModuleFunction f = st::load_stablehlo(text)("main");
+  st::Array x = st::array({3.f, 1.f, 2.f, 0.f}, {4});
+  EXPECT_EQ(f(x)[0].to_vector<float>(), (std::vector<float>{0.f, 1.f, 2.f, 3.f}));  // the direct call still runs
+  std::string msg = error_message<st::Error>([&] { st::jit([&](const st::Array& x) { return f(x)[0]; })(x); });
+  EXPECT_NE(msg.find("op `strata.sort` has no jaxpr form yet"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("<stablehlo>:2:"), std::string::npos) << msg;
+  // A tracer of the wrong type is refused naming both types.
+  st::ModuleFunction g = st::load_stablehlo(kLoop)("main");
+  msg = error_message<st::ShapeError>([&] { st::jit([&](const st::Array& x) { return g(x, x)[0]; })(st::zeros({4}, st::f64)); });
+  EXPECT_NE(msg.find("argument 0 must be f64[3], but got f64[4]"), std::string::npos) << msg;
+}
+
+// The programs exported from JAX: jit of the module function equals the direct call (which
+// tests/api/test_stablehlo_npy and the conformance suite check against JAX's outputs); the
+// ones with ops that have no jaxpr form yet give the clear error naming the op.
+TEST(ModuleTrace, JaxProgramsUnderJit) {
+  if (!fs::exists(corpus() / "mlp_train_step.mlir")) GTEST_SKIP() << "no conformance corpus at " << corpus();
+  const std::map<std::string, std::string> unmapped = {{"gather_sort_cumsum", "strata.sort"}};
+  for (const char* name : {"mlp_train_step", "transformer_block", "cg_while", "rnn_scan_grad", "cnn_forward",
+                           "gather_sort_cumsum"}) {
+    SCOPED_TRACE(name);
+    st::ModuleFunction f = st::load_stablehlo((corpus() / (std::string(name) + ".mlir")).string())("main");
+    std::vector<st::Array> args = inputs_of(name);
+    auto jf = st::jit([&](const std::vector<st::Array>& a) { return f(a); });
+    auto it = unmapped.find(name);
+    if (it != unmapped.end()) {
+      std::string msg = error_message<st::Error>([&] { jf(args); });
+      EXPECT_NE(msg.find("op `" + it->second + "` has no jaxpr form yet"), std::string::npos) << msg;
+      continue;
+    }
+    std::vector<st::Array> direct = f(args), traced = jf(args);
+    ASSERT_EQ(traced.size(), direct.size());
+    for (size_t i = 0; i < direct.size(); ++i) {
+      st::Array want = st::load_npy((corpus() / (std::string(name) + ".out" + std::to_string(i) + ".npy")).string());
+      EXPECT_TRUE(allclose(traced[i], direct[i], 1e-4, 1e-5)) << "output " << i;
+      EXPECT_TRUE(allclose(traced[i], want, 1e-4, 1e-5)) << "output " << i << " vs JAX";
+    }
+  }
+}
+
+// grad through exported programs: the loss of mlp_train_step (its output 4) and a loss on
+// transformer_block's and cnn_forward's (convolution, max pooling) output, each against central differences along a direction (f32).
+TEST(ModuleTrace, GradThroughJaxPrograms) {
+  if (!fs::exists(corpus() / "mlp_train_step.mlir")) GTEST_SKIP() << "no conformance corpus at " << corpus();
+  struct Case {
+    const char* name;
+    size_t arg;     // differentiated argument
+    size_t output;  // output the loss is built on
+    float eps;      // finite-difference step (small where relu and max pooling have kinks)
+  };
+  for (Case c : {Case{"mlp_train_step", 3, 4, 1e-2f}, Case{"transformer_block", 0, 0, 1e-2f}, Case{"cnn_forward", 1, 0, 1e-3f}}) {
+    SCOPED_TRACE(c.name);
+    st::ModuleFunction f = st::load_stablehlo((corpus() / (std::string(c.name) + ".mlir")).string())("main");
+    std::vector<st::Array> args = inputs_of(c.name);
+    auto loss = [&](const st::Array& p) {
+      std::vector<st::Array> a = args;
+      a[c.arg] = p;
+      st::Array y = f(a)[c.output];
+      return st::sum(y * y);
+    };
+    st::Array p = args[c.arg];
+    st::Array g = st::grad(loss)(p);
+    ASSERT_EQ(g.shape(), p.shape());
+    st::Array t = st::random::normal(st::random::key(3), p.shape(), st::f32);
+    const float eps = c.eps;
+    double fd = (loss(p + t * eps).item<double>() - loss(p - t * eps).item<double>()) / (2 * eps);
+    double ad = st::sum(g * t).item<double>();
+    EXPECT_NEAR(ad, fd, 2e-2 * std::max(1.0, std::fabs(fd))) << "grad . t vs finite differences";
+    // Reverse mode against forward mode (the rules' transposes): <grad, t> = jvp along t.
+    auto [y, dy] = st::jvp(loss, p, t);
+    EXPECT_NEAR(ad, dy.item<double>(), 1e-3 * std::max(1.0, std::fabs(ad))) << "grad . t vs jvp";
+    // jit(grad) agrees with grad.
+    EXPECT_TRUE(allclose(st::jit(st::grad(loss))(p), g, 1e-4, 1e-5));
+  }
+}
+
+// cond from a StableHLO case (generic form, as JAX writes lax.switch), gather, and cumsum (a
+// padded reduce_window) from the exported program's helper.
+const char* kCaseGather = R"(
+func.func @main(%k: tensor<i32>, %t: tensor<5x3xf64>, %i: tensor<4xi32>) -> tensor<4x3xf64> {
+  %b = stablehlo.broadcast_in_dim %i, dims = [0] : (tensor<4xi32>) -> tensor<4x1xi32>
+  %g = "stablehlo.gather"(%t, %b) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 3>}> : (tensor<5x3xf64>, tensor<4x1xi32>) -> tensor<4x3xf64>
+  %r = "stablehlo.case"(%k) ({
+    %a = stablehlo.sine %g : tensor<4x3xf64>
+    stablehlo.return %a : tensor<4x3xf64>
+  }, {
+    %m = stablehlo.multiply %g, %g : tensor<4x3xf64>
+    stablehlo.return %m : tensor<4x3xf64>
+  }) : (tensor<i32>) -> tensor<4x3xf64>
+  return %r : tensor<4x3xf64>
+}
+)";
+
+TEST(ModuleTrace, CaseAndGatherTraceAndDifferentiate) {
+  st::ModuleFunction f = st::load_stablehlo(kCaseGather)("main");
+  st::Array t = f64_range(15, 0.13, -0.9, {5, 3});
+  st::Array idx = st::array(std::vector<int32_t>{4, 0, 2, 2}, {4});
+  for (int32_t k : {0, 1}) {
+    SCOPED_TRACE(k);
+    st::Array kk = st::array(std::vector<int32_t>{k}, {});
+    st::Array rows = st::take(t, idx, 0);
+    st::Array want = k == 0 ? st::sin(rows) : rows * rows;
+    auto call = [&](const st::Array& t) { return f(kk, t, idx)[0]; };
+    EXPECT_TRUE(allclose(f(kk, t, idx)[0], want, 1e-12, 1e-12));
+    EXPECT_TRUE(allclose(st::jit(call)(t), want, 1e-12, 1e-12));
+    st::testing::check_grads([&](const std::vector<st::Array>& a) { return call(a[0]); }, {t}, "case/gather");
+    // The index traced too: jit over (k, t).
+    EXPECT_TRUE(allclose(st::jit([&](const st::Array& k, const st::Array& t) { return f(k, t, idx)[0]; })(kk, t), want,
+                         1e-12, 1e-12));
+  }
+}
+
+TEST(ModuleTrace, CumsumHelperOfAJaxProgram) {
+  if (!fs::exists(corpus() / "gather_sort_cumsum.mlir")) GTEST_SKIP() << "no conformance corpus at " << corpus();
+  st::ModuleFunction f = st::load_stablehlo((corpus() / "gather_sort_cumsum.mlir").string())("cumsum");
+  st::Array x = st::reshape(st::arange(0, 320, 1, st::f32) * 0.01f - 1.f, {20, 16});
+  // (The direct call cannot compile a helper of a module that has a @main; traced, it runs.)
+  EXPECT_TRUE(allclose(st::jit([&](const st::Array& x) { return f(x)[0]; })(x), st::cumsum(x, 0), 1e-5, 1e-5));
+  st::Array g = st::grad([&](const st::Array& x) { return st::sum(f(x)[0] * f(x)[0]); })(x);
+  st::Array want = st::grad([](const st::Array& x) { st::Array c = st::cumsum(x, 0); return st::sum(c * c); })(x);
+  EXPECT_TRUE(allclose(g, want, 1e-4, 1e-4));
+}
