@@ -3,25 +3,14 @@ repetitions): 50 conjugate-gradient steps on a 512x512 Poisson grid (lax.while_l
 5-point operator built from slices and concatenates), and the per-step cost of a scan whose body
 adds one number (2^20 steps). Run with /work/venv-jax/bin/python bench/control_flow_jax.py
 (bench/run_control_flow.sh runs both)."""
-import statistics
-import time
 
 import jax
 import jax.numpy as jnp
 from jax import lax
+from jax_util import median_ms
 
 CG_STEPS = 50
 SCAN_STEPS = 1 << 20
-
-
-def median_ms(f, *args, reps=7):
-    jax.block_until_ready(f(*args))
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        jax.block_until_ready(f(*args))
-        ts.append((time.perf_counter() - t) * 1e3)
-    return statistics.median(ts)
 
 
 def laplacian(u):

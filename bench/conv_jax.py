@@ -1,22 +1,15 @@
 """JAX CPU baseline of bench_conv.cpp: a 3x3, 64->64 conv on 32x32 images at batch 64, forward
 and forward+backward (grads of both operands); max_pool and avg_pool 2x2 stride 2 on 64x32x32x64
 NHWC (flax's: lax.reduce_window), forward and forward+backward; jit, median of repetitions (ms)."""
-import time
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+import jax_util
 
 
 def median_ms(f, *args, reps=20):
-    jax.block_until_ready(f(*args))
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        jax.block_until_ready(f(*args))
-        ts.append((time.perf_counter() - t) * 1e3)
-    return float(np.median(ts))
-
+    return jax_util.median_ms(f, *args, reps=reps)
 
 for name, xs, ws, dn in [("nhwc", (64, 32, 32, 64), (3, 3, 64, 64), ("NHWC", "HWIO", "NHWC")),
                          ("nchw", (64, 64, 32, 32), (64, 64, 3, 3), ("NCHW", "OIHW", "NCHW"))]:

@@ -1,24 +1,16 @@
 """bench/indexing_jax.py — JAX CPU on bench_indexing.cpp's workloads: gather of 1M rows from a
 100k×128 f32 table and the scatter-add of 1M rows into it; jit, block_until_ready, median of
 repetitions. Prints one line per workload: name, median ms."""
-import statistics
-import time
 
 import jax
 import jax.numpy as jnp
+import jax_util
 
 ROWS, COLS, IDS = 100_000, 128, 1_000_000
 
 
 def median_ms(f, *args, reps=15):
-    f(*args).block_until_ready()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f(*args).block_until_ready()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
-
+    return jax_util.median_ms(f, *args, reps=reps)
 
 def main():
     k1, k2, k3 = jax.random.split(jax.random.key(0), 3)

@@ -1,21 +1,10 @@
 """JAX CPU timings of bench/bench_linalg.cpp's workloads (f32, jit, block_until_ready, median of
 repetitions): Cholesky and solve of 2048x2048, SVD of 512x512 (reduced), inverse of 64 128x128
 matrices. Run with /work/venv-jax/bin/python bench/linalg_jax.py (bench/run_linalg.sh runs both)."""
-import statistics
-import time
 
 import jax
 import jax.numpy as jnp
-
-
-def median_ms(f, *args, reps=7):
-    jax.block_until_ready(f(*args))
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        jax.block_until_ready(f(*args))
-        ts.append((time.perf_counter() - t) * 1e3)
-    return statistics.median(ts)
+from jax_util import median_ms
 
 
 def spd(n):

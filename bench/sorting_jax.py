@@ -1,22 +1,14 @@
 """JAX CPU timings of bench/bench_sorting.cpp's workloads: cumsum of 16M f32 and along axis 0
 of a 4096x4096 matrix; sort and argsort of 16M f32, sort along the rows of a 4096x4096
 matrix (jit, block_until_ready, median of repetitions). Run with /work/venv-jax/bin/python bench/sorting_jax.py."""
-import statistics
-import time
 
 import jax
 import jax.numpy as jnp
+import jax_util
 
 
-def median_ms(f, x, reps=10):
-    f(x).block_until_ready()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        f(x).block_until_ready()
-        ts.append((time.perf_counter() - t) * 1e3)
-    return statistics.median(ts)
-
+def median_ms(f, *args, reps=10):
+    return jax_util.median_ms(f, *args, reps=reps)
 
 def main():
     x = jax.random.uniform(jax.random.key(1), (1 << 24,), jnp.float32)
