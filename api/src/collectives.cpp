@@ -101,12 +101,14 @@ Array all_to_all(const Array& x, const std::string& axis_name, int split_axis, i
     throw ShapeError("all_to_all: split dimension " + std::to_string(split) + " of " + av.str() + " has size " +
                      std::to_string(size) + ", which " + (tiled ? "does not split into " : "is not ") +
                      std::to_string(n) + (tiled ? " blocks" : "") + " (the size of axis '" + axis_name + "')");
-  Array blocks = move(x, split, 0);
+  Array blocks;
   if (tiled) {
     Shape s = av.shape;
     s[static_cast<size_t>(split)] = size / n;
     s.insert(s.begin() + split, n);
     blocks = move(lax::reshape(x, s), split, 0);
+  } else {
+    blocks = move(x, split, 0);
   }
   Array y = apply(prim::kAllToAll, "all_to_all", blocks, axis_name);  // [n (source), block...]
   // Untiled, the block lost the split dimension and the sources form one at concat_axis.
