@@ -204,13 +204,9 @@ class Nest {
     }
     Operation* op = v.getDefiningOp();
     if (TypedAttr splat = splatOf(op)) return arith::ConstantOp::create(b, l, splat);
-    // x[min(max(i - offset, 0), size - 1)] along dimension d: a read that stays in bounds.
-    auto shifted = [&](Value x, size_t d, int64_t offset) {
-      ArrayRef<int64_t> shape = tensorOf(x).getShape();
-      SmallVector<Value> at(idx);
-      Value i = arith::SubIOp::create(b, l, idx[d], index(offset));
-      at[d] = arith::MaxSIOp::create(b, l, arith::MinSIOp::create(b, l, i, index(shape[d] - 1)), index(0));
-      return std::make_pair(i, at);
+    // An index clamped into [0, size): reads that stay in bounds (the select drops them).
+    auto clamped = [&](Value i, int64_t size) -> Value {
+      return arith::MaxSIOp::create(b, l, arith::MinSIOp::create(b, l, i, index(size - 1)), index(0));
     };
     if (auto pad = dyn_cast<PadOp>(op)) {
       Value padding = scalarAt(b, l, pad.getPaddingValue(), {});
@@ -220,7 +216,7 @@ class Nest {
       Value inside;
       for (size_t d = 0; d < shape.size(); ++d) {
         Value i = arith::SubIOp::create(b, l, idx[d], index(pad.getEdgePaddingLow()[d]));
-        at.push_back(arith::MaxSIOp::create(b, l, arith::MinSIOp::create(b, l, i, index(shape[d] - 1)), index(0)));
+        at.push_back(clamped(i, shape[d]));
         Value ok = arith::AndIOp::create(b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, index(0)),
                                          arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, index(shape[d])));
         inside = inside ? arith::AndIOp::create(b, l, inside, ok).getResult() : ok;
@@ -239,7 +235,9 @@ class Nest {
       }
       Value r;
       for (size_t j = pieces.size(); j-- > 0;) {
-        Value x = scalarAt(b, l, pieces[j].first, shifted(pieces[j].first, d, pieces[j].second).second);
+        SmallVector<Value> at(idx);
+        at[d] = clamped(arith::SubIOp::create(b, l, idx[d], index(pieces[j].second)), tensorOf(pieces[j].first).getShape()[d]);
+        Value x = scalarAt(b, l, pieces[j].first, at);
         r = !r ? x
                : arith::SelectOp::create(
                      b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx[d], index(pieces[j + 1].second)), x, r)
