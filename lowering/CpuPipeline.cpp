@@ -46,6 +46,9 @@ void addLinalgPasses(OpPassManager& pm, const PipelineOptions&) {
   //    loop) move out of scf.while/scf.for bodies and scf.if branches' loops: computed once.
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createUnshareFillsPass());
+  // 4. A loop carry that a reduction nest rewrites element by element is read through the
+  //    nest's output, so that it is updated in its own buffer (no copy per trip).
+  pm.addPass(createCarriesInPlacePass());
 }
 
 namespace {
@@ -126,7 +129,12 @@ void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   // 4. Large loops are outlined for the thread pool (unless parallel loops are off); then
   //    temporaries move into the scratch arena (last, so that it sees every allocation,
   //    including the GEMM's workspace).
-  if (options.jit.parallel) pm.addPass(createOutlineParallelLoopsPass());
+  //    Serial reductions to a few values (a dot product, a norm) first become parallel loops
+  //    over chunks, each with partials of its own.
+  if (options.jit.parallel) {
+    pm.addPass(createSplitReductionLoopsPass());
+    pm.addPass(createOutlineParallelLoopsPass());
+  }
   ScratchArenaPassOptions arena;
   arena.share = options.jit.assign_buffers;
   pm.addPass(createScratchArenaPass(arena));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lowering/Passes.h"
+#include "lowering/ReductionIdentity.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -55,27 +56,27 @@ struct Combiner {
 std::optional<Combiner> combinerOf(Operation* op) {
   Type t = op->getResult(0).getType();
   if (!(t.isF32() || t.isF64() || t.isInteger(32) || t.isInteger(64))) return std::nullopt;
-  auto f = [&](double v) -> TypedAttr { return FloatAttr::get(t, v); };
-  auto i = [&](const APInt& v) -> TypedAttr { return IntegerAttr::get(t, v); };
-  unsigned w = t.isIntOrIndex() ? t.getIntOrFloatBitWidth() : 0;
+  TypedAttr identity = reductionIdentity(op);
+  if (!identity) return std::nullopt;
   using R = gpu::AllReduceOperation;
-  if (isa<arith::AddFOp>(op)) return Combiner{R::ADD, f(0.0)};
-  if (isa<arith::MulFOp>(op)) return Combiner{R::MUL, f(1.0)};
-  if (isa<arith::MaximumFOp>(op)) return Combiner{R::MAXIMUMF, f(-INFINITY)};
-  if (isa<arith::MinimumFOp>(op)) return Combiner{R::MINIMUMF, f(INFINITY)};
-  if (isa<arith::MaxNumFOp>(op)) return Combiner{R::MAXNUMF, f(-INFINITY)};
-  if (isa<arith::MinNumFOp>(op)) return Combiner{R::MINNUMF, f(INFINITY)};
-  if (!w) return std::nullopt;
-  if (isa<arith::AddIOp>(op)) return Combiner{R::ADD, i(APInt(w, 0))};
-  if (isa<arith::MulIOp>(op)) return Combiner{R::MUL, i(APInt(w, 1))};
-  if (isa<arith::MaxSIOp>(op)) return Combiner{R::MAXSI, i(APInt::getSignedMinValue(w))};
-  if (isa<arith::MinSIOp>(op)) return Combiner{R::MINSI, i(APInt::getSignedMaxValue(w))};
-  if (isa<arith::MaxUIOp>(op)) return Combiner{R::MAXUI, i(APInt(w, 0))};
-  if (isa<arith::MinUIOp>(op)) return Combiner{R::MINUI, i(APInt::getAllOnes(w))};
-  if (isa<arith::AndIOp>(op)) return Combiner{R::AND, i(APInt::getAllOnes(w))};
-  if (isa<arith::OrIOp>(op)) return Combiner{R::OR, i(APInt(w, 0))};
-  if (isa<arith::XOrIOp>(op)) return Combiner{R::XOR, i(APInt(w, 0))};
-  return std::nullopt;
+  auto kind = [&]() -> std::optional<R> {
+    if (isa<arith::AddFOp, arith::AddIOp>(op)) return R::ADD;
+    if (isa<arith::MulFOp, arith::MulIOp>(op)) return R::MUL;
+    if (isa<arith::MaximumFOp>(op)) return R::MAXIMUMF;
+    if (isa<arith::MinimumFOp>(op)) return R::MINIMUMF;
+    if (isa<arith::MaxNumFOp>(op)) return R::MAXNUMF;
+    if (isa<arith::MinNumFOp>(op)) return R::MINNUMF;
+    if (isa<arith::MaxSIOp>(op)) return R::MAXSI;
+    if (isa<arith::MinSIOp>(op)) return R::MINSI;
+    if (isa<arith::MaxUIOp>(op)) return R::MAXUI;
+    if (isa<arith::MinUIOp>(op)) return R::MINUI;
+    if (isa<arith::AndIOp>(op)) return R::AND;
+    if (isa<arith::OrIOp>(op)) return R::OR;
+    if (isa<arith::XOrIOp>(op)) return R::XOR;
+    return std::nullopt;
+  }();
+  if (!kind) return std::nullopt;
+  return Combiner{*kind, identity};
 }
 
 // One accumulator of a reduction loop: `acc[i] = combine(acc[i], x)` with i fixed in the loop.

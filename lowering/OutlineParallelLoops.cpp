@@ -2,9 +2,9 @@
 // calls of outlined functions over a range of their outer dimension, for the runtime's
 // parallel_for (--strata-parallel-launch). The algorithm is in Passes.td.
 #include <algorithm>
-#include <functional>
 
 #include "lowering/BufferAliasing.h"
+#include "lowering/LoopNests.h"
 #include "lowering/OutlinedFunction.h"
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -26,45 +26,6 @@ namespace {
 
 std::optional<int64_t> constant(Value v) { return getConstantIntValue(v); }
 
-// A constant upper bound of `v`: its value, or the smallest constant of an affine.min (the
-// size of a partial tile).
-std::optional<int64_t> upperBound(Value v) {
-  if (auto c = constant(v)) return c;
-  auto min = v.getDefiningOp<affine::AffineMinOp>();
-  if (!min) return std::nullopt;
-  std::optional<int64_t> best;
-  for (AffineExpr e : min.getAffineMap().getResults())
-    if (auto c = dyn_cast<AffineConstantExpr>(e)) best = best ? std::min(*best, c.getValue()) : c.getValue();
-  return best;
-}
-
-int64_t tripCount(Value lb, Value ub, Value step) {
-  auto l = constant(lb), u = upperBound(ub), s = constant(step);
-  if (!l || !u || !s || *s <= 0) return 1;  // unknown: count as one
-  return std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
-}
-
-// Iterations of the deepest loop nest in `region` (1 when it has no loops).
-int64_t iterations(Region& region) {
-  int64_t most = 1;
-  region.walk<WalkOrder::PreOrder>([&](Operation* op) {
-    if (auto f = dyn_cast<scf::ForOp>(op)) {
-      most = std::max(most, tripCount(f.getLowerBound(), f.getUpperBound(), f.getStep()) *
-                                iterations(f.getRegion()));
-      return WalkResult::skip();
-    }
-    if (auto p = dyn_cast<scf::ParallelOp>(op)) {
-      int64_t n = 1;
-      for (auto [l, u, s] : llvm::zip(p.getLowerBound(), p.getUpperBound(), p.getStep()))
-        n *= tripCount(l, u, s);
-      most = std::max(most, n * iterations(p.getRegion()));
-      return WalkResult::skip();
-    }
-    return WalkResult::advance();
-  });
-  return most;
-}
-
 bool cloneable(Value v) {
   Operation* def = v.getDefiningOp();
   return def && (isa<arith::ConstantOp, memref::GetGlobalOp>(def));
@@ -79,16 +40,7 @@ struct OutlineParallelLoopsPass : impl::OutlineParallelLoopsPassBase<OutlinePara
     if (!main) return;
     // Loop nests at the top level and inside control flow (a while loop's body: an iterative
     // solver's stencils and updates run in parallel on each trip); not inside another loop nest.
-    SmallVector<Operation*> roots;
-    std::function<void(Block&)> collect = [&](Block& block) {
-      for (Operation& op : block) {
-        if (isa<scf::ParallelOp, scf::ForOp>(op)) roots.push_back(&op);
-        else if (isa<scf::WhileOp, scf::IfOp, scf::IndexSwitchOp>(op))
-          for (Region& r : op.getRegions())
-            for (Block& b : r) collect(b);
-      }
-    };
-    collect(main.getBody().front());
+    SmallVector<Operation*> roots = loopNestRoots(main);
     int counter = 0;
     for (Operation* root : roots) outline(module, main, root, counter);
   }
@@ -120,7 +72,7 @@ struct OutlineParallelLoopsPass : impl::OutlineParallelLoopsPassBase<OutlinePara
       trips.push_back(tripCount(loop.getLowerBound()[d], loop.getUpperBound()[d], loop.getStep()[d]));
     int64_t total = outerTrips;
     for (int64_t t : trips) total *= t;
-    total *= iterations(loop.getRegion());
+    total *= loopIterations(loop.getRegion());
     if (total < minIterations) return;
     size_t p = 0;
     while (p < rank && trips[p] < 2) ++p;

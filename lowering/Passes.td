@@ -67,6 +67,29 @@ def UnshareFillsPass : Pass<"strata-unshare-fills", "::mlir::ModuleOp"> {
   ];
 }
 
+def CarriesInPlacePass : Pass<"strata-carries-in-place", "::mlir::ModuleOp"> {
+  let summary = "Read a loop carry that a reduction nest rewrites through the nest's output";
+  let description = [{
+    A while loop's new carry is computed in the carry's own buffer when bufferization can
+    prove the op writing it reads each element only where it writes it; it proves that for
+    nests without reduction loops (elementwise access) only. A fused nest that updates a carry
+    and reduces (`x += alpha·p` with a dot product, one nest) would write a temporary and copy
+    it into the carry on every trip.
+
+    1. For each linalg.generic on tensors with reduction loops, each output k whose init is a
+       tensor.empty its body does not read, whose map visits every element once (a
+       permutation of the loops), and whose result is materialized into a destination D
+       (bufferization.materialize_in_destination: ControlFlowToScf's carries) that the nest
+       reads as one input at the output's own map, with no other use of D in or after it:
+    2. D becomes output k's init and stops being an input; the body reads output k's block
+       argument (D's element, since each element is visited once) where it read D's.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numInPlace", "in-place", "Outputs computed in the carry they update">,
+  ];
+}
+
 //===-- bufferized stage --------------------------------------------------------------===//
 
 def MarkReadOnlyInputsPass : Pass<"strata-mark-readonly-inputs", "::mlir::ModuleOp"> {
@@ -246,6 +269,48 @@ def FuseParallelLoopsPass : Pass<"strata-fuse-parallel-loops", "::mlir::ModuleOp
   }];
   let statistics = [
     Statistic<"numFused", "fused-loops", "Loops merged into the loop after them">,
+  ];
+}
+
+def SplitReductionLoopsPass : Pass<"strata-split-reduction-loops", "::mlir::ModuleOp"> {
+  let summary = "Split serial reduction loop nests of @main into chunks that run in parallel";
+  let description = [{
+    A reduction to a few values (a sum, a dot product, a max over a whole array) becomes a
+    nest of scf.for loops (ConvertLinalgToParallelLoops: nothing in it is parallel), so it runs
+    on one thread however large it is. For each such nest at the top level of the entry
+    function or inside its control flow (the roots --strata-outline-parallel-loops takes) that
+    runs at least `min-iterations` iterations:
+
+    1. The nest qualifies when its outer loop's iterations are independent except for its
+       accumulators: each store either writes an accumulator (`acc[idx] = combine(acc[idx], x)`,
+       idx fixed in the nest, combine associative and commutative with an identity:
+       add/mul/max/min/and/or/xor) whose buffer nothing else in the nest touches, or writes at
+       an index that contains the outer induction variable (a fused elementwise output); loads
+       of a written buffer read the element their own iteration writes; nothing else has memory
+       effects.
+    2. The outer loop's T trips (T: its largest divisor up to `max-chunks`) become an
+       scf.parallel over T chunks; chunk k runs trips [k·trips/T, (k+1)·trips/T) with each
+       accumulator redirected to element k of a new buffer of partials, which starts at the
+       identity.
+    3. After it, a loop of T iterations combines the partials, in order, into each accumulator
+       (which keeps the value it had before the nest: the reduction's init).
+
+    The scf.parallel is then outlined for the thread pool by --strata-outline-parallel-loops.
+    Float sums and products change their association (as the vectorised loop already does:
+    the reduction bodies are `reassoc`). REQUIRES: bufferized, loops; before
+    --strata-scratch-arena (which places the partials).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"minIterations", "min-iterations", "int64_t",
+           /*default=*/"::strata::cpu_abi::kParallelThreshold",
+           "Fewest iterations (inner loops included) of a nest worth splitting">,
+    Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"64",
+           "Most chunks (partials per accumulator)">,
+  ];
+  let statistics = [
+    Statistic<"numSplit", "split-loops", "Reduction loop nests split into parallel chunks">,
   ];
 }
 

@@ -105,6 +105,12 @@ bool isEpilogueDot(DotGeneralOp d, ArrayRef<std::string> epilogueTypes) {
          d.getRhs().getType().getElementType() == t;
 }
 
+bool isSplatConstant(Operation* op) {
+  auto c = dyn_cast_or_null<ConstantOp>(op);
+  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : DenseElementsAttr();
+  return dense && dense.isSplat();
+}
+
 Kind classify(Operation* op, ArrayRef<std::string> epilogueTypes) {
   if (!isStrata(op)) return Kind::Opaque;
   if (isElementwise(op)) return Kind::Elementwise;
@@ -119,10 +125,7 @@ Kind classify(Operation* op, ArrayRef<std::string> epilogueTypes) {
   if (auto pad = dyn_cast<PadOp>(op))
     return llvm::all_of(pad.getInteriorPadding(), [](int64_t x) { return x == 0; }) ? Kind::Map : Kind::Opaque;
   if (isa<ConcatenateOp>(op)) return Kind::Map;
-  if (auto c = dyn_cast<ConstantOp>(op)) {
-    auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-    return dense && dense.isSplat() ? Kind::Constant : Kind::Opaque;
-  }
+  if (isa<ConstantOp>(op)) return isSplatConstant(op) ? Kind::Constant : Kind::Opaque;
   if (auto r = dyn_cast<ReduceOp>(op)) return isFusibleReduce(r) ? Kind::Reduce : Kind::Opaque;
   if (auto d = dyn_cast<DotGeneralOp>(op)) return isEpilogueDot(d, epilogueTypes) ? Kind::Dot : Kind::Opaque;
   return Kind::Opaque;
@@ -289,6 +292,24 @@ class Fuser {
 
   // ---- 3. Inline or materialize ----
 
+  // Whether `op` reads a piecewise op of this block through elementwise ops and index maps
+  // (what inlining it would carry into each consumer's region). Looks at most 64 ops back, so
+  // that long chains stay linear.
+  bool readsPiecewise(Operation* op) {
+    SmallVector<Operation*> work{op};
+    DenseSet<Operation*> seen;
+    while (!work.empty() && seen.size() < 64) {
+      Operation* o = work.pop_back_val();
+      for (Value v : o->getOperands()) {
+        Operation* d = v.getDefiningOp();
+        if (!inBlock(d) || !seen.insert(d).second) continue;
+        if (isPiecewise(d)) return true;
+        if (info_[d].kind == Kind::Elementwise || info_[d].kind == Kind::Map) work.push_back(d);
+      }
+    }
+    return false;
+  }
+
   void decideInlining(Stats& stats) {
     for (Operation* op : llvm::reverse(ops_)) {
       OpInfo& in = info_[op];
@@ -328,6 +349,9 @@ class Fuser {
       // A piecewise op inlined in several regions would read its pieces again in each, through
       // a select per element: stored once instead.
       else if (isPiecewise(op) && copies > 1) why = "piecewise, " + std::to_string(copies) + " consumers";
+      // So would one that reads piecewise values (a stencil read by two regions): storing it
+      // once costs one write and a read per region, storing its pieces one of each per piece.
+      else if (copies > 1 && readsPiecewise(op)) why = "reads piecewise values, " + std::to_string(copies) + " consumers";
       if (!why.empty()) {
         ++stats.materialized;
         note("materialize " + describe(op) + ": " + why);
@@ -385,7 +409,9 @@ class Fuser {
   // ---- 5. Multi-output merges ----
 
   // The values `ops` read from outside themselves; splat constants only when `constants` (a
-  // region copies them in).
+  // region copies them in). Splats from enclosing blocks too: the canonicalizer hoists a loop
+  // body's constants to the function's entry, and a region reading a splat from memory would
+  // stream a whole tensor of one value.
   SetVector<Value> inputsOf(const SetVector<Operation*>& ops, bool constants = false) {
     SetVector<Value> in;
     for (Operation* m : ops) {
@@ -394,7 +420,7 @@ class Fuser {
       for (Value v : used) {
         Operation* d = v.getDefiningOp();
         if (ops.contains(d)) continue;
-        if (!constants && inBlock(d) && info_[d].kind == Kind::Constant) continue;
+        if (!constants && isSplatConstant(d)) continue;
         in.insert(v);
       }
     }

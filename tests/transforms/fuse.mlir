@@ -216,3 +216,47 @@ func.func @read_in_a_branch(%p: tensor<i1>, %x: tensor<5xf32>) -> tensor<5xf32> 
   %t = strata.multiply %s, %a : tensor<5xf32>
   return %t : tensor<5xf32>
 }
+
+// -----
+
+// A stencil (slices and concatenates) read by two regions: the reduction's and the update's.
+// The value that reads the pieces is stored once (multi-output of the reduction's nest), not
+// the four pieces; and a splat constant from the function's entry (where the canonicalizer
+// hoists a loop body's constants) is copied into the region rather than read from memory.
+// LOG-LABEL: strata-fuse: @stencil_two_consumers
+// LOG:       materialize %{{.*}} (strata.subtract): reads piecewise values, 2 consumers
+// LOG-NOT:   materialize {{.*}}strata.concatenate
+// CHECK-LABEL: func.func @stencil_two_consumers
+// CHECK:       strata.while
+// CHECK:       %[[F:.*]]:2 = strata.fusion(%{{[a-z0-9]+}}) {kind = "input"}
+// CHECK:         strata.concatenate
+// CHECK:         strata.constant dense<4.000000e+00>
+// CHECK:         strata.reduce
+// CHECK:       strata.return %{{.*}}, %{{.*}} : tensor<8x8xf32>, tensor<f32>
+// CHECK:       strata.subtract %{{.*}}, %[[F]]#0
+func.func @stencil_two_consumers(%u0: tensor<8x8xf32>, %r0: tensor<8x8xf32>, %n: tensor<i32>) -> (tensor<8x8xf32>, tensor<f32>) {
+  %four = strata.constant dense<4.0> : tensor<8x8xf32>
+  %z = strata.constant dense<0.0> : tensor<f32>
+  %zr = strata.constant dense<0.0> : tensor<1x8xf32>
+  %k0 = strata.constant dense<0> : tensor<i32>
+  %one = strata.constant dense<1> : tensor<i32>
+  %w:3 = strata.while(%k = %k0, %u = %u0, %s = %z) : tensor<i32>, tensor<8x8xf32>, tensor<f32>
+    cond {
+      %q = strata.compare LT, %k, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      strata.return %q : tensor<i1>
+    } do {
+      %a = strata.slice %u [1:8, 0:8] : (tensor<8x8xf32>) -> tensor<7x8xf32>
+      %up = strata.concatenate %a, %zr, dim = 0 : (tensor<7x8xf32>, tensor<1x8xf32>) -> tensor<8x8xf32>
+      %b = strata.slice %u [0:7, 0:8] : (tensor<8x8xf32>) -> tensor<7x8xf32>
+      %down = strata.concatenate %zr, %b, dim = 0 : (tensor<1x8xf32>, tensor<7x8xf32>) -> tensor<8x8xf32>
+      %m = strata.multiply %u, %four : tensor<8x8xf32>
+      %l1 = strata.subtract %m, %up : tensor<8x8xf32>
+      %lap = strata.subtract %l1, %down : tensor<8x8xf32>
+      %pl = strata.multiply %u, %lap : tensor<8x8xf32>
+      %dot = strata.reduce(%pl init: %z) applies strata.add across dimensions = [0, 1] : (tensor<8x8xf32>, tensor<f32>) -> tensor<f32>
+      %v = strata.subtract %u, %lap : tensor<8x8xf32>
+      %j = strata.add %k, %one : tensor<i32>
+      strata.return %j, %v, %dot : tensor<i32>, tensor<8x8xf32>, tensor<f32>
+    }
+  return %w#1, %w#2 : tensor<8x8xf32>, tensor<f32>
+}

@@ -1,0 +1,32 @@
+// The associative combining ops of reduction loops and their identities (ReductionIdentity.h).
+#include "lowering/ReductionIdentity.h"
+
+#include <cmath>
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+namespace mlir::strata {
+
+TypedAttr reductionIdentity(Operation* op) {
+  if (!op || op->getNumOperands() != 2 || op->getNumResults() != 1) return {};
+  Type t = op->getResult(0).getType();
+  if (isa<FloatType>(t)) {
+    auto f = [&](double v) -> TypedAttr { return FloatAttr::get(t, v); };
+    if (isa<arith::AddFOp>(op)) return f(-0.0);
+    if (isa<arith::MulFOp>(op)) return f(1.0);
+    if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op)) return f(-INFINITY);
+    if (isa<arith::MinimumFOp, arith::MinNumFOp>(op)) return f(INFINITY);
+    return {};
+  }
+  if (!t.isSignlessInteger()) return {};
+  unsigned w = t.getIntOrFloatBitWidth();
+  auto i = [&](const APInt& v) -> TypedAttr { return IntegerAttr::get(t, v); };
+  if (isa<arith::AddIOp, arith::OrIOp, arith::XOrIOp, arith::MaxUIOp>(op)) return i(APInt(w, 0));
+  if (isa<arith::MulIOp>(op)) return i(APInt(w, 1));
+  if (isa<arith::MaxSIOp>(op)) return i(APInt::getSignedMinValue(w));
+  if (isa<arith::MinSIOp>(op)) return i(APInt::getSignedMaxValue(w));
+  if (isa<arith::MinUIOp, arith::AndIOp>(op)) return i(APInt::getAllOnes(w));
+  return {};
+}
+
+}  // namespace mlir::strata

@@ -1,0 +1,159 @@
+// Reductions to a few values split across the thread pool (lowering/SplitReductionLoops.cpp):
+// each chunk of the outer loop accumulates a partial of its own, then the partials are
+// combined. Compiled results against a plain-loop reference (exact for integers, within
+// reassociation error for floats) and against eager mode, over sizes whose trip counts split
+// into many, few or no chunks, every combiner, fused elementwise outputs and while loops.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "strata/strata.h"
+#include "test_util.h"
+
+namespace st = strata;
+using st::Array;
+
+namespace {
+
+Array wave(st::Shape s, st::DType t = st::f32, double scale = 3.0) {
+  int64_t n = 1;
+  for (int64_t d : s) n *= d;
+  return st::astype(st::reshape(st::sin(st::arange(0.0, static_cast<double>(n), 1.0) * 0.37) * scale, s), t);
+}
+
+// Whether the program has a loop outlined for the pool (the split reduction's chunks).
+template <class F, class... A>
+bool parallel(F f, const A&... args) {
+  return st::jit(f).lower(args...).as_text("loops").find("_parallel_") != std::string::npos;
+}
+
+// Element i of the row-major iota of shape s equal to `at`: a mask with one true element.
+Array one_hot_mask(st::Shape s, int64_t at) {
+  return st::reshape(st::arange(static_cast<int64_t>(s[0] * s[1]), st::i64) == at, s);
+}
+
+void expect_close(const Array& got, const Array& want, double rtol, double atol, const std::string& what) {
+  ASSERT_EQ(got.shape(), want.shape()) << what;
+  std::vector<double> g = got.to_vector<double>(), w = want.to_vector<double>();
+  for (size_t i = 0; i < g.size(); ++i)
+    ASSERT_NEAR(g[i], w[i], atol + rtol * std::abs(w[i])) << what << " [" << i << "]";
+}
+
+void expect_near_sum(const Array& got, const std::vector<double>& xs, double want, const std::string& what) {
+  double mag = 0;
+  for (double x : xs) mag += std::abs(x);
+  // Reassociated f32 sums: a few ulps of the sum of magnitudes.
+  EXPECT_NEAR(got.item<double>(), want, 1e-6 * mag + 1e-6) << what;
+}
+
+}  // namespace
+
+TEST(ParallelReductions, FullSumsOfManyShapes) {
+  // 512² (64 chunks), 1000² (50), 3 × 65536 (the outer loop has 3 trips), 65537 (prime: not split).
+  for (st::Shape s : {st::Shape{512, 512}, st::Shape{1000, 1000}, st::Shape{3, 65536}, st::Shape{65537}}) {
+    Array x = wave(s);
+    std::vector<double> xs = x.to_vector<double>();
+    double want = 0;
+    for (double v : xs) want += v;
+    auto f = [](const Array& a) { return st::sum(a); };
+    std::string what = "sum of " + std::to_string(xs.size());
+    expect_near_sum(st::jit(f)(x), xs, want, what);
+    expect_near_sum(f(x), xs, want, what + " (eager)");
+  }
+  EXPECT_TRUE(parallel([](const Array& a) { return st::sum(a); }, wave({512, 512})));
+  EXPECT_FALSE(parallel([](const Array& a) { return st::sum(a); }, wave({65537})));
+  st::JitOptions serial;
+  serial.parallel = false;
+  Array x = wave({512, 512});
+  EXPECT_NEAR(st::jit([](const Array& a) { return st::sum(a); }, serial)(x).item<double>(),
+              st::jit([](const Array& a) { return st::sum(a); })(x).item<double>(), 1e-2);
+}
+
+TEST(ParallelReductions, EveryCombinerAndDtype) {
+  Array x = wave({256, 1024});
+  std::vector<double> xs = x.to_vector<double>();
+  double mx = -INFINITY, mn = INFINITY;
+  for (double v : xs) mx = std::max(mx, v), mn = std::min(mn, v);
+  EXPECT_EQ(st::jit([](const Array& a) { return st::max(a); })(x).item<double>(), mx);
+  EXPECT_EQ(st::jit([](const Array& a) { return st::min(a); })(x).item<double>(), mn);
+  // A product of values near 1 (no overflow): the logs add up.
+  Array near1 = x * 1e-4f + 1.0f;
+  double logp = 0;
+  for (double v : near1.to_vector<double>()) logp += std::log(v);
+  // (262144 f32 roundings drift ~0.1% from the exact product, whatever the order: the serial
+  // loop and eager mode too.)
+  st::JitOptions serial;
+  serial.parallel = false;
+  double split = std::log(st::jit([](const Array& a) { return st::prod(a); })(near1).item<double>());
+  EXPECT_NEAR(split, logp, 3e-3);
+  EXPECT_NEAR(split, std::log(st::jit([](const Array& a) { return st::prod(a); }, serial)(near1).item<double>()), 3e-4);
+  // Integers: exact, whatever the order.
+  for (st::DType t : {st::i32, st::i64, st::u32}) {
+    Array xi = st::astype(wave({256, 1024}, st::f32, 1000.0), t);
+    std::vector<double> v = xi.to_vector<double>();
+    double s = 0, hi = -INFINITY, lo = INFINITY;
+    for (double e : v) s += e, hi = std::max(hi, e), lo = std::min(lo, e);
+    std::string name(st::short_name(t));
+    if (t == st::u32) {
+      s = 0;  // wraps modulo 2^32
+      uint32_t w = 0;
+      for (double e : v) w += static_cast<uint32_t>(e);
+      s = w;
+    }
+    EXPECT_EQ(st::jit([](const Array& a) { return st::sum(a); })(xi).item<double>(), s) << name;
+    EXPECT_EQ(st::jit([](const Array& a) { return st::max(a); })(xi).item<double>(), hi) << name;
+    EXPECT_EQ(st::jit([](const Array& a) { return st::min(a); })(xi).item<double>(), lo) << name;
+    EXPECT_TRUE(parallel([](const Array& a) { return st::max(a); }, xi)) << name;
+  }
+  // Booleans: all/any, with one odd element in the last chunk.
+  Array ones = st::ones({512, 512}, st::bool_);
+  Array one_false = st::logical_not(one_hot_mask({512, 512}, 512 * 512 - 1));
+  EXPECT_TRUE(st::jit([](const Array& a) { return st::all(a); })(ones).item<bool>());
+  EXPECT_FALSE(st::jit([](const Array& a) { return st::all(a); })(one_false).item<bool>());
+  EXPECT_TRUE(st::jit([](const Array& a) { return st::any(st::logical_not(a)); })(one_false).item<bool>());
+  EXPECT_FALSE(st::jit([](const Array& a) { return st::any(st::logical_not(a)); })(ones).item<bool>());
+  // f64 and bf16 sums against eager.
+  for (st::DType t : {st::f64, st::bf16}) {
+    Array xt = wave({512, 512}, t);
+    double e = st::sum(xt).item<double>(), j = st::jit([](const Array& a) { return st::sum(a); })(xt).item<double>();
+    EXPECT_NEAR(j, e, t == st::f64 ? 1e-9 : 0.05 * std::abs(e) + 1.0) << st::short_name(t);
+  }
+}
+
+TEST(ParallelReductions, NanPropagatesThroughPartials) {
+  Array x = st::where(one_hot_mask({512, 512}, 300 * 512 + 7), st::full({}, NAN), wave({512, 512}));
+  EXPECT_TRUE(std::isnan(st::jit([](const Array& a) { return st::max(a); })(x).item<double>()));
+  EXPECT_TRUE(std::isnan(st::jit([](const Array& a) { return st::sum(a); })(x).item<double>()));
+}
+
+TEST(ParallelReductions, FusedOutputsAndInit) {
+  // One fused nest: the sum of squares and the squares themselves (an elementwise output each
+  // chunk writes); max and min of one operand.
+  auto f = [](const Array& a) {
+    Array sq = a * a;
+    return std::vector<Array>{st::sum(sq), sq * 2.0f, st::max(a) + st::min(a)};
+  };
+  Array x = wave({512, 512});
+  std::vector<Array> got = st::jit(f)(x), want = f(x);
+  EXPECT_NEAR(got[0].item<double>(), want[0].item<double>(), 1e-5 * want[0].item<double>());
+  expect_close(got[1], want[1], 0, 0, "squares");
+  EXPECT_EQ(got[2].item<double>(), want[2].item<double>());
+  EXPECT_TRUE(parallel(f, x));
+}
+
+TEST(ParallelReductions, InsideAWhileLoop) {
+  // Power iteration on a diagonal matrix: the norm (a full sum) is taken on every trip.
+  auto f = [](const Array& v0) {
+    auto body = [](const std::vector<Array>& s) {
+      Array w = s[0] * st::reshape(st::arange(1.0f, 513.0f, 1.0f), {512, 1}) * 1e-3f;
+      Array norm = st::sqrt(st::sum(w * w));
+      return std::vector<Array>{w / norm, s[1] + 1};
+    };
+    return st::while_loop([](const std::vector<Array>& s) { return s[1] < 20; }, body,
+                          std::vector<Array>{v0, st::full({}, 0, st::i32)})[0];
+  };
+  Array v = wave({512, 512}) + 4.0f;
+  expect_close(st::jit(f)(v), f(v), 1e-4, 1e-6, "power iteration");
+  EXPECT_TRUE(parallel(f, v));
+}

@@ -1,0 +1,135 @@
+// --strata-split-reduction-loops: a serial reduction nest of @main (a full sum with a fused
+// elementwise output) becomes an scf.parallel over chunks of its outer loop, each accumulating
+// into its own partial, then a loop combining the partials into the accumulator; nests whose
+// iterations depend on each other, or that are small, stay.
+// RUN: strata-opt --split-input-file --strata-split-reduction-loops %s | FileCheck %s
+// RUN: strata-opt --split-input-file --strata-split-reduction-loops=max-chunks=4 %s | FileCheck %s --check-prefix=FOUR
+
+// CHECK-LABEL: func.func @sum_and_square
+// CHECK-SAME:  (%[[X:.*]]: memref<512x512xf32>, %[[Y:.*]]: memref<512x512xf32>, %[[S:.*]]: memref<f32>)
+// CHECK:       %[[P:.*]] = memref.alloc() : memref<64xf32>
+// CHECK:       scf.parallel (%[[K:.*]]) = (%{{.*}}) to (%{{.*}}) step
+// CHECK:         %[[ID:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK:         memref.store %[[ID]], %[[P]][%[[K]]]
+// CHECK:         scf.for %[[II:.*]] = %{{.*}} to %[[C8:.*]] step
+// CHECK:           %[[N:.*]] = arith.muli %[[K]], %[[C8]]
+// CHECK:           %[[M:.*]] = arith.addi %[[N]], %[[II]]
+// CHECK:           scf.for %[[J:.*]] =
+// CHECK:             %[[V:.*]] = memref.load %[[X]][%[[I:.*]], %[[J]]]
+// CHECK:             %[[A:.*]] = memref.load %[[P]][%[[K]]]
+// CHECK:             %[[SUM:.*]] = arith.addf %[[A]], %{{.*}} fastmath<reassoc>
+// CHECK:             memref.store %[[SUM]], %[[P]][%[[K]]]
+// CHECK:             memref.store %{{.*}}, %[[Y]][%[[I]], %[[J]]]
+// CHECK:       %[[START:.*]] = memref.load %[[S]][]
+// CHECK:       %[[TOTAL:.*]] = scf.for %[[T:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[START]]) -> (f32)
+// CHECK:         %[[PT:.*]] = memref.load %[[P]][%[[T]]]
+// CHECK:         %[[C:.*]] = arith.addf %[[ACC]], %[[PT]] fastmath<reassoc>
+// CHECK:         scf.yield %[[C]]
+// CHECK:       memref.store %[[TOTAL]], %[[S]][]
+// FOUR-LABEL:  func.func @sum_and_square
+// FOUR:        memref.alloc() : memref<4xf32>
+func.func @sum_and_square(%x: memref<512x512xf32>, %y: memref<512x512xf32>, %s: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c512 = arith.constant 512 : index
+  %zero = arith.constant 0.0 : f32
+  memref.store %zero, %s[] : memref<f32>
+  scf.for %i = %c0 to %c512 step %c1 {
+    scf.for %j = %c0 to %c512 step %c1 {
+      %v = memref.load %x[%i, %j] : memref<512x512xf32>
+      %a = memref.load %s[] : memref<f32>
+      %sq = arith.mulf %v, %v : f32
+      %sum = arith.addf %a, %sq fastmath<reassoc> : f32
+      memref.store %sum, %s[] : memref<f32>
+      memref.store %sq, %y[%i, %j] : memref<512x512xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// An integer max over a 1-d array: the identity is the smallest i32; 65535 = 3·5·17·257 trips,
+// whose largest divisor up to 64 is 51.
+// CHECK-LABEL: func.func @max_i32
+// CHECK:       memref.alloc() : memref<51xi32>
+// CHECK:       arith.constant -2147483648 : i32
+// CHECK:       arith.maxsi
+func.func @max_i32(%x: memref<65535xi32>, %m: memref<i32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 65535 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<65535xi32>
+    %a = memref.load %m[] : memref<i32>
+    %r = arith.maxsi %v, %a : i32
+    memref.store %r, %m[] : memref<i32>
+  }
+  return
+}
+
+// -----
+
+// Not split: iteration i reads what iteration i - 1 wrote (a prefix sum) ...
+// CHECK-LABEL: func.func @prefix
+// CHECK-NOT:   scf.parallel
+// CHECK-NOT:   memref.alloc
+func.func @prefix(%x: memref<65536xf32>, %y: memref<65536xf32>, %s: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 65536 : index
+  scf.for %i = %c1 to %n step %c1 {
+    %im1 = arith.subi %i, %c1 : index
+    %p = memref.load %y[%im1] : memref<65536xf32>
+    %v = memref.load %x[%i] : memref<65536xf32>
+    %a = memref.load %s[] : memref<f32>
+    %sum = arith.addf %a, %v : f32
+    memref.store %sum, %s[] : memref<f32>
+    %q = arith.addf %p, %v : f32
+    memref.store %q, %y[%i] : memref<65536xf32>
+  }
+  return
+}
+
+// -----
+
+// ... a combine that is not associative (subtraction) ...
+// CHECK-LABEL: func.func @difference
+// CHECK-NOT:   scf.parallel
+func.func @difference(%x: memref<65536xf32>, %s: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 65536 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<65536xf32>
+    %a = memref.load %s[] : memref<f32>
+    %d = arith.subf %a, %v : f32
+    memref.store %d, %s[] : memref<f32>
+  }
+  return
+}
+
+// -----
+
+// ... a prime trip count, and a small nest.
+// CHECK-LABEL: func.func @prime_and_small
+// CHECK-NOT:   scf.parallel
+func.func @prime_and_small(%x: memref<65537xf32>, %z: memref<64xf32>, %s: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 65537 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<65537xf32>
+    %a = memref.load %s[] : memref<f32>
+    %r = arith.addf %a, %v : f32
+    memref.store %r, %s[] : memref<f32>
+  }
+  scf.for %i = %c0 to %c64 step %c1 {
+    %v = memref.load %z[%i] : memref<64xf32>
+    %a = memref.load %s[] : memref<f32>
+    %r = arith.addf %a, %v : f32
+    memref.store %r, %s[] : memref<f32>
+  }
+  return
+}
