@@ -1,14 +1,23 @@
-// conv_general_dilated as im2col + GEMM (the layout-generic path: any dimension numbers,
-// strides, padding, dilations and groups). Feature groups and batch groups are both the GEMM's
-// batch: group g reads lhs features [g·Cg, (g+1)·Cg) (feature groups) or lhs batch rows
-// [g·N', (g+1)·N') (batch groups) and writes output features [g·Og, (g+1)·Og).
+// conv_general_dilated as an implicit GEMM with blocked im2col (the layout-generic path: any
+// dimension numbers, strides, padding, dilations and groups). Per group g the convolution is
+//   out[g][row = (n, s)][o] = sum_{col = (k, c)} patch[g][row][col] · W[g][col][o]
+// (n a batch row, s an output position, k a window tap, c a feature of the group). The patch
+// matrix is never materialised: each task takes a tile of MC rows, packs MC × KC of it at a
+// time (the lhs features contiguous, so each (row, tap) is one copy of Cg elements or a zero
+// fill for padding) and multiplies it by the packed kernel with a register-blocked
+// micro-kernel (MR rows × NR output features in vector accumulators), the tile's result then
+// written in the output's layout. Tiles run on the thread pool; each output element is summed
+// by one thread in one fixed order, so results do not depend on the thread count.
+// Feature groups and batch groups are both the GEMM's groups: group g reads lhs features
+// [g·Cg, (g+1)·Cg) (feature groups) or lhs batch rows [g·N, (g+1)·N) (batch groups) and writes
+// output features [g·Og, (g+1)·Og). bf16/f16 are packed as f32, summed in f32, rounded once.
 #include "conv.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "copy.h"
-#include "gemm.h"
 #include "parallel.h"
 #include "types.h"
 
@@ -17,41 +26,106 @@ namespace {
 
 using shape_rules::ConvParams;
 
-template <class T>
-void conv_impl(DType dtype, const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, const Shape& ys,
-               const ConvParams& p) {
+#if defined(__AVX512F__)
+// Clang's tuning for recent x86 prefers 256-bit vectors and would split each 512-bit one in
+// two (twice the registers: the accumulators spill); the micro-kernel asks for 512-bit ones.
+#define STRATA_CONV_VECTOR_ATTR __attribute__((noinline, min_vector_width(512)))
+constexpr int kVectorBytes = 64;
+constexpr int kMaxNV = 4;  // 6 × 4 accumulators + 4 kernel vectors + 1 broadcast of 32 registers
+#else
+#define STRATA_CONV_VECTOR_ATTR __attribute__((noinline))
+constexpr int kVectorBytes = 32;
+constexpr int kMaxNV = 2;  // 6 × 2 + 2 + 1 of 16
+#endif
+constexpr int kMR = 6;          // patch rows per micro-kernel call
+constexpr int64_t kMaxKC = 128;  // columns per packed block: KC × NR of the kernel stays in L1
+constexpr int64_t kMaxMC = 288;  // rows per tile: MC × KC of patches stays in L2
+
+template <class C>
+constexpr int kLanes = kVectorBytes / static_cast<int>(sizeof(C));
+
+// Ct[r][0, NV·lanes) (+)= sum_k A[r·lda + k] · B[k·NR + ...] for r < kMR: the GEMM's inner
+// block, the accumulators in registers across the kc steps.
+template <class C, int NV>
+STRATA_CONV_VECTOR_ATTR void micro_kernel(int64_t kc, const C* A, int64_t lda, const C* B, C* Ct, int64_t ldc, bool accumulate) {
+  constexpr int L = kLanes<C>, NR = NV * L;
+  using V = C __attribute__((ext_vector_type(L)));
+  V acc[kMR][NV];
+  for (int r = 0; r < kMR; ++r)
+    for (int v = 0; v < NV; ++v) {
+      if (accumulate) std::memcpy(&acc[r][v], Ct + r * ldc + v * L, sizeof(V));
+      else acc[r][v] = V(0);
+    }
+  for (int64_t k = 0; k < kc; ++k) {
+    V b[NV];
+    for (int v = 0; v < NV; ++v) std::memcpy(&b[v], B + k * NR + v * L, sizeof(V));
+    for (int r = 0; r < kMR; ++r) {
+      V a = V(A[r * lda + k]);
+      for (int v = 0; v < NV; ++v) acc[r][v] = __builtin_elementwise_fma(a, b[v], acc[r][v]);
+    }
+  }
+  for (int r = 0; r < kMR; ++r)
+    for (int v = 0; v < NV; ++v) std::memcpy(Ct + r * ldc + v * L, &acc[r][v], sizeof(V));
+}
+
+template <class T, class C, int NV>
+void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, const Shape& ys,
+                const ConvParams& p) {
   const size_t rank = xs.size(), nsp = rank - 2;
-  const IntList xst = contiguous_strides(xs), wst = contiguous_strides(ws), yst = contiguous_strides(ys);
   auto dim = [](const Shape& s, int64_t d) { return s[static_cast<size_t>(d)]; };
-  auto str = [](const IntList& s, int64_t d) { return s[static_cast<size_t>(d)]; };
   const int64_t G = p.feature_group_count, B = p.batch_group_count, NG = G * B;
-  const int64_t N = dim(xs, p.lhs_spec[0]) / B, C = dim(xs, p.lhs_spec[1]), Cg = C / G;
+  const int64_t N = dim(xs, p.lhs_spec[0]) / B, Cin = dim(xs, p.lhs_spec[1]), Cg = Cin / G;
   const int64_t Og = dim(ws, p.rhs_spec[0]) / NG;
-  std::vector<int64_t> os(nsp), ks(nsp);
-  int64_t S = 1, K = 1;
+  std::vector<int64_t> os(nsp), ks(nsp), is(nsp);
+  int64_t S = 1, K = 1, Sin = 1;
   for (size_t i = 0; i < nsp; ++i) {
     os[i] = dim(ys, p.out_spec[i + 2]);
     ks[i] = dim(ws, p.rhs_spec[i + 2]);
+    is[i] = dim(xs, p.lhs_spec[i + 2]);
     S *= os[i];
     K *= ks[i];
+    Sin *= is[i];
   }
-  const int64_t total = NG * N * S * Og;
-  if (total == 0) return;
-  if (K * Cg == 0) {
-    std::fill_n(y, total, T(0));
-    return;
+
+  // The lhs with its features innermost and contiguous ([batch][spatial...][features]): read
+  // in place when it already is (NHWC-like), else a copy, so that every (row, tap) of the
+  // patch matrix is one contiguous run of Cg elements.
+  const std::vector<int64_t> xst = contiguous_strides(xs);
+  std::vector<T> canon;
+  std::vector<int64_t> spst(nsp);  // spatial strides of the layout read
+  int64_t xN;                      // batch stride; features at stride 1
+  if (Cin == 1 || xst[static_cast<size_t>(p.lhs_spec[1])] == 1) {
+    xN = xst[static_cast<size_t>(p.lhs_spec[0])];
+    for (size_t i = 0; i < nsp; ++i) spst[i] = xst[static_cast<size_t>(p.lhs_spec[i + 2])];
+  } else {
+    std::vector<int64_t> src_strides;
+    Shape cshape;
+    src_strides.push_back(xst[static_cast<size_t>(p.lhs_spec[0])]);
+    cshape.push_back(dim(xs, p.lhs_spec[0]));
+    for (size_t i = 0; i < nsp; ++i) {
+      src_strides.push_back(xst[static_cast<size_t>(p.lhs_spec[i + 2])]);
+      cshape.push_back(is[i]);
+    }
+    src_strides.push_back(xst[static_cast<size_t>(p.lhs_spec[1])]);
+    cshape.push_back(Cin);
+    canon.resize(static_cast<size_t>(dim(xs, p.lhs_spec[0]) * Sin * Cin));
+    strided_copy(x, 0, src_strides, canon.data(), cshape, sizeof(T));
+    x = canon.data();
+    xN = Sin * Cin;
+    for (size_t i = nsp; i-- > 0;) spst[i] = (i + 1 == nsp ? Cin : spst[i + 1] * is[i + 1]);
   }
-  // src[i][s·ks + k]: the lhs offset along spatial dim i read by output s and window tap k, or
-  // -1 where that lands in padding or between lhs-dilated elements.
+
+  // src[i][s·ks + k]: the offset along spatial dim i read by output s and window tap k, or -1
+  // where that lands in padding or between lhs-dilated elements.
   std::vector<std::vector<int64_t>> src(nsp);
   for (size_t i = 0; i < nsp; ++i) {
-    const int64_t in = dim(xs, p.lhs_spec[i + 2]), ld = p.lhs_dilation[i];
+    const int64_t ld = p.lhs_dilation[i];
     src[i].resize(static_cast<size_t>(os[i] * ks[i]));
     for (int64_t s = 0; s < os[i]; ++s)
       for (int64_t k = 0; k < ks[i]; ++k) {
         int64_t pos = s * p.window_strides[i] + k * p.rhs_dilation[i] - p.padding_low[i];
-        bool ok = pos >= 0 && pos % ld == 0 && pos / ld < in;
-        src[i][static_cast<size_t>(s * ks[i] + k)] = ok ? (pos / ld) * str(xst, p.lhs_spec[i + 2]) : -1;
+        bool ok = pos >= 0 && pos % ld == 0 && pos / ld < is[i];
+        src[i][static_cast<size_t>(s * ks[i] + k)] = ok ? (pos / ld) * spst[i] : -1;
       }
   }
   // Each flat output position / window tap as its per-dimension indices (row-major).
@@ -65,56 +139,103 @@ void conv_impl(DType dtype, const T* x, const T* w, T* y, const Shape& xs, const
     return idx;
   };
   const std::vector<int64_t> sidx = unflatten(S, os), kidx = unflatten(K, ks);
-  const int64_t xN = str(xst, p.lhs_spec[0]), xC = str(xst, p.lhs_spec[1]);
 
-  // Patches [NG][N·S][K·Cg] and the kernel as [NG][K·Cg][Og].
-  const int64_t rows = N * S, cols = K * Cg;
-  std::vector<T> patches(static_cast<size_t>(NG * rows * cols));
-  parallel_for(NG * rows, 16, [&](int64_t lo, int64_t hi) {
-    for (int64_t r = lo; r < hi; ++r) {
-      const int64_t g = r / rows, n = (r % rows) / S, s = r % S;
-      const int64_t batch = (B > 1 ? g * N : 0) + n, f0 = G > 1 ? g * Cg : 0;
-      T* dst = patches.data() + r * cols;
-      for (int64_t k = 0; k < K; ++k, dst += Cg) {
-        int64_t off = batch * xN + f0 * xC;
-        bool ok = true;
-        for (size_t i = 0; i < nsp && ok; ++i) {
-          int64_t o = src[i][static_cast<size_t>(sidx[static_cast<size_t>(s) * nsp + i] * ks[i] +
-                                                  kidx[static_cast<size_t>(k) * nsp + i])];
-          ok = o >= 0;
-          off += o;
+  // The kernel packed as [NG][Og / NR panels][K·Cg][NR] (output features past Og are zeros).
+  constexpr int64_t NR = NV * kLanes<C>;
+  const int64_t rows = N * S, cols = K * Cg, panels = (Og + NR - 1) / NR, ldc = panels * NR;
+  const std::vector<int64_t> wst = contiguous_strides(ws);
+  const int64_t wO = wst[static_cast<size_t>(p.rhs_spec[0])], wI = wst[static_cast<size_t>(p.rhs_spec[1])];
+  std::vector<C> packed(static_cast<size_t>(NG * panels * cols * NR));
+  parallel_for(NG * cols, std::max<int64_t>(1, kElementwiseGrain / ldc), [&](int64_t lo, int64_t hi) {
+    for (int64_t gk = lo; gk < hi; ++gk) {
+      const int64_t g = gk / cols, col = gk % cols, k = col / Cg, c = col % Cg;
+      int64_t off = c * wI + g * Og * wO;
+      for (size_t i = 0; i < nsp; ++i)
+        off += kidx[static_cast<size_t>(k) * nsp + i] * wst[static_cast<size_t>(p.rhs_spec[i + 2])];
+      for (int64_t o = 0; o < ldc; ++o)
+        packed[static_cast<size_t>(((g * panels + o / NR) * cols + col) * NR + o % NR)] =
+            o < Og ? static_cast<C>(w[off + o * wO]) : C(0);
+    }
+  });
+
+  // Tiles of rows, as many as keep the threads evenly busy and each under kMaxMC rows.
+  const int threads = num_threads();
+  int64_t per_group = std::max<int64_t>(1, (rows + kMaxMC - 1) / kMaxMC);
+  if (NG * per_group < threads) per_group = std::min<int64_t>((threads + NG - 1) / NG, (rows + kMR - 1) / kMR);
+  else if (NG == 1 && per_group % threads) per_group += threads - per_group % threads;
+  const int64_t mc = ((rows + per_group - 1) / per_group + kMR - 1) / kMR * kMR;
+  per_group = (rows + mc - 1) / mc;
+  const int64_t kblocks = (cols + kMaxKC - 1) / kMaxKC, kc_max = (cols + kblocks - 1) / kblocks;
+
+  const std::vector<int64_t> yst = contiguous_strides(ys);
+  const int64_t yN = yst[static_cast<size_t>(p.out_spec[0])], yF = yst[static_cast<size_t>(p.out_spec[1])];
+  parallel_for(NG * per_group, 1, [&](int64_t lo, int64_t hi) {
+    std::vector<C> a(static_cast<size_t>(mc * kc_max)), ct(static_cast<size_t>(mc * ldc));
+    for (int64_t t = lo; t < hi; ++t) {
+      const int64_t g = t / per_group, r0 = (t % per_group) * mc, r1 = std::min(rows, r0 + mc);
+      const int64_t batch0 = B > 1 ? g * N : 0, f0 = G > 1 ? g * Cg : 0;
+      for (int64_t k0 = 0; k0 < cols; k0 += kc_max) {
+        const int64_t kc = std::min(kc_max, cols - k0);
+        // Pack patch rows [r0, r1) × columns [k0, k0 + kc), rows past r1 zero.
+        for (int64_t r = r0; r < r0 + mc; ++r) {
+          C* dst = a.data() + (r - r0) * kc;
+          if (r >= r1) {
+            std::fill_n(dst, kc, C(0));
+            continue;
+          }
+          const int64_t n = r / S, s = r % S, base = (batch0 + n) * xN + f0;
+          for (int64_t col = k0; col < k0 + kc;) {
+            const int64_t k = col / Cg, c = col % Cg, len = std::min(Cg - c, k0 + kc - col);
+            int64_t off = base + c;
+            bool ok = true;
+            for (size_t i = 0; i < nsp && ok; ++i) {
+              int64_t o = src[i][static_cast<size_t>(sidx[static_cast<size_t>(s) * nsp + i] * ks[i] +
+                                                      kidx[static_cast<size_t>(k) * nsp + i])];
+              ok = o >= 0;
+              off += o;
+            }
+            if (!ok) std::fill_n(dst, len, C(0));
+            else for (int64_t e = 0; e < len; ++e) dst[e] = static_cast<C>(x[off + e]);
+            dst += len;
+            col += len;
+          }
         }
-        if (!ok) {
-          std::fill_n(dst, Cg, T(0));
-          continue;
+        for (int64_t j = 0; j < panels; ++j) {
+          const C* bp = packed.data() + ((g * panels + j) * cols + k0) * NR;
+          for (int64_t i = 0; i < mc; i += kMR)
+            micro_kernel<C, NV>(kc, a.data() + i * kc, kc, bp, ct.data() + i * ldc + j * NR, ldc, k0 > 0);
         }
-        for (int64_t c = 0; c < Cg; ++c) dst[c] = x[off + c * xC];
+      }
+      // The tile's rows into the output's layout.
+      for (int64_t r = r0; r < r1; ++r) {
+        const int64_t n = r / S, s = r % S;
+        int64_t off = n * yN + g * Og * yF;
+        for (size_t i = 0; i < nsp; ++i)
+          off += sidx[static_cast<size_t>(s) * nsp + i] * yst[static_cast<size_t>(p.out_spec[i + 2])];
+        const C* row = ct.data() + (r - r0) * ldc;
+        for (int64_t o = 0; o < Og; ++o) y[off + o * yF] = convert_value<T>(row[o]);
       }
     }
   });
-  std::vector<T> kernel(static_cast<size_t>(NG * cols * Og));
-  const int64_t wO = str(wst, p.rhs_spec[0]), wI = str(wst, p.rhs_spec[1]);
-  for (int64_t g = 0; g < NG; ++g)
-    for (int64_t k = 0; k < K; ++k) {
-      int64_t koff = 0;
-      for (size_t i = 0; i < nsp; ++i) koff += kidx[static_cast<size_t>(k) * nsp + i] * str(wst, p.rhs_spec[i + 2]);
-      for (int64_t c = 0; c < Cg; ++c)
-        for (int64_t o = 0; o < Og; ++o)
-          kernel[static_cast<size_t>(((g * K + k) * Cg + c) * Og + o)] = w[koff + c * wI + (g * Og + o) * wO];
-    }
-  std::vector<T> product(static_cast<size_t>(NG * rows * Og));
-  DotGeneralDims dims{{NG, rows, cols}, {NG, cols, Og}, {0}, {0}, {2}, {1}};
-  dot_general(dtype, patches.data(), kernel.data(), product.data(), dims, nullptr);
-  const int64_t yN = str(yst, p.out_spec[0]), yF = str(yst, p.out_spec[1]);
-  parallel_for(NG * rows, 16, [&](int64_t lo, int64_t hi) {
-    for (int64_t r = lo; r < hi; ++r) {
-      const int64_t g = r / rows, n = (r % rows) / S, s = r % S;
-      int64_t off = n * yN + g * Og * yF;
-      for (size_t i = 0; i < nsp; ++i) off += sidx[static_cast<size_t>(s) * nsp + i] * str(yst, p.out_spec[i + 2]);
-      const T* row = product.data() + r * Og;
-      for (int64_t o = 0; o < Og; ++o) y[off + o * yF] = row[o];
-    }
-  });
+}
+
+template <class T>
+void conv_impl(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, const Shape& ys, const ConvParams& p) {
+  using C = typename ComputeOf<T>::type;
+  const int64_t total = num_elements(ys);
+  if (total == 0) return;
+  int64_t inner = 1;  // window × features per group: zero means a sum of nothing
+  for (size_t i = 2; i < xs.size(); ++i) inner *= ws[static_cast<size_t>(p.rhs_spec[i])];
+  inner *= xs[static_cast<size_t>(p.lhs_spec[1])] / p.feature_group_count;
+  if (inner == 0) {
+    std::fill_n(y, total, T(0));
+    return;
+  }
+  // The narrowest micro-kernel that covers the output features per group.
+  const int64_t og = ws[static_cast<size_t>(p.rhs_spec[0])] / (p.feature_group_count * p.batch_group_count);
+  if (og <= kLanes<C>) conv_tiled<T, C, 1>(x, w, y, xs, ws, ys, p);
+  else if (og <= 2 * kLanes<C> || kMaxNV == 2) conv_tiled<T, C, 2>(x, w, y, xs, ws, ys, p);
+  else conv_tiled<T, C, kMaxNV>(x, w, y, xs, ws, ys, p);
 }
 
 }  // namespace
@@ -124,7 +245,7 @@ void conv_general_dilated(DType dtype, const void* lhs, const void* rhs, void* o
   dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (is_float_storage<T>)
-      conv_impl<T>(dtype, static_cast<const T*>(lhs), static_cast<const T*>(rhs), static_cast<T*>(out), lhs_shape,
+      conv_impl<T>(static_cast<const T*>(lhs), static_cast<const T*>(rhs), static_cast<T*>(out), lhs_shape,
                    rhs_shape, out_shape, p);
     else
       throw DTypeError("conv_general_dilated: expects float operands");
