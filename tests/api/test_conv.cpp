@@ -65,7 +65,9 @@ TEST(Conv, RandomConfigurationsJitMatchesEager) {
 // 6, column blocks of up to 128, output features in panels of 16, 32 or 64 (f32; half that
 // for f64). Each case crosses those edges — rows past a tile and not a multiple of 6, columns
 // in several blocks, the last output panel partial — with strides, dilations, padding (some
-// negative), groups and layouts whose features are not innermost (the copy into NHWC order).
+// negative), groups and layouts whose features are not innermost (the copy into NHWC order);
+// f32/f64 with 16 or more features per group read patch rows in place where a panel of 6
+// output positions lies inside one output line and the lhs (else packs it).
 // Eager against the loop reference; jit against eager bit for bit (one kernel).
 TEST(Conv, TileEdgesMatchReference) {
   std::mt19937 rng(7);
@@ -101,6 +103,10 @@ TEST(Conv, TileEdgesMatchReference) {
       // 9×9 window over 11×11 (many columns per row, few rows).
       make({3, 11, 11, 8}, {9, 9, 3, 66}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, {1, 1},
            st::ConvDimensionNumbers{"CHWN", "HWIO", "NHWC"}),
+      // Direct reads (features >= 16) with feature groups and rhs dilation; and 150 features
+      // per tap (two column blocks of 75).
+      make({2, 9, 14, 40}, {3, 3, 20, 34}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 2}, nhwc, 2),
+      make({1, 7, 15, 150}, {2, 3, 150, 24}, {1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, nhwc),
       // 1-D and 3-D.
       make({2, 301, 13}, {5, 13, 40}, {3}, {2}, {2}, {1}, {2}, st::ConvDimensionNumbers{"NWC", "WIO", "NWC"}),
       make({1, 9, 8, 7, 6}, {2, 3, 2, 6, 33}, {1, 1, 2}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}, {1, 1, 1},

@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "copy.h"
@@ -68,6 +70,46 @@ STRATA_CONV_VECTOR_ATTR void micro_kernel(int64_t kc, const C* A, int64_t lda, c
     for (int v = 0; v < NV; ++v) std::memcpy(Ct + r * ldc + v * L, &acc[r][v], sizeof(V));
 }
 
+// dst (contiguous [sizes...]) = src read at strides `from` (in elements), where the last dim
+// (the features) goes innermost and another dim is the source's contiguous one: a transpose
+// of that dim and the features in 16 × 16 blocks (each block reads and writes whole cache
+// lines), over every index of the remaining dims.
+template <class T>
+void features_last(const T* src, T* dst, const std::vector<int64_t>& sizes, const std::vector<int64_t>& from) {
+  const size_t rank = sizes.size(), f = rank - 1;
+  size_t a = 0;  // the dim the source is contiguous along (the smallest stride of the others)
+  for (size_t d = 1; d < f; ++d)
+    if (from[d] < from[a]) a = d;
+  std::vector<int64_t> to(rank, 1);
+  for (size_t d = rank - 1; d-- > 0;) to[d] = to[d + 1] * sizes[d + 1];
+  std::vector<size_t> outer;
+  int64_t count = 1;
+  for (size_t d = 0; d < f; ++d)
+    if (d != a) {
+      outer.push_back(d);
+      count *= sizes[d];
+    }
+  constexpr int64_t kB = 16;
+  const int64_t na = sizes[a], nf = sizes[f], ablocks = (na + kB - 1) / kB;
+  parallel_for(count * ablocks, std::max<int64_t>(1, 4096 / (kB * nf)), [&](int64_t lo, int64_t hi) {
+    for (int64_t t = lo; t < hi; ++t) {
+      int64_t rem = t / ablocks, so = 0, dout = 0;
+      for (size_t i = outer.size(); i-- > 0;) {
+        const size_t d = outer[i];
+        so += rem % sizes[d] * from[d];
+        dout += rem % sizes[d] * to[d];
+        rem /= sizes[d];
+      }
+      const int64_t a0 = t % ablocks * kB, a1 = std::min(na, a0 + kB);
+      for (int64_t f0 = 0; f0 < nf; f0 += kB) {
+        const int64_t f1 = std::min(nf, f0 + kB);
+        for (int64_t i = a0; i < a1; ++i)
+          for (int64_t j = f0; j < f1; ++j) dst[dout + i * to[a] + j] = src[so + i * from[a] + j * from[f]];
+      }
+    }
+  });
+}
+
 template <class T, class C, int NV>
 void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, const Shape& ys,
                 const ConvParams& p) {
@@ -91,26 +133,23 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
   // in place when it already is (NHWC-like), else a copy, so that every (row, tap) of the
   // patch matrix is one contiguous run of Cg elements.
   const std::vector<int64_t> xst = contiguous_strides(xs);
-  std::vector<T> canon;
+  std::unique_ptr<T[]> canon;
   std::vector<int64_t> spst(nsp);  // spatial strides of the layout read
   int64_t xN;                      // batch stride; features at stride 1
   if (Cin == 1 || xst[static_cast<size_t>(p.lhs_spec[1])] == 1) {
     xN = xst[static_cast<size_t>(p.lhs_spec[0])];
     for (size_t i = 0; i < nsp; ++i) spst[i] = xst[static_cast<size_t>(p.lhs_spec[i + 2])];
   } else {
-    std::vector<int64_t> src_strides;
-    Shape cshape;
-    src_strides.push_back(xst[static_cast<size_t>(p.lhs_spec[0])]);
-    cshape.push_back(dim(xs, p.lhs_spec[0]));
+    std::vector<int64_t> sizes{dim(xs, p.lhs_spec[0])}, from{xst[static_cast<size_t>(p.lhs_spec[0])]};
     for (size_t i = 0; i < nsp; ++i) {
-      src_strides.push_back(xst[static_cast<size_t>(p.lhs_spec[i + 2])]);
-      cshape.push_back(is[i]);
+      sizes.push_back(is[i]);
+      from.push_back(xst[static_cast<size_t>(p.lhs_spec[i + 2])]);
     }
-    src_strides.push_back(xst[static_cast<size_t>(p.lhs_spec[1])]);
-    cshape.push_back(Cin);
-    canon.resize(static_cast<size_t>(dim(xs, p.lhs_spec[0]) * Sin * Cin));
-    strided_copy(x, 0, src_strides, canon.data(), cshape, sizeof(T));
-    x = canon.data();
+    sizes.push_back(Cin);
+    from.push_back(xst[static_cast<size_t>(p.lhs_spec[1])]);
+    canon.reset(new T[static_cast<size_t>(sizes[0] * Sin * Cin)]);
+    features_last(x, canon.get(), sizes, from);
+    x = canon.get();
     xN = Sin * Cin;
     for (size_t i = nsp; i-- > 0;) spst[i] = (i + 1 == nsp ? Cin : spst[i + 1] * is[i + 1]);
   }
@@ -145,16 +184,21 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
   const int64_t rows = N * S, cols = K * Cg, panels = (Og + NR - 1) / NR, ldc = panels * NR;
   const std::vector<int64_t> wst = contiguous_strides(ws);
   const int64_t wO = wst[static_cast<size_t>(p.rhs_spec[0])], wI = wst[static_cast<size_t>(p.rhs_spec[1])];
-  std::vector<C> packed(static_cast<size_t>(NG * panels * cols * NR));
+  std::unique_ptr<C[]> packed(new C[static_cast<size_t>(NG * panels * cols * NR)]);
   parallel_for(NG * cols, std::max<int64_t>(1, kElementwiseGrain / ldc), [&](int64_t lo, int64_t hi) {
     for (int64_t gk = lo; gk < hi; ++gk) {
       const int64_t g = gk / cols, col = gk % cols, k = col / Cg, c = col % Cg;
       int64_t off = c * wI + g * Og * wO;
       for (size_t i = 0; i < nsp; ++i)
         off += kidx[static_cast<size_t>(k) * nsp + i] * wst[static_cast<size_t>(p.rhs_spec[i + 2])];
-      for (int64_t o = 0; o < ldc; ++o)
-        packed[static_cast<size_t>(((g * panels + o / NR) * cols + col) * NR + o % NR)] =
-            o < Og ? static_cast<C>(w[off + o * wO]) : C(0);
+      for (int64_t j = 0; j < panels; ++j) {
+        C* dst = packed.get() + ((g * panels + j) * cols + col) * NR;
+        const int64_t n = std::min(NR, Og - j * NR);
+        const T* from = w + off + j * NR * wO;
+        if (wO == 1) for (int64_t e = 0; e < n; ++e) dst[e] = static_cast<C>(from[e]);
+        else for (int64_t e = 0; e < n; ++e) dst[e] = static_cast<C>(from[e * wO]);
+        std::fill(dst + n, dst + NR, C(0));
+      }
     }
   });
 
@@ -165,43 +209,94 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
   else if (NG == 1 && per_group % threads) per_group += threads - per_group % threads;
   const int64_t mc = ((rows + per_group - 1) / per_group + kMR - 1) / kMR * kMR;
   per_group = (rows + mc - 1) / mc;
-  const int64_t kblocks = (cols + kMaxKC - 1) / kMaxKC, kc_max = (cols + kblocks - 1) / kblocks;
+  // Column blocks: in direct mode one tap's features (or a chunk of them) each, so that a
+  // micro-panel of kMR consecutive output positions along the last spatial dim reads its
+  // patch rows straight from the lhs (row r at r · lda); other blocks up to kMaxKC columns.
+  // Direct mode needs the lhs in the compute type and no lhs dilation (evenly spaced reads),
+  // and features enough to amortise a micro-kernel call per tap.
+  bool direct = std::is_same_v<T, C> && nsp > 0 && Cg >= 16;
+  for (size_t i = 0; i < nsp; ++i) direct = direct && p.lhs_dilation[i] == 1;
+  const int64_t chunks = (Cg + kMaxKC - 1) / kMaxKC, chunk = (Cg + chunks - 1) / chunks;
+  const int64_t kblocks = direct ? K * chunks : (cols + kMaxKC - 1) / kMaxKC;
+  const int64_t kc_max = direct ? chunk : (cols + kblocks - 1) / kblocks;
+  const int64_t last = direct ? os[nsp - 1] : 0, lda_direct = direct ? p.window_strides[nsp - 1] * spst[nsp - 1] : 0;
+
+  // Packs patch rows [r, r + count) × columns [k0, k0 + kc) row-major into dst, rows past r1
+  // (the tile's end) zero.
+  auto pack = [&](int64_t r, int64_t count, int64_t r1, int64_t k0, int64_t kc, int64_t batch0, int64_t f0, C* dst) {
+    for (int64_t e = r; e < r + count; ++e) {
+      if (e >= r1) {
+        std::fill_n(dst, kc, C(0));
+        dst += kc;
+        continue;
+      }
+      const int64_t n = e / S, s = e % S, base = (batch0 + n) * xN + f0;
+      for (int64_t col = k0; col < k0 + kc;) {
+        const int64_t k = col / Cg, c = col % Cg, len = std::min(Cg - c, k0 + kc - col);
+        int64_t off = base + c;
+        bool ok = true;
+        for (size_t i = 0; i < nsp && ok; ++i) {
+          int64_t o = src[i][static_cast<size_t>(sidx[static_cast<size_t>(s) * nsp + i] * ks[i] +
+                                                  kidx[static_cast<size_t>(k) * nsp + i])];
+          ok = o >= 0;
+          off += o;
+        }
+        if (!ok) std::fill_n(dst, len, C(0));
+        else for (int64_t i = 0; i < len; ++i) dst[i] = static_cast<C>(x[off + i]);
+        dst += len;
+        col += len;
+      }
+    }
+  };
+  // Direct mode: the lhs address of patch row r's columns from tap k, feature c, when rows
+  // [r, r + kMR) are kMR consecutive positions of one output line (r1: the tile's end) whose
+  // reads for tap k all lie inside the lhs; else null (the panel is packed).
+  auto direct_row = [&](int64_t r, int64_t r1, int64_t k, int64_t c, int64_t batch0, int64_t f0) -> const T* {
+    const int64_t rb = r + kMR - 1, s = r % S;
+    if (rb >= r1 || s % last > last - kMR || r / S != rb / S) return nullptr;
+    int64_t off = (batch0 + r / S) * xN + f0 + c;
+    for (size_t i = 0; i < nsp; ++i) {
+      const size_t at = static_cast<size_t>(sidx[static_cast<size_t>(s) * nsp + i] * ks[i] +
+                                            kidx[static_cast<size_t>(k) * nsp + i]);
+      const int64_t o = src[i][at];
+      if (o < 0) return nullptr;
+      if (i + 1 == nsp && src[i][at + static_cast<size_t>((kMR - 1) * ks[i])] < 0) return nullptr;
+      off += o;
+    }
+    return reinterpret_cast<const T*>(x) + off;
+  };
 
   const std::vector<int64_t> yst = contiguous_strides(ys);
   const int64_t yN = yst[static_cast<size_t>(p.out_spec[0])], yF = yst[static_cast<size_t>(p.out_spec[1])];
   parallel_for(NG * per_group, 1, [&](int64_t lo, int64_t hi) {
-    std::vector<C> a(static_cast<size_t>(mc * kc_max)), ct(static_cast<size_t>(mc * ldc));
+    std::vector<C> a(static_cast<size_t>((direct ? kMR : mc) * kc_max)), ct(static_cast<size_t>(mc * ldc));
     for (int64_t t = lo; t < hi; ++t) {
       const int64_t g = t / per_group, r0 = (t % per_group) * mc, r1 = std::min(rows, r0 + mc);
       const int64_t batch0 = B > 1 ? g * N : 0, f0 = G > 1 ? g * Cg : 0;
-      for (int64_t k0 = 0; k0 < cols; k0 += kc_max) {
-        const int64_t kc = std::min(kc_max, cols - k0);
-        // Pack patch rows [r0, r1) × columns [k0, k0 + kc), rows past r1 zero.
-        for (int64_t r = r0; r < r0 + mc; ++r) {
-          C* dst = a.data() + (r - r0) * kc;
-          if (r >= r1) {
-            std::fill_n(dst, kc, C(0));
-            continue;
-          }
-          const int64_t n = r / S, s = r % S, base = (batch0 + n) * xN + f0;
-          for (int64_t col = k0; col < k0 + kc;) {
-            const int64_t k = col / Cg, c = col % Cg, len = std::min(Cg - c, k0 + kc - col);
-            int64_t off = base + c;
-            bool ok = true;
-            for (size_t i = 0; i < nsp && ok; ++i) {
-              int64_t o = src[i][static_cast<size_t>(sidx[static_cast<size_t>(s) * nsp + i] * ks[i] +
-                                                      kidx[static_cast<size_t>(k) * nsp + i])];
-              ok = o >= 0;
-              off += o;
+      for (int64_t b = 0; b < kblocks; ++b) {
+        const int64_t k0 = direct ? b / chunks * Cg + b % chunks * chunk : b * kc_max;
+        const int64_t kc = direct ? std::min(chunk, Cg - b % chunks * chunk) : std::min(kc_max, cols - k0);
+        if (direct) {
+          for (int64_t i = 0; i < mc; i += kMR) {
+            const C* ap;
+            int64_t lda;
+            if (const T* d = direct_row(r0 + i, r1, b / chunks, b % chunks * chunk, batch0, f0)) {
+              ap = reinterpret_cast<const C*>(d);
+              lda = lda_direct;
+            } else {
+              pack(r0 + i, kMR, r1, k0, kc, batch0, f0, a.data());
+              ap = a.data();
+              lda = kc;
             }
-            if (!ok) std::fill_n(dst, len, C(0));
-            else for (int64_t e = 0; e < len; ++e) dst[e] = static_cast<C>(x[off + e]);
-            dst += len;
-            col += len;
+            for (int64_t j = 0; j < panels; ++j)
+              micro_kernel<C, NV>(kc, ap, lda, packed.get() + ((g * panels + j) * cols + k0) * NR,
+                                  ct.data() + i * ldc + j * NR, ldc, b > 0);
           }
+          continue;
         }
+        pack(r0, mc, r1, k0, kc, batch0, f0, a.data());
         for (int64_t j = 0; j < panels; ++j) {
-          const C* bp = packed.data() + ((g * panels + j) * cols + k0) * NR;
+          const C* bp = packed.get() + ((g * panels + j) * cols + k0) * NR;
           for (int64_t i = 0; i < mc; i += kMR)
             micro_kernel<C, NV>(kc, a.data() + i * kc, kc, bp, ct.data() + i * ldc + j * NR, ldc, k0 > 0);
         }
