@@ -107,6 +107,10 @@ TEST(Conv, TileEdgesMatchReference) {
       // per tap (two column blocks of 75).
       make({2, 9, 14, 40}, {3, 3, 20, 34}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 2}, nhwc, 2),
       make({1, 7, 15, 150}, {2, 3, 150, 24}, {1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, nhwc),
+      // Depthwise (one feature per group: vectors across the groups), multiplier 2, NCHW,
+      // stride 2; and multiplier 1, NHWC, rhs dilation.
+      make({2, 24, 13, 11}, {48, 1, 3, 3}, {2, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, nchw, 24),
+      make({3, 10, 9, 40}, {3, 3, 1, 40}, {1, 1}, {2, 1}, {2, 1}, {1, 1}, {2, 1}, nhwc, 40),
       // 1-D and 3-D.
       make({2, 301, 13}, {5, 13, 40}, {3}, {2}, {2}, {1}, {2}, st::ConvDimensionNumbers{"NWC", "WIO", "NWC"}),
       make({1, 9, 8, 7, 6}, {2, 3, 2, 6, 33}, {1, 1, 2}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}, {1, 1, 1},

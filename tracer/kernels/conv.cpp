@@ -179,11 +179,61 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
   };
   const std::vector<int64_t> sidx = unflatten(S, os), kidx = unflatten(K, ks);
 
+  const std::vector<int64_t> wst = contiguous_strides(ws), yst = contiguous_strides(ys);
+  const int64_t wO = wst[static_cast<size_t>(p.rhs_spec[0])], wI = wst[static_cast<size_t>(p.rhs_spec[1])];
+  const int64_t yN = yst[static_cast<size_t>(p.out_spec[0])], yF = yst[static_cast<size_t>(p.out_spec[1])];
+  auto tap_offset = [&](const std::vector<int64_t>& strides, const std::vector<int64_t>& spec, int64_t k) {
+    int64_t off = 0;
+    for (size_t i = 0; i < nsp; ++i) off += kidx[static_cast<size_t>(k) * nsp + i] * strides[static_cast<size_t>(spec[i + 2])];
+    return off;
+  };
+
+  // Depthwise (one input feature per group, any multiplier Og): a GEMM of one column per
+  // group would waste the micro-kernel; instead each output position sums its taps with
+  // vectors across the groups (the features, contiguous in the layout read).
+  if (Cg == 1 && B == 1 && G > 1) {
+    const int64_t F = G * Og;
+    std::unique_ptr<C[]> wk(new C[static_cast<size_t>(K * F)]);
+    for (int64_t k = 0; k < K; ++k)
+      for (int64_t o = 0; o < F; ++o) wk[static_cast<size_t>(k * F + o)] = static_cast<C>(w[tap_offset(wst, p.rhs_spec, k) + o * wO]);
+    parallel_for(N * S, std::max<int64_t>(1, kElementwiseGrain / (K * F)), [&](int64_t lo, int64_t hi) {
+      std::vector<C> acc(static_cast<size_t>(F));
+      for (int64_t r = lo; r < hi; ++r) {
+        const int64_t n = r / S, s = r % S;
+        std::fill(acc.begin(), acc.end(), C(0));
+        for (int64_t k = 0; k < K; ++k) {
+          int64_t off = n * xN;
+          bool ok = true;
+          for (size_t i = 0; i < nsp && ok; ++i) {
+            int64_t o = src[i][static_cast<size_t>(sidx[static_cast<size_t>(s) * nsp + i] * ks[i] +
+                                                    kidx[static_cast<size_t>(k) * nsp + i])];
+            ok = o >= 0;
+            off += o;
+          }
+          if (!ok) continue;
+          const T* xr = x + off;
+          const C* wr = wk.get() + k * F;
+          if (Og == 1) {
+            for (int64_t g = 0; g < G; ++g) acc[static_cast<size_t>(g)] += static_cast<C>(xr[g]) * wr[g];
+          } else {
+            for (int64_t g = 0; g < G; ++g) {
+              const C v = static_cast<C>(xr[g]);
+              for (int64_t j = 0; j < Og; ++j) acc[static_cast<size_t>(g * Og + j)] += v * wr[g * Og + j];
+            }
+          }
+        }
+        int64_t off = n * yN;
+        for (size_t i = 0; i < nsp; ++i)
+          off += sidx[static_cast<size_t>(s) * nsp + i] * yst[static_cast<size_t>(p.out_spec[i + 2])];
+        for (int64_t o = 0; o < F; ++o) y[off + o * yF] = convert_value<T>(acc[static_cast<size_t>(o)]);
+      }
+    });
+    return;
+  }
+
   // The kernel packed as [NG][Og / NR panels][K·Cg][NR] (output features past Og are zeros).
   constexpr int64_t NR = NV * kLanes<C>;
   const int64_t rows = N * S, cols = K * Cg, panels = (Og + NR - 1) / NR, ldc = panels * NR;
-  const std::vector<int64_t> wst = contiguous_strides(ws);
-  const int64_t wO = wst[static_cast<size_t>(p.rhs_spec[0])], wI = wst[static_cast<size_t>(p.rhs_spec[1])];
   std::unique_ptr<C[]> packed(new C[static_cast<size_t>(NG * panels * cols * NR)]);
   parallel_for(NG * cols, std::max<int64_t>(1, kElementwiseGrain / ldc), [&](int64_t lo, int64_t hi) {
     for (int64_t gk = lo; gk < hi; ++gk) {
@@ -266,12 +316,13 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
     return reinterpret_cast<const T*>(x) + off;
   };
 
-  const std::vector<int64_t> yst = contiguous_strides(ys);
-  const int64_t yN = yst[static_cast<size_t>(p.out_spec[0])], yF = yst[static_cast<size_t>(p.out_spec[1])];
+  // Tasks run tile-major, groups innermost: consecutive tasks of a thread read one region of
+  // the lhs (a grouped convolution's groups share its rows).
   parallel_for(NG * per_group, 1, [&](int64_t lo, int64_t hi) {
     std::vector<C> a(static_cast<size_t>((direct ? kMR : mc) * kc_max)), ct(static_cast<size_t>(mc * ldc));
+    std::vector<int64_t> offs(static_cast<size_t>(mc));
     for (int64_t t = lo; t < hi; ++t) {
-      const int64_t g = t / per_group, r0 = (t % per_group) * mc, r1 = std::min(rows, r0 + mc);
+      const int64_t g = t % NG, r0 = t / NG * mc, r1 = std::min(rows, r0 + mc);
       const int64_t batch0 = B > 1 ? g * N : 0, f0 = G > 1 ? g * Cg : 0;
       for (int64_t b = 0; b < kblocks; ++b) {
         const int64_t k0 = direct ? b / chunks * Cg + b % chunks * chunk : b * kc_max;
@@ -301,14 +352,25 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
             micro_kernel<C, NV>(kc, a.data() + i * kc, kc, bp, ct.data() + i * ldc + j * NR, ldc, k0 > 0);
         }
       }
-      // The tile's rows into the output's layout.
+      // The tile's rows into the output's layout: row by row when the features are innermost,
+      // else feature by feature (consecutive rows are then usually consecutive addresses).
       for (int64_t r = r0; r < r1; ++r) {
         const int64_t n = r / S, s = r % S;
         int64_t off = n * yN + g * Og * yF;
         for (size_t i = 0; i < nsp; ++i)
           off += sidx[static_cast<size_t>(s) * nsp + i] * yst[static_cast<size_t>(p.out_spec[i + 2])];
-        const C* row = ct.data() + (r - r0) * ldc;
-        for (int64_t o = 0; o < Og; ++o) y[off + o * yF] = convert_value<T>(row[o]);
+        offs[static_cast<size_t>(r - r0)] = off;
+      }
+      if (yF == 1) {
+        for (int64_t r = r0; r < r1; ++r) {
+          const C* row = ct.data() + (r - r0) * ldc;
+          T* out = y + offs[static_cast<size_t>(r - r0)];
+          for (int64_t o = 0; o < Og; ++o) out[o] = convert_value<T>(row[o]);
+        }
+      } else {
+        for (int64_t o = 0; o < Og; ++o)
+          for (int64_t r = r0; r < r1; ++r)
+            y[offs[static_cast<size_t>(r - r0)] + o * yF] = convert_value<T>(ct[static_cast<size_t>((r - r0) * ldc + o)]);
       }
     }
   });
