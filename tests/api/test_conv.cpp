@@ -107,6 +107,10 @@ TEST(Conv, TileEdgesMatchReference) {
       // per tap (two column blocks of 75).
       make({2, 9, 14, 40}, {3, 3, 20, 34}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 2}, nhwc, 2),
       make({1, 7, 15, 150}, {2, 3, 150, 24}, {1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, nhwc),
+      // NHWC results with whole panels of output features accumulate in the output itself
+      // (f32/f64; bf16 through the tile buffer); rows not a multiple of 6 finish in the buffer.
+      make({2, 7, 11, 24}, {3, 3, 24, 64}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, nhwc),
+      make({3, 9, 10, 3}, {3, 3, 3, 16}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, nhwc),
       // Depthwise (one feature per group: vectors across the groups), multiplier 2, NCHW,
       // stride 2; and multiplier 1, NHWC, rhs dilation.
       make({2, 24, 13, 11}, {48, 1, 3, 3}, {2, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, nchw, 24),

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "copy.h"
@@ -273,7 +274,8 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
 
   // Packs patch rows [r, r + count) × columns [k0, k0 + kc) row-major into dst, rows past r1
   // (the tile's end) zero.
-  auto pack = [&](int64_t r, int64_t count, int64_t r1, int64_t k0, int64_t kc, int64_t batch0, int64_t f0, C* dst) {
+  auto pack = [&](int64_t r, int64_t count, int64_t r1, int64_t k0, int64_t kc, int64_t batch0, int64_t f0, C* dst,
+                  int64_t* sb) {
     for (int64_t e = r; e < r + count; ++e) {
       if (e >= r1) {
         std::fill_n(dst, kc, C(0));
@@ -281,20 +283,23 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
         continue;
       }
       const int64_t n = e / S, s = e % S, base = (batch0 + n) * xN + f0;
-      for (int64_t col = k0; col < k0 + kc;) {
-        const int64_t k = col / Cg, c = col % Cg, len = std::min(Cg - c, k0 + kc - col);
+      for (size_t i = 0; i < nsp; ++i) sb[i] = sidx[static_cast<size_t>(s) * nsp + i] * ks[i];
+      // Tap by tap (no division per segment: the first tap may start mid-way).
+      int64_t k = k0 / Cg, c = k0 % Cg;
+      for (int64_t left = kc; left > 0; ++k, c = 0) {
+        const int64_t len = std::min(Cg - c, left);
+        const int64_t* kk = kidx.data() + k * static_cast<int64_t>(nsp);
         int64_t off = base + c;
         bool ok = true;
         for (size_t i = 0; i < nsp && ok; ++i) {
-          int64_t o = src[i][static_cast<size_t>(sidx[static_cast<size_t>(s) * nsp + i] * ks[i] +
-                                                  kidx[static_cast<size_t>(k) * nsp + i])];
+          const int64_t o = src[i][static_cast<size_t>(sb[i] + kk[i])];
           ok = o >= 0;
           off += o;
         }
         if (!ok) std::fill_n(dst, len, C(0));
         else for (int64_t i = 0; i < len; ++i) dst[i] = static_cast<C>(x[off + i]);
         dst += len;
-        col += len;
+        left -= len;
       }
     }
   };
@@ -320,10 +325,31 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
   // the lhs (a grouped convolution's groups share its rows).
   parallel_for(NG * per_group, 1, [&](int64_t lo, int64_t hi) {
     std::vector<C> a(static_cast<size_t>((direct ? kMR : mc) * kc_max)), ct(static_cast<size_t>(mc * ldc));
-    std::vector<int64_t> offs(static_cast<size_t>(mc));
+    std::vector<int64_t> offs(static_cast<size_t>(mc)), sb(nsp + 1);  // sb: pack's scratch
     for (int64_t t = lo; t < hi; ++t) {
       const int64_t g = t % NG, r0 = t / NG * mc, r1 = std::min(rows, r0 + mc);
       const int64_t batch0 = B > 1 ? g * N : 0, f0 = G > 1 ? g * Cg : 0;
+      // Where each row of the tile goes in the output.
+      for (int64_t r = r0; r < r1; ++r) {
+        const int64_t n = r / S, s = r % S;
+        int64_t off = n * yN + g * Og * yF;
+        for (size_t i = 0; i < nsp; ++i)
+          off += sidx[static_cast<size_t>(s) * nsp + i] * yst[static_cast<size_t>(p.out_spec[i + 2])];
+        offs[static_cast<size_t>(r - r0)] = off;
+      }
+      // When the tile's rows are consecutive rows of Og contiguous features in the output (NHWC
+      // results, Og a whole number of panels), its full micro-panels accumulate in the output
+      // itself: no second pass over the result. Rows [r0, full) do; the rest go through ct.
+      int64_t full = r0;
+      if (std::is_same_v<T, C> && yF == 1 && ldc == Og) {
+        full = r0 + (r1 - r0) / kMR * kMR;
+        for (int64_t r = r0 + 1; r < full && full > r0; ++r)
+          if (offs[static_cast<size_t>(r - r0)] != offs[0] + (r - r0) * Og) full = r0;
+      }
+      auto target = [&](int64_t i, int64_t j) -> std::pair<C*, int64_t> {
+        if (r0 + i < full) return {reinterpret_cast<C*>(y + offs[0]) + i * Og + j * NR, Og};
+        return {ct.data() + i * ldc + j * NR, ldc};
+      };
       for (int64_t b = 0; b < kblocks; ++b) {
         const int64_t k0 = direct ? b / chunks * Cg + b % chunks * chunk : b * kc_max;
         const int64_t kc = direct ? std::min(chunk, Cg - b % chunks * chunk) : std::min(kc_max, cols - k0);
@@ -335,34 +361,30 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
               ap = reinterpret_cast<const C*>(d);
               lda = lda_direct;
             } else {
-              pack(r0 + i, kMR, r1, k0, kc, batch0, f0, a.data());
+              pack(r0 + i, kMR, r1, k0, kc, batch0, f0, a.data(), sb.data());
               ap = a.data();
               lda = kc;
             }
-            for (int64_t j = 0; j < panels; ++j)
-              micro_kernel<C, NV>(kc, ap, lda, packed.get() + ((g * panels + j) * cols + k0) * NR,
-                                  ct.data() + i * ldc + j * NR, ldc, b > 0);
+            for (int64_t j = 0; j < panels; ++j) {
+              auto [out, ld] = target(i, j);
+              micro_kernel<C, NV>(kc, ap, lda, packed.get() + ((g * panels + j) * cols + k0) * NR, out, ld, b > 0);
+            }
           }
           continue;
         }
-        pack(r0, mc, r1, k0, kc, batch0, f0, a.data());
+        pack(r0, mc, r1, k0, kc, batch0, f0, a.data(), sb.data());
         for (int64_t j = 0; j < panels; ++j) {
           const C* bp = packed.get() + ((g * panels + j) * cols + k0) * NR;
-          for (int64_t i = 0; i < mc; i += kMR)
-            micro_kernel<C, NV>(kc, a.data() + i * kc, kc, bp, ct.data() + i * ldc + j * NR, ldc, k0 > 0);
+          for (int64_t i = 0; i < mc; i += kMR) {
+            auto [out, ld] = target(i, j);
+            micro_kernel<C, NV>(kc, a.data() + i * kc, kc, bp, out, ld, k0 > 0);
+          }
         }
       }
-      // The tile's rows into the output's layout: row by row when the features are innermost,
+      // The other rows into the output's layout: row by row when the features are innermost,
       // else feature by feature (consecutive rows are then usually consecutive addresses).
-      for (int64_t r = r0; r < r1; ++r) {
-        const int64_t n = r / S, s = r % S;
-        int64_t off = n * yN + g * Og * yF;
-        for (size_t i = 0; i < nsp; ++i)
-          off += sidx[static_cast<size_t>(s) * nsp + i] * yst[static_cast<size_t>(p.out_spec[i + 2])];
-        offs[static_cast<size_t>(r - r0)] = off;
-      }
       if (yF == 1) {
-        for (int64_t r = r0; r < r1; ++r) {
+        for (int64_t r = full; r < r1; ++r) {
           const C* row = ct.data() + (r - r0) * ldc;
           T* out = y + offs[static_cast<size_t>(r - r0)];
           for (int64_t o = 0; o < Og; ++o) out[o] = convert_value<T>(row[o]);
