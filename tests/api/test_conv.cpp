@@ -115,6 +115,8 @@ TEST(Conv, TileEdgesMatchReference) {
       // stride 2; and multiplier 1, NHWC, rhs dilation.
       make({2, 24, 13, 11}, {48, 1, 3, 3}, {2, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, nchw, 24),
       make({3, 10, 9, 40}, {3, 3, 1, 40}, {1, 1}, {2, 1}, {2, 1}, {1, 1}, {2, 1}, nhwc, 40),
+      // Output positions × taps past 2^20 (packing without the per-(position, tap) table).
+      make({1, 2647, 2}, {600, 2, 3}, {1}, {0}, {0}, {1}, {1}, st::ConvDimensionNumbers{"NWC", "WIO", "NWC"}),
       // 1-D and 3-D.
       make({2, 301, 13}, {5, 13, 40}, {3}, {2}, {2}, {1}, {2}, st::ConvDimensionNumbers{"NWC", "WIO", "NWC"}),
       make({1, 9, 8, 7, 6}, {2, 3, 2, 6, 33}, {1, 1, 2}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}, {1, 1, 1},

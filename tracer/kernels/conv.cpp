@@ -274,6 +274,23 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
 
   // Packs patch rows [r, r + count) × columns [k0, k0 + kc) row-major into dst, rows past r1
   // (the tile's end) zero.
+  // tapoff[s·K + k]: the lhs offset (spatial part) output position s reads for tap k, or -1
+  // (padding, between dilated elements): one load per (row, tap) while packing, when the table
+  // is small; else the per-dimension tables above.
+  std::vector<int64_t> tapoff;
+  if (S * K <= (int64_t{1} << 20)) {
+    tapoff.resize(static_cast<size_t>(S * K));
+    for (int64_t s = 0; s < S; ++s)
+      for (int64_t k = 0; k < K; ++k) {
+        int64_t off = 0;
+        for (size_t i = 0; i < nsp && off >= 0; ++i) {
+          const int64_t o = src[i][static_cast<size_t>(sidx[static_cast<size_t>(s) * nsp + i] * ks[i] +
+                                                        kidx[static_cast<size_t>(k) * nsp + i])];
+          off = o < 0 ? -1 : off + o;
+        }
+        tapoff[static_cast<size_t>(s * K + k)] = off;
+      }
+  }
   auto pack = [&](int64_t r, int64_t count, int64_t r1, int64_t k0, int64_t kc, int64_t batch0, int64_t f0, C* dst,
                   int64_t* sb) {
     for (int64_t e = r; e < r + count; ++e) {
@@ -283,18 +300,25 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
         continue;
       }
       const int64_t n = e / S, s = e % S, base = (batch0 + n) * xN + f0;
-      for (size_t i = 0; i < nsp; ++i) sb[i] = sidx[static_cast<size_t>(s) * nsp + i] * ks[i];
+      const int64_t* row_taps = tapoff.empty() ? nullptr : tapoff.data() + s * K;
+      if (!row_taps)
+        for (size_t i = 0; i < nsp; ++i) sb[i] = sidx[static_cast<size_t>(s) * nsp + i] * ks[i];
       // Tap by tap (no division per segment: the first tap may start mid-way).
       int64_t k = k0 / Cg, c = k0 % Cg;
       for (int64_t left = kc; left > 0; ++k, c = 0) {
         const int64_t len = std::min(Cg - c, left);
-        const int64_t* kk = kidx.data() + k * static_cast<int64_t>(nsp);
         int64_t off = base + c;
         bool ok = true;
-        for (size_t i = 0; i < nsp && ok; ++i) {
-          const int64_t o = src[i][static_cast<size_t>(sb[i] + kk[i])];
-          ok = o >= 0;
-          off += o;
+        if (row_taps) {
+          ok = row_taps[k] >= 0;
+          off += row_taps[k];
+        } else {
+          const int64_t* kk = kidx.data() + k * static_cast<int64_t>(nsp);
+          for (size_t i = 0; i < nsp && ok; ++i) {
+            const int64_t o = src[i][static_cast<size_t>(sb[i] + kk[i])];
+            ok = o >= 0;
+            off += o;
+          }
         }
         if (!ok) std::fill_n(dst, len, C(0));
         else for (int64_t i = 0; i < len; ++i) dst[i] = static_cast<C>(x[off + i]);
