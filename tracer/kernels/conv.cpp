@@ -1,16 +1,22 @@
-// conv_general_dilated as an implicit GEMM with blocked im2col (the layout-generic path: any
-// dimension numbers, strides, padding, dilations and groups). Per group g the convolution is
+// conv_general_dilated as an implicit GEMM (the layout-generic path: any dimension numbers,
+// strides, padding, dilations and groups). Per group g the convolution is
 //   out[g][row = (n, s)][o] = sum_{col = (k, c)} patch[g][row][col] · W[g][col][o]
 // (n a batch row, s an output position, k a window tap, c a feature of the group). The patch
-// matrix is never materialised: each task takes a tile of MC rows, packs MC × KC of it at a
-// time (the lhs features contiguous, so each (row, tap) is one copy of Cg elements or a zero
-// fill for padding) and multiplies it by the packed kernel with a register-blocked
-// micro-kernel (MR rows × NR output features in vector accumulators), the tile's result then
-// written in the output's layout. Tiles run on the thread pool; each output element is summed
-// by one thread in one fixed order, so results do not depend on the thread count.
-// Feature groups and batch groups are both the GEMM's groups: group g reads lhs features
-// [g·Cg, (g+1)·Cg) (feature groups) or lhs batch rows [g·N, (g+1)·N) (batch groups) and writes
-// output features [g·Og, (g+1)·Og). bf16/f16 are packed as f32, summed in f32, rounded once.
+// matrix is never materialised: each task takes a tile of up to kMaxMC rows and walks the
+// columns in blocks, multiplying them by the kernel (packed once into panels of NR output
+// features) with a register-blocked micro-kernel (kMR rows × NR features in vector
+// accumulators). With 16 or more features per group (f32/f64) a block is one tap's features
+// and a panel of kMR consecutive output positions of one line reads its rows straight from
+// the lhs (row r at r · stride · the last dim's stride); panels at the image's edges, and
+// every panel otherwise, are packed (each (row, tap) one copy of Cg contiguous elements or a
+// zero fill). The lhs is read features-last (a blocked copy first when its features are not
+// innermost). NHWC results accumulate in the output itself; others go through a tile buffer.
+// Depthwise convolutions (one feature per group) take their own loop, vectorised across the
+// groups. Each output element is summed by one thread in one fixed order, so results do not
+// depend on the thread count or the tiling. Feature groups and batch groups are both the
+// GEMM's groups: group g reads lhs features [g·Cg, (g+1)·Cg) (feature groups) or lhs batch
+// rows [g·N, (g+1)·N) (batch groups) and writes output features [g·Og, (g+1)·Og).
+// bf16/f16 are packed as f32, summed in f32, rounded once.
 #include "conv.h"
 
 #include <algorithm>
