@@ -2,7 +2,8 @@
 // forward+backward (the gradients of both operands), strata jit; and pooling: max_pool and
 // avg_pool 2×2 stride 2 on 64×32×32×64 NHWC, forward and forward+backward (reduce_window;
 // select_and_scatter_add for max). bench/conv_jax.py times the same workloads in JAX.
-// Run: bench/run.sh bench_conv && /work/venv-jax/bin/python bench/conv_jax.py
+// Run: bench/run_conv.sh (strata and JAX alternately, medians side by side), or
+// bench/run.sh bench_conv && /work/venv-jax/bin/python bench/conv_jax.py
 #include <benchmark/benchmark.h>
 
 #include "strata/strata.h"
@@ -31,8 +32,9 @@ void Forward(benchmark::State& state) {
   state.counters["GFLOP/s"] = benchmark::Counter(2.0 * 64 * 32 * 32 * 64 * 64 * 9 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// Where the forward's time goes: eager mode (the same im2col + GEMM, with the patch copy split
-// across the thread pool) and the GEMM alone on the [64·32·32, 9·64] × [9·64, 64] patch matrix.
+// Where the forward's time goes: eager mode (the same kernel as jit: tracer/kernels/conv.cpp)
+// and, for scale, the plain GEMM of the [64·32·32, 9·64] patch matrix by the [9·64, 64] kernel
+// (what im2col + GEMM would multiply; the conv kernel never materialises that matrix).
 void ForwardEager(benchmark::State& state) {
   Layer l = layer(true);
   st::Array x = st::random::normal(st::random::key(1), l.x), w = st::random::normal(st::random::key(2), l.w);
@@ -64,6 +66,21 @@ void ForwardBackward(benchmark::State& state) {
   state.counters["GFLOP/s"] = benchmark::Counter(3 * 2.0 * 64 * 32 * 32 * 64 * 64 * 9 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Other layer shapes, forward, NHWC, batch 64, 32×32, SAME: arg 0 the first layer (3×3,
+// 3→64), 1 depthwise (3×3, 64 channels, feature_group_count 64), 2 pointwise (1×1, 64→256).
+void ForwardShapes(benchmark::State& state) {
+  const int64_t which = state.range(0);
+  const int64_t cin = which == 0 ? 3 : 64, k = which == 2 ? 1 : 3, cout = which == 0 ? 64 : which == 1 ? 64 : 256;
+  const int64_t groups = which == 1 ? 64 : 1;
+  st::Array x = st::random::normal(st::random::key(1), {64, 32, 32, cin});
+  st::Array w = st::random::normal(st::random::key(2), {k, k, cin / groups, cout});
+  auto f = st::jit([groups](const st::Array& a, const st::Array& b) {
+    return st::conv_general_dilated(a, b, {1, 1}, "SAME", {}, {}, {"NHWC", "HWIO", "NHWC"}, groups);
+  });
+  f(x, w).block_until_ready();
+  for (auto _ : state) f(x, w).block_until_ready();
+}
+
 // Pooling: arg 1 max_pool, 0 avg_pool.
 st::Array pool(bool max, const st::Array& a) {
   return max ? st::nn::max_pool(a, {2, 2}, {2, 2}) : st::nn::avg_pool(a, {2, 2}, {2, 2});
@@ -91,6 +108,7 @@ BENCHMARK(Forward)->Arg(1)->Arg(0)->ArgName("nhwc")->Unit(benchmark::kMillisecon
 BENCHMARK(ForwardEager)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(PatchGemm)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(ForwardBackward)->Arg(1)->Arg(0)->ArgName("nhwc")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(ForwardShapes)->Arg(0)->Arg(1)->Arg(2)->ArgName("shape")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(PoolForward)->Arg(1)->Arg(0)->ArgName("max")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(PoolForwardBackward)->Arg(1)->Arg(0)->ArgName("max")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_MAIN();

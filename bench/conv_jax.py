@@ -22,6 +22,16 @@ for name, xs, ws, dn in [("nhwc", (64, 32, 32, 64), (3, 3, 64, 64), ("NHWC", "HW
     print(f"jax ForwardBackward/nhwc:{int(name == 'nhwc')} {median_ms(bwd, x, w, p):.2f} ms")
 
 
+# Other layer shapes (bench_conv.cpp's ForwardShapes): the first layer (3x3, 3->64), depthwise
+# (3x3, 64 channels), pointwise (1x1, 64->256); NHWC, batch 64, 32x32, SAME.
+for i, (cin, k, cout, groups) in enumerate([(3, 3, 64, 1), (64, 3, 64, 64), (64, 1, 256, 1)]):
+    kx, kw = jax.random.split(jax.random.PRNGKey(3))
+    x, w = jax.random.normal(kx, (64, 32, 32, cin)), jax.random.normal(kw, (k, k, cin // groups, cout))
+    f = jax.jit(lambda a, b, g=groups: jax.lax.conv_general_dilated(
+        a, b, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=g))
+    print(f"jax ForwardShapes/shape:{i} {median_ms(f, x, w):.2f} ms")
+
+
 def max_pool(a):
     return jax.lax.reduce_window(a, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
 

@@ -78,6 +78,7 @@ struct StrataToLinalgPass : impl::StrataToLinalgPassBase<StrataToLinalgPass> {
     });
     RewritePatternSet patterns(ctx);
     populateStrataToLinalgPatterns(patterns);
+    if (runtimeConvolution) populateConvolutionToRuntimePatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns)))) signalPassFailure();
   }
 };

@@ -1,7 +1,9 @@
 // strata.convolution and strata.reverse → linalg (part of --strata-to-linalg).
 //
 // convolution, for every parameter combination, as im2col + the GEMM that dot_general lowers
-// to (later a call of the runtime GEMM):
+// to (later a call of the runtime GEMM or cuBLASLt). The CPU target calls the runtime's
+// convolution for float types instead (ConvolutionToRuntime.cpp, a pattern of higher benefit);
+// this lowering serves the cuda target and integer convolutions:
 //   1. the lhs padded and dilated (a zero fill and a strided insert_slice; skipped when there is
 //      neither; negative padding becomes an offset of the reads);
 //   2. patches [groups, batch, out spatial..., window..., in features/group] by one

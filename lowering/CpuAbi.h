@@ -70,4 +70,13 @@ inline constexpr const char* kLinalg = "strata_rt_linalg";
 // process (under mpirun the launcher then ends every rank), as no exception crosses JIT code.
 inline constexpr const char* kCollective = "strata_rt_collective";
 
+// void strata_rt_conv(int64_t dtype, const int64_t* desc, const void* lhs, const void* rhs, void* out)
+// kernels::conv_general_dilated (tracer/kernels/conv.h) for strata.convolution: dtype a
+// strata::DType (bf16, f16, f32, f64); lhs, rhs, out contiguous row-major; desc, for rank r
+// and s = r - 2 spatial dims: r, the lhs, rhs and out shapes (r each), the lhs, rhs and out specs
+// (r each: batch/out-feature, feature/in-feature, spatial...), window strides, padding low,
+// padding high, lhs dilation, rhs dilation (s each), feature_group_count, batch_group_count.
+inline constexpr const char* kConv = "strata_rt_conv";
+inline constexpr int64_t conv_desc_size(int64_t rank) { return 1 + 6 * rank + 5 * (rank - 2) + 2; }
+
 }  // namespace strata::cpu_abi

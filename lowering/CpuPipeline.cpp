@@ -31,9 +31,12 @@
 
 namespace mlir::strata {
 
-void addLinalgPasses(OpPassManager& pm, const PipelineOptions&) {
-  // 1. Every strata op becomes linalg/tensor/arith/math (custom_vjp calls inlined first).
-  pm.addPass(createStrataToLinalgPass());
+void addLinalgPasses(OpPassManager& pm, const PipelineOptions& options) {
+  // 1. Every strata op becomes linalg/tensor/arith/math (custom_vjp calls inlined first);
+  //    on the CPU, convolutions become calls of the runtime's kernel.
+  StrataToLinalgPassOptions toLinalg;
+  toLinalg.runtimeConvolution = options.runtimeConvolution;
+  pm.addPass(createStrataToLinalgPass(toLinalg));
   //    Each strata.fusion region becomes one loop nest there (the fusion decisions are the
   //    `fused` stage's; with fusion off every op is its own loop nest).
   // 2. Dead values go, duplicates merge (tensor.empty of one shape: a loop's output may then

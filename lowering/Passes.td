@@ -27,6 +27,11 @@ def StrataToLinalgPass : Pass<"strata-to-linalg", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect", "::mlir::bufferization::BufferizationDialect",
                            "::mlir::memref::MemRefDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::func::FuncDialect"];
+  let options = [
+    Option<"runtimeConvolution", "runtime-convolution", "bool", /*default=*/"false",
+           "strata.convolution of f32/f64/bf16/f16 becomes a call of the CPU runtime's convolution "
+           "(strata_rt_conv: the eager kernel) instead of im2col + GEMM in linalg">,
+  ];
   let statistics = [
     Statistic<"numInlinedCalls", "inlined-calls", "Calls of module functions inlined">,
     Statistic<"numFusions", "fusions", "strata.fusion regions lowered">,

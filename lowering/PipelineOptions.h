@@ -30,6 +30,9 @@ struct PipelineOptions {
   // Target::configure): the element types of the dots whose GEMM runs a fused epilogue on each
   // output block.
   llvm::SmallVector<std::string> dotEpilogueTypes;
+  // Whether float convolutions call the runtime's kernel (the CPU target; issue 13) rather than
+  // lowering to im2col + GEMM in linalg (the cuda target).
+  bool runtimeConvolution = false;
   // The cuda target's GPU architecture ("sm_90") and PTX version feature ("+ptx80"), and the
   // CUDA toolkit its kernels link libdevice from and whose ptxas makes cubins.
   std::string gpuChip = "sm_90";

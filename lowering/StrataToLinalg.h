@@ -45,6 +45,9 @@ void populateSortToRuntimePatterns(RewritePatternSet& patterns);
 void populateLinalgToRuntimePatterns(RewritePatternSet& patterns);
 // strata.collective → strata_rt_collective (issue 18; CollectiveToRuntime.cpp).
 void populateCollectiveToRuntimePatterns(RewritePatternSet& patterns);
+// strata.convolution of a float type → strata_rt_conv, ahead of the linalg lowering (issue 13;
+// ConvolutionToRuntime.cpp; added by --strata-to-linalg with runtime-convolution).
+void populateConvolutionToRuntimePatterns(RewritePatternSet& patterns);
 
 // A body of scalar ops (ScalarOpInterface, 0-d constants; a reduce, window or select body)
 // evaluated on compute-type `args`, one per block argument: the values it yields. Float

@@ -49,7 +49,10 @@ class CpuTarget final : public backends::Target {
     mlir::strata::registerCpuPipelineInterfaces(registry);
   }
   // The runtime GEMM runs an epilogue on each output block for f32 and f64 (strata_rt_dot_ep_*).
-  void configure(mlir::strata::PipelineOptions& options) const override { options.dotEpilogueTypes = {"f32", "f64"}; }
+  void configure(mlir::strata::PipelineOptions& options) const override {
+    options.dotEpilogueTypes = {"f32", "f64"};
+    options.runtimeConvolution = true;  // the eager kernel's blocked implicit GEMM (issue 13)
+  }
   std::string fingerprint() const override {
     const mlir::strata::HostTarget& host = mlir::strata::hostTarget();
     return host.triple + "\n" + host.cpu + "\n" + host.features;

@@ -15,6 +15,7 @@
 #include "kernels/sort.h"
 #include "kernels/linalg.h"  // linear algebra (issue 14)
 #include "collectives.h"  // collectives (issue 18)
+#include "kernels/conv.h"  // convolution (issue 13)
 #include "kernels/parallel.h"
 #include "kernels/types.h"
 #include "lowering/CpuAbi.h"
@@ -294,6 +295,37 @@ void strata_rt_collective(int64_t kind, int64_t dtype, int64_t group, int64_t in
   }
 }
 
+// Convolution (CpuAbi.h; issue 13): the eager kernel (tracer/kernels/conv.h) on the buffers.
+void strata_rt_conv(int64_t dtype, const int64_t* desc, const void* lhs, const void* rhs, void* out) {
+  try {
+    const int64_t rank = desc[0], nsp = rank - 2;
+    const int64_t* at = desc + 1;
+    auto take = [&](int64_t n) {
+      strata::IntList v(at, at + n);
+      at += n;
+      return v;
+    };
+    strata::Shape ls = take(rank), rs = take(rank), os = take(rank);
+    strata::shape_rules::ConvParams p;
+    p.lhs_spec = take(rank);
+    p.rhs_spec = take(rank);
+    p.out_spec = take(rank);
+    p.window_strides = take(nsp);
+    p.padding_low = take(nsp);
+    p.padding_high = take(nsp);
+    p.lhs_dilation = take(nsp);
+    p.rhs_dilation = take(nsp);
+    p.feature_group_count = at[0];
+    p.batch_group_count = at[1];
+    strata::kernels::conv_general_dilated(static_cast<strata::DType>(dtype), lhs, rhs, out, ls, rs, os, p);
+  } catch (const std::exception& e) {
+    // Only allocation can fail here (the compiler checked the shapes); no exception crosses JIT frames.
+    std::fprintf(stderr, "strata: a convolution of the compiled program failed: %s\n", e.what());
+    std::fflush(stderr);
+    std::abort();
+  }
+}
+
 }  // extern "C"
 
 namespace strata::backends::cpu {
@@ -328,6 +360,7 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {abi::kSortComparator, reinterpret_cast<void*>(&strata_rt_sort_cmp)},
       {abi::kLinalg, reinterpret_cast<void*>(&strata_rt_linalg)},  // linear algebra (issue 14)
       {abi::kCollective, reinterpret_cast<void*>(&strata_rt_collective)},  // collectives (issue 18)
+      {abi::kConv, reinterpret_cast<void*>(&strata_rt_conv)},  // convolution (issue 13)
       {"puts", reinterpret_cast<void*>(&check_failed_puts)},
       {"abort", reinterpret_cast<void*>(&check_failed_abort)},
       // Memory builtins (memref.copy, loop idioms).

@@ -61,6 +61,81 @@ TEST(Conv, RandomConfigurationsJitMatchesEager) {
   }
 }
 
+// The kernel's blocking (tracer/kernels/conv.cpp): tiles of up to 288 patch rows in steps of
+// 6, column blocks of up to 128, output features in panels of 16, 32 or 64 (f32; half that
+// for f64). Each case crosses those edges — rows past a tile and not a multiple of 6, columns
+// in several blocks, the last output panel partial — with strides, dilations, padding (some
+// negative), groups and layouts whose features are not innermost (the copy into NHWC order);
+// f32/f64 with 16 or more features per group read patch rows in place where a panel of 6
+// output positions lies inside one output line and the lhs (else packs it).
+// Eager against the loop reference; jit against eager bit for bit (one kernel).
+TEST(Conv, TileEdgesMatchReference) {
+  std::mt19937 rng(7);
+  auto make = [](st::Shape lhs, st::Shape rhs, std::vector<int64_t> strides, std::vector<int64_t> lo,
+                 std::vector<int64_t> hi, std::vector<int64_t> ld, std::vector<int64_t> rd, st::ConvDimensionNumbers dn,
+                 int64_t groups = 1, int64_t batch_groups = 1) {
+    ConvCase c;
+    c.lhs = std::move(lhs);
+    c.rhs = std::move(rhs);
+    c.strides = std::move(strides);
+    c.lo = std::move(lo);
+    c.hi = std::move(hi);
+    c.lhs_dil = std::move(ld);
+    c.rhs_dil = std::move(rd);
+    c.dn = std::move(dn);
+    c.groups = groups;
+    c.batch_groups = batch_groups;
+    return c;
+  };
+  const st::ConvDimensionNumbers nhwc{"NHWC", "HWIO", "NHWC"}, nchw{"NCHW", "OIHW", "NCHW"};
+  const ConvCase cases[] = {
+      // 3·13·11 = 429 rows (two tiles, the last partial), 37·9 = 333 columns (three blocks), 70
+      // output features (two panels of 64, the second with 6).
+      make({3, 13, 11, 37}, {3, 3, 37, 70}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, nhwc),
+      // NCHW (the copy into NHWC order), stride 2, 20 output features (a partial panel of 32).
+      make({2, 19, 17, 23}, {20, 19, 3, 2}, {2, 1}, {0, 1}, {2, 0}, {1, 1}, {1, 1}, nchw),
+      // lhs and rhs dilation with negative padding, 5 output features (one panel of 16).
+      make({2, 21, 18, 9}, {3, 2, 9, 5}, {1, 2}, {-1, 2}, {1, -1}, {2, 1}, {1, 2}, nhwc),
+      // Feature groups (3 groups of 11 in, 17 out each) and batch groups (2), NCHW.
+      make({2, 33, 15, 14}, {51, 11, 3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, nchw, 3),
+      make({4, 12, 16, 10}, {34, 12, 2, 3}, {1, 2}, {1, 0}, {0, 1}, {1, 1}, {1, 1}, nchw, 1, 2),
+      // The filter gradient's shape: batch and features swapped (features not innermost), a
+      // 9×9 window over 11×11 (many columns per row, few rows).
+      make({3, 11, 11, 8}, {9, 9, 3, 66}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, {1, 1},
+           st::ConvDimensionNumbers{"CHWN", "HWIO", "NHWC"}),
+      // Direct reads (features >= 16) with feature groups and rhs dilation; and 150 features
+      // per tap (two column blocks of 75).
+      make({2, 9, 14, 40}, {3, 3, 20, 34}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 2}, nhwc, 2),
+      make({1, 7, 15, 150}, {2, 3, 150, 24}, {1, 1}, {0, 1}, {1, 1}, {1, 1}, {1, 1}, nhwc),
+      // NHWC results with whole panels of output features accumulate in the output itself
+      // (f32/f64; bf16 through the tile buffer); rows not a multiple of 6 finish in the buffer.
+      make({2, 7, 11, 24}, {3, 3, 24, 64}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, nhwc),
+      make({3, 9, 10, 3}, {3, 3, 3, 16}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, nhwc),
+      // Depthwise (one feature per group: vectors across the groups), multiplier 2, NCHW,
+      // stride 2; and multiplier 1, NHWC, rhs dilation.
+      make({2, 24, 13, 11}, {48, 1, 3, 3}, {2, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, nchw, 24),
+      make({3, 10, 9, 40}, {3, 3, 1, 40}, {1, 1}, {2, 1}, {2, 1}, {1, 1}, {2, 1}, nhwc, 40),
+      // Output positions × taps past 2^20 (packing without the per-(position, tap) table).
+      make({1, 2647, 2}, {600, 2, 3}, {1}, {0}, {0}, {1}, {1}, st::ConvDimensionNumbers{"NWC", "WIO", "NWC"}),
+      // 1-D and 3-D.
+      make({2, 301, 13}, {5, 13, 40}, {3}, {2}, {2}, {1}, {2}, st::ConvDimensionNumbers{"NWC", "WIO", "NWC"}),
+      make({1, 9, 8, 7, 6}, {2, 3, 2, 6, 33}, {1, 1, 2}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}, {1, 1, 1},
+           st::ConvDimensionNumbers{"NDHWC", "DHWIO", "NDHWC"}),
+  };
+  for (const ConvCase& c : cases)
+    for (st::DType t : {st::f32, st::f64, st::bf16}) {
+      auto [x, xv] = input(c.lhs, t, rng);
+      auto [w, wv] = input(c.rhs, t, rng);
+      ConvRef ref = conv_reference(c, xv, wv);
+      st::Array y = c.apply(x, w);
+      ASSERT_EQ(y.shape(), ref.shape) << c.str();
+      std::vector<double> eager = st::astype(y, st::f64).to_vector<double>();
+      expect_matches(eager, ref, t, c.str() + " " + std::string(st::short_name(t)));
+      st::Array jitted = st::jit([c](const st::Array& a, const st::Array& b) { return c.apply(a, b); })(x, w);
+      EXPECT_EQ(st::astype(jitted, st::f64).to_vector<double>(), eager) << "jit vs eager " << c.str();
+    }
+}
+
 TEST(Conv, DimensionNumberStringsAgreeWithExplicitSpecs) {
   std::mt19937 rng(5);
   auto [x, xv] = input({2, 5, 6, 3}, st::f32, rng);  // NHWC

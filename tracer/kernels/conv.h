@@ -1,6 +1,8 @@
-// tracer/kernels/conv.h — conv_general_dilated on contiguous arrays: im2col into a
-// [groups, batch × output positions, window × features] patch matrix, then the batched GEMM of
-// kernels/gemm.h against the kernel rearranged to [groups, window × features, out features].
+// tracer/kernels/conv.h — conv_general_dilated on contiguous arrays: an implicit GEMM of the
+// [groups, batch × output positions, window × features] patch matrix (never materialised:
+// blocks of it are read in place or packed, tile by tile) by the kernel packed as [groups,
+// window × features, out features]. Shared by the eager kernel and the compiled code's runtime
+// (backends/cpu, strata_rt_conv), so both give the same bits.
 #pragma once
 
 #include "../shape_rules.h"

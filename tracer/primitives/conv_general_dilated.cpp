@@ -1,8 +1,8 @@
 // tracer/primitives/conv_general_dilated.cpp — `conv_general_dilated[window_strides,
 // padding_low, padding_high, lhs_dilation, rhs_dilation, lhs_spec, rhs_spec, out_spec,
 // feature_group_count, batch_group_count]`: jax.lax.conv_general_dilated (StableHLO's
-// convolution). The specs are JAX's ConvDimensionNumbers. Eager: im2col + GEMM
-// (kernels/conv.h). The derivative and batching rules are JAX's, binding the same primitive, so
+// convolution). The specs are JAX's ConvDimensionNumbers. Eager: the blocked implicit GEMM
+// of kernels/conv.h (which compiled code calls too). The derivative and batching rules are JAX's, binding the same primitive, so
 // grad of grad, jit of grad and vmap of grad compose.
 #include "ad_rules.h"
 #include "batch_rules.h"
