@@ -1298,13 +1298,13 @@ def Strata_ConvolutionOp : Strata_Op<"convolution", [Pure, InferTypeOpAdaptor]> 
         : (tensor<8x32x32x3xf32>, tensor<3x3x3x16xf32>) -> tensor<8x32x32x16xf32>
     ```
   }];
-  let arguments = (ins Strata_FloatTensor:$lhs, Strata_FloatTensor:$rhs,
+  let arguments = (ins Strata_NumericTensor:$lhs, Strata_NumericTensor:$rhs,
                        DenseI64ArrayAttr:$window_strides, DenseI64ArrayAttr:$padding,
                        DenseI64ArrayAttr:$lhs_dilation, DenseI64ArrayAttr:$rhs_dilation,
                        DenseI64ArrayAttr:$lhs_spec, DenseI64ArrayAttr:$rhs_spec,
                        DenseI64ArrayAttr:$out_spec, I64Attr:$feature_group_count,
                        I64Attr:$batch_group_count);
-  let results = (outs Strata_FloatTensor:$result);
+  let results = (outs Strata_NumericTensor:$result);
   let assemblyFormat = [{
     `(` $lhs `,` $rhs `)` `dim_numbers` `=` custom<ConvDimensions>($lhs_spec, $rhs_spec, $out_spec) `,`
     `window` `=` custom<ConvWindow>($window_strides, $padding, $lhs_dilation, $rhs_dilation, ref($lhs_spec))

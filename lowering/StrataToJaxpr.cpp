@@ -17,6 +17,7 @@
 #include "dialect/StrataOps.h"
 #include "jaxpr.h"
 #include "lowering/JaxprToStrata.h"
+#include "lowering/SortComparator.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/IR/Diagnostics.h"
@@ -406,6 +407,38 @@ class Converter {
                              {"batch_group_count", static_cast<int64_t>(op.getBatchGroupCount())}});
   }
 
+  // sort whose comparator is jax.lax.sort's (lexicographic LT over the leading operands,
+  // floats canonicalised as JAX does, integers by their own signedness) → sort; the same with
+  // GT and no stability asked → sort, then rev (a valid order for an unstable descending sort).
+  bool sort(Scope& s, SortOp op) {
+    std::optional<StandardSort> cmp = recognizeComparator(op);
+    if (!cmp) return noForm(op, "its comparator is not jax.lax.sort's: a lexicographic LT or GT over leading operands");
+    for (int64_t k = 0; k < cmp->numKeys; ++k) {
+      Type t = cast<RankedTensorType>(op.getInputs()[k].getType()).getElementType();
+      if (isa<FloatType>(t) && !cmp->canonical)
+        return noForm(op, "a float key compared without JAX's canonicalisation of -0.0 and nan");
+      if (!isa<FloatType>(t) && cmp->codes[k] != sortKeyCode(t))
+        return noForm(op, "an integer key compared with the other signedness");
+    }
+    if (cmp->descending && op.getIsStable()) return noForm(op, "a stable descending sort");
+    int64_t rank = cast<RankedTensorType>(op.getInputs()[0].getType()).getRank();
+    int64_t dim = op.getDimension() < 0 ? op.getDimension() + rank : op.getDimension();
+    st::Params params{{"dimension", dim}, {"is_stable", static_cast<bool>(op.getIsStable())}, {"num_keys", cmp->numKeys}};
+    if (!cmp->descending) return bindOp(s, op, "sort", std::move(params));
+    std::vector<st::Atom> in, sorted;
+    if (!lookupAll(s, op.getInputs(), in) ||
+        !equation(s, op.getLoc(), *st::find_primitive("sort"), std::move(in), std::move(params), op->getResultTypes(), sorted))
+      return false;
+    for (auto [r, a] : llvm::zip(op.getResults(), sorted)) {
+      std::vector<st::Atom> reversed;
+      if (!equation(s, op.getLoc(), *st::find_primitive("rev"), {a}, st::Params{{"dimensions", st::IntList{dim}}},
+                    TypeRange{r.getType()}, reversed))
+        return false;
+      s.env[r] = reversed[0];
+    }
+    return true;
+  }
+
   // dynamic_slice / dynamic_update_slice start indices as the 0-d i32 the primitives take.
   bool indices(Scope& s, Operation* op, ValueRange starts, std::vector<st::Atom>& out) {
     for (Value v : starts) {
@@ -627,6 +660,7 @@ class Converter {
     }
     if (auto c = dyn_cast<ReduceWindowOp>(op)) return reduceWindow(s, c);
     if (auto c = dyn_cast<ConvolutionOp>(op)) return convolution(s, c);
+    if (auto c = dyn_cast<SortOp>(op)) return sort(s, c);
     if (auto c = dyn_cast<WhileOp>(op)) return whileLoop(s, c);
     if (auto c = dyn_cast<IfOp>(op)) return ifOp(s, c);
     if (auto c = dyn_cast<CaseOp>(op)) {
