@@ -228,6 +228,11 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
       if (!type) return op->emitError("expects compare_type as #stablehlo<comparison_type FLOAT>");
       attrs.push_back({StringAttr::get(ctx, "compare_type"), ComparisonTypeAttr::get(ctx, *type)});
     }
+  } else if (name == "stablehlo.rng_bit_generator") {
+    std::optional<StringRef> v = enumValue(take("rng_algorithm"), "rng_algorithm");
+    std::optional<RngAlgorithm> algorithm = v ? symbolizeRngAlgorithm(*v) : std::nullopt;
+    if (!algorithm) return op->emitError("expects rng_algorithm as #stablehlo<rng_algorithm THREE_FRY>");
+    attrs.push_back({StringAttr::get(ctx, "rng_algorithm"), RngAlgorithmAttr::get(ctx, *algorithm)});
   } else if (name == "stablehlo.dot_general") {
     auto dims = dyn_cast_or_null<DictionaryAttr>(take("dot_dimension_numbers"));
     if (!dims) return op->emitError("expects dot_dimension_numbers (#stablehlo.dot<...>)");
@@ -467,6 +472,10 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
     drop("rounding_method");
     target = round.getRoundingMethod() == RoundingMethod::AWAY_FROM_ZERO ? "stablehlo.round_nearest_afz"
                                                                         : "stablehlo.round_nearest_even";
+  } else if (auto rng = dyn_cast<RngBitGeneratorOp>(op)) {
+    drop("rng_algorithm");
+    attrs.push_back({StringAttr::get(ctx, "rng_algorithm"),
+                     stablehloAttr(ctx, ("rng_algorithm " + stringifyRngAlgorithm(rng.getRngAlgorithm())).str())});
   } else if (isa<ReduceOp, ReduceWindowOp>(op)) {
     drop("operandSegmentSizes");
   } else if (isa<FusionOp, Threefry2x32Op, Exp2Op>(op)) {

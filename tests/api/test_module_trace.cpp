@@ -173,7 +173,9 @@ TEST(ModuleTrace, WhileLoopJitJvpAndVmap) {
   EXPECT_TRUE(allclose(st::jit(call)(x, w), direct, 1e-12, 1e-12));
   st::Jaxpr j = st::make_jaxpr(call)(x, w);
   std::vector<std::string> names = j.primitive_names();
-  EXPECT_NE(std::find(names.begin(), names.end(), "while"), names.end()) << j;
+  // A counter from a constant, LT a constant bound, + 1: a scan of 4 steps.
+  EXPECT_NE(std::find(names.begin(), names.end(), "scan"), names.end()) << j;
+  EXPECT_EQ(std::find(names.begin(), names.end(), "while"), names.end()) << j;
   // Forward mode against finite differences and against the unrolled API program.
   st::Array tx = st::array(std::vector<double>{0.5, -1.0, 0.25}, {3}, st::f64);
   st::Array tw = st::array(std::vector<double>{-0.3, 0.8, 0.6}, {3}, st::f64);
@@ -184,8 +186,27 @@ TEST(ModuleTrace, WhileLoopJitJvpAndVmap) {
   EXPECT_TRUE(allclose(y, direct, 1e-12, 1e-12));
   EXPECT_TRUE(allclose(dy, dy2, 1e-12, 1e-12));
   EXPECT_TRUE(allclose(dy, fd, 1e-6, 1e-8));
-  // Reverse mode through a while loop is refused, as JAX refuses it.
-  EXPECT_THROW(st::grad([&](const st::Array& x) { return st::sum(f(x, w)[0]); })(x), st::Error);
+  // Reverse mode through it (JAX's fori_loop exports so): against the unrolled API program and
+  // finite differences; jit(grad) alike.
+  auto loss = [&](const st::Array& x, const st::Array& w) { return st::sum(f(x, w)[0] * st::arange(1, 4, 1, st::f64)); };
+  auto loss_api = [&](const st::Array& x, const st::Array& w) { return st::sum(loop_api(x, w) * st::arange(1, 4, 1, st::f64)); };
+  auto g = st::grad(loss, st::ArgNums<0, 1>{})(x, w);
+  auto want = st::grad(loss_api, st::ArgNums<0, 1>{})(x, w);
+  EXPECT_TRUE(allclose(std::get<0>(g), std::get<0>(want), 1e-12, 1e-12));
+  EXPECT_TRUE(allclose(std::get<1>(g), std::get<1>(want), 1e-12, 1e-12));
+  st::testing::check_grads([&](const std::vector<st::Array>& a) { return loss(a[0], a[1]); }, {x, w}, "static while");
+  EXPECT_TRUE(allclose(st::jit(st::grad(loss))(x, w), std::get<0>(want), 1e-12, 1e-12));
+  // A bound that is an argument: a while, whose reverse mode is refused as JAX refuses it.
+  std::string dynamic = kLoop;
+  dynamic.replace(dynamic.find("%w: tensor<3xf64>)"), 18, "%w: tensor<3xf64>, %n: tensor<i32>)");
+  const std::string bound = "    %n = stablehlo.constant dense<4> : tensor<i32>\n";
+  dynamic.replace(dynamic.find(bound), bound.size(), "");
+  st::ModuleFunction h = st::load_stablehlo(dynamic)("main");
+  st::Array four = st::array(std::vector<int32_t>{4}, {});
+  EXPECT_TRUE(allclose(h(x, w, four)[0], direct, 1e-12, 1e-12));
+  std::vector<std::string> hn = st::make_jaxpr([&](const st::Array& x) { return h(x, w, four)[0]; })(x).primitive_names();
+  EXPECT_NE(std::find(hn.begin(), hn.end(), "while"), hn.end());
+  EXPECT_THROW(st::grad([&](const st::Array& x) { return st::sum(h(x, w, four)[0]); })(x), st::Error);
   // vmap over x.
   st::Array xs = st::stack({x, x * 2.0, x - 1.0});
   st::Array ys = st::vmap(call, {0, std::nullopt})(xs, w);
