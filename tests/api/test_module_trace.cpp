@@ -277,14 +277,10 @@ TEST(ModuleTrace, GradThroughJaxPrograms) {
     size_t arg;     // differentiated argument
     size_t output;  // output the loss is built on
     float eps;      // finite-difference step (small where relu and max pooling have kinks)
-    bool jit_grad = true;
   };
   for (Case c : {Case{"mlp_train_step", 3, 4, 1e-2f}, Case{"transformer_block", 0, 0, 1e-2f}, Case{"cnn_forward", 1, 0, 1e-3f},
                  Case{"gather_sort_cumsum", 0, 0, 1e-3f}, Case{"gather_sort_cumsum", 0, 1, 1e-2f},
-                 // jit(grad) of rnn_scan_grad fails to compile: bufferization says "Yield operand #5
-                 // is not equivalent to the corresponding iter bbArg" for the transposed scan's
-                 // loop (lowering/ControlFlowToScf.cpp; open), so only grad runs here.
-                 Case{"rnn_scan_grad", 1, 0, 1e-2f, false}}) {
+                 Case{"rnn_scan_grad", 1, 0, 1e-2f}}) {
     SCOPED_TRACE(c.name);
     st::ModuleFunction f = st::load_stablehlo((corpus() / (std::string(c.name) + ".mlir")).string())("main");
     std::vector<st::Array> args = inputs_of(c.name);
@@ -306,7 +302,7 @@ TEST(ModuleTrace, GradThroughJaxPrograms) {
     auto [y, dy] = st::jvp(loss, p, t);
     EXPECT_NEAR(ad, dy.item<double>(), 1e-3 * std::max(1.0, std::fabs(ad))) << "grad . t vs jvp";
     // jit(grad) agrees with grad.
-    if (c.jit_grad) EXPECT_TRUE(allclose(st::jit(st::grad(loss))(p), g, 1e-4, 1e-5));
+    EXPECT_TRUE(allclose(st::jit(st::grad(loss))(p), g, 1e-4, 1e-5));
   }
 }
 
