@@ -252,7 +252,8 @@ mlir::OwningOpRef<mlir::ModuleOp> parse_module(Session& session, std::string_vie
   mlir::ParserConfig config(&session.context, /*verifyAfterParse=*/false);  // verified after the import
   // MLIR's lexer relies on a '\0' after its buffer (an identifier ending the text runs on into
   // what follows), so the text is parsed from a terminated copy (found by fuzz_strata_opt).
-  const std::string terminated(text);
+  // (StableHLO's byte-per-element i1 hex data packed as MLIR 22 reads it.)
+  const std::string terminated = mlir::strata::packByteBoolLiterals(llvm::StringRef(text.data(), text.size()));
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(
       terminated, config, llvm::StringRef(filename.data(), filename.size()));
   if (!module || mlir::failed(mlir::strata::importGenericOps(*module))) return {};

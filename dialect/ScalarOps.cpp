@@ -256,6 +256,37 @@ Value digamma(Emitter& e, Value x) {
 
 // nextafter.cpp's step, on the stored bits in integer ops only: LLVM legalises bf16 selects
 // through f32 on x86 and lost a subnormal's sign that way.
+Value reducePrecision(Emitter& e, Value x, int64_t exponentBits, int64_t mantissaBits) {
+  // XLA's algorithm (tracer/primitives/reduce_precision.cpp has the same on C++ integers).
+  auto t = cast<FloatType>(x.getType());
+  const int64_t width = t.getWidth(), srcMantissa = t.getFPMantissaWidth() - 1;
+  const int64_t srcExponent = width - 1 - srcMantissa;
+  Type it = e.b.getIntegerType(width);
+  Value bits = e.bitcast(it, x);
+  if (mantissaBits < srcMantissa) {
+    // Round to nearest, ties to even, at the last kept mantissa bit; clear the rest.
+    const int64_t shift = srcMantissa - mantissaBits;
+    APInt last = APInt::getOneBitSet(width, shift);
+    APInt bias = last.lshr(1) - 1;
+    Value lastBit = e.shrui(e.andi(bits, e.intC(it, last)), e.intC(it, shift));
+    bits = e.andi(e.addi(bits, e.addi(lastBit, e.intC(it, bias))), e.intC(it, ~(last - 1)));
+  }
+  if (exponentBits < srcExponent) {
+    // Beyond the reduced format's largest exponent: infinity; at or below its smallest: zero.
+    const int64_t srcBias = (int64_t{1} << (srcExponent - 1)) - 1, bias = (int64_t{1} << (exponentBits - 1)) - 1;
+    APInt expMask = APInt::getBitsSet(width, srcMantissa, width - 1);
+    APInt signMask = APInt::getSignMask(width);
+    Value exponent = e.andi(bits, e.intC(it, expMask));
+    Value over = e.cmpi(arith::CmpIPredicate::ugt, exponent, e.intC(it, APInt(width, srcBias + bias) << srcMantissa));
+    Value under = e.cmpi(arith::CmpIPredicate::ule, exponent, e.intC(it, APInt(width, srcBias - bias) << srcMantissa));
+    Value zero = e.andi(bits, e.intC(it, signMask));
+    Value inf = e.ori(zero, e.intC(it, expMask));
+    bits = e.select(under, zero, e.select(over, inf, bits));
+  }
+  Value r = e.bitcast(t, bits);
+  return e.select(e.isNan(x), x, r);  // nans unchanged (XLA's CPU code, JAX 0.10.2, keeps them)
+}
+
 Value nextAfter(Emitter& e, Value x, Value y) {
   auto t = cast<FloatType>(x.getType());
   unsigned width = t.getWidth(), mantissa = t.getFPMantissaWidth() - 1;

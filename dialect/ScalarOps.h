@@ -96,6 +96,9 @@ Value erfInv(Emitter& e, Value x);
 // digamma.cpp).
 Value lgamma(Emitter& e, Value x);
 Value digamma(Emitter& e, Value x);
+// x rounded to a float format of `exponentBits` and `mantissaBits` (reduce_precision), on stored
+// floats of any width, as XLA computes it.
+Value reducePrecision(Emitter& e, Value x, int64_t exponentBits, int64_t mantissaBits);
 // The next representable value after x towards y, on stored floats of any width (nextafter.cpp).
 Value nextAfter(Emitter& e, Value x, Value y);
 // x >> y shifting in zeros; 0 for y outside [0, width) (shift_right_logical.cpp).

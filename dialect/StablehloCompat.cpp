@@ -62,6 +62,28 @@ ParseResult parseCustomCall(OpAsmParser& parser, OperationState& state) {
   return success();
 }
 
+// clamp %min, %x, %max : T, or with StableHLO's types `: (A, B, C) -> R` (0-d bounds allowed:
+// rewriteImportedForms broadcasts them).
+ParseResult parseClamp(OpAsmParser& parser, OperationState& state) {
+  state.name = OperationName(ClampOp::getOperationName(), parser.getContext());
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  Type type;
+  if (parser.parseOperandList(operands, 3) || parser.parseOptionalAttrDict(state.attributes) ||
+      parser.parseColon() || parser.parseType(type))
+    return failure();
+  SmallVector<Type> inputs(3, type);
+  Type result = type;
+  if (auto fn = dyn_cast<FunctionType>(type)) {
+    if (fn.getNumInputs() != 3 || fn.getNumResults() != 1)
+      return parser.emitError(parser.getNameLoc(), "clamp expects three operands and one result, but got ") << fn;
+    inputs.assign(fn.getInputs().begin(), fn.getInputs().end());
+    result = fn.getResult(0);
+  }
+  if (parser.resolveOperands(operands, inputs, parser.getNameLoc(), state.operands)) return failure();
+  state.addTypes(result);
+  return success();
+}
+
 }  // namespace
 
 struct StablehloCompatDialect::Hooks {
@@ -90,6 +112,8 @@ std::optional<Dialect::ParseOpHook> StablehloCompatDialect::getParseOperationHoo
     Hook hook;
     if (opName == "stablehlo.custom_call") {
       hook = parseCustomCall;
+    } else if (opName == "stablehlo.clamp") {
+      hook = parseClamp;
     } else if (opName == "stablehlo.round_nearest_afz") {
       hook = roundHook(RoundingMethod::AWAY_FROM_ZERO);
     } else if (opName == "stablehlo.round_nearest_even") {
@@ -204,6 +228,11 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
       if (!type) return op->emitError("expects compare_type as #stablehlo<comparison_type FLOAT>");
       attrs.push_back({StringAttr::get(ctx, "compare_type"), ComparisonTypeAttr::get(ctx, *type)});
     }
+  } else if (name == "stablehlo.rng_bit_generator") {
+    std::optional<StringRef> v = enumValue(take("rng_algorithm"), "rng_algorithm");
+    std::optional<RngAlgorithm> algorithm = v ? symbolizeRngAlgorithm(*v) : std::nullopt;
+    if (!algorithm) return op->emitError("expects rng_algorithm as #stablehlo<rng_algorithm THREE_FRY>");
+    attrs.push_back({StringAttr::get(ctx, "rng_algorithm"), RngAlgorithmAttr::get(ctx, *algorithm)});
   } else if (name == "stablehlo.dot_general") {
     auto dims = dyn_cast_or_null<DictionaryAttr>(take("dot_dimension_numbers"));
     if (!dims) return op->emitError("expects dot_dimension_numbers (#stablehlo.dot<...>)");
@@ -222,19 +251,42 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
     if (!dims)
       return op->emitError("expects ") << (gather ? "dimension_numbers (#stablehlo.gather<...>)"
                                                   : "scatter_dimension_numbers (#stablehlo.scatter<...>)");
-    for (StringRef batching : {"operand_batching_dims", "start_indices_batching_dims", "input_batching_dims",
-                               "scatter_indices_batching_dims"})
-      if (auto b = dyn_cast_or_null<DenseI64ArrayAttr>(dims.get(batching)); b && !b.empty())
-        return op->emitError("strata's ") << (gather ? "gather" : "scatter") << " has no batching dimensions (" << batching << ")";
-    auto field = [&](StringRef key) {
-      Attribute a = dims.get(key);
-      attrs.push_back({StringAttr::get(ctx, key), a ? a : DenseI64ArrayAttr::get(ctx, {})});
+    // Batching dimensions (operand i of the batch pairs with index position i): iota columns
+    // of the start indices, their operand dimensions collapsed (inserted) and indexed.
+    auto list = [&](StringRef key) {
+      auto a = dyn_cast_or_null<DenseI64ArrayAttr>(dims.get(key));
+      return a ? SmallVector<int64_t>(a.asArrayRef()) : SmallVector<int64_t>();
+    };
+    SmallVector<int64_t> operandBatching = list(gather ? "operand_batching_dims" : "input_batching_dims");
+    SmallVector<int64_t> indexBatching = list(gather ? "start_indices_batching_dims" : "scatter_indices_batching_dims");
+    Attribute ivdAttr = dims.get("index_vector_dim");
+    int64_t indexVectorDim = ivdAttr ? cast<IntegerAttr>(ivdAttr).getInt() : 0;
+    if (operandBatching.size() != indexBatching.size())
+      return op->emitError("expects as many operand as index batching dimensions, but got ")
+             << operandBatching.size() << " and " << indexBatching.size();
+    auto indicesType = dyn_cast<RankedTensorType>(op->getNumOperands() > 1 ? op->getOperand(1).getType() : Type());
+    if (!operandBatching.empty()) {
+      if (!indicesType || indexVectorDim < 0 || indexVectorDim > indicesType.getRank() ||
+          llvm::any_of(indexBatching, [&](int64_t d) { return d < 0 || d >= indicesType.getRank() || d == indexVectorDim; }))
+        return op->emitError("expects index batching dimensions of the start indices other than index_vector_dim");
+      b.setInsertionPoint(op);
+      op->setOperand(1, batchIndexColumns(b, op->getLoc(), op->getOperand(1), indexVectorDim, indexBatching));
+    }
+    auto field = [&](StringRef key, ArrayRef<int64_t> extra, bool sorted) {
+      SmallVector<int64_t> v = list(key);
+      v.append(extra.begin(), extra.end());
+      if (sorted) llvm::sort(v);
+      attrs.push_back({StringAttr::get(ctx, key), DenseI64ArrayAttr::get(ctx, v)});
     };
     if (gather) {
-      for (StringRef k : {"offset_dims", "collapsed_slice_dims", "start_index_map"}) field(k);
+      field("offset_dims", {}, false);
+      field("collapsed_slice_dims", operandBatching, true);
+      field("start_index_map", operandBatching, false);
       attrs.push_back({StringAttr::get(ctx, "mode"), GatherModeAttr::get(ctx, GatherMode::CLIP)});  // StableHLO clamps
     } else {
-      for (StringRef k : {"update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims"}) field(k);
+      field("update_window_dims", {}, false);
+      field("inserted_window_dims", operandBatching, true);
+      field("scatter_dims_to_operand_dims", operandBatching, false);
       if (op->getNumOperands() != 3)
         return op->emitError("strata's scatter takes one operand and one update, but got ") << op->getNumOperands() << " operands";
       // The update computation as strata's combiner: `return %update`, or one op of both.
@@ -262,8 +314,7 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
       attrs.push_back({StringAttr::get(ctx, "combiner"), ScatterCombinerAttr::get(ctx, *combiner)});
       op->getRegion(0).getBlocks().clear();
     }
-    Attribute ivd = dims.get("index_vector_dim");
-    attrs.push_back({StringAttr::get(ctx, "index_vector_dim"), ivd ? ivd : IntegerAttr::get(IntegerType::get(ctx, 64), 0)});
+    attrs.push_back({StringAttr::get(ctx, "index_vector_dim"), IntegerAttr::get(IntegerType::get(ctx, 64), indexVectorDim)});
     take("indices_are_sorted");
     take("unique_indices");
   }
@@ -301,7 +352,7 @@ LogicalResult importGenericOps(ModuleOp module) {
   OpBuilder b(module.getContext());
   for (Operation* op : todo)
     if (failed(importOne(op, b))) return failure();
-  return success();
+  return rewriteImportedForms(module);
 }
 
 // chlo.NAME %x : T -> T (CHLO's unary syntax) as strata.NAME.
@@ -421,6 +472,10 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
     drop("rounding_method");
     target = round.getRoundingMethod() == RoundingMethod::AWAY_FROM_ZERO ? "stablehlo.round_nearest_afz"
                                                                         : "stablehlo.round_nearest_even";
+  } else if (auto rng = dyn_cast<RngBitGeneratorOp>(op)) {
+    drop("rng_algorithm");
+    attrs.push_back({StringAttr::get(ctx, "rng_algorithm"),
+                     stablehloAttr(ctx, ("rng_algorithm " + stringifyRngAlgorithm(rng.getRngAlgorithm())).str())});
   } else if (isa<ReduceOp, ReduceWindowOp>(op)) {
     drop("operandSegmentSizes");
   } else if (isa<FusionOp, Threefry2x32Op, Exp2Op>(op)) {

@@ -19,6 +19,9 @@ class raw_ostream;
 }
 namespace mlir {
 class ModuleOp;
+class OpBuilder;
+class Value;
+class Location;
 }
 
 namespace mlir::strata {
@@ -60,6 +63,24 @@ std::string strataNameOf(StringRef stablehloName);
 // strata ops, translating StableHLO's attributes (#stablehlo<comparison_direction LT>,
 // #stablehlo.dot<...>) into strata's; ops strata has not are left for firstUnregisteredOp.
 LogicalResult importGenericOps(ModuleOp module);
+
+// StableHLO forms strata's ops do not take, rewritten into ones they do (importGenericOps runs
+// it last): clamp's 0-d bounds broadcast; a convolution whose result type differs from its
+// operands' (i8 → i32) computed in the wider type and converted; bitcast_convert between
+// element widths as shifts and masks.
+LogicalResult rewriteImportedForms(ModuleOp module);
+
+// gather's and scatter's batching dimensions as start-index columns: `indices` with one iota
+// column per dimension of `indicesBatchingDims` appended along `indexVectorDim` (made explicit,
+// and `indexVectorDim` updated, when it is the rank); the caller maps each column to its operand
+// batching dimension and collapses that dimension.
+Value batchIndexColumns(OpBuilder& b, Location loc, Value indices, int64_t& indexVectorDim,
+                        ArrayRef<int64_t> indicesBatchingDims);
+
+// `text` with each `dense<"0x..."> : tensor<...xi1>` written one byte per element (as StableHLO's
+// testdata and newer MLIR write it) bit-packed, as MLIR 22's parser reads i1 hex data (it
+// refuses the byte form: "elements hex data size is invalid"). Other text is unchanged.
+std::string packByteBoolLiterals(StringRef text);
 
 // The first op of `module` (in walk order) that is not a registered op: a StableHLO op strata
 // has no op for, a custom_call, or an op of another dialect read as unregistered. Null if none.

@@ -220,6 +220,25 @@ static void printConcatenateInputs(OpAsmPrinter& p, Operation*, OperandRange inp
   p << "dim = " << dimension.getInt();
 }
 
+// reduce_precision's `format = e5m10` (StableHLO's spelling of exponent and mantissa bits).
+static ParseResult parsePrecisionFormat(OpAsmParser& parser, IntegerAttr& exponentBits, IntegerAttr& mantissaBits) {
+  StringRef word;
+  SMLoc at = parser.getCurrentLocation();
+  if (parser.parseKeyword(&word)) return failure();
+  int64_t e = 0, m = 0;
+  size_t split = word.find('m');
+  if (!word.consume_front("e") || split == StringRef::npos || word.take_front(split - 1).getAsInteger(10, e) ||
+      word.drop_front(split).getAsInteger(10, m))
+    return parser.emitError(at, "expects a format as e<exponent bits>m<mantissa bits> (e5m10), but got '") << word << "'";
+  Builder b(parser.getContext());
+  exponentBits = b.getI32IntegerAttr(static_cast<int32_t>(e));
+  mantissaBits = b.getI32IntegerAttr(static_cast<int32_t>(m));
+  return success();
+}
+static void printPrecisionFormat(OpAsmPrinter& p, Operation*, IntegerAttr exponentBits, IntegerAttr mantissaBits) {
+  p << "e" << exponentBits.getInt() << "m" << mantissaBits.getInt();
+}
+
 #include "dialect/ConvolutionSyntax.h"  // convolution and pooling (issue 13)
 #include "StrataEnums.cpp.inc"
 #include "StrataInterfaces.cpp.inc"
@@ -909,5 +928,23 @@ LogicalResult LinalgOp::verify() {
     if (getResults()[i].getType() != want)
       return emitOpError("expects result #") << i << " of type " << want << ", but got " << getResults()[i].getType();
   }
+  return success();
+}
+
+LogicalResult RngBitGeneratorOp::verify() {
+  if (getRngAlgorithm() != RngAlgorithm::THREE_FRY)
+    return emitOpError("computes the THREE_FRY algorithm only (DEFAULT's and PHILOX's bits are not written "
+                       "here), but got ")
+           << stringifyRngAlgorithm(getRngAlgorithm());
+  auto state = cast<RankedTensorType>(getInitialState().getType());
+  if (state.getShape() != ArrayRef<int64_t>{2} || !state.getElementType().isInteger(64))
+    return emitOpError("expects a THREE_FRY state of two 64-bit integers (tensor<2xui64>), but got ") << state;
+  if (getOutputState().getType() != state)
+    return emitOpError("expects the output state of the initial state's type ") << state << ", but got "
+                                                                                 << getOutputState().getType();
+  auto out = cast<RankedTensorType>(getOutput().getType());
+  unsigned width = out.getElementType().getIntOrFloatBitWidth();
+  if (out.getElementType().isInteger(1) || (width != 8 && width != 16 && width != 32 && width != 64))
+    return emitOpError("expects an output of 8-, 16-, 32- or 64-bit elements, but got ") << out;
   return success();
 }

@@ -1298,13 +1298,13 @@ def Strata_ConvolutionOp : Strata_Op<"convolution", [Pure, InferTypeOpAdaptor]> 
         : (tensor<8x32x32x3xf32>, tensor<3x3x3x16xf32>) -> tensor<8x32x32x16xf32>
     ```
   }];
-  let arguments = (ins Strata_FloatTensor:$lhs, Strata_FloatTensor:$rhs,
+  let arguments = (ins Strata_NumericTensor:$lhs, Strata_NumericTensor:$rhs,
                        DenseI64ArrayAttr:$window_strides, DenseI64ArrayAttr:$padding,
                        DenseI64ArrayAttr:$lhs_dilation, DenseI64ArrayAttr:$rhs_dilation,
                        DenseI64ArrayAttr:$lhs_spec, DenseI64ArrayAttr:$rhs_spec,
                        DenseI64ArrayAttr:$out_spec, I64Attr:$feature_group_count,
                        I64Attr:$batch_group_count);
-  let results = (outs Strata_FloatTensor:$result);
+  let results = (outs Strata_NumericTensor:$result);
   let assemblyFormat = [{
     `(` $lhs `,` $rhs `)` `dim_numbers` `=` custom<ConvDimensions>($lhs_spec, $rhs_spec, $out_spec) `,`
     `window` `=` custom<ConvWindow>($window_strides, $padding, $lhs_dilation, $rhs_dilation, ref($lhs_spec))
@@ -1562,6 +1562,68 @@ def Strata_CollectiveOp : Strata_Op<"collective", [Pure]> {
   let results = (outs Strata_Tensor:$result);
   let assemblyFormat = [{
     $kind `(` $operands `)` attr-dict `:` functional-type($operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------------------===//
+// StableHLO ops JAX programs use (issue 15): reduce_precision, rng_bit_generator.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_ReducePrecisionOp : Strata_ElementwiseOp<"reduce_precision", [SameOperandsAndResultType]> {
+  let movesStoredBits = 1;  // rounds the stored bits: bf16 and f16 in their own precision
+  let scalar = [{
+    return scalar::reducePrecision(e, x, getExponentBits(), getMantissaBits());
+  }];
+  let summary = "elementwise rounding to a float format with fewer exponent and mantissa bits";
+  let description = [{
+    StableHLO's reduce_precision (jax.lax.reduce_precision): each element rounded to the
+    nearest value (ties to even) of a float format with `exponent_bits` exponent and
+    `mantissa_bits` mantissa bits, kept in the operand's type; values beyond its range become
+    infinities of their sign, values below its smallest normal zeros of their sign (no
+    subnormals), nans unchanged (even with no mantissa bits, as XLA on CPU gives). XLA's
+    algorithm, on the stored bits.
+
+    Example:
+    ```mlir
+    %1 = strata.reduce_precision %0, format = e5m10 : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_FloatTensor:$operand, ConfinedAttr<I32Attr, [IntMinValue<1>]>:$exponent_bits,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$mantissa_bits);
+  let results = (outs Strata_FloatTensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `format` `=` custom<PrecisionFormat>($exponent_bits, $mantissa_bits) attr-dict `:` type($result)
+  }];
+}
+
+def Strata_RngAlgorithm : I32EnumAttr<"RngAlgorithm",
+    "the bit generator of `strata.rng_bit_generator` (StableHLO's rng_algorithm)", [
+      I32EnumAttrCase<"DEFAULT", 0>, I32EnumAttrCase<"THREE_FRY", 1>, I32EnumAttrCase<"PHILOX", 2>]> {
+  let cppNamespace = "::mlir::strata";
+}
+
+def Strata_RngBitGeneratorOp : Strata_Op<"rng_bit_generator", [Pure]> {
+  let summary = "uniform random bits from a counter-based generator's state";
+  let description = [{
+    StableHLO's rng_bit_generator: `output` filled with random bits and the state advanced.
+    strata computes THREE_FRY as XLA does (its RngBitGeneratorExpander and ThreeFryBitGenerator),
+    so the bits equal JAX's on CPU: the state is (key, counter) as ui64[2]; the output's
+    elements come from Threefry-2x32 of consecutive counters under the key (two 32-bit words
+    per counter: 32-bit results take both halves along a split dimension, 64-bit ones join
+    them, 8/16-bit ones truncate 32-bit ones), and the counter advances by the number of
+    counters used. Floats receive the bits of the unsigned type of their width. DEFAULT and
+    PHILOX are refused (their bits are the backend's choice, and Philox is not written here).
+
+    Example:
+    ```mlir
+    %state, %bits = strata.rng_bit_generator %s, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<3x2xui32>)
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$initial_state, Strata_RngAlgorithm:$rng_algorithm);
+  let results = (outs Strata_Tensor:$output_state, Strata_Tensor:$output);
+  let assemblyFormat = [{
+    $initial_state `,` `algorithm` `=` $rng_algorithm attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

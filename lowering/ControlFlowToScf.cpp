@@ -87,11 +87,20 @@ struct WhileLowering : OpConversionPattern<WhileOp> {
       // one buffer per carry; empty-tensor elimination then lets the op computing it write
       // there directly). A carry updated in place already (a scan's ys, written by
       // dynamic_update_slice into the carried value) or passed through needs nothing.
+      // (Unless the old carry is read after the update — a transposed scan reads it so — which
+      // keeps the update out of place: then it is materialized too.)
       Block& after = loop.getAfter().front();
       SmallVector<Value> yielded;
+      auto readAfter = [&](Value arg, Operation* update) {
+        return llvm::any_of(arg.getUsers(), [&](Operation* user) {
+          Operation* at = after.findAncestorOpInBlock(*user);
+          return user != update && at && at != update && update->isBeforeInBlock(at);
+        });
+      };
       for (auto [value, arg] : llvm::zip(v, after.getArguments())) {
         auto update = value.getDefiningOp<DynamicUpdateSliceOp>();
-        if (value == arg || (update && update.getOperand() == arg)) {
+        if (value == arg || (update && update.getOperand() == arg && update->getBlock() == &after &&
+                             !readAfter(arg, update))) {
           yielded.push_back(value);
           continue;
         }

@@ -200,6 +200,16 @@ LogicalResult integerPow(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// reduce_precision[exponent_bits, mantissa_bits]: the format as attributes (issue 15).
+LogicalResult reducePrecision(Eqn& q, SmallVectorImpl<Value>& r) {
+  const int64_t* e = q.integer("exponent_bits");
+  const int64_t* m = q.integer("mantissa_bits");
+  if (failed(q.expectArity(1)) || !e || !m) return failure();
+  r.push_back(ReducePrecisionOp::create(q.b, q.loc, q.resultType(), q.operands[0], static_cast<int32_t>(*e),
+                                        static_cast<int32_t>(*m)));
+  return success();
+}
+
 LogicalResult identity(Eqn& q, SmallVectorImpl<Value>& r) {
   if (failed(q.expectArity(1))) return failure();
   r.push_back(q.operands[0]);
@@ -883,6 +893,8 @@ const Entry kLowerings[] = {
     {"all_to_all", collective<st::collective_rules::Kind::kAllToAll>, "strata.collective"},
     {"ppermute", collective<st::collective_rules::Kind::kPpermute>, "strata.collective"},
     {"axis_index", collective<st::collective_rules::Kind::kAxisIndex>, "strata.collective"},
+    // StableHLO ops JAX programs use (issue 15).
+    {"reduce_precision", reducePrecision, "strata.reduce_precision"},
 };
 
 struct Lowering {

@@ -17,6 +17,7 @@
 #include "dialect/StrataOps.h"
 #include "jaxpr.h"
 #include "lowering/JaxprToStrata.h"
+#include "lowering/SortComparator.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/IR/Diagnostics.h"
@@ -406,6 +407,38 @@ class Converter {
                              {"batch_group_count", static_cast<int64_t>(op.getBatchGroupCount())}});
   }
 
+  // sort whose comparator is jax.lax.sort's (lexicographic LT over the leading operands,
+  // floats canonicalised as JAX does, integers by their own signedness) → sort; the same with
+  // GT and no stability asked → sort, then rev (a valid order for an unstable descending sort).
+  bool sort(Scope& s, SortOp op) {
+    std::optional<StandardSort> cmp = recognizeComparator(op);
+    if (!cmp) return noForm(op, "its comparator is not jax.lax.sort's: a lexicographic LT or GT over leading operands");
+    for (int64_t k = 0; k < cmp->numKeys; ++k) {
+      Type t = cast<RankedTensorType>(op.getInputs()[k].getType()).getElementType();
+      if (isa<FloatType>(t) && !cmp->canonical)
+        return noForm(op, "a float key compared without JAX's canonicalisation of -0.0 and nan");
+      if (!isa<FloatType>(t) && cmp->codes[k] != sortKeyCode(t))
+        return noForm(op, "an integer key compared with the other signedness");
+    }
+    if (cmp->descending && op.getIsStable()) return noForm(op, "a stable descending sort");
+    int64_t rank = cast<RankedTensorType>(op.getInputs()[0].getType()).getRank();
+    int64_t dim = op.getDimension() < 0 ? op.getDimension() + rank : op.getDimension();
+    st::Params params{{"dimension", dim}, {"is_stable", static_cast<bool>(op.getIsStable())}, {"num_keys", cmp->numKeys}};
+    if (!cmp->descending) return bindOp(s, op, "sort", std::move(params));
+    std::vector<st::Atom> in, sorted;
+    if (!lookupAll(s, op.getInputs(), in) ||
+        !equation(s, op.getLoc(), *st::find_primitive("sort"), std::move(in), std::move(params), op->getResultTypes(), sorted))
+      return false;
+    for (auto [r, a] : llvm::zip(op.getResults(), sorted)) {
+      std::vector<st::Atom> reversed;
+      if (!equation(s, op.getLoc(), *st::find_primitive("rev"), {a}, st::Params{{"dimensions", st::IntList{dim}}},
+                    TypeRange{r.getType()}, reversed))
+        return false;
+      s.env[r] = reversed[0];
+    }
+    return true;
+  }
+
   // dynamic_slice / dynamic_update_slice start indices as the 0-d i32 the primitives take.
   bool indices(Scope& s, Operation* op, ValueRange starts, std::vector<st::Atom>& out) {
     for (Value v : starts) {
@@ -445,7 +478,53 @@ class Converter {
     return sub;
   }
 
+  // A 0-d integer constant's value (JAX's loop bounds and counters).
+  static std::optional<int64_t> intConstant(Value v) {
+    auto c = v.getDefiningOp<ConstantOp>();
+    auto dense = c ? dyn_cast<DenseIntElementsAttr>(c.getValue()) : DenseIntElementsAttr();
+    if (!dense || !dense.isSplat() || dense.getElementType().isInteger(1)) return std::nullopt;
+    APInt x = dense.getSplatValue<APInt>();
+    return dense.getElementType().isUnsignedInteger() ? static_cast<int64_t>(x.getZExtValue()) : x.getSExtValue();
+  }
+
+  // The trip count of a while loop as JAX exports fori_loop and scan: a counter starting at a
+  // constant, compared LT with a constant bound in `cond`, incremented by 1 in `body`.
+  static std::optional<int64_t> staticTripCount(WhileOp op) {
+    Block& cond = op.getCond().front();
+    Block& body = op.getBody().front();
+    auto ret = dyn_cast<ReturnOp>(cond.getTerminator());
+    auto cmp = ret && ret->getNumOperands() == 1 ? ret->getOperand(0).getDefiningOp<CompareOp>() : CompareOp();
+    if (!cmp || cmp.getComparisonDirection() != ComparisonDirection::LT) return std::nullopt;
+    auto counter = dyn_cast<BlockArgument>(cmp.getLhs());
+    if (!counter || counter.getOwner() != &cond) return std::nullopt;
+    unsigned k = counter.getArgNumber();
+    std::optional<int64_t> bound = intConstant(cmp.getRhs()), start = intConstant(op->getOperand(k));
+    auto next = dyn_cast<ReturnOp>(body.getTerminator());
+    auto add = next && next->getNumOperands() == op->getNumOperands() ? next->getOperand(k).getDefiningOp<AddOp>() : AddOp();
+    if (!bound || !start || !add) return std::nullopt;
+    Value arg = body.getArgument(k);
+    bool plusOne = (add.getLhs() == arg && intConstant(add.getRhs()) == 1) || (add.getRhs() == arg && intConstant(add.getLhs()) == 1);
+    if (!plusOne) return std::nullopt;
+    return std::max<int64_t>(0, *bound - *start);
+  }
+
+  // while → scan (of `length` steps, every loop value a carry, no xs) when the trip count is
+  // static, so that reverse mode differentiates it as JAX's fori_loop; else while (forward mode
+  // only, as in JAX).
   bool whileLoop(Scope& s, WhileOp op) {
+    if (std::optional<int64_t> length = staticTripCount(op)) {
+      std::unique_ptr<Scope> body = region(s, op.getBody());
+      if (!body) return false;
+      std::vector<st::Atom> in = body->captures;
+      if (!lookupAll(s, op->getOperands(), in)) return false;
+      st::Params params{{"jaxpr", st::JaxprPtr(body->j)},
+                        {"length", *length},
+                        {"num_consts", static_cast<int64_t>(body->captures.size())},
+                        {"num_carry", static_cast<int64_t>(op->getNumOperands())},
+                        {"reverse", false},
+                        {"unroll", int64_t{1}}};
+      return bindOp(s, op, "scan", std::move(in), std::move(params));
+    }
     std::unique_ptr<Scope> cond = region(s, op.getCond());
     if (!cond) return false;
     std::unique_ptr<Scope> body = region(s, op.getBody());
@@ -568,6 +647,10 @@ class Converter {
     if (auto c = dyn_cast<RoundOp>(op))
       return bindOp(s, op, "round", P{{"rounding_method", static_cast<int64_t>(c.getRoundingMethod())}});
     if (auto c = dyn_cast<IntegerPowOp>(op)) return bindOp(s, op, "integer_pow", P{{"y", static_cast<int64_t>(c.getY())}});
+    if (auto c = dyn_cast<ReducePrecisionOp>(op))
+      return bindOp(s, op, "reduce_precision",
+                    P{{"exponent_bits", static_cast<int64_t>(c.getExponentBits())},
+                      {"mantissa_bits", static_cast<int64_t>(c.getMantissaBits())}});
     if (auto c = dyn_cast<BroadcastInDimOp>(op))
       return bindOp(s, op, "broadcast_in_dim",
                     P{{"shape", ints(c.getType().getShape())}, {"broadcast_dimensions", ints(c.getBroadcastDimensions())}});
@@ -627,6 +710,7 @@ class Converter {
     }
     if (auto c = dyn_cast<ReduceWindowOp>(op)) return reduceWindow(s, c);
     if (auto c = dyn_cast<ConvolutionOp>(op)) return convolution(s, c);
+    if (auto c = dyn_cast<SortOp>(op)) return sort(s, c);
     if (auto c = dyn_cast<WhileOp>(op)) return whileLoop(s, c);
     if (auto c = dyn_cast<IfOp>(op)) return ifOp(s, c);
     if (auto c = dyn_cast<CaseOp>(op)) {

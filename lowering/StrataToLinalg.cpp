@@ -96,6 +96,12 @@ SmallVector<Value> emitScalarBody(OpBuilder& b, Location loc, Block& body, Value
       SmallVector<Value> in;
       for (Value v : op.getOperands()) in.push_back(map.lookup(v));
       r = emitScalar(b, loc, &op, in, /*reassociate=*/true);
+      // A bf16/f16 value inside the body is rounded to its type, as StableHLO's ops (and the
+      // fused elementwise ops) compute; what the body yields stays in the accumulator's type.
+      Type element = getElementTypeOrSelf(op.getResult(0).getType());
+      bool yielded = llvm::is_contained(body.getTerminator()->getOperands(), op.getResult(0));
+      if (r && !yielded && computeType(element) != element && r.getType() != element)
+        r = toCompute(b, loc, toStorage(b, loc, r, element));
     }
     map.map(op.getResult(0), r);
   }
@@ -632,6 +638,7 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
   populateSortToRuntimePatterns(patterns);  // sort (issue 13)
   populateLinalgToRuntimePatterns(patterns);  // linear algebra (issue 14)
   populateCollectiveToRuntimePatterns(patterns);  // collectives (issue 18)
+  populateRngBitGeneratorPatterns(patterns);  // rng_bit_generator (issue 15)
 }
 
 Value emitBatchMatmulTensors(OpBuilder& b, Location loc, Value lhs, ArrayRef<int64_t> lb, ArrayRef<int64_t> lc,

@@ -80,6 +80,10 @@ STRATA_LAX_UNARY(erf_inv, prim::kErfInv)
 
 Array integer_pow(const Array& x, int64_t y, Loc loc) { return bind1(prim::kIntegerPow, {x}, Params{{"y", y}}, loc); }
 
+Array reduce_precision(const Array& x, int64_t exponent_bits, int64_t mantissa_bits, Loc loc) {
+  return bind1(prim::kReducePrecision, {x}, Params{{"exponent_bits", exponent_bits}, {"mantissa_bits", mantissa_bits}}, loc);
+}
+
 Array select(const Array& pred, const Array& on_true, const Array& on_false, Loc loc) {
   return bind1(prim::kSelect, {pred, on_true, on_false}, {}, loc);
 }

@@ -75,6 +75,8 @@ Array not_(const Array& x, Loc loc = Loc::current());
 Array erf_inv(const Array& x, Loc loc = Loc::current());
 // x^y for a static integer y (integer_pow[y]).
 Array integer_pow(const Array& x, int64_t y, Loc loc = Loc::current());
+// x rounded to a float format of that many exponent and mantissa bits (reduce_precision).
+Array reduce_precision(const Array& x, int64_t exponent_bits, int64_t mantissa_bits, Loc loc = Loc::current());
 // pred ? on_true : on_false; pred is bool.
 Array select(const Array& pred, const Array& on_true, const Array& on_false, Loc loc = Loc::current());
 Array convert_element_type(const Array& x, DType dtype, bool weak = false, Loc loc = Loc::current());

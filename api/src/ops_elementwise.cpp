@@ -83,6 +83,11 @@ Array integer_pow(const Array& x, int64_t n, SourceLocation loc) {
   return bind1(prim::kIntegerPow, {x}, Params{{"y", n}}, loc);
 }
 
+Array reduce_precision(const Array& x, int64_t exponent_bits, int64_t mantissa_bits, SourceLocation loc) {
+  return bind1(prim::kReducePrecision, {x}, Params{{"exponent_bits", exponent_bits}, {"mantissa_bits", mantissa_bits}},
+               loc);
+}
+
 Array divide(const Array& a, const Array& b, SourceLocation loc) {
   auto [x, y] = promote_binary("divide", a, b, loc);
   return bind1(prim::kDiv, {api::to_inexact(x, "divide", loc), api::to_inexact(y, "divide", loc)}, {}, loc);

@@ -219,3 +219,27 @@ TEST(ControlFlow, ConcretizationErrorSuggestsCond) {
 }
 
 }  // namespace
+
+// A fori_loop writing each step's state into a carried buffer (dynamic_update_slice at the
+// counter, as JAX's scan exports): jit(grad) compiles and equals grad. The transposed scan
+// reads the old buffer after updating it, so the update cannot be in place and the new carry
+// is copied into the loop's buffer (lowering/ControlFlowToScf.cpp); before, bufferization
+// refused the loop ("Yield operand ... is not equivalent to the corresponding iter bbArg").
+TEST(ControlFlow, JitGradOfALoopUpdatingACarriedBuffer) {
+  Array W = st::reshape(st::arange(0, 16, 1, st::f32) * 0.05f - 0.3f, {4, 4});
+  Array xs = st::reshape(st::arange(0, 24, 1, st::f32) * 0.1f - 1.f, {6, 4});
+  auto loss = [&](const Array& w) {
+    auto out = st::fori_loop(0, 6, [&](const Array& i, const std::pair<Array, Array>& c) {
+      Array zero = st::zeros({}, st::i32);
+      Array h = st::tanh(st::matmul(w, c.first) + st::reshape(st::dynamic_slice(xs, {i, zero}, {1, 4}), {4}));
+      return std::make_pair(h, st::dynamic_update_slice(c.second, st::reshape(h, {1, 4}), {i, zero}));
+    }, std::make_pair(st::zeros({4}, st::f32), st::zeros({6, 4}, st::f32)));
+    return st::sum(out.second * out.second);
+  };
+  Array g = st::grad(loss)(W);
+  Array jg = st::jit(st::grad(loss))(W);
+  std::vector<float> a = g.to_vector<float>(), b = jg.to_vector<float>();
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(b[i], a[i], 1e-5f * (1 + std::fabs(a[i]))) << i;
+  EXPECT_NEAR(st::jit(loss)(W).item<double>(), loss(W).item<double>(), 1e-5);
+}

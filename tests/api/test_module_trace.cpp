@@ -173,7 +173,9 @@ TEST(ModuleTrace, WhileLoopJitJvpAndVmap) {
   EXPECT_TRUE(allclose(st::jit(call)(x, w), direct, 1e-12, 1e-12));
   st::Jaxpr j = st::make_jaxpr(call)(x, w);
   std::vector<std::string> names = j.primitive_names();
-  EXPECT_NE(std::find(names.begin(), names.end(), "while"), names.end()) << j;
+  // A counter from a constant, LT a constant bound, + 1: a scan of 4 steps.
+  EXPECT_NE(std::find(names.begin(), names.end(), "scan"), names.end()) << j;
+  EXPECT_EQ(std::find(names.begin(), names.end(), "while"), names.end()) << j;
   // Forward mode against finite differences and against the unrolled API program.
   st::Array tx = st::array(std::vector<double>{0.5, -1.0, 0.25}, {3}, st::f64);
   st::Array tw = st::array(std::vector<double>{-0.3, 0.8, 0.6}, {3}, st::f64);
@@ -184,8 +186,27 @@ TEST(ModuleTrace, WhileLoopJitJvpAndVmap) {
   EXPECT_TRUE(allclose(y, direct, 1e-12, 1e-12));
   EXPECT_TRUE(allclose(dy, dy2, 1e-12, 1e-12));
   EXPECT_TRUE(allclose(dy, fd, 1e-6, 1e-8));
-  // Reverse mode through a while loop is refused, as JAX refuses it.
-  EXPECT_THROW(st::grad([&](const st::Array& x) { return st::sum(f(x, w)[0]); })(x), st::Error);
+  // Reverse mode through it (JAX's fori_loop exports so): against the unrolled API program and
+  // finite differences; jit(grad) alike.
+  auto loss = [&](const st::Array& x, const st::Array& w) { return st::sum(f(x, w)[0] * st::arange(1, 4, 1, st::f64)); };
+  auto loss_api = [&](const st::Array& x, const st::Array& w) { return st::sum(loop_api(x, w) * st::arange(1, 4, 1, st::f64)); };
+  auto g = st::grad(loss, st::ArgNums<0, 1>{})(x, w);
+  auto want = st::grad(loss_api, st::ArgNums<0, 1>{})(x, w);
+  EXPECT_TRUE(allclose(std::get<0>(g), std::get<0>(want), 1e-12, 1e-12));
+  EXPECT_TRUE(allclose(std::get<1>(g), std::get<1>(want), 1e-12, 1e-12));
+  st::testing::check_grads([&](const std::vector<st::Array>& a) { return loss(a[0], a[1]); }, {x, w}, "static while");
+  EXPECT_TRUE(allclose(st::jit(st::grad(loss))(x, w), std::get<0>(want), 1e-12, 1e-12));
+  // A bound that is an argument: a while, whose reverse mode is refused as JAX refuses it.
+  std::string dynamic = kLoop;
+  dynamic.replace(dynamic.find("%w: tensor<3xf64>)"), 18, "%w: tensor<3xf64>, %n: tensor<i32>)");
+  const std::string bound = "    %n = stablehlo.constant dense<4> : tensor<i32>\n";
+  dynamic.replace(dynamic.find(bound), bound.size(), "");
+  st::ModuleFunction h = st::load_stablehlo(dynamic)("main");
+  st::Array four = st::array(std::vector<int32_t>{4}, {});
+  EXPECT_TRUE(allclose(h(x, w, four)[0], direct, 1e-12, 1e-12));
+  std::vector<std::string> hn = st::make_jaxpr([&](const st::Array& x) { return h(x, w, four)[0]; })(x).primitive_names();
+  EXPECT_NE(std::find(hn.begin(), hn.end(), "while"), hn.end());
+  EXPECT_THROW(st::grad([&](const st::Array& x) { return st::sum(h(x, w, four)[0]); })(x), st::Error);
   // vmap over x.
   st::Array xs = st::stack({x, x * 2.0, x - 1.0});
   st::Array ys = st::vmap(call, {0, std::nullopt})(xs, w);
@@ -218,10 +239,10 @@ TEST(ModuleTrace, AnOpWithoutAJaxprFormIsAClearError) {
 
 // The programs exported from JAX: jit of the module function equals the direct call (which
 // tests/api/test_stablehlo_npy and the conformance suite check against JAX's outputs); the
-// ones with ops that have no jaxpr form yet give the clear error naming the op.
+// ones with ops that have no jaxpr form yet give the clear error naming the op (none now).
 TEST(ModuleTrace, JaxProgramsUnderJit) {
   if (!fs::exists(corpus() / "mlp_train_step.mlir")) GTEST_SKIP() << "no conformance corpus at " << corpus();
-  const std::map<std::string, std::string> unmapped = {{"gather_sort_cumsum", "strata.sort"}};
+  const std::map<std::string, std::string> unmapped = {};
   for (const char* name : {"mlp_train_step", "transformer_block", "cg_while", "rnn_scan_grad", "cnn_forward",
                            "gather_sort_cumsum"}) {
     SCOPED_TRACE(name);
@@ -245,7 +266,10 @@ TEST(ModuleTrace, JaxProgramsUnderJit) {
 }
 
 // grad through exported programs: the loss of mlp_train_step (its output 4) and a loss on
-// transformer_block's and cnn_forward's (convolution, max pooling) output, each against central differences along a direction (f32).
+// transformer_block's, cnn_forward's (convolution, max pooling), gather_sort_cumsum's (gather,
+// sort, cumsum) and rnn_scan_grad's (two exported scans: whiles with a static trip count, so
+// reverse mode runs through them) outputs, each against central differences along a direction
+// (f32).
 TEST(ModuleTrace, GradThroughJaxPrograms) {
   if (!fs::exists(corpus() / "mlp_train_step.mlir")) GTEST_SKIP() << "no conformance corpus at " << corpus();
   struct Case {
@@ -254,7 +278,9 @@ TEST(ModuleTrace, GradThroughJaxPrograms) {
     size_t output;  // output the loss is built on
     float eps;      // finite-difference step (small where relu and max pooling have kinks)
   };
-  for (Case c : {Case{"mlp_train_step", 3, 4, 1e-2f}, Case{"transformer_block", 0, 0, 1e-2f}, Case{"cnn_forward", 1, 0, 1e-3f}}) {
+  for (Case c : {Case{"mlp_train_step", 3, 4, 1e-2f}, Case{"transformer_block", 0, 0, 1e-2f}, Case{"cnn_forward", 1, 0, 1e-3f},
+                 Case{"gather_sort_cumsum", 0, 0, 1e-3f}, Case{"gather_sort_cumsum", 0, 1, 1e-2f},
+                 Case{"rnn_scan_grad", 1, 0, 1e-2f}}) {
     SCOPED_TRACE(c.name);
     st::ModuleFunction f = st::load_stablehlo((corpus() / (std::string(c.name) + ".mlir")).string())("main");
     std::vector<st::Array> args = inputs_of(c.name);
@@ -325,4 +351,119 @@ TEST(ModuleTrace, CumsumHelperOfAJaxProgram) {
   st::Array g = st::grad([&](const st::Array& x) { return st::sum(f(x)[0] * f(x)[0]); })(x);
   st::Array want = st::grad([](const st::Array& x) { st::Array c = st::cumsum(x, 0); return st::sum(c * c); })(x);
   EXPECT_TRUE(allclose(g, want, 1e-4, 1e-4));
+}
+
+// The sorted rows of gather_sort_cumsum under vmap (a batch of tables) equal a loop of direct
+// calls; its sort traces as the sort primitive.
+TEST(ModuleTrace, SortOfAJaxProgramUnderVmap) {
+  if (!fs::exists(corpus() / "gather_sort_cumsum.mlir")) GTEST_SKIP() << "no conformance corpus at " << corpus();
+  st::ModuleFunction f = st::load_stablehlo((corpus() / "gather_sort_cumsum.mlir").string())("main");
+  std::vector<st::Array> args = inputs_of("gather_sort_cumsum");
+  auto call = [&](const st::Array& table, const st::Array& ids) { return f(table, ids)[0]; };
+  st::Jaxpr j = st::make_jaxpr(call)(args[0], args[1]);
+  std::vector<std::string> names = j.primitive_names();
+  EXPECT_NE(std::find(names.begin(), names.end(), "sort"), names.end()) << j;
+  st::Array tables = st::stack({args[0], args[0] * -1.f, st::sin(args[0])});
+  st::Array ys = st::vmap(call, {0, std::nullopt})(tables, args[1]);
+  ASSERT_EQ(ys.shape(), (st::Shape{3, 20, 16}));
+  for (int64_t i = 0; i < 3; ++i) {
+    st::Array ti = st::reshape(st::slice(tables, {i, 0, 0}, {i + 1, 100, 16}), {100, 16});
+    EXPECT_TRUE(allclose(st::reshape(st::slice(ys, {i, 0, 0}, {i + 1, 20, 16}), {20, 16}), f(ti, args[1])[0], 0, 0))
+        << "table " << i;
+  }
+}
+
+// Integer keys, descending (GT): unstable traces as sort then rev, differentiable in the values
+// carried along; stable is refused. A float key compared without JAX's canonicalisation is
+// refused too (its order of -0.0 and nans differs from the sort primitive's).
+const char* kSortByKey = R"(
+func.func @main(%k: tensor<6xi32>, %v: tensor<6xf64>) -> (tensor<6xi32>, tensor<6xf64>) {
+  %0:2 = "stablehlo.sort"(%k, %v) <{dimension = 0 : i64, is_stable = STABLE}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<f64>, %d: tensor<f64>):
+    %p = stablehlo.compare GT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }) : (tensor<6xi32>, tensor<6xf64>) -> (tensor<6xi32>, tensor<6xf64>)
+  return %0#0, %0#1 : tensor<6xi32>, tensor<6xf64>
+}
+)";
+
+TEST(ModuleTrace, SortComparatorsJaxHasAndHasNot) {
+  auto load = [](const char* stable) {
+    std::string text = kSortByKey;
+    text.replace(text.find("STABLE"), 6, stable);
+    return st::load_stablehlo(text)("main");
+  };
+  st::ModuleFunction f = load("false");
+  st::Array k = st::array(std::vector<int32_t>{3, -1, 7, 0, 5, -4}, {6});
+  st::Array v = f64_range(6, 0.5, -1.0, {6});
+  auto call = [&](const st::Array& v) { return f(k, v)[1]; };
+  st::Array direct = call(v);
+  EXPECT_EQ(f(k, v)[0].to_vector<int32_t>(), (std::vector<int32_t>{7, 5, 3, 0, -1, -4}));
+  EXPECT_EQ(direct.to_vector<double>(), (std::vector<double>{0.0, 1.0, -1.0, 0.5, -0.5, 1.5}));
+  EXPECT_TRUE(allclose(st::jit(call)(v), direct, 0, 0));
+  st::Jaxpr j = st::make_jaxpr(call)(v);
+  std::vector<std::string> names = j.primitive_names();
+  EXPECT_NE(std::find(names.begin(), names.end(), "rev"), names.end()) << j;
+  st::testing::check_grads([&](const std::vector<st::Array>& a) { return call(a[0]) * st::arange(1, 7, 1, st::f64); }, {v},
+                           "descending sort");
+  st::ModuleFunction stable = load("true");
+  std::string msg = error_message<st::Error>([&] { st::jit([&](const st::Array& v) { return stable(k, v)[1]; })(v); });
+  EXPECT_NE(msg.find("a stable descending sort"), std::string::npos) << msg;
+  const char* raw = R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+)";
+  st::ModuleFunction g = st::load_stablehlo(raw)("main");
+  st::Array x = st::array({3.f, 1.f, 2.f, 0.f}, {4});
+  msg = error_message<st::Error>([&] { st::jit([&](const st::Array& x) { return g(x)[0]; })(x); });
+  EXPECT_NE(msg.find("without JAX's canonicalisation"), std::string::npos) << msg;
+}
+
+// cond from a StableHLO `if` (generic form, as JAX writes lax.cond with two branches) whose
+// branches read values from above: jit, grad against finite differences, both predicates.
+const char* kIf = R"(
+func.func @main(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<f64> {
+  %z = stablehlo.constant dense<0.0> : tensor<f64>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<3xf64>, tensor<f64>) -> tensor<f64>
+  %p = stablehlo.compare GT, %s, %z, FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+  %r = "stablehlo.if"(%p) ({
+    %m = stablehlo.multiply %x, %w : tensor<3xf64>
+    %e = stablehlo.exponential %m : tensor<3xf64>
+    %t = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [0] : (tensor<3xf64>, tensor<f64>) -> tensor<f64>
+    stablehlo.return %t : tensor<f64>
+  }, {
+    %c = stablehlo.cosine %x : tensor<3xf64>
+    %m = stablehlo.multiply %c, %w : tensor<3xf64>
+    %t = stablehlo.reduce(%m init: %z) applies stablehlo.add across dimensions = [0] : (tensor<3xf64>, tensor<f64>) -> tensor<f64>
+    stablehlo.return %t : tensor<f64>
+  }) : (tensor<i1>) -> tensor<f64>
+  return %r : tensor<f64>
+}
+)";
+
+TEST(ModuleTrace, IfTracesAndDifferentiates) {
+  st::ModuleFunction f = st::load_stablehlo(kIf)("main");
+  st::Array w = st::array(std::vector<double>{0.7, -1.3, 0.4}, {3}, st::f64);
+  for (double sign : {1.0, -1.0}) {
+    SCOPED_TRACE(sign);
+    st::Array x = st::array(std::vector<double>{0.5 * sign, 0.2 * sign, -0.1 * sign}, {3}, st::f64);
+    st::Array want = sign > 0 ? st::sum(st::exp(x * w)) : st::sum(st::cos(x) * w);
+    auto call = [&](const st::Array& x, const st::Array& w) { return f(x, w)[0]; };
+    EXPECT_TRUE(allclose(f(x, w)[0], want, 1e-12, 1e-12));
+    EXPECT_TRUE(allclose(st::jit(call)(x, w), want, 1e-12, 1e-12));
+    st::Jaxpr j = st::make_jaxpr(call)(x, w);
+    std::vector<std::string> names = j.primitive_names();
+    EXPECT_NE(std::find(names.begin(), names.end(), "cond"), names.end()) << j;
+    st::testing::check_grads([&](const std::vector<st::Array>& a) { return call(a[0], a[1]); }, {x, w}, "if");
+    auto g = st::jit(st::grad(call, st::ArgNums<0, 1>{}))(x, w);
+    st::Array gx = sign > 0 ? w * st::exp(x * w) : -st::sin(x) * w;
+    st::Array gw = sign > 0 ? x * st::exp(x * w) : st::cos(x);
+    EXPECT_TRUE(allclose(std::get<0>(g), gx, 1e-12, 1e-12));
+    EXPECT_TRUE(allclose(std::get<1>(g), gw, 1e-12, 1e-12));
+  }
 }

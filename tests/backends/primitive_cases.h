@@ -482,6 +482,19 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"all_to_all", [] { return collective_cases("all_to_all"); }},
       {"ppermute", [] { return collective_cases("ppermute"); }},
       {"axis_index", [] { return collective_cases("axis_index"); }},
+      // StableHLO ops JAX programs use (issue 15): exact (0 ulps) in f16's, bf16's and
+      // narrower formats, rounding edges and values beyond the format's range.
+      {"reduce_precision", [] {
+         std::vector<Case> cs;
+         for (auto [e, m] : {std::pair<int64_t, int64_t>{5, 10}, {8, 7}, {4, 3}, {2, 1}, {11, 30}}) {
+           for (Case c : with_tolerance(unary_cases(kFloats, -70000, 70000), {0})) {
+             c.what += " e" + std::to_string(e) + "m" + std::to_string(m);
+             c.params = Params{{"exponent_bits", e}, {"mantissa_bits", m}};
+             cs.push_back(c);
+           }
+         }
+         return cs;
+       }},
   };
   return *table;
 }

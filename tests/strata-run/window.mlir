@@ -87,4 +87,25 @@ func.func @select_min_multiply() {
   func.return
 }
 
-// CHECK: 4 passed, 0 failed
+
+// -----
+
+// f16 values inside a body are rounded to f16 as StableHLO computes them: x·x - 1 for
+// x = 1 + 3·2^-10 is 6·2^-10 (0.005859375); unrounded (f32) it would give 0.00586700439.
+// CHECK: PASS window.mlir:[[@LINE+1]] @f16_body_intermediates (1 checks)
+func.func @f16_body_intermediates() {
+  %x = stablehlo.constant dense<[1.0029296875, 1.0029296875]> : tensor<2xf16>
+  %init = stablehlo.constant dense<0.0> : tensor<f16>
+  %r = "stablehlo.reduce_window"(%x, %init) ({
+    ^bb0(%a: tensor<f16>, %b: tensor<f16>):
+      %one = stablehlo.constant dense<1.0> : tensor<f16>
+      %sq = stablehlo.multiply %b, %b : tensor<f16>
+      %d = stablehlo.subtract %sq, %one : tensor<f16>
+      %s = stablehlo.add %a, %d : tensor<f16>
+      stablehlo.return %s : tensor<f16>
+  }) {window_dimensions = array<i64: 1>} : (tensor<2xf16>, tensor<f16>) -> tensor<2xf16>
+  check.expect_eq_const %r, dense<[0.005859375, 0.005859375]> : tensor<2xf16>
+  func.return
+}
+
+// CHECK: 5 passed, 0 failed

@@ -98,8 +98,10 @@ OwningOpRef<ModuleOp> readProgram(llvm::SourceMgr& sourceMgr, MLIRContext& conte
                                   std::string& jaxprText) {
   if (!jaxpr) {
     // StableHLO's generic-form ops become strata ops (its pretty forms already are).
-    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-    if (module && failed(mlir::strata::importGenericOps(*module))) return {};
+    // Verified after the import: StableHLO forms strata's verifiers refuse (0-d clamp bounds,
+    // bitcasts between widths) are rewritten by it.
+    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context, /*verifyAfterParse=*/false));
+    if (!module || failed(mlir::strata::importGenericOps(*module)) || failed(verify(*module))) return {};
     return module;
   }
   const llvm::MemoryBuffer* buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());

@@ -17,6 +17,7 @@
 
 #include "backends/Pipeline.h"
 #include "backends/Target.h"
+#include "dialect/StablehloCompat.h"
 #include "dialect/StrataOps.h"
 #include "lowering/JaxprToStrata.h"
 #include "llvm/Support/CommandLine.h"
@@ -163,6 +164,10 @@ void runFunction(mlir::ModuleOp module, llvm::StringRef fnName, const std::strin
 bool runChunk(mlir::MLIRContext& ctx, std::unique_ptr<llvm::MemoryBuffer> buffer, const std::string& label,
               const std::vector<st::Array>& args, Tally& tally) {
   llvm::SourceMgr sourceMgr;
+  // StableHLO's byte-per-element i1 hex data, packed as MLIR 22 reads it.
+  std::string packed = mlir::strata::packByteBoolLiterals(buffer->getBuffer());
+  if (packed != buffer->getBuffer())
+    buffer = llvm::MemoryBuffer::getMemBufferCopy(packed, buffer->getBufferIdentifier());
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   std::string diagnostics;
   llvm::raw_string_ostream ds(diagnostics);

@@ -59,6 +59,11 @@ Array nextafter(const Array& x, const Array& y, SourceLocation loc = SourceLocat
 // x^n for a static integer n by repeated squaring (jax.lax.integer_pow): floats and integers;
 // a negative n gives 1 / x^|n| and is an error on integers.
 Array integer_pow(const Array& x, int64_t n, SourceLocation loc = SourceLocation::current());
+// x rounded to the nearest value of a float format with that many exponent and mantissa bits,
+// kept in x's type (jax.lax.reduce_precision; e.g. 5, 10 is f16's format): out of its range
+// ±inf, below its smallest normal ±0; floats only. Its derivative is itself, as in JAX.
+Array reduce_precision(const Array& x, int64_t exponent_bits, int64_t mantissa_bits,
+                       SourceLocation loc = SourceLocation::current());
 
 Array operator+(const Operand& a, const Operand& b);
 Array operator-(const Operand& a, const Operand& b);
