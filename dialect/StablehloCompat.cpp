@@ -5,6 +5,7 @@
 
 #include "dialect/StrataOps.h"
 #include "llvm/ADT/StringMap.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -429,12 +430,133 @@ Value integerPower(OpBuilder& b, Location loc, Value x, int64_t n) {
   return b.create(s)->getResult(0);
 }
 
+
+// An attribute as StableHLO's parser reads it (`body` is its text: "dense<...> : tensor<...>").
+Attribute parsed(MLIRContext* ctx, const std::string& body) { return parseAttribute(body, ctx); }
+
+// A generic-form op `name` built at `b`'s point.
+Value genericOp(OpBuilder& b, Location loc, StringRef name, ValueRange operands, Type type,
+                ArrayRef<NamedAttribute> attrs = {}) {
+  OperationState s(loc, name);
+  s.addOperands(operands);
+  s.addTypes(type);
+  s.addAttributes(attrs);
+  return b.create(s)->getResult(0);
+}
+
+// [[lo, hi], ...] padding as StableHLO's dense<...> : tensor<Nx2xi64>.
+std::string paddingAttr(ArrayRef<int64_t> flat) {
+  std::string s = "dense<[";
+  for (size_t i = 0; i + 1 < flat.size(); i += 2)
+    s += (i ? ", [" : "[") + std::to_string(flat[i]) + ", " + std::to_string(flat[i + 1]) + "]";
+  return s + "]> : tensor<" + std::to_string(flat.size() / 2) + "x2xi64>";
+}
+
+// A scatter or reduce_window body: ^bb0(%a: tensor<T>, %b: tensor<T>) returning `combine(a, b)`.
+void scalarBody(OpBuilder& b, Location loc, Region& region, Type element,
+                const std::function<Value(OpBuilder&, Value, Value)>& combine) {
+  auto scalar = RankedTensorType::get({}, element);
+  Block* block = new Block();
+  region.push_back(block);
+  Value x = block->addArgument(scalar, loc), y = block->addArgument(scalar, loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(block);
+  Value r = combine(b, x, y);
+  OperationState ret(loc, "stablehlo.return");
+  ret.addOperands(r);
+  b.create(ret);
+}
+
+// One side of #stablehlo.conv<[b, 0, 1, f]x...>: `spec` = (batch or output feature, feature
+// or input feature, spatial dims...) positions, as strata keeps them.
+std::string convSide(ArrayRef<int64_t> spec, char first, char second) {
+  std::vector<std::string> at(spec.size());
+  at[spec[0]] = std::string(1, first);
+  at[spec[1]] = std::string(1, second);
+  for (size_t k = 2; k < spec.size(); ++k) at[spec[k]] = std::to_string(k - 2);
+  std::string s = "[";
+  for (size_t i = 0; i < at.size(); ++i) s += (i ? ", " : "") + at[i];
+  return s + "]";
+}
+
+// `key = [..], ` unless `v` is empty (StableHLO's printer leaves empty lists out).
+std::string dimsField(const char* key, ArrayRef<int64_t> v) {
+  return v.empty() ? "" : std::string(key) + " = " + intList(v) + ", ";
+}
+
+// strata.cumulative as JAX writes cumsum/cumprod/cummax/cummin: a reduce_window whose window
+// covers the whole dimension, padded on the side the scan comes from.
+LogicalResult exportCumulative(CumulativeOp op, OpBuilder& b) {
+  MLIRContext* ctx = op->getContext();
+  Location loc = op->getLoc();
+  auto type = cast<RankedTensorType>(op.getOperand().getType());
+  Type e = type.getElementType();
+  StringRef kind = op.getKind();
+  const char* combiner = kind == "sum"   ? "stablehlo.add"
+                         : kind == "prod" ? "stablehlo.multiply"
+                         : kind == "max"  ? "stablehlo.maximum"
+                         : kind == "min"  ? "stablehlo.minimum"
+                                          : nullptr;
+  if (!combiner || e.isInteger(1))
+    return op->emitError("StableHLO has no op for strata.cumulative of kind '") << kind << "' on " << type;
+  Attribute init;
+  if (auto f = dyn_cast<FloatType>(e)) {
+    const llvm::fltSemantics& sem = f.getFloatSemantics();
+    llvm::APFloat v = kind == "sum" ? llvm::APFloat::getZero(sem)
+                      : kind == "prod" ? llvm::APFloat(sem, "1")
+                                       : llvm::APFloat::getInf(sem, /*Negative=*/kind == "max");
+    init = FloatAttr::get(e, v);
+  } else {
+    unsigned w = e.getIntOrFloatBitWidth();
+    bool isUnsigned = e.isUnsignedInteger();
+    llvm::APInt v = kind == "sum"    ? llvm::APInt(w, 0)
+                    : kind == "prod" ? llvm::APInt(w, 1)
+                    : kind == "max"  ? (isUnsigned ? llvm::APInt::getMinValue(w) : llvm::APInt::getSignedMinValue(w))
+                                     : (isUnsigned ? llvm::APInt::getMaxValue(w) : llvm::APInt::getSignedMaxValue(w));
+    init = IntegerAttr::get(e, v);
+  }
+  auto scalar = RankedTensorType::get({}, e);
+  Value initValue = genericOp(b, loc, "stablehlo.constant", {}, scalar,
+                              {{StringAttr::get(ctx, "value"), DenseElementsAttr::get(scalar, init)}});
+  int64_t dim = op.getDimension(), n = type.getDimSize(dim);
+  SmallVector<int64_t> window(type.getRank(), 1), padding(2 * type.getRank(), 0);
+  window[dim] = n;
+  padding[2 * dim + (op.getReverse() ? 1 : 0)] = n > 0 ? n - 1 : 0;
+  OperationState s(loc, "stablehlo.reduce_window");
+  s.addOperands({op.getOperand(), initValue});
+  s.addTypes(type);
+  s.addAttribute("window_dimensions", DenseI64ArrayAttr::get(ctx, window));
+  s.addAttribute("padding", parsed(ctx, paddingAttr(padding)));
+  scalarBody(b, loc, *s.addRegion(), e, [&](OpBuilder& ib, Value x, Value y) {
+    return genericOp(ib, loc, combiner, {x, y}, x.getType());
+  });
+  Operation* created = b.create(s);
+  op->replaceAllUsesWith(created);
+  op->erase();
+  return success();
+}
+
 // The StableHLO (or CHLO) op for one strata op, as an unregistered op in generic form.
 LogicalResult exportOne(Operation* op, OpBuilder& b) {
   MLIRContext* ctx = op->getContext();
   StringRef name = op->getName().getStringRef();
-  if (!name.consume_front("strata.")) return success();  // func.*, builtin
+  if (!name.consume_front("strata.")) {
+    StringRef dialect = op->getName().getDialectNamespace();
+    if (dialect == "func" || dialect == "builtin" || dialect == "stablehlo" || dialect == "chlo") return success();
+    return op->emitError("StableHLO export expects a program at the strata stage, but got ") << op->getName();
+  }
   b.setInsertionPoint(op);
+  if (auto cum = dyn_cast<CumulativeOp>(op)) return exportCumulative(cum, b);
+  if (isa<Exp2Op>(op)) {  // exp(x * ln 2), as JAX lowers exp2
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    Value ln2 = genericOp(b, op->getLoc(), "stablehlo.constant", {}, type,
+                          {{StringAttr::get(ctx, "value"),
+                            DenseElementsAttr::get(type, FloatAttr::get(type.getElementType(), 0.69314718055994530942))}});
+    Value scaled = genericOp(b, op->getLoc(), "stablehlo.multiply", {op->getOperand(0), ln2}, type);
+    op->getResult(0).replaceAllUsesWith(genericOp(b, op->getLoc(), "stablehlo.exponential", {scaled}, type));
+    op->erase();
+    return success();
+  }
   if (auto pow = dyn_cast<IntegerPowOp>(op)) {
     pow.replaceAllUsesWith(integerPower(b, op->getLoc(), pow.getOperand(), pow.getYAttr().getInt()));
     op->erase();
@@ -446,6 +568,17 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
   if (llvm::is_contained(llvm::ArrayRef(kChlo), name)) target = ("chlo." + name).str();
   SmallVector<NamedAttribute> attrs = allAttributes(op);
   auto drop = [&](StringRef key) { llvm::erase_if(attrs, [&](NamedAttribute a) { return a.getName() == key; }); };
+  // A precision_config kept from an import (its #stablehlo<precision X> were read as strings).
+  for (NamedAttribute& a : attrs) {
+    auto list = dyn_cast<ArrayAttr>(a.getValue());
+    if (a.getName() != "precision_config" || !list) continue;
+    SmallVector<Attribute> levels;
+    for (Attribute level : list) {
+      auto text = dyn_cast<StringAttr>(level);
+      levels.push_back(text && text.getValue().starts_with("precision ") ? stablehloAttr(ctx, text.str()) : level);
+    }
+    a.setValue(ArrayAttr::get(ctx, levels));
+  }
   if (auto cmp = dyn_cast<CompareOp>(op)) {
     drop("comparison_direction");
     drop("compare_type");
@@ -458,6 +591,15 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
     }
     attrs.push_back({StringAttr::get(ctx, "compare_type"),
                      stablehloAttr(ctx, ("comparison_type " + stringifyComparisonType(*type)).str())});
+    // An UNSIGNED compare of signless (StableHLO: signed) integers: XLA compares only unsigned
+    // types so, so the operands' bits are read as unsigned first.
+    auto operandType = cast<RankedTensorType>(cmp.getLhs().getType());
+    Type e = operandType.getElementType();
+    if (*type == ComparisonType::UNSIGNED && e.isSignlessInteger() && !e.isInteger(1)) {
+      auto unsignedType = operandType.clone(IntegerType::get(ctx, e.getIntOrFloatBitWidth(), IntegerType::Unsigned));
+      for (unsigned i = 0; i < 2; ++i)
+        op->setOperand(i, genericOp(b, op->getLoc(), "stablehlo.bitcast_convert", {op->getOperand(i)}, unsignedType));
+    }
   } else if (auto dot = dyn_cast<DotGeneralOp>(op)) {
     for (StringRef k : {"lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions", "rhs_contracting_dimensions"})
       drop(k);
@@ -478,7 +620,54 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
                      stablehloAttr(ctx, ("rng_algorithm " + stringifyRngAlgorithm(rng.getRngAlgorithm())).str())});
   } else if (isa<ReduceOp, ReduceWindowOp>(op)) {
     drop("operandSegmentSizes");
-  } else if (isa<FusionOp, Threefry2x32Op, Exp2Op>(op)) {
+  } else if (auto conv = dyn_cast<ConvolutionOp>(op)) {
+    for (StringRef k : {"lhs_spec", "rhs_spec", "out_spec", "padding"}) drop(k);
+    auto spec = [&](StringRef key) { return cast<DenseI64ArrayAttr>(op->getAttr(key)).asArrayRef(); };
+    attrs.push_back({StringAttr::get(ctx, "dimension_numbers"),
+                     stablehloAttr(ctx, "conv<" + convSide(spec("lhs_spec"), 'b', 'f') + "x" +
+                                            convSide(spec("rhs_spec"), 'o', 'i') + "->" +
+                                            convSide(spec("out_spec"), 'b', 'f') + ">")});
+    attrs.push_back({StringAttr::get(ctx, "padding"), parsed(ctx, paddingAttr(spec("padding")))});
+  } else if (auto gather = dyn_cast<GatherOp>(op)) {
+    if (gather.getMode() != GatherMode::CLIP)
+      return op->emitError("StableHLO has no op for strata.gather in mode ")
+             << stringifyGatherMode(gather.getMode()) << " (its gather clamps: mode CLIP)";
+    for (StringRef k : {"mode", "offset_dims", "collapsed_slice_dims", "start_index_map", "index_vector_dim"}) drop(k);
+    std::string body = "gather<" + dimsField("offset_dims", gather.getOffsetDims()) +
+                       dimsField("collapsed_slice_dims", gather.getCollapsedSliceDims()) +
+                       dimsField("start_index_map", gather.getStartIndexMap()) +
+                       "index_vector_dim = " + std::to_string(gather.getIndexVectorDim()) + ">";
+    attrs.push_back({StringAttr::get(ctx, "dimension_numbers"), stablehloAttr(ctx, body)});
+  } else if (auto scatter = dyn_cast<ScatterOp>(op)) {
+    for (StringRef k : {"combiner", "update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims",
+                        "index_vector_dim"})
+      drop(k);
+    std::string body = "scatter<" + dimsField("update_window_dims", scatter.getUpdateWindowDims()) +
+                       dimsField("inserted_window_dims", scatter.getInsertedWindowDims()) +
+                       dimsField("scatter_dims_to_operand_dims", scatter.getScatterDimsToOperandDims()) +
+                       "index_vector_dim = " + std::to_string(scatter.getIndexVectorDim()) + ">";
+    attrs.push_back({StringAttr::get(ctx, "scatter_dimension_numbers"), stablehloAttr(ctx, body)});
+    const char* combiner = nullptr;
+    switch (scatter.getCombiner()) {
+      case ScatterCombiner::REPLACE: break;
+      case ScatterCombiner::ADD: combiner = "stablehlo.add"; break;
+      case ScatterCombiner::MUL: combiner = "stablehlo.multiply"; break;
+      case ScatterCombiner::MIN: combiner = "stablehlo.minimum"; break;
+      case ScatterCombiner::MAX: combiner = "stablehlo.maximum"; break;
+    }
+    OperationState state(op->getLoc(), "stablehlo.scatter");
+    state.addOperands(op->getOperands());
+    state.addTypes(op->getResultTypes());
+    state.addAttributes(attrs);
+    Type e = cast<RankedTensorType>(scatter.getOperand().getType()).getElementType();
+    scalarBody(b, op->getLoc(), *state.addRegion(), e, [&](OpBuilder& ib, Value x, Value y) {
+      return combiner ? genericOp(ib, op->getLoc(), combiner, {x, y}, x.getType()) : y;
+    });
+    Operation* created = b.create(state);
+    op->replaceAllUsesWith(created);
+    op->erase();
+    return success();
+  } else if (isa<FusionOp, Threefry2x32Op, LinalgOp>(op)) {
     return op->emitError("StableHLO has no op for ") << op->getName()
                                                      << (isa<FusionOp>(op) ? " (export before the fused stage)" : "");
   }
