@@ -547,6 +547,17 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
   }
   b.setInsertionPoint(op);
   if (auto cum = dyn_cast<CumulativeOp>(op)) return exportCumulative(cum, b);
+  if (auto c = dyn_cast<CaseOp>(op)) {
+    // strata runs branch 0 for a negative index (the jaxpr's cond; ControlFlowToScf clamps),
+    // StableHLO's case the last: the index is clamped to the branches first.
+    auto type = cast<RankedTensorType>(c.getIndex().getType());
+    auto constant = [&](int64_t v) {
+      return genericOp(b, op->getLoc(), "stablehlo.constant", {}, type,
+                       {{StringAttr::get(ctx, "value"), DenseElementsAttr::get(type, IntegerAttr::get(type.getElementType(), v))}});
+    };
+    Value lo = constant(0), hi = constant(static_cast<int64_t>(c.getBranches().size()) - 1);
+    op->setOperand(0, genericOp(b, op->getLoc(), "stablehlo.clamp", {lo, c.getIndex(), hi}, type));
+  }
   if (isa<Exp2Op>(op)) {  // exp(x * ln 2), as JAX lowers exp2
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     Value ln2 = genericOp(b, op->getLoc(), "stablehlo.constant", {}, type,

@@ -42,7 +42,9 @@ def programs(paths):
     """(name, text, suffix, input .npy files) for every program chunk under `paths`."""
     files = []
     for p in paths:
-        if os.path.isdir(p):
+        if not os.path.exists(p):
+            print(f"(no such path: {p})")
+        elif os.path.isdir(p):
             for root, _, names in os.walk(p):
                 files += [os.path.join(root, n) for n in names if n.endswith((".mlir", ".jaxpr"))]
         else:
