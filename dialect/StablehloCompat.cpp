@@ -576,7 +576,7 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
   std::string target = ("stablehlo." + name).str();
   for (const Renamed& r : kRenamed)
     if (name == r.strata) target = std::string("stablehlo.") + r.stablehlo;
-  if (llvm::is_contained(llvm::ArrayRef(kChlo), name)) target = ("chlo." + name).str();
+  if (llvm::is_contained(llvm::ArrayRef(kChlo), name) || name == "next_after") target = ("chlo." + name).str();
   SmallVector<NamedAttribute> attrs = allAttributes(op);
   auto drop = [&](StringRef key) { llvm::erase_if(attrs, [&](NamedAttribute a) { return a.getName() == key; }); };
   // A precision_config kept from an import (its #stablehlo<precision X> were read as strings).
@@ -678,6 +678,11 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
     op->replaceAllUsesWith(created);
     op->erase();
     return success();
+  } else if (auto collective = dyn_cast<CollectiveOp>(op)) {
+    // JAX writes these inside shard_map as all_reduce/all_gather/... over replica groups of a
+    // device mesh, which a single-program export does not carry.
+    return op->emitError("StableHLO has no op for strata.collective (")
+           << collective.getKind() << ") outside a sharded program";
   } else if (isa<FusionOp, Threefry2x32Op, LinalgOp>(op)) {
     return op->emitError("StableHLO has no op for ") << op->getName()
                                                      << (isa<FusionOp>(op) ? " (export before the fused stage)" : "");
