@@ -10,7 +10,7 @@ namespace mlir::strata::conv_syntax {
 
 // One operand's layout: the letter of each dimension (`first`/`second` for the two
 // non-spatial ones) or its spatial number, into spec = [first, second, spatial...].
-inline ParseResult parseLayout(OpAsmParser& parser, char first, char second, SmallVectorImpl<int64_t>& spec) {
+inline ParseResult parseLayout(AsmParser& parser, char first, char second, SmallVectorImpl<int64_t>& spec) {
   SmallVector<int64_t> where;  // per dimension: -1 first, -2 second, or the spatial number
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {

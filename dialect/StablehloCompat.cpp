@@ -4,6 +4,10 @@
 #include <functional>
 
 #include "dialect/StrataOps.h"
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunused-function"  // its op hooks, for StrataOps.cpp
+#include "dialect/ConvolutionSyntax.h"
+#pragma clang diagnostic pop
 #include "llvm/ADT/StringMap.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -146,6 +150,17 @@ Attribute StablehloCompatDialect::parseAttribute(DialectAsmParser& parser, Type)
     return StringAttr::get(ctx, (kind + " " + value).str());
   }
   SmallVector<NamedAttribute> fields{{StringAttr::get(ctx, "kind"), StringAttr::get(ctx, kind)}};
+  if (kind == "conv") {  // #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>
+    SmallVector<int64_t> lhs, rhs, out;
+    if (conv_syntax::parseLayout(parser, 'b', 'f', lhs) || parser.parseKeyword("x") ||
+        conv_syntax::parseLayout(parser, 'o', 'i', rhs) || parser.parseArrow() ||
+        conv_syntax::parseLayout(parser, 'b', 'f', out) || parser.parseGreater())
+      return {};
+    fields.push_back({StringAttr::get(ctx, "lhs_spec"), DenseI64ArrayAttr::get(ctx, lhs)});
+    fields.push_back({StringAttr::get(ctx, "rhs_spec"), DenseI64ArrayAttr::get(ctx, rhs)});
+    fields.push_back({StringAttr::get(ctx, "out_spec"), DenseI64ArrayAttr::get(ctx, out)});
+    return DictionaryAttr::get(ctx, fields);
+  }
   if (succeeded(parser.parseOptionalGreater())) return DictionaryAttr::get(ctx, fields);
   do {
     StringRef key;
@@ -242,6 +257,21 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
       attrs.push_back({StringAttr::get(ctx, key), dims.get(key) ? dims.get(key) : DenseI64ArrayAttr::get(ctx, {})});
     take("precision_config");
     take("algorithm");
+  } else if (name == "stablehlo.convolution" && !op->getAttr("lhs_spec")) {
+    // Generic form: #stablehlo.conv<...> dimension numbers and [[lo, hi], ...] padding.
+    auto dims = dyn_cast_or_null<DictionaryAttr>(take("dimension_numbers"));
+    if (!dims) return op->emitError("expects dimension_numbers (#stablehlo.conv<...>)");
+    for (StringRef key : {"lhs_spec", "rhs_spec", "out_spec"}) attrs.push_back({StringAttr::get(ctx, key), dims.get(key)});
+    int64_t spatial = cast<DenseI64ArrayAttr>(dims.get("lhs_spec")).size() - 2;
+    SmallVector<int64_t> padding(static_cast<size_t>(2 * spatial), 0);
+    if (auto pad = dyn_cast_or_null<DenseIntElementsAttr>(take("padding"))) {
+      if (pad.getNumElements() != 2 * spatial) return op->emitError("expects padding of ") << spatial << "x2 values";
+      padding.assign(pad.getValues<int64_t>().begin(), pad.getValues<int64_t>().end());
+    }
+    attrs.push_back({StringAttr::get(ctx, "padding"), DenseI64ArrayAttr::get(ctx, padding)});
+    for (StringRef key : {"window_strides", "lhs_dilation", "rhs_dilation"})
+      if (!op->getAttr(key) && !llvm::any_of(attrs, [&](NamedAttribute a) { return a.getName() == key; }))
+        attrs.push_back({StringAttr::get(ctx, key), DenseI64ArrayAttr::get(ctx, SmallVector<int64_t>(spatial, 1))});
   } else if (name == "stablehlo.reduce" || name == "stablehlo.reduce_window") {
     int32_t n = static_cast<int32_t>(op->getNumOperands() / 2);
     attrs.push_back({StringAttr::get(ctx, "operandSegmentSizes"), DenseI32ArrayAttr::get(ctx, {n, n})});
