@@ -522,19 +522,20 @@ LogicalResult exportCumulative(CumulativeOp op, OpBuilder& b) {
   auto type = cast<RankedTensorType>(op.getOperand().getType());
   Type e = type.getElementType();
   StringRef kind = op.getKind();
+  bool logsumexp = kind == "logsumexp" && isa<FloatType>(e);
   const char* combiner = kind == "sum"   ? "stablehlo.add"
                          : kind == "prod" ? "stablehlo.multiply"
                          : kind == "max"  ? "stablehlo.maximum"
                          : kind == "min"  ? "stablehlo.minimum"
                                           : nullptr;
-  if (!combiner || e.isInteger(1))
+  if ((!combiner && !logsumexp) || e.isInteger(1))
     return op->emitError("StableHLO has no op for strata.cumulative of kind '") << kind << "' on " << type;
   Attribute init;
   if (auto f = dyn_cast<FloatType>(e)) {
     const llvm::fltSemantics& sem = f.getFloatSemantics();
     llvm::APFloat v = kind == "sum" ? llvm::APFloat::getZero(sem)
                       : kind == "prod" ? llvm::APFloat(sem, "1")
-                                       : llvm::APFloat::getInf(sem, /*Negative=*/kind == "max");
+                                       : llvm::APFloat::getInf(sem, /*Negative=*/kind != "min");
     init = FloatAttr::get(e, v);
   } else {
     unsigned w = e.getIntOrFloatBitWidth();
@@ -558,10 +559,63 @@ LogicalResult exportCumulative(CumulativeOp op, OpBuilder& b) {
   s.addAttribute("window_dimensions", DenseI64ArrayAttr::get(ctx, window));
   s.addAttribute("padding", parsed(ctx, paddingAttr(padding)));
   scalarBody(b, loc, *s.addRegion(), e, [&](OpBuilder& ib, Value x, Value y) {
-    return genericOp(ib, loc, combiner, {x, y}, x.getType());
+    Type t = x.getType();
+    auto op = [&](StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+      return genericOp(ib, loc, name, operands, t, attrs);
+    };
+    if (!logsumexp) return op(combiner, {x, y});
+    // logaddexp as JAX writes it: max + log1p(exp(-|x - y|)), x + y where x - y is nan
+    // (both -inf, or a nan).
+    Value delta = op("stablehlo.subtract", {x, y});
+    Value sum = op("stablehlo.add", {op("stablehlo.maximum", {x, y}),
+                                     op("stablehlo.log_plus_one", {op("stablehlo.exponential",
+                                                                      {op("stablehlo.negate", {op("stablehlo.abs", {delta})})})})});
+    Value isNan = genericOp(ib, loc, "stablehlo.compare", {delta, delta}, RankedTensorType::get({}, ib.getI1Type()),
+                            {{StringAttr::get(ctx, "comparison_direction"), stablehloAttr(ctx, "comparison_direction NE")},
+                             {StringAttr::get(ctx, "compare_type"), stablehloAttr(ctx, "comparison_type FLOAT")}});
+    return op("stablehlo.select", {isNan, op("stablehlo.add", {x, y}), sum});
   });
   Operation* created = b.create(s);
   op->replaceAllUsesWith(created);
+  op->erase();
+  return success();
+}
+
+// strata.linalg's two kinds StableHLO has: cholesky (its upper triangle zeroed, as JAX's
+// cholesky returns it; StableHLO leaves it unspecified) and triangular_solve. The others (lu,
+// qr, eigh, svd) JAX writes as LAPACK custom calls of its own runtime: refused.
+LogicalResult exportLinalg(LinalgOp op, OpBuilder& b) {
+  MLIRContext* ctx = op->getContext();
+  Location loc = op->getLoc();
+  int64_t flags = op.getFlags();
+  auto boolAttr = [&](bool v) { return BoolAttr::get(ctx, v); };
+  Value result;
+  if (op.getKind() == "cholesky") {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    Value l = genericOp(b, loc, "stablehlo.cholesky", op->getOperands(), type, {{StringAttr::get(ctx, "lower"), boolAttr(true)}});
+    int64_t rank = type.getRank();
+    auto indexType = type.clone(b.getI32Type());
+    auto iota = [&](int64_t dim) {
+      return genericOp(b, loc, "stablehlo.iota", {}, indexType, {{StringAttr::get(ctx, "iota_dimension"), b.getI64IntegerAttr(dim)}});
+    };
+    auto maskType = type.clone(b.getI1Type());
+    Value below = genericOp(b, loc, "stablehlo.compare", {iota(rank - 2), iota(rank - 1)}, maskType,
+                            {{StringAttr::get(ctx, "comparison_direction"), stablehloAttr(ctx, "comparison_direction GE")},
+                             {StringAttr::get(ctx, "compare_type"), stablehloAttr(ctx, "comparison_type SIGNED")}});
+    Value zeros = genericOp(b, loc, "stablehlo.constant", {}, type,
+                            {{StringAttr::get(ctx, "value"), DenseElementsAttr::get(type, FloatAttr::get(type.getElementType(), 0.0))}});
+    result = genericOp(b, loc, "stablehlo.select", {below, l, zeros}, type);
+  } else if (op.getKind() == "triangular_solve") {
+    result = genericOp(b, loc, "stablehlo.triangular_solve", op->getOperands(), op->getResult(0).getType(),
+                       {{StringAttr::get(ctx, "left_side"), boolAttr(flags & 1)},
+                        {StringAttr::get(ctx, "lower"), boolAttr(flags & 2)},
+                        {StringAttr::get(ctx, "transpose_a"), stablehloAttr(ctx, (flags & 4) ? "transpose TRANSPOSE" : "transpose NO_TRANSPOSE")},
+                        {StringAttr::get(ctx, "unit_diagonal"), boolAttr(flags & 8)}});
+  } else {
+    return op->emitError("StableHLO has no op for strata.linalg \"")
+           << op.getKind() << "\" (JAX calls LAPACK through custom calls of its own runtime)";
+  }
+  op->getResult(0).replaceAllUsesWith(result);
   op->erase();
   return success();
 }
@@ -577,6 +631,7 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
   }
   b.setInsertionPoint(op);
   if (auto cum = dyn_cast<CumulativeOp>(op)) return exportCumulative(cum, b);
+  if (auto linalg = dyn_cast<LinalgOp>(op)) return exportLinalg(linalg, b);
   if (auto c = dyn_cast<CaseOp>(op)) {
     // strata runs branch 0 for a negative index (the jaxpr's cond; ControlFlowToScf clamps),
     // StableHLO's case the last: the index is clamped to the branches first.
@@ -713,7 +768,7 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
     // device mesh, which a single-program export does not carry.
     return op->emitError("StableHLO has no op for strata.collective (")
            << collective.getKind() << ") outside a sharded program";
-  } else if (isa<FusionOp, Threefry2x32Op, LinalgOp>(op)) {
+  } else if (isa<FusionOp, Threefry2x32Op>(op)) {
     return op->emitError("StableHLO has no op for ") << op->getName()
                                                      << (isa<FusionOp>(op) ? " (export before the fused stage)" : "");
   }

@@ -51,9 +51,14 @@ class ChloCompatDialect : public Dialect {
 };
 
 // Prints `module` (strata, before fusion) as StableHLO text in generic form, which
-// StableHLO's parser reads: strata.X as stablehlo.X (CHLO for erf, sinh and the like;
-// integer_pow as multiplies), attributes as StableHLO's. Fails with a diagnostic on an op
-// StableHLO has no equivalent of (threefry2x32, exp2, fusion).
+// StableHLO's parser reads (tools/check_stablehlo_export.py checks it with StableHLO's own and
+// runs it with XLA): strata.X as stablehlo.X (CHLO for erf, sinh, next_after and the like),
+// attributes as StableHLO's (#stablehlo.conv/gather/scatter/dot), and as JAX writes them:
+// integer_pow as multiplies, exp2 as exp(x ln 2), cumulative as a reduce_window, linalg's
+// cholesky and triangular_solve as StableHLO's, scatter's combiner as its region. Fails with
+// a diagnostic naming the op on one StableHLO has no equivalent of: threefry2x32, linalg's
+// lu/qr/eigh/svd (JAX's LAPACK custom calls), collectives (shard_map's replica groups),
+// gather in FILL mode, fusion (a later stage), an op of another dialect than strata/func.
 LogicalResult exportStablehlo(ModuleOp module, llvm::raw_ostream& os);
 
 // The strata op a `stablehlo.NAME` op is ("strata." + the strata name).

@@ -140,6 +140,11 @@ class JaxRunner:
             self.pool = None
             raise
 
+    def close(self):
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+            self.pool = None
+
 
 def run_strata(build, path, entry, input_files, outdir):
     cmd = [os.path.join(build, "tools/strata-run/strata-run"), path, "--entry", entry, "--output-dir", outdir]
@@ -234,7 +239,8 @@ def main():
     jax.config.update("jax_enable_x64", True)
     strata_opt = os.path.join(opts.build, "tools/strata-opt/strata-opt")
     ctx = jm.make_ir_context()
-    n = {"accepted": 0, "rejected": 0, "refused": 0, "skipped": 0, "ran": 0, "matched": 0}
+    n = {"accepted": 0, "rejected": 0, "refused": 0, "skipped": 0, "ran": 0, "matched": 0, "entries ran": 0,
+         "entries matched": 0}
     failed = False
     tmp = tempfile.mkdtemp(prefix="stablehlo-export-")
     jax_runner = JaxRunner()
@@ -286,13 +292,17 @@ def main():
             mismatched += outcome is False
         if not entries:
             notes = ["not run: no public function"]
+        n["entries ran"] += ran
+        n["entries matched"] += ran - mismatched
         if ran:
             n["ran"] += 1
             n["matched"] += not mismatched
             failed |= bool(mismatched)
         print(f"ACCEPT  {name} [{'; '.join(notes)}]")
     print(f"{n['accepted']} accepted, {n['rejected']} rejected ({n['refused']} refused by strata-opt, "
-          f"{n['skipped']} not strata programs; {n['ran']} ran, {n['matched']} matched JAX)")
+          f"{n['skipped']} not strata programs; {n['ran']} ran, {n['matched']} matched JAX; "
+          f"functions: {n['entries ran']} ran, {n['entries matched']} matched)")
+    jax_runner.close()
     return 1 if failed else 0
 
 
