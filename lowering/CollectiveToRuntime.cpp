@@ -33,14 +33,6 @@ struct CollectiveLowering : OpConversionPattern<CollectiveOp> {
     if (!packed) return op.emitError("strata.collective: the runtime takes meshes of at most 4 axes of at most 4095");
     Type index = rw.getIndexType(), i64 = rw.getI64Type();
     auto c = [&](Type t, int64_t v) -> Value { return arith::ConstantOp::create(rw, loc, rw.getIntegerAttr(t, v)); };
-    auto buffer = [&](RankedTensorType t, Value copyOf) -> Value {
-      Value fresh = copyOf ? bufferization::AllocTensorOp::create(rw, loc, t, ValueRange{}, copyOf)
-                           : bufferization::AllocTensorOp::create(rw, loc, t, ValueRange{});
-      return bufferization::ToBufferOp::create(rw, loc, MemRefType::get(t.getShape(), t.getElementType()), fresh);
-    };
-    auto pointer = [&](Value memref) -> Value {
-      return memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, memref).getResult();
-    };
     auto resultType = cast<RankedTensorType>(op.getResult().getType());
     Type element = resultType.getElementType();
     int64_t inElements = 0;
@@ -49,10 +41,7 @@ struct CollectiveLowering : OpConversionPattern<CollectiveOp> {
       auto t = cast<RankedTensorType>(adaptor.getOperands()[0].getType());
       element = t.getElementType();
       inElements = t.getNumElements();
-      // Read in place (read_only: bufferization keeps its buffer as it is); an operand whose
-      // buffer is not contiguous gets a copy from bufferization.
-      in = pointer(bufferization::ToBufferOp::create(rw, loc, MemRefType::get(t.getShape(), t.getElementType()),
-                                                     adaptor.getOperands()[0], /*read_only=*/true));
+      in = readOnlyPointer(rw, loc, adaptor.getOperands()[0]);
     }
     std::optional<::strata::DType> dtype = dtypeOf(element);
     if (!dtype) return op.emitError("strata.collective: no runtime type for ") << element;
@@ -62,20 +51,13 @@ struct CollectiveLowering : OpConversionPattern<CollectiveOp> {
                                                    op.getAxisSize());
       auto t = RankedTensorType::get({static_cast<int64_t>(dest.size())}, i64);
       Value table = arith::ConstantOp::create(rw, loc, DenseIntElementsAttr::get(t, ArrayRef<int64_t>(dest)));
-      perm = pointer(buffer(t, table));
+      perm = alignedPointer(rw, loc, freshBuffer(rw, loc, t, table));
     }
-    Value out = buffer(resultType, Value());
-    // The pointers go to the call itself, so that buffer assignment sees every buffer live
-    // up to the call (transforms/BufferAssignment.cpp).
+    Value out = freshBuffer(rw, loc, resultType);
     SmallVector<Value> args{c(i64, static_cast<int64_t>(*kind)), c(i64, static_cast<int64_t>(*dtype)), c(i64, *packed),
-                            c(i64, inElements), in, pointer(out), perm};
-    SmallVector<Type> argTypes{i64, i64, i64, i64, index, index, index};
-    ModuleOp module = op->getParentOfType<ModuleOp>();
-    auto fnType = FunctionType::get(getContext(), argTypes, {});
-    func::FuncOp runtime = declareRuntime(rw, module, ::strata::cpu_abi::kCollective, fnType);
-    func::CallOp::create(rw, loc, runtime, args);
-    rw.replaceOp(op, bufferization::ToTensorOp::create(rw, loc, resultType, out, /*restrict=*/true, /*writable=*/true)
-                         .getResult());
+                            c(i64, inElements), in, alignedPointer(rw, loc, out), perm};
+    rw.replaceOp(op, callRuntime(rw, loc, op->getParentOfType<ModuleOp>(), ::strata::cpu_abi::kCollective, args, out,
+                                 resultType));
     return success();
   }
 };

@@ -56,28 +56,14 @@ struct ConvolutionToRuntime : OpConversionPattern<ConvolutionOp> {
     if (static_cast<int64_t>(desc.size()) != ::strata::cpu_abi::conv_desc_size(rank))
       return op.emitError("strata.convolution: attributes of unexpected lengths for the runtime call");
 
-    Type index = rw.getIndexType(), i64 = rw.getI64Type();
-    auto pointer = [&](Value tensor, bool readOnly) -> Value {
-      auto t = cast<RankedTensorType>(tensor.getType());
-      Value m = bufferization::ToBufferOp::create(rw, loc, MemRefType::get(t.getShape(), t.getElementType()), tensor,
-                                                  readOnly);
-      return memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, m).getResult();
-    };
+    Type i64 = rw.getI64Type();
     auto descType = RankedTensorType::get({static_cast<int64_t>(desc.size())}, i64);
     Value table = arith::ConstantOp::create(rw, loc, DenseIntElementsAttr::get(descType, ArrayRef<int64_t>(desc)));
-    Value fresh = bufferization::AllocTensorOp::create(rw, loc, type, ValueRange{});
-    Value out = bufferization::ToBufferOp::create(rw, loc, MemRefType::get(type.getShape(), element), fresh);
-    // The pointers go to the call itself, so that buffer assignment sees every buffer live up
-    // to the call (transforms/BufferAssignment.cpp).
+    Value out = freshBuffer(rw, loc, type);
     SmallVector<Value> args{arith::ConstantOp::create(rw, loc, rw.getIntegerAttr(i64, static_cast<int64_t>(*dtype))),
-                            pointer(table, true), pointer(adaptor.getLhs(), true), pointer(adaptor.getRhs(), true),
-                            memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, out).getResult()};
-    SmallVector<Type> argTypes{i64, index, index, index, index};
-    auto fnType = FunctionType::get(getContext(), argTypes, {});
-    func::FuncOp runtime = declareRuntime(rw, op->getParentOfType<ModuleOp>(), ::strata::cpu_abi::kConv, fnType);
-    func::CallOp::create(rw, loc, runtime, args);
-    rw.replaceOp(op, bufferization::ToTensorOp::create(rw, loc, type, out, /*restrict=*/true, /*writable=*/true)
-                         .getResult());
+                            readOnlyPointer(rw, loc, table), readOnlyPointer(rw, loc, adaptor.getLhs()),
+                            readOnlyPointer(rw, loc, adaptor.getRhs()), alignedPointer(rw, loc, out)};
+    rw.replaceOp(op, callRuntime(rw, loc, op->getParentOfType<ModuleOp>(), ::strata::cpu_abi::kConv, args, out, type));
     return success();
   }
 };
