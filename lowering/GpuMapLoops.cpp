@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "lowering/Passes.h"
-#include "lowering/ReductionIdentity.h"
+#include "lowering/Accumulator.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -95,23 +95,11 @@ FailureOr<SmallVector<Accumulator>> accumulatorsOf(scf::ForOp loop) {
   for (Operation& op : loop.getBody()->without_terminator()) {
     auto store = dyn_cast<memref::StoreOp>(op);
     if (!store) continue;
-    Operation* combine = store.getValueToStore().getDefiningOp();
-    if (!combine || combine->getBlock() != loop.getBody() || combine->getNumOperands() != 2 ||
-        !combine->hasOneUse())
-      continue;
-    std::optional<Combiner> c = combinerOf(combine);
+    std::optional<AccumulatorStep> step = matchAccumulatorStep(store, loop);
+    if (!step) continue;
+    std::optional<Combiner> c = combinerOf(step->combine);
     if (!c) continue;
-    for (int side = 0; side < 2; ++side) {
-      auto load = combine->getOperand(side).getDefiningOp<memref::LoadOp>();
-      if (!load || load->getBlock() != loop.getBody() || !load->hasOneUse() || load.getMemref() != store.getMemref() ||
-          load.getIndices() != store.getIndices())
-        continue;
-      if (llvm::any_of(store.getIndices(), [&](Value v) { return loop->isAncestor(v.getParentRegion()->getParentOp()) ||
-                                                                  v == loop.getInductionVar(); }))
-        continue;
-      accs.push_back({load, combine, store, combine->getOperand(1 - side), *c});
-      break;
-    }
+    accs.push_back({step->load, step->combine, store, step->combine->getOperand(1 - step->loadSide), *c});
   }
   // Any other access to an accumulator's buffer inside the loop: not a plain reduction.
   for (Accumulator& a : accs) {

@@ -7,7 +7,7 @@
 #include "lowering/BufferAliasing.h"
 #include "lowering/LoopNests.h"
 #include "lowering/Passes.h"
-#include "lowering/ReductionIdentity.h"
+#include "lowering/Accumulator.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -26,12 +26,8 @@ namespace mlir::strata {
 namespace {
 
 // One accumulator: `acc[idx] = combine(acc[idx], x)` with idx fixed in the whole nest.
-struct Accumulator {
-  memref::LoadOp load;
-  Operation* combine;
+struct Accumulator : AccumulatorStep {
   memref::StoreOp store;
-  unsigned loadSide;  // which operand of `combine` is the loaded value
-  TypedAttr identity;
 };
 
 // The largest divisor of n in [2, most], or 0.
@@ -50,7 +46,6 @@ int64_t chunks(int64_t n, int64_t most) {
 std::optional<SmallVector<Accumulator>> accumulatorsOf(scf::ForOp root) {
   if (!root.getInitArgs().empty()) return std::nullopt;
   Value iv = root.getInductionVar();
-  auto inside = [&](Value v) { return root->isAncestor(v.getParentRegion()->getParentOp()); };
   SmallVector<memref::LoadOp> loads;
   SmallVector<memref::StoreOp> stores;
   bool ok = true;
@@ -66,19 +61,7 @@ std::optional<SmallVector<Accumulator>> accumulatorsOf(scf::ForOp root) {
   SmallVector<Accumulator> accs;
   SmallVector<memref::StoreOp> elementwise;
   for (memref::StoreOp store : stores) {
-    std::optional<Accumulator> acc;
-    Operation* combine = store.getValueToStore().getDefiningOp();
-    TypedAttr identity = reductionIdentity(combine);
-    if (identity && combine->getBlock() == store->getBlock() && combine->hasOneUse() &&
-        llvm::none_of(store.getIndices(), inside)) {
-      for (unsigned side = 0; side < 2 && !acc; ++side) {
-        auto load = combine->getOperand(side).getDefiningOp<memref::LoadOp>();
-        if (load && load->getBlock() == store->getBlock() && load->hasOneUse() &&
-            load.getMemref() == store.getMemref() && load.getIndices() == store.getIndices())
-          acc = Accumulator{load, combine, store, side, identity};
-      }
-    }
-    if (acc) accs.push_back(*acc);
+    if (std::optional<AccumulatorStep> step = matchAccumulatorStep(store, root)) accs.push_back({*step, store});
     else if (llvm::is_contained(store.getIndices(), iv)) elementwise.push_back(store);
     else return std::nullopt;
   }

@@ -1,5 +1,5 @@
-// The associative combining ops of reduction loops and their identities (ReductionIdentity.h).
-#include "lowering/ReductionIdentity.h"
+// The accumulators of reduction loops and the identities of their combining ops (Accumulator.h).
+#include "lowering/Accumulator.h"
 
 #include <cmath>
 
@@ -27,6 +27,21 @@ TypedAttr reductionIdentity(Operation* op) {
   if (isa<arith::MinSIOp>(op)) return i(APInt::getSignedMaxValue(w));
   if (isa<arith::MinUIOp, arith::AndIOp>(op)) return i(APInt::getAllOnes(w));
   return {};
+}
+
+std::optional<AccumulatorStep> matchAccumulatorStep(memref::StoreOp store, Operation* scope) {
+  Operation* combine = store.getValueToStore().getDefiningOp();
+  TypedAttr identity = reductionIdentity(combine);
+  if (!identity || combine->getBlock() != store->getBlock() || !combine->hasOneUse()) return std::nullopt;
+  if (llvm::any_of(store.getIndices(), [&](Value v) { return scope->isAncestor(v.getParentRegion()->getParentOp()); }))
+    return std::nullopt;
+  for (unsigned side = 0; side < 2; ++side) {
+    auto load = combine->getOperand(side).getDefiningOp<memref::LoadOp>();
+    if (load && load->getBlock() == store->getBlock() && load->hasOneUse() &&
+        load.getMemref() == store.getMemref() && load.getIndices() == store.getIndices())
+      return AccumulatorStep{load, combine, side, identity};
+  }
+  return std::nullopt;
 }
 
 }  // namespace mlir::strata
