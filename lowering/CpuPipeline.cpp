@@ -142,6 +142,9 @@ void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   arena.share = options.jit.assign_buffers;
   pm.addPass(createScratchArenaPass(arena));
   pm.addPass(createCanonicalizerPass());
+  // 5. Outlined functions that repeat (one per layer of a repeated block) are kept once: LLVM
+  //    optimises and compiles each distinct loop nest once.
+  pm.addPass(createMergeIdenticalFunctionsPass());
 }
 
 void addLlvmDialectPasses(OpPassManager& pm, const PipelineOptions& options) {

@@ -161,6 +161,9 @@ struct ParallelLaunchPass : impl::ParallelLaunchPassBase<ParallelLaunchPass> {
   // F_task(ctx, bounds...) { F(bounds..., ctx->captured...) } with `bounds` i64 arguments.
   LLVM::LLVMFuncOp makeTask(ModuleOp module, LLVM::LLVMFuncOp body, LLVM::LLVMStructType structType,
                             unsigned bounds = 2) {
+    // One task per body, however many wrappers launch it.
+    const std::string name = (body.getName() + "_task").str();
+    if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name)) return existing;
     MLIRContext* ctx = module.getContext();
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     auto i64 = IntegerType::get(ctx, 64);
@@ -170,7 +173,7 @@ struct ParallelLaunchPass : impl::ParallelLaunchPassBase<ParallelLaunchPass> {
     SmallVector<Type> params{ptr};
     params.append(bounds, i64);
     auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);
-    auto task = LLVM::LLVMFuncOp::create(b, loc, (body.getName() + "_task").str(), type,
+    auto task = LLVM::LLVMFuncOp::create(b, loc, name, type,
                                          LLVM::Linkage::Internal);
     Block* entry = task.addEntryBlock(b);
     b.setInsertionPointToStart(entry);
