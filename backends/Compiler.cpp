@@ -141,9 +141,10 @@ const backends::Target* device_target(const JitOptions& options, std::string& er
 
 CompileResult run_pipeline(Session& session, mlir::ModuleOp module, const backends::Target& target,
                            backends::Program& prog, const JitOptions& options, std::span<const int> donated,
-                           backends::StageClock& clock);
+                           backends::StageClock& clock, bool stage_texts);
 
-CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated) {
+CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated,
+                           bool stage_texts) {
   std::string error;
   const backends::Target* target = device_target(options, error);
   if (!target) return failure(error);
@@ -162,19 +163,21 @@ CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, st
   for (const AbstractValue& a : prog.outputs) prog.memory.output_bytes += static_cast<int64_t>(a.nbytes());
 
   backends::StageClock clock;
-  prog.stages.emplace_back("jaxpr", jaxpr.str() + "\n");
+  // A persistent cache entry keeps every stage's text, so that a hit shows them too.
+  stage_texts = stage_texts || !options.cache_dir.empty();
+  if (stage_texts) prog.stages.emplace_back("jaxpr", jaxpr.str() + "\n");
 
   Session session(*target);
   mlir::OwningOpRef<mlir::ModuleOp> module = session.lower(jaxpr);
   if (!module) return failure(session.errors);
-  return run_pipeline(session, *module, *target, prog, options, donated, clock);
+  return run_pipeline(session, *module, *target, prog, options, donated, clock, stage_texts);
 }
 
 // The stages from `strata` on, the persistent cache and the target's code generation, for the
 // program `module` (whose entry function's arguments are prog's consts, then its inputs).
 CompileResult run_pipeline(Session& session, mlir::ModuleOp module, const backends::Target& target,
                            backends::Program& prog, const JitOptions& options, std::span<const int> donated,
-                           backends::StageClock& clock) {
+                           backends::StageClock& clock, bool stage_texts) {
   // The MLIR stages only: translating stages (llvm-ir, asm) print what the target generates.
   llvm::SmallVector<const Stage*> stages;
   for (const Stage* s : backends::pipeline(target))
@@ -185,7 +188,8 @@ CompileResult run_pipeline(Session& session, mlir::ModuleOp module, const backen
   mlir::strata::StageCost cost;
   auto record = [&](const Stage& stage, const std::string*) {
     if (stage.measure) stage.measure(module, cost);
-    prog.stages.emplace_back(stage.name, mlir::strata::printStage(module, stage));
+    // Printing every stage is ~5-10% of a first call: only when asked for (or for the cache).
+    if (stage_texts) prog.stages.emplace_back(stage.name, mlir::strata::printStage(module, stage));
     clock.lap(prog.times, stage.name);
   };
 
@@ -194,7 +198,7 @@ CompileResult run_pipeline(Session& session, mlir::ModuleOp module, const backen
   if (mlir::failed(mlir::strata::runStages(module, stages, po, {}, cse, record))) return failure(session.errors);
   const size_t shared = prog.stages.size();  // jaxpr … cse: what a cache hit computes anyway
   std::string key;
-  if (!options.cache_dir.empty()) {
+  if (!options.cache_dir.empty()) {  // (stage_texts is then on: the key is the cse stage's text)
     key = backends::cache_key(prog.stages.back().second, codegen_key(options, donated),
                               std::string(target.name()) + "\n" + target.fingerprint());
     backends::CacheEntry entry;
@@ -312,7 +316,7 @@ CompileResult compile_mlir_impl(std::string_view text, std::string_view filename
     prog.outputs.push_back(*a);
     prog.memory.output_bytes += static_cast<int64_t>(a->nbytes());
   }
-  return run_pipeline(session, *module, *target, prog, options, {}, clock);
+  return run_pipeline(session, *module, *target, prog, options, {}, clock, /*stage_texts=*/true);
 }
 
 }  // namespace
@@ -421,9 +425,10 @@ LowerResult lower(const JaxprImpl& jaxpr, const JitOptions& options, std::string
   return result;
 }
 
-CompileResult compile(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated) {
+CompileResult compile(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated,
+                      bool stage_texts) {
   try {
-    return compile_impl(jaxpr, options, donated);
+    return compile_impl(jaxpr, options, donated, stage_texts);
   } catch (const std::exception& e) {
     return failure(std::string("error: internal: ") + e.what() + "\n");
   } catch (...) {

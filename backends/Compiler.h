@@ -50,8 +50,11 @@ LowerResult lower(const JaxprImpl& jaxpr, const JitOptions& options, std::string
 // Compiles `jaxpr` for options.device. `donated` lists the jaxpr inputs (positions among its
 // invars) whose buffers an output of the same type may take over (JitOptions::donate names
 // arguments; jit turns them into these). With options.cache_dir, the persistent cache is
-// consulted after `cse` and filled at the end.
-CompileResult compile(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated = {});
+// consulted after `cse` and filled at the end. The executable's stage_texts() hold every stage
+// (jaxpr … asm) with `stage_texts`; without it (jit's calls: Lowered prints stages on demand)
+// only llvm-ir and asm, unless options.cache_dir is set (an entry keeps every stage).
+CompileResult compile(const JaxprImpl& jaxpr, const JitOptions& options, std::span<const int> donated = {},
+                      bool stage_texts = true);
 
 // Compiles the function `entry` of a module of MLIR text for options.device, as compile()
 // compiles a jaxpr: its arguments are the inputs, its results the outputs. The text is the

@@ -64,7 +64,8 @@ class Executable {
 
   // The generated machine code as assembly text (the `asm` stage).
   virtual std::string assembly() const = 0;
-  // The program after each compiler stage, as strata-opt --emit prints it.
+  // The program after each compiler stage, as strata-opt --emit prints it (the MLIR stages only
+  // when the compile asked for them: compiler::compile's `stage_texts`).
   virtual const std::vector<std::pair<std::string, std::string>>& stage_texts() const = 0;
   virtual const std::vector<StageTime>& compile_times() const = 0;
   virtual MemoryAnalysis memory_analysis() const = 0;

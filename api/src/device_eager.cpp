@@ -55,7 +55,7 @@ std::shared_ptr<const Executable> compiled(const Primitive& prim, std::span<cons
   JitOptions options;
   options.device = device;
   options.name = prim.name;
-  CompileResult r = compiler::compile(*jaxpr, options, {});
+  CompileResult r = compiler::compile(*jaxpr, options, {}, /*stage_texts=*/false);
   if (!r.ok()) throw Error(std::string(prim.name) + " on " + device.str() + ": compiling failed:\n" + r.error);
   c.compiled.emplace(std::move(key), r.executable);
   return r.executable;

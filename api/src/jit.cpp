@@ -218,7 +218,7 @@ std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr
     for (std::size_t leaf = a == 0 ? 0 : arg_ends[static_cast<std::size_t>(a) - 1]; leaf < arg_ends[static_cast<std::size_t>(a)]; ++leaf)
       donated.push_back(static_cast<int>(leaf));
   }
-  CompileResult r = compiler::compile(*jaxpr.impl(), o, donated);
+  CompileResult r = compiler::compile(*jaxpr.impl(), o, donated, /*stage_texts=*/false);
   if (!r.ok()) throw Error("jit: compiling '" + o.name + "' failed:\n" + r.error);
   state.compiles.fetch_add(1, std::memory_order_relaxed);
   state.last_compile_ms.assign(1, {"trace", trace_ms});
