@@ -128,7 +128,9 @@ void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   // 3. Adjacent loops over one iteration space that depend only iteration by iteration become
   //    one (an input fusion's fill, reduction and epilogue: one nest). Part of fusion: with
   //    fusion off every op keeps its own loop nest.
-  if (options.jit.fuse) pm.addPass(createFuseParallelLoopsPass());
+  //    On the CPU also loops that share their outer (row) dimensions: a row reduction and the
+  //    elementwise loop over its rows (softmax) become one nest per row.
+  if (options.jit.fuse) pm.addPass(createFuseParallelLoopsPass(FuseParallelLoopsPassOptions{/*rows=*/true}));
   // 4. Large loops are outlined for the thread pool (unless parallel loops are off); then
   //    temporaries move into the scratch arena (last, so that it sees every allocation,
   //    including the GEMM's workspace).

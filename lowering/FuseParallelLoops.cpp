@@ -2,6 +2,7 @@
 // the same iteration space become one loop when, iteration by iteration, each touches only what
 // the same iteration of the other wrote, or memory the other does not write. The algorithm is
 // in Passes.td.
+#include <algorithm>
 #include <optional>
 
 #include "lowering/BufferAliasing.h"
@@ -140,6 +141,94 @@ bool fusible(scf::ParallelOp first, scf::ParallelOp second) {
   return true;
 }
 
+// Row fusion (option `rows`): loops whose iteration spaces share their k outer dimensions,
+// one of them with more (a row reduction, then an elementwise loop over the rows' elements).
+// Outer iteration i runs the first body's iterations with those outer indices, then the
+// second's; so every pair of conflicting accesses (one writes, their bases may share bytes)
+// must touch only "row i" of one buffer: the same base through reshapes only, the same
+// element type, the same k leading dimensions, indexed by the k outer induction variables.
+struct RowAccess {
+  ViewBase base;
+  Type element;
+  SmallVector<int64_t> leading;  // the k leading dimensions; empty when not indexed by the k outer IVs
+  bool write;
+};
+
+std::optional<SmallVector<RowAccess>> rowAccesses(scf::ParallelOp loop, unsigned k) {
+  if (!accesses(loop)) return std::nullopt;  // the same body restrictions
+  SmallVector<RowAccess> out;
+  loop.getBody()->walk([&](Operation* op) {
+    auto record = [&](Value memref, ValueRange indices, bool write) {
+      auto type = cast<MemRefType>(memref.getType());
+      RowAccess a{baseOf(memref), type.getElementType(), {}, write};
+      bool rows = type.getRank() >= k;
+      for (unsigned d = 0; rows && d < k; ++d) rows = indices[d] == loop.getInductionVars()[d];
+      if (rows) a.leading.assign(type.getShape().begin(), type.getShape().begin() + k);
+      out.push_back(a);
+    };
+    if (auto l = dyn_cast<memref::LoadOp>(op)) record(l.getMemRef(), l.getIndices(), false);
+    else if (auto st = dyn_cast<memref::StoreOp>(op)) record(st.getMemRef(), st.getIndices(), true);
+  });
+  return out;
+}
+
+bool sameBounds(scf::ParallelOp a, scf::ParallelOp b, unsigned k) {
+  auto same = [&](ValueRange x, ValueRange y) {
+    for (unsigned d = 0; d < k; ++d) {
+      auto cu = getConstantIntValue(x[d]), cv = getConstantIntValue(y[d]);
+      if (x[d] != y[d] && !(cu && cv && *cu == *cv)) return false;
+    }
+    return true;
+  };
+  return same(a.getLowerBound(), b.getLowerBound()) && same(a.getUpperBound(), b.getUpperBound()) &&
+         same(a.getStep(), b.getStep());
+}
+
+// The number of shared outer dimensions when `first` and `second` fuse by rows, or 0.
+unsigned rowFusible(scf::ParallelOp first, scf::ParallelOp second) {
+  unsigned n1 = static_cast<unsigned>(first.getNumLoops()), n2 = static_cast<unsigned>(second.getNumLoops());
+  unsigned k = std::min(n1, n2);
+  if (n1 == n2 || !first.getInitVals().empty() || !second.getInitVals().empty() || !sameBounds(first, second, k))
+    return 0;
+  auto a = rowAccesses(first, k), b = rowAccesses(second, k);
+  if (!a || !b) return 0;
+  for (const RowAccess& x : *a)
+    for (const RowAccess& y : *b) {
+      if (!(x.write || y.write) || !basesMayShareBytes(x.base.value, y.base.value)) continue;
+      bool sameRow = x.base.value == y.base.value && x.base.linear && y.base.linear && x.element == y.element &&
+                     !x.leading.empty() && x.leading == y.leading;
+      if (!sameRow) return 0;
+    }
+  return k;
+}
+
+// `loop`'s body for outer indices `outer` at `b`: its inner dimensions (from k on) as an scf.for
+// nest.
+void cloneRows(OpBuilder& b, scf::ParallelOp loop, unsigned k, ValueRange outer) {
+  IRMapping map;
+  for (unsigned d = 0; d < k; ++d) map.map(loop.getInductionVars()[d], outer[d]);
+  OpBuilder::InsertionGuard guard(b);
+  for (unsigned d = k; d < loop.getNumLoops(); ++d) {
+    auto inner = scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound()[d], loop.getUpperBound()[d], loop.getStep()[d]);
+    map.map(loop.getInductionVars()[d], inner.getInductionVar());
+    b.setInsertionPoint(inner.getBody()->getTerminator());
+  }
+  for (Operation& op : loop.getBody()->without_terminator()) b.clone(op, map);
+}
+
+// One loop over the k shared dimensions in place of `second`: `first`'s rows, then `second`'s.
+scf::ParallelOp mergeRows(scf::ParallelOp first, scf::ParallelOp second, unsigned k) {
+  OpBuilder b(second);
+  auto fused = scf::ParallelOp::create(b, second.getLoc(), second.getLowerBound().take_front(k),
+                                       second.getUpperBound().take_front(k), second.getStep().take_front(k));
+  b.setInsertionPoint(fused.getBody()->getTerminator());
+  cloneRows(b, first, k, fused.getInductionVars());
+  cloneRows(b, second, k, fused.getInductionVars());
+  first.erase();
+  second.erase();
+  return fused;
+}
+
 // `first`'s body, then `second`'s, in `second`; `first` erased.
 void merge(scf::ParallelOp first, scf::ParallelOp second) {
   IRMapping map;
@@ -167,6 +256,9 @@ struct FuseParallelLoopsPass : impl::FuseParallelLoopsPassBase<FuseParallelLoops
         if (previous && fusible(previous, loop)) {
           merge(previous, loop);
           ++numFused;
+        } else if (unsigned k = previous && rows ? rowFusible(previous, loop) : 0) {
+          loop = mergeRows(previous, loop, k);
+          ++numRowFused;
         }
         previous = loop;
       } else if (!transparent(op)) {

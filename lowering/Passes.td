@@ -268,12 +268,25 @@ def FuseParallelLoopsPass : Pass<"strata-fuse-parallel-loops", "::mlir::ModuleOp
        same linear element index, an affine function of the loop indices that uses all of them.
     4. The first loop's body is moved to the start of the second's (its induction variables
        mapped), and the first loop erased.
+    5. With `rows`: two loops whose bounds agree on their k outer dimensions, one of them with
+       more (a row reduction and the elementwise loop over the same rows: softmax, a
+       normalisation), become one scf.parallel over those k dimensions, each body's inner
+       dimensions an scf.for nest, the first's before the second's. Every pair of accesses as
+       in 3 must then touch one base (through reshapes only) with the same element type and k
+       leading dimensions, indexed by the k outer induction variables: iteration i touches
+       only row i. The CPU runs a loop's outer dimensions on the pool and the rest serially
+       anyway; the fused rows stay in cache, and one kernel is compiled instead of two.
 
     With fusion off (JitOptions::fuse) the pipeline leaves this pass out.
     REQUIRES: bufferized, loops; before the scratch arena (allocations carry strata.offset).
   }];
+  let options = [
+    Option<"rows", "rows", "bool", /*default=*/"false",
+           "Also fuse loops that share only their outer dimensions (5; the CPU pipeline)">,
+  ];
   let statistics = [
     Statistic<"numFused", "fused-loops", "Loops merged into the loop after them">,
+    Statistic<"numRowFused", "row-fused-loops", "Loops merged row by row into the loop after them">,
   ];
 }
 
