@@ -169,7 +169,11 @@ void optimizeModule(llvm::Module& llvmModule, llvm::TargetMachine& tm, int optLe
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = optLevel >= 2;
   tuning.SLPVectorization = optLevel >= 2;
-  tuning.LoopUnrolling = optLevel >= 2;
+  // No unrolling after vectorisation: the vectoriser already interleaves (up to 4 vectors per
+  // iteration), and fully unrolling a vector loop of constant trip count (a 1024-wide row: 64
+  // copies of the body) made kernels 3-4x larger and code generation that much slower, for no
+  // measured gain (bench_compile --run: softmax, ops50, MLP step, seed line).
+  tuning.LoopUnrolling = std::getenv("XX_UNROLL") != nullptr;
   llvm::PassBuilder pb(&tm, tuning);
   // Vectorised loops call libmvec's exp, log, sin, ... rather than the scalar functions.
   llvm::TargetLibraryInfoImpl tlii(llvmModule.getTargetTriple());
