@@ -173,7 +173,8 @@ void optimizeModule(llvm::Module& llvmModule, llvm::TargetMachine& tm, int optLe
   // iteration), and fully unrolling a vector loop of constant trip count (a 1024-wide row: 64
   // copies of the body) made kernels 3-4x larger and code generation that much slower, for no
   // measured gain (bench_compile --run: softmax, ops50, MLP step, seed line).
-  tuning.LoopUnrolling = std::getenv("XX_UNROLL") != nullptr;
+  // STRATA_LLVM_UNROLL=1 turns it back on, for comparisons.
+  tuning.LoopUnrolling = optLevel >= 2 && std::getenv("STRATA_LLVM_UNROLL") != nullptr;
   llvm::PassBuilder pb(&tm, tuning);
   // Vectorised loops call libmvec's exp, log, sin, ... rather than the scalar functions.
   llvm::TargetLibraryInfoImpl tlii(llvmModule.getTargetTriple());
