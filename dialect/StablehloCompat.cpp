@@ -213,11 +213,54 @@ std::optional<StringRef> enumValue(Attribute a, StringRef kind) {
   return s.getValue().drop_front(kind.size() + 1);
 }
 
+// stablehlo.cholesky and stablehlo.triangular_solve as strata.linalg (what exportLinalg
+// writes, read back). cholesky reads one triangle of a: the lower as strata's kernel does, or
+// the upper (lower = false: the factor U = Lᵀ of aᵀ, whose lower triangle is a's upper one).
+LogicalResult importLinalg(Operation* op, OpBuilder& b) {
+  Location loc = op->getLoc();
+  auto flag = [&](StringRef key, bool absent) {
+    auto v = dyn_cast_or_null<BoolAttr>(op->getAttr(key));
+    return v ? v.getValue() : absent;
+  };
+  auto type = dyn_cast<RankedTensorType>(op->getNumResults() == 1 ? op->getResult(0).getType() : Type());
+  if (!type || type.getRank() < 2) return op->emitError("expects one result of rank 2 or more");
+  b.setInsertionPoint(op);
+  auto transpose = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> perm, shape(t.getShape());
+    for (int64_t d = 0; d < t.getRank(); ++d) perm.push_back(d);
+    std::swap(perm[t.getRank() - 2], perm[t.getRank() - 1]);
+    std::swap(shape[t.getRank() - 2], shape[t.getRank() - 1]);
+    return TransposeOp::create(b, loc, t.clone(shape), v, b.getDenseI64ArrayAttr(perm)).getResult();
+  };
+  Value result;
+  if (op->getName().getStringRef() == "stablehlo.cholesky") {
+    if (op->getNumOperands() != 1) return op->emitError("expects one operand");
+    bool lower = flag("lower", false);
+    Value a = lower ? op->getOperand(0) : transpose(op->getOperand(0));
+    result = LinalgOp::create(b, loc, TypeRange{type}, ValueRange{a}, "cholesky", 0).getResult(0);
+    if (!lower) result = transpose(result);
+  } else {
+    if (op->getNumOperands() != 2) return op->emitError("expects two operands");
+    std::optional<StringRef> t = enumValue(op->getAttr("transpose_a"), "transpose");
+    if (!t || !(*t == "NO_TRANSPOSE" || *t == "TRANSPOSE" || *t == "ADJOINT"))
+      return op->emitError("expects transpose_a as #stablehlo<transpose NO_TRANSPOSE|TRANSPOSE|ADJOINT>");
+    // (ADJOINT of a real matrix is its transpose.)
+    uint64_t flags = (flag("left_side", false) ? 1 : 0) | (flag("lower", false) ? 2 : 0) |
+                     (*t != "NO_TRANSPOSE" ? 4 : 0) | (flag("unit_diagonal", false) ? 8 : 0);
+    result = LinalgOp::create(b, loc, TypeRange{type}, op->getOperands(), "triangular_solve", flags).getResult(0);
+  }
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+  return success();
+}
+
 // The strata op for one generic-form StableHLO op, or failure after a diagnostic.
 LogicalResult importOne(Operation* op, OpBuilder& b) {
   MLIRContext* ctx = op->getContext();
   StringRef name = op->getName().getStringRef();
   std::string strataName = name.starts_with("chlo.") ? ("strata." + name.drop_front(5)).str() : strataNameOf(name);
+  if (name == "stablehlo.cholesky" || name == "stablehlo.triangular_solve") return importLinalg(op, b);
   SmallVector<NamedAttribute> attrs = allAttributes(op);
   auto take = [&](StringRef key) -> Attribute {
     for (auto it = attrs.begin(); it != attrs.end(); ++it)
@@ -359,6 +402,25 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
   }
   OperationState state(op->getLoc(), *target);
   state.addOperands(op->getOperands());
+  if (name == "stablehlo.case" && op->getNumOperands() == 1 && op->getNumRegions() > 0) {
+    // StableHLO's case runs the last branch for an index outside [0, N); strata's case (as the
+    // jaxpr's cond) clamps it, running branch 0 for a negative one: out-of-range → N - 1.
+    auto type = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    if (!type || type.getRank() != 0 || !type.getElementType().isInteger())
+      return op->emitError("expects a 0-d integer index, but got ") << op->getOperand(0).getType();
+    b.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    auto constant = [&](int64_t v) {
+      return ConstantOp::create(b, loc, DenseElementsAttr::get(type, IntegerAttr::get(type.getElementType(), v))).getResult();
+    };
+    Value index = op->getOperand(0), last = constant(static_cast<int64_t>(op->getNumRegions()) - 1);
+    auto i1 = RankedTensorType::get({}, b.getI1Type());
+    // Unsigned index < N: in range (a negative index is a huge unsigned one).
+    Value inRange = CompareOp::create(b, loc, i1, ComparisonDirection::LT, index,
+                                      constant(static_cast<int64_t>(op->getNumRegions())),
+                                      ComparisonTypeAttr::get(ctx, ComparisonType::UNSIGNED));
+    state.operands[0] = SelectOp::create(b, loc, type, inRange, index, last);
+  }
   state.addTypes(op->getResultTypes());
   state.addAttributes(discardable);
   if (!inherent.empty()) state.propertiesAttr = DictionaryAttr::get(ctx, inherent);

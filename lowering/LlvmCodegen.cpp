@@ -25,6 +25,8 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopUnrollPass.h"
 #include "llvm/TargetParser/Host.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -172,9 +174,12 @@ void optimizeModule(llvm::Module& llvmModule, llvm::TargetMachine& tm, int optLe
   // No unrolling after vectorisation: the vectoriser already interleaves (up to 4 vectors per
   // iteration), and fully unrolling a vector loop of constant trip count (a 1024-wide row: 64
   // copies of the body) made kernels 3-4x larger and code generation that much slower, for no
-  // measured gain (bench_compile --run: softmax, ops50, MLP step, seed line).
-  // STRATA_LLVM_UNROLL=1 turns it back on, for comparisons.
-  tuning.LoopUnrolling = optLevel >= 2 && std::getenv("STRATA_LLVM_UNROLL") != nullptr;
+  // measured gain (bench_compile --run: softmax, ops50, MLP step, seed line). The full unroll
+  // of small loops before vectorisation stays (added back below where the pipeline has it): a
+  // window's few taps unrolled let the loop around them vectorise, in order.
+  // STRATA_LLVM_UNROLL=1 turns the late unroll back on, for comparisons.
+  const bool lateUnroll = std::getenv("STRATA_LLVM_UNROLL") != nullptr;
+  tuning.LoopUnrolling = optLevel >= 2 && lateUnroll;
   llvm::PassBuilder pb(&tm, tuning);
   // Vectorised loops call libmvec's exp, log, sin, ... rather than the scalar functions.
   llvm::TargetLibraryInfoImpl tlii(llvmModule.getTargetTriple());
@@ -182,6 +187,11 @@ void optimizeModule(llvm::Module& llvmModule, llvm::TargetMachine& tm, int optLe
     tlii.addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC, llvmModule.getTargetTriple());
   tlii.addVectorizableFunctions(libmCallVectorVariants());
   fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
+  if (optLevel >= 2 && !lateUnroll)
+    pb.registerLoopOptimizerEndEPCallback([](llvm::LoopPassManager& lpm, llvm::OptimizationLevel level) {
+      lpm.addPass(llvm::LoopFullUnrollPass(static_cast<int>(level.getSpeedupLevel()), /*OnlyWhenForced=*/false,
+                                           /*ForgetSCEV=*/false));
+    });
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);

@@ -642,7 +642,27 @@ class Converter {
       // eq/lt/... order floats as IEEE does; a total order (-0 < +0, nans ordered) is another op.
       bool isFloat = isa<FloatType>(cast<RankedTensorType>(c.getLhs().getType()).getElementType());
       if (isFloat && c.getCompareType() == ComparisonType::TOTALORDER) return noForm(op, "a TOTALORDER float comparison");
-      return bindOp(s, op, comparison(c.getComparisonDirection()));
+      // jaxpr comparisons order integers by their dtype's signedness: an UNSIGNED comparison of
+      // signed integers (or SIGNED of unsigned ones, as StableHLO allows) compares their bits
+      // reinterpreted in the other signedness.
+      std::vector<st::Atom> in;
+      if (!lookupAll(s, op->getOperands(), in)) return false;
+      st::DType t = s.j->aval(in[0]).dtype;
+      bool other = c.getCompareType() && st::is_integer(t) && t != st::DType::bool_ &&
+                   ((*c.getCompareType() == ComparisonType::UNSIGNED) != st::is_unsigned_integer(t));
+      if (other) {
+        static const std::pair<st::DType, st::DType> kPairs[] = {
+            {st::DType::i8, st::DType::u8}, {st::DType::i16, st::DType::u16}, {st::DType::i32, st::DType::u32}, {st::DType::i64, st::DType::u64}};
+        st::DType flipped = t;
+        for (auto [a, b] : kPairs) flipped = t == a ? b : t == b ? a : flipped;
+        const st::Primitive* bitcast = st::find_primitive("bitcast_convert_type");
+        for (st::Atom& a : in) {
+          std::vector<st::Atom> out;
+          if (!bitcast || !equation(s, op->getLoc(), *bitcast, {a}, st::Params{{"new_dtype", flipped}}, {}, out)) return false;
+          a = out[0];
+        }
+      }
+      return bindOp(s, op, comparison(c.getComparisonDirection()), std::move(in));
     }
     if (auto c = dyn_cast<RoundOp>(op))
       return bindOp(s, op, "round", P{{"rounding_method", static_cast<int64_t>(c.getRoundingMethod())}});

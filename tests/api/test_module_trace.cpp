@@ -327,7 +327,8 @@ TEST(ModuleTrace, CaseAndGatherTraceAndDifferentiate) {
   st::ModuleFunction f = st::load_stablehlo(kCaseGather)("main");
   st::Array t = f64_range(15, 0.13, -0.9, {5, 3});
   st::Array idx = st::array(std::vector<int32_t>{4, 0, 2, 2}, {4});
-  for (int32_t k : {0, 1}) {
+  // An index outside [0, 2) runs the last branch, as StableHLO's case does.
+  for (int32_t k : {0, 1, -1, 2, 7}) {
     SCOPED_TRACE(k);
     st::Array kk = st::array(std::vector<int32_t>{k}, {});
     st::Array rows = st::take(t, idx, 0);
@@ -466,4 +467,20 @@ TEST(ModuleTrace, IfTracesAndDifferentiates) {
     EXPECT_TRUE(allclose(std::get<0>(g), gx, 1e-12, 1e-12));
     EXPECT_TRUE(allclose(std::get<1>(g), gw, 1e-12, 1e-12));
   }
+}
+
+// A comparison in the other signedness (UNSIGNED of i32: -1 is the largest) traces as a
+// comparison of the bits reinterpreted, equal to the direct (compiled) call.
+TEST(ModuleTrace, UnsignedComparisonOfSignedIntegers) {
+  const char* text = R"(
+func.func @main(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi1> {
+  %r = stablehlo.compare LT, %a, %b, UNSIGNED : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  return %r : tensor<4xi1>
+}
+)";
+  st::ModuleFunction f = st::load_stablehlo(text)("main");
+  st::Array a = st::array(std::vector<int32_t>{-1, 0, 5, -7}, {4}), b = st::array(std::vector<int32_t>{2, -1, 3, -6}, {4});
+  std::vector<uint8_t> want{0, 1, 0, 1};
+  EXPECT_EQ(f(a, b)[0].to_vector<uint8_t>(), want);
+  EXPECT_EQ(st::jit([&](const st::Array& x, const st::Array& y) { return f(x, y)[0]; })(a, b).to_vector<uint8_t>(), want);
 }

@@ -194,6 +194,48 @@ TEST(ExportStablehlo, RoundTripsThroughLoadStablehlo) {
   for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(allclose(got[i], want[i], 1e-6, 1e-6)) << "output " << i;
 }
 
+// cholesky and triangular_solve: exported as StableHLO's ops and read back (every flag of
+// triangular_solve), equal to what strata computes.
+TEST(ExportStablehlo, CholeskyAndTriangularSolveRoundTrip) {
+  st::Array m = st::reshape(st::sin(st::arange(0, 32, 1, st::f64) * 0.7), {2, 4, 4});
+  st::Array a = st::matmul(m, st::transpose(m, {0, 2, 1})) + 4.0 * st::eye(4, -1, 0, st::f64);  // positive definite
+  st::Array b = st::reshape(st::cos(st::arange(0, 24, 1, st::f64) * 0.3), {2, 4, 3});
+  st::Array bt = st::transpose(b, {0, 2, 1});
+  for (int flags = 0; flags < 16; ++flags) {
+    SCOPED_TRACE(flags);
+    const bool left = flags & 1, lower = flags & 2, transpose = flags & 4, unit = flags & 8;
+    auto f = [&](const st::Array& a, const st::Array& b) {
+      st::Array l = st::linalg::cholesky(a);
+      return std::vector<st::Array>{l, st::linalg::triangular_solve(lower ? l : st::transpose(l, {0, 2, 1}), b, left, lower,
+                                                                     transpose, unit)};
+    };
+    const st::Array& rhs = left ? b : bt;
+    auto jf = st::jit(f);
+    std::string text = jf.lower(a, rhs).as_text("stablehlo");
+    EXPECT_NE(text.find("\"stablehlo.cholesky\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"stablehlo.triangular_solve\""), std::string::npos) << text;
+    std::vector<st::Array> want = jf(a, rhs), got = st::load_stablehlo(text)("main")(a, rhs);
+    ASSERT_EQ(got.size(), 2u);
+    for (size_t i = 0; i < 2; ++i) EXPECT_TRUE(allclose(got[i], want[i], 1e-12, 1e-12)) << "output " << i;
+  }
+}
+
+// StableHLO's cholesky with lower = false reads a's upper triangle and returns U (a = Uᵀ U).
+TEST(ImportStablehlo, UpperCholesky) {
+  const char* text = R"(
+func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
+  %u = "stablehlo.cholesky"(%a) {lower = false} : (tensor<3x3xf64>) -> tensor<3x3xf64>
+  return %u : tensor<3x3xf64>
+}
+)";
+  // Only the upper triangle is meaningful: the lower holds junk that must not be read.
+  st::Array a = st::array(std::vector<double>{4, 2, -2, 99, 10, 1, 99, 99, 9}, {3, 3});
+  st::Array u = st::load_stablehlo(text)("main")(a)[0];
+  st::Array sym = st::array(std::vector<double>{4, 2, -2, 2, 10, 1, -2, 1, 9}, {3, 3});
+  EXPECT_TRUE(allclose(st::matmul(st::transpose(u), u), sym, 1e-12, 1e-12));
+  EXPECT_TRUE(allclose(u, st::transpose(st::linalg::cholesky(sym)), 1e-12, 1e-12));
+}
+
 // LU: JAX calls LAPACK through custom calls of its own runtime; the export names the op.
 TEST(ExportStablehlo, RefusesOpsStablehloHasNot) {
   auto f = [](const st::Array& x) { return st::linalg::lu(x).lu; };

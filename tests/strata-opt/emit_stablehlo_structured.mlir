@@ -45,7 +45,11 @@ func.func @indexing(%x: tensor<10x4xf32>, %i: tensor<6x1xi32>, %u: tensor<6x4xf3
 // BACK: strata.compare GT, %{{.*}}, %{{.*}}, UNSIGNED : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
 // BACK: strata.next_after
 // BACK: %[[C:.*]] = strata.clamp
-// BACK: "strata.case"(%[[C]])
+// (Read back, an index outside [0, 3) runs the last branch, as StableHLO's case does.)
+// BACK: %[[N:.*]] = strata.constant dense<3>
+// BACK: %[[IN:.*]] = strata.compare LT, %[[C]], %[[N]], UNSIGNED
+// BACK: %[[S:.*]] = strata.select %[[IN]], %[[C]], %{{.*}}
+// BACK: "strata.case"(%[[S]])
 func.func @others(%x: tensor<2x5xf32>, %a: tensor<i32>, %b: tensor<i32>) -> (tensor<2x5xf32>, tensor<2x5xf32>, tensor<i1>, tensor<2x5xf32>, tensor<2x5xf32>) {
   %0 = strata.cumulative %x kind = "sum", dim = 1 reverse : tensor<2x5xf32>
   %1 = strata.exp2 %x : tensor<2x5xf32>

@@ -99,4 +99,42 @@ func.func @bool_hex_bytes() {
   func.return
 }
 
-// CHECK: 7 passed, 0 failed
+
+// -----
+
+// StableHLO's case runs the last branch for an index outside [0, N) (strata's own case, as the
+// jaxpr's cond, clamps: branch 0 for a negative index); the import maps such an index to N - 1.
+// CHECK: PASS import_rewrites.mlir:[[@LINE+1]] @case_index_out_of_range (5 checks)
+func.func @case_index_out_of_range() {
+  %m1 = stablehlo.constant dense<-1> : tensor<i32>
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %big = stablehlo.constant dense<-2147483648> : tensor<i32>
+  %r0 = func.call @three_branches(%m1) : (tensor<i32>) -> tensor<f32>
+  check.expect_eq_const %r0, dense<30.0> : tensor<f32>
+  %r1 = func.call @three_branches(%c0) : (tensor<i32>) -> tensor<f32>
+  check.expect_eq_const %r1, dense<10.0> : tensor<f32>
+  %r2 = func.call @three_branches(%c1) : (tensor<i32>) -> tensor<f32>
+  check.expect_eq_const %r2, dense<20.0> : tensor<f32>
+  %r3 = func.call @three_branches(%c3) : (tensor<i32>) -> tensor<f32>
+  check.expect_eq_const %r3, dense<30.0> : tensor<f32>
+  %r4 = func.call @three_branches(%big) : (tensor<i32>) -> tensor<f32>
+  check.expect_eq_const %r4, dense<30.0> : tensor<f32>
+  func.return
+}
+func.func private @three_branches(%k: tensor<i32>) -> tensor<f32> {
+  %r = "stablehlo.case"(%k) ({
+    %a = stablehlo.constant dense<10.0> : tensor<f32>
+    stablehlo.return %a : tensor<f32>
+  }, {
+    %b = stablehlo.constant dense<20.0> : tensor<f32>
+    stablehlo.return %b : tensor<f32>
+  }, {
+    %c = stablehlo.constant dense<30.0> : tensor<f32>
+    stablehlo.return %c : tensor<f32>
+  }) : (tensor<i32>) -> tensor<f32>
+  func.return %r : tensor<f32>
+}
+
+// CHECK: 8 passed, 0 failed
