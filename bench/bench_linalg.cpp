@@ -1,7 +1,10 @@
-// bench/bench_linalg.cpp — issue 14's linear-algebra benchmarks (f32, jit): Cholesky and solve of
-// a 2048×2048 matrix, SVD of 512×512 (u, s, vt reduced), inverse of a batch of 64 128×128
-// matrices. bench/linalg_jax.py times the same in JAX; bench/run_linalg.sh runs both.
+// bench/bench_linalg.cpp — issue 14's linear-algebra benchmarks (f32): Cholesky and solve of a
+// 2048×2048 matrix, SVD of 512×512 (u, s, vt reduced), inverse of a batch of 64 128×128
+// matrices, each under jit and eagerly (bench/run.sh prints jit's speed vs eager).
+// bench/linalg_jax.py times the same in JAX; bench/run_linalg.sh runs both.
 #include <benchmark/benchmark.h>
+
+#include <vector>
 
 #include "strata/strata.h"
 
@@ -17,40 +20,46 @@ Array spd(int64_t n) {
   return st::matmul(x, st::transpose(x)) / static_cast<float>(n) + st::eye(n);
 }
 
-void BM_Cholesky2048_Jit(benchmark::State& state) {
-  Array a = spd(2048);
-  auto f = st::jit([](const Array& x) { return la::cholesky(x); });
-  f(a).block_until_ready();
-  for (auto _ : state) f(a).block_until_ready();
+// f(args...) each iteration, compiled once (jit) or op by op (eager), waited for.
+template <class F, class... A>
+void run(benchmark::State& state, bool jit, F f, const A&... args) {
+  auto compiled = st::jit(f);
+  auto call = [&] { return st::tree_flatten(jit ? compiled(args...) : f(args...)); };
+  for (const Array& x : call()) x.block_until_ready();
+  for (auto _ : state)
+    for (const Array& x : call()) x.block_until_ready();
 }
-BENCHMARK(BM_Cholesky2048_Jit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
 
-void BM_Solve2048_Jit(benchmark::State& state) {
-  Array a = spd(2048), b = st::random::normal(st::random::key(2), {2048});
-  auto f = st::jit([](const Array& x, const Array& y) { return la::solve(x, y); });
-  f(a, b).block_until_ready();
-  for (auto _ : state) f(a, b).block_until_ready();
-}
-BENCHMARK(BM_Solve2048_Jit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+auto cholesky = [](const Array& x) { return la::cholesky(x); };
+auto solve = [](const Array& x, const Array& y) { return la::solve(x, y); };
+auto svd = [](const Array& x) {
+  la::SvdResult r = la::svd(x, false);
+  return std::vector<Array>{r.u, r.s, r.vt};
+};
+auto inv = [](const Array& x) { return la::inv(x); };
 
-void BM_Svd512_Jit(benchmark::State& state) {
-  Array a = st::random::normal(st::random::key(3), {512, 512});
-  auto f = st::jit([](const Array& x) {
-    la::SvdResult r = la::svd(x, false);
-    return std::vector<Array>{r.u, r.s, r.vt};
-  });
-  f(a);
-  for (auto _ : state) f(a)[1].block_until_ready();
-}
-BENCHMARK(BM_Svd512_Jit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+Array solve_rhs() { return st::random::normal(st::random::key(2), {2048}); }
+Array svd_input() { return st::random::normal(st::random::key(3), {512, 512}); }
+Array inv_input() { return st::random::normal(st::random::key(4), {64, 128, 128}) + st::eye(128) * 8.0f; }
 
-void BM_Inv64x128_Jit(benchmark::State& state) {
-  Array a = st::random::normal(st::random::key(4), {64, 128, 128}) + st::eye(128) * 8.0f;
-  auto f = st::jit([](const Array& x) { return la::inv(x); });
-  f(a).block_until_ready();
-  for (auto _ : state) f(a).block_until_ready();
-}
-BENCHMARK(BM_Inv64x128_Jit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+void BM_Cholesky2048_Jit(benchmark::State& s) { run(s, true, cholesky, spd(2048)); }
+void BM_Cholesky2048_Eager(benchmark::State& s) { run(s, false, cholesky, spd(2048)); }
+void BM_Solve2048_Jit(benchmark::State& s) { run(s, true, solve, spd(2048), solve_rhs()); }
+void BM_Solve2048_Eager(benchmark::State& s) { run(s, false, solve, spd(2048), solve_rhs()); }
+void BM_Svd512_Jit(benchmark::State& s) { run(s, true, svd, svd_input()); }
+void BM_Svd512_Eager(benchmark::State& s) { run(s, false, svd, svd_input()); }
+void BM_Inv64x128_Jit(benchmark::State& s) { run(s, true, inv, inv_input()); }
+void BM_Inv64x128_Eager(benchmark::State& s) { run(s, false, inv, inv_input()); }
+
+#define LINALG_BENCH(name) BENCHMARK(name)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0)
+LINALG_BENCH(BM_Cholesky2048_Jit);
+LINALG_BENCH(BM_Cholesky2048_Eager);
+LINALG_BENCH(BM_Solve2048_Jit);
+LINALG_BENCH(BM_Solve2048_Eager);
+LINALG_BENCH(BM_Svd512_Jit);
+LINALG_BENCH(BM_Svd512_Eager);
+LINALG_BENCH(BM_Inv64x128_Jit);
+LINALG_BENCH(BM_Inv64x128_Eager);
 
 }  // namespace
 
