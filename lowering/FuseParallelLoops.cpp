@@ -106,17 +106,21 @@ std::optional<SmallVector<Access>> accesses(scf::ParallelOp loop) {
   return out;
 }
 
-bool sameIterationSpace(scf::ParallelOp a, scf::ParallelOp b) {
-  if (a.getNumLoops() != b.getNumLoops()) return false;
-  auto same = [](ValueRange x, ValueRange y) {
-    for (auto [u, v] : llvm::zip(x, y)) {
-      auto cu = getConstantIntValue(u), cv = getConstantIntValue(v);
-      if (u != v && !(cu && cv && *cu == *cv)) return false;
+// Whether a and b have the same bounds and steps in their k outer dimensions.
+bool sameBounds(scf::ParallelOp a, scf::ParallelOp b, unsigned k) {
+  auto same = [&](ValueRange x, ValueRange y) {
+    for (unsigned d = 0; d < k; ++d) {
+      auto cu = getConstantIntValue(x[d]), cv = getConstantIntValue(y[d]);
+      if (x[d] != y[d] && !(cu && cv && *cu == *cv)) return false;
     }
     return true;
   };
   return same(a.getLowerBound(), b.getLowerBound()) && same(a.getUpperBound(), b.getUpperBound()) &&
          same(a.getStep(), b.getStep());
+}
+
+bool sameIterationSpace(scf::ParallelOp a, scf::ParallelOp b) {
+  return a.getNumLoops() == b.getNumLoops() && sameBounds(a, b, static_cast<unsigned>(a.getNumLoops()));
 }
 
 bool usesEveryIndex(AffineExpr e, unsigned loops) {
@@ -170,18 +174,6 @@ std::optional<SmallVector<RowAccess>> rowAccesses(scf::ParallelOp loop, unsigned
     else if (auto st = dyn_cast<memref::StoreOp>(op)) record(st.getMemRef(), st.getIndices(), true);
   });
   return out;
-}
-
-bool sameBounds(scf::ParallelOp a, scf::ParallelOp b, unsigned k) {
-  auto same = [&](ValueRange x, ValueRange y) {
-    for (unsigned d = 0; d < k; ++d) {
-      auto cu = getConstantIntValue(x[d]), cv = getConstantIntValue(y[d]);
-      if (x[d] != y[d] && !(cu && cv && *cu == *cv)) return false;
-    }
-    return true;
-  };
-  return same(a.getLowerBound(), b.getLowerBound()) && same(a.getUpperBound(), b.getUpperBound()) &&
-         same(a.getStep(), b.getStep());
 }
 
 // The number of shared outer dimensions when `first` and `second` fuse by rows, or 0.
