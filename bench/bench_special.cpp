@@ -1,5 +1,6 @@
 // bench/bench_special.cpp — issue 14's special-function benchmarks: erf, lgamma, digamma (and
-// tanh, log1p, erfc for reference) over 16M f32, jit and eager. bench/special_jax.py times the
+// tanh, log1p, erfc, exp for reference) over 16M f32, jit and eager; abs is the memory-bound
+// floor (one read and one write of 64 MiB each) that cheap functions such as tanh sit on. bench/special_jax.py times the
 // same in JAX; bench/run_special.sh runs both, one after the other.
 #include <benchmark/benchmark.h>
 
@@ -40,6 +41,8 @@ STRATA_BENCH_SPECIAL(digamma)
 STRATA_BENCH_SPECIAL(erfc)
 STRATA_BENCH_SPECIAL(tanh)
 STRATA_BENCH_SPECIAL(log1p)
+STRATA_BENCH_SPECIAL(abs)
+STRATA_BENCH_SPECIAL(exp)
 #undef STRATA_BENCH_SPECIAL
 
 }  // namespace

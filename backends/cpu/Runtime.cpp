@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "kernels/gemm.h"
+#include "kernels/packed_gemm.h"
 #include "kernels/sort.h"
 #include "kernels/linalg.h"  // linear algebra (issue 14)
 #include "collectives.h"  // collectives (issue 18)
@@ -96,6 +97,15 @@ void dot_with_epilogue(int64_t flags, int64_t M, int64_t N, int64_t K, const T* 
   using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   using Tensor2 = Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor>>;
   bool lhs_km = flags & abi::kLhsContractFirst, rhs_nk = flags & abi::kRhsFreeFirst;
+  if (strata::kernels::packed_gemm_suits(M, N, lhs_km)) {
+    // The eager kernel's GEMM (same bits), which hands each final block to the epilogue itself.
+    strata::kernels::GemmOperands<T> g{l, lhs_km ? M : K, lhs_km, r, rhs_nk ? K : N, rhs_nk, o, N};
+    strata::kernels::GemmBlockFn block = [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+      epilogue(ctx, m0, m1, n0, n1);
+    };
+    strata::kernels::packed_gemm(g, M, N, K, (flags & abi::kDotParallel) != 0, &block);
+    return;
+  }
   Eigen::Map<RowMat> out(o, M, N);
   auto whole = [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     if (m1 <= m0 || n1 <= n0) return;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "copy.h"
+#include "packed_gemm.h"
 #include "parallel.h"
 #include "types.h"
 
@@ -100,6 +101,21 @@ void gemm(const C* l, const C* r, C* o, const MatrixView& lv, const MatrixView& 
   };
   int64_t flops = 2 * B * M * N * K;
   int threads = flops < (1 << 18) ? 1 : num_threads();
+  if constexpr (std::is_same_v<C, float> || std::is_same_v<C, double>) {
+    if (packed_gemm_suits(M, N, lv.contract_first)) {
+      auto product = [&](int64_t b, bool split) {
+        GemmOperands<C> g{l + b * M * K, lv.contract_first ? M : K, lv.contract_first,
+                          r + b * K * N, rv.contract_first ? N : K, !rv.contract_first,
+                          o + b * M * N, N};
+        packed_gemm(g, M, N, K, split);
+      };
+      if (parallel && B >= threads && threads > 1)
+        parallel_for(B, 1, [&](int64_t lo, int64_t hi) { for (int64_t b = lo; b < hi; ++b) product(b, false); });
+      else
+        for (int64_t b = 0; b < B; ++b) product(b, parallel);
+      return;
+    }
+  }
   if (!parallel) {
     for (int64_t b = 0; b < B; ++b) one(b, 0, M, 0, N);
     return;

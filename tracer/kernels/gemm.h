@@ -1,6 +1,7 @@
-// tracer/kernels/gemm.h — dot_general on contiguous arrays: a batched Eigen GEMM over the thread
-// pool. Shared by the eager kernel (tracer/primitives/dot_general.cpp) and the compiled code's
-// runtime GEMM (backends/cpu), so that both compute the same bits.
+// tracer/kernels/gemm.h — dot_general on contiguous arrays: a batched GEMM over the thread pool
+// (packed_gemm.h's for f32/f64 where it suits, Eigen's otherwise). Shared by the eager kernel
+// (tracer/primitives/dot_general.cpp) and the compiled code's runtime GEMM (backends/cpu), so
+// that both compute the same bits.
 #pragma once
 
 #include <cstdint>
