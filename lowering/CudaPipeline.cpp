@@ -7,6 +7,7 @@
 #include "llvm-c/Target.h"
 
 #include "lowering/CpuPipeline.h"
+#include "lowering/LlvmCodegen.h"
 #include "lowering/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -122,7 +123,11 @@ LogicalResult translateToPtx(ModuleOp module, const PipelineOptions& options, st
   binary.compilationTarget = "isa";
   binary.toolkitPath = options.cudaToolkit;
   pm.addPass(createGpuModuleToBinaryPass(binary));
-  if (failed(pm.run(*copy))) return failure();
+  {
+    // NVPTX builds its pipeline with LLVM's options as the user left them (LlvmCodegen.h).
+    std::unique_lock<std::mutex> lock = lockCodegenOptions();
+    if (failed(pm.run(*copy))) return failure();
+  }
   ptx.clear();
   WalkResult r = copy->walk([&](gpu::BinaryOp b) {
     for (Attribute a : b.getObjects()) {

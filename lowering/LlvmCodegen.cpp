@@ -210,13 +210,53 @@ std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMCo
   return llvmModule;
 }
 
+std::unique_lock<std::mutex> lockCodegenOptions() {
+  static std::mutex mutex;
+  return std::unique_lock<std::mutex>(mutex);
+}
+
+namespace {
+
+// LLVM's loop strength reduction is left out of the host's code generation: it took a third of
+// it in profiles (4-5 ms of an ~11 ms GEMM-epilogue kernel; first calls 10-30% faster without
+// it) and bought nothing measurable at run time — x86's base + index·scale + offset addressing
+// does what it would. LLVM has no per-target switch, only the global -disable-lsr that its
+// TargetPassConfig reads while it builds the pipeline; so the host builds its pipeline with it
+// set, under lockCodegenOptions(), and restores it (the NVPTX backend keeps LSR). A value given
+// in STRATA_LLVM_OPTIONS stays; STRATA_LLVM_LSR=1 keeps LSR on the host too.
+llvm::cl::opt<bool>* disableLsrOption() {
+  static llvm::cl::opt<bool>* option = [] {
+    auto& options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("disable-lsr");
+    return it == options.end() ? nullptr : static_cast<llvm::cl::opt<bool>*>(it->second);
+  }();
+  return option;
+}
+bool hostKeepsLsr() {
+  static const bool keep = [] {
+    const char* v = std::getenv("STRATA_LLVM_LSR");
+    return v && *v && *v != '0';
+  }();
+  return keep;
+}
+
+}  // namespace
+
 bool emitMachineCode(llvm::Module& module, llvm::TargetMachine& tm, bool assembly,
                      llvm::SmallVectorImpl<char>& out, std::string& error) {
   llvm::raw_svector_ostream os(out);
   llvm::legacy::PassManager pm;
-  if (tm.addPassesToEmitFile(pm, os, nullptr,
-                             assembly ? llvm::CodeGenFileType::AssemblyFile
-                                      : llvm::CodeGenFileType::ObjectFile)) {
+  bool failed;
+  {
+    std::unique_lock<std::mutex> lock = lockCodegenOptions();
+    llvm::cl::opt<bool>* noLsr = disableLsrOption();
+    bool before = noLsr && noLsr->getValue();
+    if (noLsr && !hostKeepsLsr()) noLsr->setValue(true);
+    failed = tm.addPassesToEmitFile(pm, os, nullptr,
+                                    assembly ? llvm::CodeGenFileType::AssemblyFile : llvm::CodeGenFileType::ObjectFile);
+    if (noLsr) noLsr->setValue(before);
+  }
+  if (failed) {
     error = "the target cannot emit this file type";
     return false;
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -82,5 +83,10 @@ llvm::ArrayRef<llvm::VecDesc> libmCallVectorVariants();
 
 // Registers the host target with LLVM (once per process).
 void initializeNativeTarget();
+
+// Held while another target builds an LLVM code generation pipeline (the NVPTX serialiser):
+// the host's pipeline is built with some of LLVM's global options changed (emitMachineCode),
+// and LLVM reads them while it builds a pipeline.
+std::unique_lock<std::mutex> lockCodegenOptions();
 
 }  // namespace mlir::strata

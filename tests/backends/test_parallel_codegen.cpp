@@ -16,6 +16,7 @@
 #include "lowering/CpuAbi.h"
 #include "lowering/LlvmCodegen.h"
 #include "lowering/ParallelCodegen.h"
+#include "llvm/Support/CommandLine.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -137,4 +138,23 @@ TEST(ParallelCodegen, PayloadFramesTheObjectsAndRefusesAnythingElse) {
   EXPECT_FALSE(cpu::unpack_objects("", objects));
   std::string huge_count = payload.substr(0, payload.find('\n') + 1) + std::string(8, '\xff');
   EXPECT_FALSE(cpu::unpack_objects(huge_count, objects));
+}
+
+// The host's code generation runs without LLVM's loop strength reduction (LlvmCodegen.cpp) by
+// setting LLVM's global -disable-lsr while it builds its pipeline; the option is left as it was
+// for other targets (the NVPTX serialiser) and for the user's own STRATA_LLVM_OPTIONS.
+TEST(ParallelCodegen, HostCodegenLeavesLlvmsLsrOptionAsItWas) {
+  st::Array x = st::random::normal(st::random::key(1), {64, 64}), y = st::random::normal(st::random::key(2), {64, 64});
+  std::string text = st::jit(program).lower(x, y).as_text("llvm-dialect");
+  auto& options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("disable-lsr");
+  ASSERT_NE(it, options.end());
+  auto* option = static_cast<llvm::cl::opt<bool>*>(it->second);
+  for (bool before : {false, true}) {
+    option->setValue(before);
+    Compiled c;
+    compile(text, 2, c);
+    EXPECT_EQ(option->getValue(), before);
+  }
+  option->setValue(false);
 }
