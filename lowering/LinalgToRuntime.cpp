@@ -1,5 +1,5 @@
 // strata.linalg → a call of the CPU runtime's strata_rt_linalg (part of --strata-to-linalg), as
-// XLA:CPU calls LAPACK: the operands are copied into fresh buffers and the results allocated
+// XLA:CPU calls LAPACK: the operands' buffers (read-only) and freshly allocated results
 // (bufferization.alloc_tensor → to_buffer), their pointers passed as the call's arguments, and
 // to_tensor restrict gives the results. The runtime runs the eager kernels' code
 // (tracer/kernels/linalg.h), so compiled and eager results are the same bits.
@@ -39,9 +39,11 @@ struct LinalgLowering : OpConversionPattern<LinalgOp> {
     auto c = [&](Type t, int64_t v) -> Value { return arith::ConstantOp::create(rw, loc, rw.getIntegerAttr(t, v)); };
     SmallVector<Value> buffers;
     for (Value in : inputs) {
+      // The kernels only read their operands: the operand's own buffer, read-only (bufferization
+      // copies it only when it is a strided view, which the call cannot take).
       auto t = cast<RankedTensorType>(in.getType());
-      Value copy = bufferization::AllocTensorOp::create(rw, loc, t, ValueRange{}, in);
-      buffers.push_back(bufferization::ToBufferOp::create(rw, loc, MemRefType::get(t.getShape(), t.getElementType()), copy));
+      buffers.push_back(bufferization::ToBufferOp::create(rw, loc, MemRefType::get(t.getShape(), t.getElementType()), in,
+                                                          /*read_only=*/true));
     }
     SmallVector<Type> resultTypes;
     for (Type t : op.getResultTypes()) {
