@@ -523,6 +523,15 @@ class FusionLowering {
     if (results_.size() != 1 || type.getRank() != 2 || computeType(element) != element ||
         !dot.getLhsBatchingDimensions().empty() || results_[0].getType() != type || results_[0] == dot.getResult())
       return failure();
+    // The product is [1, M, N] with M the lhs's free dimensions and N the rhs's: the result's
+    // two dimensions are (M, N) only when each side has one free dimension (a scalar times a
+    // [3, 1] matrix is also 2-D, both dimensions from the rhs; found by fuzz_differential).
+    auto freeDims = [](Value v, size_t contracted) {
+      return cast<RankedTensorType>(v.getType()).getRank() - static_cast<int64_t>(contracted);
+    };
+    if (freeDims(dot.getLhs(), dot.getLhsContractingDimensions().size()) != 1 ||
+        freeDims(dot.getRhs(), dot.getRhsContractingDimensions().size()) != 1)
+      return failure();
     auto outer = [&](Value v) -> Value {
       if (auto o = regionInput(v)) return o->tensor;
       return {};

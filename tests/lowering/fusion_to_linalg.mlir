@@ -114,6 +114,26 @@ func.func @output(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>)
 
 // -----
 
+// A 2-D dot whose two dimensions are both the rhs's (a scalar times a [3, 1] matrix): the
+// product is [1, 1, 3], not [1, M, N] = [1, 3, 1], so there is no epilogue over it; the region
+// is inlined and lowered op by op (fuzz_differential found the epilogue read through (d1, d2)).
+// CHECK-LABEL: func.func @outer_product
+// CHECK-NOT:   strata.epilogue
+// CHECK:       linalg.batch_matmul
+// CHECK-NOT:   strata.epilogue
+// CHECK:       return
+func.func @outer_product(%s: tensor<f64>, %a: tensor<3x1xf64>) -> tensor<3x1xf64> {
+  %0 = strata.fusion(%s, %a) {kind = "output"} : (tensor<f64>, tensor<3x1xf64>) -> tensor<3x1xf64> {
+  ^bb0(%a0: tensor<f64>, %a1: tensor<3x1xf64>):
+    %1 = strata.dot_general %a0, %a1, contracting_dims = [] x [] : (tensor<f64>, tensor<3x1xf64>) -> tensor<3x1xf64>
+    %2 = strata.add %1, %a1 : tensor<3x1xf64>
+    strata.return %2 : tensor<3x1xf64>
+  }
+  return %0 : tensor<3x1xf64>
+}
+
+// -----
+
 // Piecewise reads: a concatenate and a pad inside a loop region are computed per element by
 // in-bounds reads of their operands (tensor.extract at a clamped index) and a select, so the
 // region stays one nest.
