@@ -244,7 +244,9 @@ std::string g_program;  // the program being run, printed on failure
 void compare(const st::Array& jit, const st::Array& eager) {
   if (jit.dtype() != eager.dtype() || jit.shape() != eager.shape())
     fail("jit gave " + st::type_string(jit.dtype(), jit.shape()) + ", eager " + st::type_string(eager.dtype(), eager.shape()));
-  if (!st::is_floating(eager.dtype())) {
+  // Integers computed from floats (a conversion after lgamma, say) carry the floats' ulps,
+  // magnified: 2.2e12 from an f32 is exact only to 2^18. They are compared as the floats are.
+  if (!st::is_floating(eager.dtype()) && (g_eps == 0 || eager.dtype() == st::bool_)) {
     bool same = std::equal(static_cast<const char*>(jit.data()), static_cast<const char*>(jit.data()) + jit.nbytes(),
                            static_cast<const char*>(eager.data()));
     if (!same) fail("values differ:\n  jit   " + jit.to_string() + "\n  eager " + eager.to_string());
