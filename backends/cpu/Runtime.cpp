@@ -99,7 +99,7 @@ void dot_with_epilogue(int64_t flags, int64_t M, int64_t N, int64_t K, const T* 
   bool lhs_km = flags & abi::kLhsContractFirst, rhs_nk = flags & abi::kRhsFreeFirst;
   if (strata::kernels::packed_gemm_suits(M, N, lhs_km)) {
     // The eager kernel's GEMM (same bits), which hands each final block to the epilogue itself.
-    strata::kernels::GemmOperands<T> g{l, lhs_km ? M : K, lhs_km, r, rhs_nk ? K : N, rhs_nk, o, N};
+    auto g = strata::kernels::GemmOperands<T>::contiguous(l, lhs_km, r, rhs_nk, o, M, N, K);
     strata::kernels::GemmBlockFn block = [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
       epilogue(ctx, m0, m1, n0, n1);
     };

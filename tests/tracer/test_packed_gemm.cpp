@@ -33,7 +33,7 @@ struct Problem {
   Case c;
   std::vector<T> a, b;
   k::GemmOperands<T> operands(std::vector<T>& out) const {
-    return {a.data(), c.a_trans ? c.m : c.k, c.a_trans, b.data(), c.b_trans ? c.k : c.n, c.b_trans, out.data(), c.n};
+    return k::GemmOperands<T>::contiguous(a.data(), c.a_trans, b.data(), c.b_trans, out.data(), c.m, c.n, c.k);
   }
   double a_at(int64_t i, int64_t p) const { return c.a_trans ? a[size_t(p * c.m + i)] : a[size_t(i * c.k + p)]; }
   double b_at(int64_t p, int64_t j) const { return c.b_trans ? b[size_t(j * c.k + p)] : b[size_t(p * c.n + j)]; }

@@ -104,9 +104,8 @@ void gemm(const C* l, const C* r, C* o, const MatrixView& lv, const MatrixView& 
   if constexpr (std::is_same_v<C, float> || std::is_same_v<C, double>) {
     if (packed_gemm_suits(M, N, lv.contract_first)) {
       auto product = [&](int64_t b, bool split) {
-        GemmOperands<C> g{l + b * M * K, lv.contract_first ? M : K, lv.contract_first,
-                          r + b * K * N, rv.contract_first ? N : K, !rv.contract_first,
-                          o + b * M * N, N};
+        auto g = GemmOperands<C>::contiguous(l + b * M * K, lv.contract_first, r + b * K * N, !rv.contract_first,
+                                             o + b * M * N, M, N, K);
         packed_gemm(g, M, N, K, split);
       };
       if (parallel && B >= threads && threads > 1)

@@ -22,6 +22,12 @@ struct GemmOperands {
   bool b_trans;
   T* c;
   int64_t ldc;
+
+  // Contiguous operands of an M×N×K product (the leading dimensions follow from the layouts).
+  static GemmOperands contiguous(const T* a, bool a_trans, const T* b, bool b_trans, T* c, int64_t M, int64_t N,
+                                 int64_t K) {
+    return {a, a_trans ? M : K, a_trans, b, b_trans ? K : N, b_trans, c, N};
+  }
 };
 
 // Called on a block [m0, m1) × [n0, n1) of C once its values are final (while in cache).
