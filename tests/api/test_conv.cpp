@@ -200,14 +200,94 @@ TEST(Conv, Errors) {
   expect_contains(error_message<st::ValueError>([&] { st::ConvDimensionNumbers("NHWC", "HWIO", "NHW"); }), "one length");
   expect_contains(error_message<st::ValueError>([&] { st::ConvDimensionNumbers("NHWC", "HWIO", "NHCC"); }), "exactly once");
   expect_contains(error_message<st::DTypeError>([&] {
-                    st::conv_general_dilated(st::ones({1, 4, 5, 5}, st::i32), st::ones({8, 4, 3, 3}, st::i32), {1, 1},
-                                             "VALID");
+                    st::conv_general_dilated(st::ones({1, 4, 5, 5}, st::bool_), st::ones({8, 4, 3, 3}, st::bool_),
+                                             {1, 1}, "VALID");
                   }),
-                  "float operands");
+                  "expects numeric operands (float or integer), but got bool[1,4,5,5] and bool[8,4,3,3]");
   expect_contains(error_message<st::ShapeError>([&] {
                     st::conv_general_dilated(x, st::ones({8, 4, 3, 3}, st::f32), {1, 1}, "VALID", {}, {}, {}, 2, 2);
                   }),
                   "a feature or a batch group count of 1");
+}
+
+// Integer convolutions: small integer inputs make the double reference exact, so eager and
+// jit (ConvolutionToLinalg) must equal it; every integer dtype, every configuration kind.
+TEST(Conv, IntegerConvolutionsEagerAndJitMatchReference) {
+  std::mt19937 rng(4321);
+  const st::DType types[] = {st::i32, st::i64, st::i8, st::u8, st::i16, st::u32};
+  for (int trial = 0; trial < 60; ++trial) {
+    ConvCase c = random_conv_case(rng);
+    st::DType t = types[trial % 6];
+    const bool is_unsigned = st::is_unsigned_integer(t);
+    auto ints = [&](const st::Shape& s) {
+      std::vector<double> v(static_cast<size_t>(count_of(s)));
+      for (double& e : v) e = std::uniform_int_distribution<int>(is_unsigned ? 0 : -3, 3)(rng);
+      return v;
+    };
+    std::vector<double> xv = ints(c.lhs), wv = ints(c.rhs);
+    st::Array x = st::astype(st::array(xv, c.lhs, st::f64), t), w = st::astype(st::array(wv, c.rhs, st::f64), t);
+    ConvRef ref = conv_reference(c, xv, wv);
+    // The sums of 8-bit operands can wrap: the reference wraps the same way.
+    auto wrapped = [&](double v) {
+      if (t == st::i8) return static_cast<double>(static_cast<int8_t>(static_cast<int64_t>(v)));
+      if (t == st::u8) return static_cast<double>(static_cast<uint8_t>(static_cast<int64_t>(v)));
+      return v;
+    };
+    st::Array y = c.apply(x, w);
+    ASSERT_EQ(y.dtype(), t);
+    ASSERT_EQ(y.shape(), ref.shape) << c.str();
+    st::Array yj = st::jit([c](const st::Array& a, const st::Array& b) { return c.apply(a, b); })(x, w);
+    ASSERT_EQ(yj.dtype(), t);
+    std::vector<double> got = st::astype(y, st::f64).to_vector<double>(), gotj = st::astype(yj, st::f64).to_vector<double>();
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got[i], wrapped(ref.value[i])) << c.str() << " " << st::short_name(t) << " element " << i;
+      ASSERT_EQ(gotj[i], got[i]) << "jit " << c.str() << " " << st::short_name(t) << " element " << i;
+    }
+  }
+}
+
+TEST(Conv, IntegerConvolutionWrapsInItsType) {
+  // 100 · 100 · 3 taps = 30000 = 117 · 256 + 48: 48 in u8 and i8, exact in i16 (< 32768).
+  for (auto [t, want] : {std::pair{st::u8, 48.0}, std::pair{st::i8, 48.0}, std::pair{st::i16, 30000.0}}) {
+    st::Array x = st::full({1, 1, 3}, 100, t), w = st::full({1, 1, 3}, 100, t);
+    auto f = [](const st::Array& a, const st::Array& b) { return st::conv_general_dilated(a, b, {1}, "VALID"); };
+    EXPECT_EQ(st::astype(f(x, w), st::f64).item<double>(), want) << st::short_name(t);
+    EXPECT_EQ(st::astype(st::jit(f)(x, w), st::f64).item<double>(), want) << "jit " << st::short_name(t);
+  }
+  // u32 products past 2^32 wrap too: 70000² = 4,900,000,000 ≡ 605,032,704 (mod 2^32).
+  st::Array x = st::full({1, 1, 1}, 70000, st::u32);
+  auto f = [](const st::Array& a, const st::Array& b) { return st::conv_general_dilated(a, b, {1}, "VALID"); };
+  EXPECT_EQ(st::astype(f(x, x), st::f64).item<double>(), 605032704.0);
+  EXPECT_EQ(st::astype(st::jit(f)(x, x), st::f64).item<double>(), 605032704.0);
+}
+
+// A depthwise convolution (one feature per group) rounds each product and adds in tap order,
+// as StableHLO's interpreter and NumPy do: the sum p0 + p1 + p2 in float equals the
+// unfused left-to-right sum bit for bit, eager and jit.
+TEST(Conv, DepthwiseSumsRoundedProductsInTapOrder) {
+  std::mt19937 rng(7);
+  std::vector<float> xv(2 * 3 * 9), wv(12 * 3);
+  for (float& v : xv) v = std::uniform_real_distribution<float>(-6, 6)(rng);
+  for (float& v : wv) v = std::uniform_real_distribution<float>(-6, 6)(rng);
+  st::Array x = st::array(xv, {2, 3, 9}), w = st::array(wv, {12, 1, 3});
+  auto f = [](const st::Array& a, const st::Array& b) {
+    return st::conv_general_dilated(a, b, {1}, "VALID", {}, {2}, {}, 3);
+  };
+  std::vector<float> eager = f(x, w).to_vector<float>(), jitted = st::jit(f)(x, w).to_vector<float>();
+  ASSERT_EQ(eager.size(), 2u * 12 * 5);
+  for (int n = 0; n < 2; ++n)
+    for (int o = 0; o < 12; ++o)
+      for (int s = 0; s < 5; ++s) {
+        const int g = o / 4;
+        volatile float sum = 0;  // volatile: each step rounded to float, no contraction here
+        for (int k = 0; k < 3; ++k) {
+          volatile float prod = xv[(n * 3 + g) * 9 + s + 2 * k] * wv[o * 3 + k];
+          sum = sum + prod;
+        }
+        const size_t i = static_cast<size_t>((n * 12 + o) * 5 + s);
+        EXPECT_EQ(eager[i], sum) << n << "," << o << "," << s;
+        EXPECT_EQ(jitted[i], sum) << "jit " << n << "," << o << "," << s;
+      }
 }
 
 TEST(Conv, EmptyBatchAndNarrowInputs) {

@@ -57,8 +57,9 @@ constexpr int kChainOps = 46;  // the ops vmap chains: all but conv, indexing up
 // A 1-d convolution of x's elements (as N=1, C=1, W) by a kernel of y's first elements; when
 // x is 3-d, x itself as N, C, W with a grouped kernel. Strides, padding and dilations from arg.
 st::Array conv(const st::Array& x_in, const st::Array& y, int arg) {
-  // Convolutions take floats: an integer or bool x becomes f32, but not always (the error too).
-  const st::Array x = !st::is_floating(x_in.dtype()) && arg % 8 != 7 ? st::astype(x_in, st::f32) : x_in;
+  // Convolutions take floats and integers (jit: the runtime's kernel and the linalg lowering):
+  // a bool x becomes f32, but not always (the error too).
+  const st::Array x = x_in.dtype() == st::bool_ && arg % 8 != 7 ? st::astype(x_in, st::f32) : x_in;
   const int64_t k = std::min<int64_t>(1 + arg % 3, y.size());
   if (k == 0) return x;
   st::Array kernel = st::astype(st::reshape(y, {y.size()})[st::Slice(0, k)], x.dtype());

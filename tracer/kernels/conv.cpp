@@ -204,6 +204,10 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
     for (int64_t k = 0; k < K; ++k)
       for (int64_t o = 0; o < F; ++o) wk[static_cast<size_t>(k * F + o)] = static_cast<C>(w[tap_offset(wst, p.rhs_spec, k) + o * wO]);
     parallel_for(N * S, std::max<int64_t>(1, kElementwiseGrain / (K * F)), [&](int64_t lo, int64_t hi) {
+      // Each product rounded, then added in tap order: StableHLO's reference semantics (its
+      // interpreter's dot over each window) and NumPy's. A fused multiply-add rounds once
+      // less, which a sum that cancels turns into ulps of difference from the reference.
+#pragma clang fp contract(off)
       std::vector<C> acc(static_cast<size_t>(F));
       for (int64_t r = lo; r < hi; ++r) {
         const int64_t n = r / S, s = r % S;
@@ -428,6 +432,83 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
   });
 }
 
+// Integer convolutions: wrapping arithmetic in the element type (StableHLO's and XLA's
+// semantics), so the order of the sum does not matter. A direct loop per output row (batch
+// row and output position) over every output feature, its group's input features and the
+// window's taps; the tap offsets of the row computed once. Integer convolutions are small and
+// rare (quantised models go through dot_general), so this is not blocked like the float path.
+template <class T>
+void conv_integer(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, const Shape& ys, const ConvParams& p) {
+  // Products and sums in an unsigned type of at least 32 bits: wraps without undefined
+  // behaviour (u16 · u16 would overflow int), truncated to T's width at the end.
+  using W = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
+  const size_t nsp = xs.size() - 2;
+  auto dim = [](const Shape& s, int64_t d) { return s[static_cast<size_t>(d)]; };
+  const int64_t G = p.feature_group_count, B = p.batch_group_count, NG = G * B;
+  const int64_t N = dim(xs, p.lhs_spec[0]) / B, Cg = dim(xs, p.lhs_spec[1]) / G;
+  const int64_t O = dim(ws, p.rhs_spec[0]), Og = O / NG;
+  const std::vector<int64_t> xst = contiguous_strides(xs), wst = contiguous_strides(ws), yst = contiguous_strides(ys);
+  auto at = [](const std::vector<int64_t>& st, int64_t d) { return st[static_cast<size_t>(d)]; };
+  std::vector<int64_t> os(nsp), ks(nsp), is(nsp);
+  int64_t S = 1, K = 1;
+  for (size_t i = 0; i < nsp; ++i) {
+    os[i] = dim(ys, p.out_spec[i + 2]);
+    ks[i] = dim(ws, p.rhs_spec[i + 2]);
+    is[i] = dim(xs, p.lhs_spec[i + 2]);
+    S *= os[i];
+    K *= ks[i];
+  }
+  // The kernel offset of each tap (row-major over the window).
+  std::vector<int64_t> wtap(static_cast<size_t>(K));
+  for (int64_t k = 0; k < K; ++k) {
+    int64_t off = 0;
+    for (size_t i = nsp, r = static_cast<size_t>(k); i-- > 0;) {
+      off += static_cast<int64_t>(r) % ks[i] * at(wst, p.rhs_spec[i + 2]);
+      r /= static_cast<size_t>(ks[i]);
+    }
+    wtap[static_cast<size_t>(k)] = off;
+  }
+  const int64_t xN = at(xst, p.lhs_spec[0]), xC = at(xst, p.lhs_spec[1]);
+  const int64_t wO = at(wst, p.rhs_spec[0]), wI = at(wst, p.rhs_spec[1]);
+  const int64_t yN = at(yst, p.out_spec[0]), yF = at(yst, p.out_spec[1]);
+  parallel_for(N * S, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(1, O * Cg * K)), [&](int64_t lo, int64_t hi) {
+    std::vector<int64_t> xtap(static_cast<size_t>(K));  // lhs offset of each tap, -1 outside
+    for (int64_t r = lo; r < hi; ++r) {
+      const int64_t n = r / S;
+      int64_t yoff = n * yN;
+      std::vector<int64_t> pos(nsp);
+      for (size_t i = nsp, rem = static_cast<size_t>(r % S); i-- > 0;) {
+        pos[i] = static_cast<int64_t>(rem) % os[i];
+        rem /= static_cast<size_t>(os[i]);
+        yoff += pos[i] * at(yst, p.out_spec[i + 2]);
+      }
+      for (int64_t k = 0; k < K; ++k) {
+        int64_t off = 0;
+        for (size_t i = nsp, rem = static_cast<size_t>(k); i-- > 0 && off >= 0;) {
+          const int64_t tap = static_cast<int64_t>(rem) % ks[i], ld = p.lhs_dilation[i];
+          rem /= static_cast<size_t>(ks[i]);
+          const int64_t q = pos[i] * p.window_strides[i] + tap * p.rhs_dilation[i] - p.padding_low[i];
+          off = (q >= 0 && q % ld == 0 && q / ld < is[i]) ? off + q / ld * at(xst, p.lhs_spec[i + 2]) : -1;
+        }
+        xtap[static_cast<size_t>(k)] = off;
+      }
+      for (int64_t o = 0; o < O; ++o) {
+        const int64_t g = o / Og;
+        const T* xb = x + (B > 1 ? g * N + n : n) * xN + (G > 1 ? g * Cg : 0) * xC;
+        const T* wb = w + o * wO;
+        W sum = 0;
+        for (int64_t c = 0; c < Cg; ++c)
+          for (int64_t k = 0; k < K; ++k) {
+            const int64_t xo = xtap[static_cast<size_t>(k)];
+            if (xo >= 0)
+              sum += static_cast<W>(static_cast<W>(xb[c * xC + xo]) * static_cast<W>(wb[c * wI + wtap[static_cast<size_t>(k)]]));
+          }
+        y[yoff + o * yF] = static_cast<T>(sum);
+      }
+    }
+  });
+}
+
 template <class T>
 void conv_impl(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, const Shape& ys, const ConvParams& p) {
   using C = typename ComputeOf<T>::type;
@@ -456,8 +537,12 @@ void conv_general_dilated(DType dtype, const void* lhs, const void* rhs, void* o
     if constexpr (is_float_storage<T>)
       conv_impl<T>(static_cast<const T*>(lhs), static_cast<const T*>(rhs), static_cast<T*>(out), lhs_shape,
                    rhs_shape, out_shape, p);
-    else
-      throw DTypeError("conv_general_dilated: expects float operands");
+    else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (num_elements(out_shape) > 0)
+        conv_integer<T>(static_cast<const T*>(lhs), static_cast<const T*>(rhs), static_cast<T*>(out), lhs_shape,
+                        rhs_shape, out_shape, p);
+    } else
+      throw DTypeError("conv_general_dilated: expects numeric operands, not bool");
   });
 }
 

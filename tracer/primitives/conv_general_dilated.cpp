@@ -1,9 +1,10 @@
 // tracer/primitives/conv_general_dilated.cpp — `conv_general_dilated[window_strides,
 // padding_low, padding_high, lhs_dilation, rhs_dilation, lhs_spec, rhs_spec, out_spec,
 // feature_group_count, batch_group_count]`: jax.lax.conv_general_dilated (StableHLO's
-// convolution). The specs are JAX's ConvDimensionNumbers. Eager: the blocked implicit GEMM
-// of kernels/conv.h (which compiled code calls too). The derivative and batching rules are JAX's, binding the same primitive, so
-// grad of grad, jit of grad and vmap of grad compose.
+// convolution). The specs are JAX's ConvDimensionNumbers; float or integer operands (integers
+// wrap, as in XLA). Eager: kernels/conv.h, which compiled code calls too for floats. The
+// derivative and batching rules are JAX's, binding the same primitive, so grad of grad, jit of
+// grad and vmap of grad compose.
 #include "ad_rules.h"
 #include "batch_rules.h"
 #include "common.h"
@@ -22,9 +23,9 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
   if (in[0].dtype != in[1].dtype)
     throw DTypeError("conv_general_dilated: expects operands of one dtype, but got " + in[0].str() + " and " +
                      in[1].str());
-  if (!is_floating(in[0].dtype))
-    throw DTypeError("conv_general_dilated: expects float operands, but got " + in[0].str() + " and " +
-                     in[1].str());
+  if (in[0].dtype == DType::bool_)
+    throw DTypeError("conv_general_dilated: expects numeric operands (float or integer), but got " + in[0].str() +
+                     " and " + in[1].str());
   Shape out = primitives::check("conv_general_dilated",
                                 shape_rules::conv_general_dilated(in[0].shape, in[1].shape, conv::from_params(p)));
   return {AbstractValue{out, in[0].dtype, in[0].weak && in[1].weak}};
