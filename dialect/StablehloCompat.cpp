@@ -433,9 +433,53 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
   return success();
 }
 
+// The first type in `types` whose element type strata lacks (complex, f8/f4 and other float
+// formats, integers other than 1, 8, 16, 32 and 64 bits), or null.
+Type unsupportedElement(TypeRange types) {
+  for (Type t : types) {
+    Type e = isa<ShapedType>(t) ? cast<ShapedType>(t).getElementType() : t;
+    if (isa<ComplexType>(e)) return t;
+    if (auto f = dyn_cast<FloatType>(e); f && !(f.isF16() || f.isBF16() || f.isF32() || f.isF64())) return t;
+    if (auto i = dyn_cast<IntegerType>(e)) {
+      const unsigned w = i.getWidth();
+      if (i.isSigned() || !(w == 1 || w == 8 || w == 16 || w == 32 || w == 64)) return t;
+    }
+  }
+  return {};
+}
+
+// Refuses a program that uses an element type strata does not have, at the first op (or
+// block argument) that does, naming the type: clearer than the verifier's list of what each
+// operand may be, and before any import rewrite sees the type.
+LogicalResult checkElementTypes(ModuleOp module) {
+  Operation* where = nullptr;
+  Type bad;
+  module.walk<WalkOrder::PreOrder>([&](Operation* op) {
+    bad = unsupportedElement(op->getOperandTypes());
+    if (!bad) bad = unsupportedElement(op->getResultTypes());
+    for (Region& r : op->getRegions())
+      for (Block& block : r)
+        if (!bad) bad = unsupportedElement(block.getArgumentTypes());
+    if (!bad) return WalkResult::advance();
+    where = op;
+    return WalkResult::interrupt();
+  });
+  if (!where) return success();
+  Type e = isa<ShapedType>(bad) ? cast<ShapedType>(bad).getElementType() : bad;
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  e.print(os);
+  InFlightDiagnostic d = where->emitError() << "element type " << name << " (in " << bad
+                                            << ") is not supported: strata's element types are f16, bf16, f32, f64, "
+                                               "i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64";
+  if (isa<ComplexType>(e)) d << " (complex numbers are not implemented)";
+  return d;
+}
+
 }  // namespace
 
 LogicalResult importGenericOps(ModuleOp module) {
+  if (failed(checkElementTypes(module))) return failure();
   SmallVector<Operation*> todo;
   module.walk<WalkOrder::PostOrder>([&](Operation* op) {
     StringRef ns = op->getName().getDialectNamespace();

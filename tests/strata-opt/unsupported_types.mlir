@@ -1,0 +1,12 @@
+// An element type strata does not have: one error at the first op that uses it, naming the
+// type, with the op's file:line:col (tests/strata-run/unsupported_types.mlir: strata-run).
+// RUN: not strata-opt %s --emit=strata 2>&1 | FileCheck %s
+
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = stablehlo.add %x, %x : tensor<4xf32>
+  // CHECK: unsupported_types.mlir:[[@LINE+1]]:8: error: element type complex<f64> (in 'tensor<2xcomplex<f64>>') is not supported: strata's element types are f16, bf16, f32, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64 (complex numbers are not implemented)
+  %c = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f64>>
+  %d = stablehlo.add %c, %c : tensor<2xcomplex<f64>>
+  func.return %y : tensor<4xf32>
+}
+// CHECK-NOT: error

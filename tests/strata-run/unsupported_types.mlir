@@ -1,0 +1,42 @@
+// Element types strata does not have are refused at import with one message naming the type,
+// before any rewrite; the other tests of the file run (tests/strata-opt/unsupported_types.mlir:
+// the same from strata-opt, at the op's file:line:col).
+// RUN: not strata-run %s --split-input-file 2>&1 | FileCheck %s
+
+// CHECK: FAIL unsupported_types.mlir:[[@LINE+1]] @complex_add: error: element type complex<f32> (in 'tensor<2xcomplex<f32>>') is not supported: strata's element types are f16, bf16, f32, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64 (complex numbers are not implemented)
+func.func @complex_add() {
+  %x = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>
+  %y = stablehlo.add %x, %x : tensor<2xcomplex<f32>>
+  check.expect_eq_const %y, dense<[(2.0, 4.0), (6.0, 8.0)]> : tensor<2xcomplex<f32>>
+  func.return
+}
+
+// -----
+
+// CHECK: FAIL unsupported_types.mlir:[[@LINE+1]] @nibbles: error: element type i4 (in 'tensor<3xi4>') is not supported
+func.func @nibbles() {
+  %c = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi4>
+  check.expect_eq_const %c, dense<[1, 2, 3]> : tensor<3xi4>
+  func.return
+}
+
+// -----
+
+// CHECK: FAIL unsupported_types.mlir:[[@LINE+1]] @fp8: error: element type f8E4M3FN (in 'tensor<2xf8E4M3FN>') is not supported
+func.func @fp8() {
+  %x = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %y = stablehlo.convert %x : (tensor<2xf32>) -> tensor<2xf8E4M3FN>
+  check.expect_eq_const %y, dense<[1.0, 2.0]> : tensor<2xf8E4M3FN>
+  func.return
+}
+
+// -----
+
+// CHECK: PASS unsupported_types.mlir:[[@LINE+1]] @supported
+func.func @supported() {
+  %x = stablehlo.constant dense<[1, 2]> : tensor<2xui16>
+  %y = stablehlo.add %x, %x : tensor<2xui16>
+  check.expect_eq_const %y, dense<[2, 4]> : tensor<2xui16>
+  func.return
+}
+// CHECK: 1 passed, 3 failed
