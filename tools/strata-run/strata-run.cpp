@@ -37,14 +37,16 @@ namespace cl = llvm::cl;
 namespace st = strata;
 using strata::run::Check;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"), cl::Required);
-static cl::opt<bool> splitInput("split-input-file", cl::desc("Run each '// -----' chunk as its own module"));
-static cl::opt<std::string> entryName("entry", cl::desc("The function to run (default: @main, or every test)"));
-static cl::list<std::string> inputs("input", cl::desc("An argument of the entry function (.npy), in order"));
-static cl::list<std::string> expected("check", cl::desc("An expected result of the entry function (.npy), in order"));
-static cl::opt<std::string> outputDir("output-dir", cl::desc("Write the entry's results here as NAME.out<i>.npy"));
-static cl::opt<double> rtolFlag("rtol", cl::desc("Relative tolerance of --check"), cl::init(1e-5));
-static cl::opt<double> atolFlag("atol", cl::desc("Absolute tolerance of --check"), cl::init(1e-6));
+// strata-run's own options: --help lists these, not LLVM's hundreds (--help-hidden does).
+static cl::OptionCategory category("strata-run options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::cat(category), cl::desc("<file.mlir>"), cl::Required);
+static cl::opt<bool> splitInput("split-input-file", cl::cat(category), cl::desc("Run each '// -----' chunk as its own module"));
+static cl::opt<std::string> entryName("entry", cl::cat(category), cl::desc("The function to run (default: @main, or every test)"));
+static cl::list<std::string> inputs("input", cl::cat(category), cl::desc("An argument of the entry function (.npy), in order"));
+static cl::list<std::string> expected("check", cl::cat(category), cl::desc("An expected result of the entry function (.npy), in order"));
+static cl::opt<std::string> outputDir("output-dir", cl::cat(category), cl::desc("Write the entry's results here as NAME.out<i>.npy"));
+static cl::opt<double> rtolFlag("rtol", cl::cat(category), cl::desc("Relative tolerance of --check"), cl::init(1e-5));
+static cl::opt<double> atolFlag("atol", cl::cat(category), cl::desc("Absolute tolerance of --check"), cl::init(1e-6));
 
 namespace {
 
@@ -205,6 +207,7 @@ bool runChunk(mlir::MLIRContext& ctx, std::unique_ptr<llvm::MemoryBuffer> buffer
 
 int main(int argc, char** argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "strata-run: compile and run StableHLO or strata MLIR files\n");
   mlir::DialectRegistry registry;
   strata::backends::register_dialects(registry, *strata::backends::find_target(st::DeviceKind::cpu));
