@@ -66,7 +66,7 @@ st::Array conv(const st::Array& x_in, const st::Array& y, int arg) {
   const std::vector<int64_t> strides{1 + (arg / 3) % 2}, lhs_dil{1 + (arg / 6) % 2}, rhs_dil{1 + (arg / 12) % 2};
   const st::Padding padding = arg % 5 == 0 ? st::Padding("SAME") : arg % 5 == 1 ? st::Padding({{1, 0}}) : st::Padding("VALID");
   if (x.ndim() == 3) {
-    const int64_t c = x.shape()[1], groups = arg % 2 ? c : 1;
+    const int64_t c = x.shape()[1], groups = arg % 2 && c > 0 ? c : 1;  // no groups of nothing
     // kernel: out channels = c, in channels per group = c / groups, width k (an iota times y's).
     st::Array w = st::reshape(st::arange(c * (c / groups) * k, x.dtype() == st::bool_ ? st::i32 : x.dtype()), {c, c / groups, k});
     w = st::astype(w, x.dtype()) * st::reshape(kernel, {1, 1, k});

@@ -178,6 +178,14 @@ T* scratch(int slot, int64_t elements) {
   return b.data.get();
 }
 
+// K in equal slices of at most kKc (784 = 3 × 262, not 384 + 384 + 16: a thin last slice
+// reloads the C tiles for a few k steps). Depends on K alone, not on the thread split.
+template <class T>
+int64_t k_step(int64_t K) {
+  const int64_t slices = (K + Blocking<T>::kKc - 1) / Blocking<T>::kKc;
+  return (K + slices - 1) / slices;
+}
+
 // C's block [m0, m1) × [n0, n1) on the calling thread, with an MR × NV-vector tile.
 template <class T, int MR, int NV>
 void gemm_block(const GemmOperands<T>& g, int64_t M, int64_t N, int64_t K, int64_t m0, int64_t m1,
@@ -192,14 +200,14 @@ void gemm_block(const GemmOperands<T>& g, int64_t M, int64_t N, int64_t K, int64
     return;
   }
   int64_t nc_max = std::min(B::kNc, (n1 - n0 + NR - 1) / NR * NR);
-  int64_t kc_max = std::min(B::kKc, K);
+  const int64_t kstep = k_step<T>(K), kc_max = kstep;
   int64_t mc_max = std::min(kMc, (m1 - m0 + MR - 1) / MR * MR);
   T* bpack = scratch<T>(0, kc_max * nc_max);
   T* apack = scratch<T>(1, kc_max * mc_max);
   for (int64_t jc = n0; jc < n1; jc += B::kNc) {
     int64_t nc = std::min(B::kNc, n1 - jc);
-    for (int64_t pc = 0; pc < K; pc += B::kKc) {
-      int64_t kc = std::min(B::kKc, K - pc);
+    for (int64_t pc = 0; pc < K; pc += kstep) {
+      int64_t kc = std::min(kstep, K - pc);
       bool last = pc + kc == K;
       pack_b<T, NR>(g, N, jc, nc, pc, kc, bpack);
       for (int64_t ic = m0; ic < m1; ic += kMc) {
