@@ -11,9 +11,11 @@ struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
   template <class X> static auto eval(const X& x) {
     using T = typename X::Scalar;
-    Eigen::Array<T, Eigen::Dynamic, 1> in = x, r = in.log();
-    for (Eigen::Index i = 0; i < in.size(); ++i)
-      if (!(in[i] >= std::numeric_limits<T>::min())) r[i] = std::log(in[i]);
+    Eigen::Array<T, Eigen::Dynamic, 1> r = x.log();
+    // Any lane to redo, by one vectorised reduction (NaN fails the comparison).
+    if (!(x.template minCoeff<Eigen::PropagateNaN>() >= std::numeric_limits<T>::min()))
+      for (Eigen::Index i = 0; i < r.size(); ++i)
+        if (!(x[i] >= std::numeric_limits<T>::min())) r[i] = std::log(x[i]);
     return r;
   }
 };
