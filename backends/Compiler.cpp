@@ -21,6 +21,7 @@
 
 #include "backends/DiskCache.h"
 #include "backends/Pipeline.h"
+#include "kernels/env_flag.h"
 #include "jaxpr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "lowering/JaxprToStrata.h"
@@ -366,8 +367,7 @@ std::vector<std::string> stage_names(DeviceKind kind) {
 
 bool check_bounds(const JitOptions& options) {
   if (options.check_bounds) return true;
-  const char* env = std::getenv("STRATA_CHECK_BOUNDS");
-  return env && *env && std::string_view(env) != "0";
+  return kernels::env_flag("STRATA_CHECK_BOUNDS");
 }
 
 std::string codegen_key(const JitOptions& o, std::span<const int> donated) {

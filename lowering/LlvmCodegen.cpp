@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "kernels/env_flag.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/SystemLibraries.h"
@@ -178,7 +179,7 @@ void optimizeModule(llvm::Module& llvmModule, llvm::TargetMachine& tm, int optLe
   // of small loops before vectorisation stays (added back below where the pipeline has it): a
   // window's few taps unrolled let the loop around them vectorise, in order.
   // STRATA_LLVM_UNROLL=1 turns the late unroll back on, for comparisons.
-  const bool lateUnroll = std::getenv("STRATA_LLVM_UNROLL") != nullptr;
+  const bool lateUnroll = ::strata::kernels::env_flag("STRATA_LLVM_UNROLL");
   tuning.LoopUnrolling = optLevel >= 2 && lateUnroll;
   llvm::PassBuilder pb(&tm, tuning);
   // Vectorised loops call libmvec's exp, log, sin, ... rather than the scalar functions.
@@ -233,10 +234,7 @@ llvm::cl::opt<bool>* disableLsrOption() {
   return option;
 }
 bool hostKeepsLsr() {
-  static const bool keep = [] {
-    const char* v = std::getenv("STRATA_LLVM_LSR");
-    return v && *v && *v != '0';
-  }();
+  static const bool keep = ::strata::kernels::env_flag("STRATA_LLVM_LSR");
   return keep;
 }
 

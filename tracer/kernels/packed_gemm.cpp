@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 
+#include "env_flag.h"
 #include "parallel.h"
 
 #if defined(__AVX512F__)
@@ -249,10 +250,7 @@ void gemm_tiled(const GemmOperands<T>& g, int64_t M, int64_t N, int64_t K, bool 
 
 // STRATA_EIGEN_GEMM=1 keeps Eigen's GEMM everywhere, for side-by-side comparisons.
 bool packed_gemm_available() {
-  static const bool eigen = [] {
-    const char* v = std::getenv("STRATA_EIGEN_GEMM");
-    return v && *v && *v != '0';
-  }();
+  static const bool eigen = env_flag("STRATA_EIGEN_GEMM");
   return !eigen;
 }
 
