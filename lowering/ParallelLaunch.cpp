@@ -84,9 +84,11 @@ struct ParallelLaunchPass : impl::ParallelLaunchPassBase<ParallelLaunchPass> {
         call.erase();
         ++numLaunches;
       }
-      // Only the task calls the body now: internal, LLVM inlines it there and drops it rather
-      // than optimising and generating code for it twice.
+      // Only the task calls the body now: internal and always inlined, so LLVM inlines it
+      // there before optimising anything and drops it, rather than simplifying its loops once
+      // on their own and again inside the task.
       body.setLinkage(LLVM::Linkage::Internal);
+      body.setAlwaysInline(true);
     }
   }
 
@@ -140,6 +142,7 @@ struct ParallelLaunchPass : impl::ParallelLaunchPassBase<ParallelLaunchPass> {
         ++numEpilogueLaunches;
       }
       epilogue.setLinkage(LLVM::Linkage::Internal);  // only its task calls it (as for bodies)
+      epilogue.setAlwaysInline(true);
       wrapper.erase();
     }
     return success();
