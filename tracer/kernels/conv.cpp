@@ -117,24 +117,37 @@ void features_last(const T* src, T* dst, const std::vector<int64_t>& sizes, cons
   });
 }
 
+// What both kernels read off the shapes: the feature and batch group counts, the batch per
+// group, input features (in all and per group), output features per group, and per spatial dim
+// the output, window and input sizes with their products S, K and Sin.
+struct ConvGeometry {
+  size_t nsp;
+  int64_t G, B, NG, N, Cin, Cg, Og;
+  std::vector<int64_t> os, ks, is;
+  int64_t S = 1, K = 1, Sin = 1;
+  ConvGeometry(const Shape& xs, const Shape& ws, const Shape& ys, const ConvParams& p)
+      : nsp(xs.size() - 2), G(p.feature_group_count), B(p.batch_group_count), NG(G * B),
+        N(xs[static_cast<size_t>(p.lhs_spec[0])] / B), Cin(xs[static_cast<size_t>(p.lhs_spec[1])]), Cg(Cin / G),
+        Og(ws[static_cast<size_t>(p.rhs_spec[0])] / NG), os(nsp), ks(nsp), is(nsp) {
+    for (size_t i = 0; i < nsp; ++i) {
+      os[i] = ys[static_cast<size_t>(p.out_spec[i + 2])];
+      ks[i] = ws[static_cast<size_t>(p.rhs_spec[i + 2])];
+      is[i] = xs[static_cast<size_t>(p.lhs_spec[i + 2])];
+      S *= os[i];
+      K *= ks[i];
+      Sin *= is[i];
+    }
+  }
+};
+
 template <class T, class C, int NV>
 void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, const Shape& ys,
                 const ConvParams& p) {
-  const size_t rank = xs.size(), nsp = rank - 2;
-  auto dim = [](const Shape& s, int64_t d) { return s[static_cast<size_t>(d)]; };
-  const int64_t G = p.feature_group_count, B = p.batch_group_count, NG = G * B;
-  const int64_t N = dim(xs, p.lhs_spec[0]) / B, Cin = dim(xs, p.lhs_spec[1]), Cg = Cin / G;
-  const int64_t Og = dim(ws, p.rhs_spec[0]) / NG;
-  std::vector<int64_t> os(nsp), ks(nsp), is(nsp);
-  int64_t S = 1, K = 1, Sin = 1;
-  for (size_t i = 0; i < nsp; ++i) {
-    os[i] = dim(ys, p.out_spec[i + 2]);
-    ks[i] = dim(ws, p.rhs_spec[i + 2]);
-    is[i] = dim(xs, p.lhs_spec[i + 2]);
-    S *= os[i];
-    K *= ks[i];
-    Sin *= is[i];
-  }
+  const ConvGeometry geo(xs, ws, ys, p);
+  const size_t nsp = geo.nsp;
+  const int64_t G = geo.G, B = geo.B, NG = geo.NG, N = geo.N, Cin = geo.Cin, Cg = geo.Cg, Og = geo.Og;
+  const int64_t S = geo.S, K = geo.K, Sin = geo.Sin;
+  const std::vector<int64_t>&os = geo.os, &ks = geo.ks, &is = geo.is;
 
   // The lhs with its features innermost and contiguous ([batch][spatial...][features]): read
   // in place when it already is (NHWC-like), else a copy, so that every (row, tap) of the
@@ -147,7 +160,7 @@ void conv_tiled(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, 
     xN = xst[static_cast<size_t>(p.lhs_spec[0])];
     for (size_t i = 0; i < nsp; ++i) spst[i] = xst[static_cast<size_t>(p.lhs_spec[i + 2])];
   } else {
-    std::vector<int64_t> sizes{dim(xs, p.lhs_spec[0])}, from{xst[static_cast<size_t>(p.lhs_spec[0])]};
+    std::vector<int64_t> sizes{N * B}, from{xst[static_cast<size_t>(p.lhs_spec[0])]};
     for (size_t i = 0; i < nsp; ++i) {
       sizes.push_back(is[i]);
       from.push_back(xst[static_cast<size_t>(p.lhs_spec[i + 2])]);
@@ -442,22 +455,12 @@ void conv_integer(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws
   // Products and sums in an unsigned type of at least 32 bits: wraps without undefined
   // behaviour (u16 · u16 would overflow int), truncated to T's width at the end.
   using W = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
-  const size_t nsp = xs.size() - 2;
-  auto dim = [](const Shape& s, int64_t d) { return s[static_cast<size_t>(d)]; };
-  const int64_t G = p.feature_group_count, B = p.batch_group_count, NG = G * B;
-  const int64_t N = dim(xs, p.lhs_spec[0]) / B, Cg = dim(xs, p.lhs_spec[1]) / G;
-  const int64_t O = dim(ws, p.rhs_spec[0]), Og = O / NG;
+  const ConvGeometry geo(xs, ws, ys, p);
+  const size_t nsp = geo.nsp;
+  const int64_t G = geo.G, B = geo.B, N = geo.N, Cg = geo.Cg, Og = geo.Og, O = Og * geo.NG, S = geo.S, K = geo.K;
+  const std::vector<int64_t>&os = geo.os, &ks = geo.ks, &is = geo.is;
   const std::vector<int64_t> xst = contiguous_strides(xs), wst = contiguous_strides(ws), yst = contiguous_strides(ys);
   auto at = [](const std::vector<int64_t>& st, int64_t d) { return st[static_cast<size_t>(d)]; };
-  std::vector<int64_t> os(nsp), ks(nsp), is(nsp);
-  int64_t S = 1, K = 1;
-  for (size_t i = 0; i < nsp; ++i) {
-    os[i] = dim(ys, p.out_spec[i + 2]);
-    ks[i] = dim(ws, p.rhs_spec[i + 2]);
-    is[i] = dim(xs, p.lhs_spec[i + 2]);
-    S *= os[i];
-    K *= ks[i];
-  }
   // The kernel offset of each tap (row-major over the window).
   std::vector<int64_t> wtap(static_cast<size_t>(K));
   for (int64_t k = 0; k < K; ++k) {
