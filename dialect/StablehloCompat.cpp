@@ -3,6 +3,7 @@
 
 #include <functional>
 
+#include "dialect/ElementTypes.h"
 #include "dialect/StrataOps.h"
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wunused-function"  // its op hooks, for StrataOps.cpp
@@ -433,17 +434,13 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
   return success();
 }
 
-// The first type in `types` whose element type strata lacks (complex, f8/f4 and other float
-// formats, integers other than 1, 8, 16, 32 and 64 bits), or null.
+// The first type in `types` whose element type is a number strata has no dtype for (complex,
+// f8/f4 and other float formats, i2/i4 and other integer widths), or null. Other types (index,
+// tokens, the LLVM dialect's) are not element types of a program's values: not checked here.
 Type unsupportedElement(TypeRange types) {
   for (Type t : types) {
     Type e = isa<ShapedType>(t) ? cast<ShapedType>(t).getElementType() : t;
-    if (isa<ComplexType>(e)) return t;
-    if (auto f = dyn_cast<FloatType>(e); f && !(f.isF16() || f.isBF16() || f.isF32() || f.isF64())) return t;
-    if (auto i = dyn_cast<IntegerType>(e)) {
-      const unsigned w = i.getWidth();
-      if (i.isSigned() || !(w == 1 || w == 8 || w == 16 || w == 32 || w == 64)) return t;
-    }
+    if (isa<ComplexType, FloatType, IntegerType>(e) && !dtypeOf(e)) return t;
   }
   return {};
 }

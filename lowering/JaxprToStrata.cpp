@@ -28,32 +28,6 @@ namespace st = ::strata;
 
 namespace mlir::strata {
 
-Type elementType(MLIRContext* ctx, st::DType t) {
-  Builder b(ctx);
-  switch (t) {
-    case st::DType::bool_: return b.getI1Type();
-    case st::DType::i8: return b.getI8Type();
-    case st::DType::i16: return b.getI16Type();
-    case st::DType::i32: return b.getI32Type();
-    case st::DType::i64: return b.getI64Type();
-    case st::DType::u8: return b.getIntegerType(8, /*isSigned=*/false);
-    case st::DType::u16: return b.getIntegerType(16, /*isSigned=*/false);
-    case st::DType::u32: return b.getIntegerType(32, /*isSigned=*/false);
-    case st::DType::u64: return b.getIntegerType(64, /*isSigned=*/false);
-    case st::DType::bf16: return b.getBF16Type();
-    case st::DType::f16: return b.getF16Type();
-    case st::DType::f32: return b.getF32Type();
-    case st::DType::f64: return b.getF64Type();
-  }
-  return b.getF32Type();
-}
-
-std::optional<st::DType> dtypeOf(Type t) {
-  for (st::DType d : st::kAllDTypes)
-    if (elementType(t.getContext(), d) == t) return d;
-  return std::nullopt;
-}
-
 RankedTensorType tensorType(MLIRContext* ctx, const st::AbstractValue& av) {
   return RankedTensorType::get(av.shape, elementType(ctx, av.dtype));
 }

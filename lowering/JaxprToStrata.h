@@ -4,6 +4,7 @@
 #include <optional>
 #include <string_view>
 
+#include "dialect/ElementTypes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -29,10 +30,8 @@ namespace mlir::strata {
 OwningOpRef<ModuleOp> lowerJaxprToStrata(MLIRContext& context, const ::strata::JaxprImpl& jaxpr,
                                          Location fallback);
 
-// strata's dtypes as MLIR element types and back (i1; i8 .. i64; ui8 .. ui64; bf16 .. f64; any other
-// type has no dtype), and a concrete array's elements as a constant of `type`.
-Type elementType(MLIRContext* ctx, ::strata::DType dtype);
-std::optional<::strata::DType> dtypeOf(Type elementType);
+// An abstract value's tensor type (elementType, dtypeOf: dialect/ElementTypes.h), and a
+// concrete array's elements as a constant of `type`.
 RankedTensorType tensorType(MLIRContext* ctx, const ::strata::AbstractValue& av);
 DenseElementsAttr denseOf(RankedTensorType type, const ::strata::Array& a);
 
