@@ -77,6 +77,18 @@ template <class T> using MMap = Eigen::Map<Vec<T>>;
 // eager exp of 16M f32 took 48 ms that way against 5 for the same loop compiled.
 inline constexpr int64_t kBlock = 4096;
 
+// Whether every element of a block is >= lo (and <= hi), by vectorised reductions (Eigen's
+// all() of a comparison is a scalar loop); a NaN makes both false. Kernels whose fast path
+// holds on a range (exp, log, logistic) redo a block's other lanes only when these fail.
+template <class X, class T>
+bool all_at_least(const X& x, T lo) {
+  return x.template minCoeff<Eigen::PropagateNaN>() >= lo;
+}
+template <class X, class T>
+bool all_within(const X& x, T lo, T hi) {
+  return all_at_least(x, lo) && x.template maxCoeff<Eigen::PropagateNaN>() <= hi;
+}
+
 // Evaluates out = op(x) over chunks split across the thread pool. Op::eval takes an Eigen
 // array expression in the compute type C (f32 for bf16/f16) and returns one; the result is
 // cast to the output storage type O.

@@ -15,9 +15,7 @@ struct Op {
     constexpr bool kF32 = std::is_same_v<T, float>;
     const T lo = kF32 ? T(-87) : T(-708), hi = kF32 ? T(88) : T(709);
     Eigen::Array<T, Eigen::Dynamic, 1> r = x.exp();
-    // Whether any lane needs redoing, by two vectorised reductions (Eigen's all() of a
-    // comparison is a scalar loop, half of the time): NaN makes both comparisons false.
-    if (!(x.template minCoeff<Eigen::PropagateNaN>() >= lo && x.template maxCoeff<Eigen::PropagateNaN>() <= hi))
+    if (!elementwise::all_within(x, lo, hi))
       for (Eigen::Index i = 0; i < r.size(); ++i)
         if (!(x[i] >= lo && x[i] <= hi)) r[i] = std::exp(x[i]);
     return r;

@@ -12,8 +12,7 @@ struct Op {
   template <class X> static auto eval(const X& x) {
     using T = typename X::Scalar;
     Eigen::Array<T, Eigen::Dynamic, 1> r = x.log();
-    // Any lane to redo, by one vectorised reduction (NaN fails the comparison).
-    if (!(x.template minCoeff<Eigen::PropagateNaN>() >= std::numeric_limits<T>::min()))
+    if (!elementwise::all_at_least(x, std::numeric_limits<T>::min()))
       for (Eigen::Index i = 0; i < r.size(); ++i)
         if (!(x[i] >= std::numeric_limits<T>::min())) r[i] = std::log(x[i]);
     return r;

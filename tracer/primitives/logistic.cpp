@@ -14,8 +14,7 @@ struct Op {
     using T = typename X::Scalar;
     const T lim = std::is_same_v<T, float> ? T(80) : T(700);
     Eigen::Array<T, Eigen::Dynamic, 1> in = x, r = ((T(0) - in).exp() + T(1)).inverse();
-    // Any lane to redo, by two vectorised reductions (NaN fails both comparisons).
-    if (!(in.template minCoeff<Eigen::PropagateNaN>() >= -lim && in.template maxCoeff<Eigen::PropagateNaN>() <= lim))
+    if (!elementwise::all_within(in, -lim, lim))
       for (Eigen::Index i = 0; i < in.size(); ++i)
         if (!(in[i] >= -lim && in[i] <= lim)) {
           T e = std::exp(-std::fabs(in[i]));
