@@ -37,9 +37,9 @@ using GemmBlockFn = std::function<void(int64_t m0, int64_t m1, int64_t n0, int64
 bool packed_gemm_available();
 
 // Whether packed_gemm is the faster path for an M×N result (measured against Eigen on this
-// kind of host): not for a few rows (Eigen's GEMV-like path streams B once without packing it
-// into panels of 12 rows' work), nor for a narrow C whose A is row-major (packing A then costs
-// as much as the product; Eigen's narrow kernel is twice as fast there).
+// kind of host): not for a few rows (Eigen's GEMV-like path streams B once, without packing it
+// into panels), nor for a narrow C whose A is row-major (packing A then costs as much as the
+// product; Eigen's narrow kernel is twice as fast there).
 inline bool packed_gemm_suits(int64_t M, int64_t N, bool a_trans) {
   return packed_gemm_available() && M >= 16 && (N > 16 || a_trans);
 }
