@@ -52,6 +52,10 @@ void addLinalgPasses(OpPassManager& pm, const PipelineOptions& options) {
   // 4. A loop carry that a reduction nest rewrites element by element is read through the
   //    nest's output, so that it is updated in its own buffer (no copy per trip).
   pm.addPass(createCarriesInPlacePass());
+  // 5. Each runtime call (convolution, linalg, sort, collectives) reads its tensors just before
+  //    it: CSE, LICM and the canonicalizer may have merged, hoisted or folded those reads
+  //    away from the call, and bufferization would not see that the call reads them there.
+  pm.addPass(createRuntimeReadsAtCallsPass());
 }
 
 namespace {

@@ -72,6 +72,31 @@ def UnshareFillsPass : Pass<"strata-unshare-fills", "::mlir::ModuleOp"> {
   ];
 }
 
+def RuntimeReadsAtCallsPass : Pass<"strata-runtime-reads-at-calls", "::mlir::ModuleOp"> {
+  let summary = "Give each runtime call its own read of the tensors it reads, just before it";
+  let description = [{
+    A runtime call (convolution, linalg, sort, collectives) reads a tensor through a pointer
+    taken from `bufferization.to_buffer %t read_only`: one-shot bufferization sees the read of
+    %t at that to_buffer, not at the call. CSE merges the to_buffers of two calls reading one
+    tensor, LICM hoists one out of a loop, and the canonicalizer folds `to_buffer(to_tensor %m)`
+    (a call reading an earlier call's result) to %m itself: each moves the visible read before
+    the real one, or removes it, and bufferization may then write another value into the
+    tensor's buffer in place before the call reads it (found by fuzz_differential: a
+    convolution read a buffer an elementwise nest had overwritten).
+
+    1. For each func.call operand that is the aligned pointer of a memref, the tensor the call
+       reads is found: the operand of a read_only to_buffer, or, for a memref an earlier call
+       wrote, its to_tensor that comes before this call.
+    2. The call gets a new `to_buffer %t read_only` and pointer just before it; the old ones
+       go when nothing else uses them. Buffers a call writes (to_buffer of alloc_tensor, its
+       to_tensor after the call) are left as they are.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect", "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numReads", "reads", "Tensor reads put at their calls">,
+  ];
+}
+
 def CarriesInPlacePass : Pass<"strata-carries-in-place", "::mlir::ModuleOp"> {
   let summary = "Read a loop carry that a reduction nest rewrites through the nest's output";
   let description = [{

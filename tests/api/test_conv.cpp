@@ -290,6 +290,37 @@ TEST(Conv, DepthwiseSumsRoundedProductsInTapOrder) {
       }
 }
 
+// The CPU runtime's convolution reads its operands through pointers taken before
+// bufferization; CSE merged the two calls' reads of `a` into one before the first call, and
+// bufferization then wrote `b` (a nest over a tensor.empty CSE had shared with `a`'s) into
+// `a`'s buffer before the second call read it: jit gave 17·17 = 289, not 17·4 = 68 (found by
+// fuzz_differential; --strata-runtime-reads-at-calls puts each read at its call).
+TEST(Conv, JitCallsReadOperandsAnElementwiseNestCouldOverwrite) {
+  auto conv = [](const st::Array& x, const st::Array& w) { return st::conv_general_dilated(x, w, {1}, "VALID"); };
+  auto f = [&](const st::Array& x) {
+    st::Array a = x * 2.0f;
+    st::Array b = conv(a, a) + 1.0f;
+    return conv(b, a);
+  };
+  for (st::DType t : {st::f32, st::f64, st::bf16, st::i32}) {
+    st::Array x = st::full({1, 1, 1}, 2, t);
+    EXPECT_EQ(st::jit(f)(x).to_vector<double>(), std::vector<double>{68}) << st::type_string(t, {});
+    EXPECT_EQ(f(x).to_vector<double>(), std::vector<double>{68}) << st::type_string(t, {});
+  }
+  // Wider: the same shape for every value, so that every nest could take `a`'s buffer.
+  std::mt19937 rng(3);
+  st::Array x = input({2, 3, 8}, st::f32, rng).first;
+  auto g = [&](const st::Array& x) {
+    st::Array a = x * 2.0f;
+    st::Array w = st::ones({3, 3, 1}, st::f32);
+    st::Array b = conv(a, w) + 1.0f;
+    return conv(b, w) + conv(a, w) * 3.0f;
+  };
+  std::vector<double> got = st::jit(g)(x).to_vector<double>(), want = g(x).to_vector<double>();
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i]))) << i;
+}
+
 TEST(Conv, EmptyBatchAndNarrowInputs) {
   st::Array y = st::conv_general_dilated(st::ones({0, 2, 5}, st::f32), st::ones({3, 2, 2}, st::f32), {1}, "VALID");
   EXPECT_EQ(y.shape(), (st::Shape{0, 3, 4}));
