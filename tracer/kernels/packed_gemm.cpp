@@ -76,8 +76,8 @@ void micro_kernel(int64_t kc, const T* __restrict a, const T* __restrict b, T* c
     for (int j = 0; j < NV; ++j) acc[i][j] = X::zero();
   // The tile's rows of C are ldc apart (4 KiB for N = 1024: one L1 set): ask for them now, so
   // their misses overlap the k loop instead of stalling the final loads and stores.
-  for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NV; ++j) _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + j * W), _MM_HINT_T0);
+  for (int i = 0; i < mr; ++i)
+    for (int j = 0; j * W < nr; ++j) _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + j * W), _MM_HINT_T0);
   for (int64_t k = 0; k < kc; ++k) {
     typename X::V bv[NV];
 #pragma GCC unroll 4
