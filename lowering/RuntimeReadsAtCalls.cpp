@@ -2,6 +2,7 @@
 // its own, just before it, so that one-shot bufferization sees every read where it happens and
 // never writes another value into a buffer a later call still reads (Passes.td).
 #include "lowering/Passes.h"
+#include "lowering/RuntimeDecl.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -44,9 +45,7 @@ struct RuntimeReadsAtCallsPass : impl::RuntimeReadsAtCallsPassBase<RuntimeReadsA
         Value tensor = tensorRead(pointer.getSource(), call, dom);
         if (!tensor) continue;
         OpBuilder b(call);
-        Value buffer = bufferization::ToBufferOp::create(b, call.getLoc(), pointer.getSource().getType(), tensor,
-                                                         /*read_only=*/true);
-        operand.set(memref::ExtractAlignedPointerAsIndexOp::create(b, call.getLoc(), buffer).getResult());
+        operand.set(readOnlyPointer(b, call.getLoc(), tensor));
         replaced.insert(pointer);
         ++numReads;
       }
