@@ -1,7 +1,6 @@
 // From the LLVM dialect to the host's machine code (LlvmCodegen.h).
 #include "lowering/LlvmCodegen.h"
-
-#include <dlfcn.h>
+#include "lowering/VectorMath.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -182,11 +181,10 @@ void optimizeModule(llvm::Module& llvmModule, llvm::TargetMachine& tm, int optLe
   const bool lateUnroll = ::strata::kernels::env_flag("STRATA_LLVM_UNROLL");
   tuning.LoopUnrolling = optLevel >= 2 && lateUnroll;
   llvm::PassBuilder pb(&tm, tuning);
-  // Vectorised loops call libmvec's exp, log, sin, ... rather than the scalar functions.
+  // Vectorised loops call libmvec's exp, log, sin, ... rather than the scalar functions, one
+  // variant per function (VectorMath.h).
   llvm::TargetLibraryInfoImpl tlii(llvmModule.getTargetTriple());
-  if (vectorMathLibraryIsComplete())
-    tlii.addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC, llvmModule.getTargetTriple());
-  tlii.addVectorizableFunctions(libmCallVectorVariants());
+  addVectorMathFunctions(tlii);
   fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
   if (optLevel >= 2 && !lateUnroll)
     pb.registerLoopOptimizerEndEPCallback([](llvm::LoopPassManager& lpm, llvm::OptimizationLevel level) {
@@ -202,6 +200,10 @@ void optimizeModule(llvm::Module& llvmModule, llvm::TargetMachine& tm, int optLe
                                     ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                     : pb.buildPerModuleDefaultPipeline(optimizationLevel(optLevel));
   mpm.run(llvmModule, mam);
+  // The calls the vectoriser left scalar (remainders, loops it kept scalar) and vector
+  // intrinsics go through the same variant as the vectorised lanes: one result per input.
+  // (Without the vectoriser, -O0 and -O1, every call is libm's scalar one already.)
+  if (tuning.LoopVectorization) callOneVectorMathVariant(llvmModule);
 }
 
 std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMContext& context,
@@ -299,80 +301,5 @@ bool assemblyFromLlvmIr(const std::string& ir, int optLevel, std::string& assemb
   }
   return true;
 }
-
-}  // namespace mlir::strata
-
-namespace mlir::strata {
-
-namespace {
-
-struct VectorMath {
-  std::vector<std::pair<std::string, void*>> symbols;
-  bool complete = false;          // every name of LLVM's own LIBMVEC table resolved
-  std::vector<llvm::VecDesc> extra;  // LibmCalls.def's functions, where libmvec has them
-  std::vector<std::unique_ptr<std::string>> names;  // storage for extra's StringRefs
-};
-
-const VectorMath& vectorMath() {
-  static const VectorMath math = [] {
-    VectorMath m;
-    void* library = ::dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!library) return m;
-    // Every x86 name of LLVM's LIBMVEC table (llvm/Analysis/VecFuncs.def) that a loop of
-    // ours can call: SSE (b) and AVX2 (d) variants; the table has no AVX-512 ones.
-    std::vector<std::string> names;
-    for (const char* f : {"sin", "cos", "tan", "exp", "log"}) {
-      for (const char* v : {"_ZGVbN2v_", "_ZGVdN4v_"}) names.push_back(std::string(v) + f);
-      for (const char* v : {"_ZGVbN4v_", "_ZGVdN8v_"}) names.push_back(std::string(v) + f + "f");
-    }
-    for (const char* v : {"_ZGVbN2vv_pow", "_ZGVdN4vv_pow", "_ZGVbN4vv_powf", "_ZGVdN8vv_powf"}) names.push_back(v);
-    std::vector<std::pair<std::string, void*>> table;
-    for (const std::string& n : names)
-      if (void* address = ::dlsym(library, n.c_str())) table.emplace_back(n, address);
-    m.complete = table.size() == names.size();  // all or nothing, as LLVM assumes all
-    if (m.complete) m.symbols = table;
-    // The libm calls of --strata-math-to-libm-calls (LibmCalls.def) that LLVM's table lacks
-    // but glibc's libmvec has (glibc >= 2.35): erf, tanh, log1p, ... get the same SSE and AVX2
-    // variants, each function only if all four of its variants resolve.
-    auto add = [&](const char* base, int arity) {
-      if (std::string_view(base) == "tan") return;  // in LLVM's table
-      std::string params(static_cast<size_t>(arity), 'v');
-      struct Variant { char isa; int lanes; bool f32; };
-      const Variant variants[] = {{'b', 2, false}, {'d', 4, false}, {'b', 4, true}, {'d', 8, true}};
-      std::vector<std::pair<std::string, void*>> found;
-      for (const Variant& v : variants) {
-        std::string scalar = std::string(base) + (v.f32 ? "f" : "");
-        std::string vector = "_ZGV" + std::string(1, v.isa) + "N" + std::to_string(v.lanes) + params + "_" + scalar;
-        void* address = ::dlsym(library, vector.c_str());
-        if (!address) return;
-        found.emplace_back(vector, address);
-      }
-      for (size_t i = 0; i < found.size(); ++i) {
-        const Variant& v = variants[i];
-        m.names.push_back(std::make_unique<std::string>(std::string(base) + (v.f32 ? "f" : "")));
-        llvm::StringRef scalar = *m.names.back();
-        m.names.push_back(std::make_unique<std::string>(found[i].first));
-        llvm::StringRef vector = *m.names.back();
-        m.names.push_back(std::make_unique<std::string>("_ZGV_LLVM_N" + std::to_string(v.lanes) + params));
-        llvm::StringRef prefix = *m.names.back();
-        m.extra.emplace_back(scalar, vector, llvm::ElementCount::getFixed(v.lanes), false, prefix, std::nullopt);
-        m.symbols.push_back(found[i]);
-      }
-    };
-#define STRATA_LIBM(OpClass, name) add(#name, 1);
-#define STRATA_LIBM2(OpClass, name) add(#name, 2);
-#include "lowering/LibmCalls.def"
-#undef STRATA_LIBM2
-#undef STRATA_LIBM
-    return m;
-  }();
-  return math;
-}
-
-}  // namespace
-
-const std::vector<std::pair<std::string, void*>>& vectorMathLibrary() { return vectorMath().symbols; }
-bool vectorMathLibraryIsComplete() { return vectorMath().complete; }
-llvm::ArrayRef<llvm::VecDesc> libmCallVectorVariants() { return vectorMath().extra; }
 
 }  // namespace mlir::strata

@@ -17,7 +17,6 @@ namespace llvm {
 class LLVMContext;
 class Module;
 class TargetMachine;
-class VecDesc;
 }  // namespace llvm
 
 namespace mlir {
@@ -69,17 +68,6 @@ inline constexpr const char* kPartMarker = "; strata: part ";
 // The host's assembly for LLVM IR text (already optimised: code generation only): one module,
 // or several, each after a kPartMarker line.
 bool assemblyFromLlvmIr(const std::string& ir, int optLevel, std::string& assembly, std::string& error);
-
-// glibc's vector math library (libmvec), when the process can load it: the vector variants
-// of sin, cos, tan, exp, log and pow (f32 and f64) that LLVM's loop vectoriser calls with
-// -vector-library=LIBMVEC, and those of the libm calls of LibmCalls.def (erf, tanh, log1p,
-// ...) where libmvec has them, by name and address. Empty when unavailable (loops then call
-// the scalar libm functions). The JIT resolves these names to these addresses.
-const std::vector<std::pair<std::string, void*>>& vectorMathLibrary();
-// Whether every function of LLVM's own LIBMVEC table resolved (then -vector-library=LIBMVEC).
-bool vectorMathLibraryIsComplete();
-// The vector variants of LibmCalls.def's functions found in libmvec, for the loop vectoriser.
-llvm::ArrayRef<llvm::VecDesc> libmCallVectorVariants();
 
 // Registers the host target with LLVM (once per process).
 void initializeNativeTarget();

@@ -31,6 +31,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 #include "lowering/LlvmCodegen.h"
+#include "lowering/VectorMath.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::strata {
@@ -174,7 +175,7 @@ unsigned codegenThreads() {
 
 LogicalResult compileToObjects(ModuleOp module, int optLevel, unsigned parts, ObjectCode& out) {
   auto t0 = std::chrono::steady_clock::now();
-  vectorMathLibraryIsComplete();  // its one-time set-up, before any thread reads it
+  vectorMathFunctions();  // its one-time set-up, before any thread reads it
   std::string error;
   PooledTargetMachine tm = acquireHostTargetMachine(optLevel, error);
   if (!tm) return module.emitError(error);

@@ -11,6 +11,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "lowering/LlvmCodegen.h"
+#include "lowering/VectorMath.h"
 
 namespace strata::backends::cpu {
 

@@ -4,6 +4,11 @@
 // operation from here; the file itself stays the one place that defines the primitive.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <span>
 #include <string>
 
@@ -89,6 +94,49 @@ bool all_within(const X& x, T lo, T hi) {
   return all_at_least(x, lo) && x.template maxCoeff<Eigen::PropagateNaN>() <= hi;
 }
 
+// Whole packets. Eigen evaluates an expression in packets (pexp, plog, ptanh: its own
+// polynomials) but an unaligned head and a tail shorter than a packet element by element
+// (std::exp, libm): two implementations that differ by an ulp on some inputs, so equal inputs
+// gave unequal outputs depending on where they sat (argmax of exp of 37 equal floats was 32,
+// not 0; tests/jit/test_math_lanes.cpp). So every element of a float op is evaluated inside a
+// whole aligned packet: a block that starts 64-byte aligned and spans a multiple of kLanes
+// elements directly, any other (a thread's chunk edges, the array's end) on an aligned copy
+// padded with its last element. kLanes is a multiple of every packet (AVX-512's 64 bytes).
+inline constexpr int64_t kLanes = 64;
+
+// A 64-byte aligned buffer of kBlock elements per thread, type and slot.
+template <class T, int kSlot>
+T* block_scratch() {
+  static_assert(kBlock % kLanes == 0);
+  thread_local std::unique_ptr<T, decltype(&std::free)> buffer{
+      static_cast<T*>(std::aligned_alloc(64, (kBlock * sizeof(T) + 63) / 64 * 64)), &std::free};
+  if (!buffer) throw std::bad_alloc();
+  return buffer.get();
+}
+
+inline bool aligned64(const void* p) { return reinterpret_cast<uintptr_t>(p) % 64 == 0; }
+
+// Runs block(b, e) over [lo, hi) in blocks on a global grid of kBlock, so that a chunk's
+// blocks after its first start aligned wherever the thread pool cut.
+template <class F>
+void for_blocks(int64_t lo, int64_t hi, F&& block) {
+  for (int64_t b = lo; b < hi;) {
+    const int64_t e = std::min(hi, (b / kBlock + 1) * kBlock);
+    block(b, e);
+    b = e;
+  }
+}
+
+// Copies n elements from p to an aligned scratch buffer, padded to a multiple of kLanes with
+// the last element (a value the op is defined on).
+template <class S, int kSlot>
+const S* padded_copy(const S* p, int64_t n) {
+  S* buffer = block_scratch<S, kSlot>();
+  std::copy(p, p + n, buffer);
+  std::fill(buffer + n, buffer + (n + kLanes - 1) / kLanes * kLanes, p[n - 1]);
+  return buffer;
+}
+
 // Evaluates out = op(x) over chunks split across the thread pool. Op::eval takes an Eigen
 // array expression in the compute type C (f32 for bf16/f16) and returns one; the result is
 // cast to the output storage type O.
@@ -97,14 +145,21 @@ void map_unary(const KernelArg& a, const KernelArg& o) {
   using C = typename kernels::ComputeOf<S>::type;
   const S* x = a.as<S>();
   O* y = o.as<O>();
+  // The one expression every element goes through.
+  auto eval = [](const S* xp, O* yp, int64_t n) {
+    CMap<S> xm(xp, n);
+    MMap<O> ym(yp, n);
+    if constexpr (std::is_same_v<S, C>) ym = Op::eval(xm).template cast<O>();
+    else ym = Op::eval(xm.template cast<C>()).template cast<O>();
+  };
   kernels::parallel_for(o.size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
-    for (int64_t b = lo; b < hi; b += kBlock) {
-      const int64_t e = std::min(hi, b + kBlock);
-      CMap<S> xm(x + b, e - b);
-      MMap<O> ym(y + b, e - b);
-      if constexpr (std::is_same_v<S, C>) ym = Op::eval(xm).template cast<O>();
-      else ym = Op::eval(xm.template cast<C>()).template cast<O>();
-    }
+    for_blocks(lo, hi, [&](int64_t b, int64_t e) {
+      const int64_t n = e - b;
+      if (!std::is_floating_point_v<C> || (n % kLanes == 0 && aligned64(y + b))) return eval(x + b, y + b, n);
+      O* out = block_scratch<O, 2>();
+      eval(padded_copy<S, 0>(x + b, n), out, (n + kLanes - 1) / kLanes * kLanes);
+      std::copy(out, out + n, y + b);
+    });
   });
 }
 
@@ -115,38 +170,47 @@ void map_binary(const KernelArg& a, const KernelArg& b, const KernelArg& o) {
   const S* x = a.as<S>();
   const S* y = b.as<S>();
   O* z = o.as<O>();
-  bool xs = a.shape().empty() && !o.shape().empty();
-  bool ys = b.shape().empty() && !o.shape().empty();
-  auto block = [&](int64_t lo, int64_t hi) {
-    int64_t n = hi - lo;
-    MMap<O> zm(z + lo, n);
+  const bool xs = a.shape().empty() && !o.shape().empty();
+  const bool ys = b.shape().empty() && !o.shape().empty();
+  // The one expression every element goes through: xp, yp at the block's first element (or the
+  // 0-d operand's one).
+  auto eval = [&](const S* xp, const S* yp, O* zp, int64_t n) {
+    MMap<O> zm(zp, n);
     auto in = [&](const S* p, bool scalar) {
       if constexpr (std::is_same_v<S, C>) {
-        return scalar ? Vec<C>(Vec<C>::Constant(n, *p)) : Vec<C>(CMap<S>(p + lo, n));
+        return scalar ? Vec<C>(Vec<C>::Constant(n, *p)) : Vec<C>(CMap<S>(p, n));
       } else {
-        return scalar ? Vec<C>(Vec<C>::Constant(n, static_cast<C>(*p)))
-                      : Vec<C>(CMap<S>(p + lo, n).template cast<C>());
+        return scalar ? Vec<C>(Vec<C>::Constant(n, static_cast<C>(*p))) : Vec<C>(CMap<S>(p, n).template cast<C>());
       }
     };
     // Fast paths avoid materialising the operands for the common f32/f64 cases.
     if constexpr (std::is_same_v<S, C>) {
       if (!xs && !ys) {
-        zm = Op::eval(CMap<S>(x + lo, n), CMap<S>(y + lo, n)).template cast<O>();
+        zm = Op::eval(CMap<S>(xp, n), CMap<S>(yp, n)).template cast<O>();
         return;
       }
       if (!xs && ys) {
-        zm = Op::eval(CMap<S>(x + lo, n), Vec<C>::Constant(n, *y)).template cast<O>();
+        zm = Op::eval(CMap<S>(xp, n), Vec<C>::Constant(n, *yp)).template cast<O>();
         return;
       }
       if (xs && !ys) {
-        zm = Op::eval(Vec<C>::Constant(n, *x), CMap<S>(y + lo, n)).template cast<O>();
+        zm = Op::eval(Vec<C>::Constant(n, *xp), CMap<S>(yp, n)).template cast<O>();
         return;
       }
     }
-    zm = Op::eval(in(x, xs), in(y, ys)).template cast<O>();
+    zm = Op::eval(in(xp, xs), in(yp, ys)).template cast<O>();
   };
   kernels::parallel_for(o.size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
-    for (int64_t s = lo; s < hi; s += kBlock) block(s, std::min(hi, s + kBlock));
+    for_blocks(lo, hi, [&](int64_t s, int64_t e) {
+      const int64_t n = e - s;
+      const S* xp = xs ? x : x + s;
+      const S* yp = ys ? y : y + s;
+      if (!std::is_floating_point_v<C> || (n % kLanes == 0 && aligned64(z + s))) return eval(xp, yp, z + s, n);
+      O* out = block_scratch<O, 2>();
+      eval(xs ? x : padded_copy<S, 0>(xp, n), ys ? y : padded_copy<S, 1>(yp, n), out,
+           (n + kLanes - 1) / kLanes * kLanes);
+      std::copy(out, out + n, z + s);
+    });
   });
 }
 
