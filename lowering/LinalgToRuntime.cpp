@@ -37,20 +37,16 @@ struct LinalgLowering : OpConversionPattern<LinalgOp> {
     }
     Type index = rw.getIndexType(), i64 = rw.getI64Type();
     auto c = [&](Type t, int64_t v) -> Value { return arith::ConstantOp::create(rw, loc, rw.getIntegerAttr(t, v)); };
-    SmallVector<Value> buffers;
-    for (Value in : inputs) {
-      // The kernels only read their operands: the operand's own buffer, read-only (bufferization
-      // copies it only when it is a strided view, which the call cannot take).
-      auto t = cast<RankedTensorType>(in.getType());
-      buffers.push_back(bufferization::ToBufferOp::create(rw, loc, MemRefType::get(t.getShape(), t.getElementType()), in,
-                                                          /*read_only=*/true));
-    }
-    SmallVector<Type> resultTypes;
+    // The kernels only read their operands: each one's own buffer, read-only (bufferization
+    // copies it only when it is a strided view, which the call cannot take); they write fresh
+    // result buffers.
+    SmallVector<Value> pointers, outs;
+    for (Value in : inputs) pointers.push_back(readOnlyPointer(rw, loc, in));
+    SmallVector<RankedTensorType> resultTypes;
     for (Type t : op.getResultTypes()) {
-      auto rt = cast<RankedTensorType>(t);
-      resultTypes.push_back(rt);
-      Value fresh = bufferization::AllocTensorOp::create(rw, loc, rt, ValueRange{});
-      buffers.push_back(bufferization::ToBufferOp::create(rw, loc, MemRefType::get(rt.getShape(), rt.getElementType()), fresh));
+      resultTypes.push_back(cast<RankedTensorType>(t));
+      outs.push_back(freshBuffer(rw, loc, resultTypes.back()));
+      pointers.push_back(alignedPointer(rw, loc, outs.back()));
     }
     // The pointers go to the call itself (not through a stack array), so that buffer
     // assignment sees every buffer live up to the call (transforms/BufferAssignment.cpp).
@@ -58,11 +54,10 @@ struct LinalgLowering : OpConversionPattern<LinalgOp> {
                             c(i64, a.getElementType().isF64() ? 1 : 0), c(i64, batch), c(i64, s[s.size() - 2]),
                             c(i64, s[s.size() - 1]), c(i64, bRows), c(i64, bCols)};
     SmallVector<Type> argTypes(8, i64);
-    if (buffers.size() > static_cast<size_t>(::strata::cpu_abi::kLinalgBuffers))
+    if (pointers.size() > static_cast<size_t>(::strata::cpu_abi::kLinalgBuffers))
       return op.emitError("strata.linalg: more operands and results than the runtime call takes");
     for (size_t i = 0; i < static_cast<size_t>(::strata::cpu_abi::kLinalgBuffers); ++i) {
-      args.push_back(i < buffers.size() ? memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, buffers[i]).getResult()
-                                        : c(index, 0));
+      args.push_back(i < pointers.size() ? pointers[i] : c(index, 0));
       argTypes.push_back(index);
     }
     ModuleOp module = op->getParentOfType<ModuleOp>();
@@ -71,8 +66,7 @@ struct LinalgLowering : OpConversionPattern<LinalgOp> {
     func::CallOp::create(rw, loc, runtime, args);
     SmallVector<Value> results;
     for (auto [i, t] : llvm::enumerate(resultTypes))
-      results.push_back(bufferization::ToTensorOp::create(rw, loc, t, buffers[inputs.size() + i], /*restrict=*/true,
-                                                          /*writable=*/true));
+      results.push_back(bufferization::ToTensorOp::create(rw, loc, t, outs[i], /*restrict=*/true, /*writable=*/true));
     rw.replaceOp(op, results);
     return success();
   }
