@@ -100,14 +100,16 @@ bool all_within(const X& x, T lo, T hi) {
 // gave unequal outputs depending on where they sat (argmax of exp of 37 equal floats was 32,
 // not 0; tests/jit/test_math_lanes.cpp). So every element of a float op is evaluated inside a
 // whole aligned packet: a block that starts 64-byte aligned and spans a multiple of kLanes
-// elements directly, any other (a thread's chunk edges, the array's end) on an aligned copy
-// padded with its last element. kLanes is a multiple of every packet (AVX-512's 64 bytes).
-inline constexpr int64_t kLanes = 64;
+// elements directly, any other (a thread's chunk edges, the array's end, a 0-d array) on an
+// aligned copy padded with its last element. kLanes<C, O> is a multiple of every packet of the
+// compute and output types (64 bytes, AVX-512's; 16 floats, 8 doubles, 32 bf16, 64 bools).
+template <class C, class O>
+inline constexpr int64_t kLanes = 64 / static_cast<int64_t>(std::min(sizeof(C), sizeof(O)));
 
 // A 64-byte aligned buffer of kBlock elements per thread, type and slot.
 template <class T, int kSlot>
 T* block_scratch() {
-  static_assert(kBlock % kLanes == 0);
+  static_assert(kBlock % 64 == 0);  // a whole number of any kLanes
   thread_local std::unique_ptr<T, decltype(&std::free)> buffer{
       static_cast<T*>(std::aligned_alloc(64, (kBlock * sizeof(T) + 63) / 64 * 64)), &std::free};
   if (!buffer) throw std::bad_alloc();
@@ -127,13 +129,13 @@ void for_blocks(int64_t lo, int64_t hi, F&& block) {
   }
 }
 
-// Copies n elements from p to an aligned scratch buffer, padded to a multiple of kLanes with
-// the last element (a value the op is defined on).
+// Copies n elements from p to an aligned scratch buffer, padded to `padded` elements with the
+// last one (a value the op is defined on).
 template <class S, int kSlot>
-const S* padded_copy(const S* p, int64_t n) {
+const S* padded_copy(const S* p, int64_t n, int64_t padded) {
   S* buffer = block_scratch<S, kSlot>();
   std::copy(p, p + n, buffer);
-  std::fill(buffer + n, buffer + (n + kLanes - 1) / kLanes * kLanes, p[n - 1]);
+  std::fill(buffer + n, buffer + padded, p[n - 1]);
   return buffer;
 }
 
@@ -154,10 +156,11 @@ void map_unary(const KernelArg& a, const KernelArg& o) {
   };
   kernels::parallel_for(o.size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
     for_blocks(lo, hi, [&](int64_t b, int64_t e) {
-      const int64_t n = e - b;
-      if (!std::is_floating_point_v<C> || (n % kLanes == 0 && aligned64(y + b))) return eval(x + b, y + b, n);
+      const int64_t n = e - b, lanes = kLanes<C, O>;
+      if (!std::is_floating_point_v<C> || (n % lanes == 0 && aligned64(y + b))) return eval(x + b, y + b, n);
+      const int64_t padded = (n + lanes - 1) / lanes * lanes;
       O* out = block_scratch<O, 2>();
-      eval(padded_copy<S, 0>(x + b, n), out, (n + kLanes - 1) / kLanes * kLanes);
+      eval(padded_copy<S, 0>(x + b, n, padded), out, padded);
       std::copy(out, out + n, y + b);
     });
   });
@@ -202,13 +205,13 @@ void map_binary(const KernelArg& a, const KernelArg& b, const KernelArg& o) {
   };
   kernels::parallel_for(o.size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
     for_blocks(lo, hi, [&](int64_t s, int64_t e) {
-      const int64_t n = e - s;
+      const int64_t n = e - s, lanes = kLanes<C, O>;
       const S* xp = xs ? x : x + s;
       const S* yp = ys ? y : y + s;
-      if (!std::is_floating_point_v<C> || (n % kLanes == 0 && aligned64(z + s))) return eval(xp, yp, z + s, n);
+      if (!std::is_floating_point_v<C> || (n % lanes == 0 && aligned64(z + s))) return eval(xp, yp, z + s, n);
+      const int64_t padded = (n + lanes - 1) / lanes * lanes;
       O* out = block_scratch<O, 2>();
-      eval(xs ? x : padded_copy<S, 0>(xp, n), ys ? y : padded_copy<S, 1>(yp, n), out,
-           (n + kLanes - 1) / kLanes * kLanes);
+      eval(xs ? x : padded_copy<S, 0>(xp, n, padded), ys ? y : padded_copy<S, 1>(yp, n, padded), out, padded);
       std::copy(out, out + n, z + s);
     });
   });
