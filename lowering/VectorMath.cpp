@@ -1,5 +1,6 @@
 // glibc's libmvec for the host's loops, one variant per function (VectorMath.h).
 #include "lowering/VectorMath.h"
+#include "lowering/LlvmCodegen.h"
 
 #include <dlfcn.h>
 
@@ -14,7 +15,6 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
-#include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
 namespace mlir::strata {
@@ -32,15 +32,16 @@ struct VectorMath {
 const VectorMath& vectorMath() {
   static const VectorMath math = [] {
     VectorMath m;
-    if (!llvm::Triple(llvm::sys::getProcessTriple()).isX86() || !llvm::Triple(llvm::sys::getProcessTriple()).isArch64Bit())
-      return m;
+    // The host the JIT compiles for (LlvmCodegen.h), its triple and features parsed once there.
+    const HostTarget& host = hostTarget();
+    const llvm::Triple triple(host.triple);
+    if (!triple.isX86() || !triple.isArch64Bit()) return m;
     void* library = ::dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!library) return m;
     // x86-64's libmvec variants: SSE (b: 2 doubles, 4 floats) and AVX2 (d: 4, 8); glibc's
     // AVX-512 ones (e) LLVM's table lacks, and they would mean a third implementation. The
     // widest the CPU runs is the one every lane calls.
-    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-    const bool avx2 = features.lookup("avx2");
+    const bool avx2 = host.features.find("+avx2") != std::string::npos;
     auto add = [&](std::string_view base, unsigned arity) {
       const std::string params(arity, 'v');
       for (bool f32 : {true, false}) {
