@@ -2,6 +2,8 @@
 // files: every MLIR header costs seconds of compile time.
 #pragma once
 
+#include <memory>
+
 #include "mlir/IR/Dialect.h"
 
 #include "StrataDialect.h.inc"

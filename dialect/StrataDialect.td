@@ -21,6 +21,12 @@ def Strata_Dialect : Dialect {
   }];
   let hasConstantMaterializer = 1;
   let hasCanonicalizer = 1;  // StrataDialect.cpp: ops computing empty tensors become constants
+  let extraClassDeclaration = [{
+    // The canonicalizer's frozen patterns for this context, kept here because the dialect
+    // lives as long as the context (defined and used in lowering/Canonicalize.cpp).
+    struct CanonicalizationCache;
+    std::shared_ptr<CanonicalizationCache> canonicalizationCache;
+  }];
 }
 
 //===----------------------------------------------------------------------------------===//

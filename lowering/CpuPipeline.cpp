@@ -1,5 +1,6 @@
 // The CPU pipeline's stages (CpuPipeline.h). Each function is a recipe; the comments say why
 // the order matters.
+#include "lowering/Canonicalize.h"
 #include "lowering/CpuPipeline.h"
 
 #include "llvm/IR/LLVMContext.h"
@@ -43,7 +44,7 @@ void addLinalgPasses(OpPassManager& pm, const PipelineOptions& options) {
   //    share the buffer of the input it consumes). Fills merged by CSE are split again, one per
   //    use: two GEMM results or reduction accumulators sharing one zero fill would bufferize to
   //    a copy, and the runtime-GEMM pass recognises a GEMM by the fill just before it.
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCachedCanonicalizerPass());
   pm.addPass(createCSEPass());
   // 3. Loop-invariant values (a loop body's ops on constants and on values from outside the
   //    loop) move out of scf.while/scf.for bodies and scf.if branches' loops: computed once.
@@ -107,7 +108,7 @@ void addBufferizePasses(OpPassManager& pm, const PipelineOptions& options) {
   out.hoistStaticAllocs = true;
   out.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(out));
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCachedCanonicalizerPass());
   // 4. Results returned through a reshape are computed in the output buffer too.
   pm.addPass(createForwardOutputsPass());
   // 5. Outputs take over the buffers of donated inputs (after 4, which settles where each
@@ -128,7 +129,7 @@ void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   //    reductions (innermost, as StrataToLinalg orders them).
   pm.addPass(createTileTransposesPass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCachedCanonicalizerPass());
   // 3. Adjacent loops over one iteration space that depend only iteration by iteration become
   //    one (an input fusion's fill, reduction and epilogue: one nest). Part of fusion: with
   //    fusion off every op keeps its own loop nest.
@@ -147,7 +148,7 @@ void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   ScratchArenaPassOptions arena;
   arena.share = options.jit.assign_buffers;
   pm.addPass(createScratchArenaPass(arena));
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCachedCanonicalizerPass());
   // 5. Outlined functions that repeat (one per layer of a repeated block) are kept once: LLVM
   //    optimises and compiles each distinct loop nest once.
   pm.addPass(createMergeIdenticalFunctionsPass());
@@ -173,7 +174,7 @@ void addLlvmDialectPasses(OpPassManager& pm, const PipelineOptions& options) {
   // 3. The runtime's view: parallel loops launched through parallel_for, one entry point.
   pm.addPass(createParallelLaunchPass());
   pm.addPass(createCpuEntryPass());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCachedCanonicalizerPass());
 }
 
 namespace {

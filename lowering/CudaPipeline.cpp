@@ -1,5 +1,6 @@
 // The cuda target's stages (CudaPipeline.h). Each function is a recipe; the comments say why
 // the order matters.
+#include "lowering/Canonicalize.h"
 #include "lowering/CudaPipeline.h"
 
 #include <mutex>
@@ -56,14 +57,14 @@ void addCudaLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   pm.addPass(createRuntimeGemmPass(gemm));
   pm.addPass(createExpandStridedCopiesPass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCachedCanonicalizerPass());
   // 2. Adjacent loops over one iteration space become one (one kernel instead of several), as
   //    on the CPU; then temporaries move into the scratch arena (device memory).
   if (options.jit.fuse) pm.addPass(createFuseParallelLoopsPass());
   ScratchArenaPassOptions arena;
   arena.share = options.jit.assign_buffers;
   pm.addPass(createScratchArenaPass(arena));
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCachedCanonicalizerPass());
 }
 
 void addGpuKernelPasses(OpPassManager& pm, const PipelineOptions&) {
@@ -72,7 +73,7 @@ void addGpuKernelPasses(OpPassManager& pm, const PipelineOptions&) {
   //    constants sunk into them; the host keeps views, copies and launches.
   pm.addPass(createGpuMapLoopsPass());
   pm.addPass(createConvertParallelLoopToGpuPass());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCachedCanonicalizerPass());
   // Constants sink into the kernels: a kernel dividing by a known extent compiles to a
   // multiply and shift, not a 64-bit division by an argument.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -100,7 +101,7 @@ void addNvvmPasses(OpPassManager& pm, const PipelineOptions& options) {
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
   // Integer math (absi, ctpop, ctlz) has no libdevice call: LLVM's intrinsics, which NVPTX has.
   kernels.addPass(createConvertMathToLLVMPass());
-  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCachedCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -499,6 +499,8 @@ def CpuEntryPass : Pass<"strata-cpu-entry", "::mlir::ModuleOp"> {
        entry function with them.
     3. The entry function's aligned pointers get `noalias`: inputs are only read, and outputs
        and the scratch arena overlap nothing.
+    4. The entry function becomes internal: called once, it is inlined into strata_entry and
+       the descriptors' constants fold into it.
 
     REQUIRES: the LLVM dialect.
   }];

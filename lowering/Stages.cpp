@@ -1,6 +1,8 @@
 // The shared stages (Stages.h) and the loop that runs a stage list.
 #include "lowering/Stages.h"
 
+#include "lowering/Canonicalize.h"
+
 #include "mlir/IR/Verifier.h"
 
 #include "dialect/StrataOps.h"
@@ -14,7 +16,7 @@
 namespace mlir::strata {
 namespace {
 
-void addCanonicalize(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCanonicalizerPass()); }
+void addCanonicalize(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCachedCanonicalizerPass()); }
 void addCse(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCSEPass()); }
 // Fusion off (JitOptions::fuse): the stage is the program unchanged, every op its own loop nest.
 // Which dots take an epilogue is the target's to say (PipelineOptions::dotEpilogueTypes).

@@ -1,10 +1,10 @@
 // --strata-cpu-entry (LLVM dialect): strata_entry(void* const* buffers) rebuilds each memref
 // descriptor of the entry function (the one with strata.entry_arg_types) from a bare pointer —
 // offset 0, the static sizes, row-major strides — and calls it; its aligned pointers get
-// noalias.
+// noalias, and it becomes internal (LLVM inlines it into strata_entry, folding the constants).
 // RUN: strata-opt --split-input-file --verify-diagnostics --strata-cpu-entry %s | FileCheck %s
 
-// CHECK-LABEL: llvm.func @main
+// CHECK-LABEL: llvm.func internal @main
 // CHECK-SAME:  (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK-LABEL: llvm.func @strata_entry
 // CHECK-SAME:  (%[[BUFS:.*]]: !llvm.ptr)
