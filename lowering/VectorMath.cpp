@@ -38,23 +38,26 @@ const VectorMath& vectorMath() {
     if (!triple.isX86() || !triple.isArch64Bit()) return m;
     void* library = ::dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!library) return m;
-    // x86-64's libmvec variants: SSE (b: 2 doubles, 4 floats) and AVX2 (d: 4, 8); glibc's
-    // AVX-512 ones (e) LLVM's table lacks, and they would mean a third implementation. The
-    // widest the CPU runs is the one every lane calls.
+    // x86-64's libmvec variants: SSE (b: 2 doubles, 4 floats), AVX2 (d: 4, 8) and AVX-512
+    // (e: 8, 16). The widest the CPU runs is the one every lane calls: on an AVX-512 host the
+    // loops are 512 bits wide, and glibc's 16-lane log1pf/expf/sinf take 20-30% less time per
+    // element than two calls of the 8-lane ones (jit's log1p over 16M floats was 10% behind
+    // eager's 16-lane Eigen packets).
     const bool avx2 = host.features.find("+avx2") != std::string::npos;
+    const bool avx512 = host.features.find("+avx512f") != std::string::npos;
     auto add = [&](std::string_view base, unsigned arity) {
       const std::string params(arity, 'v');
       for (bool f32 : {true, false}) {
         const std::string scalar = std::string(base) + (f32 ? "f" : "");
         std::string chosen;
         unsigned chosenLanes = 0;
-        for (char isa : {'b', 'd'}) {
-          const unsigned lanes = (isa == 'b' ? 2u : 4u) * (f32 ? 2u : 1u);
+        for (char isa : {'b', 'd', 'e'}) {
+          const unsigned lanes = (isa == 'b' ? 2u : isa == 'd' ? 4u : 8u) * (f32 ? 2u : 1u);
           const std::string vector = "_ZGV" + std::string(1, isa) + "N" + std::to_string(lanes) + params + "_" + scalar;
           void* address = ::dlsym(library, vector.c_str());
           if (!address) continue;
           m.symbols.emplace_back(vector, address);
-          if (isa == 'b' || avx2) chosen = vector, chosenLanes = lanes;
+          if (isa == 'b' || (isa == 'd' && avx2) || (isa == 'e' && avx512)) chosen = vector, chosenLanes = lanes;
         }
         if (chosen.empty()) continue;
         VectorMathFunction f;

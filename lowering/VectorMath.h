@@ -8,7 +8,7 @@
 // inputs. One value repeated in an array then came out as two values — exp(x) for 37 equal x
 // had 32 of one value and 5 of another — and an argmax over them picked another index than
 // eager (fuzz_differential, issue 16). So every lane calls one variant: the widest libmvec has
-// for the host (AVX2 where the CPU has it, else SSE), the only one the vectoriser is offered,
+// for the host (AVX-512, else AVX2, else SSE), the only one the vectoriser is offered,
 // and the remaining scalar calls (and vector intrinsics the backend would scalarise) are
 // rewritten after the optimisation pipeline into calls of that variant on a splat.
 // Internal to the compiler (LLVM types).

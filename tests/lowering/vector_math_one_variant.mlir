@@ -6,11 +6,11 @@
 // RUN: strata-opt --emit=llvm-ir --parallel=false %s | grep -o '@\(sin\|llvm\.sin\.[a-z0-9]*\|_ZGV[A-Za-z0-9]*_sin\)(' | sort -u | FileCheck %s --check-prefix=SIN
 // RUN: strata-opt --emit=llvm-ir --parallel=false %s | grep -o '@\(pow\|llvm\.pow\.[a-z0-9]*\|_ZGV[A-Za-z0-9]*_pow\)(' | sort -u | FileCheck %s --check-prefix=POW
 
-// EXP:      @_ZGV{{[bd]}}N{{4|8}}v_expf(
+// EXP:      @_ZGV{{[bde]}}N{{4|8|16}}v_expf(
 // EXP-NOT:  {{.}}
-// SIN:      @_ZGV{{[bd]}}N{{2|4}}v_sin(
+// SIN:      @_ZGV{{[bde]}}N{{2|4|8}}v_sin(
 // SIN-NOT:  {{.}}
-// POW:      @_ZGV{{[bd]}}N{{2|4}}vv_pow(
+// POW:      @_ZGV{{[bde]}}N{{2|4|8}}vv_pow(
 // POW-NOT:  {{.}}
 func.func @main(%x: tensor<37xf32>, %y: tensor<37xf64>) -> (tensor<37xf32>, tensor<37xf64>) {
   %0 = strata.exponential %x : tensor<37xf32>
