@@ -141,7 +141,12 @@ LogicalResult emitStages(llvm::raw_ostream& os, llvm::SourceMgr& sourceMgr, MLIR
     header(stage.name);
     os << (translated ? *translated : mlir::strata::printStage(*module, stage));
   };
-  auto configure = [](PassManager& pm) { return applyPassManagerCLOptions(pm); };
+  // mlir-opt's pass manager flags (--mlir-print-ir-*, --mlir-timing: each stage's pass
+  // manager reports its own passes' times) apply to the stages' pass managers too.
+  auto configure = [](PassManager& pm) {
+    applyDefaultTimingPassManagerCLOptions(pm);
+    return applyPassManagerCLOptions(pm);
+  };
   if (emitStage == "stablehlo") {  // the program after cse (before fusion), as StableHLO
     auto none = [](const mlir::strata::Stage&, const std::string*) {};
     if (failed(mlir::strata::runStages(*module, ::strata::backends::pipeline(target), pipelineOptions(*module, target), {},
