@@ -14,7 +14,6 @@ namespace mlir::strata {
 
 // The context's frozen patterns and the dialects and ops they were collected from.
 struct StrataDialect::CanonicalizationCache {
-  std::mutex mu;
   size_t dialects = 0, ops = 0;
   std::shared_ptr<const FrozenRewritePatternSet> patterns;
 };
@@ -35,9 +34,11 @@ std::shared_ptr<const FrozenRewritePatternSet> collectPatterns(MLIRContext* cont
 std::shared_ptr<const FrozenRewritePatternSet> canonicalizationPatterns(MLIRContext* context) {
   auto* strata = context->getLoadedDialect<StrataDialect>();
   if (!strata) return collectPatterns(context);
+  // One lock for every context's cache: taken once per pass manager run, never contended long.
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
   if (!strata->canonicalizationCache) strata->canonicalizationCache = std::make_shared<StrataDialect::CanonicalizationCache>();
   StrataDialect::CanonicalizationCache& cache = *strata->canonicalizationCache;
-  std::lock_guard<std::mutex> lock(cache.mu);
   const size_t dialects = context->getLoadedDialects().size(), ops = context->getRegisteredOperations().size();
   if (!cache.patterns || cache.dialects != dialects || cache.ops != ops) {
     cache.patterns = collectPatterns(context);
