@@ -1,7 +1,8 @@
 // The CPU pipeline's stages (CpuPipeline.h). Each function is a recipe; the comments say why
 // the order matters.
-#include "lowering/Canonicalize.h"
 #include "lowering/CpuPipeline.h"
+
+#include "lowering/Canonicalize.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"

@@ -1,7 +1,8 @@
 // The cuda target's stages (CudaPipeline.h). Each function is a recipe; the comments say why
 // the order matters.
-#include "lowering/Canonicalize.h"
 #include "lowering/CudaPipeline.h"
+
+#include "lowering/Canonicalize.h"
 
 #include <mutex>
 

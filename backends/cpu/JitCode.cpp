@@ -67,13 +67,12 @@ namespace {
 // addresses), so it still binds to nothing else; ~JitCode removes it, freeing its code.
 class SharedJit {
  public:
-  // The JIT, or null with the reason (then every load fails with it).
   static SharedJit& get() {
     static SharedJit* shared = new SharedJit;  // never destroyed: executables may outlive statics
     return *shared;
   }
+  // The JIT, or null with the reason in error() (then every load fails with it).
   llvm::orc::LLJIT* jit() { return jit_.get(); }
-  llvm::orc::JITDylib* runtime() { return runtime_; }
   const std::string& error() const { return error_; }
   // A fresh, uniquely named JITDylib linking against the runtime.
   llvm::orc::JITDylib& program() {
