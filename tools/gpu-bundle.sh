@@ -53,9 +53,12 @@ kernel_flags="${STRATA_GPU_KERNEL_FLAGS:--march=x86-64-v2}"
 system_libs='^(linux-vdso|ld-linux-x86-64|libc|libm|libmvec|libdl|libpthread|librt|libutil|libresolv|libstdc\+\+|libgcc_s|libz|libzstd|libffi|libtinfo|libcuda|libnvidia-[a-z-]+|libcudart|libcublas|libcublasLt|libnvJitLink|libnvrtc|libnvrtc-builtins)\.so'
 
 # --- Configure (every time: cheap, and it pins the options) and build. ---
+# Without MPI: the GPU binaries use one process (NCCL's one-rank communicator needs no MPI), and
+# libmpi would drag Open MPI's libraries (open-pal, hwloc, libevent, udev) into the bundle.
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_COMPILER=clang++-22 -DCMAKE_C_COMPILER=clang-22 \
-  -DSTRATA_STATIC_LLVM=ON -DSTRATA_NATIVE=OFF "-DSTRATA_KERNEL_FLAGS=$kernel_flags" >/dev/null
+  -DSTRATA_STATIC_LLVM=ON -DSTRATA_NATIVE=OFF "-DSTRATA_KERNEL_FLAGS=$kernel_flags" \
+  -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >/dev/null
 
 known="$(ninja -C "$build_dir" -t targets all | sed -n 's/^\([^:]*\): .*/\1/p')"
 present=()

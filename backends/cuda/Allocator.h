@@ -11,7 +11,7 @@
 // set_memory_limit(). When the cap or cuMemAlloc refuses, the cache is released and the
 // allocation retried once; then it fails with the bytes asked, free on the device and cached.
 //
-// Under CUDA graph capture (Driver::begin_capture, thread-local mode) only allocations the cache
+// Under CUDA graph capture (Driver::capture, thread-local mode) only allocations the cache
 // can serve succeed: cuMemAlloc and the release's stream synchronize are refused by the driver
 // and invalidate the capture. Allocate a graph's buffers before capturing it.
 #pragma once

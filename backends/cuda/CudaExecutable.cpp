@@ -3,6 +3,11 @@
 // reading an output on the host waits for them (Allocator.h: copies synchronize the stream).
 #include "backends/cuda/CudaExecutable.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <string_view>
 #include <vector>
 
 #include "backends/cuda/Allocator.h"
@@ -13,6 +18,20 @@
 
 namespace strata::backends::cuda {
 namespace {
+
+struct AtomicGraphStats {
+  std::atomic<uint64_t> captures{0}, replays{0}, failures{0};
+};
+AtomicGraphStats g_stats;
+
+// STRATA_CUDA_GRAPHS=0 turns graphs off; set_graphs_enabled overrides it.
+std::atomic<bool>& graphs_on() {
+  static std::atomic<bool> on{[] {
+    const char* e = std::getenv("STRATA_CUDA_GRAPHS");
+    return !(e && std::string_view(e) == "0");
+  }()};
+  return on;
+}
 
 // A device buffer owned by the executable (a constant or a global).
 struct DeviceBuffer {
@@ -45,6 +64,11 @@ class CudaExecutable final : public Executable {
     ptx_ = std::move(ptx);
   }
   ~CudaExecutable() override {
+    // Graphs still running are freed by the driver when they finish; their buffers are reused
+    // only by work queued after them on the device stream.
+    for (GraphEntry& e : graphs_.entries) (void)driver().destroy_graph_exec(e.exec);
+    deallocate(device_, graphs_.scratch);
+    deallocate(device_, graphs_.workspace);
     if (module_) (void)driver().unload_module(device_, module_);
   }
 
@@ -90,6 +114,10 @@ class CudaExecutable final : public Executable {
                                         stream->device().str());
     Driver& d = driver();
     if (absl::Status s = d.use_device(device_); !s.ok()) return s;
+    if (host_.steps.size() >= 2 && graphs_enabled()) {
+      absl::StatusOr<bool> replayed = run_as_graph(inputs, outputs);
+      if (!replayed.ok() || *replayed) return replayed.status();
+    }
     // The scratch arena: taken from the caching allocator and given back once the steps are
     // queued — work on the device's one stream is ordered, so the next user of the block runs
     // after these steps.
@@ -104,17 +132,27 @@ class CudaExecutable final : public Executable {
       }
       workspace = *w;
     }
+    absl::Status status = enqueue(inputs, outputs, *scratch, workspace, nullptr);
+    deallocate(device_, *scratch);
+    deallocate(device_, workspace);
+    return status;
+  }
+
+  // Queues every step on `stream` (the device stream when null) over the call's buffers.
+  absl::Status enqueue(const void* const* inputs, void* const* outputs, void* scratch, void* workspace,
+                       CUstream stream) const {
+    Driver& d = driver();
     auto base = [&](const BufferRef& r) -> char* {
       char* b = nullptr;
       switch (r.base) {
         case BufferRef::Base::constant: b = static_cast<char*>(const_ptrs_[static_cast<size_t>(r.index)]); break;
         case BufferRef::Base::input: b = static_cast<char*>(const_cast<void*>(inputs[r.index])); break;
         case BufferRef::Base::output: {
-          int alias = static_cast<size_t>(r.index) < p_.output_aliases.size() ? p_.output_aliases[static_cast<size_t>(r.index)] : -1;
+          int alias = output_alias(r.index);
           b = static_cast<char*>(alias >= 0 ? const_cast<void*>(inputs[alias]) : outputs[r.index]);
           break;
         }
-        case BufferRef::Base::scratch: b = static_cast<char*>(*scratch); break;
+        case BufferRef::Base::scratch: b = static_cast<char*>(scratch); break;
         case BufferRef::Base::global: b = static_cast<char*>(global_ptrs_[static_cast<size_t>(r.index)]); break;
       }
       return b + r.offset;
@@ -124,10 +162,10 @@ class CudaExecutable final : public Executable {
     std::vector<void*> params;
     for (const Step& s : host_.steps) {
       if (s.kind == Step::Kind::gemm) {
-        status = run_gemm(s, base, workspace);
+        status = run_gemm(s, base, workspace, stream);
       } else if (s.kind == Step::Kind::copy) {
         status = d.copy_device(device_, reinterpret_cast<CUdeviceptr>(base(s.dst)),
-                               reinterpret_cast<CUdeviceptr>(base(s.src)), static_cast<size_t>(s.bytes));
+                               reinterpret_cast<CUdeviceptr>(base(s.src)), static_cast<size_t>(s.bytes), stream);
       } else {
         values.assign(s.args.size(), 0);
         params.resize(s.args.size());
@@ -144,17 +182,98 @@ class CudaExecutable final : public Executable {
           params[i] = slot;
         }
         status = d.launch(device_, functions_[static_cast<size_t>(s.kernel)], s.grid[0], s.grid[1], s.grid[2],
-                          s.block[0], s.block[1], s.block[2], s.shared_bytes, nullptr, params.data());
+                          s.block[0], s.block[1], s.block[2], s.shared_bytes, stream, params.data());
       }
       if (!status.ok()) break;
     }
-    deallocate(device_, *scratch);
-    deallocate(device_, workspace);
     return status;
   }
 
+  int output_alias(int output) const {
+    return static_cast<size_t>(output) < p_.output_aliases.size() ? p_.output_aliases[static_cast<size_t>(output)] : -1;
+  }
+
+  // The call as one graph launch (true), or not (false: run it as plain launches). Buffers seen
+  // for the first time are remembered; the second time they are recorded as a graph. A program
+  // whose capture fails (a step the driver cannot record) stays with plain launches.
+  absl::StatusOr<bool> run_as_graph(const void* const* inputs, void* const* outputs) const {
+    Driver& d = driver();
+    std::vector<const void*> key(inputs, inputs + p_.inputs.size());
+    for (int o = 0; o < static_cast<int>(p_.outputs.size()); ++o)  // a donated output is its input
+      key.push_back(output_alias(o) >= 0 ? nullptr : outputs[o]);
+    std::lock_guard<std::mutex> lock(graphs_.mu);
+    Graphs& g = graphs_;
+    if (g.failed) return false;
+    ++g.clock;
+    for (GraphEntry& e : g.entries)
+      if (e.key == key) {
+        e.used = g.clock;
+        if (absl::Status s = d.graph_launch(device_, e.exec); !s.ok()) return s;
+        g_stats.replays.fetch_add(1, std::memory_order_relaxed);
+        return true;
+      }
+    auto seen = std::find(g.seen.begin(), g.seen.end(), key);
+    if (seen == g.seen.end()) {
+      g.seen.push_back(std::move(key));
+      if (g.seen.size() > kSeen) g.seen.erase(g.seen.begin());
+      return false;
+    }
+    g.seen.erase(seen);
+    // The graph's arena and workspace are the executable's, taken before capturing (the
+    // allocator may not reach the driver during a capture) and shared by its graphs.
+    if (!g.scratch) {
+      absl::StatusOr<void*> p = allocate(device_, static_cast<size_t>(p_.memory.scratch_bytes));
+      if (!p.ok()) return false;
+      g.scratch = *p;
+    }
+    if (has_gemm_ && !g.workspace) {
+      absl::StatusOr<void*> p = allocate(device_, kGemmWorkspace);
+      if (!p.ok()) return false;
+      g.workspace = *p;
+    }
+    absl::StatusOr<CUgraph> graph =
+        d.capture(device_, [&](CUstream s) { return enqueue(inputs, outputs, g.scratch, g.workspace, s); });
+    if (!graph.ok()) return give_up(g, graph.status());
+    absl::StatusOr<CUgraphExec> exec = d.instantiate(device_, *graph);
+    (void)d.destroy_graph(*graph);
+    if (!exec.ok()) return give_up(g, exec.status());
+    g_stats.captures.fetch_add(1, std::memory_order_relaxed);
+    if (g.entries.size() == kGraphs) {  // the least recently used goes (freed after its launches)
+      auto lru = std::min_element(g.entries.begin(), g.entries.end(),
+                                  [](const GraphEntry& a, const GraphEntry& b) { return a.used < b.used; });
+      (void)d.destroy_graph_exec(lru->exec);
+      g.entries.erase(lru);
+    }
+    g.entries.push_back({std::move(key), *exec, g.clock});
+    if (absl::Status s = d.graph_launch(device_, *exec); !s.ok()) return s;
+    g_stats.replays.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+
+  struct GraphEntry {
+    std::vector<const void*> key;
+    CUgraphExec exec = nullptr;
+    uint64_t used = 0;
+  };
+  struct Graphs {
+    std::mutex mu;
+    std::vector<GraphEntry> entries;
+    std::vector<std::vector<const void*>> seen;
+    void* scratch = nullptr;
+    void* workspace = nullptr;
+    uint64_t clock = 0;
+    bool failed = false;
+    std::string why;  // of the failure
+  };
+  static bool give_up(Graphs& g, const absl::Status& why) {
+    g.failed = true;
+    g.why = std::string(why.message());
+    g_stats.failures.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+
   template <class Base>
-  absl::Status run_gemm(const Step& s, Base& base, void* workspace) const {
+  absl::Status run_gemm(const Step& s, Base& base, void* workspace, CUstream stream) const {
     const std::vector<KernelArg>& a = s.args;
     GemmArgs g;
     g.device = device_;
@@ -181,10 +300,11 @@ class CudaExecutable final : public Executable {
     }
     g.workspace = workspace;
     g.workspace_bytes = kGemmWorkspace;
+    g.stream = stream;
     if (g.m == 0 || g.n == 0 || g.batch == 0) return absl::OkStatus();
     if (g.k == 0 && g.epilogue == GemmEpilogue::none) {  // an empty sum: zeros
       int64_t bytes = g.batch * g.m * g.n * (g.type == GemmType::f32 ? 4 : 2);
-      return driver().memset_zero(device_, reinterpret_cast<CUdeviceptr>(g.d), static_cast<size_t>(bytes));
+      return driver().memset_zero(device_, reinterpret_cast<CUdeviceptr>(g.d), static_cast<size_t>(bytes), stream);
     }
     return gemm(g);
   }
@@ -208,6 +328,9 @@ class CudaExecutable final : public Executable {
   std::vector<std::pair<std::string, std::string>> all_stages_;
   static constexpr size_t kGemmWorkspace = 32 << 20;
   bool has_gemm_ = false;
+  static constexpr size_t kGraphs = 4;  // graphs kept per executable (buffer sets)
+  static constexpr size_t kSeen = 8;    // buffer sets remembered from one call
+  mutable Graphs graphs_;
   CUmodule module_ = nullptr;
   std::vector<CUfunction> functions_;
   std::vector<std::unique_ptr<DeviceBuffer>> owned_;
@@ -215,6 +338,12 @@ class CudaExecutable final : public Executable {
 };
 
 }  // namespace
+
+void set_graphs_enabled(bool on) { graphs_on().store(on); }
+bool graphs_enabled() { return graphs_on().load(std::memory_order_relaxed); }
+GraphStats graph_stats() {
+  return {g_stats.captures.load(), g_stats.replays.load(), g_stats.failures.load()};
+}
 
 absl::StatusOr<std::shared_ptr<const Executable>> make_executable(HostProgram host, std::string cubin,
                                                                   std::string ptx, backends::Program program,

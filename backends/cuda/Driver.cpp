@@ -168,14 +168,14 @@ absl::Status Driver::copy_to_host(int index, void* dst, CUdeviceptr src, std::si
   return check(cuMemcpyDtoHAsync(dst, src, bytes, devices_[index]->stream), "cuMemcpyDtoHAsync");
 }
 
-absl::Status Driver::copy_device(int index, CUdeviceptr dst, CUdeviceptr src, std::size_t bytes) {
+absl::Status Driver::copy_device(int index, CUdeviceptr dst, CUdeviceptr src, std::size_t bytes, CUstream stream) {
   if (absl::Status s = use_device(index); !s.ok()) return s;
-  return check(cuMemcpyDtoDAsync(dst, src, bytes, devices_[index]->stream), "cuMemcpyDtoDAsync");
+  return check(cuMemcpyDtoDAsync(dst, src, bytes, stream ? stream : devices_[index]->stream), "cuMemcpyDtoDAsync");
 }
 
-absl::Status Driver::memset_zero(int index, CUdeviceptr dst, std::size_t bytes) {
+absl::Status Driver::memset_zero(int index, CUdeviceptr dst, std::size_t bytes, CUstream stream) {
   if (absl::Status s = use_device(index); !s.ok()) return s;
-  return check(cuMemsetD8Async(dst, 0, bytes, devices_[index]->stream), "cuMemsetD8Async");
+  return check(cuMemsetD8Async(dst, 0, bytes, stream ? stream : devices_[index]->stream), "cuMemsetD8Async");
 }
 
 absl::Status Driver::synchronize(int index) {
@@ -212,18 +212,23 @@ absl::Status Driver::launch(int index, CUfunction f, unsigned grid_x, unsigned g
                "cuLaunchKernel");
 }
 
-absl::Status Driver::begin_capture(int index) {
+absl::StatusOr<CUgraph> Driver::capture(int index, const std::function<absl::Status(CUstream)>& enqueue) {
   if (absl::Status s = use_device(index); !s.ok()) return s;
-  return check(cuStreamBeginCapture(devices_[index]->stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-               "cuStreamBeginCapture");
-}
-
-absl::StatusOr<CUgraph> Driver::end_capture(int index) {
-  if (absl::Status s = use_device(index); !s.ok()) return s;
-  CUgraph g = nullptr;
-  if (absl::Status s = check(cuStreamEndCapture(devices_[index]->stream, &g), "cuStreamEndCapture"); !s.ok())
+  PerDevice& d = *devices_[index];
+  std::lock_guard<std::mutex> lock(d.capture_mu);
+  if (!d.capture_stream)
+    if (absl::Status s = check(cuStreamCreate(&d.capture_stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"); !s.ok())
+      return s;
+  if (absl::Status s = check(cuStreamBeginCapture(d.capture_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                             "cuStreamBeginCapture");
+      !s.ok())
     return s;
-  return g;
+  absl::Status queued = enqueue(d.capture_stream);
+  CUgraph g = nullptr;
+  absl::Status ended = check(cuStreamEndCapture(d.capture_stream, &g), "cuStreamEndCapture");
+  if (queued.ok() && ended.ok()) return g;
+  if (g) (void)cuGraphDestroy(g);
+  return queued.ok() ? ended : queued;
 }
 
 absl::StatusOr<CUgraphExec> Driver::instantiate(int index, CUgraph graph) {

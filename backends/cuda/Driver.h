@@ -10,6 +10,7 @@
 #include <cuda.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -49,9 +50,10 @@ class Driver {
   // Copies queued on the device stream; the host buffer must stay alive until synchronize().
   absl::Status copy_to_device(int index, CUdeviceptr dst, const void* src, std::size_t bytes);
   absl::Status copy_to_host(int index, void* dst, CUdeviceptr src, std::size_t bytes);
-  absl::Status copy_device(int index, CUdeviceptr dst, CUdeviceptr src, std::size_t bytes);
-  // Zeroes `bytes` at dst, queued on the device stream.
-  absl::Status memset_zero(int index, CUdeviceptr dst, std::size_t bytes);
+  // Queued on `stream` (the device stream when null), as launch.
+  absl::Status copy_device(int index, CUdeviceptr dst, CUdeviceptr src, std::size_t bytes, CUstream stream = nullptr);
+  // Zeroes `bytes` at dst, queued on `stream` (the device stream when null).
+  absl::Status memset_zero(int index, CUdeviceptr dst, std::size_t bytes, CUstream stream = nullptr);
   // Waits for the device stream: its first asynchronous error, if any.
   absl::Status synchronize(int index);
 
@@ -66,11 +68,13 @@ class Driver {
                       unsigned block_x, unsigned block_y, unsigned block_z, unsigned shared_bytes,
                       CUstream stream, void** params);
 
-  // CUDA graphs: work queued on the device stream between begin and end is recorded (not run)
-  // and replayed by graph_launch. Capture is thread-local: other threads' CUDA calls are not
-  // disturbed.
-  absl::Status begin_capture(int index);
-  absl::StatusOr<CUgraph> end_capture(int index);
+  // CUDA graphs: what `enqueue` queues on the stream it is given is recorded as a graph, not
+  // run; graph_launch replays an instantiated graph on the device stream. The stream is a
+  // second one of the device that nothing else uses (work other threads queue on the device
+  // stream meanwhile is not swept into the graph), one capture at a time per device, in
+  // thread-local mode (other threads' CUDA calls are not disturbed). An error of `enqueue`
+  // ends the capture and is returned; so is the driver's when it invalidated the capture.
+  absl::StatusOr<CUgraph> capture(int index, const std::function<absl::Status(CUstream)>& enqueue);
   absl::StatusOr<CUgraphExec> instantiate(int index, CUgraph graph);
   absl::Status graph_launch(int index, CUgraphExec exec);
   absl::Status destroy_graph(CUgraph graph);
@@ -97,6 +101,8 @@ class Driver {
     CUdevice device = 0;
     CUcontext context = nullptr;
     CUstream stream = nullptr;
+    std::mutex capture_mu;  // one capture at a time, on capture_stream (made on first use)
+    CUstream capture_stream = nullptr;
   };
 
   void* lib_ = nullptr;

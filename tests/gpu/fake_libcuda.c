@@ -1,8 +1,10 @@
 /* tests/gpu/fake_libcuda.c — a stand-in libcuda.so.1 with one "GPU" whose memory is 1 GiB of
  * host memory, so the driver loader (cuGetProcAddress resolution), the caching allocator (reuse,
  * limit, out-of-memory retry and message) and the core's copies run on machines without a GPU.
- * Copies are synchronous memcpys; modules, launches and graphs are CUDA_ERROR_NOT_SUPPORTED
- * (their tests need a real GPU and are filtered out of the fake run). Nothing ships with it. */
+ * Copies are synchronous memcpys; a stream being captured records copies and memsets instead
+ * (one capture at a time), and a graph launch replays them, as CUDA does. Modules and kernel
+ * launches are CUDA_ERROR_NOT_SUPPORTED (their tests need a real GPU and are filtered out of
+ * the fake run). Nothing ships with it. */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -53,11 +55,73 @@ static CUresult f_device_attribute(int* v, CUdevice_attribute a, CUdevice d) {
 static CUresult f_retain(CUcontext* c, CUdevice d) { (void)d; *c = (CUcontext)(uintptr_t)0x1000; return CUDA_SUCCESS; }
 static CUresult f_set_current(CUcontext c) { g_current = c; return CUDA_SUCCESS; }
 static CUresult f_get_current(CUcontext* c) { *c = g_current; return CUDA_SUCCESS; }
+static uintptr_t g_next_stream = 0x2000;
 static CUresult f_stream_create(CUstream* s, unsigned flags) {
   if (flags != CU_STREAM_NON_BLOCKING) return CUDA_ERROR_INVALID_VALUE;
-  *s = (CUstream)(uintptr_t)0x2000;
+  *s = (CUstream)g_next_stream;
+  g_next_stream += 0x10;
   return CUDA_SUCCESS;
 }
+
+/* Graphs: a list of copies (src non-null) and memsets (src null). */
+struct op { void* dst; const void* src; unsigned char value; size_t n; };
+struct graph { struct op* ops; size_t count; };
+static CUstream g_capturing;
+static struct graph g_recording;
+
+static void run_ops(const struct graph* g) {
+  for (size_t i = 0; i < g->count; ++i) {
+    const struct op* o = &g->ops[i];
+    if (o->src) memcpy(o->dst, o->src, o->n);
+    else memset(o->dst, o->value, o->n);
+  }
+}
+/* Records the operation when `s` is being captured (returns 1), else returns 0. */
+static int record(CUstream s, void* dst, const void* src, unsigned char value, size_t n) {
+  if (!g_capturing || s != g_capturing) return 0;
+  g_recording.ops = realloc(g_recording.ops, (g_recording.count + 1) * sizeof(struct op));
+  struct op o = {dst, src, value, n};
+  g_recording.ops[g_recording.count++] = o;
+  return 1;
+}
+static CUresult f_begin_capture(CUstream s, CUstreamCaptureMode mode) {
+  (void)mode;
+  if (g_capturing || !s) return CUDA_ERROR_INVALID_VALUE;
+  g_capturing = s;
+  g_recording.ops = NULL;
+  g_recording.count = 0;
+  return CUDA_SUCCESS;
+}
+static CUresult f_end_capture(CUstream s, CUgraph* out) {
+  if (s != g_capturing) return CUDA_ERROR_INVALID_VALUE;
+  struct graph* g = malloc(sizeof(struct graph));
+  *g = g_recording;
+  g_capturing = NULL;
+  *out = (CUgraph)g;
+  return CUDA_SUCCESS;
+}
+static CUresult f_instantiate(CUgraphExec* exec, CUgraph graph, unsigned long long flags) {
+  (void)flags;
+  const struct graph* g = (const struct graph*)graph;
+  struct graph* e = malloc(sizeof(struct graph));
+  e->count = g->count;
+  e->ops = malloc((g->count ? g->count : 1) * sizeof(struct op));
+  if (g->count) memcpy(e->ops, g->ops, g->count * sizeof(struct op));
+  *exec = (CUgraphExec)e;
+  return CUDA_SUCCESS;
+}
+static CUresult f_graph_launch(CUgraphExec exec, CUstream s) {
+  if (s == g_capturing) return CUDA_ERROR_NOT_SUPPORTED;
+  run_ops((const struct graph*)exec);
+  return CUDA_SUCCESS;
+}
+static CUresult f_graph_destroy(CUgraph graph) {
+  struct graph* g = (struct graph*)graph;
+  free(g->ops);
+  free(g);
+  return CUDA_SUCCESS;
+}
+static CUresult f_exec_destroy(CUgraphExec exec) { return f_graph_destroy((CUgraph)exec); }
 static CUresult f_stream_sync(CUstream s) { (void)s; return g_current ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
 static CUresult f_mem_info(size_t* free_bytes, size_t* total) {
   *free_bytes = FAKE_TOTAL - g_used;
@@ -89,7 +153,7 @@ static CUresult f_mem_free(CUdeviceptr p) {
   return CUDA_ERROR_INVALID_VALUE;
 }
 static CUresult f_htod(CUdeviceptr d, const void* h, size_t n, CUstream s) {
-  (void)s;
+  if (record(s, (void*)(uintptr_t)d, h, 0, n)) return CUDA_SUCCESS;
   memcpy((void*)(uintptr_t)d, h, n);
   return CUDA_SUCCESS;
 }
@@ -99,13 +163,13 @@ static CUresult f_dtoh(void* h, CUdeviceptr d, size_t n, CUstream s) {
   return CUDA_SUCCESS;
 }
 static CUresult f_memset8(CUdeviceptr dst, unsigned char value, size_t n, CUstream s) {
-  (void)s;
+  if (record(s, (void*)(uintptr_t)dst, NULL, value, n)) return CUDA_SUCCESS;
   memset((void*)(uintptr_t)dst, value, n);
   return CUDA_SUCCESS;
 }
 
 static CUresult f_dtod(CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s) {
-  (void)s;
+  if (record(s, (void*)(uintptr_t)d, (const void*)(uintptr_t)src, 0, n)) return CUDA_SUCCESS;
   memcpy((void*)(uintptr_t)d, (const void*)(uintptr_t)src, n);
   return CUDA_SUCCESS;
 }
@@ -137,12 +201,12 @@ static const struct entry g_table[] = {
     {"cuModuleUnload", (void*)f_unsupported},
     {"cuModuleGetFunction", (void*)f_unsupported},
     {"cuLaunchKernel", (void*)f_unsupported},
-    {"cuStreamBeginCapture", (void*)f_unsupported},
-    {"cuStreamEndCapture", (void*)f_unsupported},
-    {"cuGraphInstantiateWithFlags", (void*)f_unsupported},
-    {"cuGraphLaunch", (void*)f_unsupported},
-    {"cuGraphDestroy", (void*)f_unsupported},
-    {"cuGraphExecDestroy", (void*)f_unsupported},
+    {"cuStreamBeginCapture", (void*)f_begin_capture},
+    {"cuStreamEndCapture", (void*)f_end_capture},
+    {"cuGraphInstantiateWithFlags", (void*)f_instantiate},
+    {"cuGraphLaunch", (void*)f_graph_launch},
+    {"cuGraphDestroy", (void*)f_graph_destroy},
+    {"cuGraphExecDestroy", (void*)f_exec_destroy},
 };
 
 /* The exported entry points: the four the loader looks up by name, and cuGetProcAddress_v2

@@ -15,6 +15,7 @@
 #include "array_impl.h"
 #include "backends/cuda/Allocator.h"
 #include "backends/cuda/CublasLt.h"
+#include "backends/cuda/CudaExecutable.h"
 #include "backends/cuda/Driver.h"
 #include "strata/errors.h"
 
@@ -44,7 +45,7 @@ TEST(CudaDriver, ReportsWhyWhenUnavailable) {
   EXPECT_EQ(d.stream(0), nullptr);
   EXPECT_FALSE(d.mem_alloc(0, 16).ok());
   EXPECT_FALSE(d.synchronize(0).ok());
-  EXPECT_FALSE(d.begin_capture(0).ok());
+  EXPECT_FALSE(d.capture(0, [](CUstream) { return absl::OkStatus(); }).ok());
   EXPECT_FALSE(d.device_info(0).ok());
   EXPECT_FALSE(d.get_function(nullptr, "k").ok());
 }
@@ -233,10 +234,8 @@ TEST(CudaDriver, CapturesAndReplaysAGraph) {
   DeviceBuffer a(n * 4), b(n * 4);
   upload(a, src);
   upload(b, zeros);
-  ASSERT_TRUE(d.begin_capture(0).ok());
-  absl::Status copied = d.copy_device(0, b.ptr(), a.ptr(), n * 4);
-  absl::StatusOr<CUgraph> graph = d.end_capture(0);
-  ASSERT_TRUE(copied.ok()) << copied;
+  absl::StatusOr<CUgraph> graph =
+      d.capture(0, [&](CUstream s) { return d.copy_device(0, b.ptr(), a.ptr(), n * 4, s); });
   ASSERT_TRUE(graph.ok()) << graph.status();
   EXPECT_EQ(download<float>(b, n), zeros);  // captured, not run
   absl::StatusOr<CUgraphExec> exec = d.instantiate(0, *graph);
@@ -248,6 +247,86 @@ TEST(CudaDriver, CapturesAndReplaysAGraph) {
   EXPECT_EQ(download<float>(b, n), src);
   EXPECT_TRUE(d.destroy_graph_exec(*exec).ok());
   EXPECT_TRUE(d.destroy_graph(*graph).ok());
+}
+
+TEST(CudaDriver, AFailedCaptureEndsAndSaysWhy) {
+  REQUIRE_GPU();
+  cu::Driver& d = cu::driver();
+  absl::StatusOr<CUgraph> graph = d.capture(0, [](CUstream) { return absl::InternalError("step 3 failed"); });
+  ASSERT_FALSE(graph.ok());
+  EXPECT_EQ(graph.status().message(), "step 3 failed");
+  // The capture ended: the next one records.
+  DeviceBuffer a(64), b(64);
+  graph = d.capture(0, [&](CUstream s) { return d.copy_device(0, b.ptr(), a.ptr(), 64, s); });
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  EXPECT_TRUE(d.destroy_graph(*graph).ok());
+}
+
+// An executable of three copy steps through its scratch arena (no kernels, so it runs on the
+// fake driver too): plain launches the first time it sees a set of buffers, a graph recorded
+// the second time and replayed from then on, following what the inputs hold at each call.
+TEST(CudaGraphs, RepeatedBuffersReplayOneGraph) {
+  REQUIRE_GPU();
+  const int64_t n = 1000, bytes = n * 4;
+  using Ref = cu::BufferRef;
+  auto copy = [&](Ref dst, Ref src) {
+    cu::Step s;
+    s.kind = cu::Step::Kind::copy;
+    s.dst = dst;
+    s.src = src;
+    s.bytes = bytes;
+    return s;
+  };
+  cu::HostProgram host;
+  host.steps = {copy({Ref::Base::output, 0, 0}, {Ref::Base::input, 0, 0}),
+                copy({Ref::Base::scratch, 0, 64}, {Ref::Base::input, 1, 0}),
+                copy({Ref::Base::output, 1, 0}, {Ref::Base::scratch, 0, 64})};
+  strata::backends::Program program;
+  strata::AbstractValue v{{n}, strata::DType::f32};
+  program.inputs = program.outputs = {v, v};
+  program.memory.scratch_bytes = 64 + bytes;
+  absl::StatusOr<std::shared_ptr<const strata::Executable>> exe =
+      cu::make_executable(host, "", "", program, 0);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+
+  DeviceBuffer in0(bytes), in1(bytes), a0(bytes), a1(bytes), b0(bytes), b1(bytes);
+  int call = 0;
+  // One call with fresh input values; the outputs must hold them.
+  auto run = [&](const DeviceBuffer& o0, const DeviceBuffer& o1) {
+    ++call;
+    std::vector<float> x(n), y(n);
+    for (int64_t i = 0; i < n; ++i) x[i] = static_cast<float>(call * 10000 + i), y[i] = -x[i];
+    upload(in0, x);
+    upload(in1, y);
+    const void* ins[] = {in0.p, in1.p};
+    void* outs[] = {o0.p, o1.p};
+    absl::Status s = (*exe)->execute(ins, outs, nullptr);
+    ASSERT_TRUE(s.ok()) << s;
+    EXPECT_EQ(download<float>(o0, n), x) << "call " << call;
+    EXPECT_EQ(download<float>(o1, n), y) << "call " << call;
+  };
+  cu::set_graphs_enabled(true);
+  const cu::GraphStats before = cu::graph_stats();
+  auto since = [&] {
+    cu::GraphStats now = cu::graph_stats();
+    return std::pair<uint64_t, uint64_t>{now.captures - before.captures, now.replays - before.replays};
+  };
+  run(a0, a1);  // first sight of these buffers: plain launches
+  EXPECT_EQ(since(), std::make_pair(uint64_t{0}, uint64_t{0}));
+  run(a0, a1);  // second: recorded and launched as a graph
+  EXPECT_EQ(since(), std::make_pair(uint64_t{1}, uint64_t{1}));
+  run(a0, a1);  // replayed
+  EXPECT_EQ(since(), std::make_pair(uint64_t{1}, uint64_t{2}));
+  run(b0, b1);  // other outputs: plain, then a second graph
+  run(b0, b1);
+  EXPECT_EQ(since(), std::make_pair(uint64_t{2}, uint64_t{3}));
+  run(a0, a1);  // the first graph is still there
+  EXPECT_EQ(since(), std::make_pair(uint64_t{2}, uint64_t{4}));
+  cu::set_graphs_enabled(false);
+  run(a0, a1);
+  EXPECT_EQ(since(), std::make_pair(uint64_t{2}, uint64_t{4}));
+  cu::set_graphs_enabled(true);
+  EXPECT_EQ(cu::graph_stats().failures, before.failures);
 }
 
 // --- cuBLASLt against a host reference (in double, from the values the device sees) ---

@@ -5,9 +5,11 @@
 
 #include <cmath>
 
+#include "backends/cuda/CudaExecutable.h"
 #include "strata/strata.h"
 
 namespace st = strata;
+namespace cu = strata::backends::cuda;
 using st::Array;
 
 namespace {
@@ -123,6 +125,31 @@ TEST(GpuApi, ResultsAreAsynchronousAndReadsWait) {
   EXPECT_NEAR(v.front(), want, 1e-6);
   EXPECT_NEAR(v.back(), want, 1e-6);
   EXPECT_EQ(&x.block_until_ready(), &x);
+}
+
+// A program of several steps (a cuBLASLt GEMM, row and column reductions) called again and
+// again with the same buffers runs as a replayed CUDA graph, with the bits of plain launches.
+TEST(GpuApi, GraphReplayEqualsPlainLaunches) {
+  REQUIRE_GPU();
+  auto f = st::jit([](const Array& x, const Array& w) {
+    Array h = st::softmax(st::matmul(x, w), -1);
+    return st::sum(h * h, 0) + st::mean(x);
+  });
+  st::Device g = st::gpu(0);
+  Array w = st::device_put(randn({96, 80}, 11), g);
+  std::vector<Array> xs = {st::device_put(randn({70, 96}, 20), g), st::device_put(randn({70, 96}, 21), g)};
+  cu::set_graphs_enabled(false);
+  std::vector<std::vector<float>> plain;
+  for (const Array& x : xs) plain.push_back(f(x, w).to_vector<float>());
+  cu::set_graphs_enabled(true);
+  const cu::GraphStats before = cu::graph_stats();
+  for (int round = 0; round < 6; ++round)
+    for (size_t i = 0; i < xs.size(); ++i)  // each result dropped: its buffer comes back
+      EXPECT_EQ(f(xs[i], w).to_vector<float>(), plain[i]) << "round " << round << ", input " << i;
+  const cu::GraphStats after = cu::graph_stats();
+  EXPECT_GE(after.captures, before.captures + 1);
+  EXPECT_GE(after.replays, before.replays + 4);
+  EXPECT_EQ(after.failures, before.failures);
 }
 
 TEST(GpuApi, OutOfMemoryNamesTheBytes) {
