@@ -21,6 +21,7 @@
 #include "lowering/CpuAbi.h"
 #include "lowering/RuntimeDecl.h"
 #include "lowering/BufferAliasing.h"
+#include "lowering/LibraryEpilogue.h"
 #include "lowering/OutlinedFunction.h"
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -278,47 +279,6 @@ struct GemmOptions {
   bool libraryEpilogues = false;
 };
 
-// A library epilogue: + bias[n] (the generic's one input, indexed by the n loop) and/or relu
-// (max with zero), in that order, on the output in place; 0 (none matched) otherwise.
-enum LibraryEpilogue : int64_t { kNone = 0, kRelu = 1, kBias = 2, kBiasRelu = 3 };
-int64_t libraryEpilogue(linalg::GenericOp g, Value& bias) {
-  Block& body = g.getRegion().front();
-  Value out = body.getArguments().back();
-  Value in = g.getNumDpsInputs() == 1 ? body.getArgument(0) : Value();
-  if (g.getNumDpsInputs() > 1) return kNone;
-  if (in) {
-    MLIRContext* ctx = g.getContext();
-    AffineMap byColumn = AffineMap::get(3, 0, {getAffineDimExpr(2, ctx)}, ctx);
-    if (g.getIndexingMapsArray()[0] != byColumn || in.getType() != out.getType()) return kNone;
-  }
-  auto ops = body.without_terminator();
-  auto it = ops.begin();
-  Value v = out;
-  int64_t kind = 0;
-  if (in && it != ops.end()) {
-    auto add = dyn_cast<arith::AddFOp>(*it);
-    if (!add || !((add.getLhs() == out && add.getRhs() == in) || (add.getLhs() == in && add.getRhs() == out)))
-      return kNone;
-    v = add;
-    kind |= kBias;
-    ++it;
-  }
-  if (it != ops.end()) {
-    auto max = dyn_cast<arith::MaximumFOp>(*it);
-    if (!max) return kNone;
-    Value other = max.getLhs() == v ? max.getRhs() : max.getRhs() == v ? max.getLhs() : Value();
-    if (!other || !isZero(other)) return kNone;
-    v = max;
-    kind |= kRelu;
-    ++it;
-  }
-  if (it != ops.end() || kind == 0 || (in && !(kind & kBias))) return kNone;
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (yield.getNumOperands() != 1 || yield.getOperand(0) != v) return kNone;
-  if (in) bias = g.getDpsInputs()[0];
-  return kind;
-}
-
 LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOptions& options, int& epilogues) {
   const bool parallel = options.parallel;
   Location loc = op.getLoc();
@@ -378,18 +338,18 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
   auto type = FunctionType::get(ctx, {i64, i64, i64, i64, i64, index, index, index, index}, {});
   linalg::GenericOp epilogue = rounding ? linalg::GenericOp() : findEpilogue(op, out);
   if (options.libraryEpilogues) {
-    // The library applies + bias and relu itself (two more arguments: the epilogue and the
-    // bias pointer, 0 for none); any other epilogue stays after the call.
+    // The library applies + bias, relu and gelu itself (two more arguments: the epilogue and
+    // the bias pointer, 0 for none); any other epilogue stays after the call.
     Value bias;
-    int64_t kind = epilogue && result == out && K > 0 ? libraryEpilogue(epilogue, bias) : kNone;
-    if (kind != kNone && bias && !contiguous(bias)) kind = kNone;
-    if (kind != kNone) b.setInsertionPoint(epilogue);  // after whatever views the epilogue reads
+    int64_t kind = epilogue && result == out && K > 0 ? libraryEpilogue(epilogue, bias) : kNoEpilogue;
+    if (kind != kNoEpilogue && bias && !contiguous(bias)) kind = kNoEpilogue;
+    if (kind != kNoEpilogue) b.setInsertionPoint(epilogue);  // after whatever views the epilogue reads
     args.push_back(c(kind));
-    args.push_back(kind != kNone && bias ? ptr(bias) : arith::ConstantOp::create(b, loc, b.getIndexAttr(0)).getResult());
+    args.push_back(kind != kNoEpilogue && bias ? ptr(bias) : arith::ConstantOp::create(b, loc, b.getIndexAttr(0)).getResult());
     SmallVector<Type> types;
     for (Value v : args) types.push_back(v.getType());
     func::CallOp::create(b, loc, declareRuntime(b, module, name, FunctionType::get(ctx, types, {})), args);
-    if (kind != kNone) epilogue.erase();
+    if (kind != kNoEpilogue) epilogue.erase();
   } else {
     func::FuncOp runtime = declareRuntime(b, module, name, type);
     func::FuncOp main = op->getParentOfType<func::FuncOp>();

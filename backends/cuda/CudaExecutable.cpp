@@ -292,9 +292,11 @@ class CudaExecutable final : public Executable {
     g.b = base(a[7].buffer);
     g.d = base(a[8].buffer);
     if (a.size() == 11) {
-      static const GemmEpilogue kinds[] = {GemmEpilogue::none, GemmEpilogue::relu, GemmEpilogue::bias,
-                                           GemmEpilogue::relu_bias};
-      if (a[9].i < 0 || a[9].i > 3) return absl::InternalError("a GEMM step with an unknown epilogue");
+      // Bits as lowering/LibraryEpilogue.h: 1 relu, 2 + bias, 4 gelu (5 and 7 do not occur).
+      static const GemmEpilogue kinds[] = {GemmEpilogue::none, GemmEpilogue::relu,      GemmEpilogue::bias,
+                                           GemmEpilogue::relu_bias, GemmEpilogue::gelu, GemmEpilogue::none,
+                                           GemmEpilogue::gelu_bias};
+      if (a[9].i < 0 || a[9].i > 6 || a[9].i == 5) return absl::InternalError("a GEMM step with an unknown epilogue");
       g.epilogue = kinds[a[9].i];
       if (a[10].kind == KernelArg::Kind::pointer) g.bias = base(a[10].buffer);
     }

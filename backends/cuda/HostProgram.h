@@ -41,7 +41,8 @@ struct Step {
   // gemm: a row-major (batched) GEMM through cuBLASLt; args are i64 values — the element type
   // (GemmType), the runtime GEMM's flags (lowering/CpuAbi.h: operand layouts), B, M, N, K —
   // then the pointers of lhs, rhs and the output; optionally the library epilogue (0 none,
-  // 1 relu, 2 + bias, 3 + bias then relu) and the bias pointer (an i64 0 when none).
+  // 1 relu, 2 + bias, 3 + bias then relu, 4 gelu, 6 + bias then gelu: lowering/LibraryEpilogue.h)
+  // and the bias pointer (an i64 0 when none).
   // copy: `bytes` from src to dst.
   BufferRef dst, src;
   int64_t bytes = 0;

@@ -109,6 +109,10 @@ TEST(GpuApi, FusedProgramsMatchTheCpu) {
   expect_close(softmax(st::device_put(x, g)), softmax(x));
   expect_close(layer_norm(st::device_put(x, g)), layer_norm(x), 1e-4, 1e-5);
   expect_close(seed(st::device_put(x, g), st::device_put(w, g), st::device_put(b, g)), seed(x, w, b), 1e-4, 1e-4);
+  // gelu after the bias: cuBLASLt's GELU_BIAS epilogue (its own tanh), against CPU eager.
+  auto gelu_seed = st::jit([](const Array& x, const Array& w, const Array& b) { return st::gelu(st::matmul(x, w) + b); });
+  expect_close(gelu_seed(st::device_put(x, g), st::device_put(w, g), st::device_put(b, g)), gelu_seed(x, w, b), 1e-4,
+               1e-4);
   // A full reduction and a transpose.
   auto total = st::jit([](const Array& x) { return st::sum(st::transpose(x) * 2.0f); });
   expect_close(total(st::device_put(x, g)), total(x), 1e-5, 1e-3);

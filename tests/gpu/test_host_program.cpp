@@ -81,6 +81,32 @@ TEST(HostProgram, TheSeedLineIsOneGemmWithItsEpilogue) {
   EXPECT_NE(p->str().find("epilogue bias+relu in2"), std::string::npos) << p->str();
 }
 
+// gelu (st::gelu, the tanh form) after + bias: cuBLASLt's GELU_BIAS epilogue, no kernel; the
+// exact (erf) gelu is not cuBLASLt's and stays a kernel after the GEMM.
+TEST(HostProgram, GeluAfterTheBiasIsTheGemmsEpilogue) {
+  if (!st::backends::find_target(st::DeviceKind::cuda)) GTEST_SKIP() << "no cuda target in this build";
+  for (bool approximate : {true, false}) {
+    auto f = [approximate](const Array& x, const Array& w, const Array& b) {
+      return st::gelu(st::matmul(x, w) + b, approximate);
+    };
+    st::Lowered l = st::jit(f, {.device = kGpu}).lower(st::zeros({8, 64}), st::zeros({64, 32}), st::zeros({32}));
+    absl::StatusOr<cuda::HostProgram> p = host_program_of(l, 3, 1);
+    ASSERT_TRUE(p.ok()) << p.status();
+    ASSERT_EQ(p->steps.size(), approximate ? 1u : 2u) << p->str();
+    const cuda::Step& g = p->steps[0];
+    ASSERT_EQ(g.kind, cuda::Step::Kind::gemm);
+    ASSERT_EQ(g.args.size(), 11u);
+    if (approximate) {
+      EXPECT_EQ(g.args[9].i, 6);  // + bias, then gelu
+      EXPECT_EQ(g.args[10].buffer.index, 2);
+      EXPECT_NE(p->str().find("epilogue bias+gelu in2"), std::string::npos) << p->str();
+    } else {
+      EXPECT_EQ(g.args[9].i, 0) << p->str();
+      EXPECT_EQ(p->steps[1].kind, cuda::Step::Kind::launch);
+    }
+  }
+}
+
 TEST(HostProgram, AnIdentityIsOneCopy) {
   if (!st::backends::find_target(st::DeviceKind::cuda)) GTEST_SKIP() << "no cuda target in this build";
   st::Lowered l = st::jit([](const Array& x) { return x; }, {.device = kGpu}).lower(st::zeros({5, 7}));
