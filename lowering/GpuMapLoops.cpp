@@ -7,6 +7,7 @@
 
 #include "lowering/Passes.h"
 #include "lowering/Accumulator.h"
+#include "lowering/GpuWideAccesses.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -312,6 +314,13 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
         return loop.emitError("strata-gpu-map-loops: a parallel loop with dynamic bounds");
       trips *= std::max<int64_t>(0, (*hi - *lo + *st - 1) / *st);
     }
+    // Elementwise loops move 8 or 16 bytes a thread access (a no-op for anything else).
+    if (vectorLanes > 1 && trips >= kMinWideTrips)
+      if (scf::ParallelOp wide = widenAccesses(loop, vectorLanes)) {
+        loop = wide;
+        trips /= vectorLanes;
+        ++numWideKernels;
+      }
     if (n > 1) {
       std::vector<unsigned> all(n);
       std::iota(all.begin(), all.end(), 0u);
@@ -353,6 +362,7 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
   // `parallel i in [lo, lo + trips·step)` becomes `parallel p in [0, width)` over strided
   // chunks, `for c { i = lo + (c·width + p)·step; if i is in range: body }`.
   static constexpr int64_t kMaxBlocks = int64_t{1} << 24;
+  static constexpr int64_t kMinWideTrips = 1024;  // below, the launch costs more than the accesses
   scf::ParallelOp strided(scf::ParallelOp loop, int64_t trips, int64_t width) {
     OpBuilder b(loop);
     Location loc = loop.getLoc();

@@ -534,18 +534,27 @@ def GpuMapLoopsPass : Pass<"strata-gpu-map-loops", "::mlir::ModuleOp"> {
        results with gpu.all_reduce (warp shuffles and shared memory), one thread stores the
        result, and a barrier follows each step.
 
+    5. Before 2 (`vector-lanes`): an elementwise loop whose innermost extent divides into
+       runs of `vector-lanes` elements gives each thread one run: each contiguous load and
+       store becomes one vector access (8 or 16 bytes) when the thread finds its buffers
+       aligned at run time, scalar accesses otherwise (GpuWideAccesses.h).
+
     REQUIRES: bufferized, static loop bounds, views of the scratch arena (no allocation).
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::gpu::GPUDialect",
-                           "::mlir::arith::ArithDialect", "::mlir::affine::AffineDialect"];
+                           "::mlir::arith::ArithDialect", "::mlir::affine::AffineDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect"];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "Threads per block of a mapped loop">,
     Option<"rowReductions", "row-reductions", "bool", /*default=*/"true",
            "Run a loop over rows that reduces along each row one row per block">,
+    Option<"vectorLanes", "vector-lanes", "int64_t", /*default=*/"4",
+           "Consecutive elements an elementwise loop's thread loads and stores at once (1: off)">,
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Loop nests mapped to a grid of blocks">,
+    Statistic<"numWideKernels", "wide-kernels", "Elementwise loops given vector loads and stores">,
     Statistic<"numRowKernels", "row-kernels", "Loops over rows mapped one row per block">,
     Statistic<"numSerial", "serial-kernels", "Runs of host operations moved into a one-thread loop">,
   ];

@@ -134,4 +134,23 @@ TEST(CudaCodegen, RowReductionsUseTheBlockAndTheSeedLineIsOneLibraryCall) {
   EXPECT_NE(gpu.find("%c3_i64"), std::string::npos) << gpu;  // epilogue 3: + bias then relu
 }
 
+// An elementwise chain moves 16 bytes a thread access: 128-bit loads and stores in its PTX
+// (with the scalar fallback for misaligned buffers beside them); bf16 moves 8 bytes (LLVM
+// spells the store as two 32-bit words).
+TEST(CudaCodegen, ElementwiseChainsUseWideAccesses) {
+  if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
+  auto chain = [](const Array& x, const Array& y) { return st::tanh(x * y + 1.0f) - st::exp(-x) * 0.5f; };
+  for (st::DType t : {st::f32, st::bf16}) {
+    SCOPED_TRACE(std::string(st::short_name(t)));
+    st::Lowered l = st::jit(chain, {.device = kGpu}).lower(st::zeros({256, 1024}, t), st::zeros({1024}, t));
+    const std::string& ptx = l.as_text("ptx");
+    const char* load = t == st::f32 ? "ld.global.v4.b32" : "ld.global.v4.b16";
+    const char* store = t == st::f32 ? "st.global.v4.b32" : "st.global.v2.b32";
+    EXPECT_NE(ptx.find(load), std::string::npos) << ptx;
+    EXPECT_NE(ptx.find(store), std::string::npos) << ptx;
+    std::string errors = ptxas_errors(ptx);
+    EXPECT_TRUE(errors.empty()) << "ptxas refuses the PTX:\n" << errors;
+  }
+}
+
 }  // namespace

@@ -1,4 +1,4 @@
-// RUN: strata-opt --strata-gpu-map-loops %s | FileCheck %s
+// RUN: strata-opt --strata-gpu-map-loops=vector-lanes=1 %s | FileCheck %s
 
 // 2^40 iterations would need 2^32 blocks of 256 threads, over CUDA's grid limit (2^31 - 1): the
 // grid stops at 2^24 blocks and each thread walks 256 strided chunks, guarded at the end.
