@@ -45,6 +45,9 @@ void addCudaLinalgPasses(OpPassManager& pm, const PipelineOptions& options) {
   addLinalgPasses(pm, options);
 }
 
+// Below this many iterations a reduction's one block is as quick as splitting it.
+constexpr int64_t kGpuSplitMinIterations = int64_t{1} << 16;
+
 void addCudaLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   // 1. Strided copies become loops (a kernel each); whole-buffer copies stay copies (a
   //    device-to-device copy step). Every linalg op becomes loops: scf.parallel over parallel
@@ -61,8 +64,17 @@ void addCudaLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCachedCanonicalizerPass());
   // 2. Adjacent loops over one iteration space become one (one kernel instead of several), as
-  //    on the CPU; then temporaries move into the scratch arena (device memory).
+  //    on the CPU.
   if (options.jit.fuse) pm.addPass(createFuseParallelLoopsPass());
+  // 3. A reduction to a few values (a full sum, a norm) becomes a parallel loop over up to
+  //    1024 chunks, each a block of its own (strata-gpu-map-loops maps each chunk's loop across
+  //    a block), then one block combining the partials; unsplit, one block would do it all.
+  SplitReductionLoopsPassOptions split;
+  split.minIterations = kGpuSplitMinIterations;
+  split.maxChunks = 1024;
+  split.combineInMemory = true;
+  pm.addPass(createSplitReductionLoopsPass(split));
+  // 4. Temporaries (the partials too) move into the scratch arena (device memory).
   ScratchArenaPassOptions arena;
   arena.share = options.jit.assign_buffers;
   pm.addPass(createScratchArenaPass(arena));

@@ -301,6 +301,30 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
     return true;
   }
 
+  // The pure ops of `f`'s body ahead of its one inner loop, used only inside it, move into it,
+  // so that the two make a perfect nest (a chunk of a split reduction computes its outer index
+  // first: --strata-split-reduction-loops).
+  static void sinkIntoInnerLoop(scf::ForOp f) {
+    scf::ForOp inner;
+    SmallVector<Operation*> prefix;
+    for (Operation& op : f.getBody()->without_terminator()) {
+      if (auto g = dyn_cast<scf::ForOp>(op)) {
+        if (inner) return;
+        inner = g;
+        continue;
+      }
+      if (inner || !isMemoryEffectFree(&op) || op.getNumRegions()) return;
+      prefix.push_back(&op);
+    }
+    if (!inner || prefix.empty() || inner.getNumRegionIterArgs()) return;
+    for (Operation* op : prefix)
+      for (Operation* user : op->getUsers())
+        if (!inner->isProperAncestor(user) && !llvm::is_contained(prefix, user)) return;
+    Operation* first = &inner.getBody()->front();
+    for (Operation* op : prefix) op->moveBefore(first);
+    sinkIntoInnerLoop(inner);
+  }
+
   // 2. Collapses, tiles and maps one top-level parallel loop.
   LogicalResult map(scf::ParallelOp loop) {
     MLIRContext* ctx = &getContext();
@@ -335,7 +359,10 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
     if (rowReductions) {
       SmallVector<scf::ForOp> nests;
       for (Operation& op : loop.getBody()->without_terminator())
-        if (auto f = dyn_cast<scf::ForOp>(op); f && isa<scf::ForOp>(f.getBody()->front())) nests.push_back(f);
+        if (auto f = dyn_cast<scf::ForOp>(op)) {
+          sinkIntoInnerLoop(f);
+          if (isa<scf::ForOp>(f.getBody()->front())) nests.push_back(f);
+        }
       for (scf::ForOp f : nests) (void)coalescePerfectlyNestedSCFForLoops(f);
     }
     if (rowReductions && mapRows(loop)) return success();

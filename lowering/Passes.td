@@ -351,6 +351,9 @@ def SplitReductionLoopsPass : Pass<"strata-split-reduction-loops", "::mlir::Modu
            "Fewest iterations (inner loops included) of a nest worth splitting">,
     Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"64",
            "Most chunks (partials per accumulator)">,
+    Option<"combineInMemory", "combine-in-memory", "bool", /*default=*/"false",
+           "Combine the partials by loading and storing the accumulator in each iteration (the "
+           "form --strata-gpu-map-loops splits across a block) rather than in a loop-carried value">,
   ];
   let statistics = [
     Statistic<"numSplit", "split-loops", "Reduction loop nests split into parallel chunks">,

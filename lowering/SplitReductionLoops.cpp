@@ -143,6 +143,17 @@ struct SplitReductionLoopsPass : impl::SplitReductionLoopsPassBase<SplitReductio
     b.setInsertionPointAfter(par);
     for (auto [a, p] : llvm::zip(*accs, partials)) {
       Value m = a.store.getMemref();
+      if (combineInMemory) {  // acc = combine(acc, partial[j]) by load and store, as a GPU block splits
+        auto combine = scf::ForOp::create(b, loc, index(0), index(t), index(1));
+        OpBuilder fb = OpBuilder::atBlockTerminator(combine.getBody());
+        Value old = memref::LoadOp::create(fb, loc, m, a.store.getIndices());
+        Value part = memref::LoadOp::create(fb, loc, p, ValueRange{combine.getInductionVar()});
+        Operation* op = fb.clone(*a.combine);
+        op->setOperand(a.loadSide, old);
+        op->setOperand(1 - a.loadSide, part);
+        memref::StoreOp::create(fb, loc, op->getResult(0), m, a.store.getIndices());
+        continue;
+      }
       Value start = memref::LoadOp::create(b, loc, m, a.store.getIndices());
       auto combine = scf::ForOp::create(
           b, loc, index(0), index(t), index(1), ValueRange{start},

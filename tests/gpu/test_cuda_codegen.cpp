@@ -76,6 +76,14 @@ std::vector<Program> programs() {
       {"sum_rows", [=] { return st::jit([](const Array& a) { return st::sum(a, 1); }, o).lower(x); }},
       {"sum_columns", [=] { return st::jit([](const Array& a) { return st::sum(a, 0); }, o).lower(x); }},
       {"sum_all", [=] { return st::jit([](const Array& a) { return st::sum(a); }, o).lower(x); }},
+      // Large enough to be split into chunks (a block each) and a block combining the partials.
+      {"sum_all_split", [=] { return st::jit([](const Array& a) { return st::sum(a); }, o).lower(st::zeros({512, 1024})); }},
+      {"mean_squares_split_f64", [=] {
+         return st::jit([](const Array& a) { return st::mean(a * a); }, o).lower(st::zeros({1 << 20}, st::f64));
+       }},
+      {"max_and_sum_split", [=] {
+         return st::jit([](const Array& a) { return st::max(a) + st::sum(st::exp(a)); }, o).lower(st::zeros({300, 1000}));
+       }},
       {"max_rows_f64", [=] {
          return st::jit([](const Array& a) { return st::max(a, 1); }, o).lower(st::zeros({64, 300}, st::f64));
        }},

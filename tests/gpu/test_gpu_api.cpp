@@ -116,6 +116,13 @@ TEST(GpuApi, FusedProgramsMatchTheCpu) {
   // A full reduction and a transpose.
   auto total = st::jit([](const Array& x) { return st::sum(st::transpose(x) * 2.0f); });
   expect_close(total(st::device_put(x, g)), total(x), 1e-5, 1e-3);
+  // Reductions large enough to be split across blocks (a partial each, then one block).
+  Array big = randn({512, 1024}, 12), flat = randn({1 << 20}, 13);
+  auto squares = st::jit([](const Array& a) { return st::sum(a * a); });
+  auto extremes = st::jit([](const Array& a) { return st::max(a) - st::min(a); });
+  expect_close(squares(st::device_put(big, g)), squares(big), 1e-4, 1e-2);
+  expect_close(squares(st::device_put(flat, g)), squares(flat), 1e-4, 1e-2);
+  expect_close(extremes(st::device_put(big, g)), extremes(big), 0, 0);
 }
 
 TEST(GpuApi, ResultsAreAsynchronousAndReadsWait) {

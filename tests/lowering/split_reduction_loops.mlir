@@ -4,6 +4,19 @@
 // iterations depend on each other, or that are small, stay.
 // RUN: strata-opt --split-input-file --strata-split-reduction-loops %s | FileCheck %s
 // RUN: strata-opt --split-input-file --strata-split-reduction-loops=max-chunks=4 %s | FileCheck %s --check-prefix=FOUR
+// RUN: strata-opt --split-input-file --strata-split-reduction-loops=combine-in-memory=true %s | FileCheck %s --check-prefix=MEM
+
+// combine-in-memory (the cuda target's): the partials are combined by loading and storing the
+// accumulator in each iteration, the form a GPU block splits.
+// MEM-LABEL:   func.func @sum_and_square
+// MEM:         scf.parallel
+// MEM:         scf.reduce
+// MEM:         scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// MEM-NEXT:      %[[OLD:.*]] = memref.load %[[S:.*]][] : memref<f32>
+// MEM-NEXT:      %[[PT:.*]] = memref.load %{{.*}}[%[[T]]] : memref<64xf32>
+// MEM-NEXT:      %[[C:.*]] = arith.addf %[[OLD]], %[[PT]] fastmath<reassoc>
+// MEM-NEXT:      memref.store %[[C]], %[[S]][] : memref<f32>
+// MEM-NEXT:    }
 
 // CHECK-LABEL: func.func @sum_and_square
 // CHECK-SAME:  (%[[X:.*]]: memref<512x512xf32>, %[[Y:.*]]: memref<512x512xf32>, %[[S:.*]]: memref<f32>)
