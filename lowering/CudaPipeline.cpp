@@ -74,6 +74,9 @@ void addCudaLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   split.maxChunks = 1024;
   split.combineInMemory = true;
   pm.addPass(createSplitReductionLoopsPass(split));
+  //    A reduction over leading axes (a column sum) folds chunks of rows, a thread per output
+  //    and chunk (coalesced), then combines the chunks' partials.
+  pm.addPass(createSplitColumnReductionsPass());
   // 4. Temporaries (the partials too) move into the scratch arena (device memory).
   ScratchArenaPassOptions arena;
   arena.share = options.jit.assign_buffers;

@@ -360,6 +360,42 @@ def SplitReductionLoopsPass : Pass<"strata-split-reduction-loops", "::mlir::Modu
   ];
 }
 
+def SplitColumnReductionsPass : Pass<"strata-split-column-reductions", "::mlir::ModuleOp"> {
+  let summary = "Reduce over leading axes (column sums) by coalesced chunks of rows on a GPU";
+  let description = [{
+    A reduction over a leading axis lowers to `for j { parallel p { acc[p] = combine(acc[p],
+    x(j, p)) } }` at the top level of the entry function (a column sum, a bias gradient). On a
+    GPU, one block per output splitting the rows reads a column's elements a row apart: each
+    warp load touches 32 cache lines. Instead, with R rows and P outputs:
+
+    1. The rows split into C chunks of K rows (C: the largest divisor of R up to
+       ceil(`threads` / P) and R / `min-rows`): `parallel (c, p) { r = fold of rows
+       [c·K, (c+1)·K) in a loop-carried value; partial[c, p] = r }`. Consecutive threads take
+       consecutive outputs, so every row's loads coalesce.
+    2. `parallel p { for c: acc[p] = combine(acc[p], partial[c, p]) }` (by load and store:
+       strata-gpu-map-loops splits it across a block when it is long). With C = 1 the fold is
+       combined into the accumulator directly, without partials.
+
+    The nest qualifies when the scf.for holds only the scf.parallel (static bounds from 0, step
+    1), whose body has no regions, loads and pure ops, and stores that are accumulator steps
+    (combine associative and commutative with an identity) at a place every induction variable
+    of the parallel loop indexes, their buffers touched by nothing else in it. Float sums
+    change their association. REQUIRES: bufferized, loops; before --strata-scratch-arena
+    (which places the partials).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"131072",
+           "Threads the first phase should have (outputs times chunks)">,
+    Option<"minRows", "min-rows", "int64_t", /*default=*/"16",
+           "Fewest rows a chunk folds (and a reduction must have)">,
+  ];
+  let statistics = [
+    Statistic<"numSplit", "split-reductions", "Column reductions split into chunks of rows">,
+  ];
+}
+
 def OutlineParallelLoopsPass : Pass<"strata-outline-parallel-loops", "::mlir::ModuleOp"> {
   let summary = "Outline large parallel loops of @main (also inside its control flow) for the runtime's parallel_for";
   let description = [{

@@ -81,6 +81,12 @@ std::vector<Program> programs() {
       {"mean_squares_split_f64", [=] {
          return st::jit([](const Array& a) { return st::mean(a * a); }, o).lower(st::zeros({1 << 20}, st::f64));
        }},
+      {"column_sum_and_max_split", [=] {
+         return st::jit([](const Array& a) { return st::sum(a, 0) * st::max(a, 0); }, o).lower(st::zeros({8192, 48}));
+       }},
+      {"column_mean_3d_split", [=] {
+         return st::jit([](const Array& a) { return st::mean(a, 0); }, o).lower(st::zeros({600, 7, 33}));
+       }},
       {"max_and_sum_split", [=] {
          return st::jit([](const Array& a) { return st::max(a) + st::sum(st::exp(a)); }, o).lower(st::zeros({300, 1000}));
        }},

@@ -123,6 +123,14 @@ TEST(GpuApi, FusedProgramsMatchTheCpu) {
   expect_close(squares(st::device_put(big, g)), squares(big), 1e-4, 1e-2);
   expect_close(squares(st::device_put(flat, g)), squares(flat), 1e-4, 1e-2);
   expect_close(extremes(st::device_put(big, g)), extremes(big), 0, 0);
+  // Reductions over leading axes (column sums, a bias gradient): chunks of rows, a thread per
+  // column and chunk, then the chunks combined.
+  auto columns = st::jit([](const Array& a) { return st::sum(a, 0) + st::max(a, 0); });
+  auto column_mean = st::jit([](const Array& a) { return st::mean(a, 0); });
+  Array tall = randn({8192, 48}, 14), cube = randn({600, 7, 33}, 15);
+  expect_close(columns(st::device_put(tall, g)), columns(tall), 1e-4, 1e-3);
+  expect_close(columns(st::device_put(big, g)), columns(big), 1e-4, 1e-3);
+  expect_close(column_mean(st::device_put(cube, g)), column_mean(cube), 1e-4, 1e-4);
 }
 
 TEST(GpuApi, ResultsAreAsynchronousAndReadsWait) {
