@@ -90,6 +90,7 @@ void addGpuKernelPasses(OpPassManager& pm, const PipelineOptions&) {
   //    constants sunk into them; the host keeps views, copies and launches.
   pm.addPass(createGpuMapLoopsPass());
   pm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuWorkgroupBuffersPass());  // a transpose's tiles into shared memory
   pm.addPass(createCachedCanonicalizerPass());
   // Constants sink into the kernels: a kernel dividing by a known extent compiles to a
   // multiply and shift, not a 64-bit division by an argument.

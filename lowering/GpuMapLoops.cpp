@@ -7,6 +7,7 @@
 
 #include "lowering/Passes.h"
 #include "lowering/Accumulator.h"
+#include "lowering/GpuTransposeTiles.h"
 #include "lowering/GpuWideAccesses.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -337,6 +338,11 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
       if (!lo || !hi || !st || *st <= 0)
         return loop.emitError("strata-gpu-map-loops: a parallel loop with dynamic bounds");
       trips *= std::max<int64_t>(0, (*hi - *lo + *st - 1) / *st);
+    }
+    // Transposing loops go through shared memory in tiles (already mapped when they do).
+    if (transposeTiles && tileTranspose(loop)) {
+      ++numTransposeKernels;
+      return success();
     }
     // Elementwise loops move 8 or 16 bytes a thread access (a no-op for anything else).
     if (vectorLanes > 1 && trips >= kMinWideTrips)

@@ -573,6 +573,11 @@ def GpuMapLoopsPass : Pass<"strata-gpu-map-loops", "::mlir::ModuleOp"> {
        results with gpu.all_reduce (warp shuffles and shared memory), one thread stores the
        result, and a barrier follows each step.
 
+    6. Before 2 and 5 (`transpose-tiles`): an elementwise loop that reads an operand with its
+       innermost variable in a leading place runs in 32x32 tiles, each a block that reads the
+       operand's tile along its rows into shared memory and writes the result along the
+       output's rows (GpuTransposeTiles.h; strata-gpu-workgroup-buffers makes the tiles
+       shared after convert-parallel-loops-to-gpu).
     5. Before 2 (`vector-lanes`): an elementwise loop whose innermost extent divides into
        runs of `vector-lanes` elements gives each thread one run: each contiguous load and
        store becomes one vector access (8 or 16 bytes) when the thread finds its buffers
@@ -590,12 +595,30 @@ def GpuMapLoopsPass : Pass<"strata-gpu-map-loops", "::mlir::ModuleOp"> {
            "Run a loop over rows that reduces along each row one row per block">,
     Option<"vectorLanes", "vector-lanes", "int64_t", /*default=*/"4",
            "Consecutive elements an elementwise loop's thread loads and stores at once (1: off)">,
+    Option<"transposeTiles", "transpose-tiles", "bool", /*default=*/"true",
+           "Run an elementwise loop that reads an operand transposed in 32x32 tiles through shared memory">,
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Loop nests mapped to a grid of blocks">,
     Statistic<"numWideKernels", "wide-kernels", "Elementwise loops given vector loads and stores">,
+    Statistic<"numTransposeKernels", "transpose-kernels", "Transposing loops run in tiles through shared memory">,
     Statistic<"numRowKernels", "row-kernels", "Loops over rows mapped one row per block">,
     Statistic<"numSerial", "serial-kernels", "Runs of host operations moved into a one-thread loop">,
+  ];
+}
+
+def GpuWorkgroupBuffersPass : Pass<"strata-gpu-workgroup-buffers", "::mlir::ModuleOp"> {
+  let summary = "Turn a kernel's workgroup-space allocas into its launch's workgroup buffers";
+  let description = [{
+    strata-gpu-map-loops asks for a buffer a block shares (a transpose's tile) with a
+    `memref.alloca` in the workgroup address space inside the loop its threads run; after
+    convert-parallel-loops-to-gpu, each becomes a workgroup attribution of its gpu.launch (one
+    buffer in shared memory per block, which outlining and the NVVM lowering keep). REQUIRES:
+    static shapes; every such alloca inside a gpu.launch.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numBuffers", "workgroup-buffers", "Allocas made workgroup buffers of their launch">,
   ];
 }
 

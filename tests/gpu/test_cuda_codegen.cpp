@@ -97,6 +97,13 @@ std::vector<Program> programs() {
       {"transpose_chain", [=] {
          return st::jit([](const Array& a) { return st::exp(st::transpose(a)) * 2.0f; }, o).lower(x);
        }},
+      {"transpose_tiles", [=] {
+         return st::jit([](const Array& a, const Array& b) { return st::exp(st::transpose(a)) * b; }, o)
+             .lower(st::zeros({1000, 300}), st::zeros({300, 1000}));
+       }},
+      {"transpose_tiles_batched_f64", [=] {
+         return st::jit([](const Array& a) { return st::transpose(a, {0, 2, 1}); }, o).lower(st::zeros({5, 77, 130}, st::f64));
+       }},
       {"batched_matmul", [=] {
          return st::jit([](const Array& a, const Array& b) { return st::matmul(a, b); }, o)
              .lower(st::zeros({3, 16, 8}), st::zeros({3, 8, 4}));
@@ -146,6 +153,15 @@ TEST(CudaCodegen, RowReductionsUseTheBlockAndTheSeedLineIsOneLibraryCall) {
   EXPECT_EQ(gpu.find("gpu.launch_func"), std::string::npos) << gpu;
   EXPECT_NE(gpu.find("call @strata_rt_dot_f32"), std::string::npos) << gpu;
   EXPECT_NE(gpu.find("%c3_i64"), std::string::npos) << gpu;  // epilogue 3: + bias then relu
+}
+
+// A transpose goes through shared memory: a workgroup buffer, a barrier, shared loads/stores.
+TEST(CudaCodegen, TransposesUseSharedMemory) {
+  if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
+  st::Lowered l = st::jit([](const Array& a) { return st::transpose(a) * 2.0f; }, {.device = kGpu}).lower(st::zeros({512, 384}));
+  const std::string& ptx = l.as_text("ptx");
+  for (const char* want : {".shared .align", "st.shared", "bar.sync", "ld.shared"})
+    EXPECT_NE(ptx.find(want), std::string::npos) << want << "\n" << ptx;
 }
 
 // An elementwise chain moves 16 bytes a thread access: 128-bit loads and stores in its PTX

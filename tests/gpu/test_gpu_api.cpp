@@ -131,6 +131,13 @@ TEST(GpuApi, FusedProgramsMatchTheCpu) {
   expect_close(columns(st::device_put(tall, g)), columns(tall), 1e-4, 1e-3);
   expect_close(columns(st::device_put(big, g)), columns(big), 1e-4, 1e-3);
   expect_close(column_mean(st::device_put(cube, g)), column_mean(cube), 1e-4, 1e-4);
+  // Transposes through shared memory, in 32x32 tiles cut at the edges (300, 1000 and 77 are
+  // not multiples of 32); a batched one.
+  auto transposed = st::jit([](const Array& a, const Array& b) { return st::exp(st::transpose(a)) * b; });
+  auto batched = st::jit([](const Array& a) { return st::transpose(a, {0, 2, 1}) + 1.0f; });
+  Array ta = randn({1000, 300}, 16), tb = randn({300, 1000}, 17), tc = randn({5, 77, 130}, 18);
+  expect_close(transposed(st::device_put(ta, g), st::device_put(tb, g)), transposed(ta, tb));
+  expect_close(batched(st::device_put(tc, g)), batched(tc), 0, 0);
 }
 
 TEST(GpuApi, ResultsAreAsynchronousAndReadsWait) {
