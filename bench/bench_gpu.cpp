@@ -407,6 +407,19 @@ void strata_workloads(st::Device dev, const Sizes& s, const std::string& self, b
     emit("latency_small" + sfx, "strata", l.ms, "us_per_call", l.ms * 1e3, l.reps, l.batch, size_field(std::to_string(kSmallN)));
   });
 
+  // A program of several kernels (softmax 4 times over: a row-reduction kernel and an
+  // elementwise one each, as fusion leaves them) on 8x64 floats: host time per call on a cache
+  // hit, which CUDA-graph replay makes one graph launch (STRATA_CUDA_GRAPHS=0 in the
+  // environment measures plain launches instead; compare the bare cuLaunchKernel row).
+  run("host_per_call_softmax4" + sfx, [&] {
+    Array x = rnd({8, 64}, 9, st::f32, dev);
+    auto f = st::jit([](const Array& a) { return st::softmax(st::softmax(st::softmax(st::softmax(a, -1), -1), -1), -1); },
+                     opts);
+    for (int i = 0; i < 4; ++i) f(x).block_until_ready();  // compiled, then both output buffers seen twice
+    Timing t = time_batches(batch_of(f, x), 2000, s.reps);
+    emit("host_per_call_softmax4" + sfx, "strata", t.ms, "us_per_call", t.ms * 1e3, t.reps, t.batch, size_field("8x64"));
+  });
+
   for (auto [n, name, batch] : {std::tuple{s.chain_small, std::string("chain8_16M_f32"), 50},
                                 std::tuple{s.chain_large, std::string("chain8_256M_f32"), 10}}) {
     run(name + sfx, [&] {

@@ -50,19 +50,21 @@ scf::ParallelOp tileTranspose(scf::ParallelOp loop) {
   Block* body = loop.getBody();
   SmallVector<Value> ivs(loop.getInductionVars());
   Value i = ivs[n - 2], j = ivs[n - 1];
-  auto fixed = [&](Value v) { return llvm::is_contained(ivs, v) || !loop->isAncestor(v.getParentRegion()->getParentOp()); };
+  auto outside = [&](Value v) { return !loop->isAncestor(v.getParentRegion()->getParentOp()); };
+  auto fixed = [&](Value v) { return llvm::is_contained(ivs, v) || outside(v); };
   SmallVector<memref::LoadOp> transposed;
   for (Operation& op : body->without_terminator()) {
     if (op.getNumRegions()) return {};
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       ValueRange idx = load.getIndices();
-      if (!llvm::all_of(idx, fixed)) return {};
+      if (!llvm::all_of(idx, fixed) || !outside(load.getMemref())) return {};
       if (idx.empty() || !llvm::is_contained(idx.drop_back(), j)) continue;  // j last or absent
       Type e = load.getType();
       if (idx.back() != i || !e.isIntOrFloat() || e.getIntOrFloatBitWidth() > 64) return {};
       transposed.push_back(load);
     } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      if (store.getIndices().empty() || store.getIndices().back() != j || !llvm::all_of(store.getIndices(), fixed))
+      if (store.getIndices().empty() || store.getIndices().back() != j || !llvm::all_of(store.getIndices(), fixed) ||
+          !outside(store.getMemref()))
         return {};
     } else if (!isMemoryEffectFree(&op)) {
       return {};

@@ -12,8 +12,8 @@ namespace mlir::strata {
 // shared memory (a workgroup-space memref.alloca, padded to 33 columns against bank
 // conflicts), waits at a barrier, then computes and stores its tile along j (coalesced),
 // taking the transposed values from shared memory. Up to two transposed operands; every
-// index must be an induction variable or defined outside the loop, and every store indexes j
-// last. Returns the mapped loop of blocks, or null (and changes nothing).
+// buffer and every index must be defined outside the loop (or be an induction variable), and
+// every store indexes j last. Returns the mapped loop of blocks, or null (and changes nothing).
 scf::ParallelOp tileTranspose(scf::ParallelOp loop);
 
 }  // namespace mlir::strata

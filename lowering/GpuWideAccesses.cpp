@@ -64,6 +64,7 @@ scf::ParallelOp widenAccesses(scf::ParallelOp loop, int64_t lanes) {
     else if (auto store = dyn_cast<memref::StoreOp>(op)) indices = store.getIndices(), memref = store.getMemref();
     else if (!isMemoryEffectFree(&op)) return {};
     if (memref) {
+      if (loop->isAncestor(memref.getParentRegion()->getParentOp())) return {};  // a view made per iteration
       bool contiguous = !indices.empty() && indices.back() == iv;
       if (llvm::any_of(contiguous ? indices.drop_back() : indices, varies)) return {};  // a gather
       if (!contiguous && isa<memref::StoreOp>(op)) return {};  // every lane would store to one place

@@ -59,7 +59,7 @@ struct SplitColumnReductionsPass : impl::SplitColumnReductionsPassBase<SplitColu
       } else if (auto s = dyn_cast<memref::StoreOp>(op)) {
         // The place's indices are checked here (the store itself as the scope: no limit there).
         std::optional<AccumulatorStep> step = matchAccumulatorStep(s, s);
-        if (!step) return std::nullopt;
+        if (!step || p->isAncestor(s.getMemref().getParentRegion()->getParentOp())) return std::nullopt;
         for (Value iv : p.getInductionVars())
           if (!llvm::is_contained(s.getIndices(), iv)) return std::nullopt;
         for (Value i : s.getIndices())
