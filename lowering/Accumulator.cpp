@@ -29,6 +29,13 @@ TypedAttr reductionIdentity(Operation* op) {
   return {};
 }
 
+Value combineWith(OpBuilder& b, const AccumulatorStep& step, Value accumulated, Value x) {
+  Operation* op = b.clone(*step.combine);
+  op->setOperand(step.loadSide, accumulated);
+  op->setOperand(1 - step.loadSide, x);
+  return op->getResult(0);
+}
+
 std::optional<AccumulatorStep> matchAccumulatorStep(memref::StoreOp store, Operation* scope) {
   Operation* combine = store.getValueToStore().getDefiningOp();
   TypedAttr identity = reductionIdentity(combine);

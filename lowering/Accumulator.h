@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 namespace mlir {
@@ -30,6 +31,10 @@ struct AccumulatorStep {
 // with an identity) in the store's block with no other use, the location's indices defined
 // outside `scope`.
 std::optional<AccumulatorStep> matchAccumulatorStep(memref::StoreOp store, Operation* scope);
+
+// A copy of `step`'s combine at `b` applied to the accumulated value and x, each on its side
+// (the loaded value's and the other's): how a partial joins an accumulator.
+Value combineWith(OpBuilder& b, const AccumulatorStep& step, Value accumulated, Value x);
 
 }  // namespace strata
 }  // namespace mlir

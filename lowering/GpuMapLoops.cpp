@@ -7,6 +7,7 @@
 
 #include "lowering/Passes.h"
 #include "lowering/Accumulator.h"
+#include "lowering/GpuMapping.h"
 #include "lowering/GpuTransposeTiles.h"
 #include "lowering/GpuWideAccesses.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -18,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -39,16 +41,6 @@ bool runsOnHost(Operation* op) {
   return isa<arith::ConstantOp, memref::ViewOp, memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
              memref::ReinterpretCastOp, memref::CastOp, memref::GetGlobalOp, memref::CopyOp, func::ReturnOp,
              scf::ParallelOp, memref::ExtractAlignedPointerAsIndexOp, func::CallOp>(op);
-}
-
-gpu::ParallelLoopDimMappingAttr mapping(MLIRContext* ctx, gpu::Processor p) {
-  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
-  return gpu::ParallelLoopDimMappingAttr::get(ctx, p, id, id);
-}
-
-std::optional<int64_t> constant(Value v) {
-  if (auto c = v.getDefiningOp<arith::ConstantIndexOp>()) return c.value();
-  return std::nullopt;
 }
 
 // A combining op of a reduction the block can do together (gpu.all_reduce), with its identity.
@@ -200,8 +192,8 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
     bool reduces = false;
     for (Operation& op : body->without_terminator()) {
       if (auto f = dyn_cast<scf::ForOp>(op)) {
-        std::optional<int64_t> lo = constant(f.getLowerBound()), hi = constant(f.getUpperBound()),
-                               st = constant(f.getStep());
+        std::optional<int64_t> lo = getConstantIntValue(f.getLowerBound()),
+                               hi = getConstantIntValue(f.getUpperBound()), st = getConstantIntValue(f.getStep());
         if (!lo || !hi || !st || *st <= 0 || f.getNumRegionIterArgs() != 0) return false;
         FailureOr<SmallVector<Accumulator>> accs = accumulatorsOf(f);
         if (failed(accs)) return false;
@@ -295,8 +287,8 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
       }
       barrier();
     }
-    (void)gpu::setMappingAttr(outer, {mapping(ctx, gpu::Processor::BlockX)});
-    (void)gpu::setMappingAttr(inner, {mapping(ctx, gpu::Processor::ThreadX)});
+    (void)gpu::setMappingAttr(outer, {processorMapping(ctx, gpu::Processor::BlockX)});
+    (void)gpu::setMappingAttr(inner, {processorMapping(ctx, gpu::Processor::ThreadX)});
     loop.erase();
     ++numRowKernels;
     return true;
@@ -333,8 +325,8 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
     unsigned n = loop.getNumLoops();
     int64_t trips = 1;
     for (unsigned d = 0; d < n; ++d) {
-      std::optional<int64_t> lo = constant(loop.getLowerBound()[d]), hi = constant(loop.getUpperBound()[d]),
-                             st = constant(loop.getStep()[d]);
+      std::optional<int64_t> lo = getConstantIntValue(loop.getLowerBound()[d]),
+                             hi = getConstantIntValue(loop.getUpperBound()[d]), st = getConstantIntValue(loop.getStep()[d]);
       if (!lo || !hi || !st || *st <= 0)
         return loop.emitError("strata-gpu-map-loops: a parallel loop with dynamic bounds");
       trips *= std::max<int64_t>(0, (*hi - *lo + *st - 1) / *st);
@@ -373,28 +365,28 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
     }
     if (rowReductions && mapRows(loop)) return success();
     int64_t block = std::min<int64_t>(blockSize, std::max<int64_t>(32, (trips + 31) / 32 * 32));
-    if ((trips + block - 1) / block > kMaxBlocks) {
+    if ((trips + block - 1) / block > kMaxGpuBlocks) {
       if (loop.getNumResults() != 0 || loop.getNumLoops() != 1)
         return loop.emitError("strata-gpu-map-loops: a reduction over ") << trips << " elements is too large for one grid";
-      loop = strided(loop, trips, kMaxBlocks * block);
+      loop = strided(loop, trips, kMaxGpuBlocks * block);
     }
     auto [outer, inner] = scf::tileParallelLoop(loop, {block}, /*noMinMaxBounds=*/true);
-    if (failed(gpu::setMappingAttr(outer, {mapping(ctx, gpu::Processor::BlockX)})) ||
-        failed(gpu::setMappingAttr(inner, {mapping(ctx, gpu::Processor::ThreadX)})))
+    if (failed(gpu::setMappingAttr(outer, {processorMapping(ctx, gpu::Processor::BlockX)})) ||
+        failed(gpu::setMappingAttr(inner, {processorMapping(ctx, gpu::Processor::ThreadX)})))
       return failure();
     // 3. Nested parallel loops run in their thread.
     inner.getBody()->walk([&](scf::ParallelOp nested) {
-      SmallVector<gpu::ParallelLoopDimMappingAttr> seq(nested.getNumLoops(), mapping(ctx, gpu::Processor::Sequential));
+      SmallVector<gpu::ParallelLoopDimMappingAttr> seq(nested.getNumLoops(),
+                                                       processorMapping(ctx, gpu::Processor::Sequential));
       (void)gpu::setMappingAttr(nested, seq);
     });
     ++numKernels;
     return success();
   }
 
-  // More blocks than a grid should have (CUDA's limit is 2^31 - 1; far fewer fill an H200):
+  // More blocks than a grid should have (kMaxGpuBlocks):
   // `parallel i in [lo, lo + trips·step)` becomes `parallel p in [0, width)` over strided
   // chunks, `for c { i = lo + (c·width + p)·step; if i is in range: body }`.
-  static constexpr int64_t kMaxBlocks = int64_t{1} << 24;
   static constexpr int64_t kMinWideTrips = 1024;  // below, the launch costs more than the accesses
   scf::ParallelOp strided(scf::ParallelOp loop, int64_t trips, int64_t width) {
     OpBuilder b(loop);

@@ -6,7 +6,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "lowering/GpuMapping.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
@@ -16,17 +18,6 @@ namespace mlir::strata {
 namespace {
 
 constexpr int64_t kTile = 32, kRows = 8;  // a 32x32 tile, 32x8 threads: 4 rows a thread
-constexpr int64_t kMaxBlocks = int64_t{1} << 24;
-
-std::optional<int64_t> constantIndex(Value v) {
-  if (auto c = v.getDefiningOp<arith::ConstantIndexOp>()) return c.value();
-  return std::nullopt;
-}
-
-gpu::ParallelLoopDimMappingAttr mapping(MLIRContext* ctx, gpu::Processor p) {
-  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
-  return gpu::ParallelLoopDimMappingAttr::get(ctx, p, id, id);
-}
 
 }  // namespace
 
@@ -35,8 +26,8 @@ scf::ParallelOp tileTranspose(scf::ParallelOp loop) {
   if (n < 2 || loop.getNumResults() != 0) return {};
   SmallVector<int64_t> extents;
   for (unsigned d = 0; d < n; ++d) {
-    if (constantIndex(loop.getLowerBound()[d]) != 0 || constantIndex(loop.getStep()[d]) != 1) return {};
-    std::optional<int64_t> e = constantIndex(loop.getUpperBound()[d]);
+    if (getConstantIntValue(loop.getLowerBound()[d]) != 0 || getConstantIntValue(loop.getStep()[d]) != 1) return {};
+    std::optional<int64_t> e = getConstantIntValue(loop.getUpperBound()[d]);
     if (!e) return {};
     extents.push_back(*e);
   }
@@ -45,7 +36,7 @@ scf::ParallelOp tileTranspose(scf::ParallelOp loop) {
   const int64_t ti = (ei + kTile - 1) / kTile, tj = (ej + kTile - 1) / kTile;
   int64_t blocks = ti * tj;
   for (unsigned d = 0; d + 2 < n; ++d) blocks *= extents[d];
-  if (blocks > kMaxBlocks) return {};
+  if (blocks > kMaxGpuBlocks) return {};
 
   Block* body = loop.getBody();
   SmallVector<Value> ivs(loop.getInductionVars());
@@ -137,8 +128,8 @@ scf::ParallelOp tileTranspose(scf::ParallelOp loop) {
       map.map(op.getResult(0), memref::LoadOp::create(g, loc, tile, ValueRange{tx, r}).getResult());
     }
   });
-  (void)gpu::setMappingAttr(grid, {mapping(ctx, gpu::Processor::BlockX)});
-  (void)gpu::setMappingAttr(threads, {mapping(ctx, gpu::Processor::ThreadX)});
+  (void)gpu::setMappingAttr(grid, {processorMapping(ctx, gpu::Processor::BlockX)});
+  (void)gpu::setMappingAttr(threads, {processorMapping(ctx, gpu::Processor::ThreadX)});
   loop.erase();
   return grid;
 }

@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <optional>
 
+#include "llvm/ADT/MapVector.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -14,11 +17,6 @@
 
 namespace mlir::strata {
 namespace {
-
-std::optional<int64_t> constantIndex(Value v) {
-  if (auto c = v.getDefiningOp<arith::ConstantIndexOp>()) return c.value();
-  return std::nullopt;
-}
 
 // The byte alignment a wide access of `lanes` elements of `m` needs (up to 16), or 0 when its
 // layout cannot keep every run of `lanes` elements that starts at a multiple of `lanes` on it.
@@ -42,10 +40,10 @@ scf::ParallelOp widenAccesses(scf::ParallelOp loop, int64_t lanes) {
   if (lanes < 2 || loop.getNumResults() != 0) return {};
   unsigned n = loop.getNumLoops();
   for (unsigned d = 0; d < n; ++d)
-    if (constantIndex(loop.getLowerBound()[d]) != 0 || constantIndex(loop.getStep()[d]) != 1 ||
-        !constantIndex(loop.getUpperBound()[d]))
+    if (getConstantIntValue(loop.getLowerBound()[d]) != 0 || getConstantIntValue(loop.getStep()[d]) != 1 ||
+        !getConstantIntValue(loop.getUpperBound()[d]))
       return {};
-  int64_t inner = *constantIndex(loop.getUpperBound()[n - 1]);
+  int64_t inner = *getConstantIntValue(loop.getUpperBound()[n - 1]);
   if (inner < lanes || inner % lanes != 0) return {};
   Block* body = loop.getBody();
   Value iv = loop.getInductionVars()[n - 1];
@@ -53,8 +51,8 @@ scf::ParallelOp widenAccesses(scf::ParallelOp loop, int64_t lanes) {
   // What varies along the innermost dimension: the variable and whatever is computed from it.
   // A varying value may only be the last index of an access (exactly the variable) or data.
   llvm::DenseSet<Value> varying{iv};
-  SmallVector<Operation*> wide;  // the contiguous loads and stores
-  llvm::SmallSetVector<Value, 4> buffers;
+  SmallVector<Operation*> wide;                 // the contiguous loads and stores
+  llvm::MapVector<Value, int64_t> alignments;  // their buffers, each with the alignment it needs
   auto varies = [&](Value v) { return varying.contains(v); };
   for (Operation& op : body->without_terminator()) {
     if (op.getNumRegions()) return {};
@@ -70,7 +68,7 @@ scf::ParallelOp widenAccesses(scf::ParallelOp loop, int64_t lanes) {
       if (!contiguous && isa<memref::StoreOp>(op)) return {};  // every lane would store to one place
       if (contiguous) {
         wide.push_back(&op);
-        buffers.insert(memref);
+        alignments.insert({memref, 0});
         if (isa<memref::LoadOp>(op)) varying.insert(op.getResult(0));
       }
       continue;  // else a load of one value for all lanes (a 0-d input, a broadcast)
@@ -79,11 +77,9 @@ scf::ParallelOp widenAccesses(scf::ParallelOp loop, int64_t lanes) {
       for (Value r : op.getResults()) varying.insert(r);
   }
   if (wide.empty()) return {};
-  SmallVector<int64_t> alignments;
-  for (Value m : buffers) {
-    int64_t need = neededAlignment(cast<MemRefType>(m.getType()), lanes);
+  for (auto& [m, need] : alignments) {
+    need = neededAlignment(cast<MemRefType>(m.getType()), lanes);
     if (!need) return {};
-    alignments.push_back(need);
   }
 
   // parallel (..., i) step (..., lanes) { if (aligned) { wide lanes } else { scalar lanes } }
@@ -94,7 +90,7 @@ scf::ParallelOp widenAccesses(scf::ParallelOp loop, int64_t lanes) {
   auto widened = scf::ParallelOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(), steps);
   b.setInsertionPointToStart(widened.getBody());
   Value aligned;
-  for (auto [m, need] : llvm::zip(buffers, alignments)) {
+  for (auto [m, need] : alignments) {
     Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, m);
     Value rem = arith::RemUIOp::create(b, loc, p, arith::ConstantIndexOp::create(b, loc, need));
     Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, arith::ConstantIndexOp::create(b, loc, 0));
@@ -102,7 +98,6 @@ scf::ParallelOp widenAccesses(scf::ParallelOp loop, int64_t lanes) {
   }
   auto branch = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
   SmallVector<Value> ivs(widened.getInductionVars());
-  auto alignmentOf = [&](Value m) { return alignments[static_cast<size_t>(llvm::find(buffers, m) - buffers.begin())]; };
 
   // The body once per lane, with the innermost variable + lane; `wideAccesses` turns the
   // contiguous loads into lanes of one vector.load and the stores into one vector.store.
@@ -126,8 +121,8 @@ scf::ParallelOp widenAccesses(scf::ParallelOp loop, int64_t lanes) {
           auto type = VectorType::get({lanes}, load.getType());
           if (lane == 0) {
             for (Value i : load.getIndices()) indices.push_back(map.lookupOrDefault(i));
-            vectors[&op] = vector::LoadOp::create(in, loc, type, map.lookupOrDefault(load.getMemref()), indices,
-                                                  /*nontemporal=*/false, llvm::MaybeAlign(alignmentOf(load.getMemref())));
+            vectors[&op] = vector::LoadOp::create(in, loc, type, load.getMemref(), indices, /*nontemporal=*/false,
+                                                  llvm::MaybeAlign(alignments.lookup(load.getMemref())));
           }
           map.map(load.getResult(), vector::ExtractOp::create(in, loc, vectors[&op], lane).getResult());
           continue;
@@ -141,8 +136,8 @@ scf::ParallelOp widenAccesses(scf::ParallelOp loop, int64_t lanes) {
           auto type = VectorType::get({lanes}, store.getValueToStore().getType());
           Value v = vector::FromElementsOp::create(in, loc, type, values);
           for (Value i : store.getIndices()) indices.push_back(i == iv ? ivs.back() : map.lookupOrDefault(i));
-          vector::StoreOp::create(in, loc, v, map.lookupOrDefault(store.getMemref()), indices, /*nontemporal=*/false,
-                                  llvm::MaybeAlign(alignmentOf(store.getMemref())));
+          vector::StoreOp::create(in, loc, v, store.getMemref(), indices, /*nontemporal=*/false,
+                                  llvm::MaybeAlign(alignments.lookup(store.getMemref())));
         }
       }
     }

@@ -66,4 +66,10 @@ int64_t loopIterations(Region& region) {
   return most;
 }
 
+int64_t largestDivisor(int64_t n, int64_t most) {
+  for (int64_t t = std::min(n, most); t > 1; --t)
+    if (n % t == 0) return t;
+  return 1;
+}
+
 }  // namespace mlir::strata

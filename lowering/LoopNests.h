@@ -29,5 +29,8 @@ int64_t tripCount(Value lb, Value ub, Value step);
 // Iterations of the deepest loop nest in `region` (1 when it has no loops).
 int64_t loopIterations(Region& region);
 
+// The largest divisor of n in [1, most]: how many equal chunks a loop of n trips splits into.
+int64_t largestDivisor(int64_t n, int64_t most);
+
 }  // namespace strata
 }  // namespace mlir

@@ -5,6 +5,7 @@
 
 #include "lowering/Accumulator.h"
 #include "lowering/BufferAliasing.h"
+#include "lowering/LoopNests.h"
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,13 +27,6 @@ namespace {
 struct Accumulator : AccumulatorStep {
   memref::StoreOp store;
 };
-
-// The largest divisor of n in [1, most].
-int64_t largestDivisor(int64_t n, int64_t most) {
-  for (int64_t t = std::min(n, most); t > 1; --t)
-    if (n % t == 0) return t;
-  return 1;
-}
 
 struct SplitColumnReductionsPass : impl::SplitColumnReductionsPassBase<SplitColumnReductionsPass> {
   using Base::Base;
@@ -149,10 +143,7 @@ struct SplitColumnReductionsPass : impl::SplitColumnReductionsPassBase<SplitColu
       SmallVector<Value> idx;
       for (Value i : a.store.getIndices()) idx.push_back(map.lookupOrDefault(i));
       Value old = memref::LoadOp::create(ob, loc, a.store.getMemref(), idx);
-      Operation* op = ob.clone(*a.combine);
-      op->setOperand(a.loadSide, old);
-      op->setOperand(1 - a.loadSide, part);
-      memref::StoreOp::create(ob, loc, op->getResult(0), a.store.getMemref(), idx);
+      memref::StoreOp::create(ob, loc, combineWith(ob, a, old, part), a.store.getMemref(), idx);
     };
     b.setInsertionPointAfter(fold);
     for (auto [i, a] : llvm::enumerate(*accs)) {

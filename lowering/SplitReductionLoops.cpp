@@ -30,13 +30,6 @@ struct Accumulator : AccumulatorStep {
   memref::StoreOp store;
 };
 
-// The largest divisor of n in [2, most], or 0.
-int64_t chunks(int64_t n, int64_t most) {
-  for (int64_t t = std::min(n, most); t >= 2; --t)
-    if (n % t == 0) return t;
-  return 0;
-}
-
 // The accumulators of the nest `root` when its outer loop's iterations may run in any order and
 // at once, except for the accumulators: every store either writes an accumulator (and nothing
 // else in the nest touches its buffer) or writes at an index that contains the outer induction
@@ -104,8 +97,8 @@ struct SplitReductionLoopsPass : impl::SplitReductionLoopsPassBase<SplitReductio
     if (!lb || !ub || !step || *step <= 0) return;
     int64_t trips = tripCount(root.getLowerBound(), root.getUpperBound(), root.getStep());
     if (trips * loopIterations(root.getRegion()) < minIterations) return;
-    int64_t t = chunks(trips, maxChunks);
-    if (!t) return;
+    int64_t t = largestDivisor(trips, maxChunks);
+    if (t < 2) return;
     std::optional<SmallVector<Accumulator>> accs = accumulatorsOf(root);
     if (!accs) return;
     int64_t c = trips / t;
@@ -148,10 +141,7 @@ struct SplitReductionLoopsPass : impl::SplitReductionLoopsPassBase<SplitReductio
         OpBuilder fb = OpBuilder::atBlockTerminator(combine.getBody());
         Value old = memref::LoadOp::create(fb, loc, m, a.store.getIndices());
         Value part = memref::LoadOp::create(fb, loc, p, ValueRange{combine.getInductionVar()});
-        Operation* op = fb.clone(*a.combine);
-        op->setOperand(a.loadSide, old);
-        op->setOperand(1 - a.loadSide, part);
-        memref::StoreOp::create(fb, loc, op->getResult(0), m, a.store.getIndices());
+        memref::StoreOp::create(fb, loc, combineWith(fb, a, old, part), m, a.store.getIndices());
         continue;
       }
       Value start = memref::LoadOp::create(b, loc, m, a.store.getIndices());
@@ -159,10 +149,7 @@ struct SplitReductionLoopsPass : impl::SplitReductionLoopsPassBase<SplitReductio
           b, loc, index(0), index(t), index(1), ValueRange{start},
           [&](OpBuilder& fb, Location fl, Value j, ValueRange acc) {
             Value part = memref::LoadOp::create(fb, fl, p, ValueRange{j});
-            Operation* op = fb.clone(*a.combine);
-            op->setOperand(a.loadSide, acc[0]);
-            op->setOperand(1 - a.loadSide, part);
-            scf::YieldOp::create(fb, fl, op->getResult(0));
+            scf::YieldOp::create(fb, fl, combineWith(fb, a, acc[0], part));
           });
       memref::StoreOp::create(b, loc, combine.getResult(0), m, a.store.getIndices());
     }
