@@ -22,10 +22,13 @@
 //    epilogue as one nest per kept index);
 //  - output region (a 2-D f32/f64 dot_general and its epilogue): the batch_matmul, then one
 //    generic over its [1, M, N] result that reads and writes it in place, marked strata.epilogue,
-//    which the runtime-GEMM pass runs on each output block right after the GEMM.
+//    which the runtime-GEMM pass runs on each output block right after the GEMM; a bf16/f16
+//    dot whose epilogue the GEMM library applies itself: the f32 product, then one generic
+//    computing the epilogue in f32 and rounding once (libraryOutput).
 // A region of any other form is inlined (its ops then lower one by one): correct, not fused.
 #include "dialect/ScalarOps.h"
 #include "dialect/StrataOps.h"
+#include "lowering/LibraryEpilogue.h"
 #include "lowering/StrataToLinalg.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -520,7 +523,7 @@ class FusionLowering {
     DotGeneralOp dot = dots_.front();
     auto type = dot.getType();
     Type element = type.getElementType();
-    if (results_.size() != 1 || type.getRank() != 2 || computeType(element) != element ||
+    if (results_.size() != 1 || type.getRank() != 2 ||
         !dot.getLhsBatchingDimensions().empty() || results_[0].getType() != type || results_[0] == dot.getResult())
       return failure();
     // The product is [1, M, N] with M the lhs's free dimensions and N the rhs's: the result's
@@ -538,6 +541,7 @@ class FusionLowering {
     };
     Value lhs = outer(dot.getLhs()), rhs = outer(dot.getRhs());
     if (!lhs || !rhs) return failure();
+    if (computeType(element) != element) return libraryOutput(dot, lhs, rhs);
     // Loops (b, m, n) over the [1, M, N] product; the region's [M, N] values at (m, n).
     AffineMap home = AffineMap::get(3, 0, {getAffineDimExpr(1, ctx()), getAffineDimExpr(2, ctx())}, ctx());
     Value dotValue = dot.getResult();
@@ -579,6 +583,100 @@ class FusionLowering {
     f_->replaceAllUsesWith(ValueRange{result});
     f_->erase();
     return success();
+  }
+
+  // A bf16/f16 output region (the cuda target's GEMM library accumulates in f32 and rounds
+  // once on output): when its epilogue is one the library applies itself (+ bias[n], relu,
+  // gelu; LibraryEpilogue.h), it is computed as the library computes it — in f32 from the
+  // unrounded product, rounded once — by a generic that reads the f32 product (and the bias)
+  // and writes the result, marked with the kind (kLibraryEpilogueAttr); the runtime-GEMM pass
+  // hands the kind to the library call. Any other epilogue: failure, so the ops lower one by
+  // one, each rounded as eager rounds.
+  LogicalResult libraryOutput(DotGeneralOp dot, Value lhs, Value rhs) {
+    auto type = dot.getType();
+    Type element = type.getElementType(), f32 = computeType(element);
+    auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+    int64_t k = 1;
+    for (int64_t d : dot.getLhsContractingDimensions()) k *= lhsType.getDimSize(d);
+    if (k == 0) return failure();  // an empty sum: the library is not called
+    // Which kind, read off the epilogue built in a scratch block.
+    int64_t kind = kNoEpilogue;
+    BlockArgument bias;
+    {
+      Block scratch;
+      Value product = scratch.addArgument(f32, loc()), stored = scratch.addArgument(element, loc());
+      OpBuilder sb(ctx());  // (a detached block has no context to give a builder)
+      sb.setInsertionPointToStart(&scratch);
+      DenseMap<Value, Value> memo;
+      Value widened;
+      if (Value r = epilogueInF32(sb, dot, results_[0], product, stored, bias, widened, memo))
+        kind = libraryEpilogueOf(r, product, widened, element.isBF16() ? 0x1p-8 : 0x1p-11);
+      scratch.dropAllDefinedValueUses();
+    }
+    if (kind == kNoEpilogue) return failure();
+    MLIRContext* c = ctx();
+    AffineMap id3 = AffineMap::getMultiDimIdentityMap(3, c);
+    SmallVector<Value> ins{emitDotProduct(b_, loc(), dot, lhs, rhs)};
+    SmallVector<AffineMap> maps{id3};
+    if (bias) {
+      ins.push_back(regionInput(bias)->tensor);
+      maps.push_back(AffineMap::get(3, 0, {getAffineDimExpr(2, c)}, c));
+    }
+    maps.push_back(id3);
+    SmallVector<int64_t> shape{1, type.getDimSize(0), type.getDimSize(1)};
+    auto generic = linalg::GenericOp::create(
+        b_, loc(), TypeRange{RankedTensorType::get(shape, element)}, ins, ValueRange{empty(shape, element)}, maps,
+        parallel(3), [&](OpBuilder& b, Location l, ValueRange args) {
+          DenseMap<Value, Value> memo;
+          BlockArgument unused;
+          Value widened;
+          Value r = epilogueInF32(b, dot, results_[0], args[0], bias ? args[1] : Value(), unused, widened, memo);
+          linalg::YieldOp::create(b, l, toStorage(b, l, r, element));
+        });
+    generic->setAttr(kLibraryEpilogueAttr, b_.getI64IntegerAttr(kind));
+    f_->replaceAllUsesWith(ValueRange{reshapeTensor(b_, loc(), generic.getResult(0), type.getShape())});
+    f_->erase();
+    return success();
+  }
+
+  // Region value `v` of an output region's epilogue in f32, from the f32 `product` (the dot's
+  // element) and `stored` (the bias element as stored; `bias` receives the region argument
+  // broadcast along the rows that it stands for, `widened` its f32 value); null when the
+  // epilogue reads anything else or computes in another type.
+  Value epilogueInF32(OpBuilder& b, DotGeneralOp dot, Value v, Value product, Value stored, BlockArgument& bias,
+                      Value& widened, DenseMap<Value, Value>& memo) {
+    if (v == dot.getResult()) return product;
+    if (Value known = memo.lookup(v)) return known;
+    Operation* op = v.getDefiningOp();
+    Type element = dot.getType().getElementType();
+    if (!op || getElementTypeOrSelf(v.getType()) != element) return {};
+    Location l = op->getLoc();
+    Value r;
+    TypedAttr splat = splatOf(op);
+    if (auto bc = dyn_cast<BroadcastInDimOp>(op); bc && !splat) splat = splatOf(bc.getOperand().getDefiningOp());
+    if (splat) {
+      auto f = dyn_cast<FloatAttr>(splat);
+      if (!f) return {};
+      r = arith::ConstantOp::create(b, l, b.getF32FloatAttr(static_cast<float>(f.getValueAsDouble())));
+    } else if (auto bc = dyn_cast<BroadcastInDimOp>(op)) {
+      auto arg = dyn_cast<BlockArgument>(bc.getOperand());
+      if (!arg || arg.getOwner() != &body_ || tensorOf(arg).getShape() != ArrayRef<int64_t>{tensorOf(v).getDimSize(1)} ||
+          bc.getBroadcastDimensions() != ArrayRef<int64_t>{1} || (bias && bias != arg) || !stored)
+        return {};
+      bias = arg;
+      r = widened = toCompute(b, l, stored);
+    } else if (isa<ScalarOpInterface>(op)) {
+      SmallVector<Value> in;
+      for (Value operand : op->getOperands()) {
+        if (getElementTypeOrSelf(operand.getType()) != element) return {};
+        Value x = epilogueInF32(b, dot, operand, product, stored, bias, widened, memo);
+        if (!x) return {};
+        in.push_back(x);
+      }
+      r = emitScalar(b, l, op, in);
+    }
+    if (r) memo[v] = r;
+    return r;
   }
 
   FusionOp f_;

@@ -17,8 +17,8 @@ std::optional<double> constantFloat(Value v) {
   return std::nullopt;
 }
 
-// The constants of f32 gelu are rounded; a relative 1e-6 tells them from anything else.
-bool near(double a, double b) { return std::fabs(a - b) <= 1e-6 * std::fabs(b); }
+// gelu's constants are rounded to the epilogue's type: within `tolerance` (relative) of theirs.
+bool near(double a, double b, double tolerance) { return std::fabs(a - b) <= tolerance * std::fabs(b); }
 
 // The factors of a tree of multiplications: constants into `coefficient`, the others listed.
 void factors(Value v, double& coefficient, SmallVectorImpl<Value>& rest, int depth = 0) {
@@ -47,11 +47,11 @@ Value otherThanConstant(arith::AddFOp add, double c) {
 }
 
 // The x of `r` = gelu(x) in its tanh form, or null.
-Value geluArgument(Value r) {
+Value geluArgument(Value r, double tolerance) {
   double half = 1;
   SmallVector<Value> f;
   factors(r, half, f);
-  if (!near(half, 0.5) || f.size() != 2) return {};
+  if (!near(half, 0.5, tolerance) || f.size() != 2) return {};
   for (int k = 0; k < 2; ++k) {
     Value x = f[k];
     auto onePlus = f[1 - k].getDefiningOp<arith::AddFOp>();
@@ -61,7 +61,7 @@ Value geluArgument(Value r) {
     double scale = 1;
     SmallVector<Value> g;
     factors(tanh.getOperand(), scale, g);
-    if (!near(scale, std::sqrt(2.0 / M_PI)) || g.size() != 1) continue;
+    if (!near(scale, std::sqrt(2.0 / M_PI), tolerance) || g.size() != 1) continue;
     auto inner = g[0].getDefiningOp<arith::AddFOp>();
     if (!inner) continue;
     Value cubic = otherThan(inner, x);
@@ -69,12 +69,40 @@ Value geluArgument(Value r) {
     double c = 1;
     SmallVector<Value> h;
     factors(cubic, c, h);
-    if (near(c, 0.044715) && h.size() == 3 && llvm::all_of(h, [&](Value v) { return v == x; })) return x;
+    if (near(c, 0.044715, tolerance) && h.size() == 3 && llvm::all_of(h, [&](Value v) { return v == x; })) return x;
   }
   return {};
 }
 
 }  // namespace
+
+int64_t libraryEpilogueOf(Value result, Value product, Value bias, double tolerance) {
+  // From the result back to the product: the activation, then the bias.
+  Value v = result;
+  int64_t kind = kNoEpilogue;
+  // clamp(0, x, +inf), st::relu's form, before the canonicalizer folds its min away.
+  if (auto min = v.getDefiningOp<arith::MinimumFOp>()) {
+    std::optional<double> hi = constantFloat(min.getRhs());
+    if (!hi || !std::isinf(*hi) || *hi < 0 || !min.getLhs().getDefiningOp<arith::MaximumFOp>()) return kNoEpilogue;
+    v = min.getLhs();
+  }
+  if (auto max = v.getDefiningOp<arith::MaximumFOp>()) {
+    std::optional<double> l = constantFloat(max.getLhs()), r = constantFloat(max.getRhs());
+    if (r && *r == 0.0) v = max.getLhs(), kind |= kRelu;
+    else if (l && *l == 0.0) v = max.getRhs(), kind |= kRelu;
+    else return kNoEpilogue;
+  } else if (Value x = geluArgument(v, tolerance)) {
+    v = x;
+    kind |= kGelu;
+  }
+  if (bias) {
+    auto add = v.getDefiningOp<arith::AddFOp>();
+    if (!add || otherThan(add, product) != bias) return kNoEpilogue;
+    v = product;
+    kind |= kBias;
+  }
+  return v == product ? kind : kNoEpilogue;
+}
 
 int64_t libraryEpilogue(linalg::GenericOp g, Value& bias) {
   if (g.getNumDpsInputs() > 1 || g.getNumDpsInits() != 1) return kNoEpilogue;
@@ -88,26 +116,8 @@ int64_t libraryEpilogue(linalg::GenericOp g, Value& bias) {
   }
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   if (yield.getNumOperands() != 1) return kNoEpilogue;
-  // From the result back to the output: the activation, then the bias.
-  Value v = yield.getOperand(0);
-  int64_t kind = kNoEpilogue;
-  if (auto max = v.getDefiningOp<arith::MaximumFOp>()) {
-    std::optional<double> l = constantFloat(max.getLhs()), r = constantFloat(max.getRhs());
-    if (r && *r == 0.0) v = max.getLhs(), kind |= kRelu;
-    else if (l && *l == 0.0) v = max.getRhs(), kind |= kRelu;
-    else return kNoEpilogue;
-  } else if (Value x = geluArgument(v)) {
-    v = x;
-    kind |= kGelu;
-  }
-  if (in) {
-    auto add = v.getDefiningOp<arith::AddFOp>();
-    if (!add || otherThan(add, out) != in) return kNoEpilogue;
-    v = out;
-    kind |= kBias;
-  }
-  if (v != out || kind == kNoEpilogue) return kNoEpilogue;
-  if (in) bias = g.getDpsInputs()[0];
+  int64_t kind = libraryEpilogueOf(yield.getOperand(0), out, in, 1e-6);
+  if (kind != kNoEpilogue && in) bias = g.getDpsInputs()[0];
   return kind;
 }
 

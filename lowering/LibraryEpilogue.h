@@ -18,4 +18,14 @@ enum LibraryEpilogue : int64_t { kNoEpilogue = 0, kRelu = 1, kBias = 2, kGelu = 
 // kNoEpilogue when it computes anything else.
 int64_t libraryEpilogue(linalg::GenericOp g, Value& bias);
 
+// The same reading of scalar code: `result` computed from `product` (the GEMM's element) and
+// `bias` (the bias element, or null for none), gelu's constants within `tolerance` (relative)
+// of their exact values — 1e-6 for f32, a bf16/f16 ulp for constants of those types.
+int64_t libraryEpilogueOf(Value result, Value product, Value bias, double tolerance);
+
+// On the generic that a bf16/f16 output fusion becomes when the library can apply its
+// epilogue (FusionToLinalg): the kind, an i64. That generic reads the GEMM's f32 product (and
+// the bias, indexed by n), computes the epilogue in f32 and rounds once, as the library does.
+inline constexpr llvm::StringLiteral kLibraryEpilogueAttr = "strata.library_epilogue";
+
 }  // namespace mlir::strata

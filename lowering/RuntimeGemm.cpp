@@ -146,15 +146,17 @@ linalg::GenericOp findEpilogue(Operation* op, Value out) {
 // With bf16/f16 operands the product is accumulated in an f32 buffer `out` that one generic
 // then rounds into a buffer of the operands' type (StrataToLinalg's dot_general). That generic,
 // when `out` is read by nothing else, so that a library GEMM (f32 accumulation, one rounding
-// on output) can write the rounded buffer itself; null otherwise.
+// on output) can write the rounded buffer itself; null otherwise. With `libraryEpilogues`, the
+// generic may also apply an epilogue the library applies (kLibraryEpilogueAttr: it reads the
+// bias as a second input, indexed by n).
 // The call then goes where that generic is, so nothing in between may write the operands.
-linalg::GenericOp findRounding(Operation* op, Value out, Type element, Value lhs, Value rhs) {
+linalg::GenericOp findRounding(Operation* op, Value out, Type element, Value lhs, Value rhs, bool libraryEpilogues) {
   auto alloc = out.getDefiningOp<memref::AllocOp>();
   if (!alloc) return {};
   linalg::GenericOp g;
   for (Operation* next = op->getNextNode(); next && !g; next = next->getNextNode()) {
     auto r = dyn_cast<linalg::GenericOp>(next);
-    if (r && r.getNumDpsInputs() == 1 && r.getDpsInputs()[0] == out) {
+    if (r && r.getNumDpsInputs() >= 1 && r.getDpsInputs()[0] == out) {
       g = r;
       break;
     }
@@ -164,14 +166,19 @@ linalg::GenericOp findRounding(Operation* op, Value out, Type element, Value lhs
   }
   if (!g || g.getNumDpsInits() != 1 || !g.hasPureBufferSemantics() || g.getNumParallelLoops() != g.getNumLoops())
     return {};
-  for (AffineMap m : g.getIndexingMapsArray())
-    if (!m.isIdentity()) return {};
+  bool withEpilogue = g->hasAttr(kLibraryEpilogueAttr);
+  if (withEpilogue && (!libraryEpilogues || g.getNumDpsInputs() > 2)) return {};
+  if (!withEpilogue && g.getNumDpsInputs() != 1) return {};
+  MLIRContext* ctx = g.getContext();
+  AffineMap byColumn = AffineMap::get(3, 0, {getAffineDimExpr(2, ctx)}, ctx);
+  for (auto [i, m] : llvm::enumerate(g.getIndexingMapsArray()))
+    if (!m.isIdentity() && !(withEpilogue && i == 1 && g.getNumDpsInputs() == 2 && m == byColumn)) return {};
   auto rounded = cast<MemRefType>(g.getDpsInits()[0].getType());
   if (rounded.getElementType() != element || rounded.getShape() != cast<MemRefType>(out.getType()).getShape() ||
       !contiguous(g.getDpsInits()[0]))
     return {};
   Block& body = g.getRegion().front();
-  if (!body.getArgument(1).use_empty()) return {};  // a pure function of the f32 sum
+  if (!body.getArguments().back().use_empty()) return {};  // a pure function of the f32 sum (and bias)
   for (Operation* user : out.getUsers())
     if (user != op && user != g && !isa<linalg::FillOp>(user)) return {};
   return g;
@@ -296,7 +303,7 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
         cast<MemRefType>(rhs.getType()).getElementType() != lt.getElementType())
       return success();
     if (ot.getElementType() != lt.getElementType() &&
-        !(rounding = findRounding(op, out, lt.getElementType(), lhs, rhs)))
+        !(rounding = findRounding(op, out, lt.getElementType(), lhs, rhs, options.libraryEpilogues)))
       return success();
   }
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -343,13 +350,22 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
     Value bias;
     int64_t kind = epilogue && result == out && K > 0 ? libraryEpilogue(epilogue, bias) : kNoEpilogue;
     if (kind != kNoEpilogue && bias && !contiguous(bias)) kind = kNoEpilogue;
-    if (kind != kNoEpilogue) b.setInsertionPoint(epilogue);  // after whatever views the epilogue reads
+    if (auto attr = rounding ? rounding->getAttrOfType<IntegerAttr>(kLibraryEpilogueAttr) : IntegerAttr()) {
+      // A bf16/f16 epilogue that only the library computes (the generic goes): a strided
+      // bias is copied.
+      kind = attr.getInt();
+      if (rounding.getNumDpsInputs() == 2) {
+        bias = rounding.getDpsInputs()[1];
+        if (!contiguous(bias)) bias = contiguousTemp(b, loc, bias, true);
+      }
+    }
+    if (kind != kNoEpilogue && epilogue) b.setInsertionPoint(epilogue);  // after whatever views the epilogue reads
     args.push_back(c(kind));
     args.push_back(kind != kNoEpilogue && bias ? ptr(bias) : arith::ConstantOp::create(b, loc, b.getIndexAttr(0)).getResult());
     SmallVector<Type> types;
     for (Value v : args) types.push_back(v.getType());
     func::CallOp::create(b, loc, declareRuntime(b, module, name, FunctionType::get(ctx, types, {})), args);
-    if (kind != kNoEpilogue) epilogue.erase();
+    if (kind != kNoEpilogue && epilogue) epilogue.erase();
   } else {
     func::FuncOp runtime = declareRuntime(b, module, name, type);
     func::FuncOp main = op->getParentOfType<func::FuncOp>();

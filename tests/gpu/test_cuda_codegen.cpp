@@ -148,11 +148,26 @@ TEST(CudaCodegen, RowReductionsUseTheBlockAndTheSeedLineIsOneLibraryCall) {
   st::Lowered s = st::jit(softmax, o).lower(st::zeros({64, 300}));
   EXPECT_NE(s.as_text("gpu").find("gpu.all_reduce"), std::string::npos) << s.as_text("gpu");
   auto seed = [](const Array& a, const Array& w, const Array& b) { return st::relu(st::matmul(a, w) + b); };
-  st::Lowered l = st::jit(seed, o).lower(st::zeros({8, 64}), st::zeros({64, 32}), st::zeros({32}));
-  const std::string& gpu = l.as_text("gpu");
-  EXPECT_EQ(gpu.find("gpu.launch_func"), std::string::npos) << gpu;
-  EXPECT_NE(gpu.find("call @strata_rt_dot_f32"), std::string::npos) << gpu;
-  EXPECT_NE(gpu.find("%c3_i64"), std::string::npos) << gpu;  // epilogue 3: + bias then relu
+  auto gelu_seed = [](const Array& a, const Array& w, const Array& b) { return st::gelu(st::matmul(a, w) + b); };
+  auto no_bias = [](const Array& a, const Array& w, const Array& b) { return st::relu(st::matmul(a, w)) + 0.0f * b; };
+  // bf16 and f16 too: cuBLASLt adds the bias and applies the activation in f32 before its one
+  // rounding, so the program is that one call (epilogue 3: + bias then relu; 6: + bias then gelu).
+  for (st::DType t : {st::f32, st::bf16, st::f16}) {
+    SCOPED_TRACE(std::string(st::short_name(t)));
+    Array a = st::zeros({8, 64}, t), w = st::zeros({64, 32}, t), b = st::zeros({32}, t);
+    const std::string call = "call @strata_rt_dot_" + std::string(st::short_name(t));
+    for (auto [fn, kind] : {std::pair{+seed, "%c3_i64"}, std::pair{+gelu_seed, "%c6_i64"}}) {
+      st::Lowered l = st::jit(fn, o).lower(a, w, b);
+      const std::string& gpu = l.as_text("gpu");
+      EXPECT_EQ(gpu.find("gpu.launch_func"), std::string::npos) << gpu;
+      EXPECT_NE(gpu.find(call), std::string::npos) << gpu;
+      EXPECT_NE(gpu.find(kind), std::string::npos) << gpu;
+    }
+    // relu without a bias (then an unrelated op): epilogue 1, and a kernel after the call.
+    const std::string& gpu = st::jit(no_bias, o).lower(a, w, b).as_text("gpu");
+    EXPECT_NE(gpu.find(call), std::string::npos) << gpu;
+    EXPECT_NE(gpu.find("gpu.launch_func"), std::string::npos) << gpu;
+  }
 }
 
 // A transpose goes through shared memory: a workgroup buffer, a barrier, shared loads/stores.

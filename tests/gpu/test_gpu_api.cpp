@@ -140,6 +140,25 @@ TEST(GpuApi, FusedProgramsMatchTheCpu) {
   expect_close(batched(st::device_put(tc, g)), batched(tc), 0, 0);
 }
 
+// bf16/f16 seed lines are one cuBLASLt call (bias and activation in f32, one rounding), eager
+// rounds after each op: they agree within a few ulps of the type.
+TEST(GpuApi, HalfPrecisionSeedLinesMatchTheCpu) {
+  REQUIRE_GPU();
+  auto seed = st::jit([](const Array& x, const Array& w, const Array& b) { return st::relu(st::matmul(x, w) + b); });
+  auto gelu_seed = st::jit([](const Array& x, const Array& w, const Array& b) { return st::gelu(st::matmul(x, w) + b); });
+  st::Device g = st::gpu(0);
+  for (st::DType t : {st::bf16, st::f16}) {
+    SCOPED_TRACE(std::string(st::short_name(t)));
+    // Values of |x·w| up to ~10: an ulp of bf16 there is 1/16, of f16 1/128.
+    Array x = st::astype(randn({64, 96}, 21), t), w = st::astype(randn({96, 40}, 22) * 0.3f, t),
+          b = st::astype(randn({40}, 23), t);
+    double rtol = t == st::bf16 ? 0x1p-6 : 0x1p-9, atol = t == st::bf16 ? 0x1p-6 : 0x1p-9;
+    Array xg = st::device_put(x, g), wg = st::device_put(w, g), bg = st::device_put(b, g);
+    expect_close(seed(xg, wg, bg), seed(x, w, b), rtol, atol);
+    expect_close(gelu_seed(xg, wg, bg), gelu_seed(x, w, b), rtol, atol);
+  }
+}
+
 TEST(GpuApi, ResultsAreAsynchronousAndReadsWait) {
   REQUIRE_GPU();
   auto step = st::jit([](const Array& x) { return x * 0.5f + 1.0f; });
