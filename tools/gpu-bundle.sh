@@ -21,10 +21,14 @@
 # printed is the device tool command (carry ["gpu-bundle"]).
 #
 # There, run.sh sets LD_LIBRARY_PATH to the bundled lib/, /usr/local/nvidia/lib64 and
-# /usr/local/cuda/lib64, puts the bundled bin/ and /usr/local/cuda/bin on PATH, runs each test
-# as `NAME --gtest_brief=1 --gtest_output=xml:$OUT/NAME.xml` (output also in $OUT/NAME.out),
-# then `bash <bench script>` from the bundle's files/ folder (so bench/gpu_peers.py is found
-# by that relative path) with STRATA_GPU_BIN (the binaries), STRATA_GPU_ROOT and OUT set.
+# /usr/local/cuda/lib64, puts the bundled bin/ and /usr/local/cuda/bin on PATH, and
+#  1. runs each test binary in 4 shards, `NAME --gtest_brief=1 --gtest_output=xml:$OUT/NAME.I.xml`
+#     (output in $OUT/NAME.I.out; strata_gpu_tests: its GPU suites only, STRATA_GPU_TEST_FILTER);
+#  2. runs `bash <bench script>` from the bundle's files/ folder (so bench/gpu_peers.py is found
+#     by that relative path) with STRATA_GPU_BIN (the binaries), STRATA_GPU_ROOT and OUT set;
+#  3. runs strata_tests' suites (linked into strata_gpu_tests) with STRATA_DEFAULT_DEVICE=cuda:0
+#     in 8 parallel shards for the last STRATA_GPU_SUITES_S seconds (100), but for
+#     STRATA_GPU_SUITES_EXCLUDE (CPU stage texts, source files): $OUT/suites_on_gpu.I.{out,xml}.
 # Everything stops at STRATA_GPU_BUDGET_S seconds (390): give the device tool timeout_s 450.
 set -euo pipefail
 
@@ -155,6 +159,14 @@ fi
 
 deadline=$(($(date +%s) + budget - 15))
 left() { local s=$((deadline - $(date +%s))); ((s < 5)) && s=5; echo "$s"; }
+# The last STRATA_GPU_SUITES_S seconds (100) are kept for the CPU suites run on the GPU.
+suites_s="${STRATA_GPU_SUITES_S:-100}"
+left_before_suites() { local s=$((deadline - suites_s - $(date +%s))); ((s < 5)) && s=5; echo "$s"; }
+# A test binary's GPU suites; the others (strata_tests' suites linked into strata_gpu_tests) run
+# after the benchmark with STRATA_DEFAULT_DEVICE=cuda:0, but for those that assert the CPU's
+# stage texts (Passes) or read the source tree (ModuleTrace, StableHLO and .npy files).
+gpu_suites="${STRATA_GPU_TEST_FILTER:-Cuda*:Cublas*:Gpu*:HostProgram*:DifferentialGpu*:*/CudaPrimitive.*:*/CublasLtF*}"
+not_on_gpu="${STRATA_GPU_SUITES_EXCLUDE:-Passes.*:Passes/*:ModuleTrace.*:*Stablehlo*:Npy.*}"
 work="$(mktemp -d /tmp/strata-gpu.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 trap 'exit 143' TERM
@@ -183,11 +195,13 @@ while read -r kind name; do
   # In shards (GoogleTest's sharding), each its own process: a crash loses one shard, not the
   # rest of the binary's tests. Each test binary gets at most half of the time left.
   shards="${STRATA_GPU_TEST_SHARDS:-4}"
-  limit=$(( $(left) / 2 ))
+  limit=$(( $(left_before_suites) / 2 ))
+  filter=()
+  [[ "$name" == strata_gpu_tests ]] && filter=(--gtest_filter="$gpu_suites")
   for ((i = 0; i < shards; ++i)); do
     (cd "$root/files" && GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
         timeout -k 5 "$(( limit / shards > 5 ? limit / shards : 5 ))" "$root/bin/$name" --gtest_brief=1 \
-        --gtest_output="xml:$OUT/$name.$i.xml") 2>&1 | tee "$OUT/$name.$i.out"
+        "${filter[@]}" --gtest_output="xml:$OUT/$name.$i.xml") 2>&1 | tee "$OUT/$name.$i.out"
     rc=${PIPESTATUS[0]}
     summary+=("$name shard $i/$shards: exit $rc")
     ((rc)) && status=1
@@ -197,13 +211,39 @@ done <"$root/MANIFEST"
 script="$(sed -n 's/^benchscript //p' "$root/MANIFEST")"
 if [[ -n "$script" && -f "$root/files/$script" ]]; then
   echo "=== $script"
-  (cd "$root/files" && timeout -k 5 "$(left)" bash "$script") 2>&1 | tee "$OUT/bench.out"
+  (cd "$root/files" && timeout -k 5 "$(left_before_suites)" bash "$script") 2>&1 | tee "$OUT/bench.out"
   rc=${PIPESTATUS[0]}
   summary+=("$script: exit $rc")
   ((rc)) && status=1
 elif grep -q '^bench ' "$root/MANIFEST"; then
   echo "run.sh: no bench script bundled; benchmark binaries not run: $(sed -n 's/^bench //p' "$root/MANIFEST" | tr '\n' ' ')"
 fi
+
+# The CPU suites again with the GPU as the default device (their eager ops and jit calls run
+# there), in parallel shards for the time left; each shard's failures in its .out, its results
+# in its .xml. A shard cut by the time limit says so.
+suite_shards="${STRATA_GPU_SUITE_SHARDS:-8}"
+while read -r kind name; do
+  [[ "$kind" == test && "$name" == strata_gpu_tests ]] || continue
+  echo "=== $name, CPU suites with STRATA_DEFAULT_DEVICE=cuda:0 ($suite_shards shards, $(left) s)"
+  limit=$(left)
+  pids=()
+  for ((i = 0; i < suite_shards; ++i)); do
+    (cd "$root/files" && STRATA_DEFAULT_DEVICE=cuda:0 GTEST_TOTAL_SHARDS=$suite_shards GTEST_SHARD_INDEX=$i \
+        timeout -k 5 "$limit" "$root/bin/$name" --gtest_brief=1 --gtest_filter="-$gpu_suites:$not_on_gpu" \
+        --gtest_output="xml:$OUT/suites_on_gpu.$i.xml" >"$OUT/suites_on_gpu.$i.out" 2>&1) &
+    pids+=($!)
+  done
+  for ((i = 0; i < suite_shards; ++i)); do
+    wait "${pids[$i]}"
+    rc=$?
+    line="$(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\]' "$OUT/suites_on_gpu.$i.out" | grep -v ' listed below' | tr '\n' ' ')"
+    ((rc == 124 || rc == 137)) && line="$line(cut at ${limit}s)"
+    summary+=("suites on the GPU shard $i/$suite_shards: exit $rc $line")
+    echo "suites on the GPU shard $i: exit $rc $line"
+    grep -E '^\[  FAILED  \] [A-Za-z]' "$OUT/suites_on_gpu.$i.out" | grep -v ' listed below' | head -40
+  done
+done <"$root/MANIFEST"
 
 echo "=== summary"
 printf '%s\n' "${summary[@]}" | tee "$OUT/summary.txt"

@@ -1,6 +1,8 @@
 // The core's half of devices: the host device, an array's device, and copying an array's data
 // to another device through the memory functions its target registered (array_impl.h). Which
 // devices exist is the API's business (api/src/device.cpp asks the compiler's targets).
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -30,6 +32,19 @@ const Array& Array::block_until_ready() const {
 }
 
 namespace detail {
+namespace {
+// kind in the low byte, index above; 0 is the CPU.
+std::atomic<uint32_t> g_default_device{0};
+}  // namespace
+
+Device default_device_core() {
+  uint32_t v = g_default_device.load(std::memory_order_acquire);
+  return Device{static_cast<DeviceKind>(v & 0xff), static_cast<int>(v >> 8)};
+}
+
+void set_default_device_core(Device d) {
+  g_default_device.store(static_cast<uint32_t>(d.kind) | static_cast<uint32_t>(d.index) << 8, std::memory_order_release);
+}
 
 Array copy_to_device(const Array& x, Device d) {
   const Buffer& from = *x.impl()->buffer;

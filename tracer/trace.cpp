@@ -155,7 +155,8 @@ std::vector<Array> bind(const Primitive& prim, std::span<const Array> inputs,
   TraceState* trace = current_trace();
   if (!trace) {
     // Operands on a device: the primitive runs there (host operands, such as a scalar, are
-    // copied over); two devices at once are refused.
+    // copied over); two devices at once are refused. Operands all on the host: the default
+    // device (the CPU unless set otherwise).
     const Device* device = nullptr;
     for (const Array& a : inputs) {
       if (!a.impl()->buffer || a.impl()->buffer->device.kind == DeviceKind::cpu) continue;
@@ -165,6 +166,8 @@ std::vector<Array> bind(const Primitive& prim, std::span<const Array> inputs,
                          "; move one with st::device_put");
       device = &d;
     }
+    Device fallback = detail::default_device_core();
+    if (!device && fallback.kind != DeviceKind::cpu) device = &fallback;
     if (device) {
       DeviceEval eval = g_device_eval_fn.load(std::memory_order_acquire);
       if (!eval)

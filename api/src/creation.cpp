@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "array_impl.h"
+#include "device_eager.h"
 #include "kernels/types.h"
 #include "strata/creation.h"
 
@@ -24,6 +25,7 @@ void check_shape(const char* op, const Shape& shape) {
 // A concrete array of `dtype` filled from f64 values produced by gen(i).
 template <class Gen>
 Array generate(const Shape& shape, DType dtype, Gen gen) {
+  detail::apply_default_device_environment();
   Array out = detail::make_concrete(AbstractValue{shape, dtype, false});
   std::vector<double> tmp(static_cast<size_t>(out.size()));
   for (size_t i = 0; i < tmp.size(); ++i) tmp[i] = gen(static_cast<int64_t>(i));
@@ -38,6 +40,7 @@ Array array_from_data(const void* data, std::size_t count, DType src, const Shap
   if (static_cast<int64_t>(count) != num_elements(shape))
     throw ShapeError("array: got " + std::to_string(count) + " values for shape " + shape_string(shape) +
                      " (" + std::to_string(num_elements(shape)) + " elements)");
+  detail::apply_default_device_environment();
   Array out = detail::make_concrete(AbstractValue{shape, dtype, false});
   kernels::convert_elements(data, src, detail::mutable_data(out), dtype, out.size());
   return out;
@@ -46,6 +49,7 @@ Array array_from_data(const void* data, std::size_t count, DType src, const Shap
 Array from_buffer(const void* ptr, const Shape& shape, DType dtype) {
   check_shape("from_buffer", shape);
   if (!ptr && num_elements(shape) > 0) throw ValueError("from_buffer: got a null pointer for " + type_string(dtype, shape));
+  detail::apply_default_device_environment();
   Array out = detail::make_concrete(AbstractValue{shape, dtype, false});
   if (out.nbytes()) std::memcpy(detail::mutable_data(out), ptr, out.nbytes());
   return out;

@@ -7,4 +7,8 @@ namespace strata::detail {
 // whatever can put an array on a device (gpu(), devices(), device_put, jit). Idempotent.
 void install_device_eval();
 
+// Reads STRATA_DEFAULT_DEVICE into the default device once (a ValueError for a bad name);
+// called where arrays are made from host values and by jit, so that it holds before any op.
+void apply_default_device_environment();
+
 }  // namespace strata::detail

@@ -173,13 +173,14 @@ CompileLock::~CompileLock() { state.compile_mu.unlock(); }
 bool donates(const JitState& state) { return !state.options.donate.empty(); }
 
 // Where the array arguments of a call live: one device for all, or a ValueError naming two.
+// Host arrays count as on the default device (copied there when it is a GPU).
 Device arguments_device(const std::vector<Array>& leaves, const std::string& name) {
   std::optional<Device> found;
   std::size_t first = 0;
   for (std::size_t i = 0; i < leaves.size(); ++i) {
     const Array& a = leaves[i];
     if (!a.valid() || !a.impl()->buffer) continue;
-    Device d = a.impl()->buffer->device;
+    Device d = detail::effective_device(a);
     if (!found) {
       found = d;
       first = i;
@@ -189,7 +190,7 @@ Device arguments_device(const std::vector<Array>& leaves, const std::string& nam
                        "; put them on one device with st::device_put, or pick one with JitOptions::device");
     }
   }
-  return found.value_or(cpu());
+  return found.value_or(detail::default_device_core());
 }
 
 std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr, const tree::Signature& sig,
@@ -198,6 +199,7 @@ std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr
   // The device: the option's, or where the arguments live.
   JitOptions o = state.options;
   detail::install_device_eval();  // eager ops on the outputs run where they live
+  detail::apply_default_device_environment();
   if (!o.device) o.device = arguments_device(sig.leaves, o.name);
   std::vector<Device> available = devices();
   if (std::find(available.begin(), available.end(), *o.device) == available.end()) {
@@ -262,9 +264,16 @@ std::vector<Array> run_entry(const CacheEntry& e, const std::vector<Array>& leav
   thread_local std::vector<const void*> ins;
   thread_local std::vector<void*> outs_ptr;
   ins.clear();
+  std::vector<Array> copied;  // host arguments copied to the default device, alive for the call
   for (std::size_t i = 0; i < leaves.size(); ++i) {
     const Array& a = leaves[i];
     if (a.is_tracer() || a.impl()->donated()) check_usable(a, "jit");
+    if (a.impl()->buffer->device != device && a.impl()->buffer->device.kind == DeviceKind::cpu &&
+        device == detail::default_device_core()) {
+      copied.push_back(copy_to_device(a, device));
+      ins.push_back(copied.back().data());
+      continue;
+    }
     if (a.impl()->buffer->device != device)
       throw ValueError("jit(" + e.name + "): compiled for " + device.str() + ", but " +
                        "array argument " + std::to_string(i) + " (" + a.impl()->aval.str() + ") is on " + a.impl()->buffer->device.str() +

@@ -10,9 +10,12 @@ namespace strata::tree {
 void Signature::leaf(const Array& a) {
   check_usable(a, "jit argument");
   const AbstractValue& av = a.impl()->aval;
+  // A host array counts as on the default device (it is copied there), so the key changes
+  // with the default device.
+  const Device device = detail::effective_device(a);
   word(static_cast<uint64_t>(av.shape.size()) | static_cast<uint64_t>(av.dtype) << 8 |
-       static_cast<uint64_t>(av.weak) << 16 | static_cast<uint64_t>(a.impl()->buffer->device.kind) << 24 |
-       static_cast<uint64_t>(a.impl()->buffer->device.index) << 32);
+       static_cast<uint64_t>(av.weak) << 16 | static_cast<uint64_t>(device.kind) << 24 |
+       static_cast<uint64_t>(device.index) << 32);
   for (int64_t d : av.shape) word(static_cast<uint64_t>(d));
   leaves.push_back(a);
 }

@@ -74,6 +74,32 @@ TEST(GpuApi, MixedDevicesAreAClearError) {
   }
 }
 
+// With a GPU as the default device, eager ops and jit on host arrays run there; host and GPU
+// arrays mix; setting the CPU back compiles for the CPU again.
+TEST(GpuApi, TheDefaultDevicePlacesHostWork) {
+  REQUIRE_GPU();
+  struct Restore {
+    st::Device was = st::default_device();
+    ~Restore() { st::set_default_device(was); }
+  } restore;
+  st::set_default_device(st::gpu(0));
+  Array x = randn({64}, 3);  // a host key: the random bits are computed on the GPU
+  EXPECT_EQ(x.device(), st::gpu(0));
+  Array h = st::arange(int64_t{64}, st::f32);  // host values stay on the host
+  EXPECT_EQ(h.device(), st::cpu());
+  Array e = st::exp(h);
+  EXPECT_EQ(e.device(), st::gpu(0));
+  auto f = st::jit([](const Array& a, const Array& b) { return a * b + 1.0f; });
+  Array y = f(h, x);  // host and GPU arguments together
+  EXPECT_EQ(y.device(), st::gpu(0));
+  st::set_default_device(st::cpu());
+  Array hx = st::device_put(x, st::cpu());
+  Array z = f(h, hx);
+  EXPECT_EQ(z.device(), st::cpu());
+  expect_close(y, z, 1e-6, 1e-6);
+  expect_close(e, st::exp(h), 1e-6, 1e-6);
+}
+
 TEST(GpuApi, EagerOpsRunOnGpuArrays) {
   REQUIRE_GPU();
   Array x = randn({17, 9}, 4);

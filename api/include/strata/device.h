@@ -43,4 +43,18 @@ std::vector<Device> devices();
 // a trace, placement is jit's JitOptions::device).
 Array device_put(const Array& x, Device device);
 
+// The default device (JAX's jax_default_device): where eager ops whose operands all live on
+// the host run, and where jit runs a function called with host arrays only (JitOptions::device
+// unset). Arrays made from host values (st::array, zeros, arange, random keys, ...) stay on the
+// host and count as being on the default device: an op or a jit call copies them there, so
+// mixing them with arrays on that device is not an error. The CPU unless set_default_device or
+// the environment variable STRATA_DEFAULT_DEVICE ("cpu", "cuda:N", "gpu:N", "gpu") says
+// otherwise; a name this process has no device for is a ValueError when first read.
+//   st::set_default_device(st::gpu(0));
+//   st::Array y = st::exp(st::arange(8.0));   // runs on the GPU; y lives there
+Device default_device();
+// Sets the default device for the whole process (ValueError for a device it does not have).
+// Compiled functions are keyed on it: jit compiles again for the new device.
+void set_default_device(Device device);
+
 }  // namespace strata
