@@ -22,7 +22,7 @@
 #
 # There, run.sh sets LD_LIBRARY_PATH to the bundled lib/, /usr/local/nvidia/lib64 and
 # /usr/local/cuda/lib64, puts the bundled bin/ and /usr/local/cuda/bin on PATH, and
-#  1. runs each test binary in 4 shards, `NAME --gtest_brief=1 --gtest_output=xml:$OUT/NAME.I.xml`
+#  1. runs each test binary in 4 parallel shards, `NAME --gtest_brief=1 --gtest_output=xml:$OUT/NAME.I.xml`
 #     (output in $OUT/NAME.I.out; strata_gpu_tests: its GPU suites only, STRATA_GPU_TEST_FILTER);
 #  2. runs `bash <bench script>` from the bundle's files/ folder (so bench/gpu_peers.py is found
 #     by that relative path) with STRATA_GPU_BIN (the binaries), STRATA_GPU_ROOT and OUT set;
@@ -192,17 +192,24 @@ while read -r kind name; do
   [[ "$kind" == test ]] || continue
   echo "=== $name"
   ldd "$root/bin/$name" | grep -E 'not found' && echo "run.sh: $name has missing libraries"
-  # In shards (GoogleTest's sharding), each its own process: a crash loses one shard, not the
-  # rest of the binary's tests. Each test binary gets at most half of the time left.
+  # In shards (GoogleTest's sharding), each its own process, run side by side: a crash loses
+  # one shard, not the rest of the binary's tests. A binary gets half of the time left.
   shards="${STRATA_GPU_TEST_SHARDS:-4}"
   limit=$(( $(left_before_suites) / 2 ))
   filter=()
   [[ "$name" == strata_gpu_tests ]] && filter=(--gtest_filter="$gpu_suites")
+  pids=()
   for ((i = 0; i < shards; ++i)); do
     (cd "$root/files" && GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
-        timeout -k 5 "$(( limit / shards > 5 ? limit / shards : 5 ))" "$root/bin/$name" --gtest_brief=1 \
-        "${filter[@]}" --gtest_output="xml:$OUT/$name.$i.xml") 2>&1 | tee "$OUT/$name.$i.out"
-    rc=${PIPESTATUS[0]}
+        timeout -k 5 "$limit" "$root/bin/$name" --gtest_brief=1 \
+        "${filter[@]}" --gtest_output="xml:$OUT/$name.$i.xml" >"$OUT/$name.$i.out" 2>&1) &
+    pids+=($!)
+  done
+  for ((i = 0; i < shards; ++i)); do
+    wait "${pids[$i]}"
+    rc=$?
+    cat "$OUT/$name.$i.out"
+    ((rc == 124 || rc == 137)) && echo "run.sh: $name shard $i cut at ${limit}s"
     summary+=("$name shard $i/$shards: exit $rc")
     ((rc)) && status=1
   done

@@ -67,8 +67,7 @@ class CudaExecutable final : public Executable {
     // Graphs still running are freed by the driver when they finish; their buffers are reused
     // only by work queued after them on the device stream.
     for (GraphEntry& e : graphs_.entries) (void)driver().destroy_graph_exec(e.exec);
-    deallocate(device_, graphs_.scratch);
-    deallocate(device_, graphs_.workspace);
+    deallocate(device_, graphs_.arena);
     if (module_) (void)driver().unload_module(device_, module_);
   }
 
@@ -118,25 +117,21 @@ class CudaExecutable final : public Executable {
       absl::StatusOr<bool> replayed = run_as_graph(inputs, outputs);
       if (!replayed.ok() || *replayed) return replayed.status();
     }
-    // The scratch arena: taken from the caching allocator and given back once the steps are
-    // queued — work on the device's one stream is ordered, so the next user of the block runs
-    // after these steps.
-    absl::StatusOr<void*> scratch = allocate(device_, static_cast<size_t>(p_.memory.scratch_bytes));
-    if (!scratch.ok()) return scratch.status();
-    void* workspace = nullptr;  // cuBLASLt's, taken and given back as the arena is
-    if (has_gemm_) {
-      absl::StatusOr<void*> w = allocate(device_, kGemmWorkspace);
-      if (!w.ok()) {
-        deallocate(device_, *scratch);
-        return w.status();
-      }
-      workspace = *w;
-    }
-    absl::Status status = enqueue(inputs, outputs, *scratch, workspace, nullptr);
-    deallocate(device_, *scratch);
-    deallocate(device_, workspace);
+    // The arena (the scratch buffers, then cuBLASLt's workspace): taken from the caching
+    // allocator and given back once the steps are queued — work on the device's one stream is
+    // ordered, so the next user of the block runs after these steps.
+    absl::StatusOr<void*> arena = allocate(device_, arena_bytes());
+    if (!arena.ok()) return arena.status();
+    absl::Status status = enqueue(inputs, outputs, *arena, workspace_of(*arena), nullptr);
+    deallocate(device_, *arena);
     return status;
   }
+
+  // The arena's size: the scratch buffers (rounded to 256 bytes), then the GEMM workspace when
+  // a step calls cuBLASLt.
+  size_t scratch_span() const { return (static_cast<size_t>(p_.memory.scratch_bytes) + 255) & ~size_t{255}; }
+  size_t arena_bytes() const { return scratch_span() + (has_gemm_ ? kGemmWorkspace : 0); }
+  void* workspace_of(void* arena) const { return has_gemm_ ? static_cast<char*>(arena) + scratch_span() : nullptr; }
 
   // Queues every step on `stream` (the device stream when null) over the call's buffers.
   absl::Status enqueue(const void* const* inputs, void* const* outputs, void* scratch, void* workspace,
@@ -219,20 +214,15 @@ class CudaExecutable final : public Executable {
       return false;
     }
     g.seen.erase(seen);
-    // The graph's arena and workspace are the executable's, taken before capturing (the
-    // allocator may not reach the driver during a capture) and shared by its graphs.
-    if (!g.scratch) {
-      absl::StatusOr<void*> p = allocate(device_, static_cast<size_t>(p_.memory.scratch_bytes));
+    // The graphs' arena (scratch and workspace) is the executable's, taken before capturing
+    // (the allocator may not reach the driver during a capture) and shared by its graphs.
+    if (!g.arena) {
+      absl::StatusOr<void*> p = allocate(device_, arena_bytes());
       if (!p.ok()) return false;
-      g.scratch = *p;
+      g.arena = *p;
     }
-    if (has_gemm_ && !g.workspace) {
-      absl::StatusOr<void*> p = allocate(device_, kGemmWorkspace);
-      if (!p.ok()) return false;
-      g.workspace = *p;
-    }
-    absl::StatusOr<CUgraph> graph =
-        d.capture(device_, [&](CUstream s) { return enqueue(inputs, outputs, g.scratch, g.workspace, s); });
+    absl::StatusOr<CUgraph> graph = d.capture(
+        device_, [&](CUstream s) { return enqueue(inputs, outputs, g.arena, workspace_of(g.arena), s); });
     if (!graph.ok()) return give_up(g);
     absl::StatusOr<CUgraphExec> exec = d.instantiate(device_, *graph);
     (void)d.destroy_graph(*graph);
@@ -259,8 +249,7 @@ class CudaExecutable final : public Executable {
     std::mutex mu;
     std::vector<GraphEntry> entries;
     std::vector<std::vector<const void*>> seen;
-    void* scratch = nullptr;
-    void* workspace = nullptr;
+    void* arena = nullptr;  // the graphs' scratch buffers and GEMM workspace (arena_bytes)
     uint64_t clock = 0;
     bool failed = false;
   };
