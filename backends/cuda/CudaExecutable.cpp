@@ -280,12 +280,12 @@ class CudaExecutable final : public Executable {
     g.b = base(a[7].buffer);
     g.d = base(a[8].buffer);
     if (a.size() == 11) {
-      // Bits as lowering/LibraryEpilogue.h: 1 relu, 2 + bias, 4 gelu (5 and 7 do not occur).
-      static const GemmEpilogue kinds[] = {GemmEpilogue::none, GemmEpilogue::relu,      GemmEpilogue::bias,
-                                           GemmEpilogue::relu_bias, GemmEpilogue::gelu, GemmEpilogue::none,
-                                           GemmEpilogue::gelu_bias};
-      if (a[9].i < 0 || a[9].i > 6 || a[9].i == 5) return absl::InternalError("a GEMM step with an unknown epilogue");
-      g.epilogue = kinds[a[9].i];
+      const int64_t kind = a[9].i;  // HostProgram.h: gemm_epilogue_known
+      if (!gemm_epilogue_known(kind)) return absl::InternalError("a GEMM step with an unknown epilogue");
+      const bool bias = kind & 2;
+      g.epilogue = kind & 1 ? (bias ? GemmEpilogue::relu_bias : GemmEpilogue::relu)
+                 : kind & 4 ? (bias ? GemmEpilogue::gelu_bias : GemmEpilogue::gelu)
+                            : (bias ? GemmEpilogue::bias : GemmEpilogue::none);
       if (a[10].kind == KernelArg::Kind::pointer) g.bias = base(a[10].buffer);
     }
     g.workspace = workspace;

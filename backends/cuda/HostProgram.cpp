@@ -174,9 +174,8 @@ std::string HostProgram::str() const {
       out += "gemm " + std::string(types[a[0].i]) + " flags " + std::to_string(a[1].i) + " B " + std::to_string(a[2].i) +
              " M " + std::to_string(a[3].i) + " N " + std::to_string(a[4].i) + " K " + std::to_string(a[5].i) + " " +
              ref_str(a[6].buffer) + " x " + ref_str(a[7].buffer) + " -> " + ref_str(a[8].buffer);
-      static const char* epilogues[] = {"", " relu", " bias", " bias+relu", " gelu", "", " bias+gelu"};
-      if (a.size() == 11 && a[9].i > 0 && a[9].i < 7 && a[9].i != 5)
-        out += std::string(" epilogue") + epilogues[a[9].i] +
+      if (a.size() == 11 && a[9].i > 0 && gemm_epilogue_known(a[9].i))
+        out += std::string(" epilogue ") + gemm_epilogue_name(a[9].i) +
                (a[10].kind == KernelArg::Kind::pointer ? " " + ref_str(a[10].buffer) : "");
       out += "\n";
       continue;
@@ -197,6 +196,11 @@ std::string HostProgram::str() const {
     out += "\n";
   }
   return out;
+}
+
+const char* gemm_epilogue_name(int64_t kind) {
+  static const char* names[] = {"", "relu", "bias", "bias+relu", "gelu", "", "bias+gelu"};
+  return gemm_epilogue_known(kind) ? names[kind] : "";
 }
 
 std::string pack_payload(const HostProgram& host, std::string_view cubin, std::string_view ptx) {
