@@ -244,11 +244,11 @@ while read -r kind name; do
   for ((i = 0; i < suite_shards; ++i)); do
     wait "${pids[$i]}"
     rc=$?
-    line="$(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\]' "$OUT/suites_on_gpu.$i.out" | grep -v ' listed below' | tr '\n' ' ')"
+    line="$(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$OUT/suites_on_gpu.$i.out" | sed 's/, listed below://' | tr '\n' ' ')"
     ((rc == 124 || rc == 137)) && line="$line(cut at ${limit}s)"
     summary+=("suites on the GPU shard $i/$suite_shards: exit $rc $line")
     echo "suites on the GPU shard $i: exit $rc $line"
-    grep -E '^\[  FAILED  \] [A-Za-z]' "$OUT/suites_on_gpu.$i.out" | grep -v ' listed below' | head -40
+    grep -E '^\[  FAILED  \] [A-Za-z].* \([0-9]+ ms\)$' "$OUT/suites_on_gpu.$i.out" | head -12
   done
 done <"$root/MANIFEST"
 
