@@ -139,10 +139,14 @@ std::shared_ptr<JitState> make_jit_state(JitOptions options) {
   return s;
 }
 
-Lowered lower_jaxpr(const Jaxpr& jaxpr, JitState& state) {
+Device arguments_device(const std::vector<Array>& leaves, const std::string& name);
+
+Lowered lower_jaxpr(const Jaxpr& jaxpr, JitState& state, const std::vector<Array>& leaves) {
   const bool dumping = !state.options.dump_dir.empty();
   auto impl = std::make_shared<Lowered::Impl>(jaxpr);
   impl->options = state.options;
+  detail::apply_default_device_environment();
+  if (!impl->options.device) impl->options.device = arguments_device(leaves, state.options.name);
   // Dumping writes every stage; otherwise the first MLIR stage is lowered now, the rest on demand.
   compiler::LowerResult r = compiler::lower(*jaxpr.impl(), impl->options, dumping ? "" : "strata", dumping);
   if (!r.ok()) throw Error("jit: lowering '" + state.options.name + "' failed:\n" + r.error);
@@ -210,7 +214,7 @@ std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr
   }
   if (state.log && state.compiles.load() > 0 && !state.last_compiled.empty())
     std::fprintf(stderr, "strata: recompiling %s: %s\n", o.name.c_str(), diff(state.last_compiled, description).c_str());
-  if (!o.dump_dir.empty()) lower_jaxpr(jaxpr, state);  // writes the stage files
+  if (!o.dump_dir.empty()) lower_jaxpr(jaxpr, state, sig.leaves);  // writes the stage files
   // Donated arguments → the program inputs (leaves) they hold.
   std::vector<int> donated;
   for (int a : o.donate) {

@@ -3,6 +3,7 @@
 // CPU eager, asynchronous results, and the errors a user can cause. Skips without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "backends/cuda/CudaExecutable.h"
@@ -92,6 +93,9 @@ TEST(GpuApi, TheDefaultDevicePlacesHostWork) {
   auto f = st::jit([](const Array& a, const Array& b) { return a * b + 1.0f; });
   Array y = f(h, x);  // host and GPU arguments together
   EXPECT_EQ(y.device(), st::gpu(0));
+  // lower() shows the stages of the device the call runs on: the GPU's.
+  std::vector<std::string> stages = f.lower(h, h).stages();
+  EXPECT_NE(std::find(stages.begin(), stages.end(), "ptx"), stages.end());
   st::set_default_device(st::cpu());
   Array hx = st::device_put(x, st::cpu());
   Array z = f(h, hx);

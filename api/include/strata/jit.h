@@ -62,8 +62,9 @@ std::shared_ptr<const CacheEntry> make_entry(JitState& state, const Jaxpr& jaxpr
 }  // namespace detail
 class Lowered;
 namespace detail {
-// Lowers a traced program through every stage; throws Error with the compiler's diagnostics.
-Lowered lower_jaxpr(const Jaxpr& jaxpr, JitState& state);
+// Lowers a traced program through every stage, for JitOptions::device or else where `leaves`
+// (the call's array arguments) would run it; throws Error with the compiler's diagnostics.
+Lowered lower_jaxpr(const Jaxpr& jaxpr, JitState& state, const std::vector<Array>& leaves);
 // The hot path: the cached entry for `sig`, or null (counts a hit or a miss).
 std::shared_ptr<const CacheEntry> lookup(JitState& state, const tree::Signature& sig);
 // The same without counting: for a second look under the compile lock.
@@ -218,7 +219,7 @@ class Jitted {
     describe(d, args...);
     detail::TraceScope scope;
     auto out = detail::call_traced(scope, f_, args...);
-    Lowered l = detail::lower_jaxpr(scope.finish(tree_flatten(out)), *state_);
+    Lowered l = detail::lower_jaxpr(scope.finish(tree_flatten(out)), *state_, sig.leaves);
     return detail::LoweredFn<Out, Args...>(std::move(l), state_, std::move(sig), std::move(d),
                                             std::any(Out(tree_strip(out))), detail::argument_ends(*state_, args...));
   }
