@@ -56,38 +56,12 @@ TEST(HostProgram, SoftmaxIsTwoLaunchesOverItsBuffers) {
   EXPECT_EQ(p->kernels.size(), 2u);
 }
 
+// In f32, bf16 and f16 the seed line is one step: the GEMM (type 0 f32, 1 bf16, 2 f16) with
+// epilogue 3 and the bias input, writing the output itself.
 TEST(HostProgram, TheSeedLineIsOneGemmWithItsEpilogue) {
   if (!st::backends::find_target(st::DeviceKind::cuda)) GTEST_SKIP() << "no cuda target in this build";
   auto seed = [](const Array& x, const Array& w, const Array& b) { return st::relu(st::matmul(x, w) + b); };
-  st::Lowered l = st::jit(seed, {.device = kGpu}).lower(st::zeros({8, 64}), st::zeros({64, 32}), st::zeros({32}));
-  absl::StatusOr<cuda::HostProgram> p = host_program_of(l, 3, 1);
-  ASSERT_TRUE(p.ok()) << p.status();
-  ASSERT_EQ(p->steps.size(), 1u) << p->str();
-  const cuda::Step& g = p->steps[0];
-  ASSERT_EQ(g.kind, cuda::Step::Kind::gemm);
-  ASSERT_EQ(g.args.size(), 11u);
-  EXPECT_EQ(g.args[0].i, 0);   // f32
-  EXPECT_EQ(g.args[2].i, 1);   // B
-  EXPECT_EQ(g.args[3].i, 8);   // M
-  EXPECT_EQ(g.args[4].i, 32);  // N
-  EXPECT_EQ(g.args[5].i, 64);  // K
-  EXPECT_EQ(g.args[6].buffer.base, cuda::BufferRef::Base::input);
-  EXPECT_EQ(g.args[6].buffer.index, 0);
-  EXPECT_EQ(g.args[7].buffer.index, 1);
-  EXPECT_EQ(g.args[8].buffer.base, cuda::BufferRef::Base::output);
-  EXPECT_EQ(g.args[9].i, 3);  // + bias, then relu
-  EXPECT_EQ(g.args[10].kind, cuda::KernelArg::Kind::pointer);
-  EXPECT_EQ(g.args[10].buffer.base, cuda::BufferRef::Base::input);
-  EXPECT_EQ(g.args[10].buffer.index, 2);
-  EXPECT_NE(p->str().find("epilogue bias+relu in2"), std::string::npos) << p->str();
-}
-
-// In bf16 and f16 too the seed line is one step: the GEMM (type 1 bf16, 2 f16) with epilogue 3
-// and the bias input, writing the output itself.
-TEST(HostProgram, HalfPrecisionSeedLineIsOneGemmWithItsEpilogue) {
-  if (!st::backends::find_target(st::DeviceKind::cuda)) GTEST_SKIP() << "no cuda target in this build";
-  auto seed = [](const Array& x, const Array& w, const Array& b) { return st::relu(st::matmul(x, w) + b); };
-  for (st::DType t : {st::bf16, st::f16}) {
+  for (st::DType t : {st::f32, st::bf16, st::f16}) {
     SCOPED_TRACE(std::string(st::short_name(t)));
     st::Lowered l = st::jit(seed, {.device = kGpu}).lower(st::zeros({8, 64}, t), st::zeros({64, 32}, t), st::zeros({32}, t));
     absl::StatusOr<cuda::HostProgram> p = host_program_of(l, 3, 1);
@@ -96,9 +70,18 @@ TEST(HostProgram, HalfPrecisionSeedLineIsOneGemmWithItsEpilogue) {
     const cuda::Step& g = p->steps[0];
     ASSERT_EQ(g.kind, cuda::Step::Kind::gemm);
     ASSERT_EQ(g.args.size(), 11u);
-    EXPECT_EQ(g.args[0].i, t == st::bf16 ? 1 : 2);
+    EXPECT_EQ(g.args[0].i, t == st::f32 ? 0 : t == st::bf16 ? 1 : 2);
+    EXPECT_EQ(g.args[2].i, 1);   // B
+    EXPECT_EQ(g.args[3].i, 8);   // M
+    EXPECT_EQ(g.args[4].i, 32);  // N
+    EXPECT_EQ(g.args[5].i, 64);  // K
+    EXPECT_EQ(g.args[6].buffer.base, cuda::BufferRef::Base::input);
+    EXPECT_EQ(g.args[6].buffer.index, 0);
+    EXPECT_EQ(g.args[7].buffer.index, 1);
     EXPECT_EQ(g.args[8].buffer.base, cuda::BufferRef::Base::output);
-    EXPECT_EQ(g.args[9].i, 3);
+    EXPECT_EQ(g.args[9].i, 3);  // + bias, then relu
+    EXPECT_EQ(g.args[10].kind, cuda::KernelArg::Kind::pointer);
+    EXPECT_EQ(g.args[10].buffer.base, cuda::BufferRef::Base::input);
     EXPECT_EQ(g.args[10].buffer.index, 2);
     EXPECT_NE(p->str().find("epilogue bias+relu in2"), std::string::npos) << p->str();
   }
