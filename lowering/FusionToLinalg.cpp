@@ -652,13 +652,13 @@ class FusionLowering {
     if (!op || getElementTypeOrSelf(v.getType()) != element) return {};
     Location l = op->getLoc();
     Value r;
-    TypedAttr splat = splatOf(op);
-    if (auto bc = dyn_cast<BroadcastInDimOp>(op); bc && !splat) splat = splatOf(bc.getOperand().getDefiningOp());
+    auto bc = dyn_cast<BroadcastInDimOp>(op);
+    TypedAttr splat = bc ? splatOf(bc.getOperand().getDefiningOp()) : splatOf(op);  // a constant, maybe broadcast
     if (splat) {
       auto f = dyn_cast<FloatAttr>(splat);
       if (!f) return {};
       r = arith::ConstantOp::create(b, l, b.getF32FloatAttr(static_cast<float>(f.getValueAsDouble())));
-    } else if (auto bc = dyn_cast<BroadcastInDimOp>(op)) {
+    } else if (bc) {  // the bias, broadcast along the rows
       auto arg = dyn_cast<BlockArgument>(bc.getOperand());
       if (!arg || arg.getOwner() != &body_ || tensorOf(arg).getShape() != ArrayRef<int64_t>{tensorOf(v).getDimSize(1)} ||
           bc.getBroadcastDimensions() != ArrayRef<int64_t>{1} || (bias && bias != arg) || !stored)

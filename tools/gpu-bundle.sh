@@ -158,10 +158,10 @@ if [[ "${1:-}" != --inner ]]; then
 fi
 
 deadline=$(($(date +%s) + budget - 15))
-left() { local s=$((deadline - $(date +%s))); ((s < 5)) && s=5; echo "$s"; }
+# Seconds left (at least 5), keeping the last $1 seconds back.
+left() { local s=$((deadline - ${1:-0} - $(date +%s))); ((s < 5)) && s=5; echo "$s"; }
 # The last STRATA_GPU_SUITES_S seconds (100) are kept for the CPU suites run on the GPU.
 suites_s="${STRATA_GPU_SUITES_S:-100}"
-left_before_suites() { local s=$((deadline - suites_s - $(date +%s))); ((s < 5)) && s=5; echo "$s"; }
 # A test binary's GPU suites; the others (strata_tests' suites linked into strata_gpu_tests) run
 # after the benchmark with STRATA_DEFAULT_DEVICE=cuda:0, but for those that assert the CPU's
 # stage texts (Passes) or read the source tree (ModuleTrace, StableHLO and .npy files).
@@ -186,28 +186,40 @@ export PATH="$root/bin:/usr/local/cuda/bin:$PATH"   # ptxas for cubins
 export STRATA_GPU_ROOT="$root" STRATA_GPU_BIN="$root/bin"
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
+# Runs `NAME --gtest_brief=1 ARGS...` in SHARDS GoogleTest shards side by side, each its own
+# process (a crash loses one shard, not the rest) cut at LIMIT seconds, output and results in
+# $OUT/TAG.I.{out,xml}; each shard's exit status in shard_rc.
+run_shards() {
+  local name="$1" tag="$2" shards="$3" limit="$4" i
+  shift 4
+  local pids=()
+  for ((i = 0; i < shards; ++i)); do
+    (cd "$root/files" && GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
+        timeout -k 5 "$limit" "$root/bin/$name" --gtest_brief=1 "$@" \
+        --gtest_output="xml:$OUT/$tag.$i.xml" >"$OUT/$tag.$i.out" 2>&1) &
+    pids+=($!)
+  done
+  shard_rc=()
+  for ((i = 0; i < shards; ++i)); do
+    wait "${pids[$i]}"
+    shard_rc+=($?)
+  done
+}
+
 status=0
 summary=()
 while read -r kind name; do
   [[ "$kind" == test ]] || continue
   echo "=== $name"
   ldd "$root/bin/$name" | grep -E 'not found' && echo "run.sh: $name has missing libraries"
-  # In shards (GoogleTest's sharding), each its own process, run side by side: a crash loses
-  # one shard, not the rest of the binary's tests. A binary gets half of the time left.
+  # A binary gets half of the time left.
   shards="${STRATA_GPU_TEST_SHARDS:-4}"
-  limit=$(( $(left_before_suites) / 2 ))
+  limit=$(( $(left "$suites_s") / 2 ))
   filter=()
   [[ "$name" == strata_gpu_tests ]] && filter=(--gtest_filter="$gpu_suites")
-  pids=()
+  run_shards "$name" "$name" "$shards" "$limit" "${filter[@]}"
   for ((i = 0; i < shards; ++i)); do
-    (cd "$root/files" && GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
-        timeout -k 5 "$limit" "$root/bin/$name" --gtest_brief=1 \
-        "${filter[@]}" --gtest_output="xml:$OUT/$name.$i.xml" >"$OUT/$name.$i.out" 2>&1) &
-    pids+=($!)
-  done
-  for ((i = 0; i < shards; ++i)); do
-    wait "${pids[$i]}"
-    rc=$?
+    rc=${shard_rc[$i]}
     cat "$OUT/$name.$i.out"
     ((rc == 124 || rc == 137)) && echo "run.sh: $name shard $i cut at ${limit}s"
     summary+=("$name shard $i/$shards: exit $rc")
@@ -218,7 +230,7 @@ done <"$root/MANIFEST"
 script="$(sed -n 's/^benchscript //p' "$root/MANIFEST")"
 if [[ -n "$script" && -f "$root/files/$script" ]]; then
   echo "=== $script"
-  (cd "$root/files" && timeout -k 5 "$(left_before_suites)" bash "$script") 2>&1 | tee "$OUT/bench.out"
+  (cd "$root/files" && timeout -k 5 "$(left "$suites_s")" bash "$script") 2>&1 | tee "$OUT/bench.out"
   rc=${PIPESTATUS[0]}
   summary+=("$script: exit $rc")
   ((rc)) && status=1
@@ -234,17 +246,12 @@ while read -r kind name; do
   [[ "$kind" == test && "$name" == strata_gpu_tests ]] || continue
   echo "=== $name, CPU suites with STRATA_DEFAULT_DEVICE=cuda:0 ($suite_shards shards, $(left) s)"
   limit=$(left)
-  pids=()
+  export STRATA_DEFAULT_DEVICE=cuda:0
+  run_shards "$name" suites_on_gpu "$suite_shards" "$limit" --gtest_filter="-$gpu_suites:$not_on_gpu"
   for ((i = 0; i < suite_shards; ++i)); do
-    (cd "$root/files" && STRATA_DEFAULT_DEVICE=cuda:0 GTEST_TOTAL_SHARDS=$suite_shards GTEST_SHARD_INDEX=$i \
-        timeout -k 5 "$limit" "$root/bin/$name" --gtest_brief=1 --gtest_filter="-$gpu_suites:$not_on_gpu" \
-        --gtest_output="xml:$OUT/suites_on_gpu.$i.xml" >"$OUT/suites_on_gpu.$i.out" 2>&1) &
-    pids+=($!)
-  done
-  for ((i = 0; i < suite_shards; ++i)); do
-    wait "${pids[$i]}"
-    rc=$?
-    line="$(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$OUT/suites_on_gpu.$i.out" | sed 's/, listed below://' | tr '\n' ' ')"
+    rc=${shard_rc[$i]}
+    # The totals (--gtest_brief prints no count of failures: ran - passed - skipped).
+    line="$(grep -E '^\[(==========|  PASSED  |  SKIPPED )\] [0-9]+ tests?' "$OUT/suites_on_gpu.$i.out" | sed 's/ (.*//' | tr '\n' ' ')"
     ((rc == 124 || rc == 137)) && line="$line(cut at ${limit}s)"
     summary+=("suites on the GPU shard $i/$suite_shards: exit $rc $line")
     echo "suites on the GPU shard $i: exit $rc $line"

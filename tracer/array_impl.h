@@ -84,14 +84,13 @@ Array copy_to_device(const Array& x, Device device);
 // whose operands all live on the host run. The API validates it and sets it; the CPU until then.
 Device default_device_core();
 void set_default_device_core(Device d);
-// Where a concrete array counts as living: its device, or the default device for a host array
-// (host values are copied to wherever they are used).
-inline Device effective_device(const Array& a);
 
 // A new concrete array with uninitialised data.
 Array make_concrete(AbstractValue aval);
 inline void* mutable_data(const Array& a) { return a.impl()->buffer->data; }
 inline const AbstractValue& aval_of(const Array& a) { return a.impl()->aval; }
+// Where a concrete array counts as living: its device, or the default device for a host array
+// (host values are copied to wherever they are used).
 inline Device effective_device(const Array& a) {
   Device d = a.impl()->buffer ? a.impl()->buffer->device : Device{};
   return d.kind == DeviceKind::cpu ? default_device_core() : d;

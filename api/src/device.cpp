@@ -59,9 +59,7 @@ void apply_environment() {
       throw ValueError(std::string("STRATA_DEFAULT_DEVICE is '") + env +
                        "'; expected cpu, cuda:N, gpu:N or gpu");
     detail::install_device_eval();
-    if (d->kind != DeviceKind::cpu && (d->index < 0 || d->index >= count_of(d->kind)))
-      throw ValueError(std::string("STRATA_DEFAULT_DEVICE is '") + env + "', but this process has no device " +
-                       d->str() + " (devices: " + device_list() + ")");
+    check_exists(*d, "STRATA_DEFAULT_DEVICE");
     detail::set_default_device_core(*d);
   }
   g_env_applied.store(true, std::memory_order_release);

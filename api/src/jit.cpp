@@ -272,17 +272,17 @@ std::vector<Array> run_entry(const CacheEntry& e, const std::vector<Array>& leav
   for (std::size_t i = 0; i < leaves.size(); ++i) {
     const Array& a = leaves[i];
     if (a.is_tracer() || a.impl()->donated()) check_usable(a, "jit");
-    if (a.impl()->buffer->device != device && a.impl()->buffer->device.kind == DeviceKind::cpu &&
-        device == detail::default_device_core()) {
-      copied.push_back(copy_to_device(a, device));
-      ins.push_back(copied.back().data());
-      continue;
-    }
-    if (a.impl()->buffer->device != device)
+    if (a.impl()->buffer->device != device) {
+      if (a.impl()->buffer->device.kind == DeviceKind::cpu && device == detail::default_device_core()) {
+        copied.push_back(copy_to_device(a, device));
+        ins.push_back(copied.back().data());
+        continue;
+      }
       throw ValueError("jit(" + e.name + "): compiled for " + device.str() + ", but " +
                        "array argument " + std::to_string(i) + " (" + a.impl()->aval.str() + ") is on " + a.impl()->buffer->device.str() +
                        "; move it with st::device_put(x, st::" +
                        (device.kind == DeviceKind::cpu ? std::string("cpu()") : "gpu(" + std::to_string(device.index) + ")") + ")");
+    }
     ins.push_back(a.data());
   }
   const std::vector<int>& aliases = exe.output_aliases();

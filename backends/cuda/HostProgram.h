@@ -60,13 +60,13 @@ struct HostProgram {
   std::string str() const;
 };
 
-// The persistent cache's payload: the host program and the cubin, and back.
 // A GEMM step's library epilogue (its tenth argument), bits as lowering/LibraryEpilogue.h: 1
 // relu, 2 + bias, 4 gelu. The kinds cuBLASLt has: 0 (none), 1, 2, 3, 4, 6.
 inline bool gemm_epilogue_known(int64_t kind) { return kind >= 0 && kind <= 6 && kind != 5; }
 // Its name in the steps text: "relu", "bias", "bias+relu", "gelu", "bias+gelu" ("" for none).
 const char* gemm_epilogue_name(int64_t kind);
 
+// The persistent cache's payload: the host program and the cubin, and back.
 std::string pack_payload(const HostProgram& host, std::string_view cubin, std::string_view ptx);
 absl::Status unpack_payload(std::string_view payload, HostProgram& host, std::string& cubin, std::string& ptx);
 
