@@ -135,6 +135,44 @@ void BM_Softmax_Jit(benchmark::State& state) {
 }
 BENCHMARK(BM_Softmax_Jit)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// ---- Row sums: 3 long rows (each splits into chunks across the pool: SplitRowReductions)
+// and 64 rows (parallel as they are) of the same 48 MiB ----
+void row_args(benchmark::internal::Benchmark* b) {
+  b->Args({3, 4194304})->Args({64, 196608})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+void row_bytes(benchmark::State& state) {
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * state.range(0) * state.range(1) * 4));
+}
+void BM_RowSum_Eager(benchmark::State& state) {
+  Array x = rnd({state.range(0), state.range(1)}, 1);
+  for (auto _ : state) benchmark::DoNotOptimize(st::sum(x, 1));
+  row_bytes(state);
+}
+BENCHMARK(BM_RowSum_Eager)->Apply(row_args);
+void BM_RowSum_Jit(benchmark::State& state) {
+  Array x = rnd({state.range(0), state.range(1)}, 1);
+  auto f = st::jit([](const Array& v) { return st::sum(v, 1); });
+  f(x);
+  for (auto _ : state) benchmark::DoNotOptimize(f(x));
+  row_bytes(state);
+}
+BENCHMARK(BM_RowSum_Jit)->Apply(row_args);
+void BM_RowSum_Eigen(benchmark::State& state) {
+  const Eigen::Index R = state.range(0), N = state.range(1);
+  Array x = rnd({R, N}, 1);
+  Eigen::TensorMap<Eigen::Tensor<const float, 2, Eigen::RowMajor>> X(static_cast<const float*>(x.data()), R, N);
+  Eigen::Tensor<float, 1, Eigen::RowMajor> Y(R);
+  Eigen::ThreadPool pool(static_cast<int>(std::thread::hardware_concurrency()));
+  Eigen::ThreadPoolDevice dev(&pool, static_cast<int>(std::thread::hardware_concurrency()));
+  Eigen::array<Eigen::Index, 1> along{1};
+  for (auto _ : state) {
+    Y.device(dev) = X.sum(along);
+    benchmark::ClobberMemory();
+  }
+  row_bytes(state);
+}
+BENCHMARK(BM_RowSum_Eigen)->Apply(row_args);
+
 // ---- First-call latency: trace + lower + compile ----
 void BM_FirstCall_Seed(benchmark::State& state) {
   Array x = rnd({8, 256}, 1), w = rnd({256, 256}, 2), b = rnd({256}, 3);

@@ -356,6 +356,7 @@ struct Sizes {
   int64_t chain_small, chain_large;
   int64_t seed_mnk, seed_nk;
   int64_t sm_small, sm_large;
+  int64_t row_len;  // row_sum: 8 rows of this many f32
   int reps;
 };
 
@@ -451,6 +452,16 @@ void strata_workloads(st::Device dev, const Sizes& s, const std::string& self, b
            size_field(std::to_string(n) + "x" + std::to_string(n)));
     });
   }
+
+  // A sum along 8 long rows: each row's chunks reduced by blocks of their own, then combined
+  // (GB/s counts the bytes read).
+  run("row_sum_8x4M_f32" + sfx, [&] {
+    Array x = rnd({8, s.row_len}, 1, st::f32, dev);
+    auto f = st::jit([](const Array& v) { return st::sum(v, 1); }, opts);
+    Timing t = time_batches(batch_of(f, x), 50, s.reps);
+    emit("row_sum_8x4M_f32" + sfx, "strata", t.ms, "gbps", 8.0 * s.row_len * 4 / (t.ms * 1e6), t.reps, t.batch,
+         size_field("8x" + std::to_string(s.row_len)));
+  });
 }
 
 // One first call of the seed line in a fresh jit object: trace, lower, compile, run, wait.
@@ -506,7 +517,7 @@ int main(int argc, char** argv) {
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   if (cpu) {
     // The strata workloads at small sizes on the CPU: checks the program end to end.
-    strata_workloads(st::cpu(), {1 << 16, 1 << 18, 128, 128, 128, 256, 5}, self, true);
+    strata_workloads(st::cpu(), {1 << 16, 1 << 18, 128, 128, 128, 256, 1 << 16, 5}, self, true);
     return 0;
   }
 
@@ -551,7 +562,7 @@ int main(int argc, char** argv) {
     return 0;
   }
 #ifndef STRATA_GPU_BENCH_BASELINES_ONLY
-  strata_workloads(st::gpu(0), {16 << 20, 256 << 20, 4096, 4096, 4096, 8192, reps}, self, false);
+  strata_workloads(st::gpu(0), {16 << 20, 256 << 20, 4096, 4096, 4096, 8192, 4 << 20, reps}, self, false);
 #endif
   return 0;
 }

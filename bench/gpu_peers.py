@@ -24,9 +24,9 @@ import time
 HERE = os.path.abspath(__file__)
 
 # Sizes: (GPU, --cpu-smoke). The workload names carry the GPU sizes; smoke runs add "_cpu_smoke".
-GPU = dict(chain=(16 << 20, 256 << 20), seed_mnk=4096, seed_nk=4096, softmax=(4096, 8192), small=1024,
+GPU = dict(chain=(16 << 20, 256 << 20), seed_mnk=4096, seed_nk=4096, softmax=(4096, 8192), row_len=4 << 20, small=1024,
            copy_bytes=1 << 30, reps=30, host_calls=2000, first_n=4096)
-CPU = dict(chain=(1 << 16, 1 << 18), seed_mnk=128, seed_nk=128, softmax=(128, 256), small=1024,
+CPU = dict(chain=(1 << 16, 1 << 18), seed_mnk=128, seed_nk=128, softmax=(128, 256), row_len=1 << 16, small=1024,
            copy_bytes=1 << 22, reps=5, host_calls=200, first_n=256)
 
 SFX = ""
@@ -68,6 +68,7 @@ def guarded(workload, impl, fn):
 #   one f32 input, one f32 output (GB/s counts 2 * n * 4 bytes).
 # seed(x, w, b) = relu(x @ w + b), bf16 x[M,K], w[K,N], b[N] -> bf16 [M,N] (TFLOP/s: 2MNK).
 # softmax(x) over the last axis of an f32 [n,n] (GB/s counts 2 * n * n * 4 bytes).
+# row_sum(x) = sum of an f32 [8, n] along its rows (GB/s counts 8 * n * 4 bytes).
 # small3(x) = maximum(x * 2 + 1, 0) on 1024 f32: host time per call on a cache hit.
 # copy: a device-to-device copy of 1 GiB (GB/s counts read + write).
 
@@ -90,6 +91,7 @@ def workload_list(S):
         seed=[(S["seed_mnk"], S["seed_mnk"], S["seed_mnk"], "seed_bf16_4096x4096x4096", 20),
               (8, S["seed_nk"], S["seed_nk"], "seed_bf16_M8_N4096_K4096", 50)],
         softmax=[(s4, "softmax_4096x4096_f32", 50), (s8, "softmax_8192x8192_f32", 20)],
+        rows=[(S["row_len"], "row_sum_8x4M_f32", 50)],
     )
 
 
@@ -153,6 +155,13 @@ def run_jax(S, cpu):
             f = jax.jit(lambda v: jax.nn.softmax(v, axis=-1))
             ms = time_batches(batch_of(f, x), batch, reps)
             emit(name, "jax", ms, "gbps", 2.0 * n * n * 4 / (ms * 1e6), reps, batch, size=f"{n}x{n}")
+        guarded(name, "jax", one)
+    for n, name, batch in W["rows"]:
+        def one(n=n, name=name, batch=batch):
+            x = uni((8, n), jnp.float32, 1)
+            f = jax.jit(lambda v: jnp.sum(v, axis=1))
+            ms = time_batches(batch_of(f, x), batch, reps)
+            emit(name, "jax", ms, "gbps", 8.0 * n * 4 / (ms * 1e6), reps, batch, size=f"8x{n}")
         guarded(name, "jax", one)
 
 
@@ -228,6 +237,12 @@ def run_torch(S, cpu):
             x = uni((n, n), torch.float32)
             ms = time_batches(batch_of(lambda v: torch.softmax(v, -1), x), batch, reps)
             emit(name, "torch", ms, "gbps", 2.0 * n * n * 4 / (ms * 1e6), reps, batch, size=f"{n}x{n}")
+        guarded(name, "torch", one)
+    for n, name, batch in W["rows"]:
+        def one(n=n, name=name, batch=batch):
+            x = uni((8, n), torch.float32)
+            ms = time_batches(batch_of(lambda v: torch.sum(v, 1), x), batch, reps)
+            emit(name, "torch", ms, "gbps", 8.0 * n * 4 / (ms * 1e6), reps, batch, size=f"8x{n}")
         guarded(name, "torch", one)
 
 

@@ -8,7 +8,7 @@ import sys
 BASELINES = ("cublaslt", "cuda_memcpy", "cuLaunchKernel")
 PEERS = ("jax", "torch", "torch.compile", "torch.compile-cudagraphs")
 ORDER = ["copy_1GiB", "chain8_16M_f32", "chain8_256M_f32", "seed_bf16_4096x4096x4096", "seed_bf16_M8_N4096_K4096",
-         "softmax_4096x4096_f32", "softmax_8192x8192_f32", "host_per_call_small", "latency_small",
+         "softmax_4096x4096_f32", "softmax_8192x8192_f32", "row_sum_8x4M_f32", "host_per_call_small", "latency_small",
          "host_per_call_softmax4",
          "first_call_seed", "first_call_seed_disk_cache"]
 

@@ -141,8 +141,10 @@ void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   //    temporaries move into the scratch arena (last, so that it sees every allocation,
   //    including the GEMM's workspace).
   //    Serial reductions to a few values (a dot product, a norm) first become parallel loops
-  //    over chunks, each with partials of its own.
+  //    over chunks, each with partials of its own; so do reductions along fewer rows than
+  //    the pool could run at once (each row then splits into chunks).
   if (options.jit.parallel) {
+    pm.addPass(createSplitRowReductionsPass());
     pm.addPass(createSplitReductionLoopsPass());
     pm.addPass(createOutlineParallelLoopsPass());
   }

@@ -77,6 +77,12 @@ void addCudaLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   //    A reduction over leading axes (a column sum) folds chunks of rows, a thread per output
   //    and chunk (coalesced), then combines the chunks' partials.
   pm.addPass(createSplitColumnReductionsPass());
+  //    A reduction along few long rows (f32[8, 1M] summed along its rows) reduces chunks of
+  //    each row, a block each, then combines each row's partials.
+  SplitRowReductionsPassOptions rows;
+  rows.blocks = 1024;   // about a wave of 256-thread blocks on an H200 (132 SMs, 8 blocks each)
+  rows.minChunk = 8192; // 32 elements a thread
+  pm.addPass(createSplitRowReductionsPass(rows));
   // 4. Temporaries (the partials too) move into the scratch arena (device memory).
   ScratchArenaPassOptions arena;
   arena.share = options.jit.assign_buffers;

@@ -396,6 +396,50 @@ def SplitColumnReductionsPass : Pass<"strata-split-column-reductions", "::mlir::
   ];
 }
 
+def SplitRowReductionsPass : Pass<"strata-split-row-reductions", "::mlir::ModuleOp"> {
+  let summary = "Reduce few long rows (a sum along rows of f32[8, 1M]) in chunks of each row, in parallel";
+  let description = [{
+    A reduction along rows lowers to `parallel rows { ...; for j { acc = combine(acc, x(row,
+    j)) }; ... }` at the top level of the entry function (or inside its control flow, as
+    --strata-split-reduction-loops finds its nests); strata-gpu-map-loops runs it one
+    block per row and the CPU one row per task, so with few rows most of the GPU (or of the
+    cores) idles however long they are. With R rows
+    (the parallel loop's iterations, fewer than `blocks`) and a reduction loop of T trips
+    (L iterations with its inner loops):
+
+    1. The trips split into C chunks of K (C: the largest divisor of T up to ceil(`blocks` /
+       R) and L / `min-chunk`; nothing changes when C < 2): `parallel (c, rows...) {
+       partial[rows..., c] = identity; for t in [c·K, (c+1)·K) { the loop's body, its
+       accumulators redirected to partial[rows..., c] } }`, preceded by what the loop uses of
+       the row ahead of it (pure ops, loads). Each chunk is a row of its own for
+       strata-gpu-map-loops (a block splits it); the chunks lead, as the CPU's pool splits
+       the outermost dimension.
+    2. The row itself, its reduction loop replaced by `for c: acc = combine(acc, partial[rows...,
+       c])` (by load and store); what the row does before (the accumulator's init) and after (a
+       mean's division) stays in place.
+
+    The row qualifies when its parallel loop has static bounds from 0, step 1, and no results;
+    its body holds one scf.for (static bounds, no loop-carried values) and no other regions;
+    every store in the scf.for is an accumulator step (combine associative and commutative with
+    an identity) of a place fixed in it, accumulators on buffers of their own; its other loads,
+    and the loads it uses from ahead of it, read memory that nothing in the parallel loop
+    writes; its regions are scf.for/scf.if. A softmax row (three loops, each using the one
+    before) stays one block a row. Float sums change their association. REQUIRES: bufferized,
+    loops; before --strata-scratch-arena (which places the partials).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"blocks", "blocks", "int64_t", /*default=*/"64",
+           "Chunks the first phase should have (rows times chunks); rows at or above it stay whole">,
+    Option<"minChunk", "min-chunk", "int64_t", /*default=*/"::strata::cpu_abi::kParallelThreshold",
+           "Fewest iterations a chunk reduces">,
+  ];
+  let statistics = [
+    Statistic<"numSplit", "split-reductions", "Row reductions split into chunks of each row">,
+  ];
+}
+
 def OutlineParallelLoopsPass : Pass<"strata-outline-parallel-loops", "::mlir::ModuleOp"> {
   let summary = "Outline large parallel loops of @main (also inside its control flow) for the runtime's parallel_for";
   let description = [{

@@ -90,6 +90,14 @@ std::vector<Program> programs() {
       {"max_and_sum_split", [=] {
          return st::jit([](const Array& a) { return st::max(a) + st::sum(st::exp(a)); }, o).lower(st::zeros({300, 1000}));
        }},
+      // Few long rows: each row's chunks a block each, then a block a row combining them.
+      {"mean_few_long_rows_split", [=] {
+         return st::jit([](const Array& a) { return st::mean(a, 1); }, o).lower(st::zeros({8, 1 << 17}));
+       }},
+      {"sum_exp_two_axes_few_rows_split_f64", [=] {
+         return st::jit([](const Array& a) { return st::sum(st::exp(a), {1, 2}); }, o)
+             .lower(st::zeros({3, 64, 4096}, st::f64));
+       }},
       {"max_rows_f64", [=] {
          return st::jit([](const Array& a) { return st::max(a, 1); }, o).lower(st::zeros({64, 300}, st::f64));
        }},
@@ -168,6 +176,16 @@ TEST(CudaCodegen, RowReductionsUseTheBlockAndTheSeedLineIsOneLibraryCall) {
     EXPECT_NE(gpu.find(call), std::string::npos) << gpu;
     EXPECT_NE(gpu.find("gpu.launch_func"), std::string::npos) << gpu;
   }
+}
+
+// A row reduction over few long rows splits each row: 8 rows of 2^20 make 1024 blocks (128
+// chunks a row, 8192 elements each, reduced across the block), then 8 blocks combine them.
+TEST(CudaCodegen, FewLongRowsSplitAcrossBlocks) {
+  if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
+  st::Lowered l = st::jit([](const Array& a) { return st::sum(a, 1); }, {.device = kGpu}).lower(st::zeros({8, 1 << 20}));
+  const std::string& gpu = l.as_text("gpu");
+  EXPECT_NE(gpu.find("blocks in (%c1024, %c1, %c1) threads in (%c256"), std::string::npos) << gpu;
+  EXPECT_NE(gpu.find("blocks in (%c8, %c1, %c1) threads in (%c128"), std::string::npos) << gpu;
 }
 
 // A transpose goes through shared memory: a workgroup buffer, a barrier, shared loads/stores.

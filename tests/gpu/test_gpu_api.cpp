@@ -161,6 +161,13 @@ TEST(GpuApi, FusedProgramsMatchTheCpu) {
   expect_close(columns(st::device_put(tall, g)), columns(tall), 1e-4, 1e-3);
   expect_close(columns(st::device_put(big, g)), columns(big), 1e-4, 1e-3);
   expect_close(column_mean(st::device_put(cube, g)), column_mean(cube), 1e-4, 1e-4);
+  // Reductions along few long rows: each row in chunks (a block each), then each row's
+  // partials combined; one with two accumulators and a division after, one over two axes.
+  auto rows = st::jit([](const Array& a) { return st::mean(a, 1) + st::max(a, 1); });
+  auto rows_two_axes = st::jit([](const Array& a) { return st::sum(st::exp(a * 0.1f), {1, 2}); });
+  Array wide = randn({8, 1 << 20}, 19), deep = randn({3, 64, 4096}, 20);
+  expect_close(rows(st::device_put(wide, g)), rows(wide), 1e-4, 1e-4);
+  expect_close(rows_two_axes(st::device_put(deep, g)), rows_two_axes(deep), 1e-4, 1e-2);
   // Transposes through shared memory, in 32x32 tiles cut at the edges (300, 1000 and 77 are
   // not multiples of 32); a batched one.
   auto transposed = st::jit([](const Array& a, const Array& b) { return st::exp(st::transpose(a)) * b; });

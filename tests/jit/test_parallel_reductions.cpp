@@ -157,3 +157,47 @@ TEST(ParallelReductions, InsideAWhileLoop) {
   expect_close(st::jit(f)(v), f(v), 1e-4, 1e-6, "power iteration");
   EXPECT_TRUE(parallel(f, v));
 }
+
+// Reductions along fewer rows than the pool runs at once (lowering/SplitRowReductions.cpp):
+// each row splits into chunks, a task each, then each row combines its partials and finishes
+// (a mean's division). Against eager mode and, for integers, exactly.
+TEST(ParallelReductions, FewLongRowsSplitIntoChunks) {
+  Array x = wave({4, 262144});
+  // 4 rows of 262144: 8 chunks a row (64 / 4 = 16, at most 262144 / 32768 = 8).
+  auto mean_rows = [](const Array& a) { return st::mean(a, 1); };
+  expect_close(st::jit(mean_rows)(x), mean_rows(x), 1e-5, 1e-6, "mean of rows");
+  EXPECT_NE(st::jit(mean_rows).lower(x).as_text("loops").find("memref<4x8xf32>"), std::string::npos)
+      << st::jit(mean_rows).lower(x).as_text("loops");
+  auto max_rows = [](const Array& a) { return st::max(a, 1); };
+  expect_close(st::jit(max_rows)(x), max_rows(x), 0, 0, "max of rows");
+  // What the reduction computes on the way (exp) and two accumulators of one row.
+  auto exp_rows = [](const Array& a) { return st::sum(st::exp(a - 1.0f), 1) + st::max(a, 1) * st::min(a, 1); };
+  expect_close(st::jit(exp_rows)(x), exp_rows(x), 1e-5, 1e-5, "sum of exp, max, min");
+  // Rows of a 3-d array (6 rows), and rows reduced over two axes (a nest in each chunk).
+  Array y = wave({2, 3, 131072});
+  auto sum_last = [](const Array& a) { return st::sum(a, -1); };
+  expect_close(st::jit(sum_last)(y), sum_last(y), 1e-5, 1e-3, "sum over the last axis");
+  Array z = wave({3, 256, 1024});
+  auto sum_two = [](const Array& a) { return st::sum(a, {1, 2}); };
+  expect_close(st::jit(sum_two)(z), sum_two(z), 1e-5, 1e-3, "sum over two axes");
+  // Integers: exact.
+  Array xi = st::astype(wave({4, 262144}, st::f32, 1000.0), st::i32);
+  auto isum = [](const Array& a) { return st::sum(a, 1); };
+  std::vector<int64_t> want(4, 0);
+  std::vector<double> v = xi.to_vector<double>();
+  for (size_t i = 0; i < v.size(); ++i) want[i / 262144] += static_cast<int64_t>(v[i]);
+  std::vector<double> got = st::jit(isum)(xi).to_vector<double>();
+  for (int r = 0; r < 4; ++r) EXPECT_EQ(got[r], static_cast<double>(want[r])) << "row " << r;
+  // A NaN in the last chunk of row 2 reaches that row's max and only it.
+  Array nan = st::where(st::reshape(st::arange(int64_t{4 * 262144}, st::i64) == 2 * 262144 + 262000, {4, 262144}),
+                        st::full({}, NAN), x);
+  std::vector<double> m = st::jit(max_rows)(nan).to_vector<double>();
+  for (int r = 0; r < 4; ++r) EXPECT_EQ(std::isnan(m[r]), r == 2) << "row " << r;
+  // A row that normalises itself (a reduction, then a loop using it) stays one task a row.
+  auto centre = [](const Array& a) { return a - st::mean(a, 1, true); };
+  expect_close(st::jit(centre)(x), centre(x), 1e-5, 1e-5, "centred rows");
+  // Many rows are parallel already: left as they are.
+  Array many = wave({64, 65536});
+  EXPECT_EQ(st::jit(mean_rows).lower(many).as_text("loops").find("memref.view"), std::string::npos);  // no partials
+  expect_close(st::jit(mean_rows)(many), mean_rows(many), 1e-5, 1e-6, "mean of 64 rows");
+}

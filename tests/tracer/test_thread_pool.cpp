@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -95,19 +96,25 @@ TEST(ThreadPool, EagerKernelsFromManyThreadsMatchALoop) {
   }
   st::Array x = st::array(a, {n}), y = st::array(b, {n});
   std::atomic<int> wrong{0};
+  std::vector<std::string> errors(4);  // an op that throws fails the test, not the process
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
-      for (int rep = 0; rep < 3; ++rep) {
-        float s = static_cast<float>(t + rep);
-        std::vector<float> got = (x * y + s).to_vector<float>();
-        for (int64_t i = 0; i < n; ++i)
-          if (got[i] != a[i] * b[i] + s) {
-            ++wrong;
-            break;
-          }
+      try {
+        for (int rep = 0; rep < 3; ++rep) {
+          float s = static_cast<float>(t + rep);
+          std::vector<float> got = (x * y + s).to_vector<float>();
+          for (int64_t i = 0; i < n; ++i)
+            if (got[i] != a[i] * b[i] + s) {
+              ++wrong;
+              break;
+            }
+        }
+      } catch (const std::exception& e) {
+        errors[t] = e.what();
       }
     });
   for (std::thread& th : threads) th.join();
   EXPECT_EQ(wrong.load(), 0);
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(errors[t], "") << "thread " << t;
 }
