@@ -397,35 +397,44 @@ def SplitColumnReductionsPass : Pass<"strata-split-column-reductions", "::mlir::
 }
 
 def SplitRowReductionsPass : Pass<"strata-split-row-reductions", "::mlir::ModuleOp"> {
-  let summary = "Reduce few long rows (a sum along rows of f32[8, 1M]) in chunks of each row, in parallel";
+  let summary = "Run the loops of few long rows (a sum along rows of f32[8, 1M], a softmax) in chunks of each row";
   let description = [{
     A reduction along rows lowers to `parallel rows { ...; for j { acc = combine(acc, x(row,
     j)) }; ... }` at the top level of the entry function (or inside its control flow, as
-    --strata-split-reduction-loops finds its nests); strata-gpu-map-loops runs it one
-    block per row and the CPU one row per task, so with few rows most of the GPU (or of the
-    cores) idles however long they are. With R rows
-    (the parallel loop's iterations, fewer than `blocks`) and a reduction loop of T trips
-    (L iterations with its inner loops):
+    --strata-split-reduction-loops finds its nests); strata-gpu-map-loops runs it one block
+    per row and the CPU one row per task, so with few rows most of the GPU (or of the cores)
+    idles however long they are. For a parallel loop of R rows (static bounds from 0, step 1,
+    no results, R < `blocks`) whose row holds scf.for loops and no other regions:
 
-    1. The trips split into C chunks of K (C: the largest divisor of T up to ceil(`blocks` /
-       R) and L / `min-chunk`; nothing changes when C < 2): `parallel (c, rows...) {
-       partial[rows..., c] = identity; for t in [c·K, (c+1)·K) { the loop's body, its
-       accumulators redirected to partial[rows..., c] } }`, preceded by what the loop uses of
-       the row ahead of it (pure ops, loads). Each chunk is a row of its own for
-       strata-gpu-map-loops (a block splits it); the chunks lead, as the CPU's pool splits
-       the outermost dimension.
-    2. The row itself, its reduction loop replaced by `for c: acc = combine(acc, partial[rows...,
-       c])` (by load and store); what the row does before (the accumulator's init) and after (a
-       mean's division) stays in place.
+    0. The row is cut into pieces: each loop with the row's ops since the previous loop (those
+       after the last loop go with it); those ops become a piece of their own when the loop
+       reads memory they write (its accumulators' own loads aside). With more than one piece
+       (softmax: a max, a sum of exponentials using it, the division using both), each
+       becomes a parallel loop over the R rows, in order (rows are independent, so each row's
+       pieces still run in order); what a piece uses of an earlier one is computed again,
+       which must be pure ops or loads of memory the row does not write, or nothing changes.
+       Every piece with a loop must then split as below, or nothing changes.
+    1. A piece's loop of T trips (L iterations with its inner loops) splits into C chunks of K
+       trips (C: the largest divisor of T up to ceil(`blocks` / R) and L / `min-chunk`; no
+       split when C < 2): `parallel (c, rows...) { partial[rows..., c] = identity; for t in
+       [c·K, (c+1)·K) { the loop's body, its accumulators redirected to partial[rows..., c] }
+       }`, preceded by what the loop uses of the row ahead of it (pure ops, loads). Each chunk
+       is a row of its own for strata-gpu-map-loops (a block splits it); the chunks lead, as
+       the CPU's pool splits the outermost dimension.
+    2. The piece's row itself, its loop replaced by `for c: acc = combine(acc, partial[rows...,
+       c])` (by load and store), or by nothing when it has no accumulators; what the row does
+       before (the accumulator's init) and after (a mean's division) stays in place. A row
+       left with pure ops only is erased.
 
-    The row qualifies when its parallel loop has static bounds from 0, step 1, and no results;
-    its body holds one scf.for (static bounds, no loop-carried values) and no other regions;
-    every store in the scf.for is an accumulator step (combine associative and commutative with
-    an identity) of a place fixed in it, accumulators on buffers of their own; its other loads,
-    and the loads it uses from ahead of it, read memory that nothing in the parallel loop
-    writes; its regions are scf.for/scf.if. A softmax row (three loops, each using the one
-    before) stays one block a row. Float sums change their association. REQUIRES: bufferized,
-    loops; before --strata-scratch-arena (which places the partials).
+    A loop splits when its static bounds have no loop-carried values; its regions are
+    scf.for/scf.if; every store in it is an accumulator step (combine associative and
+    commutative with an identity) of a place fixed in the loop, accumulators on buffers of
+    their own, or an elementwise output (an index holding the loop's induction variable; no
+    other store of the loop on its buffer, nothing of the row ahead of the loop touching it);
+    its other loads, and the loads it uses from ahead of it, read memory that nothing in the
+    row writes, or the element their own iteration writes. Float sums change their
+    association. REQUIRES: bufferized, loops; before --strata-scratch-arena (which places the
+    partials).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
@@ -436,7 +445,8 @@ def SplitRowReductionsPass : Pass<"strata-split-row-reductions", "::mlir::Module
            "Fewest iterations a chunk reduces">,
   ];
   let statistics = [
-    Statistic<"numSplit", "split-reductions", "Row reductions split into chunks of each row">,
+    Statistic<"numSplit", "split-row-loops", "Row loops split into chunks of each row">,
+    Statistic<"numFissioned", "fissioned-rows", "Rows of several loops made one parallel loop a loop">,
   ];
 }
 

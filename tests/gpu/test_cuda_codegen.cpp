@@ -98,6 +98,11 @@ std::vector<Program> programs() {
          return st::jit([](const Array& a) { return st::sum(st::exp(a), {1, 2}); }, o)
              .lower(st::zeros({3, 64, 4096}, st::f64));
        }},
+      // Softmax and layer norm over few long rows: a parallel loop per loop of the row, each split.
+      {"softmax_few_long_rows_split", [=] { return st::jit(softmax, o).lower(st::zeros({4, 1 << 16})); }},
+      {"layer_norm_few_long_rows_split", [=] {
+         return st::jit(layer_norm, o).lower(st::zeros({4, 1 << 16}), st::zeros({1 << 16}), st::zeros({1 << 16}));
+       }},
       {"max_rows_f64", [=] {
          return st::jit([](const Array& a) { return st::max(a, 1); }, o).lower(st::zeros({64, 300}, st::f64));
        }},
@@ -179,13 +184,21 @@ TEST(CudaCodegen, RowReductionsUseTheBlockAndTheSeedLineIsOneLibraryCall) {
 }
 
 // A row reduction over few long rows splits each row: 8 rows of 2^20 make 1024 blocks (128
-// chunks a row, 8192 elements each, reduced across the block), then 8 blocks combine them.
+// chunks a row, 8192 elements each, reduced across the block), then 8 blocks combine them;
+// a softmax's rows, one parallel loop per loop of the row, the same way.
 TEST(CudaCodegen, FewLongRowsSplitAcrossBlocks) {
   if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
   st::Lowered l = st::jit([](const Array& a) { return st::sum(a, 1); }, {.device = kGpu}).lower(st::zeros({8, 1 << 20}));
   const std::string& gpu = l.as_text("gpu");
   EXPECT_NE(gpu.find("blocks in (%c1024, %c1, %c1) threads in (%c256"), std::string::npos) << gpu;
   EXPECT_NE(gpu.find("blocks in (%c8, %c1, %c1) threads in (%c128"), std::string::npos) << gpu;
+  // A softmax of 8 such rows: the max and the sum of exponentials each in 1024 blocks then 8,
+  // the division over the whole array.
+  const std::string& sm = st::jit(softmax, {.device = kGpu}).lower(st::zeros({8, 1 << 20})).as_text("gpu");
+  size_t wide = 0;
+  for (size_t at = sm.find("blocks in (%c1024, %c1, %c1)"); at != std::string::npos; at = sm.find("blocks in (%c1024, %c1, %c1)", at + 1))
+    ++wide;
+  EXPECT_EQ(wide, 2u) << sm;
 }
 
 // A transpose goes through shared memory: a workgroup buffer, a barrier, shared loads/stores.

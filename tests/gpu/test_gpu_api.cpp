@@ -168,6 +168,9 @@ TEST(GpuApi, FusedProgramsMatchTheCpu) {
   Array wide = randn({8, 1 << 20}, 19), deep = randn({3, 64, 4096}, 20);
   expect_close(rows(st::device_put(wide, g)), rows(wide), 1e-4, 1e-4);
   expect_close(rows_two_axes(st::device_put(deep, g)), rows_two_axes(deep), 1e-4, 1e-2);
+  Array few = randn({4, 1 << 18}, 21);
+  expect_close(softmax(st::device_put(few, g)), softmax(few), 1e-4, 1e-9);
+  expect_close(layer_norm(st::device_put(few, g)), layer_norm(few), 1e-4, 1e-4);
   // Transposes through shared memory, in 32x32 tiles cut at the edges (300, 1000 and 77 are
   // not multiples of 32); a batched one.
   auto transposed = st::jit([](const Array& a, const Array& b) { return st::exp(st::transpose(a)) * b; });

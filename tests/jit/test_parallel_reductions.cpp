@@ -160,7 +160,8 @@ TEST(ParallelReductions, InsideAWhileLoop) {
 
 // Reductions along fewer rows than the pool runs at once (lowering/SplitRowReductions.cpp):
 // each row splits into chunks, a task each, then each row combines its partials and finishes
-// (a mean's division). Against eager mode and, for integers, exactly.
+// (a mean's division); rows of several loops become a parallel loop each first. Against
+// eager mode and, for integers, exactly.
 TEST(ParallelReductions, FewLongRowsSplitIntoChunks) {
   Array x = wave({4, 262144});
   // 4 rows of 262144: 8 chunks a row (64 / 4 = 16, at most 262144 / 32768 = 8).
@@ -193,7 +194,18 @@ TEST(ParallelReductions, FewLongRowsSplitIntoChunks) {
                         st::full({}, NAN), x);
   std::vector<double> m = st::jit(max_rows)(nan).to_vector<double>();
   for (int r = 0; r < 4; ++r) EXPECT_EQ(std::isnan(m[r]), r == 2) << "row " << r;
-  // A row that normalises itself (a reduction, then a loop using it) stays one task a row.
+  // Rows of several loops, each using the ones before (softmax: a max, a sum of exponentials
+  // that also writes them, the division; layer norm: a mean, a variance, the output): one
+  // parallel loop a loop, each in chunks.
+  auto softmax = [](const Array& a) { return st::softmax(a, 1); };
+  expect_close(st::jit(softmax)(x), softmax(x), 1e-4, 1e-9, "softmax of rows");
+  auto layer_norm = [](const Array& a) {
+    Array mu = st::mean(a, -1, true);
+    Array var = st::mean((a - mu) * (a - mu), -1, true);
+    return (a - mu) * st::rsqrt(var + 1e-5f);
+  };
+  expect_close(st::jit(layer_norm)(x), layer_norm(x), 1e-4, 1e-4, "layer norm of rows");
+  EXPECT_NE(st::jit(layer_norm).lower(x).as_text("loops").find("memref<4x8xf32>"), std::string::npos);
   auto centre = [](const Array& a) { return a - st::mean(a, 1, true); };
   expect_close(st::jit(centre)(x), centre(x), 1e-5, 1e-5, "centred rows");
   // Many rows are parallel already: left as they are.

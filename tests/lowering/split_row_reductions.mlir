@@ -1,8 +1,9 @@
 // --strata-split-row-reductions: a reduction along few long rows (parallel rows { for j {
 // acc += x } }) becomes chunks of each row folded into partials, the chunks leading, then the
-// row itself with its loop replaced by one combining the row's partials; rows enough already,
-// a store in the loop that is not an accumulator, or a loop reading what the row writes: left
-// alone.
+// row itself with its loop replaced by one combining the row's partials; a row of several
+// loops (softmax), or whose loop reads what the row wrote ahead of it, becomes one parallel
+// loop a piece first. Rows enough already, a store in the loop that is neither an accumulator
+// nor an elementwise output, or a value the pieces cannot recompute: left alone.
 // RUN: strata-opt --split-input-file --strata-split-row-reductions --canonicalize %s | FileCheck %s
 // RUN: strata-opt --split-input-file --strata-split-row-reductions=blocks=1024\ min-chunk=8192 --canonicalize %s | FileCheck %s --check-prefix=GPU
 
@@ -127,12 +128,13 @@ func.func @many_rows(%x: memref<64x1048576xf32>, %s: memref<64xf32>) {
 
 // -----
 
-// The loop also copies x (a store that is not an accumulator step): left alone.
-// CHECK-LABEL: func.func @also_copies
+// The loop also keeps the row's last element (a store at a place fixed in the loop that is no
+// accumulator: the order of the iterations matters): left alone.
+// CHECK-LABEL: func.func @keeps_the_last
 // CHECK-NOT:   memref.alloc
 // CHECK:       scf.parallel
 // CHECK-NEXT:    scf.for
-func.func @also_copies(%x: memref<4x1048576xf32>, %s: memref<4xf32>, %y: memref<4x1048576xf32>) {
+func.func @keeps_the_last(%x: memref<4x1048576xf32>, %s: memref<4xf32>, %y: memref<4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -143,7 +145,7 @@ func.func @also_copies(%x: memref<4x1048576xf32>, %s: memref<4xf32>, %y: memref<
       %a = memref.load %s[%i] : memref<4xf32>
       %n = arith.addf %a, %v fastmath<reassoc> : f32
       memref.store %n, %s[%i] : memref<4xf32>
-      memref.store %v, %y[%i, %j] : memref<4x1048576xf32>
+      memref.store %v, %y[%i] : memref<4xf32>
     }
     scf.reduce
   }
@@ -152,11 +154,20 @@ func.func @also_copies(%x: memref<4x1048576xf32>, %s: memref<4xf32>, %y: memref<
 
 // -----
 
-// The loop reads what the row wrote before it (a temporary row): the chunks would run before
-// that write; left alone.
+// The loop reads what the row wrote ahead of it: that part of the row becomes a parallel loop
+// of its own first (the chunks must run after it), then the loop splits.
 // CHECK-LABEL: func.func @reads_the_row
-// CHECK-NOT:   memref.alloc() : memref<4x
+// CHECK-SAME:  (%[[X:[a-z0-9_]+]]: memref<4x1048576xf32>, %[[S:[a-z0-9_]+]]: memref<4xf32>, %[[T:[a-z0-9_]+]]: memref<4x1048576xf32>)
+// CHECK:       scf.parallel (%[[I:[a-z0-9_]+]]) =
+// CHECK-NEXT:    memref.load %[[X]]
+// CHECK-NEXT:    arith.mulf
+// CHECK-NEXT:    memref.store %{{.*}}, %[[T]]
+// CHECK-NEXT:    scf.reduce
+// CHECK:       %[[P:[a-z0-9_]+]] = memref.alloc() : memref<4x16xf32>
+// CHECK:       scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%c16, %c4)
+// CHECK:         memref.load %[[T]]
 // CHECK:       scf.parallel
+// CHECK:         memref.load %[[P]]
 func.func @reads_the_row(%x: memref<4x1048576xf32>, %s: memref<4xf32>, %t: memref<4x1048576xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -172,6 +183,112 @@ func.func @reads_the_row(%x: memref<4x1048576xf32>, %s: memref<4xf32>, %t: memre
       %a = memref.load %s[%i] : memref<4xf32>
       %n = arith.addf %a, %v fastmath<reassoc> : f32
       memref.store %n, %s[%i] : memref<4xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A softmax row: a max, then a sum of exponentials that also writes them, then the division
+// in place. One parallel loop a loop, each in chunks: the max's chunks and combine, the sum's
+// (the row's max read by every chunk, the exponentials written by it) and combine, then the
+// division's chunks (elementwise: no partials, nothing left of the row).
+// CHECK-LABEL: func.func @softmax_row
+// CHECK-SAME:  (%[[X:[a-z0-9_]+]]: memref<2x1048576xf32>, %[[Y:[a-z0-9_]+]]: memref<2x1048576xf32>, %[[M:[a-z0-9_]+]]: memref<2xf32>, %[[S:[a-z0-9_]+]]: memref<2xf32>)
+// CHECK:       %[[PM:[a-z0-9_]+]] = memref.alloc() : memref<2x32xf32>
+// CHECK:       scf.parallel
+// CHECK:         arith.maximumf
+// CHECK:         memref.store %{{.*}}, %[[PM]]
+// CHECK:       scf.parallel (%[[I:[a-z0-9_]+]]) =
+// CHECK:         memref.store %{{.*}}, %[[M]][%[[I]]]
+// CHECK:         scf.for
+// CHECK:           memref.load %[[PM]]
+// CHECK:       %[[PS:[a-z0-9_]+]] = memref.alloc() : memref<2x32xf32>
+// CHECK:       scf.parallel
+// CHECK:         scf.for
+// CHECK:           memref.load %[[M]]
+// CHECK:           math.exp
+// CHECK:           memref.store %{{.*}}, %[[PS]]
+// CHECK:           memref.store %{{.*}}, %[[Y]]
+// CHECK:       scf.parallel
+// CHECK:         memref.store %{{.*}}, %[[S]]
+// CHECK:         scf.for
+// CHECK:           memref.load %[[PS]]
+// CHECK:       scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%c32, %c2)
+// CHECK:         scf.for
+// CHECK:           memref.load %[[Y]]
+// CHECK:           memref.load %[[S]]
+// CHECK:           arith.divf
+// CHECK:           memref.store %{{.*}}, %[[Y]]
+// CHECK-NOT:   scf.parallel
+// CHECK:       return
+func.func @softmax_row(%x: memref<2x1048576xf32>, %y: memref<2x1048576xf32>, %m: memref<2xf32>, %s: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cn = arith.constant 1048576 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    memref.store %ninf, %m[%i] : memref<2xf32>
+    scf.for %j = %c0 to %cn step %c1 {
+      %v = memref.load %x[%i, %j] : memref<2x1048576xf32>
+      %a = memref.load %m[%i] : memref<2xf32>
+      %n = arith.maximumf %a, %v : f32
+      memref.store %n, %m[%i] : memref<2xf32>
+    }
+    memref.store %zero, %s[%i] : memref<2xf32>
+    scf.for %j = %c0 to %cn step %c1 {
+      %v = memref.load %x[%i, %j] : memref<2x1048576xf32>
+      %mx = memref.load %m[%i] : memref<2xf32>
+      %d = arith.subf %v, %mx : f32
+      %e = math.exp %d : f32
+      %a = memref.load %s[%i] : memref<2xf32>
+      %n = arith.addf %a, %e fastmath<reassoc> : f32
+      memref.store %n, %s[%i] : memref<2xf32>
+      memref.store %e, %y[%i, %j] : memref<2x1048576xf32>
+    }
+    scf.for %j = %c0 to %cn step %c1 {
+      %e = memref.load %y[%i, %j] : memref<2x1048576xf32>
+      %t = memref.load %s[%i] : memref<2xf32>
+      %q = arith.divf %e, %t : f32
+      memref.store %q, %y[%i, %j] : memref<2x1048576xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Two loops, the second using a value the row read ahead of the first from memory the row
+// writes (the sum's old value): the pieces could not read it again; left alone.
+// CHECK-LABEL: func.func @value_across_loops
+// CHECK-NOT:   memref.alloc
+// CHECK:       scf.parallel
+// CHECK:         scf.for
+// CHECK:         scf.for
+func.func @value_across_loops(%x: memref<2x1048576xf32>, %m: memref<2xf32>, %s: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cn = arith.constant 1048576 : index
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    %old = memref.load %s[%i] : memref<2xf32>
+    scf.for %j = %c0 to %cn step %c1 {
+      %v = memref.load %x[%i, %j] : memref<2x1048576xf32>
+      %a = memref.load %m[%i] : memref<2xf32>
+      %n = arith.maximumf %a, %v : f32
+      memref.store %n, %m[%i] : memref<2xf32>
+    }
+    scf.for %j = %c0 to %cn step %c1 {
+      %v = memref.load %x[%i, %j] : memref<2x1048576xf32>
+      %d = arith.subf %v, %old : f32
+      %a = memref.load %s[%i] : memref<2xf32>
+      %n = arith.addf %a, %d fastmath<reassoc> : f32
+      memref.store %n, %s[%i] : memref<2xf32>
     }
     scf.reduce
   }
