@@ -331,6 +331,9 @@ class Parser {
     try {
       check_arity(*e.prim, in.size());
       want = e.prim->shape_rule(in, e.params);
+    } catch (const ParamError& ex) {
+      fail(prim, "expects `" + std::string(prim.text) + "`'s parameter '" + ex.name + "' to be " + ex.expected +
+                     ", but got " + ex.got);
     } catch (const std::exception& ex) {
       fail(prim, ex.what());
     }

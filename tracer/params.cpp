@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 
 #include "jaxpr.h"
 
@@ -19,6 +20,13 @@ const ParamValue* Params::find(const std::string& name) const {
   auto it = std::lower_bound(items_.begin(), items_.end(), name,
                              [](const auto& item, const std::string& n) { return item.first < n; });
   return it != items_.end() && it->first == name ? &it->second : nullptr;
+}
+
+void Params::mistyped(const std::string& name, const ParamValue& kind, const ParamValue* got) {
+  static constexpr const char* kKinds[] = {"True or False", "an integer",        "a number", "a name",
+                                           "a dtype",       "a tuple of integers", "a jaxpr",  "a tuple of jaxprs"};
+  static_assert(std::size(kKinds) == std::variant_size_v<ParamValue>);
+  throw ParamError(name, kKinds[kind.index()], got ? param_string(*got) : "nothing");
 }
 
 std::string float_string(double v) {

@@ -21,6 +21,17 @@ using JaxprPtr = std::shared_ptr<const JaxprImpl>;
 using JaxprList = std::vector<JaxprPtr>;
 using ParamValue = std::variant<bool, int64_t, double, std::string, DType, IntList, JaxprPtr, JaxprList>;
 
+// A parameter a rule asks for that is missing or of another kind. From strata's own code that
+// is a bug ("internal: ..."); in a parsed jaxpr it is the text's mistake, and the parser says
+// so with the primitive's name and the place.
+class ParamError : public Error {
+ public:
+  ParamError(std::string name, std::string expected, std::string got)
+      : Error("internal: parameter '" + name + "' expects " + expected + ", but got " + got),
+        name(std::move(name)), expected(std::move(expected)), got(std::move(got)) {}
+  std::string name, expected, got;  // got: the value as printed, or "nothing"
+};
+
 // Named parameters, kept sorted by name so that equal parameter sets compare and print equal.
 class Params {
  public:
@@ -36,8 +47,7 @@ class Params {
   template <class T>
   const T& get(const std::string& name) const {
     const ParamValue* v = find(name);
-    if (!v || !std::holds_alternative<T>(*v))
-      throw Error("internal: missing or mistyped parameter '" + name + "'");
+    if (!v || !std::holds_alternative<T>(*v)) mistyped(name, ParamValue(std::in_place_type<T>), v);
     return std::get<T>(*v);
   }
   int64_t get_int(const std::string& name) const { return get<int64_t>(name); }
@@ -48,6 +58,8 @@ class Params {
   bool operator==(const Params& other) const { return items_ == other.items_; }
 
  private:
+  // Throws ParamError: `name` was `got` (null: missing) where a value of `kind`'s kind was due.
+  [[noreturn]] static void mistyped(const std::string& name, const ParamValue& kind, const ParamValue* got);
   std::vector<std::pair<std::string, ParamValue>> items_;
 };
 

@@ -175,6 +175,11 @@ TEST(JaxprParser, ReportsErrorsAtLineAndColumn) {
        "expects a 0-d literal type, but got f32[2]"},
       {"{ lambda ; a:f32[3]. let\n    b:f32[3] = exp a @\n  in (b,) }", 2, 22,
        "expects a jaxpr token, but got '@'"},
+      // JAX prints a slice's default strides as None; strata's printer writes them out.
+      {"{ lambda ; a:f32[4]. let\n    b:f32[2] = slice[limit_indices=(3,) start_indices=(1,) strides=None] a\n  in (b,) }",
+       2, 16, "expects `slice`'s parameter 'strides' to be a tuple of integers, but got None"},
+      {"{ lambda ; a:f32[4]. let\n    b:f32[2] = slice[limit_indices=(3,) start_indices=(1,)] a\n  in (b,) }", 2, 16,
+       "expects `slice`'s parameter 'strides' to be a tuple of integers, but got nothing"},
   };
   for (const Case& c : cases) {
     st::JaxprParseError e = error_of(c.text);
