@@ -144,7 +144,9 @@ void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   //    over chunks, each with partials of its own; so do reductions along fewer rows than
   //    the pool could run at once (each row then splits into chunks).
   if (options.jit.parallel) {
-    pm.addPass(createSplitRowReductionsPass());
+    SplitRowReductionsPassOptions rows;
+    rows.fissionRows = options.cpuThreads;
+    pm.addPass(createSplitRowReductionsPass(rows));
     pm.addPass(createSplitReductionLoopsPass());
     pm.addPass(createOutlineParallelLoopsPass());
   }

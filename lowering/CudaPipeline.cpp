@@ -82,6 +82,7 @@ void addCudaLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   SplitRowReductionsPassOptions rows;
   rows.blocks = 1024;   // about a wave of 256-thread blocks on an H200 (132 SMs, 8 blocks each)
   rows.minChunk = 8192; // 32 elements a thread
+  rows.fissionRows = rows.blocks;  // a softmax row's loops each stream the row anyway
   pm.addPass(createSplitRowReductionsPass(rows));
   // 4. Temporaries (the partials too) move into the scratch arena (device memory).
   ScratchArenaPassOptions arena;

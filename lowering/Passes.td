@@ -406,7 +406,9 @@ def SplitRowReductionsPass : Pass<"strata-split-row-reductions", "::mlir::Module
     idles however long they are. For a parallel loop of R rows (static bounds from 0, step 1,
     no results, R < `blocks`) whose row holds scf.for loops and no other regions:
 
-    0. The row is cut into pieces: each loop with the row's ops since the previous loop (those
+    0. With fewer than `fission-rows` rows (on the CPU, the thread pool's size: a row cut into
+       pieces streams from memory once a piece rather than once), the row is cut into
+       pieces: each loop with the row's ops since the previous loop (those
        after the last loop go with it); those ops become a piece of their own when the loop
        reads memory they write (its accumulators' own loads aside). With more than one piece
        (softmax: a max, a sum of exponentials using it, the division using both), each
@@ -443,6 +445,9 @@ def SplitRowReductionsPass : Pass<"strata-split-row-reductions", "::mlir::Module
            "Chunks the first phase should have (rows times chunks); rows at or above it stay whole">,
     Option<"minChunk", "min-chunk", "int64_t", /*default=*/"::strata::cpu_abi::kParallelThreshold",
            "Fewest iterations a chunk reduces">,
+    Option<"fissionRows", "fission-rows", "int64_t", /*default=*/"64",
+           "Rows below which a row is cut into pieces (step 0); at or above, only rows of one "
+           "piece split">,
   ];
   let statistics = [
     Statistic<"numSplit", "split-row-loops", "Row loops split into chunks of each row">,

@@ -38,6 +38,10 @@ struct PipelineOptions {
   std::string gpuChip = "sm_90";
   std::string gpuFeatures = "+ptx80";
   std::string cudaToolkit = "/usr/local/cuda";
+  // The CPU's thread pool size the code is compiled for (CpuTarget::configure): a row of
+  // several loops is cut into a parallel loop per loop only when there are fewer rows than
+  // threads (strata-split-row-reductions' fission-rows; cutting costs the row's locality).
+  int64_t cpuThreads = 1;
   // The verifier after every pass (strata-opt, the tests), or only after each stage (the jit's
   // compile path: verifying after each of ~40 passes cost ~6% of a first call).
   bool verifyEachPass = true;

@@ -186,6 +186,7 @@ struct SplitRowReductionsPass : impl::SplitRowReductionsPassBase<SplitRowReducti
       if (std::optional<Plan> pl = plan(p, *rows)) apply(*pl);
       return;
     }
+    if (*rows >= fissionRows) return;
     // Several loops in a row (softmax: a max, a sum of exponentials using it, the output
     // using both), or a loop reading what the row wrote ahead of it: one parallel loop a
     // piece, each loop split, or none.

@@ -10,6 +10,7 @@
 #include "backends/Pipeline.h"
 #include "backends/cpu/CpuExecutable.h"
 #include "backends/cpu/JitCode.h"
+#include "kernels/parallel.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
@@ -52,10 +53,13 @@ class CpuTarget final : public backends::Target {
   void configure(mlir::strata::PipelineOptions& options) const override {
     options.dotEpilogueTypes = {"f32", "f64"};
     options.runtimeConvolution = true;  // the eager kernel's blocked implicit GEMM (issue 13)
+    options.cpuThreads = strata::kernels::num_threads();
   }
+  // The pool's size too: few long rows are cut differently for more threads.
   std::string fingerprint() const override {
     const mlir::strata::HostTarget& host = mlir::strata::hostTarget();
-    return host.triple + "\n" + host.cpu + "\n" + host.features;
+    return host.triple + "\n" + host.cpu + "\n" + host.features + "\nthreads " +
+           std::to_string(strata::kernels::num_threads());
   }
 
   absl::StatusOr<std::shared_ptr<const Executable>> compile(mlir::ModuleOp module, backends::Program& program,
