@@ -49,13 +49,37 @@ bool readsAnInput(Operation* op, ArrayRef<memref::StoreOp> stores) {
   return load && llvm::none_of(stores, [&](memref::StoreOp s) { return mayShareBytes(load.getMemref(), s.getMemref()); });
 }
 
+// The top-level ops of `body` that `users` (nested ops included) use, and those they use in
+// turn, leaving out the ops `own` claims: each to be computed again beside the users, so each
+// must be pure or read memory none of `stores` (the row's) writes; nullopt when one is not.
+// In program order.
+std::optional<llvm::SetVector<Operation*>> recomputed(ArrayRef<Operation*> users, Block* body,
+                                                      llvm::function_ref<bool(Operation*)> own,
+                                                      ArrayRef<memref::StoreOp> stores) {
+  llvm::SmallPtrSet<Operation*, 16> found;
+  SmallVector<Value> work;
+  for (Operation* op : users) op->walk([&](Operation* in) { llvm::append_range(work, in->getOperands()); });
+  while (!work.empty()) {
+    Operation* def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || own(def) || !found.insert(def).second) continue;
+    if (!isPureLeaf(def) && !readsAnInput(def, stores)) return std::nullopt;
+    llvm::append_range(work, def->getOperands());
+  }
+  llvm::SetVector<Operation*> inOrder;
+  for (Operation& op : body->without_terminator())
+    if (found.contains(&op)) inOrder.insert(&op);
+  return inOrder;
+}
+
 // The accumulators of the row loop `f` (in `p`), or nullopt unless its iterations can run in
 // chunks at once, before the rest of the row: every store in f is an accumulator step (a place
 // fixed in f, a buffer nothing else in f touches) or writes at an index holding f's induction
 // variable (an elementwise output: its buffer touched by nothing of the row before f, by no
 // other store of f, and read in f only at the element the iteration writes); every other load
-// reads memory nothing in p writes; regions are scf.for and scf.if; nothing else has effects.
-std::optional<SmallVector<Accumulator>> accumulatorsOf(scf::ForOp f, scf::ParallelOp p) {
+// reads memory nothing in p writes (`stores`: p's); regions are scf.for and scf.if; nothing
+// else has effects.
+std::optional<SmallVector<Accumulator>> accumulatorsOf(scf::ForOp f, scf::ParallelOp p,
+                                                      ArrayRef<memref::StoreOp> stores) {
   SmallVector<Accumulator> accs;
   SmallVector<memref::LoadOp> loads;
   SmallVector<memref::StoreOp> elementwise;
@@ -72,8 +96,6 @@ std::optional<SmallVector<Accumulator>> accumulatorsOf(scf::ForOp f, scf::Parall
     }
   });
   if (!ok || (accs.empty() && elementwise.empty())) return std::nullopt;
-  SmallVector<memref::StoreOp> stores;
-  p.getBody()->walk([&](memref::StoreOp s) { stores.push_back(s); });
   auto isAcc = [&](Operation* op) {
     return llvm::any_of(accs, [&](Accumulator& a) { return op == a.load || op == a.store; });
   };
@@ -150,26 +172,18 @@ struct SplitRowReductionsPass : impl::SplitRowReductionsPassBase<SplitRowReducti
     pl.trips = (*hi - *lo + *st - 1) / *st;
     const int64_t iterations = pl.trips * loopIterations(f.getRegion());
     if (iterations < 2 * minChunk) return std::nullopt;
-    std::optional<SmallVector<Accumulator>> accs = accumulatorsOf(f, p);
+    SmallVector<memref::StoreOp> stores;
+    p.getBody()->walk([&](memref::StoreOp s) { stores.push_back(s); });
+    std::optional<SmallVector<Accumulator>> accs = accumulatorsOf(f, p, stores);
     if (!accs) return std::nullopt;
     pl.accs = std::move(*accs);
     // What f uses of the row ahead of it (index arithmetic, reads of inputs) is computed again
-    // by each chunk: pure ops, and loads of memory nothing in p writes.
-    SmallVector<memref::StoreOp> stores;
-    p.getBody()->walk([&](memref::StoreOp s) { stores.push_back(s); });
-    SmallVector<Value> work;
-    f.walk([&](Operation* op) { llvm::append_range(work, op->getOperands()); });
-    while (!work.empty()) {
-      Operation* def = work.pop_back_val().getDefiningOp();
-      if (!def || def->getBlock() != p.getBody() || pl.needed.contains(def)) continue;
-      if (!isPureLeaf(def) && !readsAnInput(def, stores)) return std::nullopt;
-      pl.needed.insert(def);
-      llvm::append_range(work, def->getOperands());
-    }
-    llvm::SetVector<Operation*> inOrder;
-    for (Operation& op : p.getBody()->without_terminator())
-      if (pl.needed.contains(&op)) inOrder.insert(&op);
-    pl.needed = std::move(inOrder);
+    // by each chunk.
+    Operation* loop = f;
+    std::optional<llvm::SetVector<Operation*>> needed =
+        recomputed(ArrayRef<Operation*>(loop), p.getBody(), [](Operation*) { return false; }, stores);
+    if (!needed) return std::nullopt;
+    pl.needed = std::move(*needed);
     // C chunks of K trips, C dividing the trips: about `blocks` chunks in all, each at least
     // `min-chunk` iterations.
     pl.chunks = largestDivisor(pl.trips, std::min((blocks + rows - 1) / rows, iterations / minChunk));
@@ -255,17 +269,12 @@ struct SplitRowReductionsPass : impl::SplitRowReductionsPassBase<SplitRowReducti
       for (Operation* op : ops) pieceOf[op] = i;
     SmallVector<memref::StoreOp> stores;
     body->walk([&](memref::StoreOp s) { stores.push_back(s); });
-    SmallVector<llvm::SetVector<Operation*>> again(pieces.size());
+    SmallVector<llvm::SetVector<Operation*>> again;
     for (auto [i, ops] : llvm::enumerate(pieces)) {
-      SmallVector<Value> work;
-      for (Operation* op : ops) op->walk([&](Operation* in) { llvm::append_range(work, in->getOperands()); });
-      while (!work.empty()) {
-        Operation* def = work.pop_back_val().getDefiningOp();
-        if (!def || def->getBlock() != body || pieceOf[def] == i || again[i].contains(def)) continue;
-        if (!isPureLeaf(def) && !readsAnInput(def, stores)) return {};
-        again[i].insert(def);
-        llvm::append_range(work, def->getOperands());
-      }
+      std::optional<llvm::SetVector<Operation*>> used =
+          recomputed(ops, body, [&, i = i](Operation* def) { return pieceOf.lookup(def) == i; }, stores);
+      if (!used) return {};
+      again.push_back(std::move(*used));
     }
     OpBuilder b(p);
     SmallVector<scf::ParallelOp> made;
