@@ -112,6 +112,23 @@ TEST(Lu, PermutedMatrixIsLTimesU) {
   expect_error<st::ShapeError>([] { la::lu(st::zeros({4})); }, {"lu", "f32[4]"});
 }
 
+// Above 256 rows the factorizations are blocked (tracer/kernels/blocked_linalg.h, where the
+// packed GEMM is built): the same identities, a batch, the indefinite case, jit ≡ eager.
+TEST(Decompositions, LargeMatricesFactorBlocked) {
+  for (DType t : kTypes) {
+    Array a = spd({2, 300, 300}, t, 11);
+    Array l = la::cholesky(a);
+    expect_near(st::matmul(l, mT(l)), a, tol(t, 30), "L Lᵀ = A");
+    expect_near(st::triu(l, 1), st::zeros_like(l), 0, "zeros above the diagonal");
+    expect_same(st::jit([](const Array& x) { return la::cholesky(x); })(a), l, "cholesky jit");
+    check_lu(rnd({2, 300, 300}, t, 12), t, "lu 300");
+    Array b = rnd({300, 3}, t, 13);
+    expect_near(st::matmul(a[0], la::solve(a[0], b)), b, tol(t, 300), "A solve(A, b) = b");
+  }
+  Array bad = spd({300, 300}, st::f32, 14) - st::eye(300) * 1000.0f;  // eigenvalues about 300 .. 1500
+  expect_all_nan(la::cholesky(bad), "indefinite 300");
+}
+
 void check_qr(const Array& a, bool full, DType t, const std::string& what) {
   SCOPED_TRACE(what);
   la::QrResult f = la::qr(a, full);

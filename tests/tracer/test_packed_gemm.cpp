@@ -113,3 +113,17 @@ TEST(PackedGemm, EpilogueSeesEveryBlockOnceWhenFinal) {
     EXPECT_EQ(at_epilogue, expected);
   }
 }
+
+// `subtract`: C -= op(A) op(B), C's own values kept (the factorizations' trailing updates).
+TEST(PackedGemm, SubtractTakesTheProductFromC) {
+  if (!k::packed_gemm_available()) GTEST_SKIP() << "built without the AVX-512 micro-kernel";
+  for (Case c : {Case{200, 70, 401, false, false}, Case{145, 90, 9, true, true}, Case{20, 30, 0, false, true}}) {
+    Problem<double> p = make<double>(c);
+    std::vector<double> product(size_t(c.m * c.n)), out = random_values<double>(c.m * c.n, 13), before = out;
+    k::packed_gemm(p.operands(product), c.m, c.n, c.k, false);
+    k::GemmOperands<double> g = p.operands(out);
+    g.subtract = true;
+    k::packed_gemm(g, c.m, c.n, c.k, true);
+    for (size_t i = 0; i < out.size(); ++i) ASSERT_NEAR(out[i], before[i] - product[i], 1e-12) << "element " << i;
+  }
+}

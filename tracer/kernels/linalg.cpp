@@ -9,6 +9,7 @@
 #include <limits>
 #include <numeric>
 
+#include "blocked_linalg.h"
 #include "parallel.h"
 
 namespace strata::kernels {
@@ -41,13 +42,22 @@ void cholesky(const T* a, T* l, int64_t n) {
   MapM<T> L(l, n, n);
   L = MapC<T>(a, n, n);
   if (!all_finite(a, n * n)) return fill_nan(l, n * n);
+  // Row by row (Eigen's triangularView<StrictlyUpper>().setZero() walks columns: strided
+  // stores, 6 ms of a 2048² factorization).
+  auto zero_upper = [&] {
+    for (int64_t i = 0; i + 1 < n; ++i) std::fill(l + i * n + i + 1, l + (i + 1) * n, T(0));
+  };
+  if (blocked_linalg_suits(n)) {
+    if (!blocked_cholesky(l, n)) return fill_nan(l, n * n);
+    return zero_upper();
+  }
   // In place on the column-major view (Eigen's blocked LLT is fastest there): its upper
   // triangle is a's lower one, and the upper factor U (a = Uᵀ U) it leaves is L read row-major.
   using ColMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
   Eigen::Map<ColMat> M(l, n, n);
   Eigen::LLT<Eigen::Ref<ColMat>, Eigen::Upper> llt(M);
   if (llt.info() != Eigen::Success) return fill_nan(l, n * n);
-  L.template triangularView<Eigen::StrictlyUpper>().setZero();
+  zero_upper();
 }
 
 template <int Mode, class A, class X>
@@ -105,7 +115,9 @@ void lu(const T* a, T* out, int32_t* pivots, int32_t* perm, int64_t m, int64_t n
   MapM<T> A(out, m, n);
   A = MapC<T>(a, m, n);
   int64_t k = std::min(m, n);
-  if (m == n && m > 0 && all_finite(a, m * n)) {
+  if (m == n && blocked_linalg_suits(n)) {
+    blocked_lu(out, n, pivots);
+  } else if (m == n && m > 0 && all_finite(a, m * n)) {
     // Blocked, in place; P a = L U. Eigen's P sends row i to indices[i]: the row at i came from
     // inverse[i]. The LAPACK pivots are the swaps that bring each row into place in turn.
     Eigen::PartialPivLU<Eigen::Ref<Mat<T>>> f(A);
@@ -122,8 +134,9 @@ void lu(const T* a, T* out, int32_t* pivots, int32_t* perm, int64_t m, int64_t n
       at[row[j]] = j;
     }
     return;
+  } else {
+    getf2(A, pivots);
   }
-  getf2(A, pivots);
   std::iota(perm, perm + m, 0);
   for (int64_t i = 0; i < k; ++i) std::swap(perm[i], perm[pivots[i]]);
 }

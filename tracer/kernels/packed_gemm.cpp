@@ -124,14 +124,20 @@ void pack_a(const GemmOperands<T>& g, int64_t M, int64_t m0, int64_t mc, int64_t
         const T* src = g.a + (k0 + k) * g.lda + m0 + p;
         T* d = dst + k * MR;
         int64_t i = 0;
-        for (; i < rows; ++i) d[i] = src[i];
+        if (g.subtract)
+          for (; i < rows; ++i) d[i] = -src[i];
+        else
+          for (; i < rows; ++i) d[i] = src[i];
         for (; i < MR; ++i) d[i] = T(0);
       }
     } else {  // A stored M×K: read each row along k
       for (int64_t i = 0; i < MR; ++i) {
         if (i < rows) {
           const T* src = g.a + (m0 + p + i) * g.lda + k0;
-          for (int64_t k = 0; k < kc; ++k) dst[k * MR + i] = src[k];
+          if (g.subtract)
+            for (int64_t k = 0; k < kc; ++k) dst[k * MR + i] = -src[k];
+          else
+            for (int64_t k = 0; k < kc; ++k) dst[k * MR + i] = src[k];
         } else {
           for (int64_t k = 0; k < kc; ++k) dst[k * MR + i] = T(0);
         }
@@ -200,7 +206,8 @@ void gemm_block(const GemmOperands<T>& g, int64_t M, int64_t N, int64_t K, int64
   constexpr int64_t kMc = (B::kMc + MR - 1) / MR * MR;
   if (m1 <= m0 || n1 <= n0) return;
   if (K == 0) {
-    for (int64_t m = m0; m < m1; ++m) std::fill(g.c + m * g.ldc + n0, g.c + m * g.ldc + n1, T(0));
+    if (!g.subtract)
+      for (int64_t m = m0; m < m1; ++m) std::fill(g.c + m * g.ldc + n0, g.c + m * g.ldc + n1, T(0));
     if (epilogue) (*epilogue)(m0, m1, n0, n1);
     return;
   }
@@ -222,7 +229,7 @@ void gemm_block(const GemmOperands<T>& g, int64_t M, int64_t N, int64_t K, int64
           for (int64_t ir = 0; ir < mc; ir += MR)
             micro_kernel<T, MR, NV>(kc, apack + ir * kc, bpack + jr * kc, g.c + (ic + ir) * g.ldc + jc + jr,
                                     g.ldc, static_cast<int>(std::min<int64_t>(MR, mc - ir)),
-                                    static_cast<int>(std::min<int64_t>(NR, nc - jr)), pc > 0);
+                                    static_cast<int>(std::min<int64_t>(NR, nc - jr)), pc > 0 || g.subtract);
         if (last && epilogue) (*epilogue)(ic, ic + mc, jc, jc + nc);
       }
     }

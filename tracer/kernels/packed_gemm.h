@@ -9,9 +9,10 @@
 
 namespace strata::kernels {
 
-// C (M×N, row-major, leading dimension ldc) = op(A) · op(B). A is M×K row-major (lda), or,
-// when a_trans, stored K×M (lda); B is K×N row-major (ldb), or, when b_trans, stored N×K.
-// C is written, never read (beta = 0).
+// C (M×N, row-major, leading dimension ldc) = op(A) · op(B), or, with `subtract`, C -= op(A) ·
+// op(B) (the blocked factorizations' trailing updates; A's values are negated as they are
+// packed). A is M×K row-major (lda), or, when a_trans, stored K×M (lda); B is K×N row-major
+// (ldb), or, when b_trans, stored N×K. Without `subtract` C is written, never read (beta = 0).
 template <class T>
 struct GemmOperands {
   const T* a;
@@ -22,6 +23,7 @@ struct GemmOperands {
   bool b_trans;
   T* c;
   int64_t ldc;
+  bool subtract = false;
 
   // Contiguous operands of an M×N×K product (the leading dimensions follow from the layouts).
   static GemmOperands contiguous(const T* a, bool a_trans, const T* b, bool b_trans, T* c, int64_t M, int64_t N,

@@ -1,0 +1,141 @@
+// The blocked Cholesky and LU (tracer/kernels/blocked_linalg.h) against their definitions, in
+// double precision: L Lᵀ = a, P a = L U with |L| ≤ 1 (partial pivoting) and the pivots LAPACK's;
+// sizes that end mid-block and mid-panel; f32 and f64; a matrix that is not positive definite;
+// a singular one (a zero column); the bits the same on one thread as across the pool. Skips
+// where the build has no packed GEMM (no AVX-512).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "kernels/blocked_linalg.h"
+#include "kernels/parallel.h"
+
+namespace k = strata::kernels;
+
+namespace {
+
+std::vector<double> random_matrix(int64_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> v(static_cast<size_t>(n * n));
+  for (double& x : v) x = u(gen);
+  return v;
+}
+
+// x xᵀ / n + I, positive definite.
+std::vector<double> spd(int64_t n, unsigned seed) {
+  std::vector<double> x = random_matrix(n, seed), a(static_cast<size_t>(n * n));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t p = 0; p < n; ++p) s += x[size_t(i * n + p)] * x[size_t(j * n + p)];
+      a[size_t(i * n + j)] = s / double(n) + (i == j ? 1.0 : 0.0);
+    }
+  return a;
+}
+
+template <class T>
+std::vector<T> cast(const std::vector<double>& v) {
+  return std::vector<T>(v.begin(), v.end());
+}
+
+template <class T>
+constexpr double tolerance() {
+  return std::is_same_v<T, float> ? 2e-4 : 1e-11;
+}
+
+// The run on one thread: inside a pool task, where nested parallel_for calls run serially.
+template <class F>
+void on_one_thread(F f) {
+  bool ran = false;
+  k::parallel_for(2, 1, [&](int64_t lo, int64_t) {
+    if (lo == 0) f(), ran = true;
+  });
+  ASSERT_TRUE(ran);
+}
+
+template <class T>
+void check_cholesky(int64_t n) {
+  const std::vector<double> a = spd(n, 5 + unsigned(n));
+  std::vector<T> l = cast<T>(a);
+  ASSERT_TRUE(k::blocked_cholesky(l.data(), n)) << n;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j <= i; ++j) {
+      double s = 0;
+      for (int64_t p = 0; p <= j; ++p) s += double(l[size_t(i * n + p)]) * double(l[size_t(j * n + p)]);
+      ASSERT_NEAR(s, a[size_t(i * n + j)], tolerance<T>()) << "(L Lᵀ)[" << i << "," << j << "] of n=" << n;
+    }
+}
+
+template <class T>
+void check_lu(int64_t n, bool zero_column) {
+  std::vector<double> a = random_matrix(n, 9 + unsigned(n));
+  if (zero_column)
+    for (int64_t i = 0; i < n; ++i) a[size_t(i * n + 3)] = 0;
+  std::vector<T> lu = cast<T>(a);
+  std::vector<int32_t> pivots(size_t(n), -1);
+  k::blocked_lu(lu.data(), n, pivots.data());
+  std::vector<int64_t> perm(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) perm[size_t(i)] = i;
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_GE(pivots[size_t(i)], i);
+    ASSERT_LT(pivots[size_t(i)], n);
+    std::swap(perm[size_t(i)], perm[size_t(pivots[size_t(i)])]);
+  }
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const double lij = double(lu[size_t(i * n + j)]);
+      if (j < i) ASSERT_LE(std::abs(lij), 1.0) << "L[" << i << "," << j << "] of n=" << n;
+      double s = 0;
+      for (int64_t p = 0; p <= std::min(i, j); ++p)
+        s += (p == i ? 1.0 : double(lu[size_t(i * n + p)])) * double(lu[size_t(p * n + j)]);
+      ASSERT_NEAR(s, a[size_t(perm[size_t(i)] * n + j)], tolerance<T>() * 10)
+          << "(L U)[" << i << "," << j << "] of n=" << n;
+    }
+}
+
+}  // namespace
+
+TEST(BlockedLinalg, CholeskyReassemblesTheMatrix) {
+  if (!k::blocked_linalg_suits(256)) GTEST_SKIP() << "built without the packed GEMM";
+  for (int64_t n : {256, 300, 389}) {
+    check_cholesky<float>(n);
+    check_cholesky<double>(n);
+  }
+}
+
+TEST(BlockedLinalg, CholeskyOfAMatrixNotPositiveDefiniteFails) {
+  if (!k::blocked_linalg_suits(256)) GTEST_SKIP() << "built without the packed GEMM";
+  const int64_t n = 300;
+  std::vector<float> a = cast<float>(spd(n, 3));
+  a[size_t(200 * n + 200)] = -5;  // a pivot in the second block turns negative
+  EXPECT_FALSE(k::blocked_cholesky(a.data(), n));
+}
+
+TEST(BlockedLinalg, LuReassemblesThePermutedMatrix) {
+  if (!k::blocked_linalg_suits(256)) GTEST_SKIP() << "built without the packed GEMM";
+  for (int64_t n : {256, 300, 389}) {
+    check_lu<float>(n, false);
+    check_lu<double>(n, false);
+  }
+  check_lu<double>(300, true);
+}
+
+TEST(BlockedLinalg, ResultDoesNotDependOnTheThreadCount) {
+  if (!k::blocked_linalg_suits(256)) GTEST_SKIP() << "built without the packed GEMM";
+  const int64_t n = 389;
+  std::vector<float> c1 = cast<float>(spd(n, 4)), c2 = c1;
+  std::vector<float> l1 = cast<float>(random_matrix(n, 6)), l2 = l1;
+  std::vector<int32_t> p1(static_cast<size_t>(n)), p2(static_cast<size_t>(n));
+  on_one_thread([&] {
+    k::blocked_cholesky(c1.data(), n);
+    k::blocked_lu(l1.data(), n, p1.data());
+  });
+  k::blocked_cholesky(c2.data(), n);
+  k::blocked_lu(l2.data(), n, p2.data());
+  EXPECT_EQ(c1, c2);
+  EXPECT_EQ(l1, l2);
+  EXPECT_EQ(p1, p2);
+}

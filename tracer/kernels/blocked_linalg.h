@@ -1,0 +1,31 @@
+// tracer/kernels/blocked_linalg.h — Cholesky and LU of one large square matrix as LAPACK blocks
+// them (potrf, getrf with a recursive panel as getrf2), in place on a row-major buffer, with
+// the trailing updates (nearly all the flops) in strata's packed GEMM across the thread pool.
+// Eigen's LLT and PartialPivLU run one matrix on one core at about half of the GEMM's speed;
+// linalg.cpp calls these where blocked_linalg_suits() says so, Eigen elsewhere.
+//
+// The blocks and the split of every step into units are fixed sizes, never the thread count,
+// so the result is the same bits on any number of threads (as packed_gemm's).
+#pragma once
+
+#include <cstdint>
+
+namespace strata::kernels {
+
+// Whether an n×n matrix is factored here: large enough to be worth the blocks, and the packed
+// GEMM built (AVX-512).
+bool blocked_linalg_suits(int64_t n);
+
+// a (n×n, row-major) holds a symmetric matrix in its lower triangle; on return its lower
+// triangle holds L (a = L Lᵀ) and its strictly upper triangle is unspecified. False (a left
+// partly factored) when a leading block is not positive definite.
+template <class T>
+bool blocked_cholesky(T* a, int64_t n);
+
+// P a = L U in place (L unit lower below the diagonal, U on and above), LAPACK's partial
+// pivoting: pivots[i] is the row swapped with row i at step i (the first largest |value| of
+// the column; a column of zeros is left as it is).
+template <class T>
+void blocked_lu(T* a, int64_t n, int32_t* pivots);
+
+}  // namespace strata::kernels
