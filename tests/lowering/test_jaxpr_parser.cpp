@@ -170,16 +170,24 @@ TEST(JaxprParser, ReportsErrorsAtLineAndColumn) {
       {"{ lambda ; a:f32[3] a:f32[3]. let\n  in (a,) }", 1, 21,
        "expects a new variable name, but got 'a'"},
       {"{ lambda ; a:f32[3]. let\n    b:f32[3] = reduce_sum[axes=(0,] a\n  in (b,) }", 2, 35,
-       "expects an integer or ')', but got ']'"},
+       "expects a value or ')', but got ']'"},
       {"{ lambda ; a:f32[3]. let\n    b:f32[3] = max a 1.0:f32[2]\n  in (b,) }", 2, 26,
        "expects a 0-d literal type, but got f32[2]"},
       {"{ lambda ; a:f32[3]. let\n    b:f32[3] = exp a @\n  in (b,) }", 2, 22,
        "expects a jaxpr token, but got '@'"},
-      // JAX prints a slice's default strides as None; strata's printer writes them out.
-      {"{ lambda ; a:f32[4]. let\n    b:f32[2] = slice[limit_indices=(3,) start_indices=(1,) strides=None] a\n  in (b,) }",
-       2, 16, "expects `slice`'s parameter 'strides' to be a tuple of integers, but got None"},
-      {"{ lambda ; a:f32[4]. let\n    b:f32[2] = slice[limit_indices=(3,) start_indices=(1,)] a\n  in (b,) }", 2, 16,
-       "expects `slice`'s parameter 'strides' to be a tuple of integers, but got nothing"},
+      {"{ lambda ; a:f32[4]. let\n    b:f32[] = reduce_sum[out_sharding=None] a\n  in (b,) }", 2, 15,
+       "expects `reduce_sum`'s parameter 'axes' to be a tuple of integers, but got nothing"},
+      // JAX's forms (jaxpr_jax_forms.h), read or refused by name.
+      {"{ lambda ; a:f32[2,3] b:f32[3,4]. let\n    c:f32[2,4] = dot_general[dimension_numbers=((1,), 0)] a b\n  in (c,) }",
+       2, 30,
+       "expects `dot_general`'s parameter 'dimension_numbers' to be ((lhs_contract, rhs_contract), (lhs_batch, "
+       "rhs_batch)), but got ((1,), 0)"},
+      {"{ lambda ; a:f32[4,8] b:i32[3,1]. let\n    c:f32[3,8] = gather[\n"
+       "      dimension_numbers=GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))\n"
+       "      mode=GatherScatterMode.FILL_OR_DROP\n      slice_sizes=(1, 8)\n    ] a b\n  in (c,) }",
+       4, 7, "expects `gather`'s parameter 'mode' to be GatherScatterMode.CLIP or PROMISE_IN_BOUNDS"},
+      {"{ lambda ; a:f32[4]. let\n    b:f32[4] = jit[name=f] a\n  in (b,) }", 2, 16,
+       "expects `jit` to hold its program as jaxpr=..."},
   };
   for (const Case& c : cases) {
     st::JaxprParseError e = error_of(c.text);
@@ -244,4 +252,12 @@ TEST(JaxprParser, RoundTripsCollectives) {
   EXPECT_NE(j.to_string().find("ppermute[axis_name=data axis_size=1 mesh=(1,) mesh_dims=(0,) perm=(0, 0)]"),
             std::string::npos)
       << j;
+}
+
+// Nesting is bounded: a text cannot exhaust the parser's stack.
+TEST(JaxprParser, DeepNestingIsAnError) {
+  std::string text = "{ lambda ; a:f32[3]. let\n    b:f32[3] = reduce_sum[axes=" + std::string(100000, '(') + "] a\n  in (b,) }";
+  st::JaxprParseError e = error_of(text);
+  EXPECT_EQ(e.line, 2);
+  EXPECT_NE(e.message.find("expects at most 64 nested values"), std::string::npos) << e.message;
 }
