@@ -83,29 +83,29 @@ void dot_dimension_numbers(Params& p, const RawValue& v) {
 }
 
 // GatherDimensionNumbers(offset_dims=..., collapsed_slice_dims=..., start_index_map=...,
-// operand_batching_dims=(), start_indices_batching_dims=()): the index vector is the indices'
-// last dimension (JAX's convention).
-void gather_dimension_numbers(Params& p, const RawValue& v, std::span<const AbstractValue> in) {
-  const std::string n = "dimension_numbers";
-  if (v.kind != RawValue::kCall || v.text != "GatherDimensionNumbers") unreadable(n, "GatherDimensionNumbers(...)", v);
-  for (const char* f : {"offset_dims", "collapsed_slice_dims", "start_index_map"})
-    p.set(f, integers_or_fail(n, field(n, v, f)));
-  for (const char* f : {"operand_batching_dims", "start_indices_batching_dims"})
-    for (const auto& [k, e] : v.items)
-      if (k == f && !integers_or_fail(n, e).empty()) unreadable(n, std::string("no ") + f + " (strata has no batched gather)", v);
-  p.set("index_vector_dim", static_cast<int64_t>(in.size() > 1 ? in[1].shape.size() - 1 : 0));
-}
+// operand_batching_dims=(), start_indices_batching_dims=()), and ScatterDimensionNumbers
+// likewise: three fields as strata's params of the same names, the two batching fields empty
+// (strata has no batched gather or scatter), the index vector the indices' last dimension
+// (JAX's convention).
+struct IndexRecord {
+  const char* name;
+  const char* fields[3];
+  const char* batching[2];
+};
+constexpr IndexRecord kGatherRecord{"GatherDimensionNumbers",
+                                    {"offset_dims", "collapsed_slice_dims", "start_index_map"},
+                                    {"operand_batching_dims", "start_indices_batching_dims"}};
+constexpr IndexRecord kScatterRecord{"ScatterDimensionNumbers",
+                                     {"update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims"},
+                                     {"operand_batching_dims", "scatter_indices_batching_dims"}};
 
-// ScatterDimensionNumbers(update_window_dims=..., inserted_window_dims=...,
-// scatter_dims_to_operand_dims=..., operand_batching_dims=(), scatter_indices_batching_dims=()).
-void scatter_dimension_numbers(Params& p, const RawValue& v, std::span<const AbstractValue> in) {
+void index_dimension_numbers(Params& p, const RawValue& v, std::span<const AbstractValue> in, const IndexRecord& r) {
   const std::string n = "dimension_numbers";
-  if (v.kind != RawValue::kCall || v.text != "ScatterDimensionNumbers") unreadable(n, "ScatterDimensionNumbers(...)", v);
-  for (const char* f : {"update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims"})
-    p.set(f, integers_or_fail(n, field(n, v, f)));
-  for (const char* f : {"operand_batching_dims", "scatter_indices_batching_dims"})
+  if (v.kind != RawValue::kCall || v.text != r.name) unreadable(n, std::string(r.name) + "(...)", v);
+  for (const char* f : r.fields) p.set(f, integers_or_fail(n, field(n, v, f)));
+  for (const char* f : r.batching)
     for (const auto& [k, e] : v.items)
-      if (k == f && !integers_or_fail(n, e).empty()) unreadable(n, std::string("no ") + f + " (strata has no batched scatter)", v);
+      if (k == f && !integers_or_fail(n, e).empty()) unreadable(n, std::string("no ") + f + " (strata does not batch these)", v);
   p.set("index_vector_dim", static_cast<int64_t>(in.size() > 1 ? in[1].shape.size() - 1 : 0));
 }
 
@@ -183,9 +183,9 @@ Params to_params(std::string_view prim, const RawParams& raw, std::span<const Ab
     if (name == "dimension_numbers" && prim == "dot_general") {
       dot_dimension_numbers(p, v);
     } else if (name == "dimension_numbers" && prim == "gather") {
-      gather_dimension_numbers(p, v, in);
+      index_dimension_numbers(p, v, in, kGatherRecord);
     } else if (name == "dimension_numbers" && is_scatter(prim)) {
-      scatter_dimension_numbers(p, v, in);
+      index_dimension_numbers(p, v, in, kScatterRecord);
     } else if (name == "dimension_numbers" && prim == "conv_general_dilated") {
       conv_dimension_numbers(p, v);
     } else if (name == "padding_config" && prim == "pad") {
