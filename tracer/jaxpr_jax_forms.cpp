@@ -194,17 +194,16 @@ Params to_params(std::string_view prim, const RawParams& raw, std::span<const Ab
     } else if (name == "padding" && v.kind == RawValue::kSeq && !integers(v)) {  // conv, reduce_window_*
       std::vector<IntList> r = rows(name, v, 2, "((low, high), ...)", v);
       p.set("padding_low", column(r, 0)).set("padding_high", column(r, 1));
+    } else if (name == "fill_value" && prim == "gather") {
+      // The parser's (fill_gather).
     } else if (name == "mode" && v.kind == RawValue::kWord && v.text.rfind("GatherScatterMode.", 0) == 0) {
       // Gather's out-of-bounds windows are clamped (CLIP; PROMISE_IN_BOUNDS has none to
-      // clamp); strata's scatters always drop what falls outside (FILL_OR_DROP).
-      // JAX's FILL_OR_DROP gather fills with NaN (or the type's extreme), strata's with zeros:
-      // refused rather than computed differently.
+      // clamp) or filled (FILL_OR_DROP); strata's scatters always drop what falls outside.
+      // A FILL_OR_DROP gather reads zeros outside (strata's fill mode); the parser puts JAX's
+      // fill value there (jaxpr_parser.cpp, fill_gather).
       const std::string m = v.text.substr(18);
-      if (prim == "gather" && m != "CLIP" && m != "PROMISE_IN_BOUNDS")
-        unreadable(name, "GatherScatterMode.CLIP or PROMISE_IN_BOUNDS (strata's gather fills with zeros, JAX's "
-                         "FILL_OR_DROP with NaN)", v);
       if (m != "CLIP" && m != "FILL_OR_DROP" && m != "PROMISE_IN_BOUNDS") unreadable(name, "a GatherScatterMode", v);
-      if (prim == "gather") p.set("mode", gather_scatter::kModeClip);
+      if (prim == "gather") p.set("mode", m == "FILL_OR_DROP" ? gather_scatter::kModeFill : gather_scatter::kModeClip);
     } else if (std::optional<ParamValue> value = plain(name, v)) {
       p.set(name, std::move(*value));
     }

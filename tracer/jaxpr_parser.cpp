@@ -515,8 +515,53 @@ class Parser {
     return inputs;
   }
 
+  // A 0-d literal of type t holding v (a double or an int64_t, converted as C++ converts).
+  template <class V>
+  static Atom literal(DType t, V v) {
+    AbstractValue av;
+    av.dtype = t;
+    Array a = detail::make_concrete(av);
+    kernels::convert_elements(&v, std::is_same_v<V, double> ? DType::f64 : DType::i64, detail::mutable_data(a), t, 1);
+    return Atom{-1, a};
+  }
+
+  // JAX's FILL_OR_DROP gather gives its windows that leave the operand the fill value (None:
+  // NaN for floats, the lowest signed or highest unsigned integer, True); strata's fill mode
+  // gives zeros. So: the windows that stay inside (the fill-mode gather of ones reads 1 there),
+  // then a select between the fill-mode gather of the operand and the fill value.
+  bool fill_gather(Scope& s, const Parsed& q) {
+    const RawValue* mode = raw_param(q, "mode");
+    if (q.name != "gather" || !mode || mode->text != "GatherScatterMode.FILL_OR_DROP") return false;
+    if (q.inputs.size() != 2) fail(q.prim, "expects `gather` of an operand and indices");
+    const DType t = q.in[0].dtype;
+    Atom fill = literal(t, std::numeric_limits<double>::quiet_NaN());
+    if (const RawValue* f = raw_param(q, "fill_value"); f && f->kind != RawValue::kNone) {
+      std::optional<ParamValue> v = jax_forms::plain("fill_value", *f);
+      if (v && std::holds_alternative<int64_t>(*v)) fill = literal(t, std::get<int64_t>(*v));
+      else if (v && std::holds_alternative<double>(*v)) fill = literal(t, std::get<double>(*v));
+      else if (v && std::holds_alternative<bool>(*v)) fill = literal(t, int64_t{std::get<bool>(*v)});
+      else fail(q.prim, "expects `gather`'s fill_value to be a number, but got " + f->str());
+    } else if (t == DType::bool_) {
+      fill = literal(t, int64_t{1});
+    } else if (is_integer(t)) {  // the lowest signed value, the highest unsigned (-1 wrapped)
+      fill = literal(t, is_signed_integer(t) ? -(int64_t{1} << (8 * itemsize(t) - 1)) : int64_t{-1});
+    }
+    const Params p = params_of(q, "gather");
+    const Primitive& gather = primitive(q, "gather");
+    const Shape& shape = q.in[0].shape;
+    Atom ones = emit(s, q, primitive(q, "broadcast_in_dim"),
+                     {{"shape", IntList(shape.begin(), shape.end())}, {"broadcast_dimensions", IntList{}}},
+                     {literal(t, int64_t{1})}).at(0);
+    Atom inside = emit(s, q, gather, p, {ones, q.inputs[1]}).at(0);
+    Atom mask = emit(s, q, primitive(q, "eq"), {}, {inside, literal(t, int64_t{1})}).at(0);
+    Atom values = emit(s, q, gather, p, q.inputs).at(0);
+    bind_results(s, q, emit(s, q, primitive(q, "select"), {}, {mask, values, fill}), q.name);
+    return true;
+  }
+
   // JAX's primitives that strata spells differently or builds from others.
   bool rewrite(Scope& s, const Parsed& q) {
+    if (fill_gather(s, q)) return true;
     if (q.name == "copy" || q.name == "copy_p") {  // arrays are immutable: the value itself
       if (q.inputs.size() != 1) fail(q.prim, "expects one operand of `" + q.name + "`");
       bind_results(s, q, q.inputs, q.name);

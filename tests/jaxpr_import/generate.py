@@ -59,6 +59,9 @@ PROGRAMS = {
  'squeeze_expand': (lambda x: jnp.squeeze(x[:1], 0) + jnp.expand_dims(x[1], 0)[0], (x,)),
  'mean_var_std': (lambda x: (jnp.mean(x), jnp.var(x, axis=0), jnp.std(x, axis=1)), (x,)),
  'one_hot_take': (lambda x, i: jax.nn.one_hot(i, 8) @ x.T + jnp.take(x, i, axis=1, mode='clip').T.sum(), (x, idx)),
+ 'take_fill': (lambda x, ii, k: (jnp.take(x, ii, axis=1), jnp.take(k, ii), jnp.take(x > 1, ii, axis=1),
+                                 x.at[ii].get(mode='fill', fill_value=-2.5)),
+               (x, jnp.array([1, 9, -1, 3], dtype=jnp.int32), jnp.arange(5, dtype=jnp.int32))),
 }
 
 if __name__ == "__main__":

@@ -183,9 +183,13 @@ TEST(JaxprParser, ReportsErrorsAtLineAndColumn) {
        "expects `dot_general`'s parameter 'dimension_numbers' to be ((lhs_contract, rhs_contract), (lhs_batch, "
        "rhs_batch)), but got ((1,), 0)"},
       {"{ lambda ; a:f32[4,8] b:i32[3,1]. let\n    c:f32[3,8] = gather[\n"
+       "      dimension_numbers=GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,),"
+       " operand_batching_dims=(0,))\n      mode=GatherScatterMode.ONE_HOT\n      slice_sizes=(1, 8)\n    ] a b\n  in (c,) }",
+       3, 7, "expects `gather`'s parameter 'dimension_numbers' to be no operand_batching_dims"},
+      {"{ lambda ; a:f32[4,8] b:i32[3,1]. let\n    c:f32[3,8] = gather[\n"
        "      dimension_numbers=GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))\n"
-       "      mode=GatherScatterMode.FILL_OR_DROP\n      slice_sizes=(1, 8)\n    ] a b\n  in (c,) }",
-       4, 7, "expects `gather`'s parameter 'mode' to be GatherScatterMode.CLIP or PROMISE_IN_BOUNDS"},
+       "      mode=GatherScatterMode.ONE_HOT\n      slice_sizes=(1, 8)\n    ] a b\n  in (c,) }",
+       4, 7, "expects `gather`'s parameter 'mode' to be a GatherScatterMode, but got GatherScatterMode.ONE_HOT"},
       {"{ lambda ; a:f32[4]. let\n    b:f32[4] = jit[name=f] a\n  in (b,) }", 2, 16,
        "expects `jit` to hold its program as jaxpr=..."},
   };
