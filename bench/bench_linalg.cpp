@@ -1,5 +1,5 @@
-// bench/bench_linalg.cpp — issue 14's linear-algebra benchmarks (f32): Cholesky and solve of a
-// 2048×2048 matrix, SVD of 512×512 (u, s, vt reduced), inverse of a batch of 64 128×128
+// bench/bench_linalg.cpp — issue 14's linear-algebra benchmarks (f32): Cholesky, solve and inverse
+// of a 2048×2048 matrix, SVD of 512×512 (u, s, vt reduced), inverse of a batch of 64 128×128
 // matrices, each under jit and eagerly (bench/run.sh prints jit's speed vs eager).
 // bench/linalg_jax.py times the same in JAX; bench/run_linalg.sh runs both.
 #include <benchmark/benchmark.h>
@@ -48,6 +48,8 @@ void BM_Solve2048_Jit(benchmark::State& s) { run(s, true, solve, spd(2048), solv
 void BM_Solve2048_Eager(benchmark::State& s) { run(s, false, solve, spd(2048), solve_rhs()); }
 void BM_Svd512_Jit(benchmark::State& s) { run(s, true, svd, svd_input()); }
 void BM_Svd512_Eager(benchmark::State& s) { run(s, false, svd, svd_input()); }
+void BM_Inv2048_Jit(benchmark::State& s) { run(s, true, inv, spd(2048)); }
+void BM_Inv2048_Eager(benchmark::State& s) { run(s, false, inv, spd(2048)); }
 void BM_Inv64x128_Jit(benchmark::State& s) { run(s, true, inv, inv_input()); }
 void BM_Inv64x128_Eager(benchmark::State& s) { run(s, false, inv, inv_input()); }
 
@@ -56,6 +58,8 @@ LINALG_BENCH(BM_Cholesky2048_Jit);
 LINALG_BENCH(BM_Cholesky2048_Eager);
 LINALG_BENCH(BM_Solve2048_Jit);
 LINALG_BENCH(BM_Solve2048_Eager);
+LINALG_BENCH(BM_Inv2048_Jit);
+LINALG_BENCH(BM_Inv2048_Eager);
 LINALG_BENCH(BM_Svd512_Jit);
 LINALG_BENCH(BM_Svd512_Eager);
 LINALG_BENCH(BM_Inv64x128_Jit);

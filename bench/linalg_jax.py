@@ -1,6 +1,6 @@
 """JAX CPU timings of bench/bench_linalg.cpp's workloads (f32, jit, block_until_ready, median of
-repetitions): Cholesky and solve of 2048x2048, SVD of 512x512 (reduced), inverse of 64 128x128
-matrices. Run with /work/venv-jax/bin/python bench/linalg_jax.py (bench/run_linalg.sh runs both)."""
+repetitions): Cholesky, solve and inverse of 2048x2048, SVD of 512x512 (reduced), inverse of 64
+128x128 matrices. Run with /work/venv-jax/bin/python bench/linalg_jax.py (bench/run_linalg.sh runs both)."""
 
 import jax
 import jax.numpy as jnp
@@ -21,6 +21,7 @@ def main():
     print(f"jax svd512_ms {median_ms(jax.jit(lambda x: jnp.linalg.svd(x, full_matrices=False)), m):.2f}")
     c = jax.random.normal(jax.random.key(4), (64, 128, 128), jnp.float32) + 8 * jnp.eye(128, dtype=jnp.float32)
     print(f"jax inv64x128_ms {median_ms(jax.jit(jnp.linalg.inv), c):.2f}")
+    print(f"jax inv2048_ms {median_ms(jax.jit(jnp.linalg.inv), a):.2f}")
 
 
 if __name__ == "__main__":

@@ -124,6 +124,11 @@ TEST(Decompositions, LargeMatricesFactorBlocked) {
     check_lu(rnd({2, 300, 300}, t, 12), t, "lu 300");
     Array b = rnd({300, 3}, t, 13);
     expect_near(st::matmul(a[0], la::solve(a[0], b)), b, tol(t, 300), "A solve(A, b) = b");
+    Array c = rnd({2, 40, 300}, t, 15);
+    Array x = la::triangular_solve(l, c, false, true, true);  // x Lᵀ = c
+    expect_near(st::matmul(x, mT(l)), c, tol(t, 30), "x Lᵀ = c");
+    expect_same(st::jit([](const Array& p, const Array& q) { return la::triangular_solve(p, q, false, true, true); })(l, c),
+                x, "triangular_solve jit");
   }
   Array bad = spd({300, 300}, st::f32, 14) - st::eye(300) * 1000.0f;  // eigenvalues about 300 .. 1500
   expect_all_nan(la::cholesky(bad), "indefinite 300");

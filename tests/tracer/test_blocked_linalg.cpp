@@ -123,19 +123,59 @@ TEST(BlockedLinalg, LuReassemblesThePermutedMatrix) {
   check_lu<double>(300, true);
 }
 
+// Every flag of the triangular solve: op(a) x = b or x op(a) = b holds, the other triangle
+// (garbage here) never read.
+TEST(BlockedLinalg, TriangularSolveEveryFlag) {
+  if (!k::blocked_linalg_suits(256)) GTEST_SKIP() << "built without the packed GEMM";
+  const int64_t m = 300, other = 70;
+  std::vector<double> a = random_matrix(m, 21);
+  for (int64_t i = 0; i < m; ++i) a[size_t(i * m + i)] = 4 + (i % 3);  // well conditioned
+  for (int f = 0; f < 16; ++f) {
+    const bool left = f & 1, lower = f & 2, trans = f & 4, unit = f & 8;
+    SCOPED_TRACE("left " + std::to_string(left) + " lower " + std::to_string(lower) + " transpose " +
+                 std::to_string(trans) + " unit " + std::to_string(unit));
+    const int64_t rows = left ? m : other, cols = left ? other : m;
+    // The triangle the solve reads, scaled so that op(a) stays well conditioned.
+    auto op = [&](int64_t i, int64_t j) {
+      const int64_t r = trans ? j : i, c = trans ? i : j;
+      if (r == c) return unit ? 1.0 : a[size_t(r * m + c)];
+      return (lower ? r > c : r < c) ? a[size_t(r * m + c)] / double(m) : 0.0;
+    };
+    std::vector<double> scaled = a;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < m; ++j)
+        if (i != j) scaled[size_t(i * m + j)] /= double(m);
+    std::vector<double> b = random_matrix(std::max(rows, cols), 30 + unsigned(f));
+    b.resize(size_t(rows * cols));
+    std::vector<double> x = b;
+    k::blocked_triangular_solve(scaled.data(), x.data(), m, rows, cols, left, lower, trans, unit);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) {
+        double s = 0;
+        for (int64_t p = 0; p < m; ++p)
+          s += left ? op(i, p) * x[size_t(p * cols + j)] : x[size_t(i * cols + p)] * op(p, j);
+        ASSERT_NEAR(s, b[size_t(i * cols + j)], 1e-10) << "(" << i << "," << j << ")";
+      }
+  }
+}
+
 TEST(BlockedLinalg, ResultDoesNotDependOnTheThreadCount) {
   if (!k::blocked_linalg_suits(256)) GTEST_SKIP() << "built without the packed GEMM";
   const int64_t n = 389;
   std::vector<float> c1 = cast<float>(spd(n, 4)), c2 = c1;
   std::vector<float> l1 = cast<float>(random_matrix(n, 6)), l2 = l1;
   std::vector<int32_t> p1(static_cast<size_t>(n)), p2(static_cast<size_t>(n));
+  std::vector<float> s1 = cast<float>(random_matrix(n, 8)), s2 = s1;
   on_one_thread([&] {
     k::blocked_cholesky(c1.data(), n);
     k::blocked_lu(l1.data(), n, p1.data());
+    k::blocked_triangular_solve(c1.data(), s1.data(), n, n, n, true, true, true, false);
   });
   k::blocked_cholesky(c2.data(), n);
   k::blocked_lu(l2.data(), n, p2.data());
+  k::blocked_triangular_solve(c2.data(), s2.data(), n, n, n, true, true, true, false);
   EXPECT_EQ(c1, c2);
+  EXPECT_EQ(s1, s2);
   EXPECT_EQ(l1, l2);
   EXPECT_EQ(p1, p2);
 }

@@ -38,22 +38,42 @@ Eigen::Map<RowMat<T>, 0, Stride> view(T* p, int64_t rows, int64_t cols, int64_t 
   return Eigen::Map<RowMat<T>, 0, Stride>(p, rows, cols, Stride(ld));
 }
 
-// C -= A · op(B), each operand a block of the n-wide row-major matrix; A is M×K, B K×N (or,
-// b_trans, N×K). packed_gemm where its tiles suit the shape, Eigen for thin ones.
+// A block of a row-major matrix as a GEMM operand: its rows `ld` apart, or (trans) the block
+// stored transposed (the operand's column j is the stored row j).
 template <class T>
-void subtract_product(T* c, const T* a, const T* b, bool b_trans, int64_t M, int64_t N, int64_t K, int64_t ld) {
+struct Block {
+  const T* p;
+  int64_t ld;
+  bool trans = false;
+};
+
+template <class T, class A, class B>
+void eigen_subtract(T* c, int64_t ldc, int64_t M, int64_t N, const A& a, const B& b) {
+  view(c, M, N, ldc).noalias() -= a * b;
+}
+
+// C (M×N, rows ldc apart) -= A (M×K) · B (K×N). packed_gemm where its tiles suit the shape,
+// Eigen for thin ones.
+template <class T>
+void subtract_product(T* c, int64_t ldc, Block<T> a, Block<T> b, int64_t M, int64_t N, int64_t K) {
   if (M == 0 || N == 0 || K == 0) return;
-  if (packed_gemm_suits(M, N, false)) {
-    GemmOperands<T> g{a, ld, false, b, ld, b_trans, c, ld};
+  if (packed_gemm_suits(M, N, a.trans)) {
+    GemmOperands<T> g{a.p, a.ld, a.trans, b.p, b.ld, b.trans, c, ldc};
     g.subtract = true;
     return packed_gemm(g, M, N, K, true);
   }
-  auto C = view(c, M, N, ld);
-  auto A = view(const_cast<T*>(a), M, K, ld);
-  if (b_trans)
-    C.noalias() -= A * view(const_cast<T*>(b), N, K, ld).transpose();
-  else
-    C.noalias() -= A * view(const_cast<T*>(b), K, N, ld);
+  auto A = view(const_cast<T*>(a.p), a.trans ? K : M, a.trans ? M : K, a.ld);
+  auto B = view(const_cast<T*>(b.p), b.trans ? N : K, b.trans ? K : N, b.ld);
+  if (a.trans && b.trans) return eigen_subtract(c, ldc, M, N, A.transpose(), B.transpose());
+  if (a.trans) return eigen_subtract(c, ldc, M, N, A.transpose(), B);
+  if (b.trans) return eigen_subtract(c, ldc, M, N, A, B.transpose());
+  eigen_subtract(c, ldc, M, N, A, B);
+}
+
+// The same, every operand a block of one matrix whose rows are ld apart.
+template <class T>
+void subtract_product(T* c, const T* a, const T* b, bool b_trans, int64_t M, int64_t N, int64_t K, int64_t ld) {
+  subtract_product(c, ld, Block<T>{a, ld}, Block<T>{b, ld, b_trans}, M, N, K);
 }
 
 // Triangular solves, recursive (Elmroth et al., "Recursive Blocked Algorithms and Hybrid Data
@@ -212,9 +232,112 @@ void blocked_lu(T* a, int64_t n, int32_t* pivots) {
   }
 }
 
+// --- Triangular solve (the primitive's every flag).
+
+namespace {
+
+// op(A), m×m, as blocks: a's rows lda apart; op is the transpose when `trans`.
+template <class T>
+struct Triangle {
+  const T* a;
+  int64_t lda;
+  bool trans, lower, unit;  // lower: op(A)'s triangle
+
+  // op(A)[r0 .., c0 ..] as a GEMM operand.
+  Block<T> block(int64_t r0, int64_t c0) const {
+    return trans ? Block<T>{a + c0 * lda + r0, lda, true} : Block<T>{a + r0 * lda + c0, lda, false};
+  }
+  // The diagonal block from k, `size` wide, as a triangle of its own.
+  Triangle sub(int64_t k) const { return {a + k * lda + k, lda, trans, lower, unit}; }
+};
+
+// Eigen's solve on a small triangle, X (rows × cols, ldx apart) in place.
+template <class T>
+void solve_leaf(const Triangle<T>& t, int64_t m, T* x, int64_t rows, int64_t cols, int64_t ldx, bool left) {
+  auto X = view(x, rows, cols, ldx);
+  auto A = view(const_cast<T*>(t.a), m, m, t.lda);
+  // Storage's triangle: op(A)'s, or the other one when op transposes.
+  const bool stored_lower = t.lower != t.trans;
+  auto run = [&](const auto& op, auto mode) {
+    constexpr int Mode = decltype(mode)::value;
+    if (left)
+      op.template triangularView<Mode>().solveInPlace(X);
+    else
+      op.template triangularView<Mode>().template solveInPlace<Eigen::OnTheRight>(X);
+  };
+  auto with_mode = [&](const auto& op, bool lower) {
+    if (lower && t.unit) return run(op, std::integral_constant<int, Eigen::UnitLower>());
+    if (lower) return run(op, std::integral_constant<int, Eigen::Lower>());
+    if (t.unit) return run(op, std::integral_constant<int, Eigen::UnitUpper>());
+    run(op, std::integral_constant<int, Eigen::Upper>());
+  };
+  if (t.trans)
+    with_mode(A.transpose(), !stored_lower);
+  else
+    with_mode(A, stored_lower);
+}
+
+constexpr int64_t kTrsmLeaf = 64;
+
+// op(A) X = B (left; X m × cols) or X op(A) = B (right; X rows × m), X holding B on entry.
+template <class T>
+void trsm(const Triangle<T>& t, int64_t m, T* x, int64_t rows, int64_t cols, int64_t ldx, bool left) {
+  if (m <= kTrsmLeaf) {
+    // Independent right-hand sides across the pool, in pieces of a fixed size.
+    const int64_t n = left ? cols : rows;
+    parallel_for((n + kSolvePiece - 1) / kSolvePiece, 1, [&](int64_t lo, int64_t hi) {
+      for (int64_t p = lo; p < hi; ++p) {
+        const int64_t at = p * kSolvePiece, w = std::min(kSolvePiece, n - at);
+        if (left)
+          solve_leaf(t, m, x + at, m, w, ldx, true);
+        else
+          solve_leaf(t, m, x + at * ldx, w, m, ldx, false);
+      }
+    });
+    return;
+  }
+  const int64_t m1 = m / 2, m2 = m - m1;
+  const Triangle<T> t1 = t.sub(0), t2 = t.sub(m1);
+  if (left) {  // X = [X1; X2] by rows
+    T *x1 = x, *x2 = x + m1 * ldx;
+    if (t.lower) {  // X1 = A11⁻¹ B1; B2 -= A21 X1; X2 = A22⁻¹ B2
+      trsm(t1, m1, x1, m1, cols, ldx, true);
+      subtract_product(x2, ldx, t.block(m1, 0), Block<T>{x1, ldx}, m2, cols, m1);
+      trsm(t2, m2, x2, m2, cols, ldx, true);
+    } else {  // X2 = A22⁻¹ B2; B1 -= A12 X2; X1 = A11⁻¹ B1
+      trsm(t2, m2, x2, m2, cols, ldx, true);
+      subtract_product(x1, ldx, t.block(0, m1), Block<T>{x2, ldx}, m1, cols, m2);
+      trsm(t1, m1, x1, m1, cols, ldx, true);
+    }
+  } else {  // X = [X1 X2] by columns
+    T *x1 = x, *x2 = x + m1;
+    if (t.lower) {  // X2 = B2 A22⁻¹; B1 -= X2 A21; X1 = B1 A11⁻¹
+      trsm(t2, m2, x2, rows, m2, ldx, false);
+      subtract_product(x1, ldx, Block<T>{x2, ldx}, t.block(m1, 0), rows, m1, m2);
+      trsm(t1, m1, x1, rows, m1, ldx, false);
+    } else {  // X1 = B1 A11⁻¹; B2 -= X1 A12; X2 = B2 A22⁻¹
+      trsm(t1, m1, x1, rows, m1, ldx, false);
+      subtract_product(x2, ldx, Block<T>{x1, ldx}, t.block(0, m1), rows, m2, m1);
+      trsm(t2, m2, x2, rows, m2, ldx, false);
+    }
+  }
+}
+
+}  // namespace
+
+template <class T>
+void blocked_triangular_solve(const T* a, T* x, int64_t m, int64_t rows, int64_t cols, bool left, bool lower,
+                              bool transpose_a, bool unit) {
+  const Triangle<T> t{a, m, transpose_a, lower != transpose_a, unit};
+  trsm(t, m, x, rows, cols, cols, left);
+}
+
 template bool blocked_cholesky<float>(float*, int64_t);
 template bool blocked_cholesky<double>(double*, int64_t);
 template void blocked_lu<float>(float*, int64_t, int32_t*);
 template void blocked_lu<double>(double*, int64_t, int32_t*);
+template void blocked_triangular_solve<float>(const float*, float*, int64_t, int64_t, int64_t, bool, bool, bool, bool);
+template void blocked_triangular_solve<double>(const double*, double*, int64_t, int64_t, int64_t, bool, bool, bool,
+                                               bool);
 
 }  // namespace strata::kernels

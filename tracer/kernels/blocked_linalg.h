@@ -1,7 +1,8 @@
-// tracer/kernels/blocked_linalg.h — Cholesky and LU of one large square matrix as LAPACK blocks
-// them (potrf, getrf with a recursive panel as getrf2), in place on a row-major buffer, with
-// the trailing updates (nearly all the flops) in strata's packed GEMM across the thread pool.
-// Eigen's LLT and PartialPivLU run one matrix on one core at about half of the GEMM's speed;
+// tracer/kernels/blocked_linalg.h — Cholesky, LU and triangular solves of one large matrix as
+// LAPACK blocks them (potrf, getrf with a recursive panel as getrf2, trsm), in place on
+// row-major buffers, with the trailing updates (nearly all the flops) in strata's packed GEMM
+// across the thread pool. Eigen's LLT, PartialPivLU and triangular solves run one matrix on
+// one core at about half of the GEMM's speed or less;
 // linalg.cpp calls these where blocked_linalg_suits() says so, Eigen elsewhere.
 //
 // The blocks and the split of every step into units are fixed sizes, never the thread count,
@@ -27,5 +28,13 @@ bool blocked_cholesky(T* a, int64_t n);
 // the column; a column of zeros is left as it is).
 template <class T>
 void blocked_lu(T* a, int64_t n, int32_t* pivots);
+
+// op(a) x = b (left) or x op(a) = b, a m×m row-major with its triangle (lower or upper, as
+// stored) read and the other ignored, op the transpose when transpose_a, a unit diagonal
+// assumed when unit; x (rows × cols, row-major) holds b on entry and the solution on return.
+// Recursive: the triangle halved, the halves' coupling one GEMM.
+template <class T>
+void blocked_triangular_solve(const T* a, T* x, int64_t m, int64_t rows, int64_t cols, bool left, bool lower,
+                              bool transpose_a, bool unit);
 
 }  // namespace strata::kernels

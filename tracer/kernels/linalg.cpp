@@ -83,6 +83,8 @@ void triangular_solve(const T* a, const T* b, T* x, int64_t m, int64_t rows, int
   X = MapC<T>(b, rows, cols);
   if (rows == 0 || cols == 0) return;
   bool left = flags & lr::kLeftSide, lower = flags & lr::kLower, unit = flags & lr::kUnitDiagonal;
+  if (blocked_linalg_suits(m))
+    return blocked_triangular_solve(a, x, m, rows, cols, left, lower, flags & lr::kTransposeA, unit);
   // op(a) = aᵀ: its triangle is the other one.
   if (flags & lr::kTransposeA)
     solve_mode(A.transpose(), X, left, !lower, unit);
