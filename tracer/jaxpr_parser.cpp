@@ -649,16 +649,6 @@ class Parser {
     std::vector<Atom> inputs = q.inputs;
     if (prim.traits & kElementwise) inputs = broadcast_ones(s, q, inputs);
     std::vector<Atom> results = emit(s, q, prim, params_of(q, q.name), inputs);
-    if (results.size() != q.outs.size())
-      fail(q.first, "expects " + std::to_string(results.size()) + " result(s) of `" + q.name + "`, but got " +
-                        std::to_string(q.outs.size()));
-    for (size_t i = 0; i < results.size(); ++i) {
-      const AbstractValue& want = s.jaxpr->vars[size_t(results[i].var)];
-      AbstractValue& got = q.outs[i].second;
-      if (got.shape != want.shape || got.dtype != want.dtype)
-        fail(q.binders[i], "expects " + q.outs[i].first + " to have type " + want.str() + " (from `" + q.name +
-                               "`), but got " + got.str());
-    }
     bind_results(s, q, results, q.name);
   }
 
