@@ -4,6 +4,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <algorithm>
+
 namespace mlir::strata {
 
 namespace st = ::strata;
@@ -24,8 +26,20 @@ Type elementType(MLIRContext* ctx, st::DType t) {
     case st::DType::f16: return b.getF16Type();
     case st::DType::f32: return b.getF32Type();
     case st::DType::f64: return b.getF64Type();
+    case st::DType::c64: return ComplexType::get(b.getF32Type());
+    case st::DType::c128: return ComplexType::get(b.getF64Type());
   }
   return b.getF32Type();
+}
+
+unsigned storageBits(Type t) {
+  if (auto c = dyn_cast<ComplexType>(t)) return 2 * c.getElementType().getIntOrFloatBitWidth();
+  return t.getIntOrFloatBitWidth();
+}
+
+int64_t storageBytes(Type t) {
+  auto s = cast<ShapedType>(t);
+  return s.getNumElements() * std::max<int64_t>(1, storageBits(s.getElementType()) / 8);
 }
 
 std::optional<st::DType> dtypeOf(Type t) {

@@ -1,5 +1,6 @@
 // dialect/ElementTypes.h — strata's dtypes as MLIR element types and back: i1; i8 .. i64;
-// ui8 .. ui64; bf16, f16, f32, f64. Any other type (complex, f8, i4, si32, ...) has no dtype:
+// ui8 .. ui64; bf16, f16, f32, f64; complex<f32>, complex<f64>. Any other type (f8, i4, si32,
+// complex<bf16>, ...) has no dtype:
 // the one definition of which element types strata has, for the lowering from jaxprs and the
 // StableHLO import alike. Compiler-side only.
 #pragma once
@@ -17,5 +18,11 @@ namespace mlir::strata {
 
 Type elementType(MLIRContext* ctx, ::strata::DType dtype);
 std::optional<::strata::DType> dtypeOf(Type elementType);
+
+// Bits an element occupies: a complex number's two parts (complex<f32>: 64), else the type's
+// own width (Type::getIntOrFloatBitWidth, which has none for complex types).
+unsigned storageBits(Type elementType);
+// The bytes of a statically shaped tensor or memref (an i1 element takes one byte).
+int64_t storageBytes(Type shapedType);
 
 }  // namespace mlir::strata

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "erf_inv_poly.h"
@@ -20,6 +21,12 @@ using arith::CmpIPredicate;
 
 bool isFloat(Type t) { return isa<FloatType>(t); }
 bool isBool(Type t) { return t.isInteger(1); }
+
+// The complex constant re + i·im of type t.
+Value complexC(Emitter& e, ComplexType t, double re, double im) {
+  Type p = t.getElementType();
+  return complex::CreateOp::create(e.b, e.loc, t, e.floatC(p, re), e.floatC(p, im));
+}
 
 // ---- Conversions (tracer/kernels/types.h, convert_value) ----
 
@@ -151,6 +158,18 @@ Value intPow(Emitter& e, Value x, Value y, bool uns) {
 Value integerPow(Emitter& e, Value x, int64_t y) {
   Type t = x.getType();
   bool fl = isa<FloatType>(t);
+  if (auto ct = dyn_cast<ComplexType>(t)) {  // the same multiplications, of complex numbers
+    auto mul = [&](Value a, Value c) -> Value { return complex::MulOp::create(e.b, e.loc, a, c); };
+    uint64_t n = y < 0 ? uint64_t{0} - static_cast<uint64_t>(y) : static_cast<uint64_t>(y);
+    Value acc, base = x;
+    for (; n; n >>= 1) {
+      if (n & 1) acc = acc ? mul(acc, base) : base;
+      if (n > 1) base = mul(base, base);
+    }
+    Value one = complexC(e, ct, 1.0, 0.0);
+    if (!acc) return one;
+    return y < 0 ? complex::DivOp::create(e.b, e.loc, one, acc).getResult() : acc;
+  }
   auto mul = [&](Value a, Value c) -> Value {
     if (fl) return arith::MulFOp::create(e.b, e.loc, a, c);
     return e.muli(a, c);
@@ -321,6 +340,11 @@ Value floatMax(Emitter& e, Value x, Value y, bool max) {
 // with e = exp(-|x|).
 Value logistic(Emitter& e, Value x) {
   Type t = x.getType();
+  if (auto ct = dyn_cast<ComplexType>(t)) {  // 1 / (1 + e^-x), as the eager kernel
+    Value one = complexC(e, ct, 1.0, 0.0);
+    Value ex = complex::ExpOp::create(e.b, e.loc, complex::NegOp::create(e.b, e.loc, x));
+    return complex::DivOp::create(e.b, e.loc, one, complex::AddOp::create(e.b, e.loc, one, ex));
+  }
   Value one = e.floatC(t, 1.0);
   double lim = t.isF32() ? 80.0 : 700.0;
   Value inRange = e.cmpf(CmpFPredicate::OLE, e.absf(x), e.floatC(t, lim));
@@ -348,6 +372,10 @@ Value sign(Emitter& e, Value x, bool uns) {
 
 Value compare(Emitter& e, ComparisonDirection d, Value x, Value y, std::optional<ComparisonType> type) {
   Type t = x.getType();
+  if (isa<ComplexType>(t)) {  // EQ and NE only (the verifier): both parts equal
+    if (d == ComparisonDirection::NE) return complex::NotEqualOp::create(e.b, e.loc, x, y);
+    return complex::EqualOp::create(e.b, e.loc, x, y);
+  }
   if (isFloat(t) && type == ComparisonType::TOTALORDER) {
     // The bits as a signed integer, with a negative number's magnitude bits flipped, order
     // floats totally: -nan < -inf < ... < -0 < +0 < ... < inf < nan.
@@ -437,6 +465,23 @@ Value toStorage(OpBuilder& b, Location loc, Value computed, Type storage) {
   return computed;
 }
 
+Value splatConstant(OpBuilder& b, Location loc, DenseElementsAttr splat) {
+  if (auto ct = dyn_cast<ComplexType>(splat.getElementType())) {
+    std::complex<APFloat> v = splat.getSplatValue<std::complex<APFloat>>();
+    auto part = cast<FloatType>(ct.getElementType());
+    return complex::ConstantOp::create(b, loc, ct, b.getArrayAttr({FloatAttr::get(part, v.real()), FloatAttr::get(part, v.imag())}));
+  }
+  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()));
+}
+
+Value zeroConstant(OpBuilder& b, Location loc, Type type) {
+  if (auto ct = dyn_cast<ComplexType>(type)) {
+    Attribute zero = b.getZeroAttr(ct.getElementType());
+    return complex::ConstantOp::create(b, loc, ct, b.getArrayAttr({zero, zero}));
+  }
+  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+}
+
 Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to, bool fromUnsigned,
                   bool toUnsigned) {
   Emitter e{b, loc};
@@ -444,8 +489,32 @@ Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to, bool 
   toUnsigned = toUnsigned || to.isUnsignedInteger();
   from = signless(from);
   to = signless(to);
-  Type cfrom = computeType(from), cto = computeType(to);
   if (from == to) return v;  // i32 ↔ u32 too: the same bits
+  // Complex numbers (tracer/kernels/types.h, convert_value): to complex, the value and 0i (or
+  // each part converted); from complex, the real part, or either part nonzero for bool.
+  auto cfromT = dyn_cast<ComplexType>(from), ctoT = dyn_cast<ComplexType>(to);
+  if (cfromT && ctoT) {
+    Type pf = cfromT.getElementType(), pt = ctoT.getElementType();
+    Value re = emitConvert(b, loc, complex::ReOp::create(b, loc, v), pf, pt, false, false);
+    Value im = emitConvert(b, loc, complex::ImOp::create(b, loc, v), pf, pt, false, false);
+    return complex::CreateOp::create(b, loc, to, re, im);
+  }
+  if (cfromT) {
+    Type pf = cfromT.getElementType();
+    Value re = complex::ReOp::create(b, loc, v);
+    if (isBool(to)) {
+      Value zero = e.floatC(pf, 0.0);
+      return e.ori(e.cmpf(CmpFPredicate::UNE, re, zero),
+                   e.cmpf(CmpFPredicate::UNE, complex::ImOp::create(b, loc, v), zero));
+    }
+    return emitConvert(b, loc, re, pf, to, false, toUnsigned);
+  }
+  if (ctoT) {
+    Type pt = ctoT.getElementType();
+    Value re = emitConvert(b, loc, v, from, pt, fromUnsigned, false);
+    return complex::CreateOp::create(b, loc, to, re, e.floatC(pt, 0.0));
+  }
+  Type cfrom = computeType(from), cto = computeType(to);
   if (isBool(to)) {
     if (isFloat(from)) return e.cmpf(CmpFPredicate::UNE, v, e.floatC(cfrom, 0.0));
     return e.cmpi(CmpIPredicate::ne, v, e.intC(cfrom, 0));

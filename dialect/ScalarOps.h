@@ -50,6 +50,12 @@ Value emitScalar(OpBuilder& b, Location loc, Operation* op, ValueRange args,
 // Element conversion with convert_element_type's rules, from a value of compute type of
 // `from` to the compute type of `to`; an integer type is unsigned when it says so or its flag
 // does (after EraseSignedness the types are signless).
+// The element of a splat constant as a scalar op: arith.constant, or complex.constant for
+// complex numbers (whose splat element is no TypedAttr).
+Value splatConstant(OpBuilder& b, Location loc, DenseElementsAttr splat);
+// 0 of a scalar type (0 + 0i for a complex type).
+Value zeroConstant(OpBuilder& b, Location loc, Type type);
+
 Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to,
                   bool fromUnsigned = false, bool toUnsigned = false);
 

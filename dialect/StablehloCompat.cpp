@@ -434,8 +434,8 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
   return success();
 }
 
-// The first type in `types` whose element type is a number strata has no dtype for (complex,
-// f8/f4 and other float formats, i2/i4 and other integer widths), or null. Other types (index,
+// The first type in `types` whose element type is a number strata has no dtype for (f8/f4 and
+// other float formats, i2/i4 and other integer widths, complex<bf16>), or null. Other types (index,
 // tokens, the LLVM dialect's) are not element types of a program's values: not checked here.
 Type unsupportedElement(TypeRange types) {
   for (Type t : types) {
@@ -468,8 +468,7 @@ LogicalResult checkElementTypes(ModuleOp module) {
   e.print(os);
   InFlightDiagnostic d = where->emitError() << "element type " << name << " (in " << bad
                                             << ") is not supported: strata's element types are f16, bf16, f32, f64, "
-                                               "i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64";
-  if (isa<ComplexType>(e)) d << " (complex numbers are not implemented)";
+                                               "i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, complex<f32>, complex<f64>";
   return d;
 }
 

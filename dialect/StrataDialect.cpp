@@ -3,6 +3,7 @@
 #include "dialect/StrataDialect.h"
 
 #include "dialect/StrataOps.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 

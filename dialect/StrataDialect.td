@@ -15,10 +15,13 @@ def Strata_Dialect : Dialect {
   let description = [{
     The program a strata function computes, after tracing and lowering from its jaxpr. Ops
     are named and specified as StableHLO specifies them, on statically shaped builtin tensors
-    of `f32`, `f64`, `bf16`, `f16`, `i1`, `i32` and `i64` (integers are signless and read as
-    signed, as jaxprs' `i32`/`i64`; `i1` is `bool`). Passes that change how a program is
-    computed (canonicalization, CSE, fusion, buffer assignment) run on this dialect.
+    of `f32`, `f64`, `bf16`, `f16`, `complex<f32>`, `complex<f64>`, `i1` and the integers
+    (signless read as signed, as jaxprs' `i32`/`i64`; `ui8`..`ui64` unsigned; `i1` is `bool`).
+    Passes that change how a program is computed (canonicalization, CSE, fusion, buffer
+    assignment) run on this dialect.
   }];
+  // The scalar bodies of ops on complex numbers are `complex` ops.
+  let dependentDialects = ["::mlir::complex::ComplexDialect"];
   let hasConstantMaterializer = 1;
   let hasCanonicalizer = 1;  // StrataDialect.cpp: ops computing empty tensors become constants
   let extraClassDeclaration = [{
@@ -30,15 +33,21 @@ def Strata_Dialect : Dialect {
 }
 
 //===----------------------------------------------------------------------------------===//
-// Types: statically shaped tensors of the thirteen element types. Integers are StableHLO's:
+// Types: statically shaped tensors of the fifteen element types (complex<f32>, complex<f64>
+// are c64, c128). Integers are StableHLO's:
 // signless (i8 .. i64) for the signed dtypes, unsigned (ui8 .. ui64) for the unsigned ones; the
 // lowering erases the signedness (strata-to-linalg) once each op has recorded what it needs.
 //===----------------------------------------------------------------------------------===//
 
 def Strata_Int : AnyTypeOf<[I8, I16, I32, I64, UI8, UI16, UI32, UI64], "8/16/32/64-bit signless or unsigned integer">;
-def Strata_Tensor : StaticShapeTensorOf<[F32, F64, BF16, F16, I1, Strata_Int]>;
+def Strata_Complex : AnyTypeOf<[Complex<F32>, Complex<F64>], "complex<f32> or complex<f64>">;
+def Strata_Tensor : StaticShapeTensorOf<[F32, F64, BF16, F16, I1, Strata_Int, Strata_Complex]>;
+def Strata_RealTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, I1, Strata_Int]>;
 def Strata_FloatTensor : StaticShapeTensorOf<[F32, F64, BF16, F16]>;
-def Strata_NumericTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Int]>;
+def Strata_InexactTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Complex]>;
+def Strata_ComplexTensor : StaticShapeTensorOf<[Strata_Complex]>;
+def Strata_NumericTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Int, Strata_Complex]>;
+def Strata_RealNumericTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Int]>;
 def Strata_IntTensor : StaticShapeTensorOf<[Strata_Int]>;
 def Strata_PredOrIntTensor : StaticShapeTensorOf<[I1, Strata_Int]>;
 def Strata_PredTensor : StaticShapeTensorOf<[I1]>;

@@ -20,9 +20,10 @@ namespace {
 
 constexpr int64_t kFoldLimit = 1 << 16;
 
+// Complex constants are not folded (the folders below are written for floats and integers).
 bool foldable(Attribute a) {
   auto e = dyn_cast_or_null<DenseElementsAttr>(a);
-  return e && (e.isSplat() || e.getNumElements() <= kFoldLimit);
+  return e && !isa<ComplexType>(e.getElementType()) && (e.isSplat() || e.getNumElements() <= kFoldLimit);
 }
 
 bool isI1(Type t) { return getElementTypeOrSelf(t).isInteger(1); }
@@ -30,7 +31,7 @@ bool isI1(Type t) { return getElementTypeOrSelf(t).isInteger(1); }
 // True when `a` is a splat of zero (`one` false) or one (`one` true); for i1, false or true.
 bool isSplatOf(Attribute a, bool one) {
   auto e = dyn_cast_or_null<DenseElementsAttr>(a);
-  if (!e || !e.isSplat()) return false;
+  if (!e || !e.isSplat() || isa<ComplexType>(e.getElementType())) return false;
   if (isa<FloatType>(e.getElementType())) {
     APFloat v = e.getSplatValue<APFloat>();
     return one ? v.isExactlyValue(1.0) : v.isPosZero() || v.isNegZero();
@@ -86,6 +87,7 @@ Attribute resplat(Attribute attr, Type type) {
 
 // Whether every value of `from` converts to `to` and back unchanged (widening).
 bool widens(Type from, Type to) {
+  if (isa<ComplexType>(from) || isa<ComplexType>(to)) return false;
   if (from.isInteger(1)) return true;
   if (auto f = dyn_cast<FloatType>(from)) {
     auto t = dyn_cast<FloatType>(to);
@@ -287,6 +289,7 @@ OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
   auto in = dyn_cast_or_null<DenseElementsAttr>(adaptor.getOperand());
   if (!in || !in.isSplat()) return {};
   Type from = in.getElementType(), to = getType().getElementType();
+  if (isa<ComplexType>(from) || isa<ComplexType>(to)) return {};
   bool lost;
   if (auto toFloat = dyn_cast<FloatType>(to)) {
     APFloat r(toFloat.getFloatSemantics());

@@ -7,6 +7,7 @@
 #include "dialect/StrataOps.h"
 
 #include "dialect/ScalarOps.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -102,7 +103,8 @@ static ParseResult parseUnaryTypes(OpAsmParser& parser, Type& operand, Type& res
 }
 
 static void printUnaryTypes(OpAsmPrinter& p, Operation*, Type operand, Type result) {
-  p << "(" << operand << ") -> " << result;
+  if (operand == result) p << result;
+  else p << "(" << operand << ") -> " << result;
 }
 
 // `[%i, %j],` (strata) or `, %i, %j,` (StableHLO): a dynamic slice's start indices.
@@ -253,8 +255,8 @@ static void printPrecisionFormat(OpAsmPrinter& p, Operation*, IntegerAttr expone
 LogicalResult IntegerPowOp::verify() {
   // I64Attr's getter is unsigned: the exponent's signed value is the attribute's.
   int64_t y = getYAttr().getInt();
-  if (y < 0 && !isa<FloatType>(cast<ShapedType>(getOperand().getType()).getElementType()))
-    return emitOpError("expects a float operand for the negative exponent ") << y << ", but got " << getOperand().getType();
+  if (y < 0 && !isa<FloatType, ComplexType>(cast<ShapedType>(getOperand().getType()).getElementType()))
+    return emitOpError("expects a float or complex operand for the negative exponent ") << y << ", but got " << getOperand().getType();
   return success();
 }
 
@@ -266,6 +268,8 @@ LogicalResult IotaOp::verify() {
 LogicalResult BitcastConvertOp::verify() {
   Type from = getOperand().getType().getElementType();
   Type to = getType().getElementType();
+  if (isa<ComplexType>(from) || isa<ComplexType>(to))
+    return emitOpError("does not reinterpret complex numbers yet, but got ") << from << " to " << to;
   if (from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth())
     return emitOpError("expects a result element type as wide as ")
            << from << " (" << from.getIntOrFloatBitWidth() << " bits), but got " << to << " ("
@@ -665,7 +669,43 @@ void WhileOp::print(OpAsmPrinter& p) {
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
 
+// The part type of a complex tensor's elements (complex<f32> -> f32), or null.
+static Type partType(Value v) {
+  auto c = dyn_cast<ComplexType>(cast<RankedTensorType>(v.getType()).getElementType());
+  return c ? c.getElementType() : Type();
+}
+static Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
+
+LogicalResult AbsOp::verify() {
+  Type part = partType(getOperand());
+  Type want = part ? part : elementOf(getOperand());
+  if (elementOf(getResult()) != want)
+    return emitOpError("expects a result of element type ") << want << ", but got " << getResult().getType();
+  return success();
+}
+LogicalResult RealOp::verify() {
+  if (elementOf(getResult()) != partType(getOperand()))
+    return emitOpError("expects a result of element type ") << partType(getOperand()) << ", but got " << getResult().getType();
+  return success();
+}
+LogicalResult ImagOp::verify() {
+  if (elementOf(getResult()) != partType(getOperand()))
+    return emitOpError("expects a result of element type ") << partType(getOperand()) << ", but got " << getResult().getType();
+  return success();
+}
+LogicalResult ComplexOp::verify() {
+  if (partType(getResult()) != elementOf(getLhs()))
+    return emitOpError("expects a result of element type complex<") << elementOf(getLhs()) << ">, but got " << getResult().getType();
+  return success();
+}
+
 LogicalResult CompareOp::verify() {
+  if (partType(getLhs())) {
+    ComparisonDirection d = getComparisonDirection();
+    if (d != ComparisonDirection::EQ && d != ComparisonDirection::NE)
+      return emitOpError("compares complex numbers with EQ or NE only, but got ") << stringifyComparisonDirection(d);
+    return success();
+  }
   std::optional<ComparisonType> type = getCompareType();
   if (!type || *type == ComparisonType::NOTYPE) return success();
   bool isFloat = isa<FloatType>(cast<RankedTensorType>(getLhs().getType()).getElementType());
@@ -868,6 +908,8 @@ LogicalResult CumulativeOp::verify() {
   if (e.isInteger(1) || (k == "logsumexp" && !isa<FloatType>(e)))
     return emitOpError("expects ") << (k == "logsumexp" ? "a float" : "a numeric (not i1)") << " operand for kind \""
                                    << k << "\", but got " << type;
+  if (isa<ComplexType>(e) && k != "sum" && k != "prod")
+    return emitOpError("expects a kind of sum or prod for complex numbers, but got \"") << k << "\"";
   return success();
 }
 

@@ -70,7 +70,7 @@ def Strata_Expensive : NativeOpTrait<"Expensive"> {
 //  - `scalar`: the body of ScalarOpInterface::buildScalar (C++), with `b`, `loc`, `args`,
 //    `resultType` in scope, `x` and `y` for args[0] and args[1], `fl` (x is a float) and
 //    `boolean` (x is i1), `uns` (the integer operands are unsigned: ScalarOps.h,
-//    unsignedOperands), and `e`, a scalar::Emitter (dialect/ScalarOps.h, which also holds the
+//    unsignedOperands), `cx` (x is complex: the body builds `complex` dialect ops), and `e`, a scalar::Emitter (dialect/ScalarOps.h, which also holds the
 //    longer bodies); it returns the result element in its compute type;
 //  - `jaxprPrimitive`: the jaxpr primitive that lowers to this op applied to the equation's
 //    operands (lowering/JaxprToStrata.cpp builds its table from these), or "" for none;
@@ -92,6 +92,7 @@ class Strata_ElementwiseOp<string mnemonic, list<Trait> traits = []> :
       [[maybe_unused]] ::mlir::Value x = args[0];
       [[maybe_unused]] ::mlir::Value y = args.size() > 1 ? args[1] : ::mlir::Value();
       [[maybe_unused]] bool fl = ::mlir::isa<::mlir::FloatType>(x.getType());
+      [[maybe_unused]] bool cx = ::mlir::isa<::mlir::ComplexType>(x.getType());
       [[maybe_unused]] bool boolean = x.getType().isInteger(1);
       [[maybe_unused]] bool uns = unsignedOperands(getOperation());
       }] # scalar # [{
@@ -127,6 +128,7 @@ def Strata_AddOp : Strata_BinaryElementwiseOp<"add", Strata_Tensor,
     "%2 = strata.add %0, %1 : tensor<4x16xf32>", [Commutative]> {
   let jaxprPrimitive = "add";
   let scalar = [{
+    if (cx) return complex::AddOp::create(b, loc, x, y);
     if (fl) return arith::AddFOp::create(b, loc, x, y);
     return boolean ? e.ori(x, y) : e.addi(x, y);
   }];
@@ -138,6 +140,7 @@ def Strata_SubtractOp : Strata_BinaryElementwiseOp<"subtract", Strata_NumericTen
     "%2 = strata.subtract %0, %1 : tensor<4xf32>"> {
   let jaxprPrimitive = "sub";
   let scalar = [{
+    if (cx) return complex::SubOp::create(b, loc, x, y);
     if (fl) return arith::SubFOp::create(b, loc, x, y);
     return e.subi(x, y);
   }];
@@ -149,6 +152,7 @@ def Strata_MultiplyOp : Strata_BinaryElementwiseOp<"multiply", Strata_Tensor,
     "%2 = strata.multiply %0, %1 : tensor<4xf32>", [Commutative]> {
   let jaxprPrimitive = "mul";
   let scalar = [{
+    if (cx) return complex::MulOp::create(b, loc, x, y);
     if (fl) return arith::MulFOp::create(b, loc, x, y);
     return boolean ? e.andi(x, y) : e.muli(x, y);
   }];
@@ -160,12 +164,13 @@ def Strata_DivideOp : Strata_BinaryElementwiseOp<"divide", Strata_NumericTensor,
     "%2 = strata.divide %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
   let jaxprPrimitive = "div";
   let scalar = [{
+    if (cx) return complex::DivOp::create(b, loc, x, y);
     return fl ? e.divf(x, y) : scalar::intDiv(e, x, y, uns);
   }];
   let summary = "elementwise division";
   let hasFolder = 1;
 }
-def Strata_RemainderOp : Strata_BinaryElementwiseOp<"remainder", Strata_NumericTensor,
+def Strata_RemainderOp : Strata_BinaryElementwiseOp<"remainder", Strata_RealNumericTensor,
     "The remainder of `lhs / rhs` elementwise, with the sign of `lhs` (C's fmod and %).",
     "%2 = strata.remainder %0, %1 : tensor<4xi32>", [Strata_Expensive]> {
   let jaxprPrimitive = "rem";
@@ -175,7 +180,7 @@ def Strata_RemainderOp : Strata_BinaryElementwiseOp<"remainder", Strata_NumericT
   }];
   let summary = "elementwise remainder";
 }
-def Strata_MaximumOp : Strata_BinaryElementwiseOp<"maximum", Strata_Tensor,
+def Strata_MaximumOp : Strata_BinaryElementwiseOp<"maximum", Strata_RealTensor,
     "The larger of `lhs` and `rhs` elementwise; nan if either is nan.",
     "%2 = strata.maximum %0, %1 : tensor<4xf32>", [Commutative]> {
   let jaxprPrimitive = "max";
@@ -188,7 +193,7 @@ def Strata_MaximumOp : Strata_BinaryElementwiseOp<"maximum", Strata_Tensor,
   let summary = "elementwise maximum";
   let hasFolder = 1;
 }
-def Strata_MinimumOp : Strata_BinaryElementwiseOp<"minimum", Strata_Tensor,
+def Strata_MinimumOp : Strata_BinaryElementwiseOp<"minimum", Strata_RealTensor,
     "The smaller of `lhs` and `rhs` elementwise; nan if either is nan.",
     "%2 = strata.minimum %0, %1 : tensor<4xf32>", [Commutative]> {
   let jaxprPrimitive = "min";
@@ -206,6 +211,7 @@ def Strata_PowerOp : Strata_BinaryElementwiseOp<"power", Strata_NumericTensor,
     "%2 = strata.power %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
   let jaxprPrimitive = "pow";
   let scalar = [{
+    if (cx) return complex::PowOp::create(b, loc, x, y);
     if (fl) return math::PowFOp::create(b, loc, x, y);
     return scalar::intPow(e, x, y, uns);
   }];
@@ -353,66 +359,146 @@ def Strata_NegateOp : Strata_UnaryElementwiseOp<"negate", Strata_NumericTensor,
     "Negates `operand` elementwise.", "%1 = strata.negate %0 : tensor<4xf32>"> {
   let jaxprPrimitive = "neg";
   let scalar = [{
+    if (cx) return complex::NegOp::create(b, loc, x);
     if (fl) return e.negf(x);
     return e.subi(e.intC(x.getType(), 0), x);
   }];
   let summary = "elementwise negation";
   let hasFolder = 1;
 }
-def Strata_AbsOp : Strata_UnaryElementwiseOp<"abs", Strata_NumericTensor,
-    "The absolute value of `operand`, elementwise.", "%1 = strata.abs %0 : tensor<4xf32>"> {
+def Strata_AbsOp : Strata_ElementwiseOp<"abs"> {
   let jaxprPrimitive = "abs";
   let scalar = [{
+    if (cx) return complex::AbsOp::create(b, loc, x);
     if (fl) return e.absf(x);
     if (uns) return x;
     return math::AbsIOp::create(b, loc, x);
   }];
   let summary = "elementwise absolute value";
+  let description = [{
+    The absolute value of `operand`, elementwise; of a complex number, its modulus (a real
+    result: complex<f32> -> f32). One type after the colon means the result's is the operand's.
+
+    Example:
+    ```mlir
+    %1 = strata.abs %0 : tensor<4xf32>
+    %2 = strata.abs %z : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_NumericTensor:$operand);
+  let results = (outs Strata_RealNumericTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` custom<UnaryTypes>(type($operand), type($result))";
+  let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+// --- Complex numbers: their parts, and built from parts.
+
+def Strata_RealOp : Strata_ElementwiseOp<"real"> {
+  let jaxprPrimitive = "real";
+  let scalar = [{
+    return complex::ReOp::create(b, loc, x);
+  }];
+  let summary = "the real part of a complex number, elementwise";
+  let description = [{
+    The real part of each element (complex<f32> -> f32, complex<f64> -> f64).
+
+    Example:
+    ```mlir
+    %1 = strata.real %0 : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_ComplexTensor:$operand);
+  let results = (outs Strata_FloatTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+def Strata_ImagOp : Strata_ElementwiseOp<"imag"> {
+  let jaxprPrimitive = "imag";
+  let scalar = [{
+    return complex::ImOp::create(b, loc, x);
+  }];
+  let summary = "the imaginary part of a complex number, elementwise";
+  let description = [{
+    The imaginary part of each element (complex<f32> -> f32, complex<f64> -> f64).
+
+    Example:
+    ```mlir
+    %1 = strata.imag %0 : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_ComplexTensor:$operand);
+  let results = (outs Strata_FloatTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+def Strata_ComplexOp : Strata_ElementwiseOp<"complex", [SameTypeOperands]> {
+  let jaxprPrimitive = "complex";
+  let scalar = [{
+    return complex::CreateOp::create(b, loc, resultType, x, y);
+  }];
+  let summary = "complex numbers from their parts, elementwise";
+  let description = [{
+    `lhs` + i·`rhs` elementwise, from two f32 (or f64) tensors of one type.
+
+    Example:
+    ```mlir
+    %2 = strata.complex %0, %1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>
+    ```
+  }];
+  let arguments = (ins Strata_FloatTensor:$lhs, Strata_FloatTensor:$rhs);
+  let results = (outs Strata_ComplexTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 def Strata_SignOp : Strata_UnaryElementwiseOp<"sign", Strata_NumericTensor,
     "-1, 0 or 1 by the sign of `operand`, elementwise (nan stays nan, -0.0 stays -0.0).",
     "%1 = strata.sign %0 : tensor<4xf32>"> {
   let jaxprPrimitive = "sign";
   let scalar = [{
+    if (cx) return complex::SignOp::create(b, loc, x);
     return scalar::sign(e, x, uns);
   }];
   let summary = "elementwise sign";
 }
-def Strata_ExpOp : Strata_UnaryElementwiseOp<"exponential", Strata_FloatTensor,
+def Strata_ExpOp : Strata_UnaryElementwiseOp<"exponential", Strata_InexactTensor,
     "e raised to `operand`, elementwise.", "%1 = strata.exponential %0 : tensor<4xf32>",
     [Strata_Expensive]> {
   let jaxprPrimitive = "exp";
   let scalar = [{
+    if (cx) return complex::ExpOp::create(b, loc, x);
     return e.exp(x);
   }];
   let summary = "elementwise exponential";
   let hasFolder = 1;
 }
-def Strata_LogOp : Strata_UnaryElementwiseOp<"log", Strata_FloatTensor,
+def Strata_LogOp : Strata_UnaryElementwiseOp<"log", Strata_InexactTensor,
     "The natural logarithm of `operand`, elementwise.", "%1 = strata.log %0 : tensor<4xf32>",
     [Strata_Expensive]> {
   let jaxprPrimitive = "log";
   let scalar = [{
+    if (cx) return complex::LogOp::create(b, loc, x);
     return math::LogOp::create(b, loc, x);
   }];
   let summary = "elementwise natural logarithm";
   let hasFolder = 1;
 }
-def Strata_Log1pOp : Strata_UnaryElementwiseOp<"log_plus_one", Strata_FloatTensor,
+def Strata_Log1pOp : Strata_UnaryElementwiseOp<"log_plus_one", Strata_InexactTensor,
     "log(1 + `operand`) elementwise, accurate near zero.",
     "%1 = strata.log_plus_one %0 : tensor<4xf32>", [Strata_Expensive]> {
   let jaxprPrimitive = "log1p";
   let scalar = [{
+    if (cx) return complex::Log1pOp::create(b, loc, x);
     return math::Log1pOp::create(b, loc, x);
   }];
   let summary = "elementwise log(1 + x)";
 }
-def Strata_Expm1Op : Strata_UnaryElementwiseOp<"exponential_minus_one", Strata_FloatTensor,
+def Strata_Expm1Op : Strata_UnaryElementwiseOp<"exponential_minus_one", Strata_InexactTensor,
     "exp(`operand`) - 1 elementwise, accurate near zero.",
     "%1 = strata.exponential_minus_one %0 : tensor<4xf32>", [Strata_Expensive]> {
   let jaxprPrimitive = "expm1";
   let scalar = [{
+    if (cx) return complex::Expm1Op::create(b, loc, x);
     return math::ExpM1Op::create(b, loc, x);
   }];
   let summary = "elementwise exp(x) - 1";
@@ -426,11 +512,12 @@ def Strata_Exp2Op : Strata_UnaryElementwiseOp<"exp2", Strata_FloatTensor,
     return math::Exp2Op::create(b, loc, x);
   }];
 }
-def Strata_TanhOp : Strata_UnaryElementwiseOp<"tanh", Strata_FloatTensor,
+def Strata_TanhOp : Strata_UnaryElementwiseOp<"tanh", Strata_InexactTensor,
     "The hyperbolic tangent of `operand`, elementwise.", "%1 = strata.tanh %0 : tensor<4xf32>",
     [Strata_Expensive]> {
   let jaxprPrimitive = "tanh";
   let scalar = [{
+    if (cx) return complex::TanhOp::create(b, loc, x);
     return math::TanhOp::create(b, loc, x);
   }];
   let summary = "elementwise hyperbolic tangent";
@@ -499,7 +586,7 @@ def Strata_ErfcOp : Strata_UnaryElementwiseOp<"erfc", Strata_FloatTensor,
     return math::ErfcOp::create(b, loc, x);
   }];
 }
-def Strata_LogisticOp : Strata_UnaryElementwiseOp<"logistic", Strata_FloatTensor,
+def Strata_LogisticOp : Strata_UnaryElementwiseOp<"logistic", Strata_InexactTensor,
     "1 / (1 + exp(-`operand`)) elementwise.", "%1 = strata.logistic %0 : tensor<4xf32>",
     [Strata_Expensive]> {
   let jaxprPrimitive = "logistic";
@@ -508,32 +595,35 @@ def Strata_LogisticOp : Strata_UnaryElementwiseOp<"logistic", Strata_FloatTensor
   }];
   let summary = "elementwise logistic sigmoid";
 }
-def Strata_SineOp : Strata_UnaryElementwiseOp<"sine", Strata_FloatTensor,
+def Strata_SineOp : Strata_UnaryElementwiseOp<"sine", Strata_InexactTensor,
     "The sine of `operand` (radians), elementwise.", "%1 = strata.sine %0 : tensor<4xf32>",
     [Strata_Expensive]> {
   let jaxprPrimitive = "sin";
   let scalar = [{
+    if (cx) return complex::SinOp::create(b, loc, x);
     return math::SinOp::create(b, loc, x);
   }];
   let summary = "elementwise sine";
   let hasFolder = 1;
 }
-def Strata_CosineOp : Strata_UnaryElementwiseOp<"cosine", Strata_FloatTensor,
+def Strata_CosineOp : Strata_UnaryElementwiseOp<"cosine", Strata_InexactTensor,
     "The cosine of `operand` (radians), elementwise.", "%1 = strata.cosine %0 : tensor<4xf32>",
     [Strata_Expensive]> {
   let jaxprPrimitive = "cos";
   let scalar = [{
+    if (cx) return complex::CosOp::create(b, loc, x);
     return math::CosOp::create(b, loc, x);
   }];
   let summary = "elementwise cosine";
   let hasFolder = 1;
 }
-def Strata_TanOp : Strata_UnaryElementwiseOp<"tan", Strata_FloatTensor,
+def Strata_TanOp : Strata_UnaryElementwiseOp<"tan", Strata_InexactTensor,
     "The tangent of `operand` (radians), elementwise.",
     "%1 = strata.tan %0 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise tangent";
   let jaxprPrimitive = "tan";
   let scalar = [{
+    if (cx) return complex::TanOp::create(b, loc, x);
     return math::TanOp::create(b, loc, x);
   }];
 }
@@ -564,21 +654,23 @@ def Strata_AtanOp : Strata_UnaryElementwiseOp<"atan", Strata_FloatTensor,
     return math::AtanOp::create(b, loc, x);
   }];
 }
-def Strata_SqrtOp : Strata_UnaryElementwiseOp<"sqrt", Strata_FloatTensor,
+def Strata_SqrtOp : Strata_UnaryElementwiseOp<"sqrt", Strata_InexactTensor,
     "The square root of `operand`, elementwise.", "%1 = strata.sqrt %0 : tensor<4xf32>",
     [Strata_Expensive]> {
   let jaxprPrimitive = "sqrt";
   let scalar = [{
+    if (cx) return complex::SqrtOp::create(b, loc, x);
     return math::SqrtOp::create(b, loc, x);
   }];
   let summary = "elementwise square root";
   let hasFolder = 1;
 }
-def Strata_RsqrtOp : Strata_UnaryElementwiseOp<"rsqrt", Strata_FloatTensor,
+def Strata_RsqrtOp : Strata_UnaryElementwiseOp<"rsqrt", Strata_InexactTensor,
     "1 / sqrt(`operand`) elementwise.", "%1 = strata.rsqrt %0 : tensor<4xf32>",
     [Strata_Expensive]> {
   let jaxprPrimitive = "rsqrt";
   let scalar = [{
+    if (cx) return complex::RsqrtOp::create(b, loc, x);
     // 1 / sqrt (a correctly rounded sqrt, then a division), not an rsqrt estimate.
     return e.divf(e.floatC(x.getType(), 1.0), math::SqrtOp::create(b, loc, x));
   }];

@@ -5,6 +5,7 @@
 #include "lowering/Passes.h"
 #include "lowering/StrataToLinalg.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -67,7 +68,7 @@ struct StrataToLinalgPass : impl::StrataToLinalgPassBase<StrataToLinalgPass> {
     lowerFusions(module);
     MLIRContext* ctx = &getContext();
     ConversionTarget target(*ctx);
-    target.addLegalDialect<linalg::LinalgDialect, arith::ArithDialect, math::MathDialect,
+    target.addLegalDialect<linalg::LinalgDialect, arith::ArithDialect, math::MathDialect, complex::ComplexDialect,
                            tensor::TensorDialect, func::FuncDialect, scf::SCFDialect,
                            bufferization::BufferizationDialect, memref::MemRefDialect, LLVM::LLVMDialect>();
     // The ops of a reduce body (or a sort comparator, or a window op's regions) are consumed

@@ -3,6 +3,7 @@
 #include "lowering/CpuPipeline.h"
 
 #include "lowering/Canonicalize.h"
+#include "dialect/ElementTypes.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -64,8 +65,7 @@ namespace {
 double bytes(Type t) {
   auto s = dyn_cast<ShapedType>(t);
   if (!s || !s.hasStaticShape()) return 0;
-  int64_t bits = s.getElementTypeBitWidth();
-  return static_cast<double>(s.getNumElements()) * static_cast<double>(std::max<int64_t>(1, bits / 8));
+  return static_cast<double>(storageBytes(s));
 }
 }  // namespace
 
@@ -168,10 +168,14 @@ void addLlvmDialectPasses(OpPassManager& pm, const PipelineOptions& options) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  //    Complex arithmetic becomes arith and math on the parts (MLIR's formulas: Smith's
+  //    division, the careful abs, log1p, expm1); creating and taking parts stays for LLVM.
+  pm.addPass(createConvertComplexToStandardPass());
   pm.addPass(createMathToLibmCallsPass());
   // 2. Each dialect to LLVM; casts between the partial conversions cancel out at the end.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertComplexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());

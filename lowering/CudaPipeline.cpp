@@ -121,11 +121,15 @@ void addNvvmPasses(OpPassManager& pm, const PipelineOptions& options) {
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
+  // Complex arithmetic as float arithmetic on the parts (as on the CPU); what builds and takes
+  // apart complex values becomes LLVM structs after the NVVM conversion.
+  kernels.addPass(createConvertComplexToStandardPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
   // Integer math (absi, ctpop, ctlz) has no libdevice call: LLVM's intrinsics, which NVPTX has.
   kernels.addPass(createConvertMathToLLVMPass());
+  kernels.addPass(createConvertComplexToLLVMPass());
   kernels.addPass(createCachedCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

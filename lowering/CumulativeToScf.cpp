@@ -7,6 +7,7 @@
 #include "dialect/StrataOps.h"
 #include "lowering/StrataToLinalg.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -19,6 +20,10 @@ namespace {
 Value combine(OpBuilder& b, Location loc, StringRef kind, Value prev, Value x, bool uns) {
   scalar::Emitter e{b, loc};
   bool fl = isa<FloatType>(x.getType());
+  if (isa<ComplexType>(x.getType())) {  // sums and products only (the verifier)
+    if (kind == "sum") return complex::AddOp::create(b, loc, prev, x);
+    return complex::MulOp::create(b, loc, prev, x);
+  }
   if (kind == "sum") return fl ? Value(arith::AddFOp::create(b, loc, prev, x)) : Value(e.addi(prev, x));
   if (kind == "prod") return fl ? Value(arith::MulFOp::create(b, loc, prev, x)) : Value(arith::MulIOp::create(b, loc, prev, x));
   if (kind == "max" && fl) return scalar::floatMax(e, prev, x, true);

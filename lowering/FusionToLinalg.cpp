@@ -69,13 +69,13 @@ FailureOr<AffineMap> operandMap(Operation* op, unsigned i, AffineMap m) {
   return failure();
 }
 
-// A splat constant's element, or null.
-TypedAttr splatOf(Operation* op) {
+// A splat constant's value (scalar::splatConstant makes its element), or null.
+DenseElementsAttr splatOf(Operation* op) {
   auto c = dyn_cast_or_null<ConstantOp>(op);
   if (!c) return {};
   auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
   if (!dense || !dense.isSplat()) return {};
-  return cast<TypedAttr>(dense.getSplatValue<Attribute>());
+  return dense;
 }
 
 // One loop nest: which (value, map) pairs it reads from outside, and the scalar code for the
@@ -137,8 +137,8 @@ class Nest {
       if (o.storage && o.storage != r.getType()) r = toStorage(b, l, r, o.storage);
     } else {
       Operation* op = v.getDefiningOp();
-      if (TypedAttr splat = splatOf(op)) {
-        r = arith::ConstantOp::create(b, l, splat);
+      if (DenseElementsAttr splat = splatOf(op)) {
+        r = splatConstant(b, l, splat);
       } else if (isPiecewise(op)) {
         SmallVector<Value> loops, idx;
         for (unsigned d = 0; d < dims_; ++d) loops.push_back(linalg::IndexOp::create(b, l, d));
@@ -206,7 +206,7 @@ class Nest {
       return r;
     }
     Operation* op = v.getDefiningOp();
-    if (TypedAttr splat = splatOf(op)) return arith::ConstantOp::create(b, l, splat);
+    if (DenseElementsAttr splat = splatOf(op)) return splatConstant(b, l, splat);
     // An index clamped into [0, size): reads that stay in bounds (the select drops them).
     auto clamped = [&](Value i, int64_t size) -> Value {
       return arith::MaxSIOp::create(b, l, arith::MinSIOp::create(b, l, i, index(size - 1)), index(0));
@@ -424,7 +424,7 @@ class FusionLowering {
         Value start;
         Type storage = tensorOf(init).getElementType();
         if (auto o = regionInput(init)) start = tensor::ExtractOp::create(b_, loc(), o->tensor, ValueRange{});
-        else start = arith::ConstantOp::create(b_, loc(), splatOf(init.getDefiningOp()));
+        else start = splatConstant(b_, loc(), splatOf(init.getDefiningOp()));
         start = toCompute(b_, loc(), start);
         Value acc = empty(keptShape, computeType(storage));
         inits.push_back(linalg::FillOp::create(b_, loc(), ValueRange{start}, ValueRange{acc}).getResult(0));
@@ -653,9 +653,10 @@ class FusionLowering {
     Location l = op->getLoc();
     Value r;
     auto bc = dyn_cast<BroadcastInDimOp>(op);
-    TypedAttr splat = bc ? splatOf(bc.getOperand().getDefiningOp()) : splatOf(op);  // a constant, maybe broadcast
+    DenseElementsAttr splat = bc ? splatOf(bc.getOperand().getDefiningOp()) : splatOf(op);  // a constant, maybe broadcast
     if (splat) {
-      auto f = dyn_cast<FloatAttr>(splat);
+      if (!isa<FloatType>(splat.getElementType())) return {};
+      auto f = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>());
       if (!f) return {};
       r = arith::ConstantOp::create(b, l, b.getF32FloatAttr(static_cast<float>(f.getValueAsDouble())));
     } else if (bc) {  // the bias, broadcast along the rows

@@ -72,7 +72,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
           }
           Value v = tensor::ExtractOp::create(b, l, operand, pos);
           if (fill) {
-            Value z = arith::ConstantOp::create(b, l, cast<TypedAttr>(b.getZeroAttr(type.getElementType())));
+            Value z = zeroConstant(b, l, type.getElementType());
             v = arith::SelectOp::create(b, l, inside, v, z);
           }
           linalg::YieldOp::create(b, l, v);

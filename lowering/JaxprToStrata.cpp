@@ -166,6 +166,22 @@ LogicalResult round(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// conj: real(x) - i·imag(x), as JAX lowers it (StableHLO has no conjugate); a real operand
+// becomes complex with 0i.
+LogicalResult conj(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (failed(q.expectArity(1))) return failure();
+  Value x = q.operands[0];
+  auto type = cast<RankedTensorType>(q.resultType());
+  if (!isa<ComplexType>(cast<RankedTensorType>(x.getType()).getElementType())) {
+    r.push_back(ConvertOp::create(q.b, q.loc, type, x));
+    return success();
+  }
+  auto parts = type.clone(cast<ComplexType>(type.getElementType()).getElementType());
+  Value re = RealOp::create(q.b, q.loc, parts, x), im = ImagOp::create(q.b, q.loc, parts, x);
+  r.push_back(ComplexOp::create(q.b, q.loc, type, re, NegateOp::create(q.b, q.loc, im)));
+  return success();
+}
+
 // integer_pow[y]: the static exponent as an attribute.
 LogicalResult integerPow(Eqn& q, SmallVectorImpl<Value>& r) {
   const int64_t* y = q.integer("y");
@@ -271,7 +287,11 @@ enum class Combiner { kAdd, kMul, kMax, kMin };
 Value identityOf(OpBuilder& b, Location loc, Type element, Combiner c) {
   auto type = RankedTensorType::get({}, element);
   Attribute value;
-  if (auto f = dyn_cast<FloatType>(element)) {
+  if (auto ct = dyn_cast<ComplexType>(element)) {  // sums and products only (the tracer's rules)
+    const llvm::fltSemantics& sem = cast<FloatType>(ct.getElementType()).getFloatSemantics();
+    std::complex<APFloat> v(c == Combiner::kMul ? APFloat::getOne(sem) : APFloat::getZero(sem), APFloat::getZero(sem));
+    value = DenseElementsAttr::get(type, ArrayRef<std::complex<APFloat>>(v));
+  } else if (auto f = dyn_cast<FloatType>(element)) {
     const llvm::fltSemantics& sem = f.getFloatSemantics();
     APFloat v = c == Combiner::kAdd   ? APFloat::getZero(sem)
                 : c == Combiner::kMul ? APFloat::getOne(sem)
@@ -803,6 +823,7 @@ const Entry kLowerings[] = {
     {"ge", compare<CD::GE>, "strata.compare"},
     {"round", round, "strata.round"},
     {"integer_pow", integerPow, "strata.integer_pow"},
+    {"conj", conj, "strata.complex"},
     {"broadcast_in_dim", broadcastInDim, "strata.broadcast_in_dim"},
     {"reshape", reshape, "strata.reshape"},
     {"transpose", transpose, "strata.transpose"},

@@ -91,7 +91,7 @@ SmallVector<Value> emitScalarBody(OpBuilder& b, Location loc, Block& body, Value
     Value r;
     if (auto c = dyn_cast<ConstantOp>(op)) {
       auto dense = cast<DenseElementsAttr>(c.getValue());
-      r = toCompute(b, loc, arith::ConstantOp::create(b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>())));
+      r = toCompute(b, loc, splatConstant(b, loc, dense));
     } else {
       SmallVector<Value> in;
       for (Value v : op.getOperands()) in.push_back(map.lookup(v));
@@ -496,7 +496,7 @@ Value emitBatchMatmul(OpBuilder& rw, Location loc, Value lhsValue, ArrayRef<int6
   int64_t M = product(lhsType.getShape(), freeDims(lhsType.getRank(), lb, lc));
   int64_t N = product(rhsType.getShape(), freeDims(rhsType.getRank(), rb, rc));
   SmallVector<int64_t> outShape{B, M, N};
-  Value zero = arith::ConstantOp::create(rw, loc, rw.getZeroAttr(acc));
+  Value zero = zeroConstant(rw, loc, acc);
   Value out = linalg::FillOp::create(rw, loc, ValueRange{zero},
                                      ValueRange{emptyLike(rw, loc, outShape, acc)})
                   .getResult(0);

@@ -180,8 +180,15 @@ const void* Array::data() const {
 Array Array::from_scalar(double fvalue, int64_t ivalue, DType dtype, bool weak) {
   Array a = detail::make_concrete(AbstractValue{{}, dtype, weak});
   void* p = a.impl_->buffer->data;
-  if (is_floating(dtype)) kernels::convert_elements(&fvalue, DType::f64, p, dtype, 1);
+  if (is_inexact(dtype)) kernels::convert_elements(&fvalue, DType::f64, p, dtype, 1);
   else kernels::convert_elements(&ivalue, DType::i64, p, dtype, 1);
+  return a;
+}
+
+Array Array::from_complex(double re, double im, DType dtype) {
+  Array a = detail::make_concrete(AbstractValue{{}, dtype, true});
+  std::complex<double> v(re, im);
+  kernels::convert_elements(&v, DType::c128, a.impl_->buffer->data, dtype, 1);
   return a;
 }
 
@@ -241,17 +248,27 @@ std::string format_element(const detail::ArrayImpl& impl, int64_t i) {
     kernels::convert_elements(base, t, &v, DType::i64, 1);
     return std::to_string(v);
   }
+  int digits = t == DType::f64 || t == DType::c128 || t == DType::f32 || t == DType::c64 ? 8 : 4;
+  auto number = [digits](double v) -> std::string {
+    if (v != v) return "nan";
+    if (v == 1.0 / 0.0) return "inf";
+    if (v == -1.0 / 0.0) return "-inf";
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    std::string s = buf;
+    if (s.find_first_of(".en") == std::string::npos) s += ".";
+    return s;
+  };
+  if (is_complex(t)) {  // numpy's 1.+2.j
+    std::complex<double> z;
+    kernels::convert_elements(base, t, &z, DType::c128, 1);
+    std::string im = number(z.imag());
+    if (im[0] != '-') im = "+" + im;
+    return number(z.real()) + im + "j";
+  }
   double v;
   kernels::convert_elements(base, t, &v, DType::f64, 1);
-  if (v != v) return "nan";
-  if (v == 1.0 / 0.0) return "inf";
-  if (v == -1.0 / 0.0) return "-inf";
-  char buf[48];
-  int digits = t == DType::f64 ? 8 : (t == DType::f32 ? 8 : 4);
-  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-  std::string s = buf;
-  if (s.find_first_of(".en") == std::string::npos) s += ".";
-  return s;
+  return number(v);
 }
 
 void print_rec(std::ostream& os, const detail::ArrayImpl& impl, const std::vector<std::string>& elems,

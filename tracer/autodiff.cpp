@@ -10,6 +10,16 @@ namespace {
 
 bool differentiable(DType t) { return is_floating(t); }
 
+// Derivatives through complex numbers (JAX's convention: holomorphic rules, transposes rather
+// than adjoints) are not implemented yet: a derivative that reaches a complex value stops with
+// this error instead of vanishing.
+[[noreturn]] void complex_derivative(const char* kind, std::string_view where, DType t) {
+  throw DTypeError(std::string(kind) + ": the derivative reaches a complex value (" + std::string(short_name(t)) +
+                   ") " + std::string(where) +
+                   "; differentiation through complex numbers is not implemented yet (take the real and "
+                   "imaginary parts as separate real arrays)");
+}
+
 [[noreturn]] void missing_rule(const Primitive& p, const char* kind) {
   throw Error(std::string(kind) + ": primitive `" + std::string(p.name) + "` has no " + kind +
               " rule");
@@ -22,6 +32,8 @@ JvpResult jvp(const JaxprImpl& j, std::span<const Array> primals, std::span<cons
   for (size_t i = 0; i < j.constvars.size(); ++i) env[j.constvars[i]] = j.consts[i];
   for (size_t i = 0; i < j.invars.size(); ++i) {
     env[j.invars[i]] = primals[i];
+    if (tangents[i].valid() && is_complex(j.vars[j.invars[i]].dtype))
+      complex_derivative("jvp", "at input " + std::to_string(i), j.vars[j.invars[i]].dtype);
     if (tangents[i].valid() && differentiable(j.vars[j.invars[i]].dtype)) tan[j.invars[i]] = tangents[i];
   }
   auto read = [&](const Atom& a) { return a.is_literal() ? a.literal : env[a.var]; };
@@ -39,6 +51,8 @@ JvpResult jvp(const JaxprImpl& j, std::span<const Array> primals, std::span<cons
     }
     std::vector<Array> outs = bind(*e.prim, ins, e.params, e.loc);
     if (any && !e.prim->has(kNotDifferentiable)) {
+      for (const Array& o : outs)
+        if (is_complex(o.dtype())) complex_derivative("jvp", "at `" + std::string(e.prim->name) + "`", o.dtype());
       if (!e.prim->jvp) missing_rule(*e.prim, "jvp");
       std::vector<Array> touts = e.prim->jvp(ins, tins, outs, e.params);
       for (size_t i = 0; i < outs.size(); ++i)
@@ -65,10 +79,18 @@ std::shared_ptr<JaxprImpl> vjp_program(const JaxprImpl& j, const std::vector<boo
     for (size_t i = 0; i < num_ct; ++i) out_cts.push_back(new_input(*trace, j.aval(j.outvars[i])));
     auto read = [&](const Atom& a) { return a.is_literal() ? a.literal : env[a.var]; };
 
-    // Forward: the primal equations, as they were.
+    // Forward: the primal equations, as they were; `depends` marks the values a
+    // differentiated input reaches (only their equations are transposed).
+    std::vector<bool> depends(j.vars.size(), false);
+    for (size_t i = 0; i < j.invars.size(); ++i) depends[j.invars[i]] = wrt[i];
     for (const Equation& e : j.eqns) {
       std::vector<Array> ins;
-      for (const Atom& a : e.inputs) ins.push_back(read(a));
+      bool reached = false;
+      for (const Atom& a : e.inputs) {
+        ins.push_back(read(a));
+        reached = reached || (!a.is_literal() && depends[a.var]);
+      }
+      for (int v : e.outputs) depends[v] = reached;
       std::vector<Array> outs = bind(*e.prim, ins, e.params, e.loc);
       for (size_t i = 0; i < outs.size(); ++i) env[e.outputs[i]] = std::move(outs[i]);
     }
@@ -87,6 +109,14 @@ std::shared_ptr<JaxprImpl> vjp_program(const JaxprImpl& j, const std::vector<boo
         any = any || ct[v].valid();
       }
       if (!any || e.prim->has(kNotDifferentiable)) continue;
+      bool reached = false;
+      for (const Atom& a : e.inputs) {
+        if (a.is_literal() || !depends[a.var]) continue;
+        reached = true;
+        if (is_complex(j.vars[a.var].dtype))
+          complex_derivative("vjp", "at an operand of `" + std::string(e.prim->name) + "`", j.vars[a.var].dtype);
+      }
+      if (!reached) continue;  // no differentiated input behind it: its cotangents are unused
       if (!e.prim->vjp) missing_rule(*e.prim, "vjp");
       ScopedLocation at(e.loc);
       std::vector<Array> ins, outs;

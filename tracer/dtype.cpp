@@ -17,19 +17,20 @@ constexpr DTypeInfo kInfo[] = {
     {"bool", "bool", 1},   {"i32", "int32", 4},   {"i64", "int64", 8},   {"bf16", "bfloat16", 2},
     {"f16", "float16", 2}, {"f32", "float32", 4}, {"f64", "float64", 8}, {"i8", "int8", 1},
     {"i16", "int16", 2},   {"u8", "uint8", 1},    {"u16", "uint16", 2},  {"u32", "uint32", 4},
-    {"u64", "uint64", 8},
+    {"u64", "uint64", 8},  {"c64", "complex64", 8}, {"c128", "complex128", 16},
 };
 
-// Lattice nodes: the dtypes plus the two weak nodes i* and f*.
-enum Node { kB, kIW, kU8, kU16, kU32, kU64, kI8, kI16, kI32, kI64, kFW, kBF16, kF16, kF32, kF64, kNumNodes };
+// Lattice nodes: the dtypes plus the three weak nodes i*, f* and c*.
+enum Node { kB, kIW, kU8, kU16, kU32, kU64, kI8, kI16, kI32, kI64, kFW, kBF16, kF16, kF32, kF64, kCW, kC64, kC128, kNumNodes };
 // Direct successors in JAX's lattice (jax._src.dtypes, restricted to strata's types).
 constexpr std::array<std::initializer_list<int>, kNumNodes> kEdges = {{
     {kIW},                          // bool
     {kU8, kI8},                     // i*
     {kU16, kI16}, {kU32, kI32}, {kU64, kI64}, {kFW},  // u8 u16 u32 u64
     {kI16}, {kI32}, {kI64}, {kFW},  // i8 i16 i32 i64
-    {kBF16, kF16},                  // f*
-    {kF32}, {kF32}, {kF64}, {},     // bf16 f16 f32 f64
+    {kBF16, kF16, kCW},             // f*
+    {kF32}, {kF32}, {kF64, kC64}, {kC128},  // bf16 f16 f32 f64
+    {kC64}, {kC128}, {},            // c* c64 c128
 }};
 
 // ancestors[n] = bitmask of nodes >= n.
@@ -44,7 +45,7 @@ constexpr std::array<uint32_t, kNumNodes> compute_ancestors() {
 constexpr auto kUp = compute_ancestors();
 
 Node node_of(TypeSpec t) {
-  if (t.weak && t.dtype != DType::bool_) return is_floating(t.dtype) ? kFW : kIW;
+  if (t.weak && t.dtype != DType::bool_) return is_complex(t.dtype) ? kCW : is_floating(t.dtype) ? kFW : kIW;
   switch (t.dtype) {
     case DType::bool_: return kB;
     case DType::i8: return kI8;
@@ -59,6 +60,8 @@ Node node_of(TypeSpec t) {
     case DType::f16: return kF16;
     case DType::f32: return kF32;
     case DType::f64: return kF64;
+    case DType::c64: return kC64;
+    case DType::c128: return kC128;
   }
   return kF32;
 }
@@ -69,7 +72,12 @@ std::size_t itemsize(DType t) { return kInfo[static_cast<int>(t)].size; }
 std::string_view short_name(DType t) { return kInfo[static_cast<int>(t)].short_name; }
 std::string_view long_name(DType t) { return kInfo[static_cast<int>(t)].long_name; }
 bool is_floating(DType t) { return t == DType::bf16 || t == DType::f16 || t == DType::f32 || t == DType::f64; }
-bool is_integer(DType t) { return t != DType::bool_ && !is_floating(t); }
+bool is_complex(DType t) { return t == DType::c64 || t == DType::c128; }
+bool is_integer(DType t) { return t != DType::bool_ && !is_floating(t) && !is_complex(t); }
+DType real_dtype(DType t) { return t == DType::c64 ? DType::f32 : t == DType::c128 ? DType::f64 : t; }
+DType complex_dtype(DType t) {
+  return t == DType::f64 || t == DType::c128 ? DType::c128 : DType::c64;
+}
 bool is_unsigned_integer(DType t) {
   return t == DType::u8 || t == DType::u16 || t == DType::u32 || t == DType::u64;
 }
@@ -104,6 +112,13 @@ TypeSpec promote_types(TypeSpec a, TypeSpec b) {
     case kF16: return {DType::f16, false};
     case kF32: return {DType::f32, false};
     case kF64: return {DType::f64, false};
+    case kC64: return {DType::c64, false};
+    case kC128: return {DType::c128, false};
+    case kCW: {  // weak complex: c128 when a weak operand is 64 bits a part, else c64
+      bool wide = false;
+      for (TypeSpec t : {a, b}) wide |= t.weak && (t.dtype == DType::f64 || t.dtype == DType::c128);
+      return {wide ? DType::c128 : DType::c64, true};
+    }
     case kIW:  // both weak ints (or a weak int with bool): the wider stored width
       return {(a.weak && a.dtype == DType::i64) || (b.weak && b.dtype == DType::i64) ? DType::i64 : DType::i32, true};
     default: {  // kFW: the widest weak float among the operands, else f32

@@ -36,7 +36,11 @@ std::string literal_string(const Array& a) {
   if (t == DType::bool_) v = a.item<bool>() ? "True" : "False";
   else if (is_unsigned_integer(t)) v = std::to_string(a.item<uint64_t>());
   else if (is_integer(t)) v = std::to_string(a.item<int64_t>());
-  else if (t == DType::f64) v = float_string(a.item<double>());
+  else if (is_complex(t)) {  // Python's spelling: (1.5-2.0j)
+    std::complex<double> z = a.item<std::complex<double>>();
+    std::string im = float_string(z.imag());
+    v = "(" + float_string(z.real()) + (im[0] == '-' ? "" : "+") + im + "j)";
+  } else if (t == DType::f64) v = float_string(a.item<double>());
   else v = float_string(static_cast<double>(a.item<float>()));
   return v + ":" + type_string(t, a.shape());
 }

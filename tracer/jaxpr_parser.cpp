@@ -410,6 +410,7 @@ class Parser {
     try {
       check_arity(prim, in.size());
       out = prim.shape_rule(in, params);
+      check_complex(prim, in, out);
     } catch (const ParamError& ex) {
       fail(q.prim, "expects `" + q.name + "`'s parameter '" + ex.name + "' to be " + ex.expected + ", but got " + ex.got);
     } catch (const std::exception& ex) {

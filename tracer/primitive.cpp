@@ -27,3 +27,15 @@ const Primitive* find_primitive(std::string_view name) {
 }
 
 }  // namespace strata
+
+namespace strata {
+
+void check_complex(const Primitive& prim, std::span<const AbstractValue> in, std::span<const AbstractValue> out) {
+  if (prim.has(kElementwise) || prim.has(kTakesComplex)) return;
+  for (std::span<const AbstractValue> side : {in, out})
+    for (const AbstractValue& av : side)
+      if (is_complex(av.dtype))
+        throw DTypeError(std::string(prim.name) + ": complex numbers are not supported here yet, but got " + av.str());
+}
+
+}  // namespace strata

@@ -23,6 +23,10 @@ enum PrimitiveTrait : uint32_t {
   // Communicates over a named axis (params axis_name, axis_size, mesh, mesh_dims): vmap runs
   // its batching rule whenever the axis is vmap's own, even on unbatched operands.
   kCollective = 1u << 2,
+  // Takes and makes complex numbers (c64, c128). Elementwise primitives say which dtypes they
+  // take in their own rules; any other primitive without this trait refuses complex operands
+  // and results in bind (check_complex), so its kernels never see one.
+  kTakesComplex = 1u << 3,
 };
 
 // A view of one array's data handed to an eager kernel.
@@ -69,6 +73,11 @@ inline constexpr int not_mapped = -1;
 using BatchRule = std::pair<std::vector<Array>, std::vector<int>> (*)(std::span<const Array> args,
                                                                        std::span<const int> batch_dims,
                                                                        const Params& params);
+
+struct Primitive;
+// Refuses complex operands or results of a primitive that is neither kElementwise nor
+// kTakesComplex, naming the primitive and the value (DTypeError).
+void check_complex(const Primitive& prim, std::span<const AbstractValue> in, std::span<const AbstractValue> out);
 
 struct Primitive {
   std::string_view name;

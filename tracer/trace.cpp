@@ -141,6 +141,7 @@ std::vector<Array> bind(const Primitive& prim, std::span<const Array> inputs,
   }
   check_arity(prim, in_avals.size());
   std::vector<AbstractValue> out_avals = prim.shape_rule(in_avals, params);
+  check_complex(prim, in_avals, out_avals);
   // A result whose element count (or byte size) does not fit in 64 bits is refused here, once
   // for every primitive, before anything is allocated or traced.
   for (const AbstractValue& av : out_avals) {

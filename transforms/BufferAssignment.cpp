@@ -16,6 +16,7 @@
 //    Without sharing, each buffer gets the next free offset in order of first use.
 #include "transforms/BufferAssignment.h"
 #include "transforms/EntryFunction.h"
+#include "dialect/ElementTypes.h"
 
 #include <algorithm>
 #include <utility>
@@ -61,8 +62,8 @@ Operation* inPlaceSource(Operation* op, Value out, const DenseMap<Operation*, in
     // Element i of the result lands exactly on element i of the input.
     if (in->get().getType() != out.getType() &&
         (cast<MemRefType>(in->get().getType()).getShape() != cast<MemRefType>(out.getType()).getShape() ||
-         cast<MemRefType>(in->get().getType()).getElementTypeBitWidth() !=
-             cast<MemRefType>(out.getType()).getElementTypeBitWidth()))
+         storageBits(cast<MemRefType>(in->get().getType()).getElementType()) !=
+             storageBits(cast<MemRefType>(out.getType()).getElementType())))
       continue;
     bool alone = true;
     for (OpOperand& other : op->getOpOperands())
@@ -110,10 +111,7 @@ Value viewedBuffer(Value v) {
   return v;
 }
 
-int64_t byteSize(MemRefType t) {
-  int64_t bits = t.getElementTypeBitWidth();
-  return t.getNumElements() * std::max<int64_t>(1, bits / 8);
-}
+int64_t byteSize(MemRefType t) { return storageBytes(t); }
 
 const BufferAssignment::Buffer* BufferAssignment::find(Operation* alloc) const {
   for (const Buffer& b : buffers_)

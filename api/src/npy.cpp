@@ -62,12 +62,11 @@ Descr parse_descr(std::string d, const std::string& path) {
   if (code == "f4") return {DType::f32, big};
   if (code == "f8") return {DType::f64, big};
   if (code == "V2") return {DType::bf16, big};  // ml_dtypes' bfloat16 as NumPy writes it
-  static const std::pair<const char*, const char*> kNames[] = {
-      {"c8", "complex64"}, {"c16", "complex128"}, {"f16", "float128"}};
-  for (auto [c, name] : kNames)
-    if (code == c) fail(path, "its dtype " + std::string(name) + " ('" + d + "') is not one of strata's dtypes "
-                              "(bool, int8-64, uint8-64, bfloat16, float16, float32, float64)");
-  fail(path, "its dtype '" + d + "' is not one of strata's dtypes (bool, int8-64, uint8-64, bfloat16, float16, float32, float64)");
+  if (code == "c8") return {DType::c64, big};
+  if (code == "c16") return {DType::c128, big};
+  constexpr const char* kOurs = " (bool, int8-64, uint8-64, bfloat16, float16, float32, float64, complex64, complex128)";
+  if (code == "f16") fail(path, "its dtype float128 ('" + d + "') is not one of strata's dtypes" + kOurs);
+  fail(path, "its dtype '" + d + "' is not one of strata's dtypes" + kOurs);
 }
 
 Shape parse_shape(const std::string& s, const std::string& path) {
@@ -107,6 +106,8 @@ std::string descr_of(DType t) {
     case DType::f16: return "<f2";
     case DType::f32: return "<f4";
     case DType::f64: return "<f8";
+    case DType::c64: return "<c8";
+    case DType::c128: return "<c16";
   }
   return "";
 }
@@ -143,8 +144,10 @@ Array load_npy(const std::string& path) {
     fail(path, "has " + std::to_string(bytes.size() - data_at) + " bytes of data, but " + shape_tuple(shape) + " of " +
                    std::string(long_name(descr.dtype)) + " needs " + std::to_string(count * size));
   char* data = bytes.data() + data_at;
-  if (descr.big_endian && size > 1)
-    for (size_t i = 0; i < count; ++i) std::reverse(data + i * size, data + (i + 1) * size);
+  // Big-endian values byte-swapped; a complex number's two parts each on their own.
+  const size_t word = is_complex(descr.dtype) ? size / 2 : size;
+  if (descr.big_endian && word > 1)
+    for (size_t i = 0; i < count * size / word; ++i) std::reverse(data + i * word, data + (i + 1) * word);
   if (!fortran || shape.size() < 2) return from_buffer(data, shape, descr.dtype);
   // Fortran order is C order of the reversed shape; transposing it back gives the array.
   Shape reversed(shape.rbegin(), shape.rend());

@@ -66,7 +66,7 @@ std::pair<Array, Array> promote_binary(std::string_view op, const Array& a, cons
 
 Array to_inexact(const Array& x, std::string_view op, const SourceLocation& loc) {
   TypeSpec s = spec(x, op);
-  if (is_floating(s.dtype)) return x;
+  if (is_inexact(s.dtype)) return x;
   return convert(x, TypeSpec{DType::f32, s.weak}, loc);
 }
 

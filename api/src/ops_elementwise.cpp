@@ -24,7 +24,7 @@ Array float_unary(const Primitive& p, std::string_view op, const Array& x, const
 
 void require_int_or_bool(std::string_view op, const Array& x) {
   const AbstractValue& av = api::aval(x, op);
-  if (is_floating(av.dtype))
+  if (is_inexact(av.dtype))
     throw DTypeError(std::string(op) + ": expects bool or integer operands, but got " + av.str());
 }
 
@@ -112,21 +112,21 @@ Array operator-(const Operand& a) { return negative(a.value, a.loc); }
 #include "strata/float_unary.def"
 #undef STRATA_FLOAT_UNARY
 Array floor(const Array& x, SourceLocation loc) {
-  if (!is_floating(api::aval(x, "floor").dtype)) return x;  // integers are already whole
+  if (!is_inexact(api::aval(x, "floor").dtype)) return x;  // integers are already whole
   return bind1(prim::kFloor, {x}, {}, loc);
 }
 Array ceil(const Array& x, SourceLocation loc) {
-  if (!is_floating(api::aval(x, "ceil").dtype)) return x;
+  if (!is_inexact(api::aval(x, "ceil").dtype)) return x;
   return bind1(prim::kCeil, {x}, {}, loc);
 }
 Array round(const Array& x, SourceLocation loc) { return round(x, RoundingMethod::to_nearest_even, loc); }
 Array round(const Array& x, RoundingMethod method, SourceLocation loc) {
-  if (!is_floating(api::aval(x, "round").dtype)) return x;  // integers are already whole
+  if (!is_inexact(api::aval(x, "round").dtype)) return x;  // integers are already whole
   return bind1(prim::kRound, {x}, {{"rounding_method", static_cast<int64_t>(method)}}, loc);
 }
 Array is_finite(const Array& x, SourceLocation loc) {
   // Integers and bools are always finite (x == x is true for them), as jnp.isfinite.
-  if (!is_floating(api::aval(x, "is_finite").dtype)) return equal(x, x, loc);
+  if (!is_inexact(api::aval(x, "is_finite").dtype)) return equal(x, x, loc);
   return bind1(prim::kIsFinite, {x}, {}, loc);
 }
 Array abs(const Array& x, SourceLocation loc) {
@@ -136,6 +136,36 @@ Array abs(const Array& x, SourceLocation loc) {
 Array sign(const Array& x, SourceLocation loc) {
   if (api::aval(x, "sign").dtype == DType::bool_) return x;
   return bind1(prim::kSign, {x}, {}, loc);
+}
+
+// ---- Complex numbers ----
+Array complex(const Array& re, const Array& im, SourceLocation loc) {
+  for (const Array* part : {&re, &im})
+    if (is_complex(api::aval(*part, "complex").dtype))
+      throw DTypeError("complex: expects real parts, but got " + api::aval(*part, "complex").str());
+  auto [x, y] = api::promote_binary("complex", api::to_inexact(re, "complex", loc), api::to_inexact(im, "complex", loc), loc);
+  if (x.dtype() != DType::f64) {  // bf16/f16 parts widen to f32 (complex numbers have f32 or f64 parts)
+    x = api::convert(x, {DType::f32, false}, loc);
+    y = api::convert(y, {DType::f32, false}, loc);
+  }
+  return bind1(prim::kComplex, {x, y}, {}, loc);
+}
+Array real(const Array& x, SourceLocation loc) {
+  if (!is_complex(api::aval(x, "real").dtype)) return x;
+  return bind1(prim::kReal, {x}, {}, loc);
+}
+Array imag(const Array& x, SourceLocation loc) {
+  const AbstractValue& av = api::aval(x, "imag");
+  if (!is_complex(av.dtype)) return lax::zeros(av);
+  return bind1(prim::kImag, {x}, {}, loc);
+}
+Array conj(const Array& x, SourceLocation loc) {
+  if (!is_complex(api::aval(x, "conj").dtype)) return x;
+  return bind1(prim::kConj, {x}, {}, loc);
+}
+Array angle(const Array& x, SourceLocation loc) {
+  Array z = api::to_inexact(x, "angle", loc);
+  return atan2(imag(z, loc), real(z, loc), loc);
 }
 
 // ---- Composites of the ops above (jnp's definitions) ----

@@ -80,6 +80,15 @@ TEST(Npy, ReadsFortranOrderAndBigEndian) {
   EXPECT_EQ(st::load_npy(q.string()).to_vector<int32_t>(), (std::vector<int32_t>{258, -2}));
 }
 
+TEST(Npy, ReadsBigEndianComplexPartByPart) {
+  fs::path p = temp_file("c8be.npy");
+  // 1 + 2i: each f32 part big-endian.
+  write_raw(p, "{'descr': '>c8', 'fortran_order': False, 'shape': (1,), }", std::string("\x3f\x80\0\0\x40\0\0\0", 8));
+  st::Array z = st::load_npy(p.string());
+  EXPECT_EQ(z.dtype(), st::c64);
+  EXPECT_EQ(z.to_vector<std::complex<float>>(), (std::vector<std::complex<float>>{{1, 2}}));
+}
+
 TEST(Npy, RefusesWhatItCannotRead) {
   auto message = [](const std::string& path) {
     try {
@@ -90,9 +99,9 @@ TEST(Npy, RefusesWhatItCannotRead) {
     return std::string("no error");
   };
   EXPECT_NE(message("/no/such/file.npy").find("cannot open"), std::string::npos);
-  fs::path c8 = temp_file("c8.npy");
-  write_raw(c8, "{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", "abcdefgh");
-  EXPECT_NE(message(c8.string()).find("complex64"), std::string::npos) << message(c8.string());
+  fs::path f16 = temp_file("f16.npy");
+  write_raw(f16, "{'descr': '<f16', 'fortran_order': False, 'shape': (1,), }", "abcdefghijklmnop");
+  EXPECT_NE(message(f16.string()).find("float128"), std::string::npos) << message(f16.string());
   fs::path short_data = temp_file("short.npy");
   write_raw(short_data, "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }", "12345678");
   EXPECT_NE(message(short_data.string()).find("needs 32"), std::string::npos) << message(short_data.string());

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -37,6 +38,29 @@ inline void expect_arrays_match(const Array& got, const Array& want, const Toler
   ASSERT_EQ(got.shape(), want.shape());
   ASSERT_EQ(got.dtype(), want.dtype());
   DType t = want.dtype();
+  if (is_complex(t)) {
+    // Within tol.ulps of |want| (the compiled code's complex formulas, MLIR's, and eager's,
+    // libstdc++'s, differ by a few ulps of the modulus); nan and inf parts must agree.
+    std::vector<std::complex<double>> g = got.to_vector<std::complex<double>>(), w = want.to_vector<std::complex<double>>();
+    double eps = std::ldexp(1.0, t == c128 ? -52 : -23);
+    int failures = 0;
+    for (size_t i = 0; i < g.size() && failures < 5; ++i) {
+      bool finite = std::isfinite(w[i].real()) && std::isfinite(w[i].imag());
+      bool ok;
+      if (!finite) {
+        auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
+        ok = same(g[i].real(), w[i].real()) && same(g[i].imag(), w[i].imag());
+      } else {
+        double bound = std::max(std::max(tol.ulps, 4.0) * eps * std::abs(w[i]), tol.sum_terms * eps * tol.scale);
+        ok = std::abs(g[i] - w[i]) <= bound;
+      }
+      if (!ok) {
+        ++failures;
+        ADD_FAILURE() << "element " << i << ": compiled " << g[i] << ", eager " << w[i] << " (" << short_name(t) << ")";
+      }
+    }
+    return;
+  }
   if (!is_floating(t)) {
     size_t n = static_cast<size_t>(want.size()) * itemsize(t);
     if (n == 0 || std::memcmp(got.data(), want.data(), n) == 0) return;
@@ -130,6 +154,13 @@ inline Array ints(const std::vector<int64_t>& v, const Shape& shape, DType t) {
 
 // The edge values of `t` as a 1-D array.
 inline Array edges(DType t) {
+  if (is_complex(t)) {  // every pair of the parts' edge values (±0, ±inf, nan, ...) as re + i·im
+    std::vector<double> e = float_edges(real_dtype(t)), re, im;
+    for (double a : e)
+      for (double b : e) { re.push_back(a); im.push_back(b); }
+    Shape s{static_cast<int64_t>(re.size())};
+    return complex(of(re, s, real_dtype(t)), of(im, s, real_dtype(t)));
+  }
   if (t == bool_) return array(std::vector<uint8_t>{0, 1}, {2}, bool_);
   if (is_integer(t)) {
     std::vector<int64_t> v = int_edges(t);
@@ -141,6 +172,13 @@ inline Array edges(DType t) {
 
 // Every pair of edge values: x[i*n + j] = e[i], y[i*n + j] = e[j].
 inline std::pair<Array, Array> edge_pairs(DType t) {
+  if (is_complex(t)) {  // each complex edge value against a few ordinary ones, and itself
+    Array e = edges(t);
+    int64_t n = e.size();
+    Array ordinary = complex(of({1.5, -0.25, 0, 3}, {4}, real_dtype(t)), of({-2, 0.5, 1, 0}, {4}, real_dtype(t)));
+    Array x = broadcast_to(reshape(e, {n, 1}), {n, 5}), y = concatenate({broadcast_to(reshape(ordinary, {1, 4}), {n, 4}), reshape(e, {n, 1})}, 1);
+    return {reshape(x, {n * 5}), reshape(y, {n * 5})};
+  }
   if (t == bool_) {
     std::vector<uint8_t> x{0, 0, 1, 1}, y{0, 1, 0, 1};
     return {array(x, {4}, bool_), array(y, {4}, bool_)};
@@ -161,6 +199,8 @@ inline std::pair<Array, Array> edge_pairs(DType t) {
 
 // Deterministic values of `t` in [lo, hi) (integers: truncated), of `shape`.
 inline Array random_array(const Shape& shape, DType t, double lo, double hi, uint64_t seed = 1) {
+  if (is_complex(t))  // both parts in [lo, hi)
+    return complex(random_array(shape, real_dtype(t), lo, hi, seed), random_array(shape, real_dtype(t), lo, hi, seed + 1000));
   std::vector<double> v = test_values(static_cast<size_t>(num_elements(shape)), lo, hi, seed);
   if (t == bool_) {
     std::vector<uint8_t> b;

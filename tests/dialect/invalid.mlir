@@ -10,7 +10,7 @@ func.func @iota_dimension(%x: tensor<f32>) {
 // -----
 
 func.func @integer_pow_negative_on_integers(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'strata.integer_pow' op expects a float operand for the negative exponent -2, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'strata.integer_pow' op expects a float or complex operand for the negative exponent -2, but got 'tensor<4xi32>'}}
   %0 = strata.integer_pow %x, -2 : tensor<4xi32>
   return
 }
@@ -413,7 +413,7 @@ func.func @fusion_results(%a: tensor<4xf32>) {
 
 // The type constraints come from ODS; one example of their wording.
 func.func @elementwise_types(%a: tensor<4xi32>) {
-  // expected-error @+1 {{'strata.exponential' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'strata.exponential' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float or complex<f32> or complex<f64> values, but got 'tensor<4xi32>'}}
   %0 = strata.exponential %a : tensor<4xi32>
   return
 }

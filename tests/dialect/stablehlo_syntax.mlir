@@ -19,7 +19,7 @@ func.func @elementwise(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4xi32>) 
   %5 = stablehlo.round_nearest_afz %a : tensor<4xf32>
   // CHECK: strata.convert %{{.*}} : (tensor<4xf32>) -> tensor<4xf64>
   %6 = stablehlo.convert %5 : (tensor<4xf32>) -> tensor<4xf64>
-  // CHECK: strata.convert %{{.*}} : (tensor<4xf64>) -> tensor<4xf64>
+  // CHECK: strata.convert %{{.*}} : tensor<4xf64>{{$}}
   %7 = stablehlo.convert %6 : tensor<4xf64>
   func.return %0, %1, %2, %3, %4, %5, %7 : tensor<4xf32>, tensor<4xi1>, tensor<4xi1>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf64>
 }

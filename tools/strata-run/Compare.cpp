@@ -1,6 +1,7 @@
 // Comparing a computed value with the expected one, as StableHLO's check ops define it
 // (CheckOps.h).
 #include <cmath>
+#include <complex>
 #include <sstream>
 
 #include "llvm/ADT/APFloat.h"
@@ -58,7 +59,22 @@ std::string compareValues(const Check& c, mlir::DenseElementsAttr actual, mlir::
   }
   int64_t n = actual.getNumElements(), bad = 0, first = -1;
   std::string firstText;
-  if (isa<mlir::FloatType>(actual.getElementType())) {
+  if (isa<mlir::ComplexType>(actual.getElementType())) {  // each part as a float of its own
+    auto as = actual.getValues<std::complex<llvm::APFloat>>();
+    auto es = expected.getValues<std::complex<llvm::APFloat>>();
+    for (int64_t i = 0; i < n; ++i) {
+      std::complex<llvm::APFloat> a = as[i], e = es[i];
+      if (floatsPass(c, a.real(), e.real()) && floatsPass(c, a.imag(), e.imag())) continue;
+      if (bad++ == 0) {
+        first = i;
+        std::ostringstream s;
+        s.precision(9);
+        s << "(" << toDouble(a.real()) << ", " << toDouble(a.imag()) << ") vs expected (" << toDouble(e.real()) << ", "
+          << toDouble(e.imag()) << ")";
+        firstText = s.str();
+      }
+    }
+  } else if (isa<mlir::FloatType>(actual.getElementType())) {
     auto as = actual.getValues<llvm::APFloat>();
     auto es = expected.getValues<llvm::APFloat>();
     for (int64_t i = 0; i < n; ++i) {

@@ -4,9 +4,9 @@
 namespace strata::kernels {
 
 void convert_elements(const void* src, DType from, void* dst, DType to, int64_t n) {
-  dispatch(from, [&](auto ft) {
+  dispatch_any(from, [&](auto ft) {
     using F = typename decltype(ft)::type;
-    dispatch(to, [&](auto tt) {
+    dispatch_any(to, [&](auto tt) {
       using T = typename decltype(tt)::type;
       const F* s = static_cast<const F*>(src);
       T* d = static_cast<T*>(dst);

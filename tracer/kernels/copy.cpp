@@ -15,6 +15,10 @@ std::vector<int64_t> contiguous_strides(const Shape& shape) {
 
 namespace {
 
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
 template <class T>
 void inner_loop(const char* src, int64_t stride, char* dst, int64_t n) {
   const T* s = reinterpret_cast<const T*>(src);
@@ -36,7 +40,10 @@ void inner(const char* src, int64_t stride, char* dst, int64_t n, std::size_t it
     case 1: inner_loop<uint8_t>(src, stride, dst, n); break;
     case 2: inner_loop<uint16_t>(src, stride, dst, n); break;
     case 4: inner_loop<uint32_t>(src, stride, dst, n); break;
-    default: inner_loop<uint64_t>(src, stride, dst, n); break;
+    case 8: inner_loop<uint64_t>(src, stride, dst, n); break;
+    case 16: inner_loop<Bytes16>(src, stride, dst, n); break;  // c128
+    default:
+      for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * itemsize, src + i * stride * static_cast<int64_t>(itemsize), itemsize);
   }
 }
 

@@ -173,7 +173,7 @@ void dot_general(DType dtype, const void* lhs, const void* rhs, void* out,
   if (p.rv.needs_copy) { rearrange(p.rv, dims.rhs, isz, ws); ws += p.rhs_copy; }
   const MatrixView &lv = p.lv, &rv = p.rv;
   int64_t M = lv.free, N = rv.free, K = lv.contract, B = lv.batch;
-  dispatch(dtype, [&](auto tag) {
+  dispatch_any(dtype, [&](auto tag) {
     using S = typename decltype(tag)::type;
     using C = typename ComputeOf<S>::type;
     if constexpr (std::is_same_v<S, bool>) {

@@ -53,7 +53,7 @@ void reduce_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out
     }
   }
 
-  dispatch(in[0].dtype(), [&](auto tag) {
+  dispatch_any(in[0].dtype(), [&](auto tag) {
     using S = typename decltype(tag)::type;
     if constexpr (!Op::template supports<S>) {
       throw Error("internal: unsupported dtype in reduction");

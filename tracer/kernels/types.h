@@ -4,6 +4,7 @@
 #include <Eigen/Core>
 #include <bit>
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <cstdint>
 #include <limits>
@@ -16,6 +17,8 @@ namespace strata::kernels {
 
 using bf16_t = Eigen::bfloat16;
 using f16_t = Eigen::half;
+using c64_t = std::complex<float>;
+using c128_t = std::complex<double>;
 
 // Storage type of a dtype. bool is stored as one byte, 0 or 1, and handled as C++ `bool`
 // (one byte on every supported ABI), so that uint8_t is free to be u8's.
@@ -34,13 +37,20 @@ template <> struct Storage<DType::bf16> { using type = bf16_t; };
 template <> struct Storage<DType::f16> { using type = f16_t; };
 template <> struct Storage<DType::f32> { using type = float; };
 template <> struct Storage<DType::f64> { using type = double; };
+template <> struct Storage<DType::c64> { using type = c64_t; };
+template <> struct Storage<DType::c128> { using type = c128_t; };
 
 // Compute type: bf16 and f16 are computed in f32 and rounded on store.
 template <class S> struct ComputeOf { using type = S; };
 template <> struct ComputeOf<bf16_t> { using type = float; };
 template <> struct ComputeOf<f16_t> { using type = float; };
 
-// Calls fn(S{}) with S the storage type of `t` (as a value of a tag type).
+template <class T> inline constexpr bool is_complex_storage = false;
+template <class T> inline constexpr bool is_complex_storage<std::complex<T>> = true;
+
+// Calls fn(S{}) with S the storage type of `t` (as a value of a tag type): a real dtype's.
+// Kernels that take complex numbers too call dispatch_any; the shape rules keep complex
+// operands from the others.
 template <class S> struct Tag { using type = S; };
 template <class Fn>
 decltype(auto) dispatch(DType t, Fn&& fn) {
@@ -58,8 +68,17 @@ decltype(auto) dispatch(DType t, Fn&& fn) {
     case DType::f16: return fn(Tag<f16_t>{});
     case DType::f32: return fn(Tag<float>{});
     case DType::f64: return fn(Tag<double>{});
+    case DType::c64: case DType::c128: break;
   }
-  throw Error("internal: unknown dtype");
+  throw Error("internal: a kernel of real dtypes was given " + std::string(short_name(t)));
+}
+
+// dispatch, with c64 and c128 (std::complex<float>, std::complex<double>) too.
+template <class Fn>
+decltype(auto) dispatch_any(DType t, Fn&& fn) {
+  if (t == DType::c64) return fn(Tag<c64_t>{});
+  if (t == DType::c128) return fn(Tag<c128_t>{});
+  return dispatch(t, std::forward<Fn>(fn));
 }
 
 template <class T>
@@ -104,6 +123,15 @@ template <class To, class From>
 inline To convert_value(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
+  } else if constexpr (is_complex_storage<From>) {
+    // complex -> bool: either part nonzero; complex -> real: the real part (as JAX, which
+    // warns); complex -> complex: each part.
+    if constexpr (std::is_same_v<To, bool>) return v.real() != 0 || v.imag() != 0;
+    else if constexpr (is_complex_storage<To>) return To(static_cast<typename To::value_type>(v.real()),
+                                                         static_cast<typename To::value_type>(v.imag()));
+    else return convert_value<To>(v.real());
+  } else if constexpr (is_complex_storage<To>) {  // real -> complex: the real part, 0i
+    return To(convert_value<typename To::value_type>(v), 0);
   } else if constexpr (std::is_same_v<To, bool>) {
     if constexpr (std::is_same_v<From, double>) return v != 0.0;  // an f64 subnormal is true
     else if constexpr (is_float_storage<From>) return static_cast<float>(v) != 0.0f;

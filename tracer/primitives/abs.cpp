@@ -20,6 +20,21 @@ Array scale(const Array& g, const Array& x, const Array&) {
   return lax::select(lax::ge(x, ad::scalar_like(0.0, x)), g, lax::neg(g));
 }
 
+// |z| of a complex z is real (c64 -> f32): std::abs, hypot's care against overflow.
+void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
+  if (!is_complex(in[0].dtype())) return elementwise::unary_kernel<Op>(in, out, p);
+  kernels::dispatch_any(in[0].dtype(), [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    if constexpr (elementwise::kIsComplex<S>) {
+      const S* x = in[0].as<S>();
+      auto* y = out[0].as<typename S::value_type>();
+      kernels::parallel_for(out[0].size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i) y[i] = std::abs(x[i]);
+      });
+    }
+  });
+}
+
 }  // namespace
 
 const Primitive prim::kAbs{
@@ -27,9 +42,11 @@ const Primitive prim::kAbs{
     .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("abs", in, elementwise::Accepts::kNumeric, false);
+      std::vector<AbstractValue> r = elementwise::rule("abs", in, elementwise::Accepts::kNumeric, false);
+      r[0].dtype = real_dtype(r[0].dtype);
+      return r;
     },
-    .eager = elementwise::unary_kernel<Op>,
+    .eager = kernel,
     .jvp = ad::unary_jvp<scale>,
     .vjp = ad::unary_vjp<scale>,
     .batch = elementwise::batch_rule<prim::kAbs>,

@@ -11,6 +11,9 @@ namespace {
 std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params& p) {
   primitives::expect_arity("bitcast_convert_type", in, 1);
   DType to = p.get_dtype("new_dtype");
+  if (is_complex(to) || is_complex(in[0].dtype))
+    throw DTypeError("bitcast_convert_type: does not reinterpret complex numbers yet, but got " + in[0].str() + " to " +
+                     std::string(short_name(to)));
   if (itemsize(to) != itemsize(in[0].dtype) || to == DType::bool_ || in[0].dtype == DType::bool_)
     throw DTypeError("bitcast_convert_type: expects a non-bool dtype of the operand's width (" +
                      std::to_string(itemsize(in[0].dtype) * 8) + " bits), but got " +

@@ -57,6 +57,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 const Primitive prim::kBroadcastInDim{
     .name = "broadcast_in_dim",
     .arity = 1,
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -16,7 +16,7 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
     if (!in[k].shape.empty() && in[k].shape != in[1].shape)
       throw ShapeError("clamp: expects bounds that are 0-d or of the operand's shape, but got " + in[0].str() +
                        ", " + in[1].str() + " and " + in[2].str());
-  std::vector<AbstractValue> r = elementwise::rule("clamp", in, elementwise::Accepts::kAny, false);
+  std::vector<AbstractValue> r = elementwise::rule("clamp", in, elementwise::Accepts::kOrdered, false);
   r[0].weak = in[1].weak;
   return r;
 }

@@ -86,6 +86,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 
 const Primitive prim::kConcatenate{
     .name = "concatenate",
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -130,6 +130,7 @@ std::pair<std::vector<Array>, std::vector<int>> batch(std::span<const Array> arg
 
 const Primitive prim::kCond{
     .name = "cond",
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eval = eval,
     .jvp = jvp,

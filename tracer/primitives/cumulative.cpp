@@ -53,7 +53,9 @@ template <class C> C logaddexp(C a, C b) {
 template <class C> C combine(Kind k, C a, C b) {
   if (k == Kind::kSum) return kernels::WrappingAdd{}(a, b);
   if (k == Kind::kProd) return kernels::WrappingMul{}(a, b);
-  if constexpr (std::is_integral_v<C>) {
+  if constexpr (kernels::is_complex_storage<C>) {
+    return a;  // only sums and products take complex operands (the rule)
+  } else if constexpr (std::is_integral_v<C>) {
     switch (k) {
       case Kind::kMax: return a > b ? a : b;
       case Kind::kMin: return a < b ? a : b;
@@ -81,6 +83,8 @@ std::vector<AbstractValue> rule(Kind k, std::span<const AbstractValue> in, const
     throw DTypeError(name + ": expects " +
                      (k == Kind::kLogSumExp ? "a floating-point operand" : "a numeric operand") + ", but got " +
                      x.str());
+  if ((k == Kind::kMax || k == Kind::kMin) && is_complex(x.dtype))
+    throw DTypeError(name + ": expects an ordered dtype (not complex), but got " + x.str());
   int64_t axis = p.get_int("axis");
   if (axis < 0 || axis >= static_cast<int64_t>(x.shape.size()))
     throw ValueError(name + ": axis " + std::to_string(axis) + " is out of range for " + x.str());
@@ -98,7 +102,7 @@ void kernel(Kind k, std::span<const KernelArg> in, std::span<const KernelArg> ou
   for (size_t d = 0; d < axis; ++d) outer *= s[d];
   for (size_t d = axis + 1; d < s.size(); ++d) inner *= s[d];
   if (n == 0 || outer == 0 || inner == 0) return;
-  kernels::dispatch(in[0].dtype(), [&](auto tag) {
+  kernels::dispatch_any(in[0].dtype(), [&](auto tag) {
     using S = typename decltype(tag)::type;
     using C = typename kernels::ComputeOf<S>::type;
     const S* x = in[0].as<S>();

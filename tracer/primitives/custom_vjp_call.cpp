@@ -78,6 +78,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 
 const Primitive prim::kCustomVjpCall{
     .name = "custom_vjp_call",
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eval = eval,
     .jvp = jvp,

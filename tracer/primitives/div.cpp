@@ -17,7 +17,7 @@ struct IntDiv {
 };
 
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S>;
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S> || elementwise::kIsComplex<S>;
   template <class X, class Y> static auto eval(const X& x, const Y& y) {
     using T = typename X::Scalar;
     if constexpr (std::is_integral_v<T>) return x.binaryExpr(y, IntDiv{});

@@ -112,6 +112,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 const Primitive prim::kDotGeneral{
     .name = "dot_general",
     .arity = 2,
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -61,6 +61,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 
 const Primitive prim::kDynamicSlice{
     .name = "dynamic_slice",
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

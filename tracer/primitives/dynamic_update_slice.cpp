@@ -82,6 +82,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 
 const Primitive prim::kDynamicUpdateSlice{
     .name = "dynamic_update_slice",
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -22,15 +22,20 @@ namespace strata::elementwise {
 using kernels::bf16_t;
 using kernels::f16_t;
 
-// Which operand dtypes an elementwise primitive accepts.
-enum class Accepts { kFloat, kNumeric, kSigned, kIntOrBool, kInt, kAny };
+// Which operand dtypes an elementwise primitive accepts: kFloat real floats, kInexact floats
+// or complex, kNumeric anything but bool, kRealNumeric neither bool nor complex, kOrdered
+// anything but complex (what has an order), kAny everything.
+enum class Accepts { kFloat, kInexact, kNumeric, kRealNumeric, kIntOrBool, kInt, kOrdered, kAny };
 
 inline bool accepts(Accepts a, DType t) {
   switch (a) {
     case Accepts::kFloat: return is_floating(t);
-    case Accepts::kNumeric: case Accepts::kSigned: return t != DType::bool_;
-    case Accepts::kIntOrBool: return !is_floating(t);
+    case Accepts::kInexact: return is_inexact(t);
+    case Accepts::kNumeric: return t != DType::bool_;
+    case Accepts::kRealNumeric: return t != DType::bool_ && !is_complex(t);
+    case Accepts::kIntOrBool: return is_integer(t) || t == DType::bool_;
     case Accepts::kInt: return is_integer(t);
+    case Accepts::kOrdered: return !is_complex(t);
     case Accepts::kAny: return true;
   }
   return false;
@@ -38,10 +43,13 @@ inline bool accepts(Accepts a, DType t) {
 
 inline const char* accepts_text(Accepts a) {
   switch (a) {
-    case Accepts::kFloat: return "a floating-point dtype (bf16, f16, f32, f64)";
-    case Accepts::kNumeric: case Accepts::kSigned: return "a numeric dtype (not bool)";
+    case Accepts::kFloat: return "a real floating-point dtype (bf16, f16, f32, f64)";
+    case Accepts::kInexact: return "a floating-point or complex dtype (bf16, f16, f32, f64, c64, c128)";
+    case Accepts::kNumeric: return "a numeric dtype (not bool)";
+    case Accepts::kRealNumeric: return "a real numeric dtype (not bool, not complex)";
     case Accepts::kIntOrBool: return "an integer or bool dtype";
     case Accepts::kInt: return "an integer dtype";
+    case Accepts::kOrdered: return "an ordered dtype (not complex)";
     case Accepts::kAny: return "any dtype";
   }
   return "";
@@ -220,7 +228,7 @@ void map_binary(const KernelArg& a, const KernelArg& b, const KernelArg& o) {
 // Dispatches on the operand dtype and runs map_unary / map_binary for the dtypes Op accepts.
 template <class Op, bool kBoolResult = false>
 void unary_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params&) {
-  kernels::dispatch(in[0].dtype(), [&](auto tag) {
+  kernels::dispatch_any(in[0].dtype(), [&](auto tag) {
     using S = typename decltype(tag)::type;
     using O = std::conditional_t<kBoolResult, bool, S>;
     if constexpr (Op::template supports<S>) map_unary<S, O, Op>(in[0], out[0]);
@@ -230,7 +238,7 @@ void unary_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out,
 
 template <class Op, bool kBoolResult = false>
 void binary_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params&) {
-  kernels::dispatch(in[0].dtype(), [&](auto tag) {
+  kernels::dispatch_any(in[0].dtype(), [&](auto tag) {
     using S = typename decltype(tag)::type;
     using O = std::conditional_t<kBoolResult, bool, S>;
     if constexpr (Op::template supports<S>) map_binary<S, O, Op>(in[0], in[1], out[0]);
@@ -242,5 +250,14 @@ void binary_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out
 template <class S> inline constexpr bool kIsFloat = kernels::is_float_storage<S>;
 template <class S> inline constexpr bool kIsInt = kernels::is_int_storage<S>;
 template <class S> inline constexpr bool kIsBool = std::is_same_v<S, bool>;
+template <class S> inline constexpr bool kIsComplex = kernels::is_complex_storage<S>;
+
+// Applies f to each element of an Eigen array expression (complex kernels: std::exp, std::log,
+// ... of std::complex, C99's Annex G special values).
+template <class X, class F>
+auto each(const X& x, F f) {
+  using T = typename X::Scalar;
+  return Vec<T>(x.unaryExpr([f](const T& v) { return static_cast<T>(f(v)); }));
+}
 
 }  // namespace strata::elementwise

@@ -9,8 +9,13 @@ namespace {
 // overflows early in f32 (exp(88.5f) = inf) and gives exp(-inf) = 5.6e-309 in f64: lanes
 // outside the range where it is right take std::exp.
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsComplex<S>;
   template <class X> static auto eval(const X& x) {
+    using T = typename X::Scalar;
+    if constexpr (elementwise::kIsComplex<T>) return elementwise::each(x, [](T v) { return std::exp(v); });
+    else return real(x);
+  }
+  template <class X> static auto real(const X& x) {
     using T = typename X::Scalar;
     constexpr bool kF32 = std::is_same_v<T, float>;
     const T lo = kF32 ? T(-87) : T(-708), hi = kF32 ? T(88) : T(709);
@@ -32,7 +37,7 @@ const Primitive prim::kExp{
     .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("exp", in, elementwise::Accepts::kFloat, false);
+      return elementwise::rule("exp", in, elementwise::Accepts::kInexact, false);
     },
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,

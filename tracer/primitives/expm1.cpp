@@ -1,13 +1,18 @@
 // tracer/primitives/expm1.cpp — `expm1`: e^x - 1, accurate near 0.
 #include "ad_rules.h"
 #include "elementwise.h"
+#include "../kernels/complex_math.h"
 
 namespace strata {
 namespace {
 
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
-  template <class X> static auto eval(const X& x) { return x.expm1(); }
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsComplex<S>;
+  template <class X> static auto eval(const X& x) {
+    using T = typename X::Scalar;
+    if constexpr (elementwise::kIsComplex<T>) return elementwise::each(x, [](T v) { return kernels::complex_expm1(v); });
+    else return x.expm1();
+  }
 };
 
 // g times the derivative at x (y is the output).
@@ -20,7 +25,7 @@ const Primitive prim::kExpm1{
     .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("expm1", in, elementwise::Accepts::kFloat, false);
+      return elementwise::rule("expm1", in, elementwise::Accepts::kInexact, false);
     },
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,

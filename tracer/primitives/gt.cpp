@@ -5,7 +5,7 @@ namespace strata {
 namespace {
 
 struct Op {
-  template <class S> static constexpr bool supports = true;
+  template <class S> static constexpr bool supports = !elementwise::kIsComplex<S>;
   template <class X, class Y> static auto eval(const X& x, const Y& y) { return (x > y); }
 };
 
@@ -16,7 +16,7 @@ const Primitive prim::kGt{
     .arity = 2,
     .traits = kElementwise | kNotDifferentiable,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("gt", in, elementwise::Accepts::kAny, true);
+      return elementwise::rule("gt", in, elementwise::Accepts::kOrdered, true);
     },
     .eager = elementwise::binary_kernel<Op, true>,
     .batch = elementwise::batch_rule<prim::kGt>,

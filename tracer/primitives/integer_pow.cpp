@@ -38,7 +38,7 @@ T integer_pow(T x, int64_t y) {
 std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params& p) {
   int64_t y = p.get_int("y");
   std::vector<AbstractValue> out = elementwise::rule("integer_pow", in, elementwise::Accepts::kNumeric, false);
-  if (y < 0 && !is_floating(in[0].dtype))
+  if (y < 0 && !is_inexact(in[0].dtype))
     throw DTypeError("integer_pow: integers cannot be raised to a negative power, but got " + in[0].str() +
                      " to the power " + std::to_string(y));
   return out;
@@ -46,9 +46,9 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
 
 void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
   int64_t y = p.get_int("y");
-  kernels::dispatch(in[0].dtype(), [&](auto tag) {
+  kernels::dispatch_any(in[0].dtype(), [&](auto tag) {
     using S = typename decltype(tag)::type;
-    if constexpr (elementwise::kIsFloat<S> || elementwise::kIsInt<S>) {
+    if constexpr (elementwise::kIsFloat<S> || elementwise::kIsInt<S> || elementwise::kIsComplex<S>) {
       using C = typename kernels::ComputeOf<S>::type;
       const S* x = in[0].as<S>();
       S* o = out[0].as<S>();

@@ -8,8 +8,13 @@ namespace {
 // Eigen's vectorised log treats subnormal inputs as the smallest normal (log(1e-40f) =
 // -87.3, not -92.1): those lanes (and 0, negatives, nan) take std::log.
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsComplex<S>;
   template <class X> static auto eval(const X& x) {
+    using T = typename X::Scalar;
+    if constexpr (elementwise::kIsComplex<T>) return elementwise::each(x, [](T v) { return std::log(v); });
+    else return real(x);
+  }
+  template <class X> static auto real(const X& x) {
     using T = typename X::Scalar;
     Eigen::Array<T, Eigen::Dynamic, 1> r = x.log();
     if (!elementwise::all_at_least(x, std::numeric_limits<T>::min()))
@@ -29,7 +34,7 @@ const Primitive prim::kLog{
     .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("log", in, elementwise::Accepts::kFloat, false);
+      return elementwise::rule("log", in, elementwise::Accepts::kInexact, false);
     },
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,

@@ -1,13 +1,18 @@
 // tracer/primitives/log1p.cpp — `log1p`: log(1 + x), accurate near 0.
 #include "ad_rules.h"
 #include "elementwise.h"
+#include "../kernels/complex_math.h"
 
 namespace strata {
 namespace {
 
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
-  template <class X> static auto eval(const X& x) { return x.log1p(); }
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsComplex<S>;
+  template <class X> static auto eval(const X& x) {
+    using T = typename X::Scalar;
+    if constexpr (elementwise::kIsComplex<T>) return elementwise::each(x, [](T v) { return kernels::complex_log1p(v); });
+    else return x.log1p();
+  }
 };
 
 // g times the derivative at x (y is the output).
@@ -20,7 +25,7 @@ const Primitive prim::kLog1p{
     .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("log1p", in, elementwise::Accepts::kFloat, false);
+      return elementwise::rule("log1p", in, elementwise::Accepts::kInexact, false);
     },
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,

@@ -9,8 +9,13 @@ namespace {
 // rational approximation off by 100+ ULPs below x = -5. Far out (and nan), e^x / (1 + e^x)
 // keeps the tiny results of large negative x.
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsComplex<S>;
   template <class X> static auto eval(const X& x) {
+    using T = typename X::Scalar;
+    if constexpr (elementwise::kIsComplex<T>) return elementwise::each(x, [](T v) { return T(1) / (T(1) + std::exp(-v)); });
+    else return real(x);
+  }
+  template <class X> static auto real(const X& x) {
     using T = typename X::Scalar;
     const T lim = std::is_same_v<T, float> ? T(80) : T(700);
     Eigen::Array<T, Eigen::Dynamic, 1> in = x, r = ((T(0) - in).exp() + T(1)).inverse();
@@ -34,7 +39,7 @@ const Primitive prim::kLogistic{
     .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("logistic", in, elementwise::Accepts::kFloat, false);
+      return elementwise::rule("logistic", in, elementwise::Accepts::kInexact, false);
     },
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,

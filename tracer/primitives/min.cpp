@@ -17,7 +17,7 @@ const Primitive prim::kMin{
     .arity = 2,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("min", in, elementwise::Accepts::kNumeric, false);
+      return elementwise::rule("min", in, elementwise::Accepts::kRealNumeric, false);
     },
     .eager = elementwise::binary_kernel<Op>,
     .jvp = ad::binary_extremum_jvp,

@@ -12,7 +12,7 @@ struct Fn {
 };
 
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S>;
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S> || elementwise::kIsComplex<S>;
   template <class X> static auto eval(const X& x) { return x.unaryExpr(Fn{}); }
 };
 

@@ -12,7 +12,7 @@ struct Fn {
 };
 
 struct Op {
-  template <class S> static constexpr bool supports = !elementwise::kIsFloat<S>;
+  template <class S> static constexpr bool supports = elementwise::kIsInt<S> || elementwise::kIsBool<S>;
   template <class X> static auto eval(const X& x) { return x.unaryExpr(Fn{}); }
 };
 

@@ -27,7 +27,7 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
   const Shape& is = in[0].shape();
   const Shape& os = out[0].shape();
   size_t rank = is.size();
-  kernels::dispatch(out[0].dtype(), [&](auto tag) {
+  kernels::dispatch_any(out[0].dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* x = in[0].as<T>();
     T* y = out[0].as<T>();
@@ -100,6 +100,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 const Primitive prim::kPad{
     .name = "pad",
     .arity = 2,
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -50,6 +50,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 const Primitive prim::kReduceProd{
     .name = "reduce_prod",
     .arity = 1,
+    .traits = kTakesComplex,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) {
       return kernels::reduce_rule("reduce_prod", in, p, false);
     },

@@ -37,6 +37,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 const Primitive prim::kReduceSum{
     .name = "reduce_sum",
     .arity = 1,
+    .traits = kTakesComplex,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) {
       return kernels::reduce_rule("reduce_sum", in, p, false);
     },

@@ -46,7 +46,7 @@ const Primitive prim::kRem{
     .arity = 2,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("rem", in, elementwise::Accepts::kNumeric, false);
+      return elementwise::rule("rem", in, elementwise::Accepts::kRealNumeric, false);
     },
     .eager = elementwise::binary_kernel<Op>,
     .jvp = jvp,

@@ -295,6 +295,7 @@ std::pair<std::vector<Array>, std::vector<int>> batch(std::span<const Array> arg
 
 const Primitive prim::kScan{
     .name = "scan",
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eval = eval,
     .jvp = jvp,

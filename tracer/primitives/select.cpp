@@ -23,7 +23,7 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
 void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params&) {
   const bool* p = in[0].as<bool>();
   bool ps = in[0].shape().empty(), ts = in[1].shape().empty(), fs = in[2].shape().empty();
-  kernels::dispatch(out[0].dtype(), [&](auto tag) {
+  kernels::dispatch_any(out[0].dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* t = in[1].as<T>();
     const T* f = in[2].as<T>();

@@ -6,8 +6,12 @@ namespace strata {
 namespace {
 
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
-  template <class X> static auto eval(const X& x) { return x.sin(); }
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsComplex<S>;
+  template <class X> static auto eval(const X& x) {
+    using T = typename X::Scalar;
+    if constexpr (elementwise::kIsComplex<T>) return elementwise::each(x, [](T v) { return std::sin(v); });
+    else return x.sin();
+  }
 };
 
 // g times the derivative at x (y is the output).
@@ -20,7 +24,7 @@ const Primitive prim::kSin{
     .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("sin", in, elementwise::Accepts::kFloat, false);
+      return elementwise::rule("sin", in, elementwise::Accepts::kInexact, false);
     },
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,

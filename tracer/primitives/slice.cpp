@@ -67,6 +67,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 const Primitive prim::kSlice{
     .name = "slice",
     .arity = 1,
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -13,7 +13,7 @@ struct Fn {
 };
 
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsComplex<S>;
   template <class X> static auto eval(const X& x) { return x.unaryExpr(Fn{}); }
 };
 
@@ -27,7 +27,7 @@ const Primitive prim::kSqrt{
     .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("sqrt", in, elementwise::Accepts::kFloat, false);
+      return elementwise::rule("sqrt", in, elementwise::Accepts::kInexact, false);
     },
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,

@@ -7,7 +7,7 @@ namespace strata {
 namespace {
 
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S>;
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S> || elementwise::kIsComplex<S>;
   template <class X, class Y> static auto eval(const X& x, const Y& y) { return kernels::wrapping_sub(x, y); }
 };
 

@@ -42,6 +42,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 const Primitive prim::kTranspose{
     .name = "transpose",
     .arity = 1,
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -161,6 +161,7 @@ std::pair<std::vector<Array>, std::vector<int>> batch(std::span<const Array> arg
 
 const Primitive prim::kWhile{
     .name = "while",
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eval = eval,
     .jvp = jvp,

@@ -9,7 +9,7 @@ struct Fn {
 };
 
 struct Op {
-  template <class S> static constexpr bool supports = !elementwise::kIsFloat<S>;
+  template <class S> static constexpr bool supports = elementwise::kIsInt<S> || elementwise::kIsBool<S>;
   template <class X, class Y> static auto eval(const X& x, const Y& y) { return x.binaryExpr(y, Fn{}); }
 };
 

@@ -1,6 +1,7 @@
 // strata/array.h — Array: an immutable n-dimensional value, a cheap handle on shared data.
 #pragma once
 
+#include <complex>
 #include <concepts>
 #include <cstdint>
 #include <iosfwd>
@@ -23,11 +24,14 @@ struct ArrayImpl;
 struct Index;
 class At;
 
-// The dtype a C++ element type maps to: float → f32, double → f64, bool → bool_, and each
-// integer type to the integer dtype of its width and signedness (int8_t → i8, uint32_t → u32).
+// The dtype a C++ element type maps to: float → f32, double → f64, bool → bool_,
+// std::complex<float> → c64, std::complex<double> → c128, and each integer type to the
+// integer dtype of its width and signedness (int8_t → i8, uint32_t → u32).
 template <class T>
 constexpr DType dtype_of() {
   if constexpr (std::is_same_v<T, bool>) return DType::bool_;
+  else if constexpr (std::is_same_v<T, std::complex<float>>) return DType::c64;
+  else if constexpr (std::is_same_v<T, std::complex<double>>) return DType::c128;
   else if constexpr (std::is_same_v<T, float>) return DType::f32;
   else if constexpr (std::is_same_v<T, double>) return DType::f64;
   else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
@@ -61,6 +65,10 @@ class Array {
     requires std::is_arithmetic_v<T>
   Array(T value) : Array(from_scalar(static_cast<double>(value), std::is_integral_v<T> ? static_cast<int64_t>(value) : 0,
                                      scalar_dtype_of<T>(), !std::is_same_v<T, bool>)) {}
+  // A C++ complex scalar: a 0-d weakly typed c64 (std::complex<float>) or c128 array.
+  template <class T>
+    requires std::is_floating_point_v<T>
+  Array(std::complex<T> value) : Array(from_complex(value.real(), value.imag(), dtype_of<std::complex<T>>())) {}
 
   const Shape& shape() const;
   int64_t shape(int axis) const;  // negative axes count from the end
@@ -134,6 +142,7 @@ class Array {
 
  private:
   static Array from_scalar(double fvalue, int64_t ivalue, DType dtype, bool weak);
+  static Array from_complex(double re, double im, DType dtype);
   void copy_to(void* dst, DType as, const char* what) const;
   void check_single(const char* what) const;
 

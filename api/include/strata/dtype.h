@@ -8,9 +8,10 @@
 namespace strata {
 
 // The element types an Array may hold. bf16 and f16 are stored as 2-byte values and computed
-// in f32 by the eager kernels (rounded on store). The 8- and 16-bit and unsigned integers come
-// last so that the values of the older dtypes (in caches and files) stay as they were.
-enum class DType : uint8_t { bool_, i32, i64, bf16, f16, f32, f64, i8, i16, u8, u16, u32, u64 };
+// in f32 by the eager kernels (rounded on store). c64 and c128 are complex numbers of f32 and
+// f64 parts, stored as std::complex (real part first). Newer dtypes come last so that the
+// values of the older ones (in caches and files) stay as they were.
+enum class DType : uint8_t { bool_, i32, i64, bf16, f16, f32, f64, i8, i16, u8, u16, u32, u64, c64, c128 };
 
 inline constexpr DType bool_ = DType::bool_;
 inline constexpr DType i32 = DType::i32;
@@ -25,8 +26,12 @@ inline constexpr DType u8 = DType::u8;
 inline constexpr DType u16 = DType::u16;
 inline constexpr DType u32 = DType::u32;
 inline constexpr DType u64 = DType::u64;
+inline constexpr DType c64 = DType::c64;
+inline constexpr DType c128 = DType::c128;
 
-inline constexpr DType kAllDTypes[] = {bool_, i8, i16, i32, i64, u8, u16, u32, u64, bf16, f16, f32, f64};
+inline constexpr DType kAllDTypes[] = {bool_, i8, i16, i32, i64, u8, u16, u32, u64, bf16, f16, f32, f64, c64, c128};
+// Every dtype but the complex ones (those ordered comparisons, min/max and rounding accept).
+inline constexpr DType kRealDTypes[] = {bool_, i8, i16, i32, i64, u8, u16, u32, u64, bf16, f16, f32, f64};
 
 // Bytes per element.
 std::size_t itemsize(DType t);
@@ -37,11 +42,17 @@ std::string_view long_name(DType t);
 // Parses either spelling; returns false when `name` names no dtype.
 bool parse_dtype(std::string_view name, DType* out);
 
-bool is_floating(DType t);
+bool is_floating(DType t);          // bf16, f16, f32, f64 (real)
+bool is_complex(DType t);           // c64, c128
+inline bool is_inexact(DType t) { return is_floating(t) || is_complex(t); }
 bool is_integer(DType t);           // signed or unsigned, any width (not bool)
 bool is_unsigned_integer(DType t);  // u8, u16, u32, u64
 inline bool is_signed_integer(DType t) { return is_integer(t) && !is_unsigned_integer(t); }
 inline bool is_bool(DType t) { return t == DType::bool_; }
+// The dtype of a complex dtype's parts (c64 -> f32, c128 -> f64); any other dtype itself.
+DType real_dtype(DType t);
+// The complex dtype whose parts are `t` (f64 -> c128; c64/c128 themselves; else c64).
+DType complex_dtype(DType t);
 
 // A dtype together with JAX's weak-type flag. C++ scalars become weakly typed arrays, so
 // `x * 2.0f` keeps x's dtype (f16 stays f16) while `x * y` of two strong types promotes.
@@ -56,8 +67,9 @@ struct TypeSpec {
 
 // Least upper bound of a and b in JAX's standard promotion lattice, restricted to strata's
 // dtypes: bool < i* < {u8, i8}; u8 < {u16, i16}; u16 < {u32, i32}; u32 < {u64, i64};
-// i8 < i16 < i32 < i64; {u64, i64} < f* < {bf16, f16} < f32 < f64, where i* and f* are the
-// weak int and float types (which materialise as i32 and f32). The result is weak only when
+// i8 < i16 < i32 < i64; {u64, i64} < f* < {bf16, f16} < f32 < f64; f* < c*; f32 < c64;
+// {f64, c64} < c128; c* < c64, where i*, f* and c* are the weak int, float and complex types
+// (which materialise as i32, f32 and c64). The result is weak only when
 // it is the weak node itself (e.g. weak int with weak float gives weak f32); two strong types
 // that meet only at f* (u64 with a signed integer) give f64, as JAX does with 64-bit types.
 TypeSpec promote_types(TypeSpec a, TypeSpec b);

@@ -79,8 +79,23 @@ Array operator-(const Operand& a);
   Array fn(const Array& x, SourceLocation loc = SourceLocation::current());
 #include "strata/float_unary.def"
 #undef STRATA_FLOAT_UNARY
+// |x|; of a complex x, its modulus, a real array (c64 -> f32).
 Array abs(const Array& x, SourceLocation loc = SourceLocation::current());
+// -1, 0 or 1; of a complex x, x / |x| (0 at 0).
 Array sign(const Array& x, SourceLocation loc = SourceLocation::current());
+
+// ---- Complex numbers (c64: f32 parts, c128: f64 parts) ----
+// re + i·im from two real arrays (promoted to one float dtype, then f32 -> c64, f64 -> c128;
+// integer parts become f32 first), as jax.lax.complex.
+Array complex(const Array& re, const Array& im, SourceLocation loc = SourceLocation::current());
+// The real and imaginary parts (c64 -> f32); of a real array, the array and zeros (jnp.real,
+// jnp.imag).
+Array real(const Array& x, SourceLocation loc = SourceLocation::current());
+Array imag(const Array& x, SourceLocation loc = SourceLocation::current());
+// The complex conjugate; a real array as it is (jnp.conj).
+Array conj(const Array& x, SourceLocation loc = SourceLocation::current());
+// The argument atan2(imag, real), in radians (jnp.angle; 0 or pi for real x).
+Array angle(const Array& x, SourceLocation loc = SourceLocation::current());
 Array floor(const Array& x, SourceLocation loc = SourceLocation::current());
 Array ceil(const Array& x, SourceLocation loc = SourceLocation::current());
 // How round() rounds halfway cases (jax.lax.RoundingMethod).

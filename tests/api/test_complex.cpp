@@ -1,0 +1,258 @@
+// Complex numbers (c64, c128): creation, promotion, every op that takes them, eager against
+// std::complex, jit against eager, and the errors of the ops that do not take them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <functional>
+
+#include "strata/strata.h"
+#include "test_util.h"
+
+namespace st = strata;
+using st::Array;
+using st::testing::error_message;
+using st::testing::expect_contains;
+using c64 = std::complex<float>;
+using c128 = std::complex<double>;
+
+namespace {
+
+// Points off the axes, on them, near 0 (log1p, expm1) and with parts of both signs.
+std::vector<c128> sample() {
+  return {{0.5, -1.25}, {-2.0, 0.75}, {1.5, 2.0}, {-0.25, -0.5}, {1e-3, 2e-3}, {3.0, 0.0}, {0.0, -1.0}, {-1.5, 1e-4}};
+}
+
+template <class C>
+std::vector<C> as(const std::vector<c128>& v) {
+  std::vector<C> r;
+  for (c128 z : v) r.push_back(C(static_cast<typename C::value_type>(z.real()), static_cast<typename C::value_type>(z.imag())));
+  return r;
+}
+
+// |got - want| <= tol * (1 + |want|), elementwise.
+template <class C>
+void expect_close(const std::vector<C>& got, const std::vector<c128>& want, double tol, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    c128 g(got[i].real(), got[i].imag());
+    EXPECT_LE(std::abs(g - want[i]), tol * (1 + std::abs(want[i]))) << what << " at " << i << ": got " << g << ", want " << want[i];
+  }
+}
+
+struct Unary {
+  const char* name;
+  std::function<Array(const Array&)> op;
+  std::function<c128(c128)> ref;
+};
+
+std::vector<Unary> unaries() {
+  return {
+      {"neg", [](const Array& x) { return -x; }, [](c128 z) { return -z; }},
+      {"exp", [](const Array& x) { return st::exp(x); }, [](c128 z) { return std::exp(z); }},
+      {"log", [](const Array& x) { return st::log(x); }, [](c128 z) { return std::log(z); }},
+      {"log1p", [](const Array& x) { return st::log1p(x); }, [](c128 z) { return std::log(1.0 + z); }},
+      {"expm1", [](const Array& x) { return st::expm1(x); }, [](c128 z) { return std::exp(z) - 1.0; }},
+      {"sqrt", [](const Array& x) { return st::sqrt(x); }, [](c128 z) { return std::sqrt(z); }},
+      {"rsqrt", [](const Array& x) { return st::rsqrt(x); }, [](c128 z) { return 1.0 / std::sqrt(z); }},
+      {"sin", [](const Array& x) { return st::sin(x); }, [](c128 z) { return std::sin(z); }},
+      {"cos", [](const Array& x) { return st::cos(x); }, [](c128 z) { return std::cos(z); }},
+      {"tan", [](const Array& x) { return st::tan(x); }, [](c128 z) { return std::tan(z); }},
+      {"tanh", [](const Array& x) { return st::tanh(x); }, [](c128 z) { return std::tanh(z); }},
+      {"logistic", [](const Array& x) { return st::logistic(x); }, [](c128 z) { return 1.0 / (1.0 + std::exp(-z)); }},
+      {"sign", [](const Array& x) { return st::sign(x); }, [](c128 z) { return z / std::abs(z); }},
+      {"conj", [](const Array& x) { return st::conj(x); }, [](c128 z) { return std::conj(z); }},
+      {"square", [](const Array& x) { return st::integer_pow(x, 2); }, [](c128 z) { return z * z; }},
+      {"cube_inverse", [](const Array& x) { return st::integer_pow(x, -3); }, [](c128 z) { return 1.0 / (z * z * z); }},
+      {"sum_axis", [](const Array& x) { return x * 2.0f + st::conj(x); }, [](c128 z) { return z * 2.0 + std::conj(z); }},
+  };
+}
+
+template <class C>
+void check_unaries(double tol) {
+  std::vector<c128> z = sample();
+  Array x = st::array(as<C>(z), {static_cast<int64_t>(z.size())});
+  for (const Unary& u : unaries()) {
+    std::vector<c128> want;
+    for (c128 v : z) want.push_back(u.ref(v));
+    Array e = u.op(x);
+    EXPECT_EQ(e.dtype(), x.dtype()) << u.name;
+    expect_close(e.template to_vector<C>(), want, tol, std::string(u.name) + " eager");
+    // jit gives what eager gives, up to the rounding of a different formula.
+    Array j = st::jit(u.op)(x);
+    EXPECT_EQ(j.dtype(), x.dtype()) << u.name;
+    expect_close(j.template to_vector<C>(), want, tol, std::string(u.name) + " jit");
+  }
+}
+
+}  // namespace
+
+TEST(Complex, DTypesAndPromotion) {
+  EXPECT_EQ(st::itemsize(st::c64), 8u);
+  EXPECT_EQ(st::itemsize(st::c128), 16u);
+  EXPECT_EQ(st::long_name(st::c64), "complex64");
+  EXPECT_EQ(st::short_name(st::c128), "c128");
+  EXPECT_TRUE(st::is_complex(st::c64) && !st::is_floating(st::c64) && !st::is_integer(st::c64));
+  EXPECT_EQ(st::promote_types(st::f32, st::c64), st::c64);
+  EXPECT_EQ(st::promote_types(st::f64, st::c64), st::c128);  // JAX's lattice: f64 < c128
+  EXPECT_EQ(st::promote_types(st::i32, st::c64), st::c64);
+  EXPECT_EQ(st::promote_types(st::bf16, st::c64), st::c64);
+  EXPECT_EQ(st::promote_types(st::c64, st::c128), st::c128);
+  Array x = st::array(std::vector<float>{1, 2}, {2});
+  // A C++ complex scalar is weak: with f32 it gives c64 whatever its width (as a Python complex).
+  EXPECT_EQ((x * c128(0, 1)).dtype(), st::c64);
+  EXPECT_EQ((st::astype(x, st::f64) * c64(0, 1)).dtype(), st::c128);
+  Array z = x * c64(0, 1);
+  EXPECT_EQ(z.to_vector<c64>(), (std::vector<c64>{{0, 1}, {0, 2}}));
+  EXPECT_EQ(z.to_string(), "array([0.+1.j, 0.+2.j], dtype=complex64)");
+}
+
+TEST(Complex, PartsAndBuilding) {
+  Array re = st::array(std::vector<float>{1, -2, 3}, {3}), im = st::array(std::vector<float>{0.5f, 4, -1}, {3});
+  Array z = st::complex(re, im);
+  EXPECT_EQ(z.dtype(), st::c64);
+  EXPECT_EQ(z.to_vector<c64>(), (std::vector<c64>{{1, 0.5f}, {-2, 4}, {3, -1}}));
+  EXPECT_EQ(st::real(z).to_vector<float>(), re.to_vector<float>());
+  EXPECT_EQ(st::imag(z).to_vector<float>(), im.to_vector<float>());
+  EXPECT_EQ(st::real(z).dtype(), st::f32);
+  std::vector<float> mod = st::abs(z).to_vector<float>();
+  EXPECT_EQ(st::abs(z).dtype(), st::f32);
+  for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(mod[i], std::abs(z.to_vector<c64>()[i]));
+  std::vector<float> arg = st::angle(z).to_vector<float>();
+  for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(arg[i], std::arg(z.to_vector<c64>()[i]));
+  // Real arrays: real is itself, imag zeros, conj itself (jnp).
+  EXPECT_EQ(st::imag(re).to_vector<float>(), (std::vector<float>{0, 0, 0}));
+  EXPECT_EQ(st::conj(re).dtype(), st::f32);
+  // f64 parts give c128; integer parts f32 first.
+  EXPECT_EQ(st::complex(st::astype(re, st::f64), im).dtype(), st::c128);
+  EXPECT_EQ(st::complex(st::array(std::vector<int>{1}, {1}), st::array(std::vector<int>{2}, {1})).dtype(), st::c64);
+  // The same under jit, fused with arithmetic.
+  auto f = [](const Array& a, const Array& b) {
+    Array w = st::complex(a, b) * st::complex(b, a);
+    return std::vector<Array>{st::real(w), st::imag(w), st::abs(w)};
+  };
+  std::vector<Array> e = f(re, im), j = st::jit(f)(re, im);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(j[k].to_vector<float>(), e[k].to_vector<float>()) << k;
+}
+
+TEST(Complex, UnaryOpsC64) { check_unaries<c64>(2e-6); }
+TEST(Complex, UnaryOpsC128) { check_unaries<c128>(1e-14); }
+
+TEST(Complex, BinaryOpsEagerAndJit) {
+  std::vector<c128> a = sample(), b;
+  for (c128 z : a) b.push_back(z * c128(0.5, -0.25) + c128(0.25, 1.0));
+  for (st::DType t : {st::c64, st::c128}) {
+    Array x = st::astype(st::array(a, {8}), t), y = st::astype(st::array(b, {8}), t);
+    double tol = t == st::c64 ? 2e-6 : 1e-14;
+    struct Case {
+      const char* name;
+      std::function<Array(const Array&, const Array&)> op;
+      std::function<c128(c128, c128)> ref;
+    };
+    std::vector<Case> cases = {
+        {"add", [](const Array& p, const Array& q) { return p + q; }, [](c128 p, c128 q) { return p + q; }},
+        {"sub", [](const Array& p, const Array& q) { return p - q; }, [](c128 p, c128 q) { return p - q; }},
+        {"mul", [](const Array& p, const Array& q) { return p * q; }, [](c128 p, c128 q) { return p * q; }},
+        {"div", [](const Array& p, const Array& q) { return p / q; }, [](c128 p, c128 q) { return p / q; }},
+        {"pow", [](const Array& p, const Array& q) { return st::power(p, q); }, [](c128 p, c128 q) { return std::pow(p, q); }},
+        {"where", [](const Array& p, const Array& q) { return st::where(st::real(p) > 0.0f, p, q); },
+         [](c128 p, c128 q) { return p.real() > 0 ? p : q; }},
+    };
+    for (const Case& c : cases) {
+      std::vector<c128> want;
+      for (size_t i = 0; i < a.size(); ++i) want.push_back(c.ref(a[i], b[i]));
+      Array e = c.op(x, y), j = st::jit(c.op)(x, y);
+      EXPECT_EQ(e.dtype(), t);
+      if (t == st::c64) {
+        expect_close(e.to_vector<c64>(), want, tol, std::string(c.name) + " eager");
+        expect_close(j.to_vector<c64>(), want, tol, std::string(c.name) + " jit");
+      } else {
+        expect_close(e.to_vector<c128>(), want, tol, std::string(c.name) + " eager");
+        expect_close(j.to_vector<c128>(), want, tol, std::string(c.name) + " jit");
+      }
+    }
+    // Equality compares both parts.
+    Array z = st::astype(st::array(std::vector<c64>{{1, 2}, {1, -2}, {0, 0}}, {3}), t);
+    Array w = st::astype(st::array(std::vector<c64>{{1, 2}, {1, 2}, {0, 0}}, {3}), t);
+    auto eq = [](const Array& p, const Array& q) { return std::vector<Array>{p == q, p != q}; };
+    for (const std::vector<Array>& r : {eq(z, w), st::jit(eq)(z, w)}) {
+      EXPECT_EQ(r[0].to_vector<bool>(), (std::vector<bool>{true, false, true}));
+      EXPECT_EQ(r[1].to_vector<bool>(), (std::vector<bool>{false, true, false}));
+    }
+  }
+}
+
+TEST(Complex, ReductionsMatmulAndDataMovement) {
+  std::vector<c64> v;
+  for (int i = 0; i < 12; ++i) v.push_back(c64(0.25f * i - 1, 0.5f - 0.125f * i));
+  Array x = st::array(v, {3, 4});
+  auto f = [](const Array& a) {
+    Array m = st::matmul(a, st::transpose(st::conj(a)));  // a · aᴴ
+    return std::vector<Array>{st::sum(a, {1}), st::prod(a, {0}), st::cumsum(a, 1), m,
+                              st::concatenate({a, st::reshape(a, {3, 4})[{st::Slice(0, 1)}]}, 0),
+                              st::astype(a, st::f32), st::astype(st::real(a), st::c128), st::astype(a, st::bool_)};
+  };
+  std::vector<Array> e = f(x), j = st::jit(f)(x);
+  // References.
+  std::vector<c128> sum1, prod0, cum, mm;
+  for (int r = 0; r < 3; ++r) {
+    c128 s = 0;
+    for (int c = 0; c < 4; ++c) s += c128(v[r * 4 + c]);
+    sum1.push_back(s);
+  }
+  for (int c = 0; c < 4; ++c) {
+    c128 p = 1;
+    for (int r = 0; r < 3; ++r) p *= c128(v[r * 4 + c]);
+    prod0.push_back(p);
+  }
+  for (int r = 0; r < 3; ++r) {
+    c128 s = 0;
+    for (int c = 0; c < 4; ++c) cum.push_back(s += c128(v[r * 4 + c]));
+  }
+  for (int r = 0; r < 3; ++r)
+    for (int q = 0; q < 3; ++q) {
+      c128 s = 0;
+      for (int c = 0; c < 4; ++c) s += c128(v[r * 4 + c]) * std::conj(c128(v[q * 4 + c]));
+      mm.push_back(s);
+    }
+  for (const std::vector<Array>& r : {e, j}) {
+    expect_close(r[0].to_vector<c64>(), sum1, 1e-6, "sum");
+    expect_close(r[1].to_vector<c64>(), prod0, 1e-6, "prod");
+    expect_close(r[2].to_vector<c64>(), cum, 1e-6, "cumsum");
+    expect_close(r[3].to_vector<c64>(), mm, 1e-6, "matmul");
+    EXPECT_EQ(r[4].shape(), (st::Shape{4, 4}));
+    EXPECT_EQ(r[4].to_vector<c64>()[13], v[1]);
+    EXPECT_EQ(r[5].dtype(), st::f32);
+    EXPECT_EQ(r[5].to_vector<float>()[5], v[5].real());  // the real part, as JAX
+    EXPECT_EQ(r[6].to_vector<c128>()[7], c128(v[7].real(), 0));
+    EXPECT_EQ(r[7].to_vector<bool>()[4], false);  // v[4] = 0 + 0i, the only false one
+    EXPECT_EQ(r[7].to_vector<bool>()[5], true);
+  }
+  EXPECT_EQ(e[5].to_vector<float>(), j[5].to_vector<float>());
+}
+
+TEST(Complex, OpsWithoutAnOrderSayWhy) {
+  Array z = st::complex(st::array(std::vector<float>{1, 2}, {2}), st::array(std::vector<float>{0, 1}, {2}));
+  expect_contains(error_message<st::Error>([&] { (void)(z < z); }), "lt: expects an ordered dtype (not complex), but got c64[2]");
+  expect_contains(error_message<st::Error>([&] { (void)st::maximum(z, z); }), "max: expects a real numeric dtype");
+  expect_contains(error_message<st::Error>([&] { (void)st::max(z); }), "reduce_max: expects an ordered dtype (not complex)");
+  expect_contains(error_message<st::Error>([&] { (void)st::floor(z); }), "floor");
+  expect_contains(error_message<st::Error>([&] { (void)st::complex(z, z); }), "complex: expects real parts, but got c64[2]");
+  // The same inside jit: the trace stops at the op.
+  expect_contains(error_message<st::Error>([&] { (void)st::jit([](const Array& a) { return a < a; })(z); }), "lt: expects an ordered dtype");
+}
+
+TEST(Complex, DerivativesThroughComplexValuesAreRefusedClearly) {
+  Array x = st::array(std::vector<float>{1, 2}, {2});
+  auto loss = [](const Array& a) { return st::sum(st::real(st::exp(a * c64(0, 1)))); };
+  EXPECT_NO_THROW((void)loss(x));
+  std::string m = error_message<st::Error>([&] { (void)st::grad(loss)(x); });
+  expect_contains(m, "complex value (c64)");
+  expect_contains(m, "not implemented yet");
+  // A complex constant that no differentiated input reaches is no obstacle.
+  Array c = st::complex(st::array(std::vector<float>{1, 2}, {2}), st::array(std::vector<float>{3, 4}, {2}));
+  auto ok = [c](const Array& a) { return st::sum(a * st::real(c * c)); };
+  std::vector<float> g = st::grad(ok)(x).to_vector<float>();
+  EXPECT_FLOAT_EQ(g[0], -8.0f);   // real((1+3i)^2) = 1 - 9
+  EXPECT_FLOAT_EQ(g[1], -12.0f);  // real((2+4i)^2) = 4 - 16
+}
