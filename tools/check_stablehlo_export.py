@@ -183,6 +183,9 @@ def compare(got, want):
             return f"result {i}: shape {g.shape} vs JAX's {w.shape}"
         if w.dtype.kind in "fc":
             rtol, atol = TOLERANCES.get(w.dtype, (1e-4, 1e-5))
+            if w.dtype.kind == "c":  # complex: the real and imaginary parts as floats
+                g = np.stack([np.real(g), np.imag(g)], -1)
+                w = np.stack([np.real(w), np.imag(w)], -1)
             # A sum that cancels near zero (a dot product's element) differs by rounding in
             # proportion to its terms, not to its value: the absolute tolerance grows with the
             # result's scale (two GEMMs' orders of summation, K=512: 7.6e-5 where |w| <= 90).

@@ -8,16 +8,16 @@
 namespace strata::ad {
 namespace {
 
-bool differentiable(DType t) { return is_floating(t); }
+// Complex intermediates carry derivatives as JAX's do: JVPs are the R-linear derivative maps
+// (holomorphic ones multiply by f'(z)), VJPs their transposes under the pairing Re(a·b) — no
+// conjugation (mul's is ct·y) except where the map itself conjugates (conj, abs, real, imag).
+// Differentiated inputs themselves are real (the API refuses complex ones).
+bool differentiable(DType t) { return is_inexact(t); }
 
-// Derivatives through complex numbers (JAX's convention: holomorphic rules, transposes rather
-// than adjoints) are not implemented yet: a derivative that reaches a complex value stops with
-// this error instead of vanishing.
-[[noreturn]] void complex_derivative(const char* kind, std::string_view where, DType t) {
-  throw DTypeError(std::string(kind) + ": the derivative reaches a complex value (" + std::string(short_name(t)) +
-                   ") " + std::string(where) +
-                   "; differentiation through complex numbers is not implemented yet (take the real and "
-                   "imaginary parts as separate real arrays)");
+[[noreturn]] void complex_input(const char* kind, size_t i, DType t) {
+  throw DTypeError(std::string(kind) + ": input " + std::to_string(i) + " is complex (" + std::string(short_name(t)) +
+                   "); derivatives with respect to complex inputs are not implemented yet (pass the real and "
+                   "imaginary parts as two real arrays and build the value with st::complex)");
 }
 
 [[noreturn]] void missing_rule(const Primitive& p, const char* kind) {
@@ -32,8 +32,7 @@ JvpResult jvp(const JaxprImpl& j, std::span<const Array> primals, std::span<cons
   for (size_t i = 0; i < j.constvars.size(); ++i) env[j.constvars[i]] = j.consts[i];
   for (size_t i = 0; i < j.invars.size(); ++i) {
     env[j.invars[i]] = primals[i];
-    if (tangents[i].valid() && is_complex(j.vars[j.invars[i]].dtype))
-      complex_derivative("jvp", "at input " + std::to_string(i), j.vars[j.invars[i]].dtype);
+    if (tangents[i].valid() && is_complex(j.vars[j.invars[i]].dtype)) complex_input("jvp", i, j.vars[j.invars[i]].dtype);
     if (tangents[i].valid() && differentiable(j.vars[j.invars[i]].dtype)) tan[j.invars[i]] = tangents[i];
   }
   auto read = [&](const Atom& a) { return a.is_literal() ? a.literal : env[a.var]; };
@@ -51,8 +50,6 @@ JvpResult jvp(const JaxprImpl& j, std::span<const Array> primals, std::span<cons
     }
     std::vector<Array> outs = bind(*e.prim, ins, e.params, e.loc);
     if (any && !e.prim->has(kNotDifferentiable)) {
-      for (const Array& o : outs)
-        if (is_complex(o.dtype())) complex_derivative("jvp", "at `" + std::string(e.prim->name) + "`", o.dtype());
       if (!e.prim->jvp) missing_rule(*e.prim, "jvp");
       std::vector<Array> touts = e.prim->jvp(ins, tins, outs, e.params);
       for (size_t i = 0; i < outs.size(); ++i)
@@ -110,12 +107,7 @@ std::shared_ptr<JaxprImpl> vjp_program(const JaxprImpl& j, const std::vector<boo
       }
       if (!any || e.prim->has(kNotDifferentiable)) continue;
       bool reached = false;
-      for (const Atom& a : e.inputs) {
-        if (a.is_literal() || !depends[a.var]) continue;
-        reached = true;
-        if (is_complex(j.vars[a.var].dtype))
-          complex_derivative("vjp", "at an operand of `" + std::string(e.prim->name) + "`", j.vars[a.var].dtype);
-      }
+      for (const Atom& a : e.inputs) reached = reached || (!a.is_literal() && depends[a.var]);
       if (!reached) continue;  // no differentiated input behind it: its cotangents are unused
       if (!e.prim->vjp) missing_rule(*e.prim, "vjp");
       ScopedLocation at(e.loc);
@@ -228,6 +220,7 @@ VjpResult vjp(const JaxprImpl& j, std::span<const Array> primals, const std::vec
               size_t num_ct, const char* who) {
   for (size_t i = 0; i < j.invars.size(); ++i) {
     const AbstractValue& av = j.vars[j.invars[i]];
+    if (wrt[i] && is_complex(av.dtype)) complex_input(who, i, av.dtype);
     if (wrt[i] && !differentiable(av.dtype))
       throw DTypeError(std::string(who) + ": input " + std::to_string(i) + " has dtype " +
                        std::string(short_name(av.dtype)) + " (" + av.str() +

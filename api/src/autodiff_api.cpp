@@ -67,6 +67,11 @@ std::pair<std::vector<Array>, std::vector<Array>> jvp_jaxpr(const Jaxpr& j, cons
 void check_differentiable(const Array& leaf, int argument, std::size_t leaf_index, const char* who) {
   const AbstractValue& av = api::aval(leaf, who);
   if (is_floating(av.dtype)) return;
+  if (is_complex(av.dtype))
+    throw DTypeError(std::string(who) + ": argument " + std::to_string(argument) +
+                     (leaf_index ? " (leaf " + std::to_string(leaf_index) + ")" : std::string()) + " is complex (" +
+                     av.str() + "); derivatives with respect to complex arguments are not implemented yet (pass the "
+                     "real and imaginary parts as two real arrays and build the value with st::complex)");
   throw DTypeError(std::string(who) + ": argument " + std::to_string(argument) +
                    (leaf_index ? " (leaf " + std::to_string(leaf_index) + ")" : std::string()) + " has dtype " +
                    std::string(short_name(av.dtype)) + " (" + av.str() +

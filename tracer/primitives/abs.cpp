@@ -20,6 +20,23 @@ Array scale(const Array& g, const Array& x, const Array&) {
   return lax::select(lax::ge(x, ad::scalar_like(0.0, x)), g, lax::neg(g));
 }
 
+// Of a complex x (JAX's rules): d|x| = Re(w·t) with w = conj(x) / |x| (0 at x = 0), whose
+// transpose is ct·w.
+Array direction(const Array& x, const Array& y) {
+  Array zero = ad::scalar_like(0, y);
+  Array safe = lax::select(lax::eq(y, zero), ad::scalar_like(1, y), y);
+  Array w = lax::div(lax::conj(x), lax::convert_element_type(safe, x.dtype()));
+  return lax::select(lax::eq(y, zero), ad::scalar_like(0, x), w);
+}
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
+  if (!is_complex(x[0].dtype())) return {scale(t[0], x[0], y[0])};
+  return {lax::real(lax::mul(direction(x[0], y[0]), t[0]))};
+}
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
+  if (!is_complex(x[0].dtype())) return {scale(ct[0], x[0], y[0])};
+  return {lax::mul(direction(x[0], y[0]), lax::convert_element_type(ct[0], x[0].dtype()))};
+}
+
 // |z| of a complex z is real (c64 -> f32): std::abs, hypot's care against overflow.
 void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
   if (!is_complex(in[0].dtype())) return elementwise::unary_kernel<Op>(in, out, p);
@@ -47,8 +64,8 @@ const Primitive prim::kAbs{
       return r;
     },
     .eager = kernel,
-    .jvp = ad::unary_jvp<scale>,
-    .vjp = ad::unary_vjp<scale>,
+    .jvp = jvp,
+    .vjp = vjp,
     .batch = elementwise::batch_rule<prim::kAbs>,
 };
 

@@ -17,13 +17,15 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
   kernels::convert_elements(in[0].data, in[0].dtype(), out[0].data, out[0].dtype(), in[0].size());
 }
 
-// Derivatives pass through conversions between float types; to or from integers they vanish.
+// Derivatives pass through conversions between float and complex types (complex to real keeps
+// the real part, whose transpose is ct + 0i; real to complex adds 0i, whose transpose is
+// real(ct)); to or from integers they vanish.
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> y, const Params& p) {
-  if (!t[0].valid() || !is_floating(y[0].dtype())) return {Array()};
+  if (!t[0].valid() || !is_inexact(y[0].dtype())) return {Array()};
   return {lax::bind1(prim::kConvertElementType, {t[0]}, p)};
 }
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params&) {
-  if (!is_floating(x[0].dtype())) return {Array()};
+  if (!is_inexact(x[0].dtype())) return {Array()};
   return {lax::bind1(prim::kConvertElementType, {ct[0]}, Params{{"new_dtype", x[0].dtype()}, {"weak_type", x[0].weak_type()}})};
 }
 
