@@ -338,6 +338,31 @@ Value floatMax(Emitter& e, Value x, Value y, bool max) {
 
 // logistic.cpp: 1 / (1 + exp(-x)) inside ±lim; outside (and nan), e / (1 + e) or 1 / (1 + e)
 // with e = exp(-|x|).
+Value complexSqrt(Emitter& e, Value z) {
+  auto ct = cast<ComplexType>(z.getType());
+  Type p = ct.getElementType();
+  Value x = complex::ReOp::create(e.b, e.loc, z), y = complex::ImOp::create(e.b, e.loc, z);
+  Value half = e.floatC(p, 0.5), zero = e.floatC(p, 0.0), inf = e.floatC(p, INFINITY);
+  Value r = complex::AbsOp::create(e.b, e.loc, z);
+  Value t = math::SqrtOp::create(e.b, e.loc, e.addf(arith::MulFOp::create(e.b, e.loc, e.absf(x), half),
+                                                    arith::MulFOp::create(e.b, e.loc, r, half)));
+  Value twoT = e.addf(t, t);
+  Value nonneg = e.cmpf(CmpFPredicate::OGE, x, zero);
+  Value re = e.select(nonneg, t, e.divf(e.absf(y), twoT));
+  Value im = e.select(nonneg, e.divf(y, twoT), math::CopySignOp::create(e.b, e.loc, t, y));
+  Value isZero = e.andi(e.cmpf(CmpFPredicate::OEQ, x, zero), e.cmpf(CmpFPredicate::OEQ, y, zero));
+  re = e.select(isZero, zero, re);
+  im = e.select(isZero, y, im);
+  Value yInf = e.cmpf(CmpFPredicate::OEQ, e.absf(y), inf);
+  re = e.select(yInf, inf, re);
+  im = e.select(yInf, y, im);
+  return complex::CreateOp::create(e.b, e.loc, ct, re, im);
+}
+
+Value complexRsqrt(Emitter& e, Value z) {
+  return complex::DivOp::create(e.b, e.loc, complexC(e, cast<ComplexType>(z.getType()), 1.0, 0.0), complexSqrt(e, z));
+}
+
 Value logistic(Emitter& e, Value x) {
   Type t = x.getType();
   if (auto ct = dyn_cast<ComplexType>(t)) {  // 1 / (1 + e^-x), as the eager kernel

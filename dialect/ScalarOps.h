@@ -114,6 +114,13 @@ Value shiftRightLogical(Emitter& e, Value x, Value y);
 Value floatMax(Emitter& e, Value x, Value y, bool max);
 // 1 / (1 + exp(-x)) without overflow (logistic.cpp).
 Value logistic(Emitter& e, Value x);
+// The principal square root of a complex z as C's csqrt computes it (the eager kernel's
+// std::sqrt): t = sqrt(|x|/2 + |z|/2), then (t, y/2t) for x >= 0 and (|y|/2t, ±t) otherwise,
+// so sqrt(-1) is exactly i (MLIR's complex.sqrt leaves 6e-17 in the real part); an infinite
+// imaginary part gives (inf, y), 0 gives (0, y).
+Value complexSqrt(Emitter& e, Value z);
+// 1 / complexSqrt(z) (rsqrt(-1) is exactly -i).
+Value complexRsqrt(Emitter& e, Value z);
 // ±1 by sign, keeping ±0 and nan (sign.cpp); 0 or 1 for unsigned.
 Value sign(Emitter& e, Value x, bool uns = false);
 // The comparison `d` (ordered for floats except NE; bool as false < true), in the order

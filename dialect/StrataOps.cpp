@@ -102,6 +102,33 @@ static ParseResult parseUnaryTypes(OpAsmParser& parser, Type& operand, Type& res
   return failure(parser.parseType(operand) || parser.parseRParen() || parser.parseArrow() || parser.parseType(result));
 }
 
+// `T` with T a tensor of complex numbers (the parts' types follow), or `(A, B) -> T`
+// (StableHLO's ComplexOpType).
+static ParseResult parseComplexTypes(OpAsmParser& parser, Type& lhs, Type& rhs, Type& result) {
+  Type type;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseType(type)) return failure();
+  if (auto fn = dyn_cast<FunctionType>(type)) {
+    if (fn.getNumInputs() != 2 || fn.getNumResults() != 1)
+      return parser.emitError(loc, "expects two operand types and one result type, but got ") << fn;
+    lhs = fn.getInput(0), rhs = fn.getInput(1), result = fn.getResult(0);
+    return success();
+  }
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  auto element = tensor ? dyn_cast<ComplexType>(tensor.getElementType()) : ComplexType();
+  if (!element) return parser.emitError(loc, "expects a tensor of complex numbers, but got ") << type;
+  lhs = rhs = tensor.clone(element.getElementType());
+  result = type;
+  return success();
+}
+
+static void printComplexTypes(OpAsmPrinter& p, Operation*, Type lhs, Type rhs, Type result) {
+  auto tensor = cast<RankedTensorType>(result);
+  auto element = dyn_cast<ComplexType>(tensor.getElementType());
+  if (element && lhs == rhs && lhs == tensor.clone(element.getElementType())) p << result;
+  else p << "(" << lhs << ", " << rhs << ") -> " << result;
+}
+
 static void printUnaryTypes(OpAsmPrinter& p, Operation*, Type operand, Type result) {
   if (operand == result) p << result;
   else p << "(" << operand << ") -> " << result;

@@ -441,14 +441,15 @@ def Strata_ComplexOp : Strata_ElementwiseOp<"complex", [SameTypeOperands]> {
   let description = [{
     `lhs` + i·`rhs` elementwise, from two f32 (or f64) tensors of one type.
 
-    Example:
+    Example (StableHLO's short form: the result's type; the parts' are its element's parts):
     ```mlir
-    %2 = strata.complex %0, %1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>
+    %2 = strata.complex %0, %1 : tensor<4xcomplex<f32>>
+    %3 = strata.complex %0, %1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>
     ```
   }];
   let arguments = (ins Strata_FloatTensor:$lhs, Strata_FloatTensor:$rhs);
   let results = (outs Strata_ComplexTensor:$result);
-  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` custom<ComplexTypes>(type($lhs), type($rhs), type($result))";
   let hasVerifier = 1;
 }
 def Strata_SignOp : Strata_UnaryElementwiseOp<"sign", Strata_NumericTensor,
@@ -659,7 +660,7 @@ def Strata_SqrtOp : Strata_UnaryElementwiseOp<"sqrt", Strata_InexactTensor,
     [Strata_Expensive]> {
   let jaxprPrimitive = "sqrt";
   let scalar = [{
-    if (cx) return complex::SqrtOp::create(b, loc, x);
+    if (cx) return scalar::complexSqrt(e, x);
     return math::SqrtOp::create(b, loc, x);
   }];
   let summary = "elementwise square root";
@@ -670,7 +671,7 @@ def Strata_RsqrtOp : Strata_UnaryElementwiseOp<"rsqrt", Strata_InexactTensor,
     [Strata_Expensive]> {
   let jaxprPrimitive = "rsqrt";
   let scalar = [{
-    if (cx) return complex::RsqrtOp::create(b, loc, x);
+    if (cx) return scalar::complexRsqrt(e, x);
     // 1 / sqrt (a correctly rounded sqrt, then a division), not an rsqrt estimate.
     return e.divf(e.floatC(x.getType(), 1.0), math::SqrtOp::create(b, loc, x));
   }];

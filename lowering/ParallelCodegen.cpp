@@ -16,6 +16,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Constants.h"
@@ -229,6 +230,10 @@ LogicalResult compileToObjects(ModuleOp module, int optLevel, unsigned parts, Ob
   const double setup_ms = since(t0);  // translation, split and bitcode: before any part
   std::vector<PartResult> results(parts);
   std::vector<std::thread> threads;
+  // Each part's PassBuilder holds LLVM's one real file system; create it here, before the
+  // threads start, so its first allocation happens-before their reference counting (libLLVM is
+  // not instrumented: TSan saw the static's creation race with a worker's release).
+  (void)llvm::vfs::getRealFileSystem();
   for (unsigned p = 1; p < parts; ++p)
     threads.emplace_back([&, p] { compilePart(bitcode[p], optLevel, results[p]); });
   compilePart(bitcode[0], optLevel, results[0]);
