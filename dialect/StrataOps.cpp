@@ -703,23 +703,18 @@ static Type partType(Value v) {
 }
 static Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
 
+// abs, real, imag: the result's elements are `want` (a complex operand's part type).
+static LogicalResult verifyResultElement(Operation* op, Value result, Type want) {
+  if (elementOf(result) == want) return success();
+  return op->emitOpError("expects a result of element type ") << want << ", but got " << result.getType();
+}
+
 LogicalResult AbsOp::verify() {
   Type part = partType(getOperand());
-  Type want = part ? part : elementOf(getOperand());
-  if (elementOf(getResult()) != want)
-    return emitOpError("expects a result of element type ") << want << ", but got " << getResult().getType();
-  return success();
+  return verifyResultElement(*this, getResult(), part ? part : elementOf(getOperand()));
 }
-LogicalResult RealOp::verify() {
-  if (elementOf(getResult()) != partType(getOperand()))
-    return emitOpError("expects a result of element type ") << partType(getOperand()) << ", but got " << getResult().getType();
-  return success();
-}
-LogicalResult ImagOp::verify() {
-  if (elementOf(getResult()) != partType(getOperand()))
-    return emitOpError("expects a result of element type ") << partType(getOperand()) << ", but got " << getResult().getType();
-  return success();
-}
+LogicalResult RealOp::verify() { return verifyResultElement(*this, getResult(), partType(getOperand())); }
+LogicalResult ImagOp::verify() { return verifyResultElement(*this, getResult(), partType(getOperand())); }
 LogicalResult ComplexOp::verify() {
   if (partType(getResult()) != elementOf(getLhs()))
     return emitOpError("expects a result of element type complex<") << elementOf(getLhs()) << ">, but got " << getResult().getType();

@@ -1,5 +1,6 @@
 // tracer/primitives/abs.cpp — `abs`: absolute value, elementwise.
 #include "ad_rules.h"
+#include "complex_parts.h"
 #include "elementwise.h"
 #include "../kernels/wrapping.h"
 
@@ -40,16 +41,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
 // |z| of a complex z is real (c64 -> f32): std::abs, hypot's care against overflow.
 void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
   if (!is_complex(in[0].dtype())) return elementwise::unary_kernel<Op>(in, out, p);
-  kernels::dispatch_any(in[0].dtype(), [&](auto tag) {
-    using S = typename decltype(tag)::type;
-    if constexpr (elementwise::kIsComplex<S>) {
-      const S* x = in[0].as<S>();
-      auto* y = out[0].as<typename S::value_type>();
-      kernels::parallel_for(out[0].size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
-        for (int64_t i = lo; i < hi; ++i) y[i] = std::abs(x[i]);
-      });
-    }
-  });
+  complex_parts::map_complex(in[0], out[0], [](auto z) { return std::abs(z); });
 }
 
 }  // namespace
