@@ -293,6 +293,11 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
     std::optional<RngAlgorithm> algorithm = v ? symbolizeRngAlgorithm(*v) : std::nullopt;
     if (!algorithm) return op->emitError("expects rng_algorithm as #stablehlo<rng_algorithm THREE_FRY>");
     attrs.push_back({StringAttr::get(ctx, "rng_algorithm"), RngAlgorithmAttr::get(ctx, *algorithm)});
+  } else if (name == "stablehlo.fft") {
+    std::optional<StringRef> v = enumValue(take("fft_type"), "fft_type");
+    std::optional<FftType> type = v ? symbolizeFftType(*v) : std::nullopt;
+    if (!type) return op->emitError("expects fft_type as #stablehlo<fft_type FFT> (FFT, IFFT, RFFT or IRFFT)");
+    attrs.push_back({StringAttr::get(ctx, "fft_type"), FftTypeAttr::get(ctx, *type)});
   } else if (name == "stablehlo.dot_general") {
     auto dims = dyn_cast_or_null<DictionaryAttr>(take("dot_dimension_numbers"));
     if (!dims) return op->emitError("expects dot_dimension_numbers (#stablehlo.dot<...>)");
@@ -816,6 +821,9 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
     drop("rng_algorithm");
     attrs.push_back({StringAttr::get(ctx, "rng_algorithm"),
                      stablehloAttr(ctx, ("rng_algorithm " + stringifyRngAlgorithm(rng.getRngAlgorithm())).str())});
+  } else if (auto fft = dyn_cast<FftOp>(op)) {
+    drop("fft_type");
+    attrs.push_back({StringAttr::get(ctx, "fft_type"), stablehloAttr(ctx, ("fft_type " + stringifyFftType(fft.getFftType())).str())});
   } else if (isa<ReduceOp, ReduceWindowOp>(op)) {
     drop("operandSegmentSizes");
   } else if (auto conv = dyn_cast<ConvolutionOp>(op)) {

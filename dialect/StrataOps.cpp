@@ -15,6 +15,7 @@
 #include "shape_rules.h"
 #include "linalg_rules.h"  // linear algebra (issue 14)
 #include "collective_rules.h"  // collectives (issue 18)
+#include "fft_rules.h"  // jax.lax.fft
 
 using namespace mlir;
 using namespace mlir::strata;
@@ -992,6 +993,26 @@ LogicalResult LinalgOp::verify() {
     if (getResults()[i].getType() != want)
       return emitOpError("expects result #") << i << " of type " << want << ", but got " << getResults()[i].getType();
   }
+  return success();
+}
+
+LogicalResult FftOp::verify() {
+  namespace fr = ::strata::fft_rules;
+  const fr::Type type = static_cast<fr::Type>(static_cast<int64_t>(getFftType()));
+  auto in = cast<RankedTensorType>(getOperand().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  Type element = in.getElementType(), real = element;
+  if (auto c = dyn_cast<ComplexType>(element)) real = c.getElementType();
+  if (!real.isF32() && !real.isF64())
+    return emitOpError("expects f32, f64 or complex of them, but got ") << in;
+  if (fr::takes_complex(type) != isa<ComplexType>(element))
+    return emitOpError(fr::takes_complex(type) ? "expects a complex operand for " : "expects a real operand for ")
+           << stringifyFftType(getFftType()) << ", but got " << in;
+  ::strata::shape_rules::Result r = fr::shape(type, ::strata::Shape(in.getShape().begin(), in.getShape().end()),
+                                              ::strata::shape_rules::IntList(getFftLength().begin(), getFftLength().end()));
+  if (!r.ok()) return emitOpError(r.error);
+  Type want = RankedTensorType::get(r.shape, fr::gives_complex(type) ? Type(ComplexType::get(real)) : real);
+  if (out != want) return emitOpError("expects a result of type ") << want << ", but got " << out;
   return success();
 }
 

@@ -1628,6 +1628,38 @@ def Strata_LinalgOp : Strata_Op<"linalg", [Pure]> {
 }
 
 //===----------------------------------------------------------------------------------===//
+// The discrete Fourier transform: jax.lax.fft, computed by the runtime.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_FftType : I32EnumAttr<"FftType", "the transform of `strata.fft` (StableHLO's fft_type; JAX's numbers)", [
+      I32EnumAttrCase<"FFT", 0>, I32EnumAttrCase<"IFFT", 1>, I32EnumAttrCase<"RFFT", 2>, I32EnumAttrCase<"IRFFT", 3>]> {
+  let cppNamespace = "::mlir::strata";
+}
+
+def Strata_FftOp : Strata_Op<"fft", [Pure]> {
+  let summary = "a discrete Fourier transform over the last 1 to 3 dimensions";
+  let description = [{
+    StableHLO's fft (jax.lax.fft) over the operand's last `fft_length`.size() dimensions: FFT
+    and IFFT map complex to complex, RFFT real to complex (the last dimension n becoming
+    n/2+1, the non-negative frequencies), IRFFT back (its last operand dimension n/2+1, the
+    imaginary parts of the zero and n/2 frequencies not read). The inverses are scaled by
+    1/N. f32/f64 and complex of them. The CPU runtime computes it (strata_rt_fft), with the
+    eager kernel's code (tracer/kernels/fft.h).
+
+    Example:
+    ```mlir
+    %1 = strata.fft %0, type = RFFT, length = [4, 6] : (tensor<3x4x6xf32>) -> tensor<3x4x4xcomplex<f32>>
+    ```
+  }];
+  let arguments = (ins Strata_Tensor:$operand, Strata_FftType:$fft_type, DenseI64ArrayAttr:$fft_length);
+  let results = (outs Strata_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `type` `=` $fft_type `,` `length` `=` $fft_length attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------------------===//
 // Collectives (issue 18): communication over a process group, run by the runtime.
 //===----------------------------------------------------------------------------------===//
 

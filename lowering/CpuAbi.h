@@ -62,6 +62,13 @@ inline constexpr const char* kSortComparator = "strata_rt_sort_cmp";
 inline constexpr int64_t kLinalgBuffers = 4;
 inline constexpr const char* kLinalg = "strata_rt_linalg";
 
+// void strata_rt_fft(int64_t type, int64_t f64, int64_t batch, int64_t rank, int64_t n0,
+//                    int64_t n1, int64_t n2, const void* in, void* out)
+// kernels::fft (tracer/kernels/fft.h): type an fft_rules::Type, the transform over the last
+// `rank` dimensions with fft lengths n0… (the unused ones 1), batch the product of the others;
+// contiguous row-major buffers.
+inline constexpr const char* kFft = "strata_rt_fft";
+
 // void strata_rt_collective(int64_t kind, int64_t dtype, int64_t group, int64_t in_elements,
 //                           const void* in, void* out, const int64_t* perm_dest)
 // collectives::run (tracer/collectives.h) for strata.collective: kind a collective_rules::Kind,

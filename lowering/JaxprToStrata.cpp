@@ -200,6 +200,17 @@ LogicalResult reducePrecision(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// fft[fft_type, fft_lengths]: JAX's type number as the enum, the lengths as fft_length.
+LogicalResult fft(Eqn& q, SmallVectorImpl<Value>& r) {
+  const int64_t* type = q.integer("fft_type");
+  const st::IntList* lengths = q.ints("fft_lengths");
+  if (failed(q.expectArity(1)) || !type || !lengths) return failure();
+  std::optional<FftType> t = symbolizeFftType(static_cast<uint32_t>(*type));
+  if (!t) return emitError(q.loc) << "fft: expects fft_type 0 to 3, but got " << *type;
+  r.push_back(FftOp::create(q.b, q.loc, q.resultType(), q.operands[0], *t, *lengths));
+  return success();
+}
+
 LogicalResult identity(Eqn& q, SmallVectorImpl<Value>& r) {
   if (failed(q.expectArity(1))) return failure();
   r.push_back(q.operands[0]);
@@ -890,6 +901,7 @@ const Entry kLowerings[] = {
     {"axis_index", collective<st::collective_rules::Kind::kAxisIndex>, "strata.collective"},
     // StableHLO ops JAX programs use (issue 15).
     {"reduce_precision", reducePrecision, "strata.reduce_precision"},
+    {"fft", fft, "strata.fft"},
 };
 
 struct Lowering {

@@ -34,6 +34,12 @@ struct RejectControlFlowPass : impl::RejectControlFlowPassBase<RejectControlFlow
             << cast<LinalgOp>(op).getKind() << "\") yet; run this function on the CPU (JitOptions::device = st::cpu())";
         return WalkResult::interrupt();
       }
+      // The FFT calls the CPU runtime's kernel.
+      if (isa<FftOp>(op)) {
+        op->emitError("the cuda target cannot compile strata.fft yet; run this function on the CPU "
+                      "(JitOptions::device = st::cpu())");
+        return WalkResult::interrupt();
+      }
       // A window reduction's loop nest (window loops between result loops) is not a shape the
       // GPU loop mapping handles yet.
       if (isa<ReduceWindowOp>(op)) {

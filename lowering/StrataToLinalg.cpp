@@ -637,6 +637,7 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
   populateWindowLoweringPatterns(patterns);  // reduce_window, select_and_scatter (issue 13)
   populateSortToRuntimePatterns(patterns);  // sort (issue 13)
   populateLinalgToRuntimePatterns(patterns);  // linear algebra (issue 14)
+  populateFftToRuntimePatterns(patterns);  // jax.lax.fft
   populateCollectiveToRuntimePatterns(patterns);  // collectives (issue 18)
   populateRngBitGeneratorPatterns(patterns);  // rng_bit_generator (issue 15)
 }

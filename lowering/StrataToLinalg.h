@@ -43,6 +43,8 @@ void populateSortToRuntimePatterns(RewritePatternSet& patterns);
 // strata.linalg → a call of the runtime's linalg kernels (LinalgToRuntime.cpp; part of
 // populateStrataToLinalgPatterns; linear algebra, issue 14).
 void populateLinalgToRuntimePatterns(RewritePatternSet& patterns);
+// strata.fft → strata_rt_fft (lowering/FftToRuntime.cpp).
+void populateFftToRuntimePatterns(RewritePatternSet& patterns);
 // strata.collective → strata_rt_collective (issue 18; CollectiveToRuntime.cpp).
 void populateCollectiveToRuntimePatterns(RewritePatternSet& patterns);
 // strata.convolution of a float type → strata_rt_conv, ahead of the linalg lowering (issue 13;

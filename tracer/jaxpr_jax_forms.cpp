@@ -3,6 +3,7 @@
 
 #include <charconv>
 
+#include "fft_rules.h"
 #include "primitives/gather_scatter.h"
 
 namespace strata::jax_forms {
@@ -204,6 +205,11 @@ Params to_params(std::string_view prim, const RawParams& raw, std::span<const Ab
       const std::string m = v.text.substr(18);
       if (m != "CLIP" && m != "FILL_OR_DROP" && m != "PROMISE_IN_BOUNDS") unreadable(name, "a GatherScatterMode", v);
       if (prim == "gather") p.set("mode", m == "FILL_OR_DROP" ? gather_scatter::kModeFill : gather_scatter::kModeClip);
+    } else if (name == "fft_type" && prim == "fft" && v.kind == RawValue::kWord && v.text.find("FftType.") != std::string::npos) {
+      // Older JAX prints the enum (FftType.RFFT, jaxlib.xla_client.FftType.RFFT); newer its number.
+      std::optional<fft_rules::Type> t = fft_rules::type_from_name(v.text.substr(v.text.rfind('.') + 1));
+      if (!t) unreadable(name, "an FftType (FFT, IFFT, RFFT, IRFFT)", v);
+      p.set("fft_type", static_cast<int64_t>(*t));
     } else if (std::optional<ParamValue> value = plain(name, v)) {
       p.set(name, std::move(*value));
     }

@@ -15,6 +15,7 @@
 #include "kernels/packed_gemm.h"
 #include "kernels/sort.h"
 #include "kernels/linalg.h"  // linear algebra (issue 14)
+#include "kernels/fft.h"  // jax.lax.fft
 #include "collectives.h"  // collectives (issue 18)
 #include "kernels/conv.h"  // convolution (issue 13)
 #include "kernels/parallel.h"
@@ -288,6 +289,22 @@ void strata_rt_linalg(int64_t kind, int64_t flags, int64_t f64, int64_t batch, i
   }
 }
 
+// The FFT (CpuAbi.h): the eager kernel (tracer/kernels/fft.h) on the buffers; it never throws
+// on values, and its plans' allocation failing is the one exception left.
+void strata_rt_fft(int64_t type, int64_t f64, int64_t batch, int64_t rank, int64_t n0, int64_t n1, int64_t n2,
+                   const void* in, void* out) {
+  try {
+    strata::shape_rules::IntList lengths{n0, n1, n2};
+    lengths.resize(static_cast<size_t>(rank));
+    strata::kernels::fft({.type = static_cast<strata::fft_rules::Type>(type), .f64 = f64 != 0, .batch = batch, .lengths = lengths},
+                         in, out);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "strata: the FFT of the compiled program failed: %s\n", e.what());
+    std::fflush(stderr);
+    std::abort();
+  }
+}
+
 // Collectives (CpuAbi.h; issue 18): collectives::run, as the eager kernels.
 void strata_rt_collective(int64_t kind, int64_t dtype, int64_t group, int64_t in_elements, const void* in, void* out,
                           const int64_t* perm_dest) {
@@ -369,6 +386,7 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {abi::kSort, reinterpret_cast<void*>(&strata_rt_sort)},
       {abi::kSortComparator, reinterpret_cast<void*>(&strata_rt_sort_cmp)},
       {abi::kLinalg, reinterpret_cast<void*>(&strata_rt_linalg)},  // linear algebra (issue 14)
+      {abi::kFft, reinterpret_cast<void*>(&strata_rt_fft)},
       {abi::kCollective, reinterpret_cast<void*>(&strata_rt_collective)},  // collectives (issue 18)
       {abi::kConv, reinterpret_cast<void*>(&strata_rt_conv)},  // convolution (issue 13)
       {"puts", reinterpret_cast<void*>(&check_failed_puts)},

@@ -326,6 +326,33 @@ inline std::vector<Case> rev_cases() {
   return cs;
 }
 
+// jax.lax.fft: every type, 1 to 3 transformed dimensions, f32/f64, powers of two, mixed and
+// prime (Bluestein) lengths, odd real lengths, an empty batch and a batch split across the pool.
+inline std::vector<Case> fft_cases() {
+  std::vector<Case> cs;
+  auto params = [](int64_t type, st::IntList lengths) { return Params{{"fft_type", type}, {"fft_lengths", lengths}}; };
+  for (DType real : {st::f32, st::f64}) {
+    const DType cx = real == st::f32 ? st::c64 : st::c128;
+    const std::string n(st::short_name(real));
+    for (int64_t type : {0, 1}) {
+      const std::string t = type ? "ifft " : "fft ";
+      cs.push_back({t + "16 " + n, params(type, {16}), {random_array({3, 16}, cx, -1, 1)}});
+      cs.push_back({t + "prime 37 " + n, params(type, {37}), {random_array({2, 37}, cx, -1, 1, 2)}});
+      cs.push_back({t + "2-d 6x10 " + n, params(type, {6, 10}), {random_array({2, 6, 10}, cx, -1, 1, 3)}});
+      cs.push_back({t + "3-d " + n, params(type, {3, 4, 5}), {random_array({3, 4, 5}, cx, -1, 1, 4)}});
+      cs.push_back({t + "empty batch " + n, params(type, {8}), {random_array({0, 8}, cx, -1, 1)}});
+      cs.push_back({t + "large " + n, params(type, {1000}), {random_array({130, 1000}, cx, -1, 1, 5)}});
+    }
+    cs.push_back({"rfft 12 " + n, params(2, {12}), {random_array({3, 12}, real, -1, 1)}});
+    cs.push_back({"rfft odd 9 " + n, params(2, {9}), {random_array({3, 9}, real, -1, 1, 2)}});
+    cs.push_back({"rfft 2-d " + n, params(2, {5, 8}), {random_array({2, 5, 8}, real, -1, 1, 3)}});
+    cs.push_back({"irfft 12 " + n, params(3, {12}), {random_array({3, 7}, cx, -1, 1, 4)}});
+    cs.push_back({"irfft odd 9 " + n, params(3, {9}), {random_array({3, 5}, cx, -1, 1, 5)}});
+    cs.push_back({"irfft 3-d " + n, params(3, {2, 3, 6}), {random_array({2, 3, 4}, cx, -1, 1, 6)}});
+  }
+  return cs;
+}
+
 inline const std::map<std::string, std::function<std::vector<Case>()>>& case_table() {
   static const auto* table = new std::map<std::string, std::function<std::vector<Case>()>>{
       {"neg", [] { return plus(unary_cases(kNumeric, -10, 10), unary_cases(kComplex, -10, 10)); }},
@@ -493,6 +520,7 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"qr", qr_cases},
       {"eigh", [] { return decomposition_cases(Params{{"lower", true}}, true, true); }},
       {"svd", svd_cases},
+      {"fft", fft_cases},
       // Collectives (issue 18; collective_cases.h).
       {"psum", [] { return collective_cases("psum"); }},
       {"pmax", [] { return collective_cases("pmax"); }},

@@ -76,7 +76,7 @@ std::vector<std::string> primitive_names() {
     // sort is left out too: the cuda target refuses it (CudaSort below); so are window reductions.
     // Linear algebra too (issue 14): refused as sort is (CudaLinalg below).
     // Collectives too (issue 18): NCCL, their GPU transport, is not there yet.
-    if (!needs_subprograms(p->name) && !reads_starts_on_host(p->name) && p->name != "sort" &&
+    if (!needs_subprograms(p->name) && !reads_starts_on_host(p->name) && p->name != "sort" && p->name != "fft" &&
         !lowers_to_reduce_window(p->name) && !is_linalg(p->name) && !is_collective(p->name))
       names.emplace_back(p->name);
   return names;
@@ -103,6 +103,16 @@ TEST(CudaSort, IsRefusedWithAClearError) {
   st::compiler::LowerResult r = st::compiler::lower(*j.impl(), {.device = kGpu}, "ptx");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error.find("the cuda target cannot compile strata.sort yet"), std::string::npos) << r.error;
+}
+
+// The FFT runs in the CPU runtime; for the GPU it is refused by name.
+TEST(CudaFft, IsRefusedWithAClearError) {
+  if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
+  Case c = case_table().at("fft")()[0];
+  st::Jaxpr j = one_equation(*st::find_primitive("fft"), c.params, c.inputs);
+  st::compiler::LowerResult r = st::compiler::lower(*j.impl(), {.device = kGpu}, "ptx");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("the cuda target cannot compile strata.fft yet"), std::string::npos) << r.error;
 }
 
 // Linear algebra runs in the CPU runtime (issue 14); for the GPU it is refused by name.

@@ -39,3 +39,11 @@ func.func @precision_format(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.reduce_precision %x, format = f16 : tensor<4xf32>
   func.return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @fft_type(%a: tensor<8xcomplex<f32>>) {
+  // expected-error @+1 {{expects fft_type as #stablehlo<fft_type FFT> (FFT, IFFT, RFFT or IRFFT)}}
+  %0 = "stablehlo.fft"(%a) {fft_type = #stablehlo<fft_type DCT>, fft_length = array<i64: 8>} : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+  return
+}

@@ -11,6 +11,7 @@
 #include "strata/distributed.h"  // issue 18
 #include "strata/dtype.h"
 #include "strata/errors.h"
+#include "strata/fft.h"  // jax.numpy.fft
 #include "strata/grad.h"
 #include "strata/indexing.h"
 #include "strata/jaxpr.h"

@@ -1,0 +1,449 @@
+// tracer/kernels/fft.cpp — see fft.h.
+#include "fft.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <numbers>
+#include <vector>
+
+#include "parallel.h"
+
+namespace strata::kernels {
+namespace {
+
+template <class T>
+using C = std::complex<T>;
+
+// Plain products: std::complex's operator* checks for inf/nan (a libgcc call per product).
+template <class T>
+inline C<T> mul(C<T> a, C<T> b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+template <class T>
+inline C<T> times_minus_i(C<T> a) {
+  return {a.imag(), -a.real()};
+}
+
+// e^{-2πi t/n} for 0 <= t < n, in double; exact at the quarter turns (cos(π/2) is not 0 in
+// floating point), so that a real signal's zero and n/2 frequencies come out exactly real.
+inline C<double> root(int64_t t, int64_t n) {
+  if ((4 * t) % n == 0) {
+    constexpr C<double> kQuarter[] = {{1, 0}, {0, -1}, {-1, 0}, {0, 1}};
+    return kQuarter[(4 * t) / n];
+  }
+  double a = -2.0 * std::numbers::pi * static_cast<double>(t) / static_cast<double>(n);
+  return {std::cos(a), std::sin(a)};
+}
+
+// Primes above this go through Bluestein's algorithm instead of a p-point DFT butterfly.
+constexpr int64_t kLargestRadix = 23;
+
+// Lines per chunk of the thread pool: at least ~32K elements of work each.
+int64_t grain_for(int64_t length) { return std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(length, 1)); }
+
+// One complex transform of length n (unnormalized), forward: X[k] = Σ x[j] e^{-2πi jk/n};
+// inverse: e^{+2πi jk/n}, through conjugation.
+template <class T>
+class Plan {
+ public:
+  explicit Plan(int64_t n) : n_(n) {
+    std::vector<int64_t> radices = factor(n);
+    if (!radices.empty() && radices.back() > kLargestRadix) {
+      init_bluestein();
+      return;
+    }
+    int64_t length = n, stride = 1;
+    for (int64_t p : radices) {
+      const int64_t m = length / p;
+      Stage st{static_cast<int>(p), m, stride, twiddles_.size(), roots_.size()};
+      for (int64_t j = 0; j < m; ++j)
+        for (int64_t k = 1; k < p; ++k) twiddles_.push_back(C<T>(root((j * k) % length, length)));
+      if (p > 5)
+        for (int64_t k = 0; k < p; ++k) roots_.push_back(C<T>(root(k, p)));
+      stages_.push_back(st);
+      length = m;
+      stride *= p;
+    }
+  }
+
+  int64_t size() const { return n_; }
+  // Complex elements of scratch forward() and inverse() need per line.
+  int64_t scratch_size() const { return sub_ ? 2 * sub_->size() + sub_->scratch_size() : n_; }
+
+  // Transforms `lines` interleaved lines in place: element j of line b at data[j·lines + b]
+  // (one line: contiguous). `work` holds lines × scratch_size() elements. The butterflies'
+  // inner loop runs across lines, which vectorizes.
+  void forward(C<T>* data, C<T>* work, int64_t lines = 1) const {
+    if (sub_) {
+      for (int64_t b = 0; b < lines; ++b) {
+        C<T>* line = lines == 1 ? data : work;
+        C<T>* rest = lines == 1 ? work : work + n_;
+        if (lines != 1)
+          for (int64_t j = 0; j < n_; ++j) line[j] = data[j * lines + b];
+        bluestein(line, rest);
+        if (lines != 1)
+          for (int64_t j = 0; j < n_; ++j) data[j * lines + b] = line[j];
+      }
+      return;
+    }
+    C<T>* x = data;
+    C<T>* y = work;
+    for (const Stage& st : stages_) {
+      run_stage(st, lines, x, y);
+      std::swap(x, y);
+    }
+    if (x != data) std::memcpy(static_cast<void*>(data), x, static_cast<size_t>(n_ * lines) * sizeof(C<T>));
+  }
+
+  void inverse(C<T>* data, C<T>* work, int64_t lines = 1) const {
+    for (int64_t i = 0; i < n_ * lines; ++i) data[i] = std::conj(data[i]);
+    forward(data, work, lines);
+    for (int64_t i = 0; i < n_ * lines; ++i) data[i] = std::conj(data[i]);
+  }
+
+ private:
+  struct Stage {
+    int p;          // radix
+    int64_t m, s;   // the current length is p·m; s interleaved sub-transforms
+    size_t twiddle;  // w^{jk}, j < m, 1 <= k < p, at twiddles_[twiddle + j(p-1) + k-1]
+    size_t roots;   // ω_p^k at roots_[roots + k] (radix above 5)
+  };
+
+  static std::vector<int64_t> factor(int64_t n) {
+    std::vector<int64_t> r;
+    while (n % 4 == 0) {
+      r.push_back(4);
+      n /= 4;
+    }
+    for (int64_t p = 2; p * p <= n; ++p)
+      while (n % p == 0) {
+        r.push_back(p);
+        n /= p;
+      }
+    if (n > 1) r.push_back(n);
+    std::sort(r.begin(), r.end(), [](int64_t a, int64_t b) { return (a == 4) > (b == 4) || ((a == 4) == (b == 4) && a < b); });
+    return r;
+  }
+
+  // One Stockham step: x holds s interleaved transforms of length p·m; their first radix-p
+  // step goes to y as p·s interleaved transforms of length m (natural order at the end).
+  // (With `lines` interleaved lines, each sub-transform is `lines` wide: stride s·lines.)
+  void run_stage(const Stage& st, int64_t lines, const C<T>* x, C<T>* y) const {
+    const int64_t s = st.s * lines;
+    auto range = [&](int64_t j0, int64_t j1, int64_t q0, int64_t q1) {
+      switch (st.p) {
+        case 2: return butterflies<2>(st, s, x, y, j0, j1, q0, q1);
+        case 3: return butterflies<3>(st, s, x, y, j0, j1, q0, q1);
+        case 4: return butterflies<4>(st, s, x, y, j0, j1, q0, q1);
+        case 5: return butterflies<5>(st, s, x, y, j0, j1, q0, q1);
+        default: return butterflies<0>(st, s, x, y, j0, j1, q0, q1);
+      }
+    };
+    const int64_t work = st.m * s * st.p;
+    if (work < (int64_t{1} << 15)) return range(0, st.m, 0, s);
+    if (st.m >= s)
+      parallel_for(st.m, std::max<int64_t>(1, 4096 / (s * st.p)), [&](int64_t a, int64_t b) { range(a, b, 0, s); });
+    else
+      parallel_for(s, std::max<int64_t>(1, 4096 / (st.m * st.p)), [&](int64_t a, int64_t b) { range(0, st.m, a, b); });
+  }
+
+  template <int P>
+  void butterflies(const Stage& st, int64_t s, const C<T>* x, C<T>* y, int64_t j0, int64_t j1, int64_t q0,
+                   int64_t q1) const {
+    const int p = P ? P : st.p;
+    const int64_t m = st.m;
+    const C<T>* roots = roots_.data() + st.roots;
+    C<T> a[kLargestRadix], b[kLargestRadix];
+    for (int64_t j = j0; j < j1; ++j) {
+      const C<T>* w = twiddles_.data() + st.twiddle + static_cast<size_t>(j * (p - 1));
+      for (int64_t q = q0; q < q1; ++q) {
+        for (int r = 0; r < p; ++r) a[r] = x[q + s * (j + r * m)];
+        if constexpr (P == 2) {
+          b[0] = a[0] + a[1];
+          b[1] = a[0] - a[1];
+        } else if constexpr (P == 3) {
+          constexpr T kSin60 = T(0.86602540378443864676372317075293618);
+          C<T> t1 = a[1] + a[2], t2 = a[0] - T(0.5) * t1, t3 = times_minus_i(kSin60 * (a[1] - a[2]));
+          b[0] = a[0] + t1;
+          b[1] = t2 + t3;
+          b[2] = t2 - t3;
+        } else if constexpr (P == 4) {
+          C<T> t0 = a[0] + a[2], t1 = a[0] - a[2], t2 = a[1] + a[3], t3 = times_minus_i(a[1] - a[3]);
+          b[0] = t0 + t2;
+          b[1] = t1 + t3;
+          b[2] = t0 - t2;
+          b[3] = t1 - t3;
+        } else if constexpr (P == 5) {
+          constexpr T c1 = T(0.30901699437494742410229341718281906), c2 = T(-0.80901699437494742410229341718281906);
+          constexpr T s1 = T(0.95105651629515357211643933337938214), s2 = T(0.58778525229247312916870595463907277);
+          C<T> t1 = a[1] + a[4], t2 = a[2] + a[3], t3 = a[1] - a[4], t4 = a[2] - a[3];
+          C<T> m1 = a[0] + c1 * t1 + c2 * t2, m2 = a[0] + c2 * t1 + c1 * t2;
+          C<T> n1 = times_minus_i(s1 * t3 + s2 * t4), n2 = times_minus_i(s2 * t3 - s1 * t4);
+          b[0] = a[0] + t1 + t2;
+          b[1] = m1 + n1;
+          b[4] = m1 - n1;
+          b[2] = m2 + n2;
+          b[3] = m2 - n2;
+        } else {
+          for (int k = 0; k < p; ++k) {
+            C<T> sum = a[0];
+            for (int r = 1, rk = k; r < p; ++r, rk = rk + k >= p ? rk + k - p : rk + k) sum += mul(a[r], roots[rk]);
+            b[k] = sum;
+          }
+        }
+        C<T>* out = y + q + s * p * j;
+        out[0] = b[0];
+        for (int k = 1; k < p; ++k) out[s * k] = mul(b[k], w[k - 1]);
+      }
+    }
+  }
+
+  // Bluestein: X[k] = c[k] Σ_j (x[j] c[j]) conj(c[k-j]), c[k] = e^{-iπ k²/n}, the sum a
+  // circular convolution of length M (a power of two >= 2n-1) done by transforms.
+  void init_bluestein() {
+    int64_t m = 1;
+    while (m < 2 * n_ - 1) m *= 2;
+    sub_ = std::make_unique<Plan>(m);
+    chirp_.resize(static_cast<size_t>(n_));
+    for (int64_t k = 0; k < n_; ++k) {
+      // k² mod 2n keeps the angle exact for large k.
+      int64_t t = static_cast<int64_t>((static_cast<unsigned __int128>(k) * static_cast<unsigned __int128>(k)) %
+                                       static_cast<unsigned __int128>(2 * n_));
+      chirp_[static_cast<size_t>(k)] = C<T>(root(t, 2 * n_));
+    }
+    filter_.assign(static_cast<size_t>(m), C<T>(0));
+    const T inv = T(1.0 / static_cast<double>(m));
+    for (int64_t k = 0; k < n_; ++k) {
+      C<T> v = std::conj(chirp_[static_cast<size_t>(k)]) * inv;
+      filter_[static_cast<size_t>(k)] = v;
+      if (k) filter_[static_cast<size_t>(m - k)] = v;
+    }
+    std::vector<C<T>> work(static_cast<size_t>(sub_->scratch_size()));
+    sub_->forward(filter_.data(), work.data());
+  }
+
+  void bluestein(C<T>* data, C<T>* work) const {
+    const int64_t m = sub_->size();
+    C<T>* a = work;
+    C<T>* rest = work + m;
+    for (int64_t k = 0; k < n_; ++k) a[k] = mul(data[k], chirp_[static_cast<size_t>(k)]);
+    std::fill(a + n_, a + m, C<T>(0));
+    sub_->forward(a, rest);
+    for (int64_t k = 0; k < m; ++k) a[k] = mul(a[k], filter_[static_cast<size_t>(k)]);
+    sub_->inverse(a, rest);
+    for (int64_t k = 0; k < n_; ++k) data[k] = mul(a[k], chirp_[static_cast<size_t>(k)]);
+  }
+
+  int64_t n_;
+  std::vector<Stage> stages_;
+  std::vector<C<T>> twiddles_, roots_;
+  std::unique_ptr<Plan> sub_;
+  std::vector<C<T>> chirp_, filter_;
+};
+
+// Plans by length, kept: building one costs a sine and cosine per element.
+template <class T>
+std::shared_ptr<const Plan<T>> plan_for(int64_t n) {
+  static std::mutex mu;
+  static std::map<int64_t, std::shared_ptr<const Plan<T>>> plans;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = plans.find(n);
+  if (it != plans.end()) return it->second;
+  if (plans.size() >= 64) plans.clear();
+  auto p = std::make_shared<const Plan<T>>(n);
+  plans.emplace(n, p);
+  return p;
+}
+
+// Lines transformed together (interleaved): 128 bytes of each line's elements side by side.
+template <class T>
+constexpr int64_t kBlock = 128 / sizeof(C<T>);
+
+// The complex transform along the middle dimension of a contiguous [outer, n, inner] buffer,
+// in place: blocks of up to kBlock lines copied side by side, transformed, copied back.
+template <class T>
+void transform_axis(C<T>* data, int64_t outer, int64_t n, int64_t inner, bool inverse) {
+  if (outer * n * inner == 0 || n == 1) return;
+  std::shared_ptr<const Plan<T>> plan = plan_for<T>(n);
+  if (outer == 1 && inner == 1) {  // one line: parallel inside the stages
+    std::vector<C<T>> work(static_cast<size_t>(plan->scratch_size()));
+    return inverse ? plan->inverse(data, work.data()) : plan->forward(data, work.data());
+  }
+  // Blocks: within one outer index, kBlock consecutive lines (inner == 1: consecutive rows;
+  // else consecutive columns of the [n, inner] slab).
+  const int64_t per_outer = inner == 1 ? 1 : (inner + kBlock<T> - 1) / kBlock<T>;
+  const int64_t blocks = inner == 1 ? (outer + kBlock<T> - 1) / kBlock<T> : outer * per_outer;
+  parallel_for(blocks, std::max<int64_t>(1, grain_for(n) / kBlock<T>), [&](int64_t begin, int64_t end) {
+    const size_t size = static_cast<size_t>(n * kBlock<T>);
+    std::vector<C<T>> block(size), work(static_cast<size_t>(plan->scratch_size() * kBlock<T>));
+    for (int64_t bi = begin; bi < end; ++bi) {
+      // Line b of the block starts at first + b·step and steps by stride.
+      int64_t first, lines, step, stride;
+      if (inner == 1) {
+        first = bi * kBlock<T> * n, lines = std::min(kBlock<T>, outer - bi * kBlock<T>), step = n, stride = 1;
+      } else {
+        const int64_t o = bi / per_outer, c = (bi % per_outer) * kBlock<T>;
+        first = o * n * inner + c, lines = std::min(kBlock<T>, inner - c), step = 1, stride = inner;
+      }
+      C<T>* v = block.data();
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t b = 0; b < lines; ++b) v[j * lines + b] = data[first + b * step + j * stride];
+      inverse ? plan->inverse(v, work.data(), lines) : plan->forward(v, work.data(), lines);
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t b = 0; b < lines; ++b) data[first + b * step + j * stride] = v[j * lines + b];
+    }
+  });
+}
+
+// The complex transforms over the first `count` dimensions of [batch, dims...].
+template <class T>
+void transform_dims(C<T>* data, int64_t batch, const shape_rules::IntList& dims, size_t count, bool inverse) {
+  int64_t total = batch;
+  for (int64_t d : dims) total *= d;
+  for (size_t a = 0; a < count; ++a) {
+    int64_t inner = 1;
+    for (size_t b = a + 1; b < dims.size(); ++b) inner *= dims[b];
+    const int64_t n = dims[a];
+    if (total == 0) return;
+    transform_axis(data, total / (n * inner), n, inner, inverse);
+  }
+}
+
+// Row transforms between n reals and their n/2+1 non-negative frequencies.
+template <class T>
+class RealPlan {
+ public:
+  explicit RealPlan(int64_t n) : n_(n) {
+    if (n % 2 == 0) {
+      half_ = plan_for<T>(n / 2);
+      w_.resize(static_cast<size_t>(n / 2 + 1));
+      for (int64_t k = 0; k <= n / 2; ++k) w_[static_cast<size_t>(k)] = C<T>(root(k, n));
+    } else {
+      full_ = plan_for<T>(n);
+    }
+  }
+  // Complex elements of scratch a row needs.
+  int64_t scratch_size() const { return half_ ? n_ / 2 + half_->scratch_size() : n_ + full_->scratch_size(); }
+
+  // out[0..n/2] = the transform of in[0..n).
+  void forward(const T* in, C<T>* out, C<T>* work) const {
+    if (full_) {
+      C<T>* z = work;
+      for (int64_t j = 0; j < n_; ++j) z[j] = C<T>(in[j], 0);
+      full_->forward(z, work + n_);
+      std::copy(z, z + n_ / 2 + 1, out);
+      return;
+    }
+    const int64_t h = n_ / 2;
+    C<T>* z = work;
+    for (int64_t j = 0; j < h; ++j) z[j] = C<T>(in[2 * j], in[2 * j + 1]);
+    half_->forward(z, work + h);
+    for (int64_t k = 0; k <= h; ++k) {
+      C<T> zk = z[k % h], zc = std::conj(z[(h - k) % h]);
+      C<T> e = T(0.5) * (zk + zc), o = times_minus_i(T(0.5) * (zk - zc));
+      out[k] = e + mul(w_[static_cast<size_t>(k)], o);
+    }
+  }
+
+  // out[0..n) = scale × the unnormalized inverse transform of the Hermitian row whose first n/2+1 entries
+  // are in[] (the imaginary parts of the zero and n/2 frequencies not read, as NumPy's).
+  void inverse(const C<T>* in, T* out, T scale, C<T>* work) const {
+    if (full_) {
+      C<T>* z = work;
+      const int64_t h = n_ / 2 + 1;
+      for (int64_t k = 0; k < n_; ++k) z[k] = k < h ? in[k] : std::conj(in[n_ - k]);
+      full_->inverse(z, work + n_);
+      for (int64_t j = 0; j < n_; ++j) out[j] = z[j].real() * scale;
+      return;
+    }
+    const int64_t h = n_ / 2;
+    C<T>* z = work;
+    const C<T> first(in[0].real(), 0), last(in[h].real(), 0);
+    for (int64_t k = 0; k < h; ++k) {
+      C<T> xk = k ? in[k] : first, xc = std::conj(k ? in[h - k] : last);
+      C<T> e = xk + xc, o = mul(xk - xc, std::conj(w_[static_cast<size_t>(k)]));
+      z[k] = e + C<T>(-o.imag(), o.real());  // e + i·o (each twice its value: the 1/2 is in scale)
+    }
+    half_->inverse(z, work + h);  // 2·(n/2)·(x[2j] + i x[2j+1]) = n·(...)
+    for (int64_t j = 0; j < h; ++j) {
+      out[2 * j] = z[j].real() * scale;
+      out[2 * j + 1] = z[j].imag() * scale;
+    }
+  }
+
+ private:
+  int64_t n_;
+  std::shared_ptr<const Plan<T>> half_, full_;
+  std::vector<C<T>> w_;
+};
+
+template <class T>
+void run(const FftCall& c, const void* in_ptr, void* out_ptr) {
+  const shape_rules::IntList& L = c.lengths;
+  const size_t k = L.size();
+  int64_t points = 1;
+  for (int64_t n : L) points *= n;
+  if (c.batch == 0 || points == 0) return;
+  switch (c.type) {
+    case fft_rules::Type::kFft:
+    case fft_rules::Type::kIfft: {
+      const bool inverse = c.type == fft_rules::Type::kIfft;
+      auto* out = static_cast<C<T>*>(out_ptr);
+      std::memcpy(static_cast<void*>(out), in_ptr, static_cast<size_t>(c.batch * points) * sizeof(C<T>));
+      transform_dims(out, c.batch, L, k, inverse);
+      if (inverse) {
+        const T scale = T(1.0 / static_cast<double>(points));
+        parallel_for(c.batch * points, kElementwiseGrain, [&](int64_t a, int64_t b) {
+          for (int64_t i = a; i < b; ++i) out[i] *= scale;
+        });
+      }
+      return;
+    }
+    case fft_rules::Type::kRfft: {
+      const int64_t n = L.back(), h = n / 2 + 1, rows = c.batch * points / n;
+      const T* in = static_cast<const T*>(in_ptr);
+      auto* out = static_cast<C<T>*>(out_ptr);
+      RealPlan<T> plan(n);
+      parallel_for(rows, grain_for(n), [&](int64_t a, int64_t b) {
+        std::vector<C<T>> work(static_cast<size_t>(plan.scratch_size()));
+        for (int64_t r = a; r < b; ++r) plan.forward(in + r * n, out + r * h, work.data());
+      });
+      shape_rules::IntList dims = L;
+      dims.back() = h;
+      transform_dims(out, c.batch, dims, k - 1, false);
+      return;
+    }
+    case fft_rules::Type::kIrfft: {
+      const int64_t n = L.back(), h = n / 2 + 1, rows = c.batch * points / n;
+      std::vector<C<T>> spectrum(static_cast<const C<T>*>(in_ptr), static_cast<const C<T>*>(in_ptr) + rows * h);
+      shape_rules::IntList dims = L;
+      dims.back() = h;
+      transform_dims(spectrum.data(), c.batch, dims, k - 1, true);
+      auto* out = static_cast<T*>(out_ptr);
+      RealPlan<T> plan(n);
+      // Both row paths compute n·x: the scale is 1/N over every transformed dimension.
+      const T scale = T(1.0 / static_cast<double>(points));
+      parallel_for(rows, grain_for(n), [&](int64_t a, int64_t b) {
+        std::vector<C<T>> work(static_cast<size_t>(plan.scratch_size()));
+        for (int64_t r = a; r < b; ++r) plan.inverse(spectrum.data() + r * h, out + r * n, scale, work.data());
+      });
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void fft(const FftCall& call, const void* in, void* out) {
+  if (call.f64)
+    run<double>(call, in, out);
+  else
+    run<float>(call, in, out);
+}
+
+}  // namespace strata::kernels
