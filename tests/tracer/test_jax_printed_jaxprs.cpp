@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -92,4 +93,29 @@ TEST(JaxPrintedJaxprs, GradientOfAParsedProgramMatchesJaxs) {
   std::vector<st::Array> want = load_all("grad_mlp", "out");
   expect_close(st::grad(loss)(args[1]), want.at(0), "grad");
   expect_close(st::jit(st::grad(loss))(args[1]), want.at(0), "jit(grad)");
+}
+
+// jnp.fft.rfft2 as JAX prints it (fft_type as the number, JAX 0.5 on; as FftType.RFFT
+// before), inside its `jit` wrapper: both read as the fft primitive and run like st::fft's.
+TEST(JaxPrintedJaxprs, FftTypeAsNumberOrEnum) {
+  for (std::string type : {"2", "FftType.RFFT", "jaxlib.xla_client.FftType.RFFT"}) {
+    SCOPED_TRACE(type);
+    std::string text = "{ lambda ; a:f32[3,4,6]. let\n"
+                       "    b:c64[3,4,4] = jit[\n"
+                       "      name=fft\n"
+                       "      jaxpr={ lambda ; a:f32[3,4,6]. let\n"
+                       "          b:c64[3,4,4] = fft[fft_lengths=(4, 6) fft_type=" + type + "] a\n"
+                       "        in (b,) }\n"
+                       "    ] a\n"
+                       "  in (b,) }";
+    st::ParsedJaxpr parsed = st::parse_jaxpr(text);
+    ASSERT_TRUE(parsed.jaxpr) << parsed.error.line << ":" << parsed.error.column << ": " << parsed.error.message;
+    st::Array x = st::random::normal(st::random::key(1), {3, 4, 6});
+    std::vector<st::Array> r = st::eval_jaxpr(st::Jaxpr(parsed.jaxpr), {x});
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].to_vector<std::complex<float>>(), st::fft::rfft2(x).to_vector<std::complex<float>>());
+  }
+  st::ParsedJaxpr bad = st::parse_jaxpr("{ lambda ; a:c64[4]. let b:c64[4] = fft[fft_lengths=(4,) fft_type=FftType.DCT] a in (b,) }");
+  ASSERT_FALSE(bad.jaxpr);
+  EXPECT_NE(bad.error.message.find("FftType"), std::string::npos) << bad.error.message;
 }
