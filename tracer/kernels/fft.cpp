@@ -106,6 +106,35 @@ class Plan {
     for (int64_t i = 0; i < n_ * lines; ++i) data[i] = std::conj(data[i]);
   }
 
+  bool uses_bluestein() const { return sub_ != nullptr; }
+
+  // The same transform of `lines` lines held split: real parts in re[j·lines + b], imaginary
+  // in im[...]; work_re/work_im hold n·lines each. The butterflies then run on plain floats
+  // across the lines, which the compiler vectorizes. Not for Bluestein plans.
+  void forward_split(T* re, T* im, T* work_re, T* work_im, int64_t lines) const {
+    T *xr = re, *xi = im, *yr = work_re, *yi = work_im;
+    for (const Stage& st : stages_) {
+      const int64_t s = st.s * lines;
+      switch (st.p) {
+        case 2: split_butterflies<2>(st, s, xr, xi, yr, yi); break;
+        case 3: split_butterflies<3>(st, s, xr, xi, yr, yi); break;
+        case 4: split_butterflies<4>(st, s, xr, xi, yr, yi); break;
+        case 5: split_butterflies<5>(st, s, xr, xi, yr, yi); break;
+        default: split_butterflies<0>(st, s, xr, xi, yr, yi); break;
+      }
+      std::swap(xr, yr);
+      std::swap(xi, yi);
+    }
+    if (xr != re) {
+      std::memcpy(re, xr, static_cast<size_t>(n_ * lines) * sizeof(T));
+      std::memcpy(im, xi, static_cast<size_t>(n_ * lines) * sizeof(T));
+    }
+  }
+  // The inverse exchanges the parts: swap(DFT(swap(x))) is the unnormalized inverse DFT.
+  void inverse_split(T* re, T* im, T* work_re, T* work_im, int64_t lines) const {
+    forward_split(im, re, work_im, work_re, lines);
+  }
+
  private:
   struct Stage {
     int p;          // radix
@@ -113,6 +142,85 @@ class Plan {
     size_t twiddle;  // w^{jk}, j < m, 1 <= k < p, at twiddles_[twiddle + j(p-1) + k-1]
     size_t roots;   // ω_p^k at roots_[roots + k] (radix above 5)
   };
+
+  // One Stockham step on split data (see run_stage), radix P (0: the plain DFT butterfly).
+  template <int P>
+  void split_butterflies(const Stage& st, int64_t s, const T* __restrict xr, const T* __restrict xi, T* __restrict yr,
+                         T* __restrict yi) const {
+    const int p = P ? P : st.p;
+    const int64_t m = st.m, step = s * m;
+    T wr[kLargestRadix], wi[kLargestRadix];
+    for (int64_t j = 0; j < m; ++j) {
+      const C<T>* w = twiddles_.data() + st.twiddle + static_cast<size_t>(j * (p - 1));
+      for (int k = 0; k + 1 < p; ++k) wr[k] = w[k].real(), wi[k] = w[k].imag();
+      const T* ir = xr + s * j;
+      const T* ii = xi + s * j;
+      T* orr = yr + s * p * j;
+      T* oi = yi + s * p * j;
+      if constexpr (P == 0) {
+        const C<T>* roots = roots_.data() + st.roots;
+        for (int64_t q = 0; q < s; ++q)
+          for (int k = 0; k < p; ++k) {
+            T sr = ir[q], si = ii[q];
+            for (int r = 1, rk = k; r < p; ++r, rk = rk + k >= p ? rk + k - p : rk + k) {
+              T ar = ir[q + r * step], ai = ii[q + r * step];
+              sr += ar * roots[rk].real() - ai * roots[rk].imag();
+              si += ar * roots[rk].imag() + ai * roots[rk].real();
+            }
+            if (k == 0) {
+              orr[q] = sr, oi[q] = si;
+            } else {
+              orr[q + s * k] = sr * wr[k - 1] - si * wi[k - 1];
+              oi[q + s * k] = sr * wi[k - 1] + si * wr[k - 1];
+            }
+          }
+      } else {
+#pragma GCC ivdep
+        for (int64_t q = 0; q < s; ++q) {
+          T ar[P], ai[P], br[P], bi[P];
+          for (int r = 0; r < P; ++r) ar[r] = ir[q + r * step], ai[r] = ii[q + r * step];
+          if constexpr (P == 2) {
+            br[0] = ar[0] + ar[1], bi[0] = ai[0] + ai[1];
+            br[1] = ar[0] - ar[1], bi[1] = ai[0] - ai[1];
+          } else if constexpr (P == 3) {
+            constexpr T kSin60 = T(0.86602540378443864676372317075293618);
+            T t1r = ar[1] + ar[2], t1i = ai[1] + ai[2];
+            T t2r = ar[0] - T(0.5) * t1r, t2i = ai[0] - T(0.5) * t1i;
+            T t3r = kSin60 * (ai[1] - ai[2]), t3i = -kSin60 * (ar[1] - ar[2]);  // -i·sin60·(a1 - a2)
+            br[0] = ar[0] + t1r, bi[0] = ai[0] + t1i;
+            br[1] = t2r + t3r, bi[1] = t2i + t3i;
+            br[2] = t2r - t3r, bi[2] = t2i - t3i;
+          } else if constexpr (P == 4) {
+            T t0r = ar[0] + ar[2], t0i = ai[0] + ai[2], t1r = ar[0] - ar[2], t1i = ai[0] - ai[2];
+            T t2r = ar[1] + ar[3], t2i = ai[1] + ai[3], t3r = ai[1] - ai[3], t3i = ar[3] - ar[1];  // -i·(a1 - a3)
+            br[0] = t0r + t2r, bi[0] = t0i + t2i;
+            br[1] = t1r + t3r, bi[1] = t1i + t3i;
+            br[2] = t0r - t2r, bi[2] = t0i - t2i;
+            br[3] = t1r - t3r, bi[3] = t1i - t3i;
+          } else {  // P == 5
+            constexpr T c1 = T(0.30901699437494742410229341718281906), c2 = T(-0.80901699437494742410229341718281906);
+            constexpr T s1 = T(0.95105651629515357211643933337938214), s2 = T(0.58778525229247312916870595463907277);
+            T t1r = ar[1] + ar[4], t1i = ai[1] + ai[4], t2r = ar[2] + ar[3], t2i = ai[2] + ai[3];
+            T t3r = ar[1] - ar[4], t3i = ai[1] - ai[4], t4r = ar[2] - ar[3], t4i = ai[2] - ai[3];
+            T m1r = ar[0] + c1 * t1r + c2 * t2r, m1i = ai[0] + c1 * t1i + c2 * t2i;
+            T m2r = ar[0] + c2 * t1r + c1 * t2r, m2i = ai[0] + c2 * t1i + c1 * t2i;
+            T u1r = s1 * t3r + s2 * t4r, u1i = s1 * t3i + s2 * t4i;  // n1 = -i·u1
+            T u2r = s2 * t3r - s1 * t4r, u2i = s2 * t3i - s1 * t4i;  // n2 = -i·u2
+            br[0] = ar[0] + t1r + t2r, bi[0] = ai[0] + t1i + t2i;
+            br[1] = m1r + u1i, bi[1] = m1i - u1r;
+            br[4] = m1r - u1i, bi[4] = m1i + u1r;
+            br[2] = m2r + u2i, bi[2] = m2i - u2r;
+            br[3] = m2r - u2i, bi[3] = m2i + u2r;
+          }
+          orr[q] = br[0], oi[q] = bi[0];
+          for (int k = 1; k < P; ++k) {
+            orr[q + s * k] = br[k] * wr[k - 1] - bi[k] * wi[k - 1];
+            oi[q + s * k] = br[k] * wi[k - 1] + bi[k] * wr[k - 1];
+          }
+        }
+      }
+    }
+  }
 
   static std::vector<int64_t> factor(int64_t n) {
     std::vector<int64_t> r;
@@ -278,9 +386,10 @@ void transform_axis(C<T>* data, int64_t outer, int64_t n, int64_t inner, bool in
   // else consecutive columns of the [n, inner] slab).
   const int64_t per_outer = inner == 1 ? 1 : (inner + kBlock<T> - 1) / kBlock<T>;
   const int64_t blocks = inner == 1 ? (outer + kBlock<T> - 1) / kBlock<T> : outer * per_outer;
+  const bool split = !plan->uses_bluestein();
   parallel_for(blocks, std::max<int64_t>(1, grain_for(n) / kBlock<T>), [&](int64_t begin, int64_t end) {
     const size_t size = static_cast<size_t>(n * kBlock<T>);
-    std::vector<C<T>> block(size), work(static_cast<size_t>(plan->scratch_size() * kBlock<T>));
+    std::vector<C<T>> block(size), work(std::max(size, static_cast<size_t>(plan->scratch_size() * kBlock<T>)));
     for (int64_t bi = begin; bi < end; ++bi) {
       // Line b of the block starts at first + b·step and steps by stride.
       int64_t first, lines, step, stride;
@@ -289,6 +398,21 @@ void transform_axis(C<T>* data, int64_t outer, int64_t n, int64_t inner, bool in
       } else {
         const int64_t o = bi / per_outer, c = (bi % per_outer) * kBlock<T>;
         first = o * n * inner + c, lines = std::min(kBlock<T>, inner - c), step = 1, stride = inner;
+      }
+      if (split) {  // parts apart: re, im, then the work arrays, each n·lines
+        T* re = reinterpret_cast<T*>(block.data());
+        T* im = re + n * lines;
+        T* wre = reinterpret_cast<T*>(work.data());
+        T* wim = wre + n * lines;
+        for (int64_t j = 0; j < n; ++j)
+          for (int64_t b = 0; b < lines; ++b) {
+            const C<T> z = data[first + b * step + j * stride];
+            re[j * lines + b] = z.real(), im[j * lines + b] = z.imag();
+          }
+        inverse ? plan->inverse_split(re, im, wre, wim, lines) : plan->forward_split(re, im, wre, wim, lines);
+        for (int64_t j = 0; j < n; ++j)
+          for (int64_t b = 0; b < lines; ++b) data[first + b * step + j * stride] = C<T>(re[j * lines + b], im[j * lines + b]);
+        continue;
       }
       C<T>* v = block.data();
       for (int64_t j = 0; j < n; ++j)

@@ -6,7 +6,8 @@
 // and a plain DFT butterfly for other primes up to 23; lengths with a larger prime factor go
 // through Bluestein's chirp-z transform (three power-of-two transforms). Twiddles are computed in
 // double. Real transforms of even length pack the n reals into n/2 complex numbers (half the
-// work). Lines (and batches) split across the thread pool.
+// work). Blocks of lines are transformed side by side with their real and imaginary parts
+// apart (the butterflies vectorize across lines); lines and batches split across the thread pool.
 #pragma once
 
 #include <cstdint>
