@@ -157,6 +157,13 @@ TEST(Fft, SeveralAxes) {
                "fft2 axes (0, 2)");
   expect_close(fft::fft2(a, std::nullopt, {2, 0}).to_vector<c128>(), dft_axis(dft_axis(x, s, 0, false), s, 2, false), 1e-13,
                "fft2 axes (2, 0)");
+  // Blocks of lines: rows (21 of them: a block of 16 and one of 5) and columns (40: blocks of
+  // 16, 16 and 8), c64 and c128.
+  const st::Shape big{3, 7, 40};
+  std::vector<c128> z = random_complex(static_cast<size_t>(numel(big)), 4);
+  std::vector<c128> want2 = dft_axis(dft_axis(z, big, 1, false), big, 2, false);
+  expect_close(fft::fft2(st::array(z, big)).to_vector<c128>(), want2, 1e-13, "fft2 [3,7,40] c128");
+  expect_close(fft::fft2(st::astype(st::array(z, big), st::c64)).to_vector<c64>(), want2, 2e-6, "fft2 [3,7,40] c64");
   for (const st::Shape& r : {st::Shape{3, 4, 6}, st::Shape{3, 5, 7}, st::Shape{2, 3, 4, 8}}) {
     SCOPED_TRACE(st::shape_string(r));
     std::vector<double> v = real_parts(random_complex(static_cast<size_t>(numel(r)), 5));
