@@ -117,6 +117,11 @@ TEST(BatchRules, StructuralRulesEqualThePrimitivePerExample) {
        p({{"lhs_contract", IntList{2}}, {"rhs_contract", IntList{1}}, {"lhs_batch", IntList{0}}, {"rhs_batch", IntList{0}}})},
       {&st::prim::kDotGeneral, {v, rnd({4, 7}, 15)}, {st::not_mapped, 1},
        p({{"lhs_contract", IntList{0}}, {"rhs_contract", IntList{0}}, {"lhs_batch", IntList{}}, {"rhs_batch", IntList{}}})},
+      // fft: the examples' dimension among the transformed ones, or before them.
+      {&st::prim::kFft, {x}, {1}, p({{"fft_type", int64_t{2}}, {"fft_lengths", IntList{3, 2}}})},
+      {&st::prim::kFft, {st::complex(x, rnd({3, 4, 2}, 17))}, {0}, p({{"fft_type", int64_t{1}}, {"fft_lengths", IntList{4, 2}}})},
+      {&st::prim::kFft, {st::complex(rnd({3, 4, 3}, 18), rnd({3, 4, 3}, 19))}, {2},
+       p({{"fft_type", int64_t{3}}, {"fft_lengths", IntList{6}}})},
   };
   for (const Case& c : cases) expect_rule_matches_examples(c);
 }
