@@ -972,7 +972,7 @@ LogicalResult LinalgOp::verify() {
   namespace lr = ::strata::linalg_rules;
   std::optional<lr::Kind> kind = lr::kind_from_name(getKind());
   if (!kind)
-    return emitOpError("expects kind cholesky, triangular_solve, lu, qr, eigh or svd, but got \"") << getKind() << "\"";
+    return emitOpError("expects kind cholesky, triangular_solve, lu, qr, eigh, svd or eig, but got \"") << getKind() << "\"";
   std::vector<::strata::Shape> shapes;
   Type element;
   for (Value v : getOperands()) {
@@ -989,7 +989,9 @@ LogicalResult LinalgOp::verify() {
   if (r.shapes.size() != getResults().size())
     return emitOpError("expects ") << r.shapes.size() << " results, but got " << getResults().size();
   for (size_t i = 0; i < r.shapes.size(); ++i) {
-    Type want = RankedTensorType::get(r.shapes[i], r.index[i] ? IntegerType::get(getContext(), 32) : element);
+    Type type = r.index[i] ? IntegerType::get(getContext(), 32) : element;
+    if (i < r.complex.size() && r.complex[i]) type = ComplexType::get(element);
+    Type want = RankedTensorType::get(r.shapes[i], type);
     if (getResults()[i].getType() != want)
       return emitOpError("expects result #") << i << " of type " << want << ", but got " << getResults()[i].getType();
   }

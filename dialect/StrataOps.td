@@ -1608,7 +1608,9 @@ def Strata_LinalgOp : Strata_Op<"linalg", [Pure]> {
     `cholesky` (a → lower L), `triangular_solve` (a, b → x; left_side 1, lower 2,
     transpose_a 4, unit_diagonal 8), `lu` (a → lu, pivots i32, permutation i32), `qr`
     (a → q, r; full_matrices 1), `eigh` (a → v, w ascending), `svd` (a → s descending, and u,
-    vt with compute_uv 2; full_matrices 1). StableHLO has cholesky and triangular_solve and
+    vt with compute_uv 2; full_matrices 1), `eig` (a → w, then vl with
+    compute_left_eigenvectors 1 and vr with compute_right_eigenvectors 2, all complex of a's
+    element type). StableHLO has cholesky and triangular_solve and
     JAX emits LAPACK custom calls for the others; here one op calls the CPU runtime
     (strata_rt_linalg), which runs the eager kernels' code (tracer/kernels/linalg.h).
 

@@ -890,6 +890,7 @@ const Entry kLowerings[] = {
     {"qr", linalgCall<st::linalg_rules::Kind::kQr>, "strata.linalg"},
     {"eigh", linalgCall<st::linalg_rules::Kind::kEigh>, "strata.linalg"},
     {"svd", linalgCall<st::linalg_rules::Kind::kSvd>, "strata.linalg"},
+    {"eig", linalgCall<st::linalg_rules::Kind::kEig>, "strata.linalg"},
     // Collectives (issue 18).
     {"psum", collective<st::collective_rules::Kind::kPsum>, "strata.collective"},
     {"pmax", collective<st::collective_rules::Kind::kPmax>, "strata.collective"},

@@ -7,14 +7,16 @@
 namespace strata::linalg_rules {
 namespace {
 
-constexpr std::array<std::string_view, 6> kNames = {"cholesky", "triangular_solve", "lu", "qr", "eigh", "svd"};
+constexpr std::array<std::string_view, 7> kNames = {"cholesky", "triangular_solve", "lu", "qr", "eigh", "svd", "eig"};
 
 constexpr FlagParam kTriangularSolveFlags[] = {
     {"left_side", kLeftSide}, {"lower", kLower}, {"transpose_a", kTransposeA}, {"unit_diagonal", kUnitDiagonal}};
 constexpr FlagParam kQrFlags[] = {{"full_matrices", kFullMatrices}};
 constexpr FlagParam kSvdFlags[] = {{"full_matrices", kFullMatrices}, {"compute_uv", kComputeUv}};
+constexpr FlagParam kEigFlags[] = {{"compute_left_eigenvectors", kComputeLeft},
+                                   {"compute_right_eigenvectors", kComputeRight}};
 
-Result fail(std::string e) { return {{}, {}, std::move(e)}; }
+Result fail(std::string e) { return {{}, {}, {}, std::move(e)}; }
 
 // The error for a shape that is not a (batch of) matrices, square if asked; empty if it is.
 std::string matrix_error(const Shape& s, bool square, const char* what = "an operand") {
@@ -46,6 +48,7 @@ std::span<const FlagParam> flag_params(Kind k) {
     case Kind::kTriangularSolve: return kTriangularSolveFlags;
     case Kind::kQr: return kQrFlags;
     case Kind::kSvd: return kSvdFlags;
+    case Kind::kEig: return kEigFlags;
     default: return {};
   }
 }
@@ -62,12 +65,12 @@ Result shapes(Kind k, int64_t flags, std::span<const Shape> in) {
   if (in.size() != num_operands(k))
     return fail("expects " + std::to_string(num_operands(k)) + " operands, but got " + std::to_string(in.size()));
   const Shape& a = in[0];
-  bool square = k == Kind::kCholesky || k == Kind::kTriangularSolve || k == Kind::kEigh;
+  bool square = k == Kind::kCholesky || k == Kind::kTriangularSolve || k == Kind::kEigh || k == Kind::kEig;
   if (std::string e = matrix_error(a, square, k == Kind::kTriangularSolve ? "a" : "an operand"); !e.empty())
     return fail(e);
   int64_t m = a[a.size() - 2], n = a[a.size() - 1], kk = std::min(m, n);
   switch (k) {
-    case Kind::kCholesky: return {{a}, {false}, {}};
+    case Kind::kCholesky: return {{a}, {false}, {}, {}};
     case Kind::kTriangularSolve: {
       const Shape& b = in[1];
       if (std::string e = matrix_error(b, false, "b"); !e.empty()) return fail(e);
@@ -78,27 +81,33 @@ Result shapes(Kind k, int64_t flags, std::span<const Shape> in) {
       if (along != m)
         return fail(std::string("expects b's ") + ((flags & kLeftSide) ? "rows" : "columns") +
                     " to match a's size, but got " + shape_string(a) + " and " + shape_string(b));
-      return {{b}, {false}, {}};
+      return {{b}, {false}, {}, {}};
     }
     case Kind::kLu: {
       Shape batch(a.begin(), a.end() - 2), piv = batch, perm = batch;
       piv.push_back(kk);
       perm.push_back(m);
-      return {{a, piv, perm}, {false, true, true}, {}};
+      return {{a, piv, perm}, {false, true, true}, {}, {}};
     }
     case Kind::kQr:
-      if (flags & kFullMatrices) return {{with_last(a, {m, m}), a}, {false, false}, {}};
-      return {{with_last(a, {m, kk}), with_last(a, {kk, n})}, {false, false}, {}};
+      if (flags & kFullMatrices) return {{with_last(a, {m, m}), a}, {false, false}, {}, {}};
+      return {{with_last(a, {m, kk}), with_last(a, {kk, n})}, {false, false}, {}, {}};
     case Kind::kEigh: {
       Shape w(a.begin(), a.end() - 1);
-      return {{a, w}, {false, false}, {}};
+      return {{a, w}, {false, false}, {}, {}};
     }
     case Kind::kSvd: {
       Shape s(a.begin(), a.end() - 2);
       s.push_back(kk);
-      if (!(flags & kComputeUv)) return {{s}, {false}, {}};
-      if (flags & kFullMatrices) return {{s, with_last(a, {m, m}), with_last(a, {n, n})}, {false, false, false}, {}};
-      return {{s, with_last(a, {m, kk}), with_last(a, {kk, n})}, {false, false, false}, {}};
+      if (!(flags & kComputeUv)) return {{s}, {false}, {}, {}};
+      if (flags & kFullMatrices) return {{s, with_last(a, {m, m}), with_last(a, {n, n})}, {false, false, false}, {}, {}};
+      return {{s, with_last(a, {m, kk}), with_last(a, {kk, n})}, {false, false, false}, {}, {}};
+    }
+    case Kind::kEig: {  // w, then vl and vr as asked: all complex
+      Result r{{Shape(a.begin(), a.end() - 1)}, {false}, {true}, {}};
+      for (int64_t bit : {kComputeLeft, kComputeRight})
+        if (flags & bit) r.shapes.push_back(a), r.index.push_back(false), r.complex.push_back(true);
+      return r;
     }
   }
   return fail("expects a known decomposition");

@@ -1,5 +1,5 @@
 // tracer/linalg_rules.h — the decompositions of jax.lax.linalg (cholesky, triangular_solve, lu,
-// qr, eigh, svd) as one family: their kinds, the bool params each takes (JAX's names) packed
+// qr, eigh, svd, eig) as one family: their kinds, the bool params each takes (JAX's names) packed
 // into flag bits, and their shape rules. Plain C++ shared by the primitives
 // (tracer/primitives/linalg_*.cpp), the dialect's strata.linalg verifier, the lowering and the
 // kernels (kernels/linalg.h). Messages follow shape_rules.h: "expects X, but got Y", no op name.
@@ -16,7 +16,7 @@
 
 namespace strata::linalg_rules {
 
-enum class Kind : int64_t { kCholesky = 0, kTriangularSolve = 1, kLu = 2, kQr = 3, kEigh = 4, kSvd = 5 };
+enum class Kind : int64_t { kCholesky = 0, kTriangularSolve = 1, kLu = 2, kQr = 3, kEigh = 4, kSvd = 5, kEig = 6 };
 
 // Flag bits. triangular_solve: op(a) is a or aᵀ (transpose_a); left_side solves op(a) x = b,
 // else x op(a) = b; only the `lower` (else upper) triangle of a is read, its diagonal taken as
@@ -24,6 +24,8 @@ enum class Kind : int64_t { kCholesky = 0, kTriangularSolve = 1, kLu = 2, kQr = 
 inline constexpr int64_t kLeftSide = 1, kLower = 2, kTransposeA = 4, kUnitDiagonal = 8;
 // qr, svd.
 inline constexpr int64_t kFullMatrices = 1, kComputeUv = 2;
+// eig: which eigenvectors besides the eigenvalues.
+inline constexpr int64_t kComputeLeft = 1, kComputeRight = 2;
 
 // The primitive's (and the op's `kind`) name, and back.
 std::string_view kind_name(Kind k);
@@ -37,11 +39,12 @@ struct FlagParam {
 std::span<const FlagParam> flag_params(Kind k);
 size_t num_operands(Kind k);
 
-// The result shapes; `index[i]` marks an i32 result (lu's pivots and permutation), the others
-// have the operands' float dtype.
+// The result shapes; `index[i]` marks an i32 result (lu's pivots and permutation), `complex[i]`
+// a complex one of the operands' float dtype (eig's), the others have the operands' dtype.
 struct Result {
   std::vector<Shape> shapes;
   std::vector<bool> index;
+  std::vector<bool> complex;  // empty: none
   std::string error;  // empty on success
   bool ok() const { return error.empty(); }
 };

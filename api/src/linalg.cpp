@@ -101,6 +101,20 @@ EighResult eigh(const Array& a, bool symmetrize_input, SourceLocation loc) {
   return {r[1], r[0]};
 }
 
+EigResult eig(const Array& a, bool compute_left_eigenvectors, bool compute_right_eigenvectors, SourceLocation loc) {
+  Array x = matrices(a, "eig", true, loc);
+  std::vector<Array> r = bind(prim::kEig, std::span<const Array>(&x, 1),
+                              Params{{"compute_left_eigenvectors", compute_left_eigenvectors},
+                                     {"compute_right_eigenvectors", compute_right_eigenvectors}},
+                              loc);
+  EigResult e{r[0], Array(), Array()};
+  if (compute_left_eigenvectors) e.left_eigenvectors = r[1];
+  if (compute_right_eigenvectors) e.eigenvectors = r.back();
+  return e;
+}
+
+Array eigvals(const Array& a, SourceLocation loc) { return eig(a, false, false, loc).eigenvalues; }
+
 SvdResult svd(const Array& a, bool full_matrices, bool compute_uv, SourceLocation loc) {
   Array x = matrices(a, "svd", false, loc);
   std::vector<Array> r = bind(prim::kSvd, std::span<const Array>(&x, 1),

@@ -18,7 +18,7 @@ inline Array spd_array(const st::Shape& shape, DType t, uint64_t seed) {
 
 inline bool is_linalg(std::string_view name) {
   return name == "cholesky" || name == "triangular_solve" || name == "lu" || name == "qr" || name == "eigh" ||
-         name == "svd";
+         name == "svd" || name == "eig";
 }
 
 inline std::vector<Case> cholesky_cases() {
@@ -84,6 +84,18 @@ inline std::vector<Case> qr_cases() {
     c.what = "full " + c.what;
     cs.push_back(c);
   }
+  return cs;
+}
+
+inline std::vector<Case> eig_cases() {
+  std::vector<Case> cs;
+  for (bool left : {false, true})
+    for (bool right : {true, false})
+      for (Case& c : decomposition_cases(
+               Params{{"compute_left_eigenvectors", left}, {"compute_right_eigenvectors", right}}, true, false)) {
+        c.what = std::string(left ? "left " : "") + (right ? "right " : "") + c.what;
+        cs.push_back(c);
+      }
   return cs;
 }
 

@@ -520,6 +520,7 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"qr", qr_cases},
       {"eigh", [] { return decomposition_cases(Params{{"lower", true}}, true, true); }},
       {"svd", svd_cases},
+      {"eig", eig_cases},
       {"fft", fft_cases},
       // Collectives (issue 18; collective_cases.h).
       {"psum", [] { return collective_cases("psum"); }},

@@ -11,6 +11,8 @@
 // CHECK: strata.linalg "eigh"(%{{.*}}) flags = 0 : (tensor<4x3x3xf32>) -> (tensor<4x3x3xf32>, tensor<4x3xf32>)
 // CHECK: strata.linalg "svd"(%{{.*}}) flags = 2 : (tensor<5x3xf64>) -> (tensor<3xf64>, tensor<5x3xf64>, tensor<3x3xf64>)
 // CHECK: strata.linalg "svd"(%{{.*}}) flags = 0 : (tensor<5x3xf64>) -> tensor<3xf64>
+// CHECK: strata.linalg "eig"(%{{.*}}) flags = 3 : (tensor<4x3x3xf32>) -> (tensor<4x3xcomplex<f32>>, tensor<4x3x3xcomplex<f32>>, tensor<4x3x3xcomplex<f32>>)
+// CHECK: strata.linalg "eig"(%{{.*}}) flags = 0 : (tensor<4x3x3xf32>) -> tensor<4x3xcomplex<f32>>
 func.func @family(%a: tensor<4x3x3xf32>, %b: tensor<4x3x2xf32>, %c: tensor<5x3xf64>) {
   %0 = strata.linalg "cholesky"(%a) flags = 0 : (tensor<4x3x3xf32>) -> tensor<4x3x3xf32>
   %1 = strata.linalg "triangular_solve"(%a, %b) flags = 3 : (tensor<4x3x3xf32>, tensor<4x3x2xf32>) -> tensor<4x3x2xf32>
@@ -19,5 +21,7 @@ func.func @family(%a: tensor<4x3x3xf32>, %b: tensor<4x3x2xf32>, %c: tensor<5x3xf
   %4:2 = strata.linalg "eigh"(%a) flags = 0 : (tensor<4x3x3xf32>) -> (tensor<4x3x3xf32>, tensor<4x3xf32>)
   %5:3 = strata.linalg "svd"(%c) flags = 2 : (tensor<5x3xf64>) -> (tensor<3xf64>, tensor<5x3xf64>, tensor<3x3xf64>)
   %6 = strata.linalg "svd"(%c) flags = 0 : (tensor<5x3xf64>) -> tensor<3xf64>
+  %7:3 = strata.linalg "eig"(%a) flags = 3 : (tensor<4x3x3xf32>) -> (tensor<4x3xcomplex<f32>>, tensor<4x3x3xcomplex<f32>>, tensor<4x3x3xcomplex<f32>>)
+  %8 = strata.linalg "eig"(%a) flags = 0 : (tensor<4x3x3xf32>) -> tensor<4x3xcomplex<f32>>
   return
 }

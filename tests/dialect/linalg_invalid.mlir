@@ -2,7 +2,7 @@
 // RUN: strata-opt %s --split-input-file --verify-diagnostics
 
 func.func @kind(%a: tensor<3x3xf32>) {
-  // expected-error @+1 {{'strata.linalg' op expects kind cholesky, triangular_solve, lu, qr, eigh or svd, but got "qz"}}
+  // expected-error @+1 {{'strata.linalg' op expects kind cholesky, triangular_solve, lu, qr, eigh, svd or eig, but got "qz"}}
   %0 = strata.linalg "qz"(%a) flags = 0 : (tensor<3x3xf32>) -> tensor<3x3xf32>
   return
 }
@@ -52,5 +52,21 @@ func.func @result(%a: tensor<5x3xf32>) {
 func.func @count(%a: tensor<3x3xf32>) {
   // expected-error @+1 {{'strata.linalg' op expects 2 results, but got 1}}
   %0 = strata.linalg "eigh"(%a) flags = 0 : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @eig_real_result(%a: tensor<3x3xf64>) {
+  // expected-error @+1 {{'strata.linalg' op expects result #0 of type 'tensor<3xcomplex<f64>>', but got 'tensor<3xf64>'}}
+  %0 = strata.linalg "eig"(%a) flags = 0 : (tensor<3x3xf64>) -> tensor<3xf64>
+  return
+}
+
+// -----
+
+func.func @eig_not_square(%a: tensor<3x2xf64>) {
+  // expected-error @+1 {{'strata.linalg' op expects an operand of square matrices [..., n, n], but got [3,2]}}
+  %0 = strata.linalg "eig"(%a) flags = 0 : (tensor<3x2xf64>) -> tensor<3xcomplex<f64>>
   return
 }

@@ -43,4 +43,26 @@ TEST(LinalgJaxpr, JaxsPrintedProgramsRun) {
   }
 }
 
+TEST(LinalgJaxpr, JaxsPrintedEigRuns) {
+  st::Jaxpr j = parse(
+      "{ lambda ; a:f32[4,4]. let\n"
+      "    b:c64[4] c:c64[4,4] d:c64[4,4] = eig[\n      compute_left_eigenvectors=True\n"
+      "      compute_right_eigenvectors=True\n      use_magma=None\n    ] a\n"
+      "    e:c64[4] = eig[compute_left_eigenvectors=False compute_right_eigenvectors=False use_magma=None] a\n"
+      "  in (b, c, d, e) }");
+  Array a = rnd({4, 4}, st::f32, 3);
+  la::EigResult e = la::eig(a, true, true);
+  std::vector<Array> want = {e.eigenvalues, e.left_eigenvectors, e.eigenvectors, la::eigvals(a)};
+  std::vector<Array> eager = st::eval_jaxpr(j, {a});
+  std::vector<Array> jitted = st::jit([&](const Array& x) { return st::eval_jaxpr(j, {x}); })(a);
+  ASSERT_EQ(eager.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    std::string what = "output " + std::to_string(i);
+    expect_same(st::real(eager[i]), st::real(want[i]), "eager real " + what);
+    expect_same(st::imag(eager[i]), st::imag(want[i]), "eager imag " + what);
+    expect_same(st::real(jitted[i]), st::real(eager[i]), "jit real " + what);
+    expect_same(st::imag(jitted[i]), st::imag(eager[i]), "jit imag " + what);
+  }
+}
+
 }  // namespace

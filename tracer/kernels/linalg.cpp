@@ -1,8 +1,11 @@
 // tracer/kernels/linalg.cpp — see linalg.h. Eigen's LLT, triangular solves, PartialPivLU (an
-// unblocked LAPACK getf2 for non-square LU), HouseholderQR, SelfAdjointEigenSolver and BDCSVD.
+// unblocked LAPACK getf2 for non-square LU), HouseholderQR, SelfAdjointEigenSolver, BDCSVD and
+// EigenSolver.
 #include "linalg.h"
 
 #include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
+#include <complex>
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
@@ -201,6 +204,57 @@ void svd(const T* a, T* s, T* u, T* vt, int64_t m, int64_t n, int64_t flags) {
   MapM<T>(vt, vr, n) = f.matrixV().transpose();
 }
 
+// LAPACK geev's normalization of each column: unit Euclidean norm, and (a vector of a complex
+// eigenvalue) its largest component real and positive.
+template <class T>
+void normalize_columns(Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dynamic>& v) {
+  for (Eigen::Index j = 0; j < v.cols(); ++j) {
+    auto col = v.col(j);
+    T norm = col.norm();
+    if (!(norm > T(0))) continue;
+    col /= norm;
+    if (col.imag().cwiseAbs().maxCoeff() == T(0)) continue;  // a real vector stays as it is
+    Eigen::Index k;
+    col.cwiseAbs2().maxCoeff(&k);
+    col *= std::conj(col(k)) / std::abs(col(k));
+    col(k) = std::complex<T>(col(k).real(), T(0));  // exactly real
+  }
+}
+
+// jax.lax.linalg.eig of a real matrix (LAPACK geev's contract): w, then the left eigenvectors
+// (u_jᴴ a = w_j u_jᴴ, the columns of vl) and the right ones (a v_j = w_j v_j, columns of vr),
+// as asked. Eigen's EigenSolver (Hessenberg + real Schur) gives w and vr; vl is V⁻ᴴ (the rows
+// of V⁻¹ are left eigenvectors), which needs a non-defective matrix, as left and right
+// eigenvectors do to be paired at all.
+template <class T>
+void eig(const T* a, std::complex<T>* w, std::complex<T>* vl, std::complex<T>* vr, int64_t n) {
+  using CMat = Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dynamic>;
+  using CRow = Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  if (n == 0) return;
+  auto nan_all = [&] {
+    const std::complex<T> nan(std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::quiet_NaN());
+    std::fill(w, w + n, nan);
+    if (vl) std::fill(vl, vl + n * n, nan);
+    if (vr) std::fill(vr, vr + n * n, nan);
+  };
+  if (!all_finite(a, n * n)) return nan_all();
+  Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> m = MapC<T>(a, n, n);
+  Eigen::EigenSolver<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>> es(m, vl || vr);
+  if (es.info() != Eigen::Success) return nan_all();
+  Eigen::Map<Eigen::Matrix<std::complex<T>, Eigen::Dynamic, 1>>(w, n) = es.eigenvalues();
+  if (!vl && !vr) return;
+  CMat v = es.eigenvectors();
+  if (vl) {
+    CMat u = v.fullPivLu().inverse().adjoint();
+    normalize_columns<T>(u);
+    Eigen::Map<CRow>(vl, n, n) = u;
+  }
+  if (vr) {
+    normalize_columns<T>(v);
+    Eigen::Map<CRow>(vr, n, n) = v;
+  }
+}
+
 template <class T>
 void one(const LinalgCall& c, const void* const* in, void* const* out, int64_t i) {
   int64_t m = c.m, n = c.n, k = std::min(m, n);
@@ -217,6 +271,11 @@ void one(const LinalgCall& c, const void* const* in, void* const* out, int64_t i
     case Kind::kLu: return lu(a, o(0, m * n), oi(1, k), oi(2, m), m, n);
     case Kind::kQr: return qr(a, o(0, m * (full ? m : k)), o(1, (full ? m : k) * n), m, n, full);
     case Kind::kEigh: return eigh(a, o(0, n * n), o(1, n), n);
+    case Kind::kEig: {
+      auto oc = [&](int j, int64_t size) { return static_cast<std::complex<T>*>(out[j]) + i * size; };
+      bool left = c.flags & lr::kComputeLeft, right = c.flags & lr::kComputeRight;
+      return eig(a, oc(0, n), left ? oc(1, n * n) : nullptr, right ? oc(left ? 2 : 1, n * n) : nullptr, n);
+    }
     case Kind::kSvd: {
       bool uv = c.flags & lr::kComputeUv;
       return svd(a, o(0, k), uv ? o(1, m * (full ? m : k)) : nullptr, uv ? o(2, (full ? n : k) * n) : nullptr, m, n,

@@ -19,8 +19,8 @@ struct LinalgCall {
 };
 
 // Fills the results (shapes and order of linalg_rules::shapes, i32 for lu's pivots and
-// permutation) from the operands. Never throws on any values: a non-finite operand or a
-// decomposition that fails (cholesky of a matrix that is not positive definite) gives NaNs, a
+// permutation, complex for eig's) from the operands. Never throws on any values: a non-finite
+// operand or a decomposition that fails (cholesky of a matrix that is not positive definite) gives NaNs, a
 // singular triangle inf/nan, as JAX. Batches split across the thread pool.
 void linalg(const LinalgCall& call, const void* const* in, void* const* out);
 

@@ -28,7 +28,10 @@ std::vector<AbstractValue> rule(Kind k, std::span<const AbstractValue> in, const
   linalg_rules::Result r = linalg_rules::shapes(k, flags(k, p), shapes);
   if (!r.ok()) throw ShapeError(name + ": " + r.error);
   std::vector<AbstractValue> out;
-  for (size_t i = 0; i < r.shapes.size(); ++i) out.push_back({r.shapes[i], r.index[i] ? DType::i32 : in[0].dtype});
+  for (size_t i = 0; i < r.shapes.size(); ++i) {
+    bool complex = i < r.complex.size() && r.complex[i];
+    out.push_back({r.shapes[i], r.index[i] ? DType::i32 : complex ? complex_dtype(in[0].dtype) : in[0].dtype});
+  }
   return out;
 }
 

@@ -2,7 +2,7 @@
 // dimensions: a [..., m, n] is a batch of m × n matrices. f32 and f64 (integers and bools are
 // promoted to a float first; f16/bf16 are refused with a DTypeError, as LAPACK has none).
 //
-// The decompositions (cholesky, triangular_solve, lu, qr, eigh, svd) are primitives: eager
+// The decompositions (cholesky, triangular_solve, lu, qr, eigh, svd, eig) are primitives: eager
 // through Eigen, compiled as calls into the same code, differentiable (JAX's rules) and
 // batchable. Everything else here is built from them, and differentiates through them.
 //
@@ -64,6 +64,21 @@ struct EighResult {
   Array eigenvalues, eigenvectors;
 };
 EighResult eigh(const Array& a, bool symmetrize_input = true, SourceLocation loc = SourceLocation::current());
+
+// jnp.linalg.eig (and jax.lax.linalg.eig's flags): the eigenvalues w ([..., n], complex) of
+// each general real square matrix and its right eigenvectors (a v_j = w_j v_j, the columns of
+// `eigenvectors` [..., n, n], complex, unit norm); with compute_left_eigenvectors also the left
+// ones (u_jᴴ a = w_j u_jᴴ, `left_eigenvectors`); arrays not asked for are null. The order of the
+// eigenvalues is LAPACK geev's (the real Schur form's), not sorted. f32 → c64, f64 → c128.
+// Differentiable in the eigenvalues only (as JAX): differentiating a function of the
+// eigenvectors raises ValueError; use eigvals. Not on the cuda target (as JAX: CPU only).
+struct EigResult {
+  Array eigenvalues, eigenvectors, left_eigenvectors;
+};
+EigResult eig(const Array& a, bool compute_left_eigenvectors = false, bool compute_right_eigenvectors = true,
+              SourceLocation loc = SourceLocation::current());
+// jnp.linalg.eigvals: eig's eigenvalues alone.
+Array eigvals(const Array& a, SourceLocation loc = SourceLocation::current());
 
 // jnp.linalg.svd: a = u diag(s) vt, s descending [..., k]. full_matrices (NumPy's default):
 // u [..., m, m], vt [..., n, n]; else u [..., m, k], vt [..., k, n]. Without compute_uv only s
