@@ -72,38 +72,27 @@ class Plan {
   }
 
   int64_t size() const { return n_; }
-  // Complex elements of scratch forward() and inverse() need per line.
-  int64_t scratch_size() const { return sub_ ? 2 * sub_->size() + sub_->scratch_size() : n_; }
+  // Complex elements of scratch forward() and inverse() need (Bluestein: the padded line and
+  // the sub-plan's own scratch).
+  int64_t scratch_size() const { return sub_ ? sub_->size() + sub_->scratch_size() : n_; }
 
-  // Transforms `lines` interleaved lines in place: element j of line b at data[j·lines + b]
-  // (one line: contiguous). `work` holds lines × scratch_size() elements. The butterflies'
-  // inner loop runs across lines, which vectorizes.
-  void forward(C<T>* data, C<T>* work, int64_t lines = 1) const {
-    if (sub_) {
-      for (int64_t b = 0; b < lines; ++b) {
-        C<T>* line = lines == 1 ? data : work;
-        C<T>* rest = lines == 1 ? work : work + n_;
-        if (lines != 1)
-          for (int64_t j = 0; j < n_; ++j) line[j] = data[j * lines + b];
-        bluestein(line, rest);
-        if (lines != 1)
-          for (int64_t j = 0; j < n_; ++j) data[j * lines + b] = line[j];
-      }
-      return;
-    }
+  // Transforms one contiguous line in place; `work` holds scratch_size() elements. Many lines
+  // at once go through forward_split (below), whose butterflies vectorize across lines.
+  void forward(C<T>* data, C<T>* work) const {
+    if (sub_) return bluestein(data, work);
     C<T>* x = data;
     C<T>* y = work;
     for (const Stage& st : stages_) {
-      run_stage(st, lines, x, y);
+      run_stage(st, x, y);
       std::swap(x, y);
     }
-    if (x != data) std::memcpy(static_cast<void*>(data), x, static_cast<size_t>(n_ * lines) * sizeof(C<T>));
+    if (x != data) std::memcpy(static_cast<void*>(data), x, static_cast<size_t>(n_) * sizeof(C<T>));
   }
 
-  void inverse(C<T>* data, C<T>* work, int64_t lines = 1) const {
-    for (int64_t i = 0; i < n_ * lines; ++i) data[i] = std::conj(data[i]);
-    forward(data, work, lines);
-    for (int64_t i = 0; i < n_ * lines; ++i) data[i] = std::conj(data[i]);
+  void inverse(C<T>* data, C<T>* work) const {
+    for (int64_t i = 0; i < n_; ++i) data[i] = std::conj(data[i]);
+    forward(data, work);
+    for (int64_t i = 0; i < n_; ++i) data[i] = std::conj(data[i]);
   }
 
   bool uses_bluestein() const { return sub_ != nullptr; }
@@ -240,9 +229,8 @@ class Plan {
 
   // One Stockham step: x holds s interleaved transforms of length p·m; their first radix-p
   // step goes to y as p·s interleaved transforms of length m (natural order at the end).
-  // (With `lines` interleaved lines, each sub-transform is `lines` wide: stride s·lines.)
-  void run_stage(const Stage& st, int64_t lines, const C<T>* x, C<T>* y) const {
-    const int64_t s = st.s * lines;
+  void run_stage(const Stage& st, const C<T>* x, C<T>* y) const {
+    const int64_t s = st.s;
     auto range = [&](int64_t j0, int64_t j1, int64_t q0, int64_t q1) {
       switch (st.p) {
         case 2: return butterflies<2>(st, s, x, y, j0, j1, q0, q1);
@@ -389,7 +377,7 @@ void transform_axis(C<T>* data, int64_t outer, int64_t n, int64_t inner, bool in
   const bool split = !plan->uses_bluestein();
   parallel_for(blocks, std::max<int64_t>(1, grain_for(n) / kBlock<T>), [&](int64_t begin, int64_t end) {
     const size_t size = static_cast<size_t>(n * kBlock<T>);
-    std::vector<C<T>> block(size), work(std::max(size, static_cast<size_t>(plan->scratch_size() * kBlock<T>)));
+    std::vector<C<T>> block(size), work(split ? size : static_cast<size_t>(plan->scratch_size()));
     for (int64_t bi = begin; bi < end; ++bi) {
       // Line b of the block starts at first + b·step and steps by stride.
       int64_t first, lines, step, stride;
@@ -435,12 +423,17 @@ void transform_axis(C<T>* data, int64_t outer, int64_t n, int64_t inner, bool in
         }
         continue;
       }
-      C<T>* v = block.data();
-      for (int64_t j = 0; j < n; ++j)
-        for (int64_t b = 0; b < lines; ++b) v[j * lines + b] = data[first + b * step + j * stride];
-      inverse ? plan->inverse(v, work.data(), lines) : plan->forward(v, work.data(), lines);
-      for (int64_t j = 0; j < n; ++j)
-        for (int64_t b = 0; b < lines; ++b) data[first + b * step + j * stride] = v[j * lines + b];
+      // Bluestein: one line at a time (its sub-transforms are long; they run split-free).
+      for (int64_t b = 0; b < lines; ++b) {
+        C<T>* line = data + first + b * step;
+        if (stride != 1) {
+          line = block.data();
+          for (int64_t j = 0; j < n; ++j) line[j] = data[first + b * step + j * stride];
+        }
+        inverse ? plan->inverse(line, work.data()) : plan->forward(line, work.data());
+        if (stride != 1)
+          for (int64_t j = 0; j < n; ++j) data[first + b * step + j * stride] = line[j];
+      }
     }
   });
 }
