@@ -164,6 +164,16 @@ TEST(Fft, SeveralAxes) {
   std::vector<c128> want2 = dft_axis(dft_axis(z, big, 1, false), big, 2, false);
   expect_close(fft::fft2(st::array(z, big)).to_vector<c128>(), want2, 1e-13, "fft2 [3,7,40] c128");
   expect_close(fft::fft2(st::astype(st::array(z, big), st::c64)).to_vector<c64>(), want2, 2e-6, "fft2 [3,7,40] c64");
+  // Even stage counts (16 = 4·4) and Bluestein lengths (31) in blocks of rows and of columns,
+  // inverse (scaled at the last axis).
+  for (const st::Shape& sh : {st::Shape{21, 16}, st::Shape{20, 31}, st::Shape{31, 20}}) {
+    SCOPED_TRACE(st::shape_string(sh));
+    std::vector<c128> v = random_complex(static_cast<size_t>(numel(sh)), 6);
+    std::vector<c128> want3 = dft_axis(dft_axis(v, sh, 0, true), sh, 1, true);
+    expect_close(fft::ifft2(st::array(v, sh)).to_vector<c128>(), want3, 1e-13, "ifft2 c128");
+    expect_close(fft::fft(st::array(v, sh), std::nullopt, 0).to_vector<c128>(), dft_axis(v, sh, 0, false), 1e-13,
+                 "fft axis 0 c128");
+  }
   for (const st::Shape& r : {st::Shape{3, 4, 6}, st::Shape{3, 5, 7}, st::Shape{2, 3, 4, 8}}) {
     SCOPED_TRACE(st::shape_string(r));
     std::vector<double> v = real_parts(random_complex(static_cast<size_t>(numel(r)), 5));

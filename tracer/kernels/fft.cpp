@@ -99,8 +99,9 @@ class Plan {
 
   // The same transform of `lines` lines held split: real parts in re[j·lines + b], imaginary
   // in im[...]; work_re/work_im hold n·lines each. The butterflies then run on plain floats
-  // across the lines, which the compiler vectorizes. Not for Bluestein plans.
-  void forward_split(T* re, T* im, T* work_re, T* work_im, int64_t lines) const {
+  // across the lines, which the compiler vectorizes. Not for Bluestein plans. The result is
+  // left where the last stage wrote it: true when that is (work_re, work_im).
+  bool forward_split(T* re, T* im, T* work_re, T* work_im, int64_t lines) const {
     T *xr = re, *xi = im, *yr = work_re, *yi = work_im;
     for (const Stage& st : stages_) {
       const int64_t s = st.s * lines;
@@ -114,14 +115,11 @@ class Plan {
       std::swap(xr, yr);
       std::swap(xi, yi);
     }
-    if (xr != re) {
-      std::memcpy(re, xr, static_cast<size_t>(n_ * lines) * sizeof(T));
-      std::memcpy(im, xi, static_cast<size_t>(n_ * lines) * sizeof(T));
-    }
+    return stages_.size() % 2 == 1;
   }
   // The inverse exchanges the parts: swap(DFT(swap(x))) is the unnormalized inverse DFT.
-  void inverse_split(T* re, T* im, T* work_re, T* work_im, int64_t lines) const {
-    forward_split(im, re, work_im, work_re, lines);
+  bool inverse_split(T* re, T* im, T* work_re, T* work_im, int64_t lines) const {
+    return forward_split(im, re, work_im, work_re, lines);
   }
 
  private:
@@ -361,15 +359,28 @@ template <class T>
 constexpr int64_t kBlock = 128 / sizeof(C<T>);
 
 // The complex transform along the middle dimension of a contiguous [outer, n, inner] buffer,
-// in place: blocks of up to kBlock lines copied side by side, transformed, copied back.
+// from src to dst (the same buffer or disjoint ones), every output times `scale`: blocks of up
+// to kBlock lines gathered side by side, transformed, scattered.
 template <class T>
-void transform_axis(C<T>* data, int64_t outer, int64_t n, int64_t inner, bool inverse) {
-  if (outer * n * inner == 0 || n == 1) return;
-  std::shared_ptr<const Plan<T>> plan = plan_for<T>(n);
-  if (outer == 1 && inner == 1) {  // one line: parallel inside the stages
-    std::vector<C<T>> work(static_cast<size_t>(plan->scratch_size()));
-    return inverse ? plan->inverse(data, work.data()) : plan->forward(data, work.data());
+void transform_axis(const C<T>* src, C<T>* dst, int64_t outer, int64_t n, int64_t inner, bool inverse, T scale) {
+  const int64_t total = outer * n * inner;
+  if (total == 0) return;
+  auto scale_all = [&] {
+    if (scale != T(1))
+      parallel_for(total, kElementwiseGrain, [&](int64_t a, int64_t b) {
+        for (int64_t i = a; i < b; ++i) dst[i] *= scale;
+      });
+  };
+  if (n == 1 || (outer == 1 && inner == 1)) {  // one line: parallel inside the stages
+    if (src != dst) std::memcpy(static_cast<void*>(dst), src, static_cast<size_t>(total) * sizeof(C<T>));
+    if (n != 1) {
+      std::shared_ptr<const Plan<T>> plan = plan_for<T>(n);
+      std::vector<C<T>> work(static_cast<size_t>(plan->scratch_size()));
+      inverse ? plan->inverse(dst, work.data()) : plan->forward(dst, work.data());
+    }
+    return scale_all();
   }
+  std::shared_ptr<const Plan<T>> plan = plan_for<T>(n);
   // Blocks: within one outer index, kBlock consecutive lines (inner == 1: consecutive rows;
   // else consecutive columns of the [n, inner] slab).
   const int64_t per_outer = inner == 1 ? 1 : (inner + kBlock<T> - 1) / kBlock<T>;
@@ -387,68 +398,65 @@ void transform_axis(C<T>* data, int64_t outer, int64_t n, int64_t inner, bool in
         const int64_t o = bi / per_outer, c = (bi % per_outer) * kBlock<T>;
         first = o * n * inner + c, lines = std::min(kBlock<T>, inner - c), step = 1, stride = inner;
       }
-      if (split) {  // parts apart: re, im, then the work arrays, each n·lines
-        T* re = reinterpret_cast<T*>(block.data());
-        T* im = re + n * lines;
-        T* wre = reinterpret_cast<T*>(work.data());
-        T* wim = wre + n * lines;
-        // Rows read and written a row at a time; columns a contiguous run of `lines` at a time
-        // (the loops the compiler vectorizes, as plain pointers).
-        if (inner == 1) {
-          for (int64_t b = 0; b < lines; ++b) {
-            const T* row = reinterpret_cast<const T*>(data + first + b * n);
-            for (int64_t j = 0; j < n; ++j) re[j * lines + b] = row[2 * j], im[j * lines + b] = row[2 * j + 1];
-          }
-        } else {
-          for (int64_t j = 0; j < n; ++j) {
-            const T* run = reinterpret_cast<const T*>(data + first + j * stride);
-            T* r = re + j * lines;
-            T* i = im + j * lines;
-            for (int64_t b = 0; b < lines; ++b) r[b] = run[2 * b], i[b] = run[2 * b + 1];
-          }
-        }
-        inverse ? plan->inverse_split(re, im, wre, wim, lines) : plan->forward_split(re, im, wre, wim, lines);
-        if (inner == 1) {
-          for (int64_t b = 0; b < lines; ++b) {
-            T* row = reinterpret_cast<T*>(data + first + b * n);
-            for (int64_t j = 0; j < n; ++j) row[2 * j] = re[j * lines + b], row[2 * j + 1] = im[j * lines + b];
-          }
-        } else {
-          for (int64_t j = 0; j < n; ++j) {
-            T* run = reinterpret_cast<T*>(data + first + j * stride);
-            const T* r = re + j * lines;
-            const T* i = im + j * lines;
-            for (int64_t b = 0; b < lines; ++b) run[2 * b] = r[b], run[2 * b + 1] = i[b];
-          }
+      if (!split) {  // Bluestein: one line at a time (its sub-transforms are long; they run split-free)
+        for (int64_t b = 0; b < lines; ++b) {
+          C<T>* line = stride == 1 ? dst + first + b * step : block.data();
+          for (int64_t j = 0; j < n; ++j) line[j] = src[first + b * step + j * stride];
+          inverse ? plan->inverse(line, work.data()) : plan->forward(line, work.data());
+          for (int64_t j = 0; j < n; ++j) dst[first + b * step + j * stride] = line[j] * scale;
         }
         continue;
       }
-      // Bluestein: one line at a time (its sub-transforms are long; they run split-free).
-      for (int64_t b = 0; b < lines; ++b) {
-        C<T>* line = data + first + b * step;
-        if (stride != 1) {
-          line = block.data();
-          for (int64_t j = 0; j < n; ++j) line[j] = data[first + b * step + j * stride];
+      // Parts apart: re, im, then the work arrays, each n·lines. Gathers write the block in
+      // order and scatters read it in order (strided stores are the slow side): rows are read
+      // element j of every line at a time, columns a contiguous run of `lines` at a time.
+      T* re = reinterpret_cast<T*>(block.data());
+      T* im = re + n * lines;
+      T* wre = reinterpret_cast<T*>(work.data());
+      T* wim = wre + n * lines;
+      const T* from = reinterpret_cast<const T*>(src + first);
+      for (int64_t j = 0; j < n; ++j) {
+        T* r = re + j * lines;
+        T* i = im + j * lines;
+        const T* at = from + 2 * j * stride;
+        const int64_t hop = 2 * step;  // between lines, in reals
+        for (int64_t b = 0; b < lines; ++b) r[b] = at[b * hop], i[b] = at[b * hop + 1];
+      }
+      const bool in_work = inverse ? plan->inverse_split(re, im, wre, wim, lines)
+                                   : plan->forward_split(re, im, wre, wim, lines);
+      const T* rr = in_work ? wre : re;
+      const T* ri = in_work ? wim : im;
+      T* to = reinterpret_cast<T*>(dst + first);
+      if (inner == 1) {
+        for (int64_t b = 0; b < lines; ++b) {
+          T* row = to + 2 * b * n;
+          for (int64_t j = 0; j < n; ++j) row[2 * j] = rr[j * lines + b] * scale, row[2 * j + 1] = ri[j * lines + b] * scale;
         }
-        inverse ? plan->inverse(line, work.data()) : plan->forward(line, work.data());
-        if (stride != 1)
-          for (int64_t j = 0; j < n; ++j) data[first + b * step + j * stride] = line[j];
+      } else {
+        for (int64_t j = 0; j < n; ++j) {
+          T* run = to + 2 * j * stride;
+          const T* r = rr + j * lines;
+          const T* i = ri + j * lines;
+          for (int64_t b = 0; b < lines; ++b) run[2 * b] = r[b] * scale, run[2 * b + 1] = i[b] * scale;
+        }
       }
     }
   });
 }
 
-// The complex transforms over the first `count` dimensions of [batch, dims...].
+// The complex transforms over the first `count` (at least 1) dimensions of [batch, dims...],
+// from src to dst (the first axis reads src; the others work in dst), times `scale`.
 template <class T>
-void transform_dims(C<T>* data, int64_t batch, const shape_rules::IntList& dims, size_t count, bool inverse) {
+void transform_dims(const C<T>* src, C<T>* dst, int64_t batch, const shape_rules::IntList& dims, size_t count,
+                    bool inverse, T scale) {
   int64_t total = batch;
   for (int64_t d : dims) total *= d;
+  if (total == 0) return;
   for (size_t a = 0; a < count; ++a) {
     int64_t inner = 1;
     for (size_t b = a + 1; b < dims.size(); ++b) inner *= dims[b];
     const int64_t n = dims[a];
-    if (total == 0) return;
-    transform_axis(data, total / (n * inner), n, inner, inverse);
+    transform_axis(a == 0 ? src : dst, dst, total / (n * inner), n, inner, inverse, a + 1 == count ? scale : T(1));
   }
 }
 
@@ -531,15 +539,8 @@ void run(const FftCall& c, const void* in_ptr, void* out_ptr) {
     case fft_rules::Type::kFft:
     case fft_rules::Type::kIfft: {
       const bool inverse = c.type == fft_rules::Type::kIfft;
-      auto* out = static_cast<C<T>*>(out_ptr);
-      std::memcpy(static_cast<void*>(out), in_ptr, static_cast<size_t>(c.batch * points) * sizeof(C<T>));
-      transform_dims(out, c.batch, L, k, inverse);
-      if (inverse) {
-        const T scale = T(1.0 / static_cast<double>(points));
-        parallel_for(c.batch * points, kElementwiseGrain, [&](int64_t a, int64_t b) {
-          for (int64_t i = a; i < b; ++i) out[i] *= scale;
-        });
-      }
+      const T scale = inverse ? T(1.0 / static_cast<double>(points)) : T(1);
+      transform_dims(static_cast<const C<T>*>(in_ptr), static_cast<C<T>*>(out_ptr), c.batch, L, k, inverse, scale);
       return;
     }
     case fft_rules::Type::kRfft: {
@@ -553,22 +554,27 @@ void run(const FftCall& c, const void* in_ptr, void* out_ptr) {
       });
       shape_rules::IntList dims = L;
       dims.back() = h;
-      transform_dims(out, c.batch, dims, k - 1, false);
+      transform_dims<T>(out, out, c.batch, dims, k - 1, false, T(1));
       return;
     }
     case fft_rules::Type::kIrfft: {
       const int64_t n = L.back(), h = n / 2 + 1, rows = c.batch * points / n;
-      std::vector<C<T>> spectrum(static_cast<const C<T>*>(in_ptr), static_cast<const C<T>*>(in_ptr) + rows * h);
-      shape_rules::IntList dims = L;
-      dims.back() = h;
-      transform_dims(spectrum.data(), c.batch, dims, k - 1, true);
+      // The leading dimensions' inverse transforms into a buffer of our own (the input is read only).
+      const auto* in = static_cast<const C<T>*>(in_ptr);
+      std::vector<C<T>> spectrum(k > 1 ? static_cast<size_t>(rows * h) : 0);
+      if (k > 1) {
+        shape_rules::IntList dims = L;
+        dims.back() = h;
+        transform_dims<T>(in, spectrum.data(), c.batch, dims, k - 1, true, T(1));
+        in = spectrum.data();
+      }
       auto* out = static_cast<T*>(out_ptr);
       RealPlan<T> plan(n);
       // Both row paths compute n·x: the scale is 1/N over every transformed dimension.
       const T scale = T(1.0 / static_cast<double>(points));
       parallel_for(rows, grain_for(n), [&](int64_t a, int64_t b) {
         std::vector<C<T>> work(static_cast<size_t>(plan.scratch_size()));
-        for (int64_t r = a; r < b; ++r) plan.inverse(spectrum.data() + r * h, out + r * n, scale, work.data());
+        for (int64_t r = a; r < b; ++r) plan.inverse(in + r * h, out + r * n, scale, work.data());
       });
       return;
     }
