@@ -1,6 +1,7 @@
 // StableHLO text read as `strata` (StablehloCompat.h).
 #include "dialect/StablehloCompat.h"
 
+#include <complex>
 #include <functional>
 
 #include "dialect/ElementTypes.h"
@@ -246,9 +247,9 @@ LogicalResult importLinalg(Operation* op, OpBuilder& b) {
     std::optional<StringRef> t = enumValue(op->getAttr("transpose_a"), "transpose");
     if (!t || !(*t == "NO_TRANSPOSE" || *t == "TRANSPOSE" || *t == "ADJOINT"))
       return op->emitError("expects transpose_a as #stablehlo<transpose NO_TRANSPOSE|TRANSPOSE|ADJOINT>");
-    // (ADJOINT of a real matrix is its transpose.)
+    // ADJOINT: transposed and conjugated (of a real matrix: transposed).
     uint64_t flags = (flag("left_side", false) ? 1 : 0) | (flag("lower", false) ? 2 : 0) |
-                     (*t != "NO_TRANSPOSE" ? 4 : 0) | (flag("unit_diagonal", false) ? 8 : 0);
+                     (*t != "NO_TRANSPOSE" ? 4 : 0) | (flag("unit_diagonal", false) ? 8 : 0) | (*t == "ADJOINT" ? 16 : 0);
     result = LinalgOp::create(b, loc, TypeRange{type}, op->getOperands(), "triangular_solve", flags).getResult(0);
   }
   op->getResult(0).replaceAllUsesWith(result);
@@ -709,14 +710,25 @@ LogicalResult exportLinalg(LinalgOp op, OpBuilder& b) {
     Value below = genericOp(b, loc, "stablehlo.compare", {iota(rank - 2), iota(rank - 1)}, maskType,
                             {{StringAttr::get(ctx, "comparison_direction"), stablehloAttr(ctx, "comparison_direction GE")},
                              {StringAttr::get(ctx, "compare_type"), stablehloAttr(ctx, "comparison_type SIGNED")}});
-    Value zeros = genericOp(b, loc, "stablehlo.constant", {}, type,
-                            {{StringAttr::get(ctx, "value"), DenseElementsAttr::get(type, FloatAttr::get(type.getElementType(), 0.0))}});
+    Attribute zero;
+    if (auto c = dyn_cast<ComplexType>(type.getElementType())) {
+      APFloat z = APFloat::getZero(cast<FloatType>(c.getElementType()).getFloatSemantics());
+      zero = DenseElementsAttr::get(type, ArrayRef<std::complex<APFloat>>{std::complex<APFloat>(z, z)});
+    } else {
+      zero = DenseElementsAttr::get(type, FloatAttr::get(type.getElementType(), 0.0));
+    }
+    Value zeros = genericOp(b, loc, "stablehlo.constant", {}, type, {{StringAttr::get(ctx, "value"), zero}});
     result = genericOp(b, loc, "stablehlo.select", {below, l, zeros}, type);
   } else if (op.getKind() == "triangular_solve") {
+    // conjugate_a: of a real a nothing; with transpose_a ADJOINT; alone StableHLO has no form.
+    bool conj = (flags & 16) && isa<ComplexType>(cast<RankedTensorType>(op->getOperand(0).getType()).getElementType());
+    if (conj && !(flags & 4))
+      return op->emitError("StableHLO's triangular_solve has no conjugate_a without transpose_a (flags = ") << flags << ")";
+    const char* transpose = conj ? "transpose ADJOINT" : (flags & 4) ? "transpose TRANSPOSE" : "transpose NO_TRANSPOSE";
     result = genericOp(b, loc, "stablehlo.triangular_solve", op->getOperands(), op->getResult(0).getType(),
                        {{StringAttr::get(ctx, "left_side"), boolAttr(flags & 1)},
                         {StringAttr::get(ctx, "lower"), boolAttr(flags & 2)},
-                        {StringAttr::get(ctx, "transpose_a"), stablehloAttr(ctx, (flags & 4) ? "transpose TRANSPOSE" : "transpose NO_TRANSPOSE")},
+                        {StringAttr::get(ctx, "transpose_a"), stablehloAttr(ctx, transpose)},
                         {StringAttr::get(ctx, "unit_diagonal"), boolAttr(flags & 8)}});
   } else {
     return op->emitError("StableHLO has no op for strata.linalg \"")

@@ -977,8 +977,10 @@ LogicalResult LinalgOp::verify() {
   Type element;
   for (Value v : getOperands()) {
     auto t = cast<RankedTensorType>(v.getType());
-    if (!t.getElementType().isF32() && !t.getElementType().isF64())
-      return emitOpError("expects f32 or f64 operands, but got ") << str(getOperands().getTypes());
+    Type part = t.getElementType();
+    if (auto c = dyn_cast<ComplexType>(part)) part = c.getElementType();
+    if (!part.isF32() && !part.isF64())
+      return emitOpError("expects f32, f64 or complex of them as operands, but got ") << str(getOperands().getTypes());
     if (element && element != t.getElementType())
       return emitOpError("expects operands of one element type, but got ") << str(getOperands().getTypes());
     element = t.getElementType();
@@ -988,9 +990,12 @@ LogicalResult LinalgOp::verify() {
   if (!r.ok()) return emitOpError(r.error);
   if (r.shapes.size() != getResults().size())
     return emitOpError("expects ") << r.shapes.size() << " results, but got " << getResults().size();
+  Type real = element;
+  if (auto c = dyn_cast<ComplexType>(element)) real = c.getElementType();
   for (size_t i = 0; i < r.shapes.size(); ++i) {
     Type type = r.index[i] ? IntegerType::get(getContext(), 32) : element;
-    if (i < r.complex.size() && r.complex[i]) type = ComplexType::get(element);
+    if (i < r.complex.size() && r.complex[i]) type = ComplexType::get(real);
+    if (i < r.real.size() && r.real[i]) type = real;
     Type want = RankedTensorType::get(r.shapes[i], type);
     if (getResults()[i].getType() != want)
       return emitOpError("expects result #") << i << " of type " << want << ", but got " << getResults()[i].getType();

@@ -1603,14 +1603,14 @@ def Strata_SelectAndScatterOp : Strata_Op<"select_and_scatter", [RecursiveMemory
 def Strata_LinalgOp : Strata_Op<"linalg", [Pure]> {
   let summary = "a matrix decomposition or triangular solve, batched over leading dimensions";
   let description = [{
-    One of jax.lax.linalg's primitives on batches of matrices [..., m, n] (f32 or f64),
-    named by `kind`, with its bool params packed into `flags` (tracer/linalg_rules.h):
-    `cholesky` (a → lower L), `triangular_solve` (a, b → x; left_side 1, lower 2,
-    transpose_a 4, unit_diagonal 8), `lu` (a → lu, pivots i32, permutation i32), `qr`
-    (a → q, r; full_matrices 1), `eigh` (a → v, w ascending), `svd` (a → s descending, and u,
-    vt with compute_uv 2; full_matrices 1), `eig` (a → w, then vl with
-    compute_left_eigenvectors 1 and vr with compute_right_eigenvectors 2, all complex of a's
-    element type). StableHLO has cholesky and triangular_solve and
+    One of jax.lax.linalg's primitives on batches of matrices [..., m, n] (f32, f64 or
+    complex of them), named by `kind`, with its bool params packed into `flags`
+    (tracer/linalg_rules.h): `cholesky` (a → lower L), `triangular_solve` (a, b → x;
+    left_side 1, lower 2, transpose_a 4, unit_diagonal 8, conjugate_a 16), `lu` (a → lu,
+    pivots i32, permutation i32), `qr` (a → q, r; full_matrices 1), `eigh` (a → v, w ascending
+    and real), `svd` (a → s descending and real, and u, vt with compute_uv 2; full_matrices 1),
+    `eig` (a → w, then vl with compute_left_eigenvectors 1 and vr with
+    compute_right_eigenvectors 2, all complex). StableHLO has cholesky and triangular_solve and
     JAX emits LAPACK custom calls for the others; here one op calls the CPU runtime
     (strata_rt_linalg), which runs the eager kernels' code (tracer/kernels/linalg.h).
 

@@ -53,10 +53,11 @@ inline constexpr int64_t kSortStable = 4;
 // operand i); num_keys is not used.
 inline constexpr const char* kSortComparator = "strata_rt_sort_cmp";
 
-// void strata_rt_linalg(int64_t kind, int64_t flags, int64_t f64, int64_t batch, int64_t m,
+// void strata_rt_linalg(int64_t kind, int64_t flags, int64_t element, int64_t batch, int64_t m,
 //                       int64_t n, int64_t b_rows, int64_t b_cols, void* p0, void* p1, void* p2,
 //                       void* p3)
-// kernels::linalg (tracer/kernels/linalg.h) with a LinalgCall of these fields: p0… hold the
+// kernels::linalg (tracer/kernels/linalg.h) with a LinalgCall of these fields (element: bit 0
+// f64 parts, bit 1 complex: 0 f32, 1 f64, 2 c64, 3 c128): p0… hold the
 // operands (contiguous row-major), then the results to fill, the rest null (linear algebra,
 // issue 14).
 inline constexpr int64_t kLinalgBuffers = 4;

@@ -50,9 +50,11 @@ struct LinalgLowering : OpConversionPattern<LinalgOp> {
     }
     // The pointers go to the call itself (not through a stack array), so that buffer
     // assignment sees every buffer live up to the call (transforms/BufferAssignment.cpp).
-    SmallVector<Value> args{c(i64, static_cast<int64_t>(*kind)), c(i64, op.getFlags()),
-                            c(i64, a.getElementType().isF64() ? 1 : 0), c(i64, batch), c(i64, s[s.size() - 2]),
-                            c(i64, s[s.size() - 1]), c(i64, bRows), c(i64, bCols)};
+    Type element = a.getElementType();
+    auto complex = dyn_cast<ComplexType>(element);
+    int64_t code = ((complex ? complex.getElementType() : element).isF64() ? 1 : 0) | (complex ? 2 : 0);
+    SmallVector<Value> args{c(i64, static_cast<int64_t>(*kind)), c(i64, op.getFlags()), c(i64, code), c(i64, batch),
+                            c(i64, s[s.size() - 2]),  c(i64, s[s.size() - 1]), c(i64, bRows), c(i64, bCols)};
     SmallVector<Type> argTypes(8, i64);
     if (pointers.size() > static_cast<size_t>(::strata::cpu_abi::kLinalgBuffers))
       return op.emitError("strata.linalg: more operands and results than the runtime call takes");

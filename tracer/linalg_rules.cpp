@@ -10,13 +10,17 @@ namespace {
 constexpr std::array<std::string_view, 7> kNames = {"cholesky", "triangular_solve", "lu", "qr", "eigh", "svd", "eig"};
 
 constexpr FlagParam kTriangularSolveFlags[] = {
-    {"left_side", kLeftSide}, {"lower", kLower}, {"transpose_a", kTransposeA}, {"unit_diagonal", kUnitDiagonal}};
+    {"left_side", kLeftSide},
+    {"lower", kLower},
+    {"transpose_a", kTransposeA},
+    {"conjugate_a", kConjugateA},
+    {"unit_diagonal", kUnitDiagonal}};
 constexpr FlagParam kQrFlags[] = {{"full_matrices", kFullMatrices}};
 constexpr FlagParam kSvdFlags[] = {{"full_matrices", kFullMatrices}, {"compute_uv", kComputeUv}};
 constexpr FlagParam kEigFlags[] = {{"compute_left_eigenvectors", kComputeLeft},
                                    {"compute_right_eigenvectors", kComputeRight}};
 
-Result fail(std::string e) { return {{}, {}, {}, std::move(e)}; }
+Result fail(std::string e) { return {{}, {}, {}, {}, std::move(e)}; }
 
 // The error for a shape that is not a (batch of) matrices, square if asked; empty if it is.
 std::string matrix_error(const Shape& s, bool square, const char* what = "an operand") {
@@ -70,7 +74,7 @@ Result shapes(Kind k, int64_t flags, std::span<const Shape> in) {
     return fail(e);
   int64_t m = a[a.size() - 2], n = a[a.size() - 1], kk = std::min(m, n);
   switch (k) {
-    case Kind::kCholesky: return {{a}, {false}, {}, {}};
+    case Kind::kCholesky: return {{a}, {false}, {}, {}, {}};
     case Kind::kTriangularSolve: {
       const Shape& b = in[1];
       if (std::string e = matrix_error(b, false, "b"); !e.empty()) return fail(e);
@@ -81,30 +85,31 @@ Result shapes(Kind k, int64_t flags, std::span<const Shape> in) {
       if (along != m)
         return fail(std::string("expects b's ") + ((flags & kLeftSide) ? "rows" : "columns") +
                     " to match a's size, but got " + shape_string(a) + " and " + shape_string(b));
-      return {{b}, {false}, {}, {}};
+      return {{b}, {false}, {}, {}, {}};
     }
     case Kind::kLu: {
       Shape batch(a.begin(), a.end() - 2), piv = batch, perm = batch;
       piv.push_back(kk);
       perm.push_back(m);
-      return {{a, piv, perm}, {false, true, true}, {}, {}};
+      return {{a, piv, perm}, {false, true, true}, {}, {}, {}};
     }
     case Kind::kQr:
-      if (flags & kFullMatrices) return {{with_last(a, {m, m}), a}, {false, false}, {}, {}};
-      return {{with_last(a, {m, kk}), with_last(a, {kk, n})}, {false, false}, {}, {}};
+      if (flags & kFullMatrices) return {{with_last(a, {m, m}), a}, {false, false}, {}, {}, {}};
+      return {{with_last(a, {m, kk}), with_last(a, {kk, n})}, {false, false}, {}, {}, {}};
     case Kind::kEigh: {
       Shape w(a.begin(), a.end() - 1);
-      return {{a, w}, {false, false}, {}, {}};
+      return {{a, w}, {false, false}, {}, {false, true}, {}};
     }
     case Kind::kSvd: {
       Shape s(a.begin(), a.end() - 2);
       s.push_back(kk);
-      if (!(flags & kComputeUv)) return {{s}, {false}, {}, {}};
-      if (flags & kFullMatrices) return {{s, with_last(a, {m, m}), with_last(a, {n, n})}, {false, false, false}, {}, {}};
-      return {{s, with_last(a, {m, kk}), with_last(a, {kk, n})}, {false, false, false}, {}, {}};
+      if (!(flags & kComputeUv)) return {{s}, {false}, {}, {true}, {}};
+      if (flags & kFullMatrices)
+        return {{s, with_last(a, {m, m}), with_last(a, {n, n})}, {false, false, false}, {}, {true, false, false}, {}};
+      return {{s, with_last(a, {m, kk}), with_last(a, {kk, n})}, {false, false, false}, {}, {true, false, false}, {}};
     }
     case Kind::kEig: {  // w, then vl and vr as asked: all complex
-      Result r{{Shape(a.begin(), a.end() - 1)}, {false}, {true}, {}};
+      Result r{{Shape(a.begin(), a.end() - 1)}, {false}, {true}, {}, {}};
       for (int64_t bit : {kComputeLeft, kComputeRight})
         if (flags & bit) r.shapes.push_back(a), r.index.push_back(false), r.complex.push_back(true);
       return r;

@@ -18,10 +18,10 @@ namespace strata::linalg_rules {
 
 enum class Kind : int64_t { kCholesky = 0, kTriangularSolve = 1, kLu = 2, kQr = 3, kEigh = 4, kSvd = 5, kEig = 6 };
 
-// Flag bits. triangular_solve: op(a) is a or aᵀ (transpose_a); left_side solves op(a) x = b,
-// else x op(a) = b; only the `lower` (else upper) triangle of a is read, its diagonal taken as
-// ones with unit_diagonal.
-inline constexpr int64_t kLeftSide = 1, kLower = 2, kTransposeA = 4, kUnitDiagonal = 8;
+// Flag bits. triangular_solve: op(a) is a, aᵀ (transpose_a), conj(a) (conjugate_a) or aᴴ
+// (both); left_side solves op(a) x = b, else x op(a) = b; only the `lower` (else upper) triangle
+// of a is read, its diagonal taken as ones with unit_diagonal.
+inline constexpr int64_t kLeftSide = 1, kLower = 2, kTransposeA = 4, kUnitDiagonal = 8, kConjugateA = 16;
 // qr, svd.
 inline constexpr int64_t kFullMatrices = 1, kComputeUv = 2;
 // eig: which eigenvectors besides the eigenvalues.
@@ -40,11 +40,14 @@ std::span<const FlagParam> flag_params(Kind k);
 size_t num_operands(Kind k);
 
 // The result shapes; `index[i]` marks an i32 result (lu's pivots and permutation), `complex[i]`
-// a complex one of the operands' float dtype (eig's), the others have the operands' dtype.
+// a complex one of the operands' real dtype (eig's), `real[i]` one of the operands' real dtype
+// (eigh's eigenvalues, svd's singular values: real for complex operands too); the others have
+// the operands' dtype.
 struct Result {
   std::vector<Shape> shapes;
   std::vector<bool> index;
   std::vector<bool> complex;  // empty: none
+  std::vector<bool> real;     // empty: none
   std::string error;  // empty on success
   bool ok() const { return error.empty(); }
 };

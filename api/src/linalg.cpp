@@ -25,8 +25,8 @@ std::string s(std::string_view v) { return std::string(v); }
 // A 0-d constant of dtype t.
 Array cst(double v, DType t) { return lax::scalar(v, t); }
 
-// `a` as f32/f64 matrices (integers and bools promoted); ShapeError naming `op` for rank < 2,
-// or for non-square matrices when `square`.
+// `a` as f32/f64/c64/c128 matrices (integers and bools promoted); ShapeError naming `op` for
+// rank < 2, or for non-square matrices when `square`.
 Array matrices(const Array& a, std::string_view op, bool square, const SourceLocation& loc) {
   const AbstractValue& av = api::aval(a, op);
   if (av.shape.size() < 2)
@@ -34,20 +34,25 @@ Array matrices(const Array& a, std::string_view op, bool square, const SourceLoc
   if (square && av.shape[av.shape.size() - 1] != av.shape[av.shape.size() - 2])
     throw ShapeError(s(op) + ": expects square matrices [..., n, n], but got " + av.str());
   Array x = api::to_inexact(a, op, loc);
-  if (x.dtype() != DType::f32 && x.dtype() != DType::f64)
-    throw DTypeError(s(op) + ": expects f32 or f64 (or integer) matrices, but got " + av.str());
+  DType part = real_dtype(x.dtype());
+  if (part != DType::f32 && part != DType::f64)
+    throw DTypeError(s(op) + ": expects f32, f64, c64 or c128 (or integer) matrices, but got " + av.str());
   return x;
 }
 
-// x and y in their common float dtype.
+// x and y in their common dtype (f32 < f64, c64 < c128, as jnp promotes them).
 std::pair<Array, Array> common(const Array& x, const Array& y, const SourceLocation& loc) {
   if (x.dtype() == y.dtype()) return {x, y};
-  DType t = (x.dtype() == DType::f64 || y.dtype() == DType::f64) ? DType::f64 : DType::f32;
+  DType t = promote_types(x.dtype(), y.dtype());
   return {astype(x, t, loc), astype(y, t, loc)};
 }
 
+// The conjugate transpose of each matrix (the transpose of real ones).
+Array mH(const Array& x, const SourceLocation& loc) { return is_complex(x.dtype()) ? conj(lp::mT(x), loc) : lp::mT(x); }
+
+// (x + xᴴ) / 2: symmetric (Hermitian).
 Array symmetrize(const Array& x, const SourceLocation& loc) {
-  return lax::mul(lax::add(x, lp::mT(x), loc), lax::full({x.shape(), x.dtype()}, 0.5), loc);
+  return lax::mul(lax::add(x, mH(x, loc), loc), lax::full({x.shape(), x.dtype()}, 0.5), loc);
 }
 
 Shape batch_of(const Array& x) { return Shape(x.shape().begin(), x.shape().end() - 2); }
@@ -80,10 +85,11 @@ Array cholesky(const Array& a, bool symmetrize_input, SourceLocation loc) {
 }
 
 Array triangular_solve(const Array& a, const Array& b, bool left_side, bool lower, bool transpose_a,
-                       bool unit_diagonal, SourceLocation loc) {
+                       bool unit_diagonal, bool conjugate_a, SourceLocation loc) {
   auto [x, y] = common(matrices(a, "triangular_solve", true, loc), matrices(b, "triangular_solve", false, loc), loc);
-  return bind1(prim::kTriangularSolve, {x, y}, lp::triangular_solve_params(left_side, lower, transpose_a, unit_diagonal),
-               loc);
+  Params p = lp::triangular_solve_params(left_side, lower, transpose_a, unit_diagonal);
+  p.set("conjugate_a", conjugate_a);
+  return bind1(prim::kTriangularSolve, {x, y}, p, loc);
 }
 
 LuResult lu(const Array& a, SourceLocation loc) { return lu_of(matrices(a, "lu", false, loc), loc); }
@@ -195,7 +201,8 @@ LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond, S
   int64_t m = av.shape[0], n = av.shape[1];
   if (vector) y = reshape(y, {m, 1}, loc);
   std::tie(x, y) = common(x, y, loc);
-  double eps = x.dtype() == DType::f64 ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
+  const DType real_t = real_dtype(x.dtype());  // of the singular values
+  double eps = real_t == DType::f64 ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
   double rc = !rcond ? eps * static_cast<double>(std::max(m, n)) : (*rcond < 0 ? eps : *rcond);
   SvdResult f = svd(x, false, true, loc);
   int64_t k = std::min(m, n);
@@ -205,14 +212,14 @@ LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond, S
     rank = Array(int32_t{0});
   } else {
     Array smax = slice(f.s, {0}, {1}, {}, loc);
-    Array mask = greater_equal(f.s, multiply(smax, cst(rc, x.dtype()), loc), loc);
+    Array mask = greater_equal(f.s, multiply(smax, cst(rc, real_t), loc), loc);
     rank = sum(astype(mask, DType::i32, loc), {}, false, loc);
     Array safe = where(mask, f.s, ones_like(f.s), loc);
-    Array s_inv = where(mask, divide(cst(1.0, x.dtype()), safe, loc), zeros_like(f.s), loc);
-    Array utb = matmul(lp::mT(f.u), y, loc);
-    x_out = matmul(lp::mT(f.vt), multiply(expand_dims(s_inv, -1, loc), utb, loc), loc);
+    Array s_inv = where(mask, divide(cst(1.0, real_t), safe, loc), zeros_like(f.s), loc);
+    Array utb = matmul(mH(f.u, loc), y, loc);
+    x_out = matmul(mH(f.vt, loc), multiply(astype(expand_dims(s_inv, -1, loc), x.dtype(), loc), utb, loc), loc);
   }
-  Array r = subtract(y, matmul(x, x_out, loc), loc);
+  Array r = abs(subtract(y, matmul(x, x_out, loc), loc), loc);
   Array resid = sum(multiply(r, r, loc), 0, false, loc);
   if (vector) x_out = reshape(x_out, {n}, loc);
   return {x_out, resid, rank, f.s};
@@ -224,15 +231,16 @@ Array pinv(const Array& a, std::optional<double> rtol, SourceLocation loc) {
   Shape out = batch_of(x);
   out.insert(out.end(), {n, m});
   if (m == 0 || n == 0) return zeros(out, x.dtype());
-  double eps = x.dtype() == DType::f64 ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
+  const DType real_t = real_dtype(x.dtype());  // of the singular values
+  double eps = real_t == DType::f64 ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
   double rt = rtol ? *rtol : 10.0 * static_cast<double>(std::max(m, n)) * eps;
   SvdResult f = svd(x, false, true, loc);
   int r = static_cast<int>(f.s.shape().size());
   std::vector<int64_t> start(r, 0), stop(f.s.shape().begin(), f.s.shape().end());
   stop.back() = 1;
-  Array cutoff = multiply(cst(rt, x.dtype()), slice(f.s, start, stop, {}, loc), loc);
-  Array sv = where(greater(f.s, cutoff, loc), f.s, full(f.s.shape(), std::numeric_limits<double>::infinity(), x.dtype()), loc);
-  return matmul(lp::mT(f.vt), divide(lp::mT(f.u), expand_dims(sv, -1, loc), loc), loc);
+  Array cutoff = multiply(cst(rt, real_t), slice(f.s, start, stop, {}, loc), loc);
+  Array sv = where(greater(f.s, cutoff, loc), f.s, full(f.s.shape(), std::numeric_limits<double>::infinity(), real_t), loc);
+  return matmul(mH(f.vt, loc), divide(mH(f.u, loc), astype(expand_dims(sv, -1, loc), x.dtype(), loc), loc), loc);
 }
 
 NormOrd::NormOrd(const char* name) {
@@ -252,10 +260,10 @@ Array vector_norm(const Array& x, const NormOrd& ord, int axis, bool keepdims, c
     throw ValueError("norm: \"fro\" and \"nuc\" are matrix norms; a vector norm expects a number");
   double p = ord.p;
   if (std::isinf(p)) return p > 0 ? max(ax, axis, keepdims, loc) : min(ax, axis, keepdims, loc);
-  if (p == 0) return sum(astype(not_equal(x, zeros_like(x), loc), x.dtype(), loc), axis, keepdims, loc);
+  if (p == 0) return sum(astype(not_equal(x, zeros_like(x), loc), ax.dtype(), loc), axis, keepdims, loc);
   if (p == 1) return sum(ax, axis, keepdims, loc);
-  Array pp = cst(p, x.dtype());
-  return power(sum(power(ax, pp, loc), axis, keepdims, loc), divide(cst(1.0, x.dtype()), pp, loc), loc);
+  Array pp = cst(p, ax.dtype());
+  return power(sum(power(ax, pp, loc), axis, keepdims, loc), divide(cst(1.0, ax.dtype()), pp, loc), loc);
 }
 
 Array matrix_norm(const Array& x, const NormOrd& ord, int r0, int c0, bool keepdims, const SourceLocation& loc) {

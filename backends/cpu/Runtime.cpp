@@ -277,11 +277,12 @@ void strata_rt_sort_cmp(void* const* data, const int64_t* codes, int64_t count, 
 }
 
 // Linear algebra (CpuAbi.h; issue 14): the eager kernels' code (tracer/kernels/linalg.h).
-void strata_rt_linalg(int64_t kind, int64_t flags, int64_t f64, int64_t batch, int64_t m, int64_t n, int64_t b_rows,
-                      int64_t b_cols, void* p0, void* p1, void* p2, void* p3) {
+void strata_rt_linalg(int64_t kind, int64_t flags, int64_t element, int64_t batch, int64_t m, int64_t n,
+                      int64_t b_rows, int64_t b_cols, void* p0, void* p1, void* p2, void* p3) {
   try {
-    strata::kernels::LinalgCall c{.kind = static_cast<strata::linalg_rules::Kind>(kind), .flags = flags, .f64 = f64 != 0,
-                                  .batch = batch, .m = m, .n = n, .b_rows = b_rows, .b_cols = b_cols};
+    strata::kernels::LinalgCall c{.kind = static_cast<strata::linalg_rules::Kind>(kind), .flags = flags,
+                                  .f64 = (element & 1) != 0, .complex = (element & 2) != 0, .batch = batch, .m = m, .n = n,
+                                  .b_rows = b_rows, .b_cols = b_cols};
     void* const buffers[] = {p0, p1, p2, p3};
     size_t inputs = strata::linalg_rules::num_operands(c.kind);
     strata::kernels::linalg(c, const_cast<const void* const*>(buffers), buffers + inputs);

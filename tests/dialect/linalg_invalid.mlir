@@ -26,7 +26,7 @@ func.func @rank(%a: tensor<3xf32>) {
 // -----
 
 func.func @dtype(%a: tensor<3x3xi32>) {
-  // expected-error @+1 {{'strata.linalg' op expects f32 or f64 operands}}
+  // expected-error @+1 {{'strata.linalg' op expects f32, f64 or complex of them as operands}}
   %0 = strata.linalg "cholesky"(%a) flags = 0 : (tensor<3x3xi32>) -> tensor<3x3xi32>
   return
 }
@@ -68,5 +68,13 @@ func.func @eig_real_result(%a: tensor<3x3xf64>) {
 func.func @eig_not_square(%a: tensor<3x2xf64>) {
   // expected-error @+1 {{'strata.linalg' op expects an operand of square matrices [..., n, n], but got [3,2]}}
   %0 = strata.linalg "eig"(%a) flags = 0 : (tensor<3x2xf64>) -> tensor<3xcomplex<f64>>
+  return
+}
+
+// -----
+
+func.func @eigh_complex_eigenvalues(%a: tensor<3x3xcomplex<f32>>) {
+  // expected-error @+1 {{'strata.linalg' op expects result #1 of type 'tensor<3xf32>', but got 'tensor<3xcomplex<f32>>'}}
+  %0:2 = strata.linalg "eigh"(%a) flags = 0 : (tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<3xcomplex<f32>>)
   return
 }

@@ -65,4 +65,36 @@ TEST(LinalgJaxpr, JaxsPrintedEigRuns) {
   }
 }
 
+TEST(LinalgJaxpr, JaxsPrintedComplexProgramsRun) {
+  // Complex operands: eigh's eigenvalues and svd's singular values real; triangular_solve with
+  // conjugate_a and transpose_a (op(a) = aᴴ).
+  st::Jaxpr j = parse(
+      "{ lambda ; a:c64[3,3] b:c64[3,2]. let\n"
+      "    c:c64[3,3] = cholesky a\n"
+      "    d:c64[3,2] = triangular_solve[\n"
+      "      conjugate_a=True\n      left_side=True\n      lower=True\n      transpose_a=True\n"
+      "      unit_diagonal=False\n    ] c b\n"
+      "    e:c64[3,3] f:f32[3] = eigh[\n      algorithm=None\n      lower=True\n      sort_eigenvalues=True\n"
+      "      subset_by_index=None\n    ] a\n"
+      "    g:f32[3] = svd[\n      algorithm=None\n      compute_uv=False\n"
+      "      full_matrices=False\n      subset_by_index=None\n    ] a\n"
+      "  in (d, f, g) }");
+  Array x = rnd({3, 3}, st::f32, 4), y = rnd({3, 3}, st::f32, 5);
+  Array a = st::add(st::matmul(st::complex(x, y), st::conj(mT(st::complex(x, y)))), st::astype(st::eye(3) * 3.0f, st::c64));
+  Array b = st::complex(rnd({3, 2}, st::f32, 6), rnd({3, 2}, st::f32, 7));
+  std::vector<Array> want = {la::triangular_solve(la::cholesky(a, false), b, true, true, true, false, true),
+                             la::eigh(a, false).eigenvalues, la::svdvals(a)};
+  std::vector<Array> eager = st::eval_jaxpr(j, {a, b});
+  std::vector<Array> jitted = st::jit([&](const Array& x, const Array& y) { return st::eval_jaxpr(j, {x, y}); })(a, b);
+  ASSERT_EQ(eager.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(eager[i].dtype(), want[i].dtype());
+    std::string what = "output " + std::to_string(i);
+    expect_same(st::real(eager[i]), st::real(want[i]), "eager real " + what);
+    expect_same(st::imag(eager[i]), st::imag(want[i]), "eager imag " + what);
+    expect_same(st::real(jitted[i]), st::real(eager[i]), "jit real " + what);
+    expect_same(st::imag(jitted[i]), st::imag(eager[i]), "jit imag " + what);
+  }
+}
+
 }  // namespace

@@ -1,6 +1,7 @@
 // tracer/kernels/linalg.cpp — see linalg.h. Eigen's LLT, triangular solves, PartialPivLU (an
-// unblocked LAPACK getf2 for non-square LU), HouseholderQR, SelfAdjointEigenSolver, BDCSVD and
-// EigenSolver.
+// unblocked LAPACK getf2 for non-square and complex LU), HouseholderQR, SelfAdjointEigenSolver,
+// BDCSVD, EigenSolver and ComplexEigenSolver; each templated on the scalar S (float, double or
+// std::complex of them), R its real type.
 #include "linalg.h"
 
 #include <Eigen/Dense>
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <type_traits>
 
 #include "blocked_linalg.h"
 #include "parallel.h"
@@ -28,15 +30,24 @@ using MapC = Eigen::Map<const Mat<T>>;
 template <class T>
 using MapM = Eigen::Map<Mat<T>>;
 
-template <class T>
-void fill_nan(T* p, int64_t n) {
-  std::fill(p, p + n, std::numeric_limits<T>::quiet_NaN());
+template <class S>
+using Real = typename Eigen::NumTraits<S>::Real;
+template <class S>
+constexpr bool kComplex = Eigen::NumTraits<S>::IsComplex;
+
+template <class S>
+void fill_nan(S* p, int64_t n) {
+  const Real<S> nan = std::numeric_limits<Real<S>>::quiet_NaN();
+  if constexpr (kComplex<S>)
+    std::fill(p, p + n, S(nan, nan));
+  else
+    std::fill(p, p + n, nan);
 }
 
-template <class T>
-bool all_finite(const T* p, int64_t n) {
+template <class S>
+bool all_finite(const S* p, int64_t n) {
   for (int64_t i = 0; i < n; ++i)
-    if (!std::isfinite(p[i])) return false;
+    if (!std::isfinite(std::real(p[i])) || !std::isfinite(std::imag(p[i]))) return false;
   return true;
 }
 
@@ -50,12 +61,14 @@ void cholesky(const T* a, T* l, int64_t n) {
   auto zero_upper = [&] {
     for (int64_t i = 0; i + 1 < n; ++i) std::fill(l + i * n + i + 1, l + (i + 1) * n, T(0));
   };
-  if (blocked_linalg_suits(n)) {
-    if (!blocked_cholesky(l, n)) return fill_nan(l, n * n);
-    return zero_upper();
-  }
-  // In place on the column-major view (Eigen's blocked LLT is fastest there): its upper
-  // triangle is a's lower one, and the upper factor U (a = Uᵀ U) it leaves is L read row-major.
+  if constexpr (!kComplex<T>)
+    if (blocked_linalg_suits(n)) {
+      if (!blocked_cholesky(l, n)) return fill_nan(l, n * n);
+      return zero_upper();
+    }
+  // In place on the column-major view M = aᵀ (Eigen's blocked LLT is fastest there): its upper
+  // triangle is a's lower one, and the upper factor U it leaves (M = Uᴴ U) read row-major is
+  // L = Uᵀ, with L Lᴴ = conj(M) = a (a Hermitian: aᵀ = conj(a); real: a = Uᵀ U).
   using ColMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
   Eigen::Map<ColMat> M(l, n, n);
   Eigen::LLT<Eigen::Ref<ColMat>, Eigen::Upper> llt(M);
@@ -86,25 +99,34 @@ void triangular_solve(const T* a, const T* b, T* x, int64_t m, int64_t rows, int
   X = MapC<T>(b, rows, cols);
   if (rows == 0 || cols == 0) return;
   bool left = flags & lr::kLeftSide, lower = flags & lr::kLower, unit = flags & lr::kUnitDiagonal;
-  if (blocked_linalg_suits(m))
-    return blocked_triangular_solve(a, x, m, rows, cols, left, lower, flags & lr::kTransposeA, unit);
+  bool trans = flags & lr::kTransposeA;
+  if constexpr (kComplex<T>) {
+    if (flags & lr::kConjugateA) {  // op(a) = conj(a) or aᴴ (conjugate_a of a real a changes nothing)
+      if (trans) return solve_mode(A.adjoint(), X, left, !lower, unit);
+      return solve_mode(A.conjugate(), X, left, lower, unit);
+    }
+  } else if (blocked_linalg_suits(m)) {
+    return blocked_triangular_solve(a, x, m, rows, cols, left, lower, trans, unit);
+  }
   // op(a) = aᵀ: its triangle is the other one.
-  if (flags & lr::kTransposeA)
+  if (trans)
     solve_mode(A.transpose(), X, left, !lower, unit);
   else
     solve_mode(A, X, left, lower, unit);
 }
 
-// LAPACK's getf2 (partial pivoting, the first largest |pivot|; a zero pivot column is skipped).
+// LAPACK's getf2 (partial pivoting, the first largest pivot by LAPACK's |re| + |im|, which is
+// |x| for reals; a zero pivot column is skipped).
 template <class T>
 void getf2(MapM<T>& A, int32_t* pivots) {
   int64_t m = A.rows(), n = A.cols(), k = std::min(m, n);
+  auto size = [](T x) { return std::abs(std::real(x)) + std::abs(std::imag(x)); };
   for (int64_t j = 0; j < k; ++j) {
     int64_t p = j;
-    T best = std::abs(A(j, j));
+    Real<T> best = size(A(j, j));
     for (int64_t i = j + 1; i < m; ++i)
-      if (std::abs(A(i, j)) > best) {
-        best = std::abs(A(i, j));
+      if (size(A(i, j)) > best) {
+        best = size(A(i, j));
         p = i;
       }
     pivots[j] = static_cast<int32_t>(p);
@@ -120,8 +142,11 @@ void lu(const T* a, T* out, int32_t* pivots, int32_t* perm, int64_t m, int64_t n
   MapM<T> A(out, m, n);
   A = MapC<T>(a, m, n);
   int64_t k = std::min(m, n);
-  if (m == n && blocked_linalg_suits(n)) {
-    blocked_lu(out, n, pivots);
+  // Complex: getf2 throughout, so that the pivots are LAPACK's (Eigen pivots on |x|).
+  if (kComplex<T>) {
+    getf2(A, pivots);
+  } else if (m == n && blocked_linalg_suits(n)) {
+    if constexpr (!kComplex<T>) blocked_lu(out, n, pivots);
   } else if (m == n && m > 0 && all_finite(a, m * n)) {
     // Blocked, in place; P a = L U. Eigen's P sends row i to indices[i]: the row at i came from
     // inverse[i]. The LAPACK pivots are the swaps that bring each row into place in turn.
@@ -166,7 +191,7 @@ void qr(const T* a, T* q, T* r, int64_t m, int64_t n, bool full) {
 }
 
 template <class T>
-void eigh(const T* a, T* v, T* w, int64_t n) {
+void eigh(const T* a, T* v, Real<T>* w, int64_t n) {
   if (n == 0) return;
   if (!all_finite(a, n * n)) {  // the solver's iteration is not guarded against nan
     fill_nan(v, n * n);
@@ -178,11 +203,12 @@ void eigh(const T* a, T* v, T* w, int64_t n) {
     return fill_nan(w, n);
   }
   MapM<T>(v, n, n) = es.eigenvectors();
-  Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(w, n) = es.eigenvalues();
+  Eigen::Map<Eigen::Matrix<Real<T>, Eigen::Dynamic, 1>>(w, n) = es.eigenvalues();
 }
 
+// u Σ vt = a, vt = Vᴴ (Vᵀ for reals), as LAPACK's gesdd.
 template <class T>
-void svd(const T* a, T* s, T* u, T* vt, int64_t m, int64_t n, int64_t flags) {
+void svd(const T* a, Real<T>* s, T* u, T* vt, int64_t m, int64_t n, int64_t flags) {
   int64_t k = std::min(m, n);
   bool uv = flags & lr::kComputeUv, full = flags & lr::kFullMatrices;
   int64_t uc = full ? m : k, vr = full ? n : k;
@@ -198,10 +224,10 @@ void svd(const T* a, T* s, T* u, T* vt, int64_t m, int64_t n, int64_t flags) {
   unsigned opts = uv ? (full ? Eigen::ComputeFullU | Eigen::ComputeFullV : Eigen::ComputeThinU | Eigen::ComputeThinV) : 0;
   Eigen::BDCSVD<Mat<T>> f(MapC<T>(a, m, n), opts);
   if (f.info() != Eigen::Success) return nan_all();
-  Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(s, k) = f.singularValues();
+  Eigen::Map<Eigen::Matrix<Real<T>, Eigen::Dynamic, 1>>(s, k) = f.singularValues();
   if (!uv) return;
   MapM<T>(u, m, uc) = f.matrixU();
-  MapM<T>(vt, vr, n) = f.matrixV().transpose();
+  MapM<T>(vt, vr, n) = f.matrixV().adjoint();
 }
 
 // LAPACK geev's normalization of each column: unit Euclidean norm, and (a vector of a complex
@@ -221,15 +247,18 @@ void normalize_columns(Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dyn
   }
 }
 
-// jax.lax.linalg.eig of a real matrix (LAPACK geev's contract): w, then the left eigenvectors
-// (u_jᴴ a = w_j u_jᴴ, the columns of vl) and the right ones (a v_j = w_j v_j, columns of vr),
-// as asked. Eigen's EigenSolver (Hessenberg + real Schur) gives w and vr; vl is V⁻ᴴ (the rows
-// of V⁻¹ are left eigenvectors), which needs a non-defective matrix, as left and right
-// eigenvectors do to be paired at all.
-template <class T>
-void eig(const T* a, std::complex<T>* w, std::complex<T>* vl, std::complex<T>* vr, int64_t n) {
+// jax.lax.linalg.eig (LAPACK geev's contract): w, then the left eigenvectors (u_jᴴ a = w_j u_jᴴ,
+// the columns of vl) and the right ones (a v_j = w_j v_j, columns of vr), as asked. Eigen's
+// EigenSolver (Hessenberg + real Schur) or, for a complex matrix, ComplexEigenSolver (complex
+// Schur) gives w and vr; vl is V⁻ᴴ (the rows of V⁻¹ are left eigenvectors), which needs a
+// non-defective matrix, as left and right eigenvectors do to be paired at all.
+template <class S>
+void eig(const S* a, std::complex<Real<S>>* w, std::complex<Real<S>>* vl, std::complex<Real<S>>* vr, int64_t n) {
+  using T = Real<S>;
   using CMat = Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dynamic>;
   using CRow = Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Solver = std::conditional_t<kComplex<S>, Eigen::ComplexEigenSolver<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>>,
+                                    Eigen::EigenSolver<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>>>;
   if (n == 0) return;
   auto nan_all = [&] {
     const std::complex<T> nan(std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::quiet_NaN());
@@ -238,8 +267,8 @@ void eig(const T* a, std::complex<T>* w, std::complex<T>* vl, std::complex<T>* v
     if (vr) std::fill(vr, vr + n * n, nan);
   };
   if (!all_finite(a, n * n)) return nan_all();
-  Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> m = MapC<T>(a, n, n);
-  Eigen::EigenSolver<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>> es(m, vl || vr);
+  Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> m = MapC<S>(a, n, n);
+  Solver es(m, vl || vr);
   if (es.info() != Eigen::Success) return nan_all();
   Eigen::Map<Eigen::Matrix<std::complex<T>, Eigen::Dynamic, 1>>(w, n) = es.eigenvalues();
   if (!vl && !vr) return;
@@ -260,6 +289,7 @@ void one(const LinalgCall& c, const void* const* in, void* const* out, int64_t i
   int64_t m = c.m, n = c.n, k = std::min(m, n);
   const T* a = static_cast<const T*>(in[0]) + i * m * n;
   auto o = [&](int j, int64_t size) { return static_cast<T*>(out[j]) + i * size; };
+  auto orl = [&](int j, int64_t size) { return static_cast<Real<T>*>(out[j]) + i * size; };
   auto oi = [&](int j, int64_t size) { return static_cast<int32_t*>(out[j]) + i * size; };
   bool full = c.flags & lr::kFullMatrices;
   switch (c.kind) {
@@ -270,15 +300,15 @@ void one(const LinalgCall& c, const void* const* in, void* const* out, int64_t i
     }
     case Kind::kLu: return lu(a, o(0, m * n), oi(1, k), oi(2, m), m, n);
     case Kind::kQr: return qr(a, o(0, m * (full ? m : k)), o(1, (full ? m : k) * n), m, n, full);
-    case Kind::kEigh: return eigh(a, o(0, n * n), o(1, n), n);
+    case Kind::kEigh: return eigh(a, o(0, n * n), orl(1, n), n);
     case Kind::kEig: {
-      auto oc = [&](int j, int64_t size) { return static_cast<std::complex<T>*>(out[j]) + i * size; };
+      auto oc = [&](int j, int64_t size) { return static_cast<std::complex<Real<T>>*>(out[j]) + i * size; };
       bool left = c.flags & lr::kComputeLeft, right = c.flags & lr::kComputeRight;
       return eig(a, oc(0, n), left ? oc(1, n * n) : nullptr, right ? oc(left ? 2 : 1, n * n) : nullptr, n);
     }
     case Kind::kSvd: {
       bool uv = c.flags & lr::kComputeUv;
-      return svd(a, o(0, k), uv ? o(1, m * (full ? m : k)) : nullptr, uv ? o(2, (full ? n : k) * n) : nullptr, m, n,
+      return svd(a, orl(0, k), uv ? o(1, m * (full ? m : k)) : nullptr, uv ? o(2, (full ? n : k) * n) : nullptr, m, n,
                  c.flags);
     }
   }
@@ -288,7 +318,12 @@ void one(const LinalgCall& c, const void* const* in, void* const* out, int64_t i
 
 void linalg(const LinalgCall& c, const void* const* in, void* const* out) {
   auto run = [&](int64_t lo, int64_t hi) {
-    for (int64_t i = lo; i < hi; ++i) c.f64 ? one<double>(c, in, out, i) : one<float>(c, in, out, i);
+    for (int64_t i = lo; i < hi; ++i) {
+      if (c.complex)
+        c.f64 ? one<std::complex<double>>(c, in, out, i) : one<std::complex<float>>(c, in, out, i);
+      else
+        c.f64 ? one<double>(c, in, out, i) : one<float>(c, in, out, i);
+    }
   };
   if (c.batch <= 0) return;
   if (c.batch == 1) return run(0, 1);

@@ -1,7 +1,8 @@
-// tracer/primitives/cholesky.cpp — `cholesky a`: the lower Cholesky factor L (L Lᵀ = a, zeros
-// above the diagonal) of each matrix of a [..., n, n], reading its lower triangle
-// (jax.lax.linalg.cholesky's primitive; the API symmetrizes its input first, as JAX). A matrix
-// that is not positive definite gives a NaN-filled factor. Kernel: kernels/linalg.h.
+// tracer/primitives/cholesky.cpp — `cholesky a`: the lower Cholesky factor L (L Lᴴ = a, zeros
+// above the diagonal) of each symmetric (Hermitian) matrix of a [..., n, n], reading its lower
+// triangle (jax.lax.linalg.cholesky's primitive; the API symmetrizes its input first, as JAX).
+// A matrix that is not positive definite gives a NaN-filled factor. Kernel: kernels/linalg.h.
+// f32, f64, c64, c128; derivatives of real matrices.
 #include "linalg_common.h"
 
 namespace strata {
@@ -20,6 +21,7 @@ Array phi(const Array& x) {
 // the lower triangle sees (JAX uses ȧ as given, which agrees when it is symmetric, as it is
 // under jnp.linalg.cholesky's symmetrization; without it, only this is the derivative).
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> out, const Params&) {
+  real_derivatives_only("cholesky", out[0]);
   if (!t[0].valid()) return {Array()};
   const Array& L = out[0];
   Array tmp = triangular_solve(L, sym_from_lower(t[0]), /*left_side=*/false, /*lower=*/true, /*transpose_a=*/true, false);
@@ -28,6 +30,7 @@ std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::sp
 
 // The transpose of the JVP: G = L⁻ᵀ Φ(Lᵀ L̄) L⁻¹ (JAX's), folded onto the lower triangle read.
 std::vector<Array> vjp(std::span<const Array>, std::span<const Array> out, std::span<const Array> ct, const Params&) {
+  real_derivatives_only("cholesky", out[0]);
   if (!ct[0].valid()) return {Array()};
   const Array& L = out[0];
   Array p = phi(mm(mT(L), ct[0]));
@@ -40,6 +43,7 @@ std::vector<Array> vjp(std::span<const Array>, std::span<const Array> out, std::
 const Primitive prim::kCholesky{
     .name = "cholesky",
     .arity = 1,
+    .traits = kTakesComplex,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) { return rule(Kind::kCholesky, in, p); },
     .eager = [](std::span<const KernelArg> in, std::span<const KernelArg> out,
                 const Params& p) { kernel(Kind::kCholesky, in, out, p); },

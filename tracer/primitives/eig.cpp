@@ -1,13 +1,14 @@
 // tracer/primitives/eig.cpp — `eig[compute_left_eigenvectors, compute_right_eigenvectors] a`:
-// the eigenvalues w [..., n] of each real square matrix of a [..., n, n], then (as asked) the
+// the eigenvalues w [..., n] of each square matrix of a [..., n, n] (real or complex), then (as asked) the
 // left eigenvectors vl (u_jᴴ a = w_j u_jᴴ) and the right ones vr (a v_j = w_j v_j) as the
 // columns of [..., n, n]; all complex (jax.lax.linalg.eig's order and LAPACK geev's unit-norm
-// vectors). Kernel: kernels/linalg.h (Eigen's EigenSolver), CPU only, as in JAX.
+// vectors). Kernel: kernels/linalg.h (Eigen's EigenSolver, ComplexEigenSolver), CPU only, as in JAX.
 //
 // Derivatives: of the eigenvalues only, as JAX (its issue 2748): ẇ_k = u_kᴴ ȧ v_k / u_kᴴ v_k,
 // not defined at a repeated eigenvalue. The JVP refuses when eigenvectors are computed (their
 // tangents would be needed); the VJP only when an eigenvector's cotangent is not zero, so the
-// gradient of a function of w alone goes through even when eig also gave vectors.
+// gradient of a function of w alone goes through even when eig also gave vectors. Of real
+// matrices only (complex ones: refused).
 #include <string>
 
 #include "linalg_common.h"
@@ -37,6 +38,7 @@ Vectors vectors(const Array& a) {
 
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> out,
                        const Params& p) {
+  real_derivatives_only("eig", x[0]);
   if (p.get<bool>("compute_left_eigenvectors") || p.get<bool>("compute_right_eigenvectors"))
     throw ValueError(kVectorsNotDifferentiable);
   if (!t[0].valid()) return std::vector<Array>(out.size());
@@ -49,6 +51,7 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
 
 // The JVP transposed (ȧ real, so the real part): ā_ij = Re Σ_k conj(vl)_ik (w̄_k / pairing_k) vr_jk.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params&) {
+  real_derivatives_only("eig", x[0]);
   for (size_t i = 1; i < ct.size(); ++i)
     if (ct[i].valid()) throw ValueError(kVectorsNotDifferentiable);
   if (!ct[0].valid()) return {Array()};
@@ -61,7 +64,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 const Primitive prim::kEig{
     .name = "eig",
     .arity = 1,
-    .traits = kTakesComplex,  // complex results; the shape rule refuses complex operands
+    .traits = kTakesComplex,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) { return rule(Kind::kEig, in, p); },
     .eager = [](std::span<const KernelArg> in, std::span<const KernelArg> out,
                 const Params& p) { kernel(Kind::kEig, in, out, p); },

@@ -1,7 +1,8 @@
 // tracer/primitives/eigh.cpp — `eigh[lower] a`: v, w with a v = v diag(w) for each symmetric
-// matrix of a [..., n, n] (its lower triangle read), eigenvalues w ascending, eigenvectors the
-// columns of v (jax.lax.linalg.eigh's order: v first). Kernel: kernels/linalg.h. The
-// derivative of v divides by eigenvalue gaps: it is not defined at a repeated eigenvalue.
+// (Hermitian) matrix of a [..., n, n] (its lower triangle read), eigenvalues w ascending and
+// real, eigenvectors the columns of v (jax.lax.linalg.eigh's order: v first). Kernel:
+// kernels/linalg.h. f32, f64, c64, c128; derivatives of real matrices. The derivative of v
+// divides by eigenvalue gaps: it is not defined at a repeated eigenvalue.
 #include "linalg_common.h"
 
 namespace strata {
@@ -17,6 +18,7 @@ Array gap_inverse(const Array& w) {
 // JAX's eigh_jvp_rule: G = vᵀ ȧ v; v̇ = v (F ∘ G), ẇ = diag(G), with ȧ the symmetric tangent
 // the lower triangle sees (as cholesky's).
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> out, const Params&) {
+  real_derivatives_only("eigh", out[0]);
   if (!t[0].valid()) return {Array(), Array()};
   const Array &v = out[0], &w = out[1];
   Array g = mm(mm(mT(v), sym_from_lower(t[0])), v);
@@ -25,6 +27,7 @@ std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::sp
 
 // The JVP transposed: v (F ∘ (vᵀ v̄) + diag(w̄)) vᵀ, folded onto the lower triangle.
 std::vector<Array> vjp(std::span<const Array>, std::span<const Array> out, std::span<const Array> ct, const Params&) {
+  real_derivatives_only("eigh", out[0]);
   if (!ct[0].valid() && !ct[1].valid()) return {Array()};
   const Array &v = out[0], &w = out[1];
   Array g;
@@ -38,6 +41,7 @@ std::vector<Array> vjp(std::span<const Array>, std::span<const Array> out, std::
 const Primitive prim::kEigh{
     .name = "eigh",
     .arity = 1,
+    .traits = kTakesComplex,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) { return rule(Kind::kEigh, in, p); },
     .eager = [](std::span<const KernelArg> in, std::span<const KernelArg> out,
                 const Params& p) { kernel(Kind::kEigh, in, out, p); },

@@ -18,10 +18,11 @@ int64_t flags(Kind k, const Params& p) {
 std::vector<AbstractValue> rule(Kind k, std::span<const AbstractValue> in, const Params& p) {
   std::string name(linalg_rules::kind_name(k));
   for (const AbstractValue& a : in)
-    if ((a.dtype != DType::f32 && a.dtype != DType::f64) || a.dtype != in[0].dtype) {
+    if (!(is_inexact(a.dtype) && (real_dtype(a.dtype) == DType::f32 || real_dtype(a.dtype) == DType::f64)) ||
+        a.dtype != in[0].dtype) {
       std::string got;
       for (const AbstractValue& b : in) got += (got.empty() ? "" : " and ") + b.str();
-      throw DTypeError(name + ": expects f32 or f64 operands of one dtype, but got " + got);
+      throw DTypeError(name + ": expects f32, f64, c64 or c128 operands of one dtype, but got " + got);
     }
   std::vector<Shape> shapes;
   for (const AbstractValue& a : in) shapes.push_back(a.shape);
@@ -29,15 +30,17 @@ std::vector<AbstractValue> rule(Kind k, std::span<const AbstractValue> in, const
   if (!r.ok()) throw ShapeError(name + ": " + r.error);
   std::vector<AbstractValue> out;
   for (size_t i = 0; i < r.shapes.size(); ++i) {
-    bool complex = i < r.complex.size() && r.complex[i];
-    out.push_back({r.shapes[i], r.index[i] ? DType::i32 : complex ? complex_dtype(in[0].dtype) : in[0].dtype});
+    bool complex = i < r.complex.size() && r.complex[i], real = i < r.real.size() && r.real[i];
+    DType t = r.index[i] ? DType::i32 : complex ? complex_dtype(in[0].dtype) : real ? real_dtype(in[0].dtype) : in[0].dtype;
+    out.push_back({r.shapes[i], t});
   }
   return out;
 }
 
 void kernel(Kind k, std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
   const Shape& a = in[0].shape();
-  kernels::LinalgCall c{.kind = k, .flags = flags(k, p), .f64 = in[0].dtype() == DType::f64};
+  const DType t = in[0].dtype();
+  kernels::LinalgCall c{.kind = k, .flags = flags(k, p), .f64 = real_dtype(t) == DType::f64, .complex = is_complex(t)};
   c.batch = linalg_rules::batch_size(a);
   c.m = a[a.size() - 2];
   c.n = a[a.size() - 1];
@@ -60,6 +63,12 @@ std::pair<std::vector<Array>, std::vector<int>> batch(const Primitive& prim, std
   for (size_t i = 0; i < args.size(); ++i) ops.push_back(batching::front_or_repeat(args, dims, i, size));
   std::vector<Array> out = lax::bind(prim, ops, p);
   return {out, std::vector<int>(out.size(), 0)};
+}
+
+void real_derivatives_only(const char* name, const Array& x) {
+  if (is_complex(x.dtype()))
+    throw ValueError(std::string(name) + ": derivatives of complex matrices are not implemented yet (f32 and f64 "
+                     "only), but got " + AbstractValue{x.shape(), x.dtype()}.str());
 }
 
 // ---- Matrix helpers ----

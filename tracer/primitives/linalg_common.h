@@ -26,6 +26,10 @@ void kernel(Kind k, std::span<const KernelArg> in, std::span<const KernelArg> ou
 std::pair<std::vector<Array>, std::vector<int>> batch(const Primitive& prim, std::span<const Array> args,
                                                       std::span<const int> dims, const Params& p);
 
+// The derivative rules are written for real matrices: a complex x is refused, naming the
+// primitive (ValueError).
+void real_derivatives_only(const char* name, const Array& x);
+
 // ---- Matrix helpers over the last two dimensions ----
 Array mT(const Array& x);                      // swaps the last two dimensions
 Array mm(const Array& a, const Array& b);      // batched a @ b

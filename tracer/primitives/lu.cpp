@@ -2,7 +2,8 @@
 // of a [..., m, n] (jax.lax.linalg.lu): lu [..., m, n] (L's strict lower part with a unit
 // diagonal understood, U's upper part), pivots [..., min(m, n)] i32 (LAPACK's swaps, 0-based)
 // and permutation [..., m] i32 with a[permutation] = L U. A singular matrix gives a zero on U's
-// diagonal (no error). Kernel: kernels/linalg.h.
+// diagonal (no error). Kernel: kernels/linalg.h. f32, f64, c64, c128 (pivots by |re| + |im|,
+// as LAPACK's); derivatives of real matrices.
 #include "linalg_common.h"
 
 namespace strata {
@@ -54,6 +55,7 @@ std::pair<Array, Array> factors(const Array& lu) {
 
 // JAX's lu_jvp_rule: with x = P ȧ, la = L⁻¹ x, lau = la U⁻¹: lu̇ = L tril(lau, -1) + triu(lau) U.
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> out, const Params&) {
+  real_derivatives_only("lu", out[0]);
   if (!t[0].valid()) return {Array(), Array(), Array()};
   auto [l, u] = factors(out[0]);
   Array x = mm(perm_matrix(out[2], t[0].dtype()), t[0]);
@@ -64,6 +66,7 @@ std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::sp
 
 // The JVP transposed: lau¯ = tril(Lᵀ c, -1) + triu(c Uᵀ), la¯ = lau¯ U⁻ᵀ, x¯ = L⁻ᵀ la¯, ā = Pᵀ x¯.
 std::vector<Array> vjp(std::span<const Array>, std::span<const Array> out, std::span<const Array> ct, const Params&) {
+  real_derivatives_only("lu", out[0]);
   if (!ct[0].valid()) return {Array()};
   auto [l, u] = factors(out[0]);
   const Array& c = ct[0];
@@ -78,6 +81,7 @@ std::vector<Array> vjp(std::span<const Array>, std::span<const Array> out, std::
 const Primitive prim::kLu{
     .name = "lu",
     .arity = 1,
+    .traits = kTakesComplex,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) { return rule(Kind::kLu, in, p); },
     .eager = [](std::span<const KernelArg> in, std::span<const KernelArg> out,
                 const Params& p) { kernel(Kind::kLu, in, out, p); },

@@ -1,7 +1,8 @@
-// tracer/primitives/qr.cpp — `qr[full_matrices] a`: q, r with q r = a, q orthonormal columns,
+// tracer/primitives/qr.cpp — `qr[full_matrices] a`: q, r with q r = a, q orthonormal (unitary) columns,
 // r upper triangular, for each matrix of a [..., m, n]; reduced (q [..., m, k], r [..., k, n],
 // k = min(m, n)) or full (q [..., m, m], r [..., m, n]) (jax.lax.linalg.qr; Householder, the
-// signs of r's diagonal as the algorithm leaves them). Kernel: kernels/linalg.h.
+// signs of r's diagonal as the algorithm leaves them, real). Kernel: kernels/linalg.h. f32, f64,
+// c64, c128; derivatives of real matrices.
 #include "linalg_common.h"
 #include "strata/errors.h"
 
@@ -22,6 +23,7 @@ void check_differentiable(const Array& a, const Params& p) {
 // JAX's qr_jvp_rule: D = ȧ R⁻¹, C = Qᵀ D, Ω = tril(C, -1) - tril(C, -1)ᵀ; Q̇ = Q (Ω - C) + D, Ṙ = (C - Ω) R.
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> out,
                        const Params& p) {
+  real_derivatives_only("qr", x[0]);
   if (!t[0].valid()) return {Array(), Array()};
   check_differentiable(x[0], p);
   const Array &q = out[0], &r = out[1];
@@ -35,6 +37,7 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
 // The JVP transposed: M = R̄ Rᵀ - Qᵀ Q̄, C̄ = M - tril(M - Mᵀ, -1), ā = (Q̄ + Q C̄) R⁻ᵀ.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> out, std::span<const Array> ct,
                        const Params& p) {
+  real_derivatives_only("qr", x[0]);
   if (!ct[0].valid() && !ct[1].valid()) return {Array()};
   check_differentiable(x[0], p);
   const Array &q = out[0], &r = out[1];
@@ -51,6 +54,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> out, std
 const Primitive prim::kQr{
     .name = "qr",
     .arity = 1,
+    .traits = kTakesComplex,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) { return rule(Kind::kQr, in, p); },
     .eager = [](std::span<const KernelArg> in, std::span<const KernelArg> out,
                 const Params& p) { kernel(Kind::kQr, in, out, p); },

@@ -1,8 +1,9 @@
 // tracer/primitives/svd.cpp — `svd[full_matrices, compute_uv] a`: s (descending singular
-// values, [..., k], k = min(m, n)), and with compute_uv u, vt with a = u diag(s) vt for each
+// values, [..., k], k = min(m, n), real), and with compute_uv u, vt with a = u diag(s) vt for each
 // matrix of a [..., m, n]; reduced (u [..., m, k], vt [..., k, n]) or full (u [..., m, m],
 // vt [..., n, n]) (jax.lax.linalg.svd's order: s, u, vt). Kernel: kernels/linalg.h (Eigen's
-// BDCSVD). The derivative of u, vt divides by gaps between singular values (and by the values
+// BDCSVD; vt = Vᴴ for complex a). f32, f64, c64, c128; derivatives of real matrices. The
+// derivative of u, vt divides by gaps between singular values (and by the values
 // when m ≠ n): it is not defined at repeated (or zero) singular values.
 #include "linalg_common.h"
 #include "strata/errors.h"
@@ -35,6 +36,7 @@ Array inv(const Array& s) { return lax::div(lax::full({s.shape(), s.dtype()}, 1.
 // v̇ = v (F ∘ (S dS + dSᵀ S)), plus the parts outside the span of u (m > n) or v (n > m).
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> out,
                        const Params& p) {
+  real_derivatives_only("svd", x[0]);
   bool uv = p.get<bool>("compute_uv");
   if (!t[0].valid()) return std::vector<Array>(uv ? 3 : 1);
   std::vector<Array> f = reduced(x[0], out, p);
@@ -64,6 +66,7 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
 // J₂ = F ∘ (vᵀ v̄); ā = u dS̄ vt, plus (I - u uᵀ) ū S⁻¹ vt (m > n) and u S⁻¹ v̄ᵀ (I - v vᵀ) (n > m).
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> out, std::span<const Array> ct,
                        const Params& p) {
+  real_derivatives_only("svd", x[0]);
   bool any = false;
   for (const Array& c : ct) any = any || c.valid();
   if (!any) return {Array()};
@@ -103,6 +106,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> out, std
 const Primitive prim::kSvd{
     .name = "svd",
     .arity = 1,
+    .traits = kTakesComplex,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) { return rule(Kind::kSvd, in, p); },
     .eager = [](std::span<const KernelArg> in, std::span<const KernelArg> out,
                 const Params& p) { kernel(Kind::kSvd, in, out, p); },

@@ -1,8 +1,9 @@
 // tracer/primitives/triangular_solve.cpp — `triangular_solve[left_side, lower, transpose_a,
 // conjugate_a, unit_diagonal] a b`: x with op(a) x = b (left_side) or x op(a) = b, op(a) = aᵀ
-// with transpose_a, reading only a's lower (upper) triangle, its diagonal taken as ones with
-// unit_diagonal (jax.lax.linalg.triangular_solve; conjugate_a is ignored: real dtypes only).
-// a [..., m, m], b [..., m, k] or [..., k, m]. A zero on the diagonal gives inf/nan.
+// with transpose_a, conj(a) with conjugate_a, aᴴ with both, reading only a's lower (upper)
+// triangle, its diagonal taken as ones with unit_diagonal (jax.lax.linalg.triangular_solve).
+// a [..., m, m], b [..., m, k] or [..., k, m]. A zero on the diagonal gives inf/nan. f32, f64,
+// c64, c128; derivatives of real operands (whose conjugate_a changes nothing).
 #include "linalg_common.h"
 
 namespace strata {
@@ -28,6 +29,7 @@ Array op(const Array& a, const Flags& f) { return f.trans ? mT(a) : a; }
 // triangular_solve_jvp_rule_a and the linear rule in b.
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> out,
                        const Params& p) {
+  real_derivatives_only("triangular_solve", out[0]);
   Flags f(p);
   Array r;
   if (t[1].valid()) r = lax::bind1(prim::kTriangularSolve, {x[0], t[1]}, p);
@@ -44,6 +46,7 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
 // d op(a) = -b̄ xᵀ (left) or -xᵀ b̄ (right), restricted to the triangle read.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> out, std::span<const Array> ct,
                        const Params& p) {
+  real_derivatives_only("triangular_solve", out[0]);
   if (!ct[0].valid()) return {Array(), Array()};
   Flags f(p);
   Array bbar = triangular_solve(x[0], ct[0], f.left, f.lower, !f.trans, f.unit);
@@ -56,6 +59,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> out, std
 const Primitive prim::kTriangularSolve{
     .name = "triangular_solve",
     .arity = 2,
+    .traits = kTakesComplex,
     .shape_rule = [](std::span<const AbstractValue> in, const Params& p) { return rule(Kind::kTriangularSolve, in, p); },
     .eager = [](std::span<const KernelArg> in, std::span<const KernelArg> out,
                 const Params& p) { kernel(Kind::kTriangularSolve, in, out, p); },

@@ -1,6 +1,8 @@
 // strata/linalg.h — linear algebra (jax.numpy.linalg and jax.lax.linalg), batched over leading
-// dimensions: a [..., m, n] is a batch of m × n matrices. f32 and f64 (integers and bools are
-// promoted to a float first; f16/bf16 are refused with a DTypeError, as LAPACK has none).
+// dimensions: a [..., m, n] is a batch of m × n matrices. f32, f64, c64 and c128 (integers and
+// bools are promoted to a float first; f16/bf16 are refused with a DTypeError, as LAPACK has
+// none). Complex matrices: every decomposition and function here, eagerly and compiled; their
+// derivatives are not implemented yet (a ValueError naming the decomposition).
 //
 // The decompositions (cholesky, triangular_solve, lu, qr, eigh, svd, eig) are primitives: eager
 // through Eigen, compiled as calls into the same code, differentiable (JAX's rules) and
@@ -29,17 +31,19 @@
 
 namespace strata::linalg {
 
-// The lower Cholesky factor L (L Lᵀ = a, zeros above the diagonal) of each symmetric positive
-// definite matrix [..., n, n]. With symmetrize_input, a is replaced by (a + aᵀ)/2 first (as
+// The lower Cholesky factor L (L Lᴴ = a, zeros above the diagonal) of each symmetric (Hermitian)
+// positive definite matrix [..., n, n]. With symmetrize_input, a is replaced by (a + aᴴ)/2 first (as
 // jnp.linalg.cholesky; then the derivative is symmetric too); else only its lower triangle is read.
 Array cholesky(const Array& a, bool symmetrize_input = true, SourceLocation loc = SourceLocation::current());
 
 // jax.lax.linalg.triangular_solve: x with op(a) x = b (left_side) or x op(a) = b, where op(a) is
-// a or aᵀ (transpose_a), reading only a's lower (else upper) triangle, its diagonal taken as
-// ones with unit_diagonal. a [..., m, m], b [..., m, k] (left) or [..., k, m] (right), the same
-// batch dimensions. The defaults are JAX's.
+// a or aᵀ (transpose_a), conjugated with conjugate_a (aᴴ with both), reading only a's lower
+// (else upper) triangle, its diagonal taken as ones with unit_diagonal. a [..., m, m],
+// b [..., m, k] (left) or [..., k, m] (right), the same batch dimensions. The defaults are
+// JAX's; conjugate_a comes last (JAX has it before unit_diagonal) so that positional calls
+// written before it keep their meaning.
 Array triangular_solve(const Array& a, const Array& b, bool left_side = false, bool lower = false,
-                       bool transpose_a = false, bool unit_diagonal = false,
+                       bool transpose_a = false, bool unit_diagonal = false, bool conjugate_a = false,
                        SourceLocation loc = SourceLocation::current());
 
 // jax.lax.linalg.lu: LU with partial pivoting of [..., m, n]. `lu` packs L (strictly below the
@@ -50,26 +54,27 @@ struct LuResult {
 };
 LuResult lu(const Array& a, SourceLocation loc = SourceLocation::current());
 
-// jnp.linalg.qr: q r = a with orthonormal columns of q and upper-triangular r; reduced
+// jnp.linalg.qr: q r = a with orthonormal (unitary) columns of q and upper-triangular r; reduced
 // (q [..., m, k], r [..., k, n], k = min(m, n); mode="reduced") or full (q [..., m, m]).
 struct QrResult {
   Array q, r;
 };
 QrResult qr(const Array& a, bool full_matrices = false, SourceLocation loc = SourceLocation::current());
 
-// jnp.linalg.eigh: eigenvalues (ascending, [..., n]) and eigenvectors (the columns of
-// [..., n, n]) of each symmetric matrix; symmetrize_input as cholesky (else the lower triangle
-// is read). See the caveat on derivatives above.
+// jnp.linalg.eigh: eigenvalues (ascending, [..., n], real: f32 for c64) and eigenvectors (the
+// columns of [..., n, n]) of each symmetric (Hermitian) matrix; symmetrize_input as cholesky
+// (else the lower triangle is read). See the caveat on derivatives above.
 struct EighResult {
   Array eigenvalues, eigenvectors;
 };
 EighResult eigh(const Array& a, bool symmetrize_input = true, SourceLocation loc = SourceLocation::current());
 
 // jnp.linalg.eig (and jax.lax.linalg.eig's flags): the eigenvalues w ([..., n], complex) of
-// each general real square matrix and its right eigenvectors (a v_j = w_j v_j, the columns of
+// each general square matrix (real or complex) and its right eigenvectors (a v_j = w_j v_j, the columns of
 // `eigenvectors` [..., n, n], complex, unit norm); with compute_left_eigenvectors also the left
 // ones (u_jᴴ a = w_j u_jᴴ, `left_eigenvectors`); arrays not asked for are null. The order of the
-// eigenvalues is LAPACK geev's (the real Schur form's), not sorted. f32 → c64, f64 → c128.
+// eigenvalues is the Schur form's, not sorted (may differ from LAPACK geev's). f32, c64 → c64;
+// f64, c128 → c128.
 // Differentiable in the eigenvalues only (as JAX): differentiating a function of the
 // eigenvectors raises ValueError; use eigvals. Not on the cuda target (as JAX: CPU only).
 struct EigResult {
@@ -80,7 +85,7 @@ EigResult eig(const Array& a, bool compute_left_eigenvectors = false, bool compu
 // jnp.linalg.eigvals: eig's eigenvalues alone.
 Array eigvals(const Array& a, SourceLocation loc = SourceLocation::current());
 
-// jnp.linalg.svd: a = u diag(s) vt, s descending [..., k]. full_matrices (NumPy's default):
+// jnp.linalg.svd: a = u diag(s) vt, s descending [..., k] (real), vt = vᴴ. full_matrices (NumPy's default):
 // u [..., m, m], vt [..., n, n]; else u [..., m, k], vt [..., k, n]. Without compute_uv only s
 // is computed (u and vt are null Arrays). See the caveat on derivatives above.
 struct SvdResult {
@@ -98,7 +103,8 @@ Array solve(const Array& a, const Array& b, SourceLocation loc = SourceLocation:
 Array inv(const Array& a, SourceLocation loc = SourceLocation::current());
 // The determinant of each square matrix, [...] (from LU).
 Array det(const Array& a, SourceLocation loc = SourceLocation::current());
-// jnp.linalg.slogdet: sign (±1, 0 for a singular matrix) and log|det| (-inf for singular).
+// jnp.linalg.slogdet: sign (±1, or det/|det| for complex; 0 for a singular matrix) and log|det|
+// (real; -inf for singular).
 struct SlogdetResult {
   Array sign, logabsdet;
 };
