@@ -876,6 +876,10 @@ LogicalResult ScatterOp::verify() {
     return emitOpError("expects updates of the operand's element type, but got ") << updates << " for " << operand;
   if (getCombiner() != ScatterCombiner::REPLACE && operand.getElementType().isInteger(1))
     return emitOpError("expects a numeric operand for combiner ") << stringifyScatterCombiner(getCombiner()) << ", but got " << operand;
+  if ((getCombiner() == ScatterCombiner::MIN || getCombiner() == ScatterCombiner::MAX) &&
+      isa<ComplexType>(operand.getElementType()))
+    return emitOpError("expects an ordered (not complex) operand for combiner ") << stringifyScatterCombiner(getCombiner())
+                                                                                 << ", but got " << operand;
   ::strata::shape_rules::ScatterDims dims{vec(getUpdateWindowDims()), vec(getInsertedWindowDims()),
                                           vec(getScatterDimsToOperandDims()), static_cast<int64_t>(getIndexVectorDim())};
   auto r = ::strata::shape_rules::scatter(vec(operand.getShape()), vec(indices.getShape()), vec(updates.getShape()), dims);

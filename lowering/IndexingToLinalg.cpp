@@ -8,6 +8,7 @@
 #include "dialect/StrataOps.h"
 #include "lowering/StrataToLinalg.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -99,6 +100,10 @@ Value combine(OpBuilder& b, Location loc, ScatterCombiner c, Value old, Value up
   Type element = old.getType();
   if (c == ScatterCombiner::REPLACE) return update;
   Value x = toCompute(b, loc, old), y = toCompute(b, loc, update);
+  if (isa<ComplexType>(x.getType())) {  // add and mul (the verifier refuses min/max of complex)
+    if (c == ScatterCombiner::ADD) return complex::AddOp::create(b, loc, x, y);
+    if (c == ScatterCombiner::MUL) return complex::MulOp::create(b, loc, x, y);
+  }
   bool isFloat = isa<FloatType>(x.getType());
   Value r;
   switch (c) {

@@ -234,6 +234,34 @@ TEST(Complex, ReductionsMatmulAndDataMovement) {
   EXPECT_EQ(e[5].to_vector<float>(), j[5].to_vector<float>());
 }
 
+TEST(Complex, ScattersIntoComplexArrays) {
+  // x.at[idx].set / add / mul with a repeated index (the last write wins for set; add and mul
+  // accumulate), eager against std::complex and jit against eager.
+  std::vector<c64> v = {{1, 2}, {-1, 0.5f}, {0.25f, -3}, {2, 2}, {0, -1}};
+  std::vector<c64> u = {{0.5f, 1}, {-2, 1}, {1, -1}, {3, 0.5f}};
+  std::vector<int32_t> idx = {0, 2, 2, 4};
+  Array x = st::array(v, {5}), upd = st::array(u, {4}), at = st::array(idx, {4});
+  auto f = [](const Array& a, const Array& i, const Array& w) {
+    return std::vector<Array>{a.at(i).set(w), a.at(i).add(w), a.at(i).mul(w)};
+  };
+  std::vector<c64> set = v, add = v, mul = v;
+  for (size_t k = 0; k < idx.size(); ++k) {
+    set[idx[k]] = u[k];
+    add[idx[k]] += u[k];
+    mul[idx[k]] *= u[k];
+  }
+  std::vector<Array> e = f(x, at, upd), j = st::jit(f)(x, at, upd);
+  for (const std::vector<Array>& r : {e, j}) {
+    EXPECT_EQ(r[0].to_vector<c64>(), set);
+    expect_close(r[1].to_vector<c64>(), std::vector<c128>(add.begin(), add.end()), 1e-6, "add");
+    expect_close(r[2].to_vector<c64>(), std::vector<c128>(mul.begin(), mul.end()), 1e-6, "mul");
+  }
+  for (size_t k = 0; k < 3; ++k) EXPECT_EQ(e[k].to_vector<c64>(), j[k].to_vector<c64>()) << k;
+  EXPECT_EQ(x.to_vector<c64>(), v);  // the operand is not modified
+  // min and max need an order.
+  expect_contains(error_message<st::Error>([&] { (void)x.at(at).max(upd); }), "scatter_max");
+}
+
 TEST(Complex, OpsWithoutAnOrderSayWhy) {
   Array z = st::complex(st::array(std::vector<float>{1, 2}, {2}), st::array(std::vector<float>{0, 1}, {2}));
   expect_contains(error_message<st::Error>([&] { (void)(z < z); }), "lt: expects an ordered dtype (not complex), but got c64[2]");

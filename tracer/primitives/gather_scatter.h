@@ -171,7 +171,8 @@ namespace strata::gather_scatter {
 
 // The scatter kernel: the operand copied, then each update whose window stays inside combined
 // into it, in row-major order of the index vectors (the last of equal indices wins for
-// replace). C::apply(old, update) works on compute types (bf16/f16 in f32).
+// replace). C::apply(old, update) works on compute types (bf16/f16 in f32); complex numbers
+// for every combiner but the ordered ones (C::kOrdered: min, max).
 template <class C>
 void scatter_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
   ScatterDims s = scatter_dims(p);
@@ -182,7 +183,7 @@ void scatter_kernel(std::span<const KernelArg> in, std::span<const KernelArg> ou
   Walk walk(xs, in[1].shape(), in[2].shape(), s.update_window_dims, s.inserted_window_dims, s.index_vector_dim);
   IntList wsize = window_sizes(xs, in[2].shape(), s.update_window_dims, s.inserted_window_dims);
   std::vector<int64_t> xstride = kernels::contiguous_strides(xs);
-  kernels::dispatch(in[0].dtype(), [&](auto tag) {
+  auto run = [&](auto tag) {
     using S = typename decltype(tag)::type;
     using T = typename kernels::ComputeOf<S>::type;
     S* y = out[0].as<S>();
@@ -200,30 +201,39 @@ void scatter_kernel(std::span<const KernelArg> in, std::span<const KernelArg> ou
         dst = static_cast<S>(C::apply(static_cast<T>(dst), static_cast<T>(u[r_base + walk.r_window[w]])));
       }
     });
-  });
+  };
+  if constexpr (C::kOrdered)
+    kernels::dispatch(in[0].dtype(), run);
+  else
+    kernels::dispatch_any(in[0].dtype(), run);
 }
 
 struct Replace {
+  static constexpr bool kOrdered = false;
   template <class T> static T apply(T, T u) { return u; }
 };
 struct Add {
+  static constexpr bool kOrdered = false;
   template <class T> static T apply(T a, T u) {
     return kernels::WrappingAdd{}(a, u);
   }
 };
 struct Mul {
+  static constexpr bool kOrdered = false;
   template <class T> static T apply(T a, T u) {
     return kernels::WrappingMul{}(a, u);
   }
 };
 // max and min propagate nan (as the elementwise max/min).
 struct Max {
+  static constexpr bool kOrdered = true;
   template <class T> static T apply(T a, T u) {
     if constexpr (!std::is_integral_v<T>) if (a != a || u != u) return a != a ? a : u;
     return a < u ? u : a;
   }
 };
 struct Min {
+  static constexpr bool kOrdered = true;
   template <class T> static T apply(T a, T u) {
     if constexpr (!std::is_integral_v<T>) if (a != a || u != u) return a != a ? a : u;
     return u < a ? u : a;

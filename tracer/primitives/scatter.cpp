@@ -37,6 +37,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 const Primitive prim::kScatter{
     .name = "scatter",
     .arity = 3,
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eager = scatter_kernel<Replace>,
     .jvp = jvp,

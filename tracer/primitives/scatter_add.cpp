@@ -33,6 +33,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 const Primitive prim::kScatterAdd{
     .name = "scatter_add",
     .arity = 3,
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eager = scatter_kernel<Add>,
     .jvp = jvp,

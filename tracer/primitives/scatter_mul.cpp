@@ -54,6 +54,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 const Primitive prim::kScatterMul{
     .name = "scatter_mul",
     .arity = 3,
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eager = scatter_kernel<Mul>,
     .jvp = jvp,
