@@ -173,6 +173,12 @@ TEST(Fft, SeveralAxes) {
     expect_close(fft::ifft2(st::array(v, sh)).to_vector<c128>(), want3, 1e-13, "ifft2 c128");
     expect_close(fft::fft(st::array(v, sh), std::nullopt, 0).to_vector<c128>(), dft_axis(v, sh, 0, false), 1e-13,
                  "fft axis 0 c128");
+    // c64: 16 rows a block (whole 16 × 16 tiles and a tail of columns where the rows allow).
+    std::vector<c128> v32;
+    Array a32 = st::astype(st::array(v, sh), st::c64);
+    for (c64 z : a32.to_vector<c64>()) v32.push_back(c128(z.real(), z.imag()));
+    expect_close(fft::ifft2(a32).to_vector<c64>(), dft_axis(dft_axis(v32, sh, 0, true), sh, 1, true), 2e-6, "ifft2 c64");
+    expect_close(fft::fft(a32).to_vector<c64>(), dft_axis(v32, sh, 1, false), 2e-6, "fft rows c64");
   }
   for (const st::Shape& r : {st::Shape{3, 4, 6}, st::Shape{3, 5, 7}, st::Shape{2, 3, 4, 8}}) {
     SCOPED_TRACE(st::shape_string(r));
