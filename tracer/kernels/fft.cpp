@@ -499,10 +499,34 @@ class RealPlan {
     C<T>* z = work;
     for (int64_t j = 0; j < h; ++j) z[j] = C<T>(in[2 * j], in[2 * j + 1]);
     half_->forward(z, work + h);
+    unpack(z, out);
+  }
+
+  // Even n: whether the packed form applies (rows read as n/2 complex numbers).
+  bool packed() const { return half_ != nullptr; }
+
+  // Even n: the n/2 + 1 frequencies out of z, the transform of the row read as n/2 complex
+  // numbers x[2j] + i x[2j+1] (forward's last step; many rows' z come from one batched
+  // transform).
+  void unpack(const C<T>* z, C<T>* out) const {
+    const int64_t h = n_ / 2;
     for (int64_t k = 0; k <= h; ++k) {
       C<T> zk = z[k % h], zc = std::conj(z[(h - k) % h]);
       C<T> e = T(0.5) * (zk + zc), o = times_minus_i(T(0.5) * (zk - zc));
       out[k] = e + mul(w_[static_cast<size_t>(k)], o);
+    }
+  }
+
+  // Even n: the n/2 complex numbers whose unnormalized inverse transform is n/2·(x[2j] + i
+  // x[2j+1]) (twice each value: the 1/2 is in the caller's scale), from the Hermitian row's
+  // first n/2 + 1 entries (inverse's first step).
+  void pack(const C<T>* in, C<T>* z) const {
+    const int64_t h = n_ / 2;
+    const C<T> first(in[0].real(), 0), last(in[h].real(), 0);
+    for (int64_t k = 0; k < h; ++k) {
+      C<T> xk = k ? in[k] : first, xc = std::conj(k ? in[h - k] : last);
+      C<T> e = xk + xc, o = mul(xk - xc, std::conj(w_[static_cast<size_t>(k)]));
+      z[k] = e + C<T>(-o.imag(), o.real());  // e + i·o
     }
   }
 
@@ -519,12 +543,7 @@ class RealPlan {
     }
     const int64_t h = n_ / 2;
     C<T>* z = work;
-    const C<T> first(in[0].real(), 0), last(in[h].real(), 0);
-    for (int64_t k = 0; k < h; ++k) {
-      C<T> xk = k ? in[k] : first, xc = std::conj(k ? in[h - k] : last);
-      C<T> e = xk + xc, o = mul(xk - xc, std::conj(w_[static_cast<size_t>(k)]));
-      z[k] = e + C<T>(-o.imag(), o.real());  // e + i·o (each twice its value: the 1/2 is in scale)
-    }
+    pack(in, z);
     half_->inverse(z, work + h);  // 2·(n/2)·(x[2j] + i x[2j+1]) = n·(...)
     for (int64_t j = 0; j < h; ++j) {
       out[2 * j] = z[j].real() * scale;
@@ -558,10 +577,18 @@ void run(const FftCall& c, const void* in_ptr, void* out_ptr) {
       const T* in = static_cast<const T*>(in_ptr);
       auto* out = static_cast<C<T>*>(out_ptr);
       RealPlan<T> plan(n);
-      parallel_for(rows, grain_for(n), [&](int64_t a, int64_t b) {
-        std::vector<C<T>> work(static_cast<size_t>(plan.scratch_size()));
-        for (int64_t r = a; r < b; ++r) plan.forward(in + r * n, out + r * h, work.data());
-      });
+      if (plan.packed() && rows > 1) {  // the rows' packed transforms as one batch (blocks of lines)
+        std::vector<C<T>> z(static_cast<size_t>(rows * (n / 2)));
+        transform_axis<T>(reinterpret_cast<const C<T>*>(in), z.data(), rows, n / 2, 1, false, T(1));
+        parallel_for(rows, grain_for(n), [&](int64_t a, int64_t b) {
+          for (int64_t r = a; r < b; ++r) plan.unpack(z.data() + r * (n / 2), out + r * h);
+        });
+      } else {
+        parallel_for(rows, grain_for(n), [&](int64_t a, int64_t b) {
+          std::vector<C<T>> work(static_cast<size_t>(plan.scratch_size()));
+          for (int64_t r = a; r < b; ++r) plan.forward(in + r * n, out + r * h, work.data());
+        });
+      }
       shape_rules::IntList dims = L;
       dims.back() = h;
       transform_dims<T>(out, out, c.batch, dims, k - 1, false, T(1));
@@ -582,6 +609,14 @@ void run(const FftCall& c, const void* in_ptr, void* out_ptr) {
       RealPlan<T> plan(n);
       // Both row paths compute n·x: the scale is 1/N over every transformed dimension.
       const T scale = T(1.0 / static_cast<double>(points));
+      if (plan.packed() && rows > 1) {  // packed rows, one batched inverse into the output's reals
+        std::vector<C<T>> z(static_cast<size_t>(rows * (n / 2)));
+        parallel_for(rows, grain_for(n), [&](int64_t a, int64_t b) {
+          for (int64_t r = a; r < b; ++r) plan.pack(in + r * h, z.data() + r * (n / 2));
+        });
+        transform_axis<T>(z.data(), reinterpret_cast<C<T>*>(out), rows, n / 2, 1, true, scale);
+        return;
+      }
       parallel_for(rows, grain_for(n), [&](int64_t a, int64_t b) {
         std::vector<C<T>> work(static_cast<size_t>(plan.scratch_size()));
         for (int64_t r = a; r < b; ++r) plan.inverse(in + r * h, out + r * n, scale, work.data());
