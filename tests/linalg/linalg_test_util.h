@@ -1,5 +1,6 @@
 // tests/linalg/linalg_test_util.h — helpers of the linear-algebra tests: random and symmetric
-// positive definite batches, matrix transposes, and comparisons within a tolerance.
+// positive definite batches, matrix (conjugate) transposes, and comparisons within a tolerance,
+// real and complex.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -55,6 +56,21 @@ inline void expect_same(const Array& got, const Array& want, const std::string& 
     if (::testing::Test::HasFailure()) return;
   }
 }
+
+// Complex arrays compared part by part (expect_near's tolerance relative to each part).
+inline void expect_near_c(const Array& got, const Array& want, double atol, const std::string& what) {
+  ASSERT_EQ(got.dtype(), want.dtype()) << what;
+  expect_near(real(got), real(want), atol, what + " (real)");
+  expect_near(imag(got), imag(want), atol, what + " (imag)");
+}
+inline void expect_same_c(const Array& got, const Array& want, const std::string& what) {
+  ASSERT_EQ(got.dtype(), want.dtype()) << what;
+  expect_same(real(got), real(want), what + " (real)");
+  expect_same(imag(got), imag(want), what + " (imag)");
+}
+
+// The conjugate transpose of the last two dimensions.
+inline Array mH(const Array& x) { return conj(mT(x)); }
 
 inline void expect_all_nan(const Array& x, const std::string& what) {
   for (double v : x.to_vector<double>()) EXPECT_TRUE(std::isnan(v)) << what;

@@ -21,27 +21,12 @@ Array crnd(const st::Shape& s, st::DType c, uint64_t seed) {
   return st::complex(rnd(s, part(c), seed), rnd(s, part(c), seed + 1000));
 }
 
-Array mH(const Array& x) { return st::conj(mT(x)); }
-
 Array ceye(int64_t n, st::DType c) { return st::astype(st::eye(n), c); }
 
 // x xᴴ + n I: Hermitian positive definite, well conditioned.
 Array hpd(const st::Shape& s, st::DType c, uint64_t seed) {
   Array x = crnd(s, c, seed);
   return st::add(st::matmul(x, mH(x)), st::multiply(ceye(s.back(), c), st::astype(Array(static_cast<double>(s.back())), c)));
-}
-
-// Complex arrays compared part by part, relative to the largest part of `want`.
-void expect_near_c(const Array& got, const Array& want, double atol, const std::string& what) {
-  ASSERT_EQ(got.dtype(), want.dtype()) << what;
-  expect_near(st::real(got), st::real(want), atol, what + " (real)");
-  expect_near(st::imag(got), st::imag(want), atol, what + " (imag)");
-}
-
-void expect_same_c(const Array& got, const Array& want, const std::string& what) {
-  ASSERT_EQ(got.dtype(), want.dtype()) << what;
-  expect_same(st::real(got), st::real(want), what + " (real)");
-  expect_same(st::imag(got), st::imag(want), what + " (imag)");
 }
 
 double ctol(st::DType c, double scale = 1) { return tol(part(c), scale); }

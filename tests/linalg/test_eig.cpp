@@ -13,22 +13,7 @@ namespace {
 
 constexpr st::DType kTypes[] = {st::f32, st::f64};
 
-// Complex arrays compared part by part.
-void expect_near_c(const Array& got, const Array& want, double atol, const std::string& what) {
-  ASSERT_EQ(got.dtype(), want.dtype()) << what;
-  expect_near(st::real(got), st::real(want), atol, what + " (real)");
-  expect_near(st::imag(got), st::imag(want), atol, what + " (imag)");
-}
-
-void expect_same_c(const Array& got, const Array& want, const std::string& what) {
-  expect_same(st::real(got), st::real(want), what + " (real)");
-  expect_same(st::imag(got), st::imag(want), what + " (imag)");
-}
-
 Array cx(const Array& x, st::DType real) { return st::astype(x, real == st::f64 ? st::c128 : st::c64); }
-
-// Conjugate transpose of the last two dimensions.
-Array mH(const Array& x) { return st::conj(mT(x)); }
 
 TEST(Eig, RightAndLeftEigenvectorsOfRandomMatrices) {
   for (st::DType t : kTypes)
