@@ -1,6 +1,8 @@
 // lowering/SortComparator.cpp — building and recognising sort comparators (SortComparator.h).
 #include "lowering/SortComparator.h"
 
+#include "dialect/ElementTypes.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -20,6 +22,8 @@ Value constant(OpBuilder& b, Location loc, Type element, Attribute value) {
 }  // namespace
 
 int64_t sortKeyCode(Type element, std::optional<bool> unsignedInt) {
+  // A complex operand is moved, never compared (the primitive refuses complex keys).
+  if (isa<ComplexType>(element)) return storageBits(element) / 8 | kFloat << 8;
   int64_t bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
   int64_t kind = element.isBF16() ? kBFloat16
                  : isa<FloatType>(element) ? kFloat

@@ -64,13 +64,28 @@ std::pair<Array, int> along(std::string_view op, const Array& x, std::optional<i
   return {x, api::normalize_axis(op, *axis, av)};
 }
 
+// x and `payload` (each along `axis`) sorted ascending and stably by x; complex x
+// lexicographically by its real, then imaginary parts (as NumPy and lax.sort: nan parts last),
+// as two keys. Returns the sorted x then the payload.
+std::vector<Array> sort_by(const Array& x, const std::vector<Array>& payload, int axis, const SourceLocation& loc) {
+  std::vector<Array> ops{x};
+  int64_t keys = 1;
+  if (is_complex(x.dtype())) {
+    ops = {real(x, loc), imag(x, loc), x};
+    keys = 2;
+  }
+  ops.insert(ops.end(), payload.begin(), payload.end());
+  std::vector<Array> r =
+      lax::bind(prim::kSort, ops, Params{{"dimension", int64_t{axis}}, {"is_stable", true}, {"num_keys", keys}}, loc);
+  return std::vector<Array>(r.end() - static_cast<std::ptrdiff_t>(payload.size() + 1), r.end());
+}
+
 // Descending and stable: an ascending stable sort of the reversed array, reversed back (equal
 // keys then keep their input order, as jnp.argsort(descending=True)).
 std::vector<Array> sort_with_indices(const Array& x, int axis, bool descending, const SourceLocation& loc) {
   Array idx = iota_like(x, axis, loc);
-  if (!descending) return lax::bind(prim::kSort, std::vector<Array>{x, idx}, Params{{"dimension", int64_t{axis}}, {"is_stable", true}, {"num_keys", int64_t{1}}}, loc);
-  std::vector<Array> r = lax::bind(prim::kSort, std::vector<Array>{rev(x, axis, loc), rev(idx, axis, loc)},
-                                   Params{{"dimension", int64_t{axis}}, {"is_stable", true}, {"num_keys", int64_t{1}}}, loc);
+  if (!descending) return sort_by(x, {idx}, axis, loc);
+  std::vector<Array> r = sort_by(rev(x, axis, loc), {rev(idx, axis, loc)}, axis, loc);
   return {rev(r[0], axis, loc), rev(r[1], axis, loc)};
 }
 
@@ -86,9 +101,8 @@ std::vector<Array> sort(const std::vector<Array>& operands, int dimension, bool 
 
 Array sort(const Array& x, std::optional<int> axis, bool descending, SourceLocation loc) {
   auto [in, a] = along("sort", x, axis, loc);
-  Params p{{"dimension", int64_t{a}}, {"is_stable", true}, {"num_keys", int64_t{1}}};
-  if (!descending) return bind1(prim::kSort, {in}, p, loc);
-  return rev(bind1(prim::kSort, {rev(in, a, loc)}, p, loc), a, loc);
+  if (!descending) return sort_by(in, {}, a, loc)[0];
+  return rev(sort_by(rev(in, a, loc), {}, a, loc)[0], a, loc);
 }
 
 Array argsort(const Array& x, std::optional<int> axis, bool descending, SourceLocation loc) {

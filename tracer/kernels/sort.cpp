@@ -18,6 +18,8 @@
 namespace strata::kernels {
 
 SortOperand sort_operand(void* data, DType dtype) {
+  // Complex numbers are never keys (the primitive refuses them): moved as bytes.
+  if (is_complex(dtype)) return SortOperand{data, static_cast<int64_t>(itemsize(dtype)), SortKeyKind::kFloat};
   return dispatch(dtype, [&](auto tag) {
     using S = typename decltype(tag)::type;
     using C = typename ComputeOf<S>::type;
@@ -211,7 +213,7 @@ template <class K> void sort_one_key(const Line& line, int64_t base, Scratch& s)
     }
     return;
   }
-  if (line.ops.size() == 2) {  // (key, the other operand's element) pairs when the key maps back
+  if (line.ops.size() == 2 && line.ops[1].bytes <= 8) {  // (key, the other operand's element) pairs when the key maps back
     bool plain = true;
     for (int64_t k = 0; k < n && plain; ++k) plain = map.plain(load_bits(line.at(0, base, k), w));
     if (plain) {
@@ -219,7 +221,7 @@ template <class K> void sort_one_key(const Line& line, int64_t base, Scratch& s)
         case 1: return sort_with_payload<K, uint8_t>(line, base, map);
         case 2: return sort_with_payload<K, uint16_t>(line, base, map);
         case 4: return sort_with_payload<K, uint32_t>(line, base, map);
-        default: return sort_with_payload<K, uint64_t>(line, base, map);
+        default: return sort_with_payload<K, uint64_t>(line, base, map);  // 8 (16-byte c128: apply_perm below)
       }
     }
   }

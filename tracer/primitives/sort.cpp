@@ -18,6 +18,12 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
   for (const AbstractValue& a : in) shapes.push_back(a.shape);
   primitives::check("sort", shape_rules::sort(shapes, p.get_int("dimension"), p.get_int("num_keys")));
   (void)p.get<bool>("is_stable");
+  // Complex operands ride along; as keys they have no order here (st::sort sorts complex
+  // arrays by their real, then imaginary parts, as two keys).
+  for (int64_t i = 0; i < p.get_int("num_keys"); ++i)
+    if (is_complex(in[static_cast<size_t>(i)].dtype))
+      throw DTypeError("sort: expects real keys (complex ones sort by their real and imaginary parts as two keys, as "
+                       "st::sort does), but key " + std::to_string(i) + " is " + in[static_cast<size_t>(i)].str());
   return std::vector<AbstractValue>(in.begin(), in.end());
 }
 
@@ -101,6 +107,7 @@ std::pair<std::vector<Array>, std::vector<int>> batch(std::span<const Array> arg
 
 const Primitive prim::kSort{
     .name = "sort",
+    .traits = kTakesComplex,  // as payload (the rule refuses complex keys)
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,

@@ -29,9 +29,13 @@ Array cumlogsumexp(const Array& x, std::optional<int> axis = std::nullopt, bool 
 // jax.lax.sort: the operands (one shape) sorted together along `dimension` by the first
 // `num_keys` of them, lexicographically. Floats order as lax.sort does: -0.0 equals 0.0, every
 // nan equals every other and sorts after +inf; `is_stable` keeps equal keys in input order.
+// Complex operands are carried along; complex keys are refused (sort their real and imaginary
+// parts as two keys, as the overloads below do).
 std::vector<Array> sort(const std::vector<Array>& operands, int dimension, bool is_stable, int num_keys = 1,
                         SourceLocation loc = SourceLocation::current());
 // jnp.sort along `axis` (the flattened array when none); descending reverses the order.
+// Complex arrays sort lexicographically by real, then imaginary part (NumPy's order, nan parts
+// last), as do argsort and top_k.
 Array sort(const Array& x, std::optional<int> axis = -1, bool descending = false,
            SourceLocation loc = SourceLocation::current());
 // jnp.argsort (i32 indices, stable: equal elements keep their order, descending too).
