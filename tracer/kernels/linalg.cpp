@@ -1,5 +1,5 @@
 // tracer/kernels/linalg.cpp — see linalg.h. Eigen's LLT, triangular solves, PartialPivLU (an
-// unblocked LAPACK getf2 for non-square and complex LU), HouseholderQR, SelfAdjointEigenSolver,
+// unblocked LAPACK getf2 for non-square LU, a blocked getrf for complex), HouseholderQR, SelfAdjointEigenSolver,
 // BDCSVD, EigenSolver and ComplexEigenSolver; each templated on the scalar S (float, double or
 // std::complex of them), R its real type.
 #include "linalg.h"
@@ -116,12 +116,14 @@ void triangular_solve(const T* a, const T* b, T* x, int64_t m, int64_t rows, int
 }
 
 // LAPACK's getf2 (partial pivoting, the first largest pivot by LAPACK's |re| + |im|, which is
-// |x| for reals; a zero pivot column is skipped).
+// |x| for reals; a zero pivot column is skipped) on columns [c0, c1) (all: the whole
+// factorization), rows swapped whole, updates kept to those columns.
 template <class T>
-void getf2(MapM<T>& A, int32_t* pivots) {
-  int64_t m = A.rows(), n = A.cols(), k = std::min(m, n);
+void getf2(MapM<T>& A, int32_t* pivots, int64_t c0 = 0, int64_t c1 = -1) {
+  int64_t m = A.rows();
+  if (c1 < 0) c1 = A.cols();
   auto size = [](T x) { return std::abs(std::real(x)) + std::abs(std::imag(x)); };
-  for (int64_t j = 0; j < k; ++j) {
+  for (int64_t j = c0; j < std::min(m, c1); ++j) {
     int64_t p = j;
     Real<T> best = size(A(j, j));
     for (int64_t i = j + 1; i < m; ++i)
@@ -132,8 +134,25 @@ void getf2(MapM<T>& A, int32_t* pivots) {
     pivots[j] = static_cast<int32_t>(p);
     if (p != j) A.row(j).swap(A.row(p));
     if (A(j, j) != T(0)) A.col(j).tail(m - j - 1) /= A(j, j);
-    if (j + 1 < m && j + 1 < n)
-      A.bottomRightCorner(m - j - 1, n - j - 1).noalias() -= A.col(j).tail(m - j - 1) * A.row(j).tail(n - j - 1);
+    if (j + 1 < m && j + 1 < c1)
+      A.block(j + 1, j + 1, m - j - 1, c1 - j - 1).noalias() -=
+          A.col(j).tail(m - j - 1) * A.row(j).segment(j + 1, c1 - j - 1);
+  }
+}
+
+// LAPACK's getrf: panels of nb columns by getf2 (so the same pivots), each followed by the
+// triangular solve for its rows of U and one GEMM update of the rest (Eigen's, for complex
+// matrices, which the real blocked kernels do not take).
+template <class T>
+void getrf(MapM<T>& A, int32_t* pivots, int64_t nb = 32) {
+  int64_t m = A.rows(), n = A.cols(), k = std::min(m, n);
+  for (int64_t j = 0; j < k; j += nb) {
+    int64_t jb = std::min(nb, k - j), rest = n - j - jb, below = m - j - jb;
+    getf2(A, pivots, j, j + jb);
+    if (rest <= 0) continue;
+    auto u12 = A.block(j, j + jb, jb, rest);
+    A.block(j, j, jb, jb).template triangularView<Eigen::UnitLower>().solveInPlace(u12);
+    if (below > 0) A.block(j + jb, j + jb, below, rest).noalias() -= A.block(j + jb, j, below, jb) * u12;
   }
 }
 
@@ -142,9 +161,9 @@ void lu(const T* a, T* out, int32_t* pivots, int32_t* perm, int64_t m, int64_t n
   MapM<T> A(out, m, n);
   A = MapC<T>(a, m, n);
   int64_t k = std::min(m, n);
-  // Complex: getf2 throughout, so that the pivots are LAPACK's (Eigen pivots on |x|).
+  // Complex: LAPACK's blocked getrf, so that the pivots are LAPACK's (Eigen pivots on |x|).
   if (kComplex<T>) {
-    getf2(A, pivots);
+    getrf(A, pivots);
   } else if (m == n && blocked_linalg_suits(n)) {
     if constexpr (!kComplex<T>) blocked_lu(out, n, pivots);
   } else if (m == n && m > 0 && all_finite(a, m * n)) {
