@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "fft_rows16.h"
+#include "fft_row_tiles.h"
 #include "parallel.h"
 
 namespace strata::kernels {
@@ -417,11 +417,9 @@ void transform_axis(const C<T>* src, C<T>* dst, int64_t outer, int64_t n, int64_
       T* wre = reinterpret_cast<T*>(work.data());
       T* wim = wre + n * lines;
       const T* from = reinterpret_cast<const T*>(src + first);
-      // 16 rows of complex floats: whole 16 × 16 tiles in vector registers where the CPU can.
-      const bool rows16 = std::is_same_v<T, float> && inner == 1 && lines == 16;
-      int64_t j0 = 0;
-      if constexpr (std::is_same_v<T, float>)
-        if (rows16) j0 = fft_rows16::gather(from, n, re, im);
+      // A full block of rows: whole tiles transposed in vector registers where the CPU can.
+      const bool row_tiles = inner == 1 && lines == kBlock<T>;
+      int64_t j0 = row_tiles ? fft_row_tiles::gather(from, n, re, im) : 0;
       for (int64_t j = j0; j < n; ++j) {
         T* r = re + j * lines;
         T* i = im + j * lines;
@@ -435,9 +433,7 @@ void transform_axis(const C<T>* src, C<T>* dst, int64_t outer, int64_t n, int64_
       const T* ri = in_work ? wim : im;
       T* to = reinterpret_cast<T*>(dst + first);
       if (inner == 1) {
-        j0 = 0;
-        if constexpr (std::is_same_v<T, float>)
-          if (rows16) j0 = fft_rows16::scatter(to, n, rr, ri, scale);
+        j0 = row_tiles ? fft_row_tiles::scatter(to, n, rr, ri, scale) : 0;
         for (int64_t b = 0; b < lines; ++b) {
           T* row = to + 2 * b * n;
           for (int64_t j = j0; j < n; ++j) row[2 * j] = rr[j * lines + b] * scale, row[2 * j + 1] = ri[j * lines + b] * scale;
