@@ -35,6 +35,16 @@ using Real = typename Eigen::NumTraits<S>::Real;
 template <class S>
 constexpr bool kComplex = Eigen::NumTraits<S>::IsComplex;
 
+// a·b; for complex numbers without std::complex's inf/nan recovery (a library call per product),
+// as LAPACK multiplies.
+template <class S>
+inline S times(S a, S b) {
+  if constexpr (kComplex<S>)
+    return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+  else
+    return a * b;
+}
+
 template <class S>
 void fill_nan(S* p, int64_t n) {
   const Real<S> nan = std::numeric_limits<Real<S>>::quiet_NaN();
@@ -134,9 +144,15 @@ void getf2(MapM<T>& A, int32_t* pivots, int64_t c0 = 0, int64_t c1 = -1) {
     pivots[j] = static_cast<int32_t>(p);
     if (p != j) A.row(j).swap(A.row(p));
     if (A(j, j) != T(0)) A.col(j).tail(m - j - 1) /= A(j, j);
-    if (j + 1 < m && j + 1 < c1)
-      A.block(j + 1, j + 1, m - j - 1, c1 - j - 1).noalias() -=
-          A.col(j).tail(m - j - 1) * A.row(j).segment(j + 1, c1 - j - 1);
+    // The rank-1 update row by row (rows are contiguous). Not Eigen's outer product: its
+    // AVX-512 complex<float> broadcast loads the scalar as a double, from wherever the
+    // expression keeps it (4-byte aligned: undefined behaviour, which UBSan reports).
+    const T* u = &A(j, 0);
+    for (int64_t r = j + 1; r < m && j + 1 < c1; ++r) {
+      const T l = A(r, j);
+      T* row = &A(r, 0);
+      for (int64_t c = j + 1; c < c1; ++c) row[c] -= times(l, u[c]);
+    }
   }
 }
 
