@@ -7,6 +7,17 @@
 
 namespace strata::kernels {
 
+// a·b as LAPACK and FFT libraries multiply: std::complex's operator* recovers infs from nan
+// products (C99 Annex G), a library call per product. Reals: a·b.
+template <class T>
+inline T plain_mul(T a, T b) {
+  return a * b;
+}
+template <class T>
+inline std::complex<T> plain_mul(std::complex<T> a, std::complex<T> b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
 // e^z - 1: real part expm1(x)·cos(y) - 2·sin²(y/2) (no cancellation for small z), imaginary
 // part e^x·sin(y).
 template <class T>

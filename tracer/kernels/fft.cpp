@@ -9,9 +9,9 @@
 #include <memory>
 #include <mutex>
 #include <numbers>
-#include <type_traits>
 #include <vector>
 
+#include "complex_math.h"
 #include "fft_row_tiles.h"
 #include "parallel.h"
 
@@ -21,11 +21,6 @@ namespace {
 template <class T>
 using C = std::complex<T>;
 
-// Plain products: std::complex's operator* checks for inf/nan (a libgcc call per product).
-template <class T>
-inline C<T> mul(C<T> a, C<T> b) {
-  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
-}
 template <class T>
 inline C<T> times_minus_i(C<T> a) {
   return {a.imag(), -a.real()};
@@ -288,13 +283,13 @@ class Plan {
         } else {
           for (int k = 0; k < p; ++k) {
             C<T> sum = a[0];
-            for (int r = 1, rk = k; r < p; ++r, rk = rk + k >= p ? rk + k - p : rk + k) sum += mul(a[r], roots[rk]);
+            for (int r = 1, rk = k; r < p; ++r, rk = rk + k >= p ? rk + k - p : rk + k) sum += plain_mul(a[r], roots[rk]);
             b[k] = sum;
           }
         }
         C<T>* out = y + q + s * p * j;
         out[0] = b[0];
-        for (int k = 1; k < p; ++k) out[s * k] = mul(b[k], w[k - 1]);
+        for (int k = 1; k < p; ++k) out[s * k] = plain_mul(b[k], w[k - 1]);
       }
     }
   }
@@ -327,12 +322,12 @@ class Plan {
     const int64_t m = sub_->size();
     C<T>* a = work;
     C<T>* rest = work + m;
-    for (int64_t k = 0; k < n_; ++k) a[k] = mul(data[k], chirp_[static_cast<size_t>(k)]);
+    for (int64_t k = 0; k < n_; ++k) a[k] = plain_mul(data[k], chirp_[static_cast<size_t>(k)]);
     std::fill(a + n_, a + m, C<T>(0));
     sub_->forward(a, rest);
-    for (int64_t k = 0; k < m; ++k) a[k] = mul(a[k], filter_[static_cast<size_t>(k)]);
+    for (int64_t k = 0; k < m; ++k) a[k] = plain_mul(a[k], filter_[static_cast<size_t>(k)]);
     sub_->inverse(a, rest);
-    for (int64_t k = 0; k < n_; ++k) data[k] = mul(a[k], chirp_[static_cast<size_t>(k)]);
+    for (int64_t k = 0; k < n_; ++k) data[k] = plain_mul(a[k], chirp_[static_cast<size_t>(k)]);
   }
 
   int64_t n_;
@@ -509,7 +504,7 @@ class RealPlan {
     for (int64_t k = 0; k <= h; ++k) {
       C<T> zk = z[k % h], zc = std::conj(z[(h - k) % h]);
       C<T> e = T(0.5) * (zk + zc), o = times_minus_i(T(0.5) * (zk - zc));
-      out[k] = e + mul(w_[static_cast<size_t>(k)], o);
+      out[k] = e + plain_mul(w_[static_cast<size_t>(k)], o);
     }
   }
 
@@ -521,7 +516,7 @@ class RealPlan {
     const C<T> first(in[0].real(), 0), last(in[h].real(), 0);
     for (int64_t k = 0; k < h; ++k) {
       C<T> xk = k ? in[k] : first, xc = std::conj(k ? in[h - k] : last);
-      C<T> e = xk + xc, o = mul(xk - xc, std::conj(w_[static_cast<size_t>(k)]));
+      C<T> e = xk + xc, o = plain_mul(xk - xc, std::conj(w_[static_cast<size_t>(k)]));
       z[k] = e + C<T>(-o.imag(), o.real());  // e + i·o
     }
   }

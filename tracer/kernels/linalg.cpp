@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "blocked_linalg.h"
+#include "complex_math.h"
 #include "parallel.h"
 
 namespace strata::kernels {
@@ -34,16 +35,6 @@ template <class S>
 using Real = typename Eigen::NumTraits<S>::Real;
 template <class S>
 constexpr bool kComplex = Eigen::NumTraits<S>::IsComplex;
-
-// a·b; for complex numbers without std::complex's inf/nan recovery (a library call per product),
-// as LAPACK multiplies.
-template <class S>
-inline S times(S a, S b) {
-  if constexpr (kComplex<S>)
-    return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
-  else
-    return a * b;
-}
 
 template <class S>
 void fill_nan(S* p, int64_t n) {
@@ -151,7 +142,7 @@ void getf2(MapM<T>& A, int32_t* pivots, int64_t c0 = 0, int64_t c1 = -1) {
     for (int64_t r = j + 1; r < m && j + 1 < c1; ++r) {
       const T l = A(r, j);
       T* row = &A(r, 0);
-      for (int64_t c = j + 1; c < c1; ++c) row[c] -= times(l, u[c]);
+      for (int64_t c = j + 1; c < c1; ++c) row[c] -= plain_mul(l, u[c]);
     }
   }
 }
@@ -178,10 +169,10 @@ void lu(const T* a, T* out, int32_t* pivots, int32_t* perm, int64_t m, int64_t n
   A = MapC<T>(a, m, n);
   int64_t k = std::min(m, n);
   // Complex: LAPACK's blocked getrf, so that the pivots are LAPACK's (Eigen pivots on |x|).
-  if (kComplex<T>) {
+  if constexpr (kComplex<T>) {
     getrf(A, pivots);
   } else if (m == n && blocked_linalg_suits(n)) {
-    if constexpr (!kComplex<T>) blocked_lu(out, n, pivots);
+    blocked_lu(out, n, pivots);
   } else if (m == n && m > 0 && all_finite(a, m * n)) {
     // Blocked, in place; P a = L U. Eigen's P sends row i to indices[i]: the row at i came from
     // inverse[i]. The LAPACK pivots are the swaps that bring each row into place in turn.
