@@ -8,17 +8,12 @@
 namespace strata::ad {
 namespace {
 
-// Complex intermediates carry derivatives as JAX's do: JVPs are the R-linear derivative maps
+// Complex values carry derivatives as JAX's do: JVPs are the R-linear derivative maps
 // (holomorphic ones multiply by f'(z)), VJPs their transposes under the pairing Re(a·b) — no
 // conjugation (mul's is ct·y) except where the map itself conjugates (conj, abs, real, imag).
-// Differentiated inputs themselves are real (the API refuses complex ones).
+// So the cotangent of a complex input z of a real loss L is ∂L/∂x − i·∂L/∂y (z = x + iy), JAX's
+// grad, and that of a holomorphic f with cotangent 1 is f'(z).
 bool differentiable(DType t) { return is_inexact(t); }
-
-[[noreturn]] void complex_input(const char* kind, size_t i, DType t) {
-  throw DTypeError(std::string(kind) + ": input " + std::to_string(i) + " is complex (" + std::string(short_name(t)) +
-                   "); derivatives with respect to complex inputs are not implemented yet (pass the real and "
-                   "imaginary parts as two real arrays and build the value with st::complex)");
-}
 
 [[noreturn]] void missing_rule(const Primitive& p, const char* kind) {
   throw Error(std::string(kind) + ": primitive `" + std::string(p.name) + "` has no " + kind +
@@ -32,7 +27,6 @@ JvpResult jvp(const JaxprImpl& j, std::span<const Array> primals, std::span<cons
   for (size_t i = 0; i < j.constvars.size(); ++i) env[j.constvars[i]] = j.consts[i];
   for (size_t i = 0; i < j.invars.size(); ++i) {
     env[j.invars[i]] = primals[i];
-    if (tangents[i].valid() && is_complex(j.vars[j.invars[i]].dtype)) complex_input("jvp", i, j.vars[j.invars[i]].dtype);
     if (tangents[i].valid() && differentiable(j.vars[j.invars[i]].dtype)) tan[j.invars[i]] = tangents[i];
   }
   auto read = [&](const Atom& a) { return a.is_literal() ? a.literal : env[a.var]; };
@@ -220,11 +214,10 @@ VjpResult vjp(const JaxprImpl& j, std::span<const Array> primals, const std::vec
               size_t num_ct, const char* who) {
   for (size_t i = 0; i < j.invars.size(); ++i) {
     const AbstractValue& av = j.vars[j.invars[i]];
-    if (wrt[i] && is_complex(av.dtype)) complex_input(who, i, av.dtype);
     if (wrt[i] && !differentiable(av.dtype))
       throw DTypeError(std::string(who) + ": input " + std::to_string(i) + " has dtype " +
                        std::string(short_name(av.dtype)) + " (" + av.str() +
-                       "); only floating-point inputs can be differentiated");
+                       "); only floating-point and complex inputs can be differentiated");
   }
   std::shared_ptr<JaxprImpl> program = vjp_program(j, wrt, num_ct);
   Partial p = partial_eval(*program, primals, j.outvars.size());

@@ -55,7 +55,7 @@ std::pair<std::vector<Array>, std::vector<Array>> jvp_jaxpr(const Jaxpr& j, cons
   for (std::size_t i = 0; i < primals.size(); ++i) {
     const AbstractValue& p = api::aval(primals[i], "jvp");
     const AbstractValue& t = api::aval(tangents[i], "jvp");
-    if (p.shape != t.shape || (is_floating(p.dtype) && p.dtype != t.dtype))
+    if (p.shape != t.shape || (is_inexact(p.dtype) && p.dtype != t.dtype))
       throw ShapeError("jvp: tangent " + std::to_string(i) + " expects " + p.str() + " (the primal's type), but got " + t.str());
   }
   ad::JvpResult r = ad::jvp(*j.impl(), primals, tangents);
@@ -64,27 +64,34 @@ std::pair<std::vector<Array>, std::vector<Array>> jvp_jaxpr(const Jaxpr& j, cons
   return {std::move(r.outputs), std::move(r.tangents)};
 }
 
-void check_differentiable(const Array& leaf, int argument, std::size_t leaf_index, const char* who) {
+void check_differentiable(const Array& leaf, int argument, std::size_t leaf_index, const char* who, bool holomorphic) {
   const AbstractValue& av = api::aval(leaf, who);
-  if (is_floating(av.dtype)) return;
-  if (is_complex(av.dtype))
-    throw DTypeError(std::string(who) + ": argument " + std::to_string(argument) +
-                     (leaf_index ? " (leaf " + std::to_string(leaf_index) + ")" : std::string()) + " is complex (" +
-                     av.str() + "); derivatives with respect to complex arguments are not implemented yet (pass the "
-                     "real and imaginary parts as two real arrays and build the value with st::complex)");
-  throw DTypeError(std::string(who) + ": argument " + std::to_string(argument) +
-                   (leaf_index ? " (leaf " + std::to_string(leaf_index) + ")" : std::string()) + " has dtype " +
-                   std::string(short_name(av.dtype)) + " (" + av.str() +
-                   "); only floating-point arguments can be differentiated (pass integers as static "
+  std::string arg = "argument " + std::to_string(argument) +
+                    (leaf_index ? " (leaf " + std::to_string(leaf_index) + ")" : std::string());
+  if (holomorphic && !is_complex(av.dtype))
+    throw DTypeError(std::string(who) + " with holomorphic: " + arg + " is " + av.str() +
+                     ", but holomorphic differentiation needs complex inputs (cast with st::astype(x, st::c64) or c128)");
+  if (is_inexact(av.dtype)) return;
+  throw DTypeError(std::string(who) + ": " + arg + " has dtype " + std::string(short_name(av.dtype)) + " (" + av.str() +
+                   "); only floating-point and complex arguments can be differentiated (pass integers as static "
                    "arguments, or choose other argnums)");
 }
 
-void check_scalar_loss(const Jaxpr& j, const char* who) {
+void check_scalar_loss(const Jaxpr& j, const char* who, bool holomorphic) {
   if (j.num_outputs() < 1) throw ValueError(std::string(who) + ": the function returns no Array");
   const AbstractValue& av = j.impl()->aval(j.impl()->outvars[0]);
-  if (!av.shape.empty() || !is_floating(av.dtype))
+  if (!av.shape.empty() || !is_inexact(av.dtype))
     throw ValueError(std::string(who) + ": the function must return a 0-d floating-point loss, but got " + av.str() +
                      "; use vjp for non-scalar outputs (or has_aux to return extra values)");
+  // JAX's rule: a complex output is differentiated only as a holomorphic function; otherwise
+  // its real and imaginary parts are two real functions (take st::real / st::imag, or use vjp).
+  if (is_complex(av.dtype) && !holomorphic)
+    throw ValueError(std::string(who) + ": the function returns a complex value (" + av.str() +
+                     "); grad needs a real loss — pass st::holomorphic for a holomorphic function, take its "
+                     "st::real or st::abs, or use vjp with a complex cotangent");
+  if (!is_complex(av.dtype) && holomorphic)
+    throw ValueError(std::string(who) + " with holomorphic: the function returns " + av.str() +
+                     ", but a holomorphic function returns a complex value");
 }
 
 std::vector<Array> custom_vjp_call(const Jaxpr& fun, const Jaxpr& fwd, const Jaxpr& bwd, const std::vector<Array>& args) {
@@ -95,7 +102,7 @@ std::vector<Array> custom_vjp_call(const Jaxpr& fun, const Jaxpr& fwd, const Jax
   for (std::size_t i = 0; i < args.size(); ++i) {
     const AbstractValue& want = api::aval(args[i], "custom_vjp");
     const AbstractValue& got = b.aval(b.outvars[i]);
-    if (want.shape != got.shape || (is_floating(want.dtype) && got.dtype != want.dtype))
+    if (want.shape != got.shape || (is_inexact(want.dtype) && got.dtype != want.dtype))
       throw ShapeError("custom_vjp: bwd's cotangent " + std::to_string(i) + " expects " + want.str() + ", but got " + got.str());
   }
   if (fwd.num_outputs() < fun.num_outputs())

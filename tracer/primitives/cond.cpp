@@ -50,7 +50,7 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   std::vector<bool> nonzero;
   std::vector<Array> tangents;
   for (size_t i = 0; i < ops.size(); ++i) {
-    nonzero.push_back(t[i + 1].valid() && is_float(detail::aval_of(ops[i])));
+    nonzero.push_back(t[i + 1].valid() && differentiable(detail::aval_of(ops[i])));
     if (nonzero.back()) tangents.push_back(t[i + 1]);
   }
   std::vector<Traced> ts;
@@ -60,7 +60,7 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   std::vector<Array> outs = bind_cond(x[0], branches, operands);
   std::vector<Array> r;
   size_t k = y.size();
-  for (const Array& o : y) r.push_back(is_float(detail::aval_of(o)) ? outs[k++] : Array());
+  for (const Array& o : y) r.push_back(differentiable(detail::aval_of(o)) ? outs[k++] : Array());
   return r;
 }
 
@@ -77,7 +77,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   std::vector<Array> in_cts = bind_cond(x[0], branches, operands);
   std::vector<Array> r{Array()};
   size_t k = 0;
-  for (const Array& o : ops) r.push_back(is_float(detail::aval_of(o)) ? in_cts[k++] : Array());
+  for (const Array& o : ops) r.push_back(differentiable(detail::aval_of(o)) ? in_cts[k++] : Array());
   return r;
 }
 

@@ -104,7 +104,7 @@ void expect_types(const std::string& who, const std::string& what, std::span<con
                        want[i].str());
 }
 
-bool is_float(const AbstractValue& a) { return is_floating(a.dtype); }
+bool differentiable(const AbstractValue& a) { return is_inexact(a.dtype); }
 
 Traced jvp_program(const JaxprImpl& j, const std::vector<bool>& nonzero) {
   std::vector<AbstractValue> avals = in_avals(j);
@@ -120,7 +120,7 @@ Traced jvp_program(const JaxprImpl& j, const std::vector<bool>& nonzero) {
     std::vector<Array> outs = r.outputs;
     for (size_t i = 0; i < r.outputs.size(); ++i) {
       const AbstractValue& av = j.aval(j.outvars[i]);
-      if (is_float(av)) outs.push_back(ad::instantiate(r.tangents[i], av));
+      if (differentiable(av)) outs.push_back(ad::instantiate(r.tangents[i], av));
     }
     return outs;
   });
@@ -129,7 +129,7 @@ Traced jvp_program(const JaxprImpl& j, const std::vector<bool>& nonzero) {
 Traced backward_program(const JaxprImpl& j) {
   std::vector<AbstractValue> avals = in_avals(j), outs = out_avals(j);
   std::vector<bool> wrt;
-  for (const AbstractValue& av : avals) wrt.push_back(is_float(av));
+  for (const AbstractValue& av : avals) wrt.push_back(differentiable(av));
   JaxprPtr program = ad::vjp_program(j, wrt, outs.size());
   avals.insert(avals.end(), outs.begin(), outs.end());
   return trace(avals, [&](std::span<const Array> in) {

@@ -44,7 +44,8 @@ bool same_type(const AbstractValue& a, const AbstractValue& b);  // shape and dt
 void expect_types(const std::string& who, const std::string& what, std::span<const AbstractValue> got,
                   std::span<const AbstractValue> want);
 
-bool is_float(const AbstractValue& a);
+// Whether values of this type carry derivatives (float and complex).
+bool differentiable(const AbstractValue& a);
 // Concatenation helpers.
 template <class T>
 std::vector<T> cat(std::initializer_list<std::span<const T>> parts) {

@@ -118,7 +118,7 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   std::vector<Array> tan(body_av.size());
   for (size_t i = 0; i < body_av.size(); ++i) {
     bool carry = i >= s.k && i < s.k + s.c;
-    nz[i] = is_float(body_av[i]) && (carry || t[i].valid());
+    nz[i] = differentiable(body_av[i]) && (carry || t[i].valid());
     if (nz[i]) tan[i] = ad::instantiate(t[i], detail::aval_of(x[i]));
   }
   auto group = [&](size_t lo, size_t hi, std::vector<AbstractValue>& av, std::vector<Array>* ops) {
@@ -157,7 +157,7 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
     auto put = [&](size_t lo, size_t hi) {
       for (size_t i = lo; i < hi; ++i) outs.push_back(r.outputs[i]);
       for (size_t i = lo; i < hi; ++i)
-        if (is_float(outs_av[i])) outs.push_back(ad::instantiate(r.tangents[i], outs_av[i]));
+        if (differentiable(outs_av[i])) outs.push_back(ad::instantiate(r.tangents[i], outs_av[i]));
     };
     put(0, s.c);
     put(s.c, outs_av.size());
@@ -168,11 +168,11 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   // outs: carry, float carry tangents, ys, float ys tangents.
   std::vector<Array> r;
   size_t cf = 0;
-  for (size_t i = 0; i < s.c; ++i) cf += is_float(outs_av[i]);
+  for (size_t i = 0; i < s.c; ++i) cf += differentiable(outs_av[i]);
   size_t ny = outs_av.size() - s.c, k = s.c;
-  for (size_t i = 0; i < s.c; ++i) r.push_back(is_float(outs_av[i]) ? outs[k++] : Array());
+  for (size_t i = 0; i < s.c; ++i) r.push_back(differentiable(outs_av[i]) ? outs[k++] : Array());
   k = s.c + cf + ny;
-  for (size_t i = s.c; i < outs_av.size(); ++i) r.push_back(is_float(outs_av[i]) ? outs[k++] : Array());
+  for (size_t i = s.c; i < outs_av.size(); ++i) r.push_back(differentiable(outs_av[i]) ? outs[k++] : Array());
   return r;
 }
 
@@ -185,7 +185,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   std::vector<AbstractValue> body_av = in_avals(s.body), outs_av = out_avals(s.body);
   size_t ny = outs_av.size() - s.c;
   std::vector<bool> wrt;
-  for (const AbstractValue& a : body_av) wrt.push_back(is_float(a));
+  for (const AbstractValue& a : body_av) wrt.push_back(differentiable(a));
   JaxprPtr program = ad::vjp_program(s.body, wrt, outs_av.size());
   std::span<const Array> consts = x.subspan(0, s.k), xs = x.subspan(s.k + s.c);
 
@@ -231,7 +231,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
     }
   for (const Array& r : res) av.push_back(unstacked(detail::aval_of(r)));
   for (size_t i = 0; i < ny; ++i)
-    if (is_float(outs_av[s.c + i])) {
+    if (differentiable(outs_av[s.c + i])) {
       av.push_back(outs_av[s.c + i]);
       ys_ct.push_back(ad::instantiate(ct[s.c + i], detail::aval_of(y[s.c + i])));
     }
@@ -245,7 +245,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
     std::vector<Array> cts;
     size_t a = 0, b = 0;
     for (size_t i = 0; i < s.c; ++i) cts.push_back(wrt[s.k + i] ? carry_ct[a++] : lax::zeros(outs_av[i]));
-    for (size_t i = 0; i < ny; ++i) cts.push_back(is_float(outs_av[s.c + i]) ? yct[b++] : lax::zeros(outs_av[s.c + i]));
+    for (size_t i = 0; i < ny; ++i) cts.push_back(differentiable(outs_av[s.c + i]) ? yct[b++] : lax::zeros(outs_av[s.c + i]));
     std::vector<Array> in_cts;
     if (remat(p)) {
       std::vector<Array> all = eval_jaxpr(*program, cat<Array>({in.subspan(0, nb), r, cts}));

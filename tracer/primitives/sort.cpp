@@ -75,7 +75,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
   std::vector<Array> cts;
   std::vector<size_t> which;
   for (size_t i = 0; i < ct.size(); ++i)
-    if (ct[i].valid() && is_floating(x[i].dtype())) {
+    if (ct[i].valid() && is_inexact(x[i].dtype())) {
       cts.push_back(ct[i]);
       which.push_back(i);
     }

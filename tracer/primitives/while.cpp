@@ -65,14 +65,14 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   std::vector<Array> bc_t, carry_t;
   std::vector<AbstractValue> bc_t_av, carry_t_av;
   for (size_t i = 0; i < w.bn; ++i) {
-    bc_nz.push_back(t[w.cn + i].valid() && is_float(bc_av[i]));
+    bc_nz.push_back(t[w.cn + i].valid() && differentiable(bc_av[i]));
     if (bc_nz.back()) {
       bc_t.push_back(t[w.cn + i]);
       bc_t_av.push_back(bc_av[i]);
     }
   }
   for (size_t i = 0; i < n; ++i)
-    if (is_float(carry_av[i])) {
+    if (differentiable(carry_av[i])) {
       carry_t.push_back(ad::instantiate(t[w.cn + w.bn + i], carry_av[i]));
       carry_t_av.push_back(carry_av[i]);
     }
@@ -87,12 +87,12 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
     kt = k + n;
     for (size_t i = 0; i < n; ++i) {
       primals.push_back(in[k++]);
-      tangents.push_back(is_float(carry_av[i]) ? in[kt++] : Array());
+      tangents.push_back(differentiable(carry_av[i]) ? in[kt++] : Array());
     }
     ad::JvpResult r = ad::jvp(w.body, primals, tangents);
     std::vector<Array> outs = r.outputs;
     for (size_t i = 0; i < n; ++i)
-      if (is_float(carry_av[i])) outs.push_back(ad::instantiate(r.tangents[i], carry_av[i]));
+      if (differentiable(carry_av[i])) outs.push_back(ad::instantiate(r.tangents[i], carry_av[i]));
     return outs;
   });
   Traced cond{with_unused_inputs(w.cond, w.cn + n, carry_t_av), {}};
@@ -100,7 +100,7 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   std::vector<Array> outs = lax::bind(prim::kWhile, operands, make_params(cond, w.cn, body, w.bn + bc_t.size()));
   std::vector<Array> r;
   size_t k = n;
-  for (size_t i = 0; i < y.size(); ++i) r.push_back(is_float(carry_av[i]) ? outs[k++] : Array());
+  for (size_t i = 0; i < y.size(); ++i) r.push_back(differentiable(carry_av[i]) ? outs[k++] : Array());
   return r;
 }
 

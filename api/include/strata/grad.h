@@ -29,6 +29,11 @@ inline constexpr ArgNums<I...> argnums{};
 // The function returns (loss, aux); aux is passed through, not differentiated.
 struct HasAux {};
 inline constexpr HasAux has_aux{};
+// The function is holomorphic (complex in, complex out; jax's holomorphic=True): grad gives
+// f'(z). Without it, grad of a real loss with respect to a complex z = x + iy gives
+// ∂L/∂x − i·∂L/∂y, as JAX's does (descend along its conjugate).
+struct Holomorphic {};
+inline constexpr Holomorphic holomorphic{};
 
 namespace detail {
 
@@ -49,10 +54,11 @@ std::vector<std::string> residual_types(const Backward& b);
 // Outputs and output tangents of `j` (null tangent = zero).
 std::pair<std::vector<Array>, std::vector<Array>> jvp_jaxpr(const Jaxpr& j, const std::vector<Array>& primals,
                                                            const std::vector<Array>& tangents);
-// Throws DTypeError naming the argument (and leaf) when `leaf` is not a float array.
-void check_differentiable(const Array& leaf, int argument, std::size_t leaf_index, const char* who);
-// Checks that a grad function's first output is a 0-d float loss.
-void check_scalar_loss(const Jaxpr& j, const char* who);
+// Throws DTypeError naming the argument (and leaf) when `leaf` is not a float or complex array
+// (with holomorphic: not a complex array).
+void check_differentiable(const Array& leaf, int argument, std::size_t leaf_index, const char* who, bool holomorphic);
+// Checks that a grad function's first output is a 0-d loss: real, or complex with holomorphic.
+void check_scalar_loss(const Jaxpr& j, const char* who, bool holomorphic);
 // Binds custom_vjp_call.
 std::vector<Array> custom_vjp_call(const Jaxpr& fun, const Jaxpr& fwd, const Jaxpr& bwd,
                                    const std::vector<Array>& args);
@@ -120,7 +126,7 @@ namespace detail {
 
 // value_and_grad's engine: differentiates arguments I... of f; with kAux, f returns
 // (loss, aux).
-template <bool kAux, int... I, class F>
+template <bool kAux, bool kHolo, int... I, class F>
 auto value_and_grad_impl(F f, const char* who) {
   return [f = std::move(f), who](const auto&... args) mutable {
     constexpr int n = sizeof...(args);
@@ -129,7 +135,6 @@ auto value_and_grad_impl(F f, const char* who) {
     auto out = call_traced(scope, f, args...);
     using Out = decltype(out);
     Jaxpr j = scope.finish(tree_flatten(out));
-    check_scalar_loss(j, who);
     // One flag per leaf: differentiate the leaves of the selected arguments.
     std::vector<Array> leaves;
     std::vector<bool> wrt;
@@ -141,10 +146,11 @@ auto value_and_grad_impl(F f, const char* who) {
       ((selected = selected || I == index), ...);
       wrt.resize(leaves.size(), selected);
       if (selected)
-        for (std::size_t k = before; k < leaves.size(); ++k) check_differentiable(leaves[k], index, k - before, who);
+        for (std::size_t k = before; k < leaves.size(); ++k) check_differentiable(leaves[k], index, k - before, who, kHolo);
       ++index;
     };
     (add(args), ...);
+    check_scalar_loss(j, who, kHolo);
     VjpOutcome r = vjp_jaxpr(j, leaves, wrt, 1, who);
     std::vector<Array> g = run_backward(*r.backward, {ones_like_scalar(r.outputs[0])}, who);
     Out value = tree_unflatten(strip(out), r.outputs);
@@ -174,30 +180,52 @@ constexpr bool increasing() {
   return true;
 }
 
+template <class T>
+struct is_argnums : std::false_type {};
+template <int... I>
+struct is_argnums<ArgNums<I...>> : std::true_type {};
+
+// grad's options, in any order: argnums<i, j, …> (increasing; default argnums<0>), has_aux,
+// holomorphic.
+template <class... Opt>
+struct GradOptions {
+  static_assert(((std::is_same_v<Opt, HasAux> || std::is_same_v<Opt, Holomorphic> || is_argnums<Opt>::value) && ...),
+                "grad: options are st::argnums<...>, st::has_aux and st::holomorphic");
+  static constexpr bool aux = (std::is_same_v<Opt, HasAux> || ...);
+  static constexpr bool holo = (std::is_same_v<Opt, Holomorphic> || ...);
+};
+template <class... Opt>
+struct ArgNumsOf {
+  using type = ArgNums<0>;
+};
+template <class O, class... Rest>
+struct ArgNumsOf<O, Rest...> {
+  using type = std::conditional_t<is_argnums<O>::value, O, typename ArgNumsOf<Rest...>::type>;
+};
+
+template <bool kAux, bool kHolo, class F, int... I>
+auto value_and_grad_dispatch(F f, ArgNums<I...>, const char* who) {
+  static_assert(increasing<I...>(), "grad: argnums must be increasing");
+  return value_and_grad_impl<kAux, kHolo, I...>(std::move(f), who);
+}
+
 }  // namespace detail
 
-// value_and_grad(f)(args...) → (f(args...), df/d(arg 0)); f returns a 0-d float loss, or
-// (loss, aux) with has_aux. argnums<i, j, …> (increasing) picks the arguments.
-template <class F>
-auto value_and_grad(F f) { return detail::value_and_grad_impl<false, 0>(std::move(f), "value_and_grad"); }
-template <class F, int... I>
-auto value_and_grad(F f, ArgNums<I...>) {
-  static_assert(detail::increasing<I...>(), "value_and_grad: argnums must be increasing");
-  return detail::value_and_grad_impl<false, I...>(std::move(f), "value_and_grad");
-}
-template <class F>
-auto value_and_grad(F f, HasAux) { return detail::value_and_grad_impl<true, 0>(std::move(f), "value_and_grad"); }
-template <class F, int... I>
-auto value_and_grad(F f, ArgNums<I...>, HasAux) {
-  static_assert(detail::increasing<I...>(), "value_and_grad: argnums must be increasing");
-  return detail::value_and_grad_impl<true, I...>(std::move(f), "value_and_grad");
+// value_and_grad(f, options...)(args...) → (f(args...), df/d(arg 0)); f returns a 0-d real
+// loss, or (loss, aux) with has_aux; a complex one with holomorphic. Options: argnums<i, j, …>
+// (increasing) picks the arguments, has_aux, holomorphic.
+template <class F, class... Opt>
+auto value_and_grad(F f, Opt...) {
+  using O = detail::GradOptions<Opt...>;
+  return detail::value_and_grad_dispatch<O::aux, O::holo>(std::move(f), typename detail::ArgNumsOf<Opt...>::type{},
+                                                          "value_and_grad");
 }
 
-// grad(f)(args...) → the gradient of f's 0-d float loss with respect to argument 0 (or the
+// grad(f, options...)(args...) → the gradient of f's 0-d loss with respect to argument 0 (or the
 // argnums chosen), shaped like that argument; with has_aux, (gradient, aux).
 template <class F, class... Opt>
 auto grad(F f, Opt... opt) {
-  constexpr bool aux = (std::is_same_v<Opt, HasAux> || ...);
+  constexpr bool aux = detail::GradOptions<Opt...>::aux;
   auto vg = value_and_grad(std::move(f), opt...);
   return [vg = std::move(vg)](const auto&... args) mutable {
     auto [value, g] = vg(args...);
