@@ -187,7 +187,15 @@ SlogdetResult slogdet(const Array& a, SourceLocation loc) {
   Array x = matrices(a, "slogdet", true, loc);
   LuResult f = lu_of(x, loc);
   Array d = lp::diagonal(f.lu);
-  Array sign_ = multiply(pivot_sign(f, x.dtype(), loc), prod(sign(d, loc), -1, false, loc), loc);
+  // A complex sign d/|d| moves with a (lax.sign's derivative is zero, as JAX's; its slogdet has
+  // a rule of its own): written as the quotient, 0 where d = 0, so it differentiates.
+  Array sd = sign(d, loc);
+  if (is_complex(x.dtype())) {
+    Array m = abs(d, loc);
+    Array zero = equal(m, zeros_like(m), loc);
+    sd = where(zero, zeros_like(d), divide(d, astype(where(zero, ones_like(m), m, loc), x.dtype(), loc), loc), loc);
+  }
+  Array sign_ = multiply(pivot_sign(f, x.dtype(), loc), prod(sd, -1, false, loc), loc);
   return {sign_, sum(log(abs(d, loc), loc), -1, false, loc)};
 }
 

@@ -2,13 +2,15 @@
 // on them: the defining identities (L Lᴴ = a, op(a) x = b for every op including conjugate_a,
 // a[perm] = L U with LAPACK's |re| + |im| pivoting, Q R = a with Qᴴ Q = I, a v = v diag(w) with
 // real w, u diag(s) vᴴ = a, eig's eigen-equations), solve/inv/det/slogdet/pinv/lstsq/norm,
-// compiled against eager, vmap, and the derivative rules refusing complex matrices by name.
+// compiled against eager, vmap, and the derivatives (check_grads, grad as JAX's).
+#include "autodiff/check_grads.h"
 #include "linalg_test_util.h"
 
 namespace st = strata;
 namespace la = strata::linalg;
 using st::Array;
 using namespace st::testing;
+using c128 = std::complex<double>;
 
 namespace {
 
@@ -264,26 +266,72 @@ TEST(ComplexLinalg, CompiledEqualsEagerAndVmaps) {
   }
 }
 
-TEST(ComplexLinalg, DerivativesAreRefusedByName) {
-  // Differentiated with respect to a real input, through a complex matrix made of it.
-  Array a = st::real(hpd({3, 3}, st::c64, 27));
-  Array tangent = st::ones_like(a);
-  for (const char* name : {"cholesky", "eigh", "lu", "qr", "svd", "eig", "triangular_solve"}) {
-    SCOPED_TRACE(name);
-    std::string n = name;
-    auto f = [n](const Array& r) -> Array {
-      Array x = st::complex(r, st::multiply(r, Array(0.5f)));
-      if (n == "cholesky") return st::real(la::cholesky(x));
-      if (n == "eigh") return st::real(la::eigh(x).eigenvectors);
-      if (n == "lu") return st::real(la::lu(x).lu);
-      if (n == "qr") return st::real(la::qr(x).q);
-      if (n == "svd") return st::real(la::svd(x).u);
-      if (n == "eig") return st::real(la::eigvals(x));
-      return st::real(la::triangular_solve(x, x, true, true));
-    };
-    expect_error<st::ValueError>([&] { st::jvp(f, std::make_tuple(a), std::make_tuple(tangent)); },
-                                 {n + ": derivatives of complex matrices are not implemented yet", "c64[3,3]"});
+// Derivatives of complex matrices (JAX's convention: R-linear JVPs, VJPs their transposes under
+// Re Σ a·b): check_grads compares the JVP with finite differences in a random complex direction
+// and the VJP with the JVP. Eigen- and singular vectors are defined up to a phase per column,
+// so only phase-invariant functions of them are differentiated (|v|, u diag(s) vᴴ).
+TEST(ComplexLinalg, DerivativesOfEveryDecomposition) {
+  using st::testing::check_grads;
+  const st::DType c = st::c128;
+  check_grads([](const std::vector<Array>& x) { return la::cholesky(x[0]); }, {hpd({2, 3, 3}, c, 1)}, "cholesky");
+  check_grads([](const std::vector<Array>& x) { return la::cholesky(x[0], false); }, {hpd({3, 3}, c, 2)},
+              "cholesky of the lower triangle");
+  for (int f = 0; f < 32; ++f) {
+    bool left = f & 1, lower = f & 2, trans = f & 4, unit = f & 8, conj = f & 16;
+    Array a = st::add(crnd({2, 3, 3}, c, 10 + f), ceye(3, c) * c128(4, 1));
+    Array b = crnd(left ? st::Shape{2, 3, 2} : st::Shape{2, 2, 3}, c, 50 + f);
+    check_grads([=](const std::vector<Array>& x) { return la::triangular_solve(x[0], x[1], left, lower, trans, unit, conj); },
+                {a, b}, "triangular_solve flags " + std::to_string(f));
   }
+  for (const st::Shape& s : {st::Shape{4, 4}, st::Shape{5, 3}, st::Shape{3, 5}})
+    check_grads([](const std::vector<Array>& x) { return la::lu(x[0]).lu; }, {crnd(s, c, 3)}, "lu " + st::shape_string(s));
+  for (const st::Shape& s : {st::Shape{4, 4}, st::Shape{5, 3}, st::Shape{2, 4, 2}})
+    check_grads([](const std::vector<Array>& x) {
+      la::QrResult f = la::qr(x[0]);
+      return st::concatenate({st::reshape(f.q, {-1}), st::reshape(f.r, {-1})});
+    }, {crnd(s, c, 4)}, "qr " + st::shape_string(s));
+  check_grads([](const std::vector<Array>& x) {
+    la::EighResult e = la::eigh(x[0]);
+    Array w = st::astype(e.eigenvalues, st::c128);
+    // v f(w) vᴴ and |v|: phase-invariant.
+    Array p = st::matmul(e.eigenvectors * st::reshape(st::exp(w * 0.3), {1, 4}), mH(e.eigenvectors));
+    return st::concatenate({st::reshape(p, {-1}), w, st::astype(st::reshape(st::abs(e.eigenvectors), {-1}), st::c128)});
+  }, {hpd({4, 4}, c, 5)}, "eigh");
+  for (const st::Shape& s : {st::Shape{4, 4}, st::Shape{5, 3}, st::Shape{3, 5}})
+    check_grads([](const std::vector<Array>& x) {
+      la::SvdResult d = la::svd(x[0], false);
+      int64_t k = d.s.shape().back();
+      // u diag(s²) vᴴ... as u diag(s) vt weighted, |u|, |vt| and s: phase-invariant.
+      Array usv = st::matmul(d.u * st::reshape(st::astype(d.s * d.s, st::c128), {1, k}), d.vt);
+      return st::concatenate({st::reshape(usv, {-1}), st::astype(d.s, st::c128),
+                              st::astype(st::reshape(st::abs(d.u), {-1}), st::c128),
+                              st::astype(st::reshape(st::abs(d.vt), {-1}), st::c128)});
+    }, {crnd(s, c, 6)}, "svd " + st::shape_string(s));
+  check_grads([](const std::vector<Array>& x) { return la::svdvals(x[0]); }, {crnd({3, 4}, c, 7)}, "svdvals");
+  check_grads([](const std::vector<Array>& x) { return la::eigvals(x[0]); }, {crnd({2, 4, 4}, c, 8)}, "eigvals");
+}
+
+TEST(ComplexLinalg, DerivativesOfCompositesAndGrad) {
+  using st::testing::check_grads;
+  const st::DType c = st::c128;
+  Array a = st::add(crnd({3, 3}, c, 20), ceye(3, c) * 3.0), b = crnd({3, 2}, c, 21);
+  check_grads([](const std::vector<Array>& x) { return la::solve(x[0], x[1]); }, {a, b}, "solve");
+  check_grads([](const std::vector<Array>& x) { return la::inv(x[0]); }, {a}, "inv");
+  check_grads([](const std::vector<Array>& x) { return la::det(x[0]); }, {a}, "det");
+  check_grads([](const std::vector<Array>& x) {
+    la::SlogdetResult r = la::slogdet(x[0]);
+    return st::concatenate({st::reshape(r.sign, {1}), st::astype(st::reshape(r.logabsdet, {1}), st::c128)});
+  }, {a}, "slogdet");
+  check_grads([](const std::vector<Array>& x) { return la::pinv(x[0]); }, {crnd({4, 3}, c, 22)}, "pinv");
+  // grad of a real loss of a complex matrix, JAX's ∂L/∂x − i ∂L/∂y: log|det A| = Re log det A,
+  // and for L = Re h with h holomorphic that is h' — here A⁻ᵀ.
+  auto loss = [](const Array& m) { return la::slogdet(m).logabsdet; };
+  Array g = st::grad(loss)(a), gj = st::jit(st::grad(loss))(a);
+  expect_near_c(g, mT(la::inv(a)), 1e-10, "grad log|det|");
+  expect_near_c(gj, g, 1e-12, "jit(grad log|det|)");
+  // Holomorphic: d det / dA = det(A) A⁻ᵀ.
+  Array gh = st::grad([](const Array& m) { return la::det(m); }, st::holomorphic)(a);
+  expect_near_c(gh, mT(la::inv(a)) * la::det(a), 1e-10, "holomorphic grad of det");
 }
 
 TEST(ComplexLinalg, BadDtypesNameTheFunction) {

@@ -2,7 +2,7 @@
 // above the diagonal) of each symmetric (Hermitian) matrix of a [..., n, n], reading its lower
 // triangle (jax.lax.linalg.cholesky's primitive; the API symmetrizes its input first, as JAX).
 // A matrix that is not positive definite gives a NaN-filled factor. Kernel: kernels/linalg.h.
-// f32, f64, c64, c128; derivatives of real matrices.
+// f32, f64, c64, c128, with derivatives.
 #include "linalg_common.h"
 
 namespace strata {
@@ -17,20 +17,22 @@ Array phi(const Array& x) {
   return lax::sub(tril(x), lax::mul(x, half));
 }
 
-// JAX's cholesky_jvp_rule (Murray 2016): L̇ = L Φ(L⁻¹ ȧ L⁻ᵀ), with ȧ the symmetric tangent
-// the lower triangle sees (JAX uses ȧ as given, which agrees when it is symmetric, as it is
-// under jnp.linalg.cholesky's symmetrization; without it, only this is the derivative).
+// JAX's cholesky_jvp_rule (Murray 2016): L̇ = L Φ(L⁻¹ ȧ L⁻ᴴ), with ȧ the symmetric (Hermitian)
+// tangent the lower triangle sees (JAX uses ȧ as given, which agrees when it is symmetric, as
+// it is under jnp.linalg.cholesky's symmetrization; without it, only this is the derivative).
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> out, const Params&) {
-  real_derivatives_only("cholesky", out[0]);
   if (!t[0].valid()) return {Array()};
   const Array& L = out[0];
-  Array tmp = triangular_solve(L, sym_from_lower(t[0]), /*left_side=*/false, /*lower=*/true, /*transpose_a=*/true, false);
+  Array tmp = triangular_solve(L, sym_from_lower(t[0]), /*left_side=*/false, /*lower=*/true, /*transpose_a=*/true, false,
+                               /*conjugate_a=*/is_complex(L.dtype()));
   return {mm(L, phi(triangular_solve(L, tmp, true, true, false, false)))};
 }
 
-// The transpose of the JVP: G = L⁻ᵀ Φ(Lᵀ L̄) L⁻¹ (JAX's), folded onto the lower triangle read.
-std::vector<Array> vjp(std::span<const Array>, std::span<const Array> out, std::span<const Array> ct, const Params&) {
-  real_derivatives_only("cholesky", out[0]);
+// The transpose of the JVP: G = L⁻ᵀ Φ(Lᵀ L̄) L⁻¹ (JAX's), folded onto the lower triangle read;
+// complex: the JVP transposed by reverse mode.
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> out, std::span<const Array> ct,
+                       const Params& params) {
+  if (is_complex(out[0].dtype())) return transpose_of_jvp(prim::kCholesky, x, out, ct, params);
   if (!ct[0].valid()) return {Array()};
   const Array& L = out[0];
   Array p = phi(mm(mT(L), ct[0]));

@@ -7,8 +7,8 @@
 // Derivatives: of the eigenvalues only, as JAX (its issue 2748): ẇ_k = u_kᴴ ȧ v_k / u_kᴴ v_k,
 // not defined at a repeated eigenvalue. The JVP refuses when eigenvectors are computed (their
 // tangents would be needed); the VJP only when an eigenvector's cotangent is not zero, so the
-// gradient of a function of w alone goes through even when eig also gave vectors. Of real
-// matrices only (complex ones: refused).
+// gradient of a function of w alone goes through even when eig also gave vectors. Real and
+// complex matrices.
 #include <string>
 
 #include "linalg_common.h"
@@ -38,7 +38,6 @@ Vectors vectors(const Array& a) {
 
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> out,
                        const Params& p) {
-  real_derivatives_only("eig", x[0]);
   if (p.get<bool>("compute_left_eigenvectors") || p.get<bool>("compute_right_eigenvectors"))
     throw ValueError(kVectorsNotDifferentiable);
   if (!t[0].valid()) return std::vector<Array>(out.size());
@@ -49,14 +48,14 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   return {lax::div(lax::reduce_sum(lax::mul(v.ul, mm(at, v.vr)), {rows}), v.pairing)};
 }
 
-// The JVP transposed (ȧ real, so the real part): ā_ij = Re Σ_k conj(vl)_ik (w̄_k / pairing_k) vr_jk.
+// The JVP transposed: ā_ij = Σ_k conj(vl)_ik (w̄_k / pairing_k) vr_jk (its real part for a real a).
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params&) {
-  real_derivatives_only("eig", x[0]);
   for (size_t i = 1; i < ct.size(); ++i)
     if (ct[i].valid()) throw ValueError(kVectorsNotDifferentiable);
   if (!ct[0].valid()) return {Array()};
   Vectors v = vectors(x[0]);
-  return {lax::real(mm(scale_cols(v.ul, lax::div(ct[0], v.pairing)), mT(v.vr)))};
+  Array abar = mm(scale_cols(v.ul, lax::div(ct[0], v.pairing)), mT(v.vr));
+  return {is_complex(x[0].dtype()) ? abar : lax::real(abar)};
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // tracer/primitives/eigh.cpp — `eigh[lower] a`: v, w with a v = v diag(w) for each symmetric
 // (Hermitian) matrix of a [..., n, n] (its lower triangle read), eigenvalues w ascending and
 // real, eigenvectors the columns of v (jax.lax.linalg.eigh's order: v first). Kernel:
-// kernels/linalg.h. f32, f64, c64, c128; derivatives of real matrices. The derivative of v
-// divides by eigenvalue gaps: it is not defined at a repeated eigenvalue.
+// kernels/linalg.h. f32, f64, c64, c128, with derivatives. The derivative of v divides by
+// eigenvalue gaps: it is not defined at a repeated eigenvalue (nor, for complex v, is v's
+// phase: only phase-invariant functions of v have a derivative, as in JAX).
 #include "linalg_common.h"
 
 namespace strata {
@@ -15,19 +16,20 @@ Array gap_inverse(const Array& w) {
   return off_diagonal_inverse(w, [](const Array& wj, const Array& wi) { return lax::sub(wj, wi); });
 }
 
-// JAX's eigh_jvp_rule: G = vᵀ ȧ v; v̇ = v (F ∘ G), ẇ = diag(G), with ȧ the symmetric tangent
-// the lower triangle sees (as cholesky's).
+// JAX's eigh_jvp_rule: G = vᴴ ȧ v; v̇ = v (F ∘ G), ẇ = Re diag(G), with ȧ the symmetric
+// (Hermitian) tangent the lower triangle sees (as cholesky's).
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> out, const Params&) {
-  real_derivatives_only("eigh", out[0]);
   if (!t[0].valid()) return {Array(), Array()};
   const Array &v = out[0], &w = out[1];
-  Array g = mm(mm(mT(v), sym_from_lower(t[0])), v);
-  return {mm(v, lax::mul(gap_inverse(w), g)), diagonal(g)};
+  Array g = mm(mm(mH(v), sym_from_lower(t[0])), v);
+  Array dw = diagonal(g);
+  return {mm(v, lax::mul(as_dtype_of(gap_inverse(w), g), g)), is_complex(dw.dtype()) ? lax::real(dw) : dw};
 }
 
-// The JVP transposed: v (F ∘ (vᵀ v̄) + diag(w̄)) vᵀ, folded onto the lower triangle.
-std::vector<Array> vjp(std::span<const Array>, std::span<const Array> out, std::span<const Array> ct, const Params&) {
-  real_derivatives_only("eigh", out[0]);
+// The JVP transposed: v (F ∘ (vᵀ v̄) + diag(w̄)) vᵀ, folded onto the lower triangle (complex: by
+// reverse mode).
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> out, std::span<const Array> ct, const Params& p) {
+  if (is_complex(out[0].dtype())) return transpose_of_jvp(prim::kEigh, x, out, ct, p);
   if (!ct[0].valid() && !ct[1].valid()) return {Array()};
   const Array &v = out[0], &w = out[1];
   Array g;

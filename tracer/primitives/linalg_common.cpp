@@ -1,7 +1,11 @@
 // tracer/primitives/linalg_common.cpp — see linalg_common.h.
 #include "linalg_common.h"
 
+#include "../array_impl.h"
+#include "../autodiff.h"
 #include "../batching.h"
+#include "ad_rules.h"
+#include "control_flow.h"
 #include "batch_rules.h"
 #include "../kernels/linalg.h"
 #include "strata/errors.h"
@@ -65,10 +69,35 @@ std::pair<std::vector<Array>, std::vector<int>> batch(const Primitive& prim, std
   return {out, std::vector<int>(out.size(), 0)};
 }
 
-void real_derivatives_only(const char* name, const Array& x) {
-  if (is_complex(x.dtype()))
-    throw ValueError(std::string(name) + ": derivatives of complex matrices are not implemented yet (f32 and f64 "
-                     "only), but got " + AbstractValue{x.shape(), x.dtype()}.str());
+std::vector<Array> transpose_of_jvp(const Primitive& prim, std::span<const Array> x, std::span<const Array> out,
+                                    std::span<const Array> ct, const Params& p) {
+  std::vector<Array> result(x.size());
+  std::vector<size_t> ins, outs;  // the differentiable operands; the outputs with a cotangent
+  std::vector<AbstractValue> avals;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (is_inexact(x[i].dtype())) {
+      ins.push_back(i);
+      avals.push_back(detail::aval_of(x[i]));
+    }
+  for (size_t k = 0; k < ct.size(); ++k)
+    if (ct[k].valid()) outs.push_back(k);
+  if (ins.empty() || outs.empty()) return result;
+  JaxprPtr lin = control_flow::trace_closed(avals, [&](std::span<const Array> t) {
+    std::vector<Array> tangents(x.size());
+    for (size_t k = 0; k < ins.size(); ++k) tangents[ins[k]] = t[k];
+    std::vector<Array> touts = prim.jvp(x, tangents, out, p);
+    std::vector<Array> r;
+    for (size_t k : outs) r.push_back(ad::instantiate(k < touts.size() ? touts[k] : Array(), detail::aval_of(out[k])));
+    return r;
+  });
+  // Linear in the tangents: its VJP at any point (zeros) is the transpose.
+  std::vector<Array> zeros, cts;
+  for (const AbstractValue& av : avals) zeros.push_back(lax::zeros(av));
+  for (size_t k : outs) cts.push_back(ct[k]);
+  ad::VjpResult v = ad::vjp(*lin, zeros, std::vector<bool>(ins.size(), true), outs.size(), "linalg");
+  std::vector<Array> g = (*v.backward)(cts);
+  for (size_t k = 0; k < ins.size(); ++k) result[ins[k]] = g[k];
+  return result;
 }
 
 // ---- Matrix helpers ----
@@ -100,6 +129,13 @@ Array mT(const Array& x) {
   std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
   return lax::transpose(x, perm);
 }
+
+// v in x's dtype (the real singular values or eigenvalue gaps scaling a complex matrix).
+Array as_dtype_of(const Array& v, const Array& x) {
+  return v.dtype() == x.dtype() ? v : lax::convert_element_type(v, x.dtype());
+}
+
+Array mH(const Array& x) { return is_complex(x.dtype()) ? lax::conj(mT(x)) : mT(x); }
 
 Array mm(const Array& a, const Array& b) {
   int64_t r = static_cast<int64_t>(a.shape().size());
@@ -161,26 +197,32 @@ Array diag_embed(const Array& v) {
 Array scale_cols(const Array& x, const Array& v) {
   IntList dims = iota_list(x.shape().size() - 2);
   dims.push_back(static_cast<int64_t>(x.shape().size()) - 1);
-  return lax::mul(x, lax::broadcast_in_dim(v, x.shape(), dims));
+  return lax::mul(x, lax::broadcast_in_dim(as_dtype_of(v, x), x.shape(), dims));
 }
 
 Array scale_rows(const Array& x, const Array& v) {
   IntList dims = iota_list(x.shape().size() - 2);
   dims.push_back(static_cast<int64_t>(x.shape().size()) - 2);
-  return lax::mul(x, lax::broadcast_in_dim(v, x.shape(), dims));
+  return lax::mul(x, lax::broadcast_in_dim(as_dtype_of(v, x), x.shape(), dims));
 }
 
-Array sym_from_lower(const Array& x) { return lax::add(tril(x), mT(tril(x, -1))); }
+Array sym_from_lower(const Array& x) {
+  if (!is_complex(x.dtype())) return lax::add(tril(x), mT(tril(x, -1)));
+  Array strict = tril(x, -1);
+  Array d = diag_embed(lax::convert_element_type(lax::real(diagonal(x)), x.dtype()));
+  return lax::add(lax::add(strict, mH(strict)), d);
+}
 Array sym_from_lower_transpose(const Array& g) { return lax::add(tril(g), tril(mT(g), -1)); }
 
-Params triangular_solve_params(bool left_side, bool lower, bool transpose_a, bool unit_diagonal) {
+Params triangular_solve_params(bool left_side, bool lower, bool transpose_a, bool unit_diagonal, bool conjugate_a) {
   return Params{{"left_side", left_side}, {"lower", lower}, {"transpose_a", transpose_a},
-                {"conjugate_a", false}, {"unit_diagonal", unit_diagonal}};
+                {"conjugate_a", conjugate_a}, {"unit_diagonal", unit_diagonal}};
 }
 
 Array triangular_solve(const Array& a, const Array& b, bool left_side, bool lower, bool transpose_a,
-                       bool unit_diagonal) {
-  return lax::bind1(prim::kTriangularSolve, {a, b}, triangular_solve_params(left_side, lower, transpose_a, unit_diagonal));
+                       bool unit_diagonal, bool conjugate_a) {
+  return lax::bind1(prim::kTriangularSolve, {a, b},
+                    triangular_solve_params(left_side, lower, transpose_a, unit_diagonal, conjugate_a));
 }
 
 }  // namespace strata::linalg_prim

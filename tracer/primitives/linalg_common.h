@@ -26,12 +26,17 @@ void kernel(Kind k, std::span<const KernelArg> in, std::span<const KernelArg> ou
 std::pair<std::vector<Array>, std::vector<int>> batch(const Primitive& prim, std::span<const Array> args,
                                                       std::span<const int> dims, const Params& p);
 
-// The derivative rules are written for real matrices: a complex x is refused, naming the
-// primitive (ValueError).
-void real_derivatives_only(const char* name, const Array& x);
+// The VJP of `prim` as the transpose of its JVP rule (linear in the tangents), traced as a
+// program of the tangents and transposed by reverse mode, as JAX derives its linear-algebra
+// VJPs. The complex matrices' VJPs are this: the pairing Re Σ a·b puts conjugates in places
+// that hand-written transposes (the real rules) would each have to work out again.
+std::vector<Array> transpose_of_jvp(const Primitive& prim, std::span<const Array> x, std::span<const Array> out,
+                                    std::span<const Array> ct, const Params& p);
 
 // ---- Matrix helpers over the last two dimensions ----
 Array mT(const Array& x);                      // swaps the last two dimensions
+Array mH(const Array& x);                      // mT, conjugated when complex
+Array as_dtype_of(const Array& v, const Array& x);  // v converted to x's dtype if it differs
 Array mm(const Array& a, const Array& b);      // batched a @ b
 Array tril(const Array& x, int64_t k = 0);     // zero above diagonal k
 Array triu(const Array& x, int64_t k = 0);     // zero below diagonal k
@@ -45,13 +50,15 @@ Array off_diagonal_inverse(const Array& x, Array (*d)(const Array& xj, const Arr
 // x [..., m, n] times v [..., n] along columns (x diag(v)), or along rows (diag(v) x).
 Array scale_cols(const Array& x, const Array& v);
 Array scale_rows(const Array& x, const Array& v);
-// The symmetric matrix a primitive that reads only the lower triangle sees: tril(x) +
-// tril(x, -1)ᵀ (cholesky, eigh: their tangents), and its transpose tril(g) + tril(gᵀ, -1)
-// (their cotangents). Both are the identity map on symmetric matrices.
+// The symmetric (Hermitian) matrix a primitive that reads only the lower triangle sees:
+// tril(x) + tril(x, -1)ᵀ (cholesky, eigh: their tangents; complex: tril(x, -1) + its adjoint
+// + the real part of the diagonal, as the kernels read it), and, for real x, its transpose
+// tril(g) + tril(gᵀ, -1) (their cotangents). Both are the identity on symmetric matrices.
 Array sym_from_lower(const Array& x);
 Array sym_from_lower_transpose(const Array& g);
 Array triangular_solve(const Array& a, const Array& b, bool left_side, bool lower, bool transpose_a,
-                       bool unit_diagonal);
-Params triangular_solve_params(bool left_side, bool lower, bool transpose_a, bool unit_diagonal);
+                       bool unit_diagonal, bool conjugate_a = false);
+Params triangular_solve_params(bool left_side, bool lower, bool transpose_a, bool unit_diagonal,
+                               bool conjugate_a = false);
 
 }  // namespace strata::linalg_prim

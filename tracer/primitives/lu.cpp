@@ -3,7 +3,7 @@
 // diagonal understood, U's upper part), pivots [..., min(m, n)] i32 (LAPACK's swaps, 0-based)
 // and permutation [..., m] i32 with a[permutation] = L U. A singular matrix gives a zero on U's
 // diagonal (no error). Kernel: kernels/linalg.h. f32, f64, c64, c128 (pivots by |re| + |im|,
-// as LAPACK's); derivatives of real matrices.
+// as LAPACK's), with derivatives.
 #include "linalg_common.h"
 
 namespace strata {
@@ -55,7 +55,6 @@ std::pair<Array, Array> factors(const Array& lu) {
 
 // JAX's lu_jvp_rule: with x = P ȧ, la = L⁻¹ x, lau = la U⁻¹: lu̇ = L tril(lau, -1) + triu(lau) U.
 std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::span<const Array> out, const Params&) {
-  real_derivatives_only("lu", out[0]);
   if (!t[0].valid()) return {Array(), Array(), Array()};
   auto [l, u] = factors(out[0]);
   Array x = mm(perm_matrix(out[2], t[0].dtype()), t[0]);
@@ -64,9 +63,11 @@ std::vector<Array> jvp(std::span<const Array>, std::span<const Array> t, std::sp
   return {lax::add(mm(l, tril(lau, -1)), mm(triu(lau), u)), Array(), Array()};
 }
 
-// The JVP transposed: lau¯ = tril(Lᵀ c, -1) + triu(c Uᵀ), la¯ = lau¯ U⁻ᵀ, x¯ = L⁻ᵀ la¯, ā = Pᵀ x¯.
-std::vector<Array> vjp(std::span<const Array>, std::span<const Array> out, std::span<const Array> ct, const Params&) {
-  real_derivatives_only("lu", out[0]);
+// The JVP transposed: lau¯ = tril(Lᵀ c, -1) + triu(c Uᵀ), la¯ = lau¯ U⁻ᵀ, x¯ = L⁻ᵀ la¯, ā = Pᵀ x¯
+// (complex: by reverse mode).
+std::vector<Array> vjp(std::span<const Array> in, std::span<const Array> out, std::span<const Array> ct,
+                       const Params& p) {
+  if (is_complex(out[0].dtype())) return transpose_of_jvp(prim::kLu, in, out, ct, p);
   if (!ct[0].valid()) return {Array()};
   auto [l, u] = factors(out[0]);
   const Array& c = ct[0];

@@ -2,9 +2,10 @@
 // values, [..., k], k = min(m, n), real), and with compute_uv u, vt with a = u diag(s) vt for each
 // matrix of a [..., m, n]; reduced (u [..., m, k], vt [..., k, n]) or full (u [..., m, m],
 // vt [..., n, n]) (jax.lax.linalg.svd's order: s, u, vt). Kernel: kernels/linalg.h (Eigen's
-// BDCSVD; vt = Vᴴ for complex a). f32, f64, c64, c128; derivatives of real matrices. The
-// derivative of u, vt divides by gaps between singular values (and by the values
-// when m ≠ n): it is not defined at repeated (or zero) singular values.
+// BDCSVD; vt = Vᴴ for complex a). f32, f64, c64, c128, with derivatives. The derivative of u,
+// vt divides by gaps between singular values (and by the values when m ≠ n): it is not defined
+// at repeated (or zero) singular values; nor, for complex a, is the phase of a pair of singular
+// vectors (only phase-invariant functions of u, vt have a derivative, as in JAX).
 #include "linalg_common.h"
 #include "strata/errors.h"
 
@@ -32,41 +33,49 @@ std::vector<Array> reduced(const Array& a, std::span<const Array> out, const Par
 
 Array inv(const Array& s) { return lax::div(lax::full({s.shape(), s.dtype()}, 1.0), s); }
 
-// JAX's svd_jvp_rule (real): dS = uᵀ ȧ v, ṡ = diag(dS), u̇ = u (F ∘ (dS S + S dSᵀ)),
-// v̇ = v (F ∘ (S dS + dSᵀ S)), plus the parts outside the span of u (m > n) or v (n > m).
+// JAX's svd_jvp_rule: dS = uᴴ ȧ v, ṡ = Re diag(dS), u̇ = u (F ∘ (dS S + S dSᴴ) + i Im diag(dS) S⁻¹)
+// (that last term is zero for real a), v̇ = v (F ∘ (S dS + dSᴴ S)), plus the parts outside the
+// span of u (m > n) or v (n > m).
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> out,
                        const Params& p) {
-  real_derivatives_only("svd", x[0]);
   bool uv = p.get<bool>("compute_uv");
   if (!t[0].valid()) return std::vector<Array>(uv ? 3 : 1);
   std::vector<Array> f = reduced(x[0], out, p);
   const Array &s = f[0], &u = f[1], &vt = f[2], &da = t[0];
-  Array v = mT(vt);
-  Array ds_m = mm(mm(mT(u), da), v);
+  const bool complex = is_complex(da.dtype());
+  Array v = mH(vt);
+  Array ds_m = mm(mm(mH(u), da), v);
   Array ds = diagonal(ds_m);
-  if (!uv) return {ds};
-  Array F = gap_inverse(s);
+  Array ds_real = complex ? lax::real(ds) : ds;
+  if (!uv) return {ds_real};
+  Array F = as_dtype_of(gap_inverse(s), ds_m);
   Array dss = scale_cols(ds_m, s), sds = scale_rows(ds_m, s);
-  Array du = mm(u, lax::mul(F, lax::add(dss, mT(dss))));
-  Array dv = mm(v, lax::mul(F, lax::add(sds, mT(sds))));
+  Array inner_u = lax::mul(F, lax::add(dss, mH(dss)));
+  if (complex) {  // i Im diag(dS) / s, 0 where s = 0 (JAX's s_inv)
+    Array zero = lax::eq(s, lax::zeros({s.shape(), s.dtype()}));
+    Array s_inv = lax::select(zero, lax::zeros({s.shape(), s.dtype()}), inv(lax::select(zero, lax::full({s.shape(), s.dtype()}, 1.0), s)));
+    inner_u = lax::add(inner_u, diag_embed(lax::mul(lax::sub(ds, as_dtype_of(ds_real, ds)), as_dtype_of(s_inv, ds))));
+  }
+  Array du = mm(u, inner_u);
+  Array dv = mm(v, lax::mul(F, lax::add(sds, mH(sds))));
   const Shape& sh = x[0].shape();
   int64_t m = sh[sh.size() - 2], n = sh.back();
   if (m > n) {
     Array dav = mm(da, v);
-    du = lax::add(du, scale_cols(lax::sub(dav, mm(u, mm(mT(u), dav))), inv(s)));
+    du = lax::add(du, scale_cols(lax::sub(dav, mm(u, mm(mH(u), dav))), inv(s)));
   }
   if (n > m) {
-    Array dahu = mm(mT(da), u);
+    Array dahu = mm(mH(da), u);
     dv = lax::add(dv, scale_cols(lax::sub(dahu, mm(v, mm(vt, dahu))), inv(s)));
   }
-  return {ds, du, mT(dv)};
+  return {ds_real, du, mH(dv)};
 }
 
 // The JVP transposed: dS̄ = diag(s̄) + (J₁ + J₁ᵀ) S + S (J₂ + J₂ᵀ) with J₁ = F ∘ (uᵀ ū),
 // J₂ = F ∘ (vᵀ v̄); ā = u dS̄ vt, plus (I - u uᵀ) ū S⁻¹ vt (m > n) and u S⁻¹ v̄ᵀ (I - v vᵀ) (n > m).
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> out, std::span<const Array> ct,
                        const Params& p) {
-  real_derivatives_only("svd", x[0]);
+  if (is_complex(x[0].dtype())) return transpose_of_jvp(prim::kSvd, x, out, ct, p);
   bool any = false;
   for (const Array& c : ct) any = any || c.valid();
   if (!any) return {Array()};

@@ -3,7 +3,7 @@
 // with transpose_a, conj(a) with conjugate_a, aᴴ with both, reading only a's lower (upper)
 // triangle, its diagonal taken as ones with unit_diagonal (jax.lax.linalg.triangular_solve).
 // a [..., m, m], b [..., m, k] or [..., k, m]. A zero on the diagonal gives inf/nan. f32, f64,
-// c64, c128; derivatives of real operands (whose conjugate_a changes nothing).
+// c64, c128, with derivatives (transposes under JAX's pairing Re Σ a·b: no conjugation but op's).
 #include "linalg_common.h"
 
 namespace strata {
@@ -12,10 +12,10 @@ namespace {
 using namespace linalg_prim;
 
 struct Flags {
-  bool left, lower, trans, unit;
+  bool left, lower, trans, conj, unit;
   explicit Flags(const Params& p)
       : left(p.get<bool>("left_side")), lower(p.get<bool>("lower")), trans(p.get<bool>("transpose_a")),
-        unit(p.get<bool>("unit_diagonal")) {}
+        conj(p.get<bool>("conjugate_a")), unit(p.get<bool>("unit_diagonal")) {}
 };
 
 // The part of a that the solve reads (the triangle; strictly, with a unit diagonal).
@@ -23,13 +23,16 @@ Array triangle(const Array& a, const Flags& f) {
   int64_t k = f.unit ? 1 : 0;
   return f.lower ? tril(a, -k) : triu(a, k);
 }
-Array op(const Array& a, const Flags& f) { return f.trans ? mT(a) : a; }
+// op(a): transposed and/or conjugated as the flags say (conjugation only matters when complex).
+Array op(const Array& a, const Flags& f) {
+  Array r = f.trans ? mT(a) : a;
+  return f.conj && is_complex(a.dtype()) ? lax::conj(r) : r;
+}
 
 // ẋ = solve(ḃ) - op(a)⁻¹ op(ȧ) x (left) or - x op(ȧ) op(a)⁻¹ (right): JAX's
 // triangular_solve_jvp_rule_a and the linear rule in b.
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> out,
                        const Params& p) {
-  real_derivatives_only("triangular_solve", out[0]);
   Flags f(p);
   Array r;
   if (t[1].valid()) r = lax::bind1(prim::kTriangularSolve, {x[0], t[1]}, p);
@@ -42,16 +45,16 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   return {r};
 }
 
-// b̄ = op(a)⁻ᵀ x̄ (x̄ op(a)⁻ᵀ on the right): the same solve with transpose_a flipped; ā from
-// d op(a) = -b̄ xᵀ (left) or -xᵀ b̄ (right), restricted to the triangle read.
+// b̄ = op(a)⁻ᵀ x̄ (x̄ op(a)⁻ᵀ on the right): the same solve with transpose_a flipped (op(a)ᵀ is
+// conj(a)ᵀ when op conjugates: conjugate_a stays); ā from d op(a) = -b̄ xᵀ (left) or -xᵀ b̄
+// (right) through op's transpose (which conjugates back), restricted to the triangle read.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> out, std::span<const Array> ct,
                        const Params& p) {
-  real_derivatives_only("triangular_solve", out[0]);
   if (!ct[0].valid()) return {Array(), Array()};
   Flags f(p);
-  Array bbar = triangular_solve(x[0], ct[0], f.left, f.lower, !f.trans, f.unit);
+  Array bbar = triangular_solve(x[0], ct[0], f.left, f.lower, !f.trans, f.unit, f.conj);
   Array dop = lax::neg(f.left ? mm(bbar, mT(out[0])) : mm(mT(out[0]), bbar));
-  return {triangle(f.trans ? mT(dop) : dop, f), bbar};
+  return {triangle(op(dop, f), f), bbar};
 }
 
 }  // namespace

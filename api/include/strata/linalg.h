@@ -1,8 +1,8 @@
 // strata/linalg.h — linear algebra (jax.numpy.linalg and jax.lax.linalg), batched over leading
 // dimensions: a [..., m, n] is a batch of m × n matrices. f32, f64, c64 and c128 (integers and
 // bools are promoted to a float first; f16/bf16 are refused with a DTypeError, as LAPACK has
-// none). Complex matrices: every decomposition and function here, eagerly and compiled; their
-// derivatives are not implemented yet (a ValueError naming the decomposition).
+// none). Complex matrices: every decomposition and function here, eagerly and compiled, with
+// derivatives in JAX's convention (grad of a real loss is ∂L/∂x − i·∂L/∂y; st::holomorphic).
 //
 // The decompositions (cholesky, triangular_solve, lu, qr, eigh, svd, eig) are primitives: eager
 // through Eigen, compiled as calls into the same code, differentiable (JAX's rules) and
@@ -20,6 +20,8 @@
 // differentiable in exact arithmetic, but these rules do not see that. For svd, u and vt with
 // m ≠ n also divide by the singular values (undefined at a zero one), and full_matrices=true is
 // differentiable only for square matrices (as in JAX); qr for m >= n, full only when square.
+// Complex eigen- and singular vectors are defined up to a phase per column: only functions of
+// them that do not see that phase (|v|, v diag(f(w)) vᴴ, u diag(s) vᴴ) have derivatives.
 #pragma once
 
 #include <optional>
