@@ -388,13 +388,15 @@ LogicalResult argExtremum(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
-// custom_vjp_call: its `fun` becomes a private function that the caller calls.
-LogicalResult customVjpCall(Eqn& q, SmallVectorImpl<Value>& r) {
+// custom_vjp_call, custom_jvp_call: their `fun` becomes a private function that the caller calls
+// (the derivative rules are the tracer's business).
+LogicalResult customCall(Eqn& q, SmallVectorImpl<Value>& r) {
   using JaxprPtr = std::shared_ptr<const st::JaxprImpl>;
   const JaxprPtr* fun = q.param<JaxprPtr>("fun", "a jaxpr");
   if (!fun || !*fun) return failure();
   func::FuncOp callee =
-      q.lowerer.lowerFunction(**fun, q.lowerer.uniqueName("custom_vjp_fun"), /*embedConsts=*/true);
+      q.lowerer.lowerFunction(**fun, q.lowerer.uniqueName(q.e.prim->name == "custom_jvp_call" ? "custom_jvp_fun" : "custom_vjp_fun"),
+                              /*embedConsts=*/true);
   if (!callee) return failure();
   auto call = func::CallOp::create(q.b, q.loc, callee, q.operands);
   r.append(call.result_begin(), call.result_end());
@@ -849,7 +851,8 @@ const Entry kLowerings[] = {
     {"argmax", argExtremum<true>, "strata.reduce"},
     {"dot_general", dotGeneral, "strata.dot_general"},
     {"stop_gradient", identity, nullptr},
-    {"custom_vjp_call", customVjpCall, nullptr},
+    {"custom_vjp_call", customCall, nullptr},
+    {"custom_jvp_call", customCall, nullptr},
     {"cond", cond, nullptr},
     {"while", whileLoop, "strata.while"},
     {"scan", scan, "strata.while"},

@@ -25,7 +25,7 @@ namespace mlir::strata {
 //    argument attribute `strata.constvar`: a caller passes their values first);
 //  - each equation becomes ops located at its SourceLoc (the user's file:line:col), or at
 //    `fallback` when it has none;
-//  - sub-jaxprs (custom_vjp_call's `fun`) become private functions that @main calls.
+//  - sub-jaxprs (custom_vjp_call's and custom_jvp_call's `fun`) become private functions that @main calls.
 // Returns null after emitting a diagnostic when an equation cannot be lowered; never throws.
 OwningOpRef<ModuleOp> lowerJaxprToStrata(MLIRContext& context, const ::strata::JaxprImpl& jaxpr,
                                          Location fallback);
@@ -36,7 +36,7 @@ RankedTensorType tensorType(MLIRContext* ctx, const ::strata::AbstractValue& av)
 DenseElementsAttr denseOf(RankedTensorType type, const ::strata::Array& a);
 
 // The dialect op the primitive named `primitive` lowers to ("strata.exponential"), or "" for
-// a primitive that lowers to none (stop_gradient, custom_vjp_call) or is unknown.
+// a primitive that lowers to none (stop_gradient, custom_vjp_call, custom_jvp_call) or is unknown.
 llvm::StringRef loweredOpName(llvm::StringRef primitive);
 
 }  // namespace mlir::strata

@@ -42,7 +42,7 @@ JvpResult jvp(const JaxprImpl& j, std::span<const Array> primals, std::span<cons
       tins.push_back(read_t(a));
       any = any || tins.back().valid();
     }
-    std::vector<Array> outs = bind(*e.prim, ins, e.params, e.loc);
+    std::vector<Array> outs = strata::bind(*e.prim, ins, e.params, e.loc);
     if (any && !e.prim->has(kNotDifferentiable)) {
       if (!e.prim->jvp) missing_rule(*e.prim, "jvp");
       std::vector<Array> touts = e.prim->jvp(ins, tins, outs, e.params);
@@ -82,7 +82,7 @@ std::shared_ptr<JaxprImpl> vjp_program(const JaxprImpl& j, const std::vector<boo
         reached = reached || (!a.is_literal() && depends[a.var]);
       }
       for (int v : e.outputs) depends[v] = reached;
-      std::vector<Array> outs = bind(*e.prim, ins, e.params, e.loc);
+      std::vector<Array> outs = strata::bind(*e.prim, ins, e.params, e.loc);
       for (size_t i = 0; i < outs.size(); ++i) env[e.outputs[i]] = std::move(outs[i]);
     }
     // Seed: each output's cotangent (an output may appear twice; cotangents add).
@@ -173,7 +173,7 @@ Partial partial_eval(const JaxprImpl& j, std::span<const Array> known, size_t nu
     if (all_known) {
       ins.clear();
       for (const Atom& a : e.inputs) ins.push_back(a.is_literal() ? a.literal : env[a.var]);
-      std::vector<Array> outs = bind(*e.prim, ins, e.params, e.loc);
+      std::vector<Array> outs = strata::bind(*e.prim, ins, e.params, e.loc);
       for (size_t i = 0; i < outs.size(); ++i) {
         env[e.outputs[i]] = std::move(outs[i]);
         is_known[e.outputs[i]] = true;
@@ -225,6 +225,28 @@ VjpResult vjp(const JaxprImpl& j, std::span<const Array> primals, const std::vec
   r.outputs = std::move(p.known_outputs);
   r.backward = std::make_shared<Backward>(Backward{std::move(p.residuals), std::move(p.unknown)});
   return r;
+}
+
+std::vector<Array> linear_transpose(const LinearFn& f, std::span<const AbstractValue> avals,
+                                    std::span<const Array> cotangents) {
+  auto trace = begin_trace();
+  std::shared_ptr<JaxprImpl> lin;
+  try {
+    std::vector<Array> ins;
+    for (const AbstractValue& av : avals) ins.push_back(new_input(*trace, av));
+    std::vector<Array> outs = f(ins);
+    lin = end_trace(*trace, outs);
+  } catch (...) {
+    abandon_trace(*trace);
+    throw;
+  }
+  if (lin->outvars.size() != cotangents.size())
+    throw Error("internal: linear_transpose: " + std::to_string(cotangents.size()) + " cotangents for " +
+                std::to_string(lin->outvars.size()) + " outputs");
+  std::vector<Array> zeros;
+  for (const AbstractValue& av : avals) zeros.push_back(lax::zeros(av));
+  VjpResult v = vjp(*lin, zeros, std::vector<bool>(avals.size(), true), cotangents.size(), "linear_transpose");
+  return (*v.backward)(cotangents);
 }
 
 void dead_code_elimination(JaxprImpl& j) {

@@ -4,6 +4,7 @@
 // binding their equations there — which is how grad composes with jit and with itself.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -53,6 +54,15 @@ struct VjpResult {
 };
 VjpResult vjp(const JaxprImpl& j, std::span<const Array> primals, const std::vector<bool>& wrt,
               size_t num_ct, const char* who);
+
+// The transpose of `f`, a function linear in its inputs (of types `avals`): the cotangent of
+// each input from one cotangent per output (null = zero), under the pairing Re Σ a·b. f is
+// traced once and transposed by reverse mode (its VJP at zero), in the current context — so
+// inside a rule it binds into the trace being built. Values f captures are constants of it.
+// How VJPs come from JVP rules: custom_jvp_call's, the complex linear-algebra primitives'.
+using LinearFn = std::function<std::vector<Array>(std::span<const Array>)>;
+std::vector<Array> linear_transpose(const LinearFn& f, std::span<const AbstractValue> avals,
+                                    std::span<const Array> cotangents);
 
 // Removes equations whose outputs no output needs (in place).
 void dead_code_elimination(JaxprImpl& j);

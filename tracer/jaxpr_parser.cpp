@@ -463,7 +463,8 @@ class Parser {
     const RawValue* body = nullptr;
     for (const char* key : {"jaxpr", "call_jaxpr", "fun_jaxpr"})
       if (!body) body = raw_param(q, key);
-    if (q.name == "custom_vjp_call" && !body) return false;  // strata's own (fun, fwd, bwd)
+    // strata's own: custom_vjp_call[fun, fwd, bwd], custom_jvp_call[fun, jvp].
+    if ((q.name == "custom_vjp_call" || q.name == "custom_jvp_call") && !body) return false;
     if (!body || body->kind != RawValue::kJaxpr) fail(q.prim, "expects `" + q.name + "` to hold its program as jaxpr=...");
     const JaxprImpl& sub = *body->jaxprs.at(0);
     if (!sub.constvars.empty()) fail(q.prim, "expects `" + q.name + "`'s program to have no constants");

@@ -94,6 +94,25 @@ void check_scalar_loss(const Jaxpr& j, const char* who, bool holomorphic) {
                      ", but a holomorphic function returns a complex value");
 }
 
+std::vector<Array> custom_jvp_call(const Jaxpr& fun, const Jaxpr& jvp, const std::vector<Array>& args) {
+  const JaxprImpl &f = *fun.impl(), &r = *jvp.impl();
+  const size_t n = f.outvars.size();
+  if (r.outvars.size() != 2 * n)
+    throw ValueError("custom_jvp: the jvp rule must return (outputs, tangents) with " + std::to_string(n) +
+                     " array(s) each, like the function, but returns " + std::to_string(r.outvars.size()) + " in all");
+  for (size_t i = 0; i < n; ++i) {
+    const AbstractValue& want = f.aval(f.outvars[i]);
+    for (size_t k : {i, n + i}) {
+      const AbstractValue& got = r.aval(r.outvars[k]);
+      if (got.shape != want.shape || (is_inexact(want.dtype) && got.dtype != want.dtype))
+        throw ShapeError(std::string("custom_jvp: the jvp rule's ") + (k < n ? "output " : "tangent ") + std::to_string(i) +
+                         " is " + got.str() + ", but the function's output " + std::to_string(i) + " is " + want.str());
+    }
+  }
+  Params p{{"fun", fun.impl()}, {"jvp", jvp.impl()}};
+  return strata::bind(prim::kCustomJvpCall, args, p, SourceLoc{"custom_jvp", 0, 0});
+}
+
 std::vector<Array> custom_vjp_call(const Jaxpr& fun, const Jaxpr& fwd, const Jaxpr& bwd, const std::vector<Array>& args) {
   const JaxprImpl& b = *bwd.impl();
   if (b.outvars.size() != args.size())

@@ -91,6 +91,19 @@ TEST(CpuPrimitives, CustomVjpCall) {
   expect_compiled_matches_eager(j, {x}, {}, {}, "custom_vjp_call");
 }
 
+TEST(CpuPrimitives, CustomJvpCall) {
+  auto softplus = st::custom_jvp(
+      [](const Array& x) { return st::log1p(st::exp(x)); },
+      [](const Array& x, const Array& t) { return std::make_pair(st::log1p(st::exp(x)), t * st::sigmoid(x)); });
+  Array x = of({-2, 0, 3, 100, -100}, {5}, st::f32);
+  st::Jaxpr j = st::make_jaxpr([&](const Array& v) { return softplus(v) * 2.0f; })(x);
+  ASSERT_EQ(j.primitive_names().front(), "custom_jvp_call") << j;
+  expect_compiled_matches_eager(j, {x}, {}, {}, "custom_jvp_call");
+  // Its gradient program (the rule transposed) compiles too.
+  st::Jaxpr g = st::make_jaxpr(st::grad([&](const Array& v) { return st::sum(softplus(v)); }))(x);
+  expect_compiled_matches_eager(g, {x}, {}, {}, "grad of custom_jvp_call");
+}
+
 // The comparison itself catches wrong results: a value off by more than the tolerance, a nan
 // for a number, the wrong sign of zero, a wrong integer.
 TEST(CpuPrimitives, ComparisonDetectsWrongResults) {

@@ -209,6 +209,11 @@ TEST(JaxprParser, RoundTripsNestedJaxprParams) {
   st::Jaxpr j = st::make_jaxpr(f)(st::zeros({3}));
   EXPECT_NE(j.to_string().find("custom_vjp_call[\n      bwd={ lambda"), std::string::npos) << j;
   expect_round_trip(j);
+  auto log1pexp = st::custom_jvp([](st::Array x) { return st::log1p(st::exp(x)); },
+                                 [](st::Array x, st::Array t) { return std::make_pair(st::log1p(st::exp(x)), t * st::sigmoid(x)); });
+  st::Jaxpr k = st::make_jaxpr([&](st::Array x) { return log1pexp(x) * 2.0f; })(st::zeros({3}));
+  EXPECT_NE(k.to_string().find("custom_jvp_call["), std::string::npos) << k;
+  expect_round_trip(k);
 }
 
 namespace {

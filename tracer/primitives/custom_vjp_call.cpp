@@ -2,12 +2,11 @@
 // reverse-mode derivative is the user's: `fwd` computes (outputs..., residuals...) and `bwd`
 // maps (residuals..., output cotangents...) to one cotangent per input (st::custom_vjp).
 #include "../array_impl.h"
-#include "../jaxpr.h"
 #include "../batching.h"
+#include "../jaxpr.h"
 #include "ad_rules.h"
 #include "batch_rules.h"
-#include "control_flow.h"
-#include "common.h"
+#include "custom_calls.h"
 
 namespace strata {
 namespace {
@@ -15,18 +14,7 @@ namespace {
 using JaxprPtr = std::shared_ptr<const JaxprImpl>;
 
 std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params& p) {
-  const JaxprImpl& fun = *p.get<JaxprPtr>("fun");
-  if (in.size() != fun.invars.size())
-    throw ValueError("custom_vjp_call: expects " + std::to_string(fun.invars.size()) + " operands, but got " +
-                     std::to_string(in.size()));
-  for (size_t i = 0; i < in.size(); ++i) {
-    const AbstractValue& want = fun.vars[fun.invars[i]];
-    if (want.shape != in[i].shape || want.dtype != in[i].dtype)
-      throw ShapeError("custom_vjp_call: operand " + std::to_string(i) + " expects " + want.str() + ", but got " + in[i].str());
-  }
-  std::vector<AbstractValue> out;
-  for (const Atom& a : fun.outvars) out.push_back(fun.aval(a));
-  return out;
+  return custom_calls::rule("custom_vjp_call", in, *p.get<JaxprPtr>("fun"));
 }
 
 std::vector<Array> eval(std::span<const Array> in, const Params& p) {
@@ -53,23 +41,10 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
 // residuals and the cotangents) are all batched along 0 as well; the user's rule still applies
 // under grad of the vmapped function.
 batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
-  int64_t n = batching::batch_size(args, dims);
-  std::vector<Array> xs;
-  for (size_t i = 0; i < args.size(); ++i) xs.push_back(batching::front_or_repeat(args, dims, i, n));
-  auto batched = [n](const JaxprImpl& j, std::vector<AbstractValue> avals) {
-    for (AbstractValue& av : avals) av.shape.insert(av.shape.begin(), n);
-    return control_flow::trace_closed(avals, [&](std::span<const Array> in) {
-      batching::Result r = batching::batch_jaxpr(j, in, std::vector<int>(in.size(), 0));
-      std::vector<Array> outs;
-      for (size_t i = 0; i < r.outputs.size(); ++i)
-        outs.push_back(r.dims[i] == not_mapped ? batching::broadcast_batch(r.outputs[i], n)
-                                               : batching::move_dim(r.outputs[i], r.dims[i], 0));
-      return outs;
-    });
-  };
-  const JaxprImpl &fun = *p.get<JaxprPtr>("fun"), &fwd = *p.get<JaxprPtr>("fwd"), &bwd = *p.get<JaxprPtr>("bwd");
-  Params q{{"fun", batched(fun, control_flow::in_avals(fun))}, {"fwd", batched(fwd, control_flow::in_avals(fwd))},
-           {"bwd", batched(bwd, control_flow::in_avals(bwd))}};
+  auto [xs, n] = custom_calls::batch_front(args, dims);
+  Params q{{"fun", custom_calls::batched(*p.get<JaxprPtr>("fun"), n)},
+           {"fwd", custom_calls::batched(*p.get<JaxprPtr>("fwd"), n)},
+           {"bwd", custom_calls::batched(*p.get<JaxprPtr>("bwd"), n)}};
   std::vector<Array> out = lax::bind(prim::kCustomVjpCall, xs, q);
   return {out, std::vector<int>(out.size(), 0)};
 }

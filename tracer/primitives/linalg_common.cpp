@@ -5,7 +5,6 @@
 #include "../autodiff.h"
 #include "../batching.h"
 #include "ad_rules.h"
-#include "control_flow.h"
 #include "batch_rules.h"
 #include "../kernels/linalg.h"
 #include "strata/errors.h"
@@ -79,23 +78,22 @@ std::vector<Array> transpose_of_jvp(const Primitive& prim, std::span<const Array
       ins.push_back(i);
       avals.push_back(detail::aval_of(x[i]));
     }
+  std::vector<Array> cts;
   for (size_t k = 0; k < ct.size(); ++k)
-    if (ct[k].valid()) outs.push_back(k);
+    if (ct[k].valid()) {
+      outs.push_back(k);
+      cts.push_back(ct[k]);
+    }
   if (ins.empty() || outs.empty()) return result;
-  JaxprPtr lin = control_flow::trace_closed(avals, [&](std::span<const Array> t) {
+  auto jvp_of_tangents = [&](std::span<const Array> t) {
     std::vector<Array> tangents(x.size());
     for (size_t k = 0; k < ins.size(); ++k) tangents[ins[k]] = t[k];
     std::vector<Array> touts = prim.jvp(x, tangents, out, p);
     std::vector<Array> r;
     for (size_t k : outs) r.push_back(ad::instantiate(k < touts.size() ? touts[k] : Array(), detail::aval_of(out[k])));
     return r;
-  });
-  // Linear in the tangents: its VJP at any point (zeros) is the transpose.
-  std::vector<Array> zeros, cts;
-  for (const AbstractValue& av : avals) zeros.push_back(lax::zeros(av));
-  for (size_t k : outs) cts.push_back(ct[k]);
-  ad::VjpResult v = ad::vjp(*lin, zeros, std::vector<bool>(ins.size(), true), outs.size(), "linalg");
-  std::vector<Array> g = (*v.backward)(cts);
+  };
+  std::vector<Array> g = ad::linear_transpose(jvp_of_tangents, avals, cts);
   for (size_t k = 0; k < ins.size(); ++k) result[ins[k]] = g[k];
   return result;
 }

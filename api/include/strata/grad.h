@@ -59,6 +59,8 @@ std::pair<std::vector<Array>, std::vector<Array>> jvp_jaxpr(const Jaxpr& j, cons
 void check_differentiable(const Array& leaf, int argument, std::size_t leaf_index, const char* who, bool holomorphic);
 // Checks that a grad function's first output is a 0-d loss: real, or complex with holomorphic.
 void check_scalar_loss(const Jaxpr& j, const char* who, bool holomorphic);
+// Binds custom_jvp_call after checking the rule's outputs (outputs..., tangents...) against fun's.
+std::vector<Array> custom_jvp_call(const Jaxpr& fun, const Jaxpr& jvp, const std::vector<Array>& args);
 // Binds custom_vjp_call.
 std::vector<Array> custom_vjp_call(const Jaxpr& fun, const Jaxpr& fwd, const Jaxpr& bwd,
                                    const std::vector<Array>& args);
@@ -231,6 +233,31 @@ auto grad(F f, Opt... opt) {
     auto [value, g] = vg(args...);
     if constexpr (aux) return std::make_pair(std::move(g), std::move(value.second));
     else return g;
+  };
+}
+
+// custom_jvp(f, jvp) (jax.custom_jvp with defjvp): a function that computes f but differentiates
+// with the user's forward-mode rule: jvp(primals..., tangents...) — the arguments, then one
+// tangent per argument, shaped like them — returns (f(primals...), the tangent of the output),
+// the tangent a pytree like f's result. jvp, jacfwd use the rule; grad, vjp and jacrev transpose
+// it, so it must be linear in the tangents (JAX's requirement). Zero tangents arrive as zeros.
+//   auto log1pexp = st::custom_jvp(
+//       [](st::Array x) { return st::log1p(st::exp(x)); },
+//       [](st::Array x, st::Array t) { return std::make_pair(st::log1p(st::exp(x)), t * st::sigmoid(x)); });
+template <class F, class J>
+auto custom_jvp(F f, J jvp) {
+  return [f = std::move(f), jvp = std::move(jvp)](const auto&... args) mutable {
+    detail::TraceScope fun_scope;
+    auto out = detail::call_traced(fun_scope, f, args...);
+    Jaxpr fun = fun_scope.finish(tree_flatten(out));
+    detail::TraceScope jvp_scope;
+    auto rule_out = detail::call_traced(jvp_scope, jvp, args..., args...);
+    std::vector<Array> rule_leaves = tree_flatten(rule_out.first);
+    std::vector<Array> tangent_leaves = tree_flatten(rule_out.second);
+    rule_leaves.insert(rule_leaves.end(), tangent_leaves.begin(), tangent_leaves.end());
+    Jaxpr rule = jvp_scope.finish(rule_leaves);
+    std::vector<Array> results = detail::custom_jvp_call(fun, rule, detail::flatten_all(args...));
+    return tree_unflatten(detail::strip(out), results);
   };
 }
 

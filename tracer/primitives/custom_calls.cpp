@@ -1,0 +1,46 @@
+// tracer/primitives/custom_calls.cpp — see custom_calls.h.
+#include "custom_calls.h"
+
+#include "../batching.h"
+#include "batch_rules.h"
+#include "control_flow.h"
+#include "strata/errors.h"
+
+namespace strata::custom_calls {
+
+std::vector<AbstractValue> rule(const char* name, std::span<const AbstractValue> in, const JaxprImpl& fun) {
+  if (in.size() != fun.invars.size())
+    throw ValueError(std::string(name) + ": expects " + std::to_string(fun.invars.size()) + " operands, but got " +
+                     std::to_string(in.size()));
+  for (size_t i = 0; i < in.size(); ++i) {
+    const AbstractValue& want = fun.vars[fun.invars[i]];
+    if (want.shape != in[i].shape || want.dtype != in[i].dtype)
+      throw ShapeError(std::string(name) + ": operand " + std::to_string(i) + " expects " + want.str() + ", but got " +
+                       in[i].str());
+  }
+  std::vector<AbstractValue> out;
+  for (const Atom& a : fun.outvars) out.push_back(fun.aval(a));
+  return out;
+}
+
+std::shared_ptr<const JaxprImpl> batched(const JaxprImpl& j, int64_t n) {
+  std::vector<AbstractValue> avals = control_flow::in_avals(j);
+  for (AbstractValue& av : avals) av.shape.insert(av.shape.begin(), n);
+  return control_flow::trace_closed(avals, [&](std::span<const Array> in) {
+    batching::Result r = batching::batch_jaxpr(j, in, std::vector<int>(in.size(), 0));
+    std::vector<Array> outs;
+    for (size_t i = 0; i < r.outputs.size(); ++i)
+      outs.push_back(r.dims[i] == not_mapped ? batching::broadcast_batch(r.outputs[i], n)
+                                             : batching::move_dim(r.outputs[i], r.dims[i], 0));
+    return outs;
+  });
+}
+
+std::pair<std::vector<Array>, int64_t> batch_front(std::span<const Array> args, std::span<const int> dims) {
+  int64_t n = batching::batch_size(args, dims);
+  std::vector<Array> xs;
+  for (size_t i = 0; i < args.size(); ++i) xs.push_back(batching::front_or_repeat(args, dims, i, n));
+  return {xs, n};
+}
+
+}  // namespace strata::custom_calls

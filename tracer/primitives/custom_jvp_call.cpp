@@ -1,0 +1,83 @@
+// tracer/primitives/custom_jvp_call.cpp — `custom_jvp_call[fun, jvp]`: calls `fun`, whose
+// forward-mode derivative is the user's: `jvp` maps (primals..., tangents...) to (outputs...,
+// output tangents...) (st::custom_jvp, jax.custom_jvp). Reverse mode transposes that rule, so it
+// must be linear in the tangents, as JAX requires.
+#include "../array_impl.h"
+#include "../autodiff.h"
+#include "../batching.h"
+#include "../jaxpr.h"
+#include "ad_rules.h"
+#include "batch_rules.h"
+#include "custom_calls.h"
+
+namespace strata {
+namespace {
+
+using JaxprPtr = std::shared_ptr<const JaxprImpl>;
+
+std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params& p) {
+  return custom_calls::rule("custom_jvp_call", in, *p.get<JaxprPtr>("fun"));
+}
+
+std::vector<Array> eval(std::span<const Array> in, const Params& p) { return eval_jaxpr(*p.get<JaxprPtr>("fun"), in); }
+
+// The user's rule on (primals..., tangents...), zero tangents instantiated (JAX's default):
+// the output tangents.
+std::vector<Array> user_tangents(std::span<const Array> x, std::span<const Array> t, const Params& p) {
+  const JaxprImpl& rule = *p.get<JaxprPtr>("jvp");
+  std::vector<Array> args(x.begin(), x.end());
+  for (size_t i = 0; i < x.size(); ++i) args.push_back(ad::instantiate(t[i], detail::aval_of(x[i])));
+  std::vector<Array> r = eval_jaxpr(rule, args);
+  return std::vector<Array>(r.begin() + static_cast<std::ptrdiff_t>(r.size() / 2), r.end());
+}
+
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array>, const Params& p) {
+  return user_tangents(x, t, p);
+}
+
+// The rule transposed in the tangents (the primals fixed): one cotangent per float operand.
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params& p) {
+  std::vector<size_t> ins;
+  std::vector<AbstractValue> avals;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (is_inexact(x[i].dtype())) {
+      ins.push_back(i);
+      avals.push_back(detail::aval_of(x[i]));
+    }
+  std::vector<Array> result(x.size());
+  if (ins.empty()) return result;
+  auto tangents_of = [&](std::span<const Array> ts) {
+    std::vector<Array> t(x.size());
+    for (size_t k = 0; k < ins.size(); ++k) t[ins[k]] = ts[k];
+    return user_tangents(x, t, p);
+  };
+  std::vector<Array> cts;
+  for (size_t i = 0; i < y.size(); ++i) cts.push_back(is_inexact(y[i].dtype()) ? ct[i] : Array());
+  std::vector<Array> g = ad::linear_transpose(tangents_of, avals, cts);
+  for (size_t k = 0; k < ins.size(); ++k) result[ins[k]] = g[k];
+  return result;
+}
+
+// vmap: fun and the rule batched along dimension 0 (as custom_vjp_call's), so the user's rule
+// still applies to the vmapped function.
+batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
+  auto [xs, n] = custom_calls::batch_front(args, dims);
+  Params q{{"fun", custom_calls::batched(*p.get<JaxprPtr>("fun"), n)},
+           {"jvp", custom_calls::batched(*p.get<JaxprPtr>("jvp"), n)}};
+  std::vector<Array> out = lax::bind(prim::kCustomJvpCall, xs, q);
+  return {out, std::vector<int>(out.size(), 0)};
+}
+
+}  // namespace
+
+const Primitive prim::kCustomJvpCall{
+    .name = "custom_jvp_call",
+    .traits = kTakesComplex,
+    .shape_rule = rule,
+    .eval = eval,
+    .jvp = jvp,
+    .vjp = vjp,
+    .batch = batch,
+};
+
+}  // namespace strata
