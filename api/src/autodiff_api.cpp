@@ -2,6 +2,8 @@
 #include "autodiff.h"
 #include "lax.h"
 #include "op_helpers.h"
+#include "primitives/ad_rules.h"
+#include "trace.h"
 #include "strata/grad.h"
 
 namespace strata {
@@ -92,6 +94,92 @@ void check_scalar_loss(const Jaxpr& j, const char* who, bool holomorphic) {
   if (!is_complex(av.dtype) && holomorphic)
     throw ValueError(std::string(who) + " with holomorphic: the function returns " + av.str() +
                      ", but a holomorphic function returns a complex value");
+}
+
+struct Linearized {
+  std::vector<Array> residuals;
+  std::shared_ptr<JaxprImpl> program;  // (residuals..., tangents of the float primals...) -> output tangents
+  std::vector<AbstractValue> primal_types, output_types;
+};
+
+std::pair<std::vector<Array>, std::shared_ptr<const Linearized>> linearize_jaxpr(const Jaxpr& j,
+                                                                                  const std::vector<Array>& primals) {
+  const JaxprImpl& f = *j.impl();
+  auto l = std::make_shared<Linearized>();
+  std::vector<AbstractValue> avals;
+  for (const Array& p : primals) {
+    l->primal_types.push_back(api::aval(p, "linearize"));
+    avals.push_back(l->primal_types.back());
+  }
+  for (const AbstractValue& av : l->primal_types)
+    if (is_inexact(av.dtype)) avals.push_back(av);
+  for (const Atom& a : f.outvars) l->output_types.push_back(f.aval(a));
+  // The JVP as a program of (primals..., float tangents...) -> (outputs..., output tangents...).
+  auto trace = begin_trace();
+  std::shared_ptr<JaxprImpl> jvp;
+  try {
+    std::vector<Array> ins;
+    for (const AbstractValue& av : avals) ins.push_back(new_input(*trace, av));
+    std::vector<Array> ps(ins.begin(), ins.begin() + static_cast<std::ptrdiff_t>(primals.size())), ts(primals.size());
+    for (size_t i = 0, k = primals.size(); i < primals.size(); ++i)
+      if (is_inexact(l->primal_types[i].dtype)) ts[i] = ins[k++];
+    ad::JvpResult r = ad::jvp(f, ps, ts);
+    std::vector<Array> outs = r.outputs;
+    for (size_t i = 0; i < r.tangents.size(); ++i) outs.push_back(ad::instantiate(r.tangents[i], l->output_types[i]));
+    jvp = end_trace(*trace, outs);
+  } catch (...) {
+    abandon_trace(*trace);
+    throw;
+  }
+  ad::Partial part = ad::partial_eval(*jvp, primals, f.outvars.size());
+  l->residuals = std::move(part.residuals);
+  l->program = std::move(part.unknown);
+  return {std::move(part.known_outputs), l};
+}
+
+std::vector<Array> run_linearized(const Linearized& l, const std::vector<Array>& tangents) {
+  if (tangents.size() != l.primal_types.size())
+    throw ValueError("linearize: expects one tangent per primal leaf (" + std::to_string(l.primal_types.size()) +
+                     "), but got " + std::to_string(tangents.size()));
+  std::vector<Array> args = l.residuals;
+  for (size_t i = 0; i < tangents.size(); ++i) {
+    const AbstractValue& want = l.primal_types[i];
+    if (!is_inexact(want.dtype)) continue;
+    if (!tangents[i].valid()) {
+      args.push_back(lax::zeros(want));
+      continue;
+    }
+    const AbstractValue& got = api::aval(tangents[i], "linearize");
+    if (got.shape != want.shape || got.dtype != want.dtype)
+      throw ShapeError("linearize: tangent " + std::to_string(i) + " expects " + want.str() + " (the primal's type), but got " +
+                       got.str());
+    args.push_back(tangents[i]);
+  }
+  return eval_jaxpr(*l.program, args);
+}
+
+std::vector<Array> transpose_jaxpr(const Jaxpr& j, const std::vector<Array>& cotangents) {
+  const JaxprImpl& f = *j.impl();
+  if (cotangents.size() != f.outvars.size())
+    throw ValueError("linear_transpose: expects " + std::to_string(f.outvars.size()) +
+                     " cotangent arrays (one per output leaf), but got " + std::to_string(cotangents.size()));
+  std::vector<AbstractValue> avals;
+  for (int v : f.invars) {
+    if (!is_inexact(f.vars[v].dtype))
+      throw DTypeError("linear_transpose: input type " + f.vars[v].str() + " is not float or complex");
+    avals.push_back(f.vars[v]);
+  }
+  for (size_t i = 0; i < cotangents.size(); ++i) {
+    if (!cotangents[i].valid()) continue;
+    const AbstractValue &want = f.aval(f.outvars[i]), &got = api::aval(cotangents[i], "linear_transpose");
+    if (got.shape != want.shape || got.dtype != want.dtype)
+      throw ShapeError("linear_transpose: cotangent " + std::to_string(i) + " expects " + want.str() +
+                       " (the output's type), but got " + got.str());
+  }
+  std::vector<Array> g = ad::linear_transpose([&](std::span<const Array> in) { return eval_jaxpr(f, in); }, avals, cotangents);
+  for (size_t i = 0; i < g.size(); ++i)
+    if (!g[i].valid()) g[i] = lax::zeros(avals[i]);
+  return g;
 }
 
 std::vector<Array> custom_jvp_call(const Jaxpr& fun, const Jaxpr& jvp, const std::vector<Array>& args) {

@@ -100,3 +100,32 @@ TEST(CustomJvp, IntegerArgumentsAndBadRules) {
   EXPECT_NE(m.find("custom_jvp: the jvp rule's tangent 0 is f64[]"), std::string::npos) << m;
   EXPECT_NE(m.find("f64[2]"), std::string::npos) << m;
 }
+
+// linearize (jax.linearize): the JVP's linear part, run per tangent; linear_transpose
+// (jax.linear_transpose): the transpose of a linear function, complex ones included.
+TEST(Linearize, EqualsJvpAndTransposeEqualsVjp) {
+  auto f = [](const Array& x, const Array& w) { return std::make_pair(st::tanh(st::matmul(w, x)), st::sum(x * x)); };
+  Array x = vec({0.3, -0.5, 0.9}), w = st::reshape(vec({0.1, 0.2, 0.3, -0.4, 0.5, -0.6}), {2, 3});
+  auto [y, f_jvp] = st::linearize(f, x, w);
+  expect_values(y.first, st::testing::flat_parts(f(x, w).first), 1e-15, "value");
+  for (uint64_t seed : {1, 2}) {
+    Array tx = st::testing::random_normal_like(x, seed), tw = st::testing::random_normal_like(w, seed + 10);
+    auto lin = f_jvp(tx, tw);
+    auto want = st::jvp([&](const Array& a, const Array& b) { return f(a, b); }, std::make_tuple(x, w), std::make_tuple(tx, tw)).second;
+    expect_values(lin.first, st::testing::flat_parts(want.first), 1e-14, "linearized tangent");
+    expect_values(lin.second, {want.second.item<double>()}, 1e-14, "linearized tangent (sum)");
+  }
+  // linear_transpose of a linear map (complex): <c, A t> = <Aᵀ c, t> with the bilinear pairing.
+  Array a = st::complex(st::reshape(vec({1, 2, 3, 4, 5, 6}), {2, 3}), st::reshape(vec({0.5, -1, 0, 2, 1, -0.5}), {2, 3}));
+  auto lin_map = [&](const Array& v) { return st::matmul(a, v) + st::conj(v)[{st::Slice(0, 2)}]; };
+  Array v = st::testing::random_normal_like(st::astype(vec({0, 0, 0}), st::c128), 3);
+  Array c = st::testing::random_normal_like(st::astype(vec({0, 0}), st::c128), 4);
+  auto f_t = st::linear_transpose(lin_map, v);
+  Array g = std::get<0>(f_t(c));
+  EXPECT_EQ(g.dtype(), st::c128);
+  EXPECT_NEAR(st::testing::pairing(c, lin_map(v)), st::testing::pairing(g, v), 1e-12);
+  // Equal to the VJP (the map is linear).
+  auto [unused, pullback] = st::vjp(lin_map, v);
+  expect_values(st::real(g), st::testing::flat_parts(st::real(std::get<0>(pullback(c)))), 1e-14, "transpose = vjp");
+  expect_values(st::imag(g), st::testing::flat_parts(st::imag(std::get<0>(pullback(c)))), 1e-14, "transpose = vjp (imag)");
+}

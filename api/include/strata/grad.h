@@ -59,6 +59,14 @@ std::pair<std::vector<Array>, std::vector<Array>> jvp_jaxpr(const Jaxpr& j, cons
 void check_differentiable(const Array& leaf, int argument, std::size_t leaf_index, const char* who, bool holomorphic);
 // Checks that a grad function's first output is a 0-d loss: real, or complex with holomorphic.
 void check_scalar_loss(const Jaxpr& j, const char* who, bool holomorphic);
+struct Linearized;  // the linear part of a JVP and the values it reads
+// Runs j's JVP at `primals` with the tangents unknown: the outputs now, and the linear program.
+std::pair<std::vector<Array>, std::shared_ptr<const Linearized>> linearize_jaxpr(const Jaxpr& j,
+                                                                                  const std::vector<Array>& primals);
+// Output tangents from input tangents (one per primal leaf; null = zero).
+std::vector<Array> run_linearized(const Linearized& l, const std::vector<Array>& tangents);
+// Input cotangents of j, linear in its inputs, from output cotangents (null = zero).
+std::vector<Array> transpose_jaxpr(const Jaxpr& j, const std::vector<Array>& cotangents);
 // Binds custom_jvp_call after checking the rule's outputs (outputs..., tangents...) against fun's.
 std::vector<Array> custom_jvp_call(const Jaxpr& fun, const Jaxpr& jvp, const std::vector<Array>& args);
 // Binds custom_vjp_call.
@@ -122,6 +130,41 @@ template <class F, class A>
   requires(!std::is_same_v<std::decay_t<A>, std::tuple<>>)
 auto jvp(F f, const A& primal, const A& tangent) {
   return jvp(std::move(f), std::tuple<A>(primal), std::tuple<A>(tangent));
+}
+
+// linearize(f, primals...) → (f(primals...), f_jvp) with f_jvp(tangents...) the JVP at the
+// primals (jax.linearize): f and the nonlinear part of its JVP run once, now; each f_jvp call
+// runs only the linear part (a program of the tangents and the values it kept).
+template <class F, class... Args>
+auto linearize(F f, const Args&... primals) {
+  static_assert(((!is_static_v<Args>) && ...), "linearize: every primal must be a pytree of Arrays");
+  detail::TraceScope scope;
+  auto out = detail::call_traced(scope, f, primals...);
+  using Out = decltype(out);
+  Jaxpr j = scope.finish(tree_flatten(out));
+  auto [outputs, lin] = detail::linearize_jaxpr(j, detail::flatten_all(primals...));
+  Out proto = detail::strip(out);
+  auto f_jvp = [lin, proto](const Args&... tangents) {
+    return tree_unflatten(proto, detail::run_linearized(*lin, detail::flatten_all(tangents...)));
+  };
+  return std::make_pair(tree_unflatten(proto, outputs), std::move(f_jvp));
+}
+
+// linear_transpose(f, primals...) → f_t with f_t(cotangent) a tuple of one cotangent per
+// argument (jax.linear_transpose): f must be linear in its arguments, whose shapes and dtypes
+// the primals give (their values are not used). Complex values pair by Re Σ a·b, as vjp's.
+template <class F, class... Args>
+auto linear_transpose(F f, const Args&... primals) {
+  static_assert(((!is_static_v<Args>) && ...), "linear_transpose: every primal must be a pytree of Arrays");
+  detail::TraceScope scope;
+  auto out = detail::call_traced(scope, f, primals...);
+  using Out = decltype(out);
+  Jaxpr j = scope.finish(tree_flatten(out));
+  return [j, protos = std::make_tuple(detail::strip(primals)...)](const Out& ct) {
+    std::vector<Array> g = detail::transpose_jaxpr(j, tree_flatten(ct));
+    const Array* it = g.data();
+    return std::apply([&](const auto&... p) { return std::tuple<Args...>{tree::Tree<Args>::unflatten(p, it)...}; }, protos);
+  };
 }
 
 namespace detail {
