@@ -186,6 +186,31 @@ TEST(Complex, BinaryOpsEagerAndJit) {
   }
 }
 
+// A zero base (found by the differential fuzzer: eager gave std::pow's nan for 0^0, jit 1):
+// JAX's (XLA's) values — 0^0 = 1, 0^b = 0 for real b > 0, nan otherwise — eager and jit.
+TEST(Complex, PowerOfZeroAsJax) {
+  std::vector<c128> base(7, c128(0, 0)), expo = {{0, 0}, {2, 0}, {1, 1}, {-1, 0}, {0, 1}, {-1, 1}, {0.5, 0}};
+  base[6] = c128(-0.0, 0.0);
+  const double nan = std::nan("");
+  std::vector<c128> want = {{1, 0}, {0, 0}, {nan, nan}, {nan, nan}, {nan, nan}, {nan, nan}, {0, 0}};
+  for (st::DType t : {st::c64, st::c128}) {
+    Array x = st::astype(st::array(base, {7}), t), y = st::astype(st::array(expo, {7}), t);
+    auto pw = [](const Array& p, const Array& q) { return st::power(p, q); };
+    const Array results[] = {pw(x, y), st::jit(pw)(x, y)};
+    for (int path = 0; path < 2; ++path) {
+      std::vector<c128> got = st::astype(results[path], st::c128).to_vector<c128>();
+      for (size_t i = 0; i < want.size(); ++i) {
+        SCOPED_TRACE(std::string(path ? "jit " : "eager ") + std::string(st::short_name(t)) + " element " + std::to_string(i));
+        if (std::isnan(want[i].real())) {
+          EXPECT_TRUE(std::isnan(got[i].real()) && std::isnan(got[i].imag())) << got[i];
+        } else {
+          EXPECT_EQ(got[i], want[i]);
+        }
+      }
+    }
+  }
+}
+
 TEST(Complex, ReductionsMatmulAndDataMovement) {
   std::vector<c64> v;
   for (int i = 0; i < 12; ++i) v.push_back(c64(0.25f * i - 1, 0.5f - 0.125f * i));

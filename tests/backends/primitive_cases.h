@@ -477,8 +477,10 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"dot_general", dot_cases},
       {"stop_gradient", [] { return shape_op_cases("stop_gradient"); }},
       {"threefry2x32", threefry_cases},
-      // custom_vjp_call needs sub-programs: CustomVjpCall below builds it through the API.
+      // custom_vjp_call and custom_jvp_call need sub-programs: CpuPrimitives.CustomVjpCall and
+      // CustomJvpCall build them through the API.
       {"custom_vjp_call", [] { return std::vector<Case>{}; }},
+      {"custom_jvp_call", [] { return std::vector<Case>{}; }},
       // Control flow needs sub-programs too: tests/jit/test_control_flow_jit.cpp builds cond,
       // while and scan through the API and checks them against eager mode.
       {"cond", [] { return std::vector<Case>{}; }},
@@ -550,7 +552,7 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
 
 // Primitives whose params hold sub-programs: the table has no one-equation cases for them.
 inline bool needs_subprograms(std::string_view name) {
-  return name == "custom_vjp_call" || name == "cond" || name == "while" || name == "scan";
+  return name == "custom_vjp_call" || name == "custom_jvp_call" || name == "cond" || name == "while" || name == "scan";
 }
 
 

@@ -1,13 +1,14 @@
 // libFuzzer target: a random well-typed program built through the public API from the fuzzer's
 // bytes, run eagerly and under jit; the two must agree. The bytes choose the dtypes (all
-// thirteen), shapes (0-d, empty and broadcasting ones included), input values (edge values:
+// fifteen: complex c64 and c128 too), shapes (0-d, empty and broadcasting ones included), input values (edge values:
 // 0, -1, extremes, nan, inf, -0.0) and a chain of up to 16 ops from elementwise arithmetic,
 // comparisons and where, bit ops, conversions, reductions, cumulative ops, shape ops, matmul,
 // indexing (take, dynamic_slice, x[0]), concatenate, pad modes, argmax, clip, cond,
 // fori_loop, sort/argsort/top_k, reduce_window sum/max, flip, einsum, convolution
 // (conv_general_dilated: strides, padding, dilations, feature groups), gathers (x[int array])
 // and scatters (x.at(...).set/add/mul/min/max), scan (forward, reverse, carry or stacked
-// ys) and vmap of a chain of two of the other ops. Results must match bit for bit on integers
+// ys), complex parts (conj, real, imag, complex(x, y)), fft/ifft, and vmap of a chain of two
+// of the other ops. Results must match bit for bit on integers
 // and bools, and on floats up to a few ulps of the transcendental functions (nan where nan,
 // inf where inf). A user error (a DTypeError on
 // a float op of an integer, say) must be raised alike by both, never a crash.
@@ -33,8 +34,9 @@ struct Bytes {
   int pick(int k) { return next() % k; }
 };
 
-const st::DType kTypes[] = {st::bool_, st::i8, st::i16, st::i32, st::i64, st::u8, st::u16,
-                            st::u32,   st::u64, st::bf16, st::f16, st::f32, st::f64};
+const st::DType kTypes[] = {st::bool_, st::i8,  st::i16, st::i32, st::i64, st::u8,  st::u16, st::u32,
+                            st::u64,   st::bf16, st::f16, st::f32, st::f64, st::c64, st::c128};
+constexpr int kNumTypes = 15;
 
 st::Shape pick_shape(Bytes& b) {
   static const st::Shape kShapes[] = {{}, {1}, {5}, {3, 4}, {1, 4}, {3, 1}, {2, 3, 4}, {0}, {2, 0}, {17}};
@@ -48,10 +50,13 @@ st::Array make_input(Bytes& b, st::DType t, const st::Shape& shape) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   for (int64_t i = 0; i < n; ++i) v.push_back(kEdges[b.pick(20)]);
-  return st::array(v, shape, t);
+  if (!st::is_complex(t)) return st::array(v, shape, t);
+  std::vector<double> im;  // an imaginary part of edge values too
+  for (int64_t i = 0; i < n; ++i) im.push_back(kEdges[b.pick(20)]);
+  return st::astype(st::complex(st::array(v, shape, st::f64), st::array(im, shape, st::f64)), t);
 }
 
-constexpr int kNumOps = 52;
+constexpr int kNumOps = 55;
 constexpr int kChainOps = 46;  // the ops vmap chains: all but conv, indexing updates, scan, collectives, vmap
 
 // A 1-d convolution of x's elements (as N=1, C=1, W) by a kernel of y's first elements; when
@@ -91,7 +96,7 @@ st::Array apply(int op, const st::Array& x, const st::Array& y, int arg) {
     case 9: return st::where(st::less(x, y), x, y);
     case 10: return st::equal(x, y);
     case 11: return st::greater_equal(x, y);
-    case 12: return st::astype(x, kTypes[arg % 13]);
+    case 12: return st::astype(x, kTypes[arg % kNumTypes]);
     case 13: return st::sum(x, {}, false);
     case 14: return x.ndim() ? st::max(x, {arg % x.ndim()}) : st::max(x);
     case 15: return st::cumsum(x);
@@ -106,7 +111,18 @@ st::Array apply(int op, const st::Array& x, const st::Array& y, int arg) {
     case 24: return st::logical_and(x, y);
     case 25: return st::logical_not(x);
     case 26: return st::matmul(x, y);
-    case 27: return st::power(x, y);
+    // A complex power with a non-finite base or exponent has no agreed value: eager's std::pow
+    // (C's Annex G) and the compiled formula (MLIR's, XLA's) give 0, nan or inf differently;
+    // such operands are made 1.
+    case 27: {
+      if (!st::is_complex(x.dtype()) && !st::is_complex(y.dtype())) return st::power(x, y);
+      auto finite_or_one = [](const st::Array& v) {
+        if (!st::is_complex(v.dtype())) return v;
+        st::Array finite = st::logical_and(st::is_finite(st::real(v)), st::is_finite(st::imag(v)));
+        return st::where(finite, v, st::ones_like(v));
+      };
+      return st::power(finite_or_one(x), finite_or_one(y));
+    }
     case 28: return st::clz(x);
     case 29: return st::floor(x);
     // Indexing: y's elements as indices (out of bounds clamp, as JAX).
@@ -129,7 +145,7 @@ st::Array apply(int op, const st::Array& x, const st::Array& y, int arg) {
     case 37: return st::cond(st::greater(st::sum(st::astype(y, st::f32)), st::Array(0.0f)),
                              [](const st::Array& v) { return v + v; }, [](const st::Array& v) { return -v; }, x);
     case 38: return st::fori_loop(0, arg % 4, [](const st::Array& i, const st::Array& v) { return v * v - st::astype(i, v.dtype()); }, x);
-    case 39: return st::astype(x.ndim() ? x[0] : x, kTypes[arg % 13]);
+    case 39: return st::astype(x.ndim() ? x[0] : x, kTypes[arg % kNumTypes]);
     // Sorting and windows.
     case 40: return st::sort(x, x.ndim() ? std::optional<int>(arg % x.ndim()) : std::nullopt, arg % 2 == 1);
     case 41: return st::argsort(x, x.ndim() ? std::optional<int>(arg % x.ndim()) : std::nullopt, arg % 2 == 1);
@@ -197,6 +213,17 @@ st::Array apply(int op, const st::Array& x, const st::Array& y, int arg) {
       if (kind == 4 && x.shape()[0] < 2) return x;
       return st::vmap(per, {}, 0, "i")(x);
     }
+    // Complex numbers: parts, conjugates, construction from two real values, and the FFT.
+    case 51: return arg % 3 == 0 ? st::conj(x) : arg % 3 == 1 ? st::real(x) : st::imag(x);
+    case 52: {
+      const st::DType part = arg % 2 ? st::f64 : st::f32;
+      return st::complex(st::astype(x, part), st::astype(y, part));
+    }
+    case 53: {
+      if (!x.ndim() || x.shape().back() == 0) return x;
+      const st::Array z = st::is_complex(x.dtype()) ? x : st::astype(x, arg % 4 < 2 ? st::c64 : st::c128);
+      return arg % 2 ? st::fft::ifft(z) : st::fft::fft(z, x.shape().back() + arg % 3);
+    }
     // vmap of a chain of two ops of the mix along x's leading axis (y shared, or mapped too).
     default: {
       if (!x.ndim()) return x;
@@ -210,11 +237,19 @@ st::Array apply(int op, const st::Array& x, const st::Array& y, int arg) {
   }
 }
 
+// A float or complex array's values as doubles (complex: real parts, then imaginary parts).
+std::vector<double> parts(const st::Array& a) {
+  if (!st::is_complex(a.dtype())) return a.to_vector<double>();
+  std::vector<double> r = st::real(a).to_vector<double>(), i = st::imag(a).to_vector<double>();
+  r.insert(r.end(), i.begin(), i.end());
+  return r;
+}
+
 // The relative precision of the least precise float value a run went through: an f64 result
 // computed from an f32 exp carries the f32 exp's ulps.
 double g_eps = 0;
 double eps_of(st::DType t) {
-  return t == st::f64 ? 1e-9 : t == st::f32 ? 1e-4 : t == st::bf16 || t == st::f16 ? 2e-2 : 0;
+  return t == st::f64 || t == st::c128 ? 1e-9 : t == st::f32 || t == st::c64 ? 1e-4 : t == st::bf16 || t == st::f16 ? 2e-2 : 0;
 }
 
 // The largest finite magnitude of the float values the eager run went through (set while
@@ -233,8 +268,8 @@ struct Program {
       if (vals.back().size() > 4096) break;
       vals.push_back(apply(ops[s], vals.back(), vals[static_cast<size_t>(other[s]) % vals.size()], args[s]));
       g_eps = std::max(g_eps, eps_of(vals.back().dtype()));
-      if (g_record && st::is_floating(vals.back().dtype()))
-        for (double v : vals.back().to_vector<double>())
+      if (g_record && (st::is_floating(vals.back().dtype()) || st::is_complex(vals.back().dtype())))
+        for (double v : parts(vals.back()))
           if (std::isfinite(v)) g_scale = std::max(g_scale, std::abs(v));
     }
     return vals.back();
@@ -257,20 +292,30 @@ void compare(const st::Array& jit, const st::Array& eager) {
     fail("jit gave " + st::type_string(jit.dtype(), jit.shape()) + ", eager " + st::type_string(eager.dtype(), eager.shape()));
   // Integers computed from floats (a conversion after lgamma, say) carry the floats' ulps,
   // magnified: 2.2e12 from an f32 is exact only to 2^18. They are compared as the floats are.
-  if (!st::is_floating(eager.dtype()) && (g_eps == 0 || eager.dtype() == st::bool_)) {
+  const bool inexact = st::is_floating(eager.dtype()) || st::is_complex(eager.dtype());
+  if (!inexact && (g_eps == 0 || eager.dtype() == st::bool_)) {
     bool same = std::equal(static_cast<const char*>(jit.data()), static_cast<const char*>(jit.data()) + jit.nbytes(),
                            static_cast<const char*>(eager.data()));
     if (!same) fail("values differ:\n  jit   " + jit.to_string() + "\n  eager " + eager.to_string());
     return;
   }
-  std::vector<double> a = jit.to_vector<double>(), b = eager.to_vector<double>();
+  std::vector<double> a = parts(jit), b = parts(eager);
   double eps = std::max(g_eps, eps_of(eager.dtype()));
   double scale = g_scale;
   for (double v : b)
     if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
+  // A complex element with a non-finite part is "infinite or nan" without a canonical form:
+  // C's Annex G products and quotients (eager's std::complex) and MLIR's formulas (jit) make
+  // different inf/nan pairs of one such value. Both non-finite is agreement.
+  const size_t half = a.size() / 2;
+  auto complex_nonfinite = [&](const std::vector<double>& v, size_t i) {
+    size_t re = i < half ? i : i - half;
+    return !std::isfinite(v[re]) || !std::isfinite(v[re + half]);
+  };
   for (size_t i = 0; i < a.size(); ++i) {
     if (std::isnan(a[i]) && std::isnan(b[i])) continue;
     if (a[i] == b[i]) continue;
+    if (st::is_complex(eager.dtype()) && complex_nonfinite(a, i) && complex_nonfinite(b, i)) continue;
     if (std::isfinite(a[i]) && std::isfinite(b[i]) && std::abs(a[i] - b[i]) <= eps * scale) continue;
     fail("element " + std::to_string(i) + " differs:\n  jit   " + jit.to_string() + "\n  eager " + eager.to_string());
   }
@@ -296,7 +341,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   int num_inputs = 1 + b.pick(3);
   std::vector<st::Array> inputs;
   for (int i = 0; i < num_inputs; ++i) {
-    st::DType t = kTypes[b.pick(13)];
+    st::DType t = kTypes[b.pick(kNumTypes)];
     inputs.push_back(make_input(b, t, pick_shape(b)));
   }
   Program prog;

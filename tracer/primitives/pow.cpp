@@ -1,6 +1,8 @@
 // tracer/primitives/pow.cpp — `pow`: x^y, elementwise. Floats follow C's pow; integers use
-// exact repeated squaring, with x^(negative) = 0 unless |x| = 1.
+// exact repeated squaring, with x^(negative) = 0 unless |x| = 1; complex numbers std::pow, but
+// a zero base as XLA: 0^0 = 1, 0^b = 0 for real b > 0, nan otherwise.
 #include <cmath>
+#include <limits>
 
 #include "ad_rules.h"
 #include "../kernels/wrapping.h"
@@ -21,6 +23,16 @@ struct Pow {
         base *= base;
       }
       return static_cast<T>(result);
+    } else if constexpr (elementwise::kIsComplex<T>) {
+      // A zero base as XLA (and so JAX, and the compiled code) has it: std::pow's exp(b log 0)
+      // gives nan for 0^0 and ±inf or 0 elsewhere.
+      if (a == T(0)) {
+        using R = typename T::value_type;
+        if (b == T(0)) return T(1);
+        if (b.imag() == 0 && b.real() > 0) return T(0);
+        return T(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
+      }
+      return std::pow(a, b);
     } else {
       return std::pow(a, b);
     }
