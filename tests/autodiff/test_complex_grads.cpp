@@ -6,6 +6,7 @@
 #include <complex>
 
 #include "check_grads.h"
+#include "test_util.h"
 #include "strata/strata.h"
 
 namespace st = strata;
@@ -103,23 +104,15 @@ TEST(ComplexGrads, WithRespectToComplexInputsAsJax) {
 
 TEST(ComplexGrads, ComplexInputsNeedARealLossOrHolomorphic) {
   Array z = st::complex(x0(), y0());
-  auto message = [](auto&& call) {
-    try {
-      call();
-    } catch (const st::Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  std::string m = message([&] { (void)st::grad([](const Array& a) { return st::sum(a * a); })(z); });
+  std::string m = st::testing::error_message<st::Error>([&] { (void)st::grad([](const Array& a) { return st::sum(a * a); })(z); });
   EXPECT_NE(m.find("complex value (c128[])"), std::string::npos) << m;
   EXPECT_NE(m.find("holomorphic"), std::string::npos) << m;
-  m = message([&] { (void)st::grad([](const Array& a) { return st::sum(a * a); }, st::holomorphic)(x0()); });
+  m = st::testing::error_message<st::Error>([&] { (void)st::grad([](const Array& a) { return st::sum(a * a); }, st::holomorphic)(x0()); });
   EXPECT_NE(m.find("needs complex inputs"), std::string::npos) << m;
   EXPECT_NE(m.find("f64[6]"), std::string::npos) << m;
-  m = message([&] { (void)st::grad([](const Array& a) { return st::sum(st::abs(a)); }, st::holomorphic)(z); });
+  m = st::testing::error_message<st::Error>([&] { (void)st::grad([](const Array& a) { return st::sum(st::abs(a)); }, st::holomorphic)(z); });
   EXPECT_NE(m.find("returns f64[]"), std::string::npos) << m;
-  m = message([&] { (void)st::grad([](const Array& a) { return st::sum(st::abs(a)); })(st::array(std::vector<int>{1, 2}, {2})); });
+  m = st::testing::error_message<st::Error>([&] { (void)st::grad([](const Array& a) { return st::sum(st::abs(a)); })(st::array(std::vector<int>{1, 2}, {2})); });
   EXPECT_NE(m.find("only floating-point and complex"), std::string::npos) << m;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "check_grads.h"
+#include "test_util.h"
 #include "strata/strata.h"
 
 namespace st = strata;
@@ -131,22 +132,14 @@ TEST(Jacobian, ComplexAsJax) {
   Array t = st::array(std::vector<double>{0.3, 1.1}, {2});
   expect_close(st::jacfwd([](const Array& a) { return st::exp(a * c128(0, 1)); })(t),
                st::diag(st::exp(t * c128(0, 1)) * c128(0, 1)), 1e-14, "jacfwd of exp(ix)");
-  auto message = [](auto&& call) {
-    try {
-      call();
-    } catch (const st::Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  std::string m = message([&] { (void)st::jacfwd(f)(z); });
+  std::string m = st::testing::error_message<st::Error>([&] { (void)st::jacfwd(f)(z); });
   EXPECT_NE(m.find("jacfwd needs real inputs"), std::string::npos) << m;
-  m = message([&] { (void)st::jacrev(f)(z); });
+  m = st::testing::error_message<st::Error>([&] { (void)st::jacrev(f)(z); });
   EXPECT_NE(m.find("jacrev needs real outputs"), std::string::npos) << m;
-  m = message([&] { (void)st::jacrev(f, st::holomorphic)(t); });
+  m = st::testing::error_message<st::Error>([&] { (void)st::jacrev(f, st::holomorphic)(t); });
   EXPECT_NE(m.find("needs complex inputs"), std::string::npos) << m;
-  m = message([&] { (void)st::jacrev(r, st::holomorphic)(z); });
+  m = st::testing::error_message<st::Error>([&] { (void)st::jacrev(r, st::holomorphic)(z); });
   EXPECT_NE(m.find("returns complex values"), std::string::npos) << m;
-  m = message([&] { (void)st::jacrev(r)(st::array(std::vector<int>{1, 2}, {2})); });
+  m = st::testing::error_message<st::Error>([&] { (void)st::jacrev(r)(st::array(std::vector<int>{1, 2}, {2})); });
   EXPECT_NE(m.find("only floating-point and complex"), std::string::npos) << m;
 }
