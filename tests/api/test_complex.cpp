@@ -186,27 +186,53 @@ TEST(Complex, BinaryOpsEagerAndJit) {
   }
 }
 
-// A zero base (found by the differential fuzzer: eager gave std::pow's nan for 0^0, jit 1):
-// JAX's (XLA's) values — 0^0 = 1, 0^b = 0 for real b > 0, nan otherwise — eager and jit.
-TEST(Complex, PowerOfZeroAsJax) {
-  std::vector<c128> base(7, c128(0, 0)), expo = {{0, 0}, {2, 0}, {1, 1}, {-1, 0}, {0, 1}, {-1, 1}, {0.5, 0}};
-  base[6] = c128(-0.0, 0.0);
-  const double nan = std::nan("");
-  std::vector<c128> want = {{1, 0}, {0, 0}, {nan, nan}, {nan, nan}, {nan, nan}, {nan, nan}, {0, 0}};
-  for (st::DType t : {st::c64, st::c128}) {
-    Array x = st::astype(st::array(base, {7}), t), y = st::astype(st::array(expo, {7}), t);
+// Zero and non-finite bases (found by the differential fuzzer: eager's std::pow gave nan for
+// 0^0, 0 for some infinite bases, where the compiled code gives 1, nan): jax.numpy.power's values
+// (jax 0.10.2, complex64), eager and jit.
+TEST(Complex, PowerEdgeCasesAsJax) {
+  const double nan = std::nan(""), inf = INFINITY;
+  std::vector<c128> base = {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {-0.0, 0}, {-inf, -inf}, {inf, 0}, {1e30, 0},
+                            {-inf, 1}, {nan, 0}, {1, 0}};
+  std::vector<c128> expo = {{0, 0}, {2, 0}, {1, 1}, {-1, 0}, {0, 1}, {-1, 1}, {0.5, 0}, {2, 1}, {0.5, 0}, {2, 0},
+                            {-1, 0}, {0, 0}, {nan, 1}};
+  std::vector<c128> want = {{1, 0}, {0, 0}, {nan, nan}, {nan, nan}, {nan, nan}, {nan, nan}, {0, 0}, {nan, nan},
+                            {inf, 0}, {inf, nan}, {nan, nan}, {1, 0}, {1, 0}};
+  for (st::DType t : {st::c64}) {
+    const int64_t n = static_cast<int64_t>(base.size());
+    Array x = st::astype(st::array(base, {n}), t), y = st::astype(st::array(expo, {n}), t);
     auto pw = [](const Array& p, const Array& q) { return st::power(p, q); };
     const Array results[] = {pw(x, y), st::jit(pw)(x, y)};
     for (int path = 0; path < 2; ++path) {
       std::vector<c128> got = st::astype(results[path], st::c128).to_vector<c128>();
       for (size_t i = 0; i < want.size(); ++i) {
         SCOPED_TRACE(std::string(path ? "jit " : "eager ") + std::string(st::short_name(t)) + " element " + std::to_string(i));
-        if (std::isnan(want[i].real())) {
-          EXPECT_TRUE(std::isnan(got[i].real()) && std::isnan(got[i].imag())) << got[i];
-        } else {
-          EXPECT_EQ(got[i], want[i]);
-        }
+        auto same = [](double g, double w) { return std::isnan(w) ? std::isnan(g) : g == w; };
+        EXPECT_TRUE(same(got[i].real(), want[i].real()) && same(got[i].imag(), want[i].imag())) << got[i] << " vs " << want[i];
       }
+    }
+  }
+}
+
+// Division without overflow in |b|² and with Annex G's infinities and zeros (found by the
+// differential fuzzer: eager gave nan for 0 / (0 + inf i), jit 0): jax.numpy's values
+// (jax 0.10.2, complex64), eager and jit.
+TEST(Complex, DivisionEdgeCasesAsJax) {
+  const double inf = INFINITY;
+  std::vector<c128> num = {{0, 0}, {0, 0}, {0, 0}, {1, 0}, {1, 0}, {1, 0}};
+  std::vector<c128> den = {{0, inf}, {-inf, 0}, {1e30, 1e30}, {0, inf}, {1e30, 1e30}, {3, 4}};
+  std::vector<c128> want = {{0, 0}, {-0.0, -0.0}, {0, 0}, {0, -0.0}, {5.000000015855384e-31, -5.000000015855384e-31},
+                            {0.11999999731779099, -0.1599999964237213}};
+  Array x = st::astype(st::array(num, {6}), st::c64), y = st::astype(st::array(den, {6}), st::c64);
+  auto dv = [](const Array& p, const Array& q) { return p / q; };
+  const Array results[] = {dv(x, y), st::jit(dv)(x, y)};
+  for (int path = 0; path < 2; ++path) {
+    std::vector<c64> got = results[path].to_vector<c64>();
+    for (size_t i = 0; i < want.size(); ++i) {
+      SCOPED_TRACE(std::string(path ? "jit" : "eager") + " element " + std::to_string(i));
+      EXPECT_NEAR(got[i].real(), want[i].real(), 1e-6 * std::abs(want[i].real())) << got[i];
+      EXPECT_NEAR(got[i].imag(), want[i].imag(), 1e-6 * std::abs(want[i].imag())) << got[i];
+      EXPECT_EQ(std::signbit(got[i].real()), std::signbit(want[i].real())) << got[i];
+      EXPECT_EQ(std::signbit(got[i].imag()), std::signbit(want[i].imag())) << got[i];
     }
   }
 }

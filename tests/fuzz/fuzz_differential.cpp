@@ -111,18 +111,7 @@ st::Array apply(int op, const st::Array& x, const st::Array& y, int arg) {
     case 24: return st::logical_and(x, y);
     case 25: return st::logical_not(x);
     case 26: return st::matmul(x, y);
-    // A complex power with a non-finite base or exponent has no agreed value: eager's std::pow
-    // (C's Annex G) and the compiled formula (MLIR's, XLA's) give 0, nan or inf differently;
-    // such operands are made 1.
-    case 27: {
-      if (!st::is_complex(x.dtype()) && !st::is_complex(y.dtype())) return st::power(x, y);
-      auto finite_or_one = [](const st::Array& v) {
-        if (!st::is_complex(v.dtype())) return v;
-        st::Array finite = st::logical_and(st::is_finite(st::real(v)), st::is_finite(st::imag(v)));
-        return st::where(finite, v, st::ones_like(v));
-      };
-      return st::power(finite_or_one(x), finite_or_one(y));
-    }
+    case 27: return st::power(x, y);
     case 28: return st::clz(x);
     case 29: return st::floor(x);
     // Indexing: y's elements as indices (out of bounds clamp, as JAX).

@@ -1,7 +1,8 @@
 // tracer/primitives/pow.cpp — `pow`: x^y, elementwise. Floats follow C's pow; integers use
-// exact repeated squaring, with x^(negative) = 0 unless |x| = 1; complex numbers std::pow, but
-// a zero base as XLA: 0^0 = 1, 0^b = 0 for real b > 0, nan otherwise.
+// exact repeated squaring, with x^(negative) = 0 unless |x| = 1; complex numbers as XLA and the
+// compiled code (complex_pow).
 #include <cmath>
+#include <complex>
 #include <limits>
 
 #include "ad_rules.h"
@@ -10,6 +11,26 @@
 
 namespace strata {
 namespace {
+
+// a^b of complex numbers as XLA computes it (and MLIR's complex.pow lowering, so eager agrees
+// with compiled code on every input, non-finite ones included): with r = |a|, t = arg a,
+// b = c + id: r^c e^(-d t) (cos, sin)(c t + d log r); and 1 for b = 0 or a = 1, 0^c = 0 for
+// c > 0, (+inf)^c = inf (c > 0) or 0 (c < 0) for real c. std::pow differs at a zero or
+// non-finite base (0^0 is nan there).
+template <class R>
+std::complex<R> complex_pow(std::complex<R> a, std::complex<R> b) {
+  using C = std::complex<R>;
+  const R ar = a.real(), ai = a.imag(), c = b.real(), d = b.imag();
+  const R inf = std::numeric_limits<R>::infinity();
+  if ((c == 0 && d == 0) || (ar == 1 && ai == 0)) return C(1, 0);
+  if (ar == inf && ai == 0 && d == 0 && c != 0) return c > 0 ? C(inf, 0) : C(0, 0);
+  const R r = std::hypot(ar, ai);
+  if (r == 0 && d == 0 && c > 0) return C(0, 0);
+  const R t = std::atan2(ai, ar);
+  const R q = std::pow(r, c) * std::exp(-d * t);
+  const R angle = c * t + d * std::log(r);
+  return C(q * std::cos(angle), q * std::sin(angle));
+}
 
 struct Pow {
   template <class T> T operator()(T a, T b) const {
@@ -24,15 +45,7 @@ struct Pow {
       }
       return static_cast<T>(result);
     } else if constexpr (elementwise::kIsComplex<T>) {
-      // A zero base as XLA (and so JAX, and the compiled code) has it: std::pow's exp(b log 0)
-      // gives nan for 0^0 and ±inf or 0 elsewhere.
-      if (a == T(0)) {
-        using R = typename T::value_type;
-        if (b == T(0)) return T(1);
-        if (b.imag() == 0 && b.real() > 0) return T(0);
-        return T(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
-      }
-      return std::pow(a, b);
+      return complex_pow(a, b);
     } else {
       return std::pow(a, b);
     }
