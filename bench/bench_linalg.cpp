@@ -1,6 +1,7 @@
 // bench/bench_linalg.cpp — issue 14's linear-algebra benchmarks (f32): Cholesky, solve and inverse
 // of a 2048×2048 matrix, SVD of 512×512 (u, s, vt reduced), inverse of a batch of 64 128×128
-// matrices, each under jit and eagerly (bench/run.sh prints jit's speed vs eager).
+// matrices, and a complex (c64) 512×512 matmul, each under jit and eagerly (bench/run.sh prints
+// jit's speed vs eager).
 // bench/linalg_jax.py times the same in JAX; bench/run_linalg.sh runs both.
 #include <benchmark/benchmark.h>
 
@@ -42,6 +43,13 @@ Array solve_rhs() { return st::random::normal(st::random::key(2), {2048}); }
 Array svd_input() { return st::random::normal(st::random::key(3), {512, 512}); }
 Array inv_input() { return st::random::normal(st::random::key(4), {64, 128, 128}) + st::eye(128) * 8.0f; }
 
+Array complex_input(uint64_t seed) {
+  return st::complex(st::random::normal(st::random::key(seed), {512, 512}), st::random::normal(st::random::key(seed + 1), {512, 512}));
+}
+auto cmatmul = [](const Array& x, const Array& y) { return st::matmul(x, y); };
+void BM_ComplexMatmul512_Jit(benchmark::State& s) { run(s, true, cmatmul, complex_input(5), complex_input(7)); }
+void BM_ComplexMatmul512_Eager(benchmark::State& s) { run(s, false, cmatmul, complex_input(5), complex_input(7)); }
+
 void BM_Cholesky2048_Jit(benchmark::State& s) { run(s, true, cholesky, spd(2048)); }
 void BM_Cholesky2048_Eager(benchmark::State& s) { run(s, false, cholesky, spd(2048)); }
 void BM_Solve2048_Jit(benchmark::State& s) { run(s, true, solve, spd(2048), solve_rhs()); }
@@ -64,6 +72,8 @@ LINALG_BENCH(BM_Svd512_Jit);
 LINALG_BENCH(BM_Svd512_Eager);
 LINALG_BENCH(BM_Inv64x128_Jit);
 LINALG_BENCH(BM_Inv64x128_Eager);
+LINALG_BENCH(BM_ComplexMatmul512_Jit);
+LINALG_BENCH(BM_ComplexMatmul512_Eager);
 
 }  // namespace
 

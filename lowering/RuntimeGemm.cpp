@@ -25,6 +25,7 @@
 #include "lowering/OutlinedFunction.h"
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -50,6 +51,10 @@ const char* typeSuffix(Type t) {
   if (t.isF16()) return "f16";
   if (t.isInteger(32)) return "i32";
   if (t.isInteger(64)) return "i64";
+  if (auto c = dyn_cast<ComplexType>(t)) {  // Eigen's complex GEMM, as the eager kernel's
+    if (c.getElementType().isF32()) return "c64";
+    if (c.getElementType().isF64()) return "c128";
+  }
   return nullptr;
 }
 
@@ -84,6 +89,13 @@ Touch touches(Operation* op, Value root) {
 }
 
 bool isZero(Value v) {
+  if (auto z = v.getDefiningOp<complex::ConstantOp>()) {
+    ArrayAttr parts = z.getValue();
+    return llvm::all_of(parts, [](Attribute a) {
+      auto f = dyn_cast<FloatAttr>(a);
+      return f && f.getValue().isZero();
+    });
+  }
   auto c = v.getDefiningOp<arith::ConstantOp>();
   if (!c) return false;
   Attribute a = c.getValue();

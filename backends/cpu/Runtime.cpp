@@ -211,6 +211,8 @@ STRATA_RT_DOT(i32, i32)
 STRATA_RT_DOT(i64, i64)
 STRATA_RT_DOT(bf16, bf16)
 STRATA_RT_DOT(f16, f16)
+STRATA_RT_DOT(c64, c64)
+STRATA_RT_DOT(c128, c128)
 #undef STRATA_RT_DOT
 
 // B = 1 only (the compiler fuses epilogues into 2-D dots).
@@ -381,6 +383,8 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {"strata_rt_dot_i64", reinterpret_cast<void*>(&strata_rt_dot_i64)},
       {"strata_rt_dot_bf16", reinterpret_cast<void*>(&strata_rt_dot_bf16)},
       {"strata_rt_dot_f16", reinterpret_cast<void*>(&strata_rt_dot_f16)},
+      {"strata_rt_dot_c64", reinterpret_cast<void*>(&strata_rt_dot_c64)},
+      {"strata_rt_dot_c128", reinterpret_cast<void*>(&strata_rt_dot_c128)},
       {"strata_rt_dot_ep_f32", reinterpret_cast<void*>(&strata_rt_dot_ep_f32)},
       {"strata_rt_dot_ep_f64", reinterpret_cast<void*>(&strata_rt_dot_ep_f64)},
       {abi::kParallelFor, reinterpret_cast<void*>(&strata_rt_parallel_for)},
