@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "primitives/ad_rules.h"
+#include "primitives/control_flow.h"
 #include "trace.h"
 
 namespace strata::ad {
@@ -229,17 +230,7 @@ VjpResult vjp(const JaxprImpl& j, std::span<const Array> primals, const std::vec
 
 std::vector<Array> linear_transpose(const LinearFn& f, std::span<const AbstractValue> avals,
                                     std::span<const Array> cotangents) {
-  auto trace = begin_trace();
-  std::shared_ptr<JaxprImpl> lin;
-  try {
-    std::vector<Array> ins;
-    for (const AbstractValue& av : avals) ins.push_back(new_input(*trace, av));
-    std::vector<Array> outs = f(ins);
-    lin = end_trace(*trace, outs);
-  } catch (...) {
-    abandon_trace(*trace);
-    throw;
-  }
+  JaxprPtr lin = control_flow::trace_closed(avals, f);
   if (lin->outvars.size() != cotangents.size())
     throw Error("internal: linear_transpose: " + std::to_string(cotangents.size()) + " cotangents for " +
                 std::to_string(lin->outvars.size()) + " outputs");
