@@ -143,3 +143,23 @@ TEST(Jacobian, ComplexAsJax) {
   m = st::testing::error_message<st::Error>([&] { (void)st::jacrev(r)(st::array(std::vector<int>{1, 2}, {2})); });
   EXPECT_NE(m.find("only floating-point and complex"), std::string::npos) << m;
 }
+
+// has_aux: f returns (output, aux); the result is (Jacobian, aux), for hessian too.
+TEST(Jacobian, HasAux) {
+  Array x = st::array(std::vector<double>{0.4, -0.6, 1.2}, {3});
+  auto f = [](const Array& a) { return std::make_pair(st::sin(a) * a[0], st::sum(a * a)); };
+  auto [jf, aux_f] = st::jacfwd(f, st::has_aux)(x);
+  auto [jr, aux_r] = st::jacrev(f, st::has_aux)(x);
+  Array want = st::jacfwd([&](const Array& a) { return f(a).first; })(x);
+  expect_close(jf, want, 1e-14, "jacfwd has_aux");
+  expect_close(jr, want, 1e-14, "jacrev has_aux");
+  EXPECT_NEAR(aux_f.item<double>(), 0.16 + 0.36 + 1.44, 1e-14);
+  EXPECT_NEAR(aux_r.item<double>(), 0.16 + 0.36 + 1.44, 1e-14);
+  auto loss = [](const Array& a) { return std::make_pair(st::sum(st::exp(a) * a), st::max(a)); };
+  auto [h, aux_h] = st::hessian(loss, st::has_aux)(x);
+  expect_close(h, st::hessian([&](const Array& a) { return loss(a).first; })(x), 1e-12, "hessian has_aux");
+  EXPECT_NEAR(aux_h.item<double>(), 1.2, 1e-15);
+  auto [jj, aux_j] = st::jit(st::jacrev(f, st::has_aux))(x);
+  expect_close(jj, want, 1e-13, "jit(jacrev has_aux)");
+  EXPECT_NEAR(aux_j.item<double>(), 0.16 + 0.36 + 1.44, 1e-14);
+}

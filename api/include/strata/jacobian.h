@@ -10,7 +10,8 @@
 // ones; hessian is jacfwd(jacrev(f)), as JAX's. All compose with jit, vmap and each other.
 //
 // Options, in any order: argnums<i, j, …> (default argnums<0>; several give a std::tuple with
-// one Jacobian per argument), holomorphic. The output may be a pytree of Arrays (the result has
+// one Jacobian per argument), holomorphic, has_aux (f returns (output, aux); the result is
+// (Jacobian, aux), aux from one more call of f; hessian(f, has_aux) likewise). The output may be a pytree of Arrays (the result has
 // its structure, each leaf replaced by its Jacobian); the differentiated arguments are Arrays.
 // With several argnums and a pytree output the nesting is argument first — result[j] is the
 // tree of Jacobians with respect to argument j — where JAX's puts the output tree outside
@@ -112,39 +113,51 @@ auto jacobian_wrt(F& f, const char* who, const Args&... args) {
 }
 
 template <bool kForward, bool kHolo, class F, int... I>
+auto jacobians(F& f, const char* who, const auto&... args) {
+  if constexpr (sizeof...(I) == 1) return jacobian_wrt<kForward, kHolo, I...>(f, who, args...);
+  else return std::tuple{jacobian_wrt<kForward, kHolo, I>(f, who, args...)...};
+}
+
+template <bool kForward, bool kHolo, bool kAux, class F, int... I>
 auto jacobian_fn(F f, ArgNums<I...>, const char* who) {
   static_assert(sizeof...(I) > 0 && increasing<I...>(), "jacfwd/jacrev: argnums must be increasing");
   return [f = std::move(f), who](const auto&... args) mutable {
     static_assert(((I >= 0 && I < static_cast<int>(sizeof...(args))) && ...), "jacfwd/jacrev: argnums out of range");
-    if constexpr (sizeof...(I) == 1) return jacobian_wrt<kForward, kHolo, I...>(f, who, args...);
-    else return std::tuple{jacobian_wrt<kForward, kHolo, I>(f, who, args...)...};
+    if constexpr (kAux) {
+      // f returns (output, aux): the Jacobian of the output, and aux as f gives it.
+      auto output = [&f](const auto&... a) { return f(a...).first; };
+      auto jac = jacobians<kForward, kHolo, decltype(output), I...>(output, who, args...);
+      return std::make_pair(std::move(jac), f(args...).second);
+    } else {
+      return jacobians<kForward, kHolo, F, I...>(f, who, args...);
+    }
   };
 }
 
 template <class... Opt>
-constexpr bool jacobian_options() {
-  static_assert(!GradOptions<Opt...>::aux, "jacfwd/jacrev/hessian: has_aux is not supported; return the extra values from a second call");
-  return GradOptions<Opt...>::holo;
-}
+struct JacobianOptions {
+  static constexpr bool holo = GradOptions<Opt...>::holo, aux = GradOptions<Opt...>::aux;
+};
 
 }  // namespace detail
 
 // jacfwd(f, options...)(args...) → ∂f/∂(argument 0), forward mode (see the top of the file).
 template <class F, class... Opt>
 auto jacfwd(F f, Opt...) {
-  return detail::jacobian_fn<true, detail::jacobian_options<Opt...>()>(std::move(f), typename detail::ArgNumsOf<Opt...>::type{},
-                                                                       "jacfwd");
+  using O = detail::JacobianOptions<Opt...>;
+  return detail::jacobian_fn<true, O::holo, O::aux>(std::move(f), typename detail::ArgNumsOf<Opt...>::type{}, "jacfwd");
 }
 
 // jacrev(f, options...)(args...) → ∂f/∂(argument 0), reverse mode.
 template <class F, class... Opt>
 auto jacrev(F f, Opt...) {
-  return detail::jacobian_fn<false, detail::jacobian_options<Opt...>()>(std::move(f), typename detail::ArgNumsOf<Opt...>::type{},
-                                                                        "jacrev");
+  using O = detail::JacobianOptions<Opt...>;
+  return detail::jacobian_fn<false, O::holo, O::aux>(std::move(f), typename detail::ArgNumsOf<Opt...>::type{}, "jacrev");
 }
 
 // hessian(f, options...)(args...) → the second derivatives of f's output (typically a 0-d loss)
-// with respect to argument 0: shape O + I + I. jacfwd of jacrev, as JAX's.
+// with respect to argument 0: shape O + I + I. jacfwd of jacrev, as JAX's (with has_aux, jacrev's
+// aux passes through jacfwd's).
 template <class F, class... Opt>
 auto hessian(F f, Opt... opt) {
   return jacfwd(jacrev(std::move(f), opt...), opt...);
