@@ -3,7 +3,7 @@
 #include "lax.h"
 #include "op_helpers.h"
 #include "primitives/ad_rules.h"
-#include "trace.h"
+#include "primitives/control_flow.h"
 #include "strata/grad.h"
 
 namespace strata {
@@ -115,22 +115,15 @@ std::pair<std::vector<Array>, std::shared_ptr<const Linearized>> linearize_jaxpr
     if (is_inexact(av.dtype)) avals.push_back(av);
   for (const Atom& a : f.outvars) l->output_types.push_back(f.aval(a));
   // The JVP as a program of (primals..., float tangents...) -> (outputs..., output tangents...).
-  auto trace = begin_trace();
-  std::shared_ptr<JaxprImpl> jvp;
-  try {
-    std::vector<Array> ins;
-    for (const AbstractValue& av : avals) ins.push_back(new_input(*trace, av));
+  JaxprPtr jvp = control_flow::trace_closed(avals, [&](std::span<const Array> ins) {
     std::vector<Array> ps(ins.begin(), ins.begin() + static_cast<std::ptrdiff_t>(primals.size())), ts(primals.size());
     for (size_t i = 0, k = primals.size(); i < primals.size(); ++i)
       if (is_inexact(l->primal_types[i].dtype)) ts[i] = ins[k++];
     ad::JvpResult r = ad::jvp(f, ps, ts);
     std::vector<Array> outs = r.outputs;
     for (size_t i = 0; i < r.tangents.size(); ++i) outs.push_back(ad::instantiate(r.tangents[i], l->output_types[i]));
-    jvp = end_trace(*trace, outs);
-  } catch (...) {
-    abandon_trace(*trace);
-    throw;
-  }
+    return outs;
+  });
   ad::Partial part = ad::partial_eval(*jvp, primals, f.outvars.size());
   l->residuals = std::move(part.residuals);
   l->program = std::move(part.unknown);

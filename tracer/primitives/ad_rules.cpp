@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "../array_impl.h"
+#include "../autodiff.h"
+
 namespace strata::ad {
 
 Array instantiate(const Array& t, const AbstractValue& aval) { return t.valid() ? t : lax::zeros(aval); }
@@ -81,6 +84,36 @@ std::vector<Array> binary_extremum_jvp(std::span<const Array> x, std::span<const
 std::vector<Array> binary_extremum_vjp(std::span<const Array> x, std::span<const Array> y,
                                        std::span<const Array> ct, const Params&) {
   return binary_vjp(x, y, ct, extremum_d0, extremum_d1);
+}
+
+std::vector<Array> transpose_tangent_map(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct,
+                                         const TangentMap& tangent_map) {
+  std::vector<Array> result(x.size());
+  std::vector<size_t> ins, outs;  // the float operands; the float outputs with a cotangent
+  std::vector<AbstractValue> avals;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (is_inexact(x[i].dtype())) {
+      ins.push_back(i);
+      avals.push_back(detail::aval_of(x[i]));
+    }
+  std::vector<Array> cts;
+  for (size_t k = 0; k < ct.size(); ++k)
+    if (ct[k].valid() && is_inexact(y[k].dtype())) {
+      outs.push_back(k);
+      cts.push_back(ct[k]);
+    }
+  if (ins.empty() || outs.empty()) return result;
+  auto of_float_tangents = [&](std::span<const Array> t) {
+    std::vector<Array> tangents(x.size());
+    for (size_t k = 0; k < ins.size(); ++k) tangents[ins[k]] = t[k];
+    std::vector<Array> touts = tangent_map(tangents);
+    std::vector<Array> r;
+    for (size_t k : outs) r.push_back(instantiate(k < touts.size() ? touts[k] : Array(), detail::aval_of(y[k])));
+    return r;
+  };
+  std::vector<Array> g = linear_transpose(of_float_tangents, avals, cts);
+  for (size_t k = 0; k < ins.size(); ++k) result[ins[k]] = g[k];
+  return result;
 }
 
 }  // namespace strata::ad

@@ -4,6 +4,7 @@
 // they trace, compile and differentiate again. A null Array stands for a symbolic zero.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -63,5 +64,13 @@ std::vector<Array> binary_extremum_jvp(std::span<const Array> x, std::span<const
                                        std::span<const Array> y, const Params&);
 std::vector<Array> binary_extremum_vjp(std::span<const Array> x, std::span<const Array> y,
                                        std::span<const Array> ct, const Params&);
+
+// The VJP of a rule whose output tangents `tangent_map(tangents)` (one tangent per operand x,
+// null = zero; one per output y) are linear in the tangents: the map traced as a function of
+// the float operands' tangents and transposed (ad::linear_transpose). How custom_jvp_call and
+// the complex linear-algebra primitives get their VJPs from their JVPs.
+using TangentMap = std::function<std::vector<Array>(std::span<const Array> tangents)>;
+std::vector<Array> transpose_tangent_map(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct,
+                                         const TangentMap& tangent_map);
 
 }  // namespace strata::ad

@@ -3,7 +3,6 @@
 // output tangents...) (st::custom_jvp, jax.custom_jvp). Reverse mode transposes that rule, so it
 // must be linear in the tangents, as JAX requires.
 #include "../array_impl.h"
-#include "../autodiff.h"
 #include "../batching.h"
 #include "../jaxpr.h"
 #include "ad_rules.h"
@@ -37,25 +36,7 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
 
 // The rule transposed in the tangents (the primals fixed): one cotangent per float operand.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params& p) {
-  std::vector<size_t> ins;
-  std::vector<AbstractValue> avals;
-  for (size_t i = 0; i < x.size(); ++i)
-    if (is_inexact(x[i].dtype())) {
-      ins.push_back(i);
-      avals.push_back(detail::aval_of(x[i]));
-    }
-  std::vector<Array> result(x.size());
-  if (ins.empty()) return result;
-  auto tangents_of = [&](std::span<const Array> ts) {
-    std::vector<Array> t(x.size());
-    for (size_t k = 0; k < ins.size(); ++k) t[ins[k]] = ts[k];
-    return user_tangents(x, t, p);
-  };
-  std::vector<Array> cts;
-  for (size_t i = 0; i < y.size(); ++i) cts.push_back(is_inexact(y[i].dtype()) ? ct[i] : Array());
-  std::vector<Array> g = ad::linear_transpose(tangents_of, avals, cts);
-  for (size_t k = 0; k < ins.size(); ++k) result[ins[k]] = g[k];
-  return result;
+  return ad::transpose_tangent_map(x, y, ct, [&](std::span<const Array> t) { return user_tangents(x, t, p); });
 }
 
 // vmap: fun and the rule batched along dimension 0 (as custom_vjp_call's), so the user's rule

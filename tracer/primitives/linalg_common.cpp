@@ -1,8 +1,6 @@
 // tracer/primitives/linalg_common.cpp — see linalg_common.h.
 #include "linalg_common.h"
 
-#include "../array_impl.h"
-#include "../autodiff.h"
 #include "../batching.h"
 #include "ad_rules.h"
 #include "batch_rules.h"
@@ -70,32 +68,7 @@ std::pair<std::vector<Array>, std::vector<int>> batch(const Primitive& prim, std
 
 std::vector<Array> transpose_of_jvp(const Primitive& prim, std::span<const Array> x, std::span<const Array> out,
                                     std::span<const Array> ct, const Params& p) {
-  std::vector<Array> result(x.size());
-  std::vector<size_t> ins, outs;  // the differentiable operands; the outputs with a cotangent
-  std::vector<AbstractValue> avals;
-  for (size_t i = 0; i < x.size(); ++i)
-    if (is_inexact(x[i].dtype())) {
-      ins.push_back(i);
-      avals.push_back(detail::aval_of(x[i]));
-    }
-  std::vector<Array> cts;
-  for (size_t k = 0; k < ct.size(); ++k)
-    if (ct[k].valid()) {
-      outs.push_back(k);
-      cts.push_back(ct[k]);
-    }
-  if (ins.empty() || outs.empty()) return result;
-  auto jvp_of_tangents = [&](std::span<const Array> t) {
-    std::vector<Array> tangents(x.size());
-    for (size_t k = 0; k < ins.size(); ++k) tangents[ins[k]] = t[k];
-    std::vector<Array> touts = prim.jvp(x, tangents, out, p);
-    std::vector<Array> r;
-    for (size_t k : outs) r.push_back(ad::instantiate(k < touts.size() ? touts[k] : Array(), detail::aval_of(out[k])));
-    return r;
-  };
-  std::vector<Array> g = ad::linear_transpose(jvp_of_tangents, avals, cts);
-  for (size_t k = 0; k < ins.size(); ++k) result[ins[k]] = g[k];
-  return result;
+  return ad::transpose_tangent_map(x, out, ct, [&](std::span<const Array> t) { return prim.jvp(x, t, out, p); });
 }
 
 // ---- Matrix helpers ----
