@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/Support/LogicalResult.h"
 
@@ -72,8 +75,16 @@ LogicalResult importGenericOps(ModuleOp module);
 // StableHLO forms strata's ops do not take, rewritten into ones they do (importGenericOps runs
 // it last): clamp's 0-d bounds broadcast; a convolution whose result type differs from its
 // operands' (i8 → i32) computed in the wider type and converted; bitcast_convert between
-// element widths as shifts and masks.
+// element widths or of complex numbers as bitcastConvert's ops.
 LogicalResult rewriteImportedForms(ModuleOp module);
+
+// StableHLO's (and jax.lax's) bitcast_convert of x to `out`, in strata ops: real elements of
+// one width one strata.bitcast_convert; between widths, wide → narrow adds a last dimension of
+// the ratio and narrow → wide removes it (element k of it holds bits [k·w, (k+1)·w) of the wide
+// value, i1 one bit each), by shifts and masks; complex<E> is its (real, imaginary) parts, the
+// order in memory. A mismatch of shapes is reported on error() (which names the op).
+FailureOr<Value> bitcastConvert(OpBuilder& b, Location loc, Value x, RankedTensorType out,
+                                llvm::function_ref<InFlightDiagnostic()> error);
 
 // gather's and scatter's batching dimensions as start-index columns: `indices` with one iota
 // column per dimension of `indicesBatchingDims` appended along `indexVectorDim` (made explicit,

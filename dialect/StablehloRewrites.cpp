@@ -54,65 +54,161 @@ void convolutionInOneType(ConvolutionOp op, OpBuilder& b) {
   op.getResult().replaceAllUsesExcept(convert.getResult(), convert);
 }
 
-// bitcast_convert between element widths (StableHLO: wide → narrow adds a last dimension of
-// the ratio, narrow → wide removes it; element k of that dimension holds bits
-// [k·w, (k+1)·w) of the wide value, i1 one bit each): shifts and masks on signless integers.
-LogicalResult bitcastBetweenWidths(BitcastConvertOp op, OpBuilder& b) {
-  auto in = dyn_cast<RankedTensorType>(op.getOperand().getType());
-  auto out = dyn_cast<RankedTensorType>(op.getType());
-  if (!in || !out || !in.getElementType().isIntOrFloat() || !out.getElementType().isIntOrFloat()) return success();
-  unsigned wi = in.getElementType().getIntOrFloatBitWidth(), wo = out.getElementType().getIntOrFloatBitWidth();
-  if (wi == wo) return success();
-  Location loc = op.getLoc();
-  bool widen = wi < wo;
-  unsigned narrow = widen ? wi : wo, wide = widen ? wo : wi, ratio = wide / narrow;
-  RankedTensorType narrowT = widen ? in : out, wideT = widen ? out : in;
-  bool shapesFit = wide % narrow == 0 && narrowT.getRank() == wideT.getRank() + 1 &&
-                   narrowT.getShape().drop_back() == wideT.getShape() && narrowT.getShape().back() == ratio;
-  if (!shapesFit)
-    return op.emitOpError("between element widths ")
+// Bits per element, a complex number counting both parts.
+unsigned bitsOf(Type t) {
+  if (auto c = dyn_cast<ComplexType>(t)) return 2 * c.getElementType().getIntOrFloatBitWidth();
+  return t.getIntOrFloatBitWidth();
+}
+
+RankedTensorType withShape(RankedTensorType t, ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+SmallVector<int64_t> appended(ArrayRef<int64_t> shape, int64_t last) {
+  SmallVector<int64_t> s(shape);
+  s.push_back(last);
+  return s;
+}
+
+// A real x: the same type, or one strata.bitcast_convert.
+Value sameWidth(OpBuilder& b, Location loc, Value x, Type element) {
+  auto t = cast<RankedTensorType>(x.getType());
+  if (t.getElementType() == element) return x;
+  return BitcastConvertOp::create(b, loc, withElement(t, element), x);
+}
+
+// Real x of shape S, wider elements than `element`: shape S + [ratio], element k of the last
+// dimension bits [k·w, (k+1)·w) of the wide value (i1 one bit each); shifts and masks on
+// signless integers.
+Value wideToNarrow(OpBuilder& b, Location loc, Value x, Type element) {
+  auto t = cast<RankedTensorType>(x.getType());
+  unsigned wide = t.getElementType().getIntOrFloatBitWidth(), narrow = element.getIntOrFloatBitWidth();
+  MLIRContext* ctx = b.getContext();
+  Type wideInt = IntegerType::get(ctx, wide), narrowInt = IntegerType::get(ctx, narrow);
+  auto expanded = RankedTensorType::get(appended(t.getShape(), wide / narrow), wideInt);
+  int64_t last = t.getRank();
+  Value shifts = MultiplyOp::create(b, loc, IotaOp::create(b, loc, expanded, b.getI64IntegerAttr(last)),
+                                    splat(b, loc, expanded, narrow));
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < last; ++d) dims.push_back(d);
+  x = BroadcastInDimOp::create(b, loc, expanded, sameWidth(b, loc, x, wideInt), b.getDenseI64ArrayAttr(dims));
+  x = ShiftRightLogicalOp::create(b, loc, x, shifts);
+  if (narrow == 1) x = AndOp::create(b, loc, x, splat(b, loc, expanded, 1));  // convert to i1 is != 0
+  x = ConvertOp::create(b, loc, withElement(expanded, narrowInt), x);          // integer convert wraps
+  return sameWidth(b, loc, x, element);
+}
+
+// Real x of shape S + [ratio], narrower elements than `element`: shape S, the inverse.
+Value narrowToWide(OpBuilder& b, Location loc, Value x, Type element) {
+  auto t = cast<RankedTensorType>(x.getType());
+  unsigned narrow = t.getElementType().getIntOrFloatBitWidth(), wide = element.getIntOrFloatBitWidth();
+  MLIRContext* ctx = b.getContext();
+  Type wideInt = IntegerType::get(ctx, wide), narrowInt = IntegerType::get(ctx, narrow);
+  auto expanded = withElement(t, wideInt);
+  int64_t last = t.getRank() - 1;
+  Value shifts = MultiplyOp::create(b, loc, IotaOp::create(b, loc, expanded, b.getI64IntegerAttr(last)),
+                                    splat(b, loc, expanded, narrow));
+  x = ConvertOp::create(b, loc, expanded, sameWidth(b, loc, x, narrowInt));  // sign-extends: masked below
+  if (narrow > 1) x = AndOp::create(b, loc, x, splat(b, loc, expanded, (int64_t{1} << narrow) - 1));
+  x = ShiftLeftOp::create(b, loc, x, shifts);
+  auto wideT = RankedTensorType::get(t.getShape().drop_back(), wideInt);
+  auto scalar = RankedTensorType::get({}, wideInt);
+  auto reduce = ReduceOp::create(b, loc, TypeRange{wideT}, ValueRange{x}, ValueRange{splat(b, loc, scalar, 0)},
+                                 b.getDenseI64ArrayAttr({last}));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block* body = b.createBlock(&reduce.getBody(), {}, {scalar, scalar}, {loc, loc});
+    ReturnOp::create(b, loc, ValueRange{OrOp::create(b, loc, body->getArgument(0), body->getArgument(1))});
+  }
+  return sameWidth(b, loc, reduce.getResult(0), element);
+}
+
+// complex<E> of shape S as E of shape S + [2]: (real, imaginary), the order in memory.
+Value complexToParts(OpBuilder& b, Location loc, Value x) {
+  auto t = cast<RankedTensorType>(x.getType());
+  Type part = cast<ComplexType>(t.getElementType()).getElementType();
+  auto one = RankedTensorType::get(appended(t.getShape(), 1), part);
+  Value re = ReshapeOp::create(b, loc, one, RealOp::create(b, loc, withElement(t, part), x));
+  Value im = ReshapeOp::create(b, loc, one, ImagOp::create(b, loc, withElement(t, part), x));
+  return ConcatenateOp::create(b, loc, withShape(one, appended(t.getShape(), 2)), ValueRange{re, im}, t.getRank());
+}
+
+// The inverse: E of shape S + [2] as complex<E> of shape S.
+Value partsToComplex(OpBuilder& b, Location loc, Value x, RankedTensorType out) {
+  auto t = cast<RankedTensorType>(x.getType());
+  int64_t rank = t.getRank();
+  SmallVector<int64_t> limit(t.getShape()), strides(rank, 1), start(rank, 0), one(t.getShape());
+  one[rank - 1] = 1;
+  auto part = [&](int64_t k) -> Value {
+    start[rank - 1] = k;
+    limit[rank - 1] = k + 1;
+    Value s = SliceOp::create(b, loc, withShape(t, one), x, start, limit, strides);
+    return ReshapeOp::create(b, loc, withElement(out, t.getElementType()), s);
+  };
+  return ComplexOp::create(b, loc, out, part(0), part(1));
+}
+
+}  // namespace
+
+FailureOr<Value> bitcastConvert(OpBuilder& b, Location loc, Value x, RankedTensorType out,
+                                llvm::function_ref<InFlightDiagnostic()> error) {
+  auto in = dyn_cast<RankedTensorType>(x.getType());
+  if (!in) return error() << "expects a ranked tensor, but got " << x.getType();
+  if (in == out) return x;
+  Type ei = in.getElementType(), eo = out.getElementType();
+  auto bitsType = [](Type t) { return t.isIntOrFloat() || isa<ComplexType>(t); };
+  if (!bitsType(ei) || !bitsType(eo))
+    return error() << "expects integer, float or complex elements, but got "
+           << in << " and " << out;
+  unsigned wi = bitsOf(ei), wo = bitsOf(eo);
+  unsigned narrow = std::min(wi, wo), wide = std::max(wi, wo);
+  RankedTensorType narrowT = wi < wo ? in : out, wideT = wi < wo ? out : in;
+  bool fits = wi == wo ? in.getShape() == out.getShape()
+                       : wide % narrow == 0 && narrowT.getShape() == ArrayRef(appended(wideT.getShape(), wide / narrow));
+  if (!fits) {
+    if (wi == wo) return error() << "expects one shape for " << in << " and " << out;
+    return error() << "between element widths "
            << wi << " and " << wo << " expects the narrow side's shape to be the wide side's with a last dimension of "
            << (wide % narrow == 0 ? wide / narrow : 0) << ", but got " << in << " and " << out;
-  b.setInsertionPoint(op);
-  MLIRContext* ctx = op.getContext();
-  Type wideInt = IntegerType::get(ctx, wide), narrowInt = IntegerType::get(ctx, narrow);
-  RankedTensorType expanded = RankedTensorType::get(narrowT.getShape(), wideInt);
-  int64_t last = narrowT.getRank() - 1;
-  // The shift of element k: k·w.
-  Value shifts = IotaOp::create(b, loc, expanded, b.getI64IntegerAttr(last));
-  shifts = MultiplyOp::create(b, loc, shifts, splat(b, loc, expanded, narrow));
-  auto asInt = [&](Value v, Type element) -> Value {
-    auto t = cast<RankedTensorType>(v.getType());
-    if (t.getElementType() == element) return v;
-    return BitcastConvertOp::create(b, loc, withElement(t, element), v);
-  };
-  Value result;
-  if (!widen) {
-    Value x = asInt(op.getOperand(), wideInt);
-    SmallVector<int64_t> dims;
-    for (int64_t d = 0; d < last; ++d) dims.push_back(d);
-    x = BroadcastInDimOp::create(b, loc, expanded, x, b.getDenseI64ArrayAttr(dims));
-    x = ShiftRightLogicalOp::create(b, loc, x, shifts);
-    if (narrow == 1) x = AndOp::create(b, loc, x, splat(b, loc, expanded, 1));  // convert to i1 is != 0
-    x = ConvertOp::create(b, loc, withElement(expanded, narrowInt), x);  // integer convert wraps
-    result = asInt(x, out.getElementType());
-  } else {
-    Value x = asInt(op.getOperand(), narrowInt);
-    x = ConvertOp::create(b, loc, expanded, x);  // sign-extends: masked below
-    if (narrow > 1) x = AndOp::create(b, loc, x, splat(b, loc, expanded, (int64_t{1} << narrow) - 1));
-    x = ShiftLeftOp::create(b, loc, x, shifts);
-    auto wideIntT = RankedTensorType::get(wideT.getShape(), wideInt);
-    auto scalar = RankedTensorType::get({}, wideInt);
-    auto reduce = ReduceOp::create(b, loc, TypeRange{wideIntT}, ValueRange{x}, ValueRange{splat(b, loc, scalar, 0)},
-                                   b.getDenseI64ArrayAttr({last}));
-    {
-      OpBuilder::InsertionGuard guard(b);
-      Block* body = b.createBlock(&reduce.getBody(), {}, {scalar, scalar}, {loc, loc});
-      ReturnOp::create(b, loc, ValueRange{OrOp::create(b, loc, body->getArgument(0), body->getArgument(1))});
-    }
-    result = asInt(reduce.getResult(0), out.getElementType());
   }
-  op.replaceAllUsesWith(result);
+  // Complex numbers as pairs of their parts on a new last dimension; then real → real, where
+  // the two shapes hold the same bits in the same order and a reshape joins or splits last
+  // dimensions (f64[S, 2] → f32[S, 2, 2] → f32[S, 4] for complex<f64> → f32[S, 4]).
+  if (auto c = dyn_cast<ComplexType>(ei)) x = complexToParts(b, loc, x);
+  auto ci = dyn_cast<ComplexType>(eo);
+  auto target = ci ? RankedTensorType::get(appended(out.getShape(), 2), ci.getElementType()) : out;
+  auto xt = cast<RankedTensorType>(x.getType());
+  unsigned pi = xt.getElementType().getIntOrFloatBitWidth(), po = target.getElementType().getIntOrFloatBitWidth();
+  Value y;
+  if (pi == po) {
+    y = sameWidth(b, loc, x, target.getElementType());
+  } else if (pi > po) {
+    y = wideToNarrow(b, loc, x, target.getElementType());
+    if (cast<RankedTensorType>(y.getType()).getShape() != target.getShape()) y = ReshapeOp::create(b, loc, target, y);
+  } else {
+    auto staged = RankedTensorType::get(appended(target.getShape(), po / pi), xt.getElementType());
+    if (xt.getShape() != staged.getShape()) x = ReshapeOp::create(b, loc, staged, x);
+    y = narrowToWide(b, loc, x, target.getElementType());
+  }
+  if (pi == po && cast<RankedTensorType>(y.getType()).getShape() != target.getShape())
+    y = ReshapeOp::create(b, loc, target, y);
+  return ci ? partsToComplex(b, loc, y, out) : y;
+}
+
+namespace {
+
+// bitcast_convert between element widths or of complex numbers (StableHLO's forms; strata's op
+// reinterprets real elements of one width): bitcastConvert's strata ops.
+LogicalResult expandBitcast(BitcastConvertOp op, OpBuilder& b) {
+  auto in = dyn_cast<RankedTensorType>(op.getOperand().getType());
+  auto out = dyn_cast<RankedTensorType>(op.getType());
+  if (!in || !out) return success();
+  Type ei = in.getElementType(), eo = out.getElementType();
+  if (ei.isIntOrFloat() && eo.isIntOrFloat() && ei.getIntOrFloatBitWidth() == eo.getIntOrFloatBitWidth()) return success();
+  b.setInsertionPoint(op);
+  FailureOr<Value> result = bitcastConvert(b, op.getLoc(), op.getOperand(), out, [&] { return op.emitOpError(); });
+  if (failed(result)) return failure();
+  op.replaceAllUsesWith(*result);
   op.erase();
   return success();
 }
@@ -128,7 +224,7 @@ LogicalResult rewriteImportedForms(ModuleOp module) {
   for (Operation* op : ops) {
     if (auto clamp = dyn_cast<ClampOp>(op)) broadcastClampBounds(clamp, b);
     else if (auto conv = dyn_cast<ConvolutionOp>(op)) convolutionInOneType(conv, b);
-    else if (failed(bitcastBetweenWidths(cast<BitcastConvertOp>(op), b))) return failure();
+    else if (failed(expandBitcast(cast<BitcastConvertOp>(op), b))) return failure();
   }
   return success();
 }

@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "array_impl.h"
+#include "dialect/StablehloCompat.h"
 #include "dialect/StrataOps.h"
 #include "jaxpr.h"
 #include "linalg_rules.h"  // linear algebra (issue 14)
@@ -163,6 +164,17 @@ LogicalResult round(Eqn& q, SmallVectorImpl<Value>& r) {
     return q.error() << "expects rounding_method 0 or 1, but got " << *method;
   r.push_back(RoundOp::create(q.b, q.loc, q.resultType(), static_cast<RoundingMethod>(*method),
                               q.operands[0]));
+  return success();
+}
+
+// bitcast_convert_type[new_dtype]: strata.bitcast_convert when the widths agree; between widths
+// (a last dimension of the ratio added or removed) StableHLO's shifts and masks.
+LogicalResult bitcastConvertType(Eqn& q, SmallVectorImpl<Value>& r) {
+  if (failed(q.expectArity(1))) return failure();
+  FailureOr<Value> v =
+      bitcastConvert(q.b, q.loc, q.operands[0], cast<RankedTensorType>(q.resultType()), [&] { return q.error(); });
+  if (failed(v)) return failure();
+  r.push_back(*v);
   return success();
 }
 
@@ -837,6 +849,7 @@ const Entry kLowerings[] = {
     {"round", round, "strata.round"},
     {"integer_pow", integerPow, "strata.integer_pow"},
     {"conj", conj, "strata.complex"},
+    {"bitcast_convert_type", bitcastConvertType, "strata.bitcast_convert"},
     {"broadcast_in_dim", broadcastInDim, "strata.broadcast_in_dim"},
     {"reshape", reshape, "strata.reshape"},
     {"transpose", transpose, "strata.transpose"},

@@ -308,4 +308,8 @@ Array astype(const Array& x, DType dtype, SourceLocation loc) {
   return api::convert(x, TypeSpec{dtype, false}, loc);
 }
 
+Array bitcast_convert_type(const Array& x, DType dtype, SourceLocation loc) {
+  return bind1(prim::kBitcastConvertType, {x}, Params{{"new_dtype", dtype}}, loc);
+}
+
 }  // namespace strata

@@ -177,6 +177,20 @@ inline std::vector<Case> bitcast_cases() {
   for (auto [from, to] : pairs)
     cs.push_back({std::string(st::short_name(from)) + " -> " + std::string(st::short_name(to)),
                   Params{{"new_dtype", to}}, {edges(from)}});
+  // Between widths (a last dimension of the ratio added or removed); the narrow inputs are
+  // the wide edge values' bits, made eagerly.
+  std::pair<DType, DType> widths[] = {{st::f32, st::u8}, {st::f64, st::i16}, {st::f64, st::f32}, {st::i64, st::u32},
+                                      {st::f32, st::bf16}};
+  for (auto [wide, narrow] : widths) {
+    std::string w(st::short_name(wide)), n(st::short_name(narrow));
+    Array x = edges(wide), big = random_array({kLarge}, wide, -1e3, 1e3);
+    cs.push_back({w + " -> " + n, Params{{"new_dtype", narrow}}, {x}});
+    cs.push_back({"large " + w + " -> " + n, Params{{"new_dtype", narrow}}, {big}});
+    cs.push_back({n + " -> " + w, Params{{"new_dtype", wide}}, {st::bitcast_convert_type(x, narrow)}});
+    cs.push_back({"large " + n + " -> " + w, Params{{"new_dtype", wide}}, {st::bitcast_convert_type(big, narrow)}});
+  }
+  for (DType t : {st::c64, st::c128, st::bool_})
+    cs.push_back({std::string(st::short_name(t)) + " -> itself", Params{{"new_dtype", t}}, {edges(t)}});
   return cs;
 }
 

@@ -137,4 +137,26 @@ func.func private @three_branches(%k: tensor<i32>) -> tensor<f32> {
   func.return %r : tensor<f32>
 }
 
-// CHECK: 8 passed, 0 failed
+// -----
+
+// complex<E> is its (real, imaginary) parts, in memory order (NumPy's views).
+// CHECK: PASS import_rewrites.mlir:[[@LINE+1]] @bitcast_complex (6 checks)
+func.func @bitcast_complex() {
+  %z = stablehlo.constant dense<[(1.5, -2.0), (-0.25, 3.25e-3)]> : tensor<2xcomplex<f32>>
+  %i = stablehlo.bitcast_convert %z : (tensor<2xcomplex<f32>>) -> tensor<2xi64>
+  check.expect_eq_const %i, dense<[-4611686017357840384, 4275321173891350528]> : tensor<2xi64>
+  %back = stablehlo.bitcast_convert %i : (tensor<2xi64>) -> tensor<2xcomplex<f32>>
+  check.expect_eq %back, %z : tensor<2xcomplex<f32>>
+  %p = stablehlo.bitcast_convert %z : (tensor<2xcomplex<f32>>) -> tensor<2x2xf32>
+  check.expect_eq_const %p, dense<[[1.5, -2.0], [-0.25, 3.25e-3]]> : tensor<2x2xf32>
+  %w = stablehlo.constant dense<[(1.5, -2.0)]> : tensor<1xcomplex<f64>>
+  %q = stablehlo.bitcast_convert %w : (tensor<1xcomplex<f64>>) -> tensor<1x4xf32>
+  check.expect_eq_const %q, dense<[[0.0, 1.9375, 0.0, -2.0]]> : tensor<1x4xf32>
+  %h = stablehlo.bitcast_convert %w : (tensor<1xcomplex<f64>>) -> tensor<1x8xui16>
+  check.expect_eq_const %h, dense<[[0, 0, 0, 16376, 0, 0, 0, 49152]]> : tensor<1x8xui16>
+  %c = stablehlo.bitcast_convert %q : (tensor<1x4xf32>) -> tensor<1xcomplex<f64>>
+  check.expect_eq %c, %w : tensor<1xcomplex<f64>>
+  func.return
+}
+
+// CHECK: 9 passed, 0 failed

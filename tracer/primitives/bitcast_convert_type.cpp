@@ -1,5 +1,8 @@
 // tracer/primitives/bitcast_convert_type.cpp — `bitcast_convert_type[new_dtype]`: reinterprets
-// each element's bits as another dtype of the same width (e.g. i32 ↔ f32).
+// each element's bits as another dtype (jax.lax.bitcast_convert_type): of the same width, the
+// same shape (i32 ↔ f32); to a narrower dtype, a last dimension of the ratio of the widths is
+// added (f32[3] → u8[3, 4], bytes in memory order) and from one removed. bool and complex only
+// to themselves, as in JAX. The bytes stay as they are, so the kernel is a copy.
 #include <cstring>
 
 #include "elementwise.h"
@@ -10,15 +13,24 @@ namespace {
 
 std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params& p) {
   primitives::expect_arity("bitcast_convert_type", in, 1);
-  DType to = p.get_dtype("new_dtype");
-  if (is_complex(to) || is_complex(in[0].dtype))
-    throw DTypeError("bitcast_convert_type: does not reinterpret complex numbers yet, but got " + in[0].str() + " to " +
-                     std::string(short_name(to)));
-  if (itemsize(to) != itemsize(in[0].dtype) || to == DType::bool_ || in[0].dtype == DType::bool_)
-    throw DTypeError("bitcast_convert_type: expects a non-bool dtype of the operand's width (" +
-                     std::to_string(itemsize(in[0].dtype) * 8) + " bits), but got " +
-                     std::string(short_name(to)) + " for " + in[0].str());
-  return {AbstractValue{in[0].shape, to, false}};
+  DType from = in[0].dtype, to = p.get_dtype("new_dtype");
+  if (from == to) return {AbstractValue{in[0].shape, to, false}};
+  if (is_complex(to) || is_complex(from) || is_bool(to) || is_bool(from))
+    throw DTypeError("bitcast_convert_type: does not reinterpret bool or complex values unless the operand and "
+                     "result dtypes match (as jax.lax), but got " + in[0].str() + " to " + std::string(short_name(to)));
+  std::size_t wi = itemsize(from), wo = itemsize(to);
+  Shape shape = in[0].shape;
+  if (wi > wo) {
+    shape.push_back(static_cast<int64_t>(wi / wo));
+  } else if (wi < wo) {
+    int64_t ratio = static_cast<int64_t>(wo / wi);
+    if (shape.empty() || shape.back() != ratio)
+      throw ShapeError("bitcast_convert_type: " + std::string(short_name(from)) + " to " + std::string(short_name(to)) +
+                       " expects a last dimension of " + std::to_string(ratio) + " (the ratio of their widths), but got " +
+                       in[0].str());
+    shape.pop_back();
+  }
+  return {AbstractValue{shape, to, false}};
 }
 
 void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params&) {

@@ -153,6 +153,11 @@ Array clz(const Array& x, SourceLocation loc = SourceLocation::current());
 Array where(const Array& cond, const Array& x, const Array& y,
             SourceLocation loc = SourceLocation::current());
 Array astype(const Array& x, DType dtype, SourceLocation loc = SourceLocation::current());
+// x's bits read as `dtype` (jax.lax.bitcast_convert_type): of the same width, the same shape
+// (f32 ↔ i32); to a narrower dtype a last dimension of the ratio of the widths is added
+// (f32[3] → u8[3, 4], in memory order: little-endian) and from one removed (u8[3, 4] → f32[3]).
+// bool and complex only to themselves. Not differentiable (bits, not values).
+Array bitcast_convert_type(const Array& x, DType dtype, SourceLocation loc = SourceLocation::current());
 
 // ---- Shapes ----
 Array broadcast_to(const Array& x, const Shape& shape, SourceLocation loc = SourceLocation::current());
