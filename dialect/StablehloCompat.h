@@ -78,6 +78,13 @@ LogicalResult importGenericOps(ModuleOp module);
 // element widths or of complex numbers as bitcastConvert's ops.
 LogicalResult rewriteImportedForms(ModuleOp module);
 
+// A convolution of complex numbers as four of their real parts, (a + ib) ⊛ (c + id) =
+// (a ⊛ c − b ⊛ d) + i (a ⊛ d + b ⊛ c) (strata.convolution takes real operands; the eager kernel
+// computes the same four); `op` is replaced and the new value returned. Any other convolution
+// is left as it is (its result returned).
+class ConvolutionOp;
+Value convolutionOfComplexParts(ConvolutionOp op, OpBuilder& b);
+
 // StableHLO's (and jax.lax's) bitcast_convert of x to `out`, in strata ops: real elements of
 // one width one strata.bitcast_convert; between widths, wide → narrow adds a last dimension of
 // the ratio and narrow → wide removes it (element k of it holds bits [k·w, (k+1)·w) of the wide

@@ -150,6 +150,39 @@ Value partsToComplex(OpBuilder& b, Location loc, Value x, RankedTensorType out) 
 
 }  // namespace
 
+Value convolutionOfComplexParts(ConvolutionOp op, OpBuilder& b) {
+  auto result = dyn_cast<RankedTensorType>(op.getType());
+  auto complexType = result ? dyn_cast<ComplexType>(result.getElementType()) : ComplexType();
+  if (!complexType) return op.getResult();
+  Type part = complexType.getElementType();
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(b);  // the caller's point may be just after op
+  b.setInsertionPoint(op);
+  auto parts = [&](Value v) -> std::pair<Value, Value> {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (!isa<ComplexType>(t.getElementType())) return {v, Value()};  // a real operand: no imaginary part
+    return {RealOp::create(b, loc, withElement(t, part), v), ImagOp::create(b, loc, withElement(t, part), v)};
+  };
+  auto [a, bi] = parts(op.getLhs());
+  auto [c, d] = parts(op.getRhs());
+  auto conv = [&](Value x, Value w) -> Value {
+    Operation* clone = b.clone(*op);
+    clone->setOperands({x, w});
+    clone->getResult(0).setType(withElement(result, part));
+    return clone->getResult(0);
+  };
+  // (a + ib) ⊛ (c + id) = (a ⊛ c − b ⊛ d) + i (a ⊛ d + b ⊛ c), terms of a real side left out.
+  Value re = conv(a, c), im;
+  if (bi && d) re = SubtractOp::create(b, loc, re, conv(bi, d));
+  if (d) im = conv(a, d);
+  if (bi) im = im ? Value(AddOp::create(b, loc, im, conv(bi, c))) : conv(bi, c);
+  if (!im) im = ConstantOp::create(b, loc, DenseElementsAttr::get(withElement(result, part), b.getZeroAttr(part)));
+  Value z = ComplexOp::create(b, loc, result, re, im);
+  op.getResult().replaceAllUsesWith(z);
+  op.erase();
+  return z;
+}
+
 FailureOr<Value> bitcastConvert(OpBuilder& b, Location loc, Value x, RankedTensorType out,
                                 llvm::function_ref<InFlightDiagnostic()> error) {
   auto in = dyn_cast<RankedTensorType>(x.getType());
@@ -223,7 +256,10 @@ LogicalResult rewriteImportedForms(ModuleOp module) {
   OpBuilder b(module.getContext());
   for (Operation* op : ops) {
     if (auto clamp = dyn_cast<ClampOp>(op)) broadcastClampBounds(clamp, b);
-    else if (auto conv = dyn_cast<ConvolutionOp>(op)) convolutionInOneType(conv, b);
+    else if (auto conv = dyn_cast<ConvolutionOp>(op)) {
+      if (isa<ComplexType>(cast<ShapedType>(conv.getType()).getElementType())) (void)convolutionOfComplexParts(conv, b);
+      else convolutionInOneType(conv, b);
+    }
     else if (failed(expandBitcast(cast<BitcastConvertOp>(op), b))) return failure();
   }
   return success();

@@ -646,8 +646,9 @@ LogicalResult convGeneralDilated(Eqn& q, SmallVectorImpl<Value>& r) {
     return failure();
   SmallVector<int64_t> padding;
   for (size_t i = 0; i < lo->size(); ++i) padding.append({(*lo)[i], (*hi)[i]});
-  r.push_back(ConvolutionOp::create(q.b, q.loc, q.resultType(), q.operands[0], q.operands[1], *strides, padding,
-                                    *ld, *rd, *ls, *rs, *os, *groups, *batchGroups));
+  auto conv = ConvolutionOp::create(q.b, q.loc, q.resultType(), q.operands[0], q.operands[1], *strides, padding, *ld,
+                                   *rd, *ls, *rs, *os, *groups, *batchGroups);
+  r.push_back(convolutionOfComplexParts(conv, q.b));  // complex numbers as four real convolutions
   return success();
 }
 

@@ -159,4 +159,17 @@ func.func @bitcast_complex() {
   func.return
 }
 
-// CHECK: 9 passed, 0 failed
+// -----
+
+// A complex convolution: four real ones of the parts (convolutionOfComplexParts).
+// CHECK: PASS import_rewrites.mlir:[[@LINE+1]] @convolution_complex (1 checks)
+func.func @convolution_complex() {
+  %x = stablehlo.constant dense<[[[(1.0, 2.0), (3.0, -1.0), (0.0, 0.5)]]]> : tensor<1x1x3xcomplex<f32>>
+  %w = stablehlo.constant dense<[[[(1.0, -1.0), (2.0, 0.5)]]]> : tensor<1x1x2xcomplex<f32>>
+  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {stride = [1]}
+      {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x1x3xcomplex<f32>>, tensor<1x1x2xcomplex<f32>>) -> tensor<1x1x2xcomplex<f32>>
+  check.expect_eq_const %r, dense<[[[(9.5, 0.5), (1.75, -3.0)]]]> : tensor<1x1x2xcomplex<f32>>
+  func.return
+}
+
+// CHECK: 10 passed, 0 failed

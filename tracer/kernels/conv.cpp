@@ -20,6 +20,7 @@
 #include "conv.h"
 
 #include <algorithm>
+#include <complex>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -531,13 +532,34 @@ void conv_impl(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, c
   else conv_tiled<T, C, kMaxNV>(x, w, y, xs, ws, ys, p);
 }
 
+// Complex convolutions as four real ones over the parts, (a + ib) ⊛ (c + id) =
+// (a ⊛ c − b ⊛ d) + i (a ⊛ d + b ⊛ c): the sums the compiled program (strata.convolution of
+// the parts, convolutionOfComplexParts) computes too, so jit and eager agree bit for bit.
+template <class R>
+void conv_complex(const std::complex<R>* x, const std::complex<R>* w, std::complex<R>* y, const Shape& xs,
+                  const Shape& ws, const Shape& ys, const ConvParams& p) {
+  const int64_t nx = num_elements(xs), nw = num_elements(ws), ny = num_elements(ys);
+  std::vector<R> a(nx), b(nx), c(nw), d(nw), re(ny), im(ny), t(ny);
+  for (int64_t i = 0; i < nx; ++i) a[i] = x[i].real(), b[i] = x[i].imag();
+  for (int64_t i = 0; i < nw; ++i) c[i] = w[i].real(), d[i] = w[i].imag();
+  conv_impl<R>(a.data(), c.data(), re.data(), xs, ws, ys, p);
+  conv_impl<R>(b.data(), d.data(), t.data(), xs, ws, ys, p);
+  for (int64_t i = 0; i < ny; ++i) re[i] -= t[i];
+  conv_impl<R>(a.data(), d.data(), im.data(), xs, ws, ys, p);
+  conv_impl<R>(b.data(), c.data(), t.data(), xs, ws, ys, p);
+  for (int64_t i = 0; i < ny; ++i) y[i] = std::complex<R>(re[i], im[i] + t[i]);
+}
+
 }  // namespace
 
 void conv_general_dilated(DType dtype, const void* lhs, const void* rhs, void* out, const Shape& lhs_shape,
                           const Shape& rhs_shape, const Shape& out_shape, const ConvParams& p) {
-  dispatch(dtype, [&](auto tag) {
+  dispatch_any(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (is_float_storage<T>)
+    if constexpr (is_complex_storage<T>)
+      conv_complex<typename T::value_type>(static_cast<const T*>(lhs), static_cast<const T*>(rhs), static_cast<T*>(out),
+                                           lhs_shape, rhs_shape, out_shape, p);
+    else if constexpr (is_float_storage<T>)
       conv_impl<T>(static_cast<const T*>(lhs), static_cast<const T*>(rhs), static_cast<T*>(out), lhs_shape,
                    rhs_shape, out_shape, p);
     else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {

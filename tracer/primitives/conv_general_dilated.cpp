@@ -1,8 +1,8 @@
 // tracer/primitives/conv_general_dilated.cpp — `conv_general_dilated[window_strides,
 // padding_low, padding_high, lhs_dilation, rhs_dilation, lhs_spec, rhs_spec, out_spec,
 // feature_group_count, batch_group_count]`: jax.lax.conv_general_dilated (StableHLO's
-// convolution). The specs are JAX's ConvDimensionNumbers; float or integer operands (integers
-// wrap, as in XLA). Eager: kernels/conv.h, which compiled code calls too for floats. The
+// convolution). The specs are JAX's ConvDimensionNumbers; float, complex or integer operands
+// (integers wrap, as in XLA). Eager: kernels/conv.h, which compiled code calls too for floats. The
 // derivative and batching rules are JAX's, binding the same primitive, so grad of grad, jit of
 // grad and vmap of grad compose.
 #include "ad_rules.h"
@@ -24,7 +24,7 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
     throw DTypeError("conv_general_dilated: expects operands of one dtype, but got " + in[0].str() + " and " +
                      in[1].str());
   if (in[0].dtype == DType::bool_)
-    throw DTypeError("conv_general_dilated: expects numeric operands (float or integer), but got " + in[0].str() +
+    throw DTypeError("conv_general_dilated: expects numeric operands (float, complex or integer), but got " + in[0].str() +
                      " and " + in[1].str());
   Shape out = primitives::check("conv_general_dilated",
                                 shape_rules::conv_general_dilated(in[0].shape, in[1].shape, conv::from_params(p)));
@@ -203,6 +203,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 const Primitive prim::kConvGeneralDilated{
     .name = "conv_general_dilated",
     .arity = 2,
+    .traits = kTakesComplex,  // as four real convolutions of the parts (kernels/conv.cpp)
     .shape_rule = rule,
     .eager = kernel,
     .jvp = jvp,
