@@ -253,7 +253,7 @@ Array max_pool(const Array& x, const std::vector<int64_t>& window, const std::ve
 Array avg_pool(const Array& x, const std::vector<int64_t>& window, const std::vector<int64_t>& strides,
                const Padding& padding, SourceLocation loc) {
   const AbstractValue& av = api::aval(x, "avg_pool");
-  if (!is_floating(av.dtype)) throw DTypeError("avg_pool: expects a float operand, but got " + av.str());
+  if (!is_inexact(av.dtype)) throw DTypeError("avg_pool: expects a float or complex operand, but got " + av.str());
   Pool g = pool_geometry("avg_pool", av, window, strides, padding);
   int64_t size = 1;
   for (int64_t w : window) size *= w;

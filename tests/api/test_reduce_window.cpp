@@ -343,6 +343,40 @@ TEST(ReduceWindow, Errors) {
                   "numeric operand");
   expect_contains(error_message<st::ValueError>([] { st::reduce_window_sum(st::ones({4}), {2}, {1, 1}); }),
                   "expects window_strides of length 1");
+  st::Array z = st::complex(st::ones({4}), st::ones({4}));
+  expect_contains(error_message<st::DTypeError>([&] { st::reduce_window_max(z, {2}); }),
+                  "reduce_window_max: expects an ordered dtype (not complex), but got c64[4]");
+}
+
+// Complex sums (and avg_pool) are the sums of the parts, eagerly and under jit; the gradient
+// of a real loss is JAX's ∂L/∂re − i ∂L/∂im.
+TEST(ReduceWindow, ComplexSumsAreSumsOfTheParts) {
+  st::Array re = st::reshape(st::astype(st::arange(24), st::f64) * 0.25 - 2.0, {2, 3, 4});
+  st::Array im = st::reshape(st::cos(st::astype(st::arange(24), st::f64)), {2, 3, 4});
+  st::Array z = st::complex(re, im);
+  auto f = [](const st::Array& x) { return st::reduce_window_sum(x, {1, 2, 3}, {1, 1, 2}, {{0, 0}, {1, 0}, {1, 1}}, {1, 1, 2}); };
+  for (const st::Array& y : {f(z), st::jit(f)(z)}) {
+    ASSERT_EQ(y.dtype(), st::c128);
+    EXPECT_EQ(st::real(y).to_vector<double>(), f(re).to_vector<double>());
+    EXPECT_EQ(st::imag(y).to_vector<double>(), f(im).to_vector<double>());
+  }
+  st::Array p = st::nn::avg_pool(st::astype(z, st::c64), {2}, {1});
+  st::Array pr = st::nn::avg_pool(st::astype(re, st::f32), {2}, {1});
+  EXPECT_EQ(st::real(p).to_vector<float>(), pr.to_vector<float>());
+  // L = Σ re(y)·im(y): dL/dre = window-sum transpose of im(y), dL/dim of re(y).
+  auto loss = [&](const st::Array& x) {
+    st::Array y = f(x);
+    return st::sum(st::real(y) * st::imag(y));
+  };
+  st::Array g = st::grad(loss)(z);
+  auto real_loss = [&](const st::Array& a, const st::Array& b) { return st::sum(f(a) * f(b)); };
+  auto [ga, gb] = st::grad(real_loss, st::argnums<0, 1>)(re, im);
+  std::vector<double> gr = st::real(g).to_vector<double>(), gi = st::imag(g).to_vector<double>();
+  std::vector<double> wa = ga.to_vector<double>(), wb = gb.to_vector<double>();
+  for (size_t i = 0; i < gr.size(); ++i) {
+    EXPECT_NEAR(gr[i], wa[i], 1e-12) << i;
+    EXPECT_NEAR(gi[i], -wb[i], 1e-12) << i;
+  }
 }
 
 }  // namespace

@@ -116,14 +116,16 @@ void check_rank(std::string_view op, const Shape& s) {
 
 template <class C> C combine(Kind k, C a, C b) {
   if (k == Kind::kSum) return kernels::WrappingAdd{}(a, b);
-  if constexpr (std::is_integral_v<C>) return k == Kind::kMax ? (a > b ? a : b) : (a < b ? a : b);
+  if constexpr (kernels::is_complex_storage<C>) return a + b;  // the rule lets complex reach only the sum
+  else if constexpr (std::is_integral_v<C>) return k == Kind::kMax ? (a > b ? a : b) : (a < b ? a : b);
   else return k == Kind::kMax ? kernels::ieee_max(a, b) : kernels::ieee_min(a, b);
 }
 
 // The identity of kind k (the init value and what padding reads) in the compute type.
 template <class C> C identity(Kind k) {
   if (k == Kind::kSum) return C(0);
-  return k == Kind::kMax ? kernels::lowest<C>() : kernels::highest<C>();
+  if constexpr (kernels::is_complex_storage<C>) return C(0);
+  else return k == Kind::kMax ? kernels::lowest<C>() : kernels::highest<C>();
 }
 
 }  // namespace
@@ -135,6 +137,8 @@ std::vector<AbstractValue> rule(Kind k, std::span<const AbstractValue> in, const
   primitives::expect_arity(name, in, 1);
   const AbstractValue& x = in[0];
   if (x.dtype == DType::bool_) throw DTypeError(name + ": expects a numeric operand, but got " + x.str());
+  if (is_complex(x.dtype) && k != Kind::kSum)
+    throw DTypeError(name + ": expects an ordered dtype (not complex), but got " + x.str());
   check_rank(name, x.shape);
   Shape out = primitives::check(name, shape_rules::reduce_window(x.shape, from_params(p)));
   return {AbstractValue{out, x.dtype, x.weak}};
@@ -146,7 +150,7 @@ void kernel(Kind k, std::span<const KernelArg> in, std::span<const KernelArg> ou
   Geometry g(in[0].shape(), out[0].shape(), from_params(p));
   int64_t n = out[0].size();
   if (n == 0) return;
-  kernels::dispatch(in[0].dtype(), [&](auto tag) {
+  kernels::dispatch_any(in[0].dtype(), [&](auto tag) {
     using S = typename decltype(tag)::type;
     using C = typename kernels::ComputeOf<S>::type;
     const S* x = in[0].as<S>();
