@@ -46,6 +46,8 @@ MPI_Datatype type_of(DType t) {
     case DType::u16: return MPI_UINT16_T;
     case DType::u32: return MPI_UINT32_T;
     case DType::u64: return MPI_UINT64_T;
+    case DType::c64: return MPI_C_FLOAT_COMPLEX;  // summed by MPI_SUM; pmax/pmin refuse complex
+    case DType::c128: return MPI_C_DOUBLE_COMPLEX;
     default: return MPI_DATATYPE_NULL;
   }
 }

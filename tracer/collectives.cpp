@@ -46,7 +46,7 @@ std::shared_ptr<Transport>& current() {
 // out = the reduction of n blocks of `count` elements (member order: every rank gets the same
 // bits), for the dtypes a transport does not reduce itself (bf16, f16 in f32, rounded once).
 void reduce_blocks(const void* blocks, void* out, int64_t n, int64_t count, DType dtype, Kind reduce) {
-  kernels::dispatch(dtype, [&](auto tag) {
+  kernels::dispatch_any(dtype, [&](auto tag) {
     using S = typename decltype(tag)::type;
     using C = typename kernels::ComputeOf<S>::type;
     const S* b = static_cast<const S*>(blocks);
@@ -58,6 +58,8 @@ void reduce_blocks(const void* blocks, void* out, int64_t n, int64_t count, DTyp
         if (reduce == Kind::kPsum) {
           if constexpr (std::is_same_v<C, bool>) acc = acc || v;
           else acc = static_cast<C>(acc + v);
+        } else if constexpr (kernels::is_complex_storage<C>) {
+          throw Error("internal: pmax/pmin of complex numbers");  // the shape rule refuses them
         } else if constexpr (std::is_floating_point_v<C>) {
           if (std::isnan(acc) || std::isnan(v)) acc = std::nan("");
           else acc = reduce == Kind::kPmax ? std::max(acc, v) : std::min(acc, v);

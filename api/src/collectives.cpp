@@ -42,7 +42,7 @@ Array pmin(const Array& x, const std::string& axis_name) { return apply(prim::kP
 
 Array pmean(const Array& x, const std::string& axis_name) {
   const AbstractValue& av = api::aval(x, "pmean");
-  Array f = is_floating(av.dtype) ? x : lax::convert_element_type(x, DType::f32);
+  Array f = is_inexact(av.dtype) ? x : lax::convert_element_type(x, DType::f32);
   int64_t n = resolve("pmean", axis_name).size;
   return lax::div(psum(f, axis_name), lax::scalar(static_cast<double>(n), f.dtype()));
 }

@@ -206,7 +206,7 @@ Array shard_enter(const Mesh& mesh, const Array& global, const PartitionSpec& sp
   auto slice = [block, spec](const Array& x) {
     return splits(spec) ? lax::dynamic_slice(x, starts(block, spec), IntList(block.begin(), block.end())) : x;
   };
-  if (!is_floating(gav.dtype)) return slice(global);  // no cotangent to assemble
+  if (!is_inexact(gav.dtype)) return slice(global);  // no cotangent to assemble
   auto f = custom_vjp(
       [slice](const Array& x) { return slice(x); },
       [slice](const Array& x) { return std::make_pair(slice(x), lax::scalar(0, DType::f32)); },
@@ -238,7 +238,7 @@ Array shard_exit(const Mesh& mesh, const Array& local, const PartitionSpec& spec
       replicas /= mesh.axis_size(spec[d]);
     }
   (void)block_shape(mesh, global, spec, what);  // checks the spec's axes
-  if (!is_floating(lav.dtype)) return join(local);
+  if (!is_inexact(lav.dtype)) return join(local);
   auto f = custom_vjp(
       [join](const Array& x) { return join(x); },
       [join](const Array& x) { return std::make_pair(join(x), lax::scalar(0, DType::f32)); },

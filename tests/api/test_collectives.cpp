@@ -185,6 +185,34 @@ TEST(Collectives, UnboundAxisIsAValueError) {
   }
 }
 
+// Complex values under vmap's named axis (the batching rules) and over a one-process mesh (the
+// runtime); pmax/pmin refuse them.
+TEST(Collectives, ComplexValues) {
+  Array z = st::complex(st::reshape(st::astype(st::arange(6), st::f32), {3, 2}), st::ones({3, 2}));
+  Array s = st::vmap([](const Array& v) { return st::psum(v, "i"); }, {}, 0, "i")(z);
+  EXPECT_EQ(st::real(s).to_vector<float>(), (std::vector<float>{6, 9, 6, 9, 6, 9}));
+  EXPECT_EQ(st::imag(s).to_vector<float>(), (std::vector<float>{3, 3, 3, 3, 3, 3}));
+  Array g = st::vmap([](const Array& v) { return st::all_gather(v, "i"); }, {}, 0, "i")(z);
+  EXPECT_EQ(g.shape(), (st::Shape{3, 3, 2}));
+  Array m = st::vmap([](const Array& v) { return st::pmean(v, "i"); }, {}, 0, "i")(z);  // keeps the imaginary part
+  ASSERT_EQ(m.dtype(), st::c64);
+  EXPECT_EQ(st::imag(m).to_vector<float>(), (std::vector<float>{1, 1, 1, 1, 1, 1}));
+  st::Mesh mesh = st::Mesh::of_processes("p");
+  auto one = st::shard_map([](const Array& b) { return st::psum(b, "p") * 2.0f; }, mesh, {{"p"}}, {{"p"}});
+  Array b = st::reshape(z, {1, 3, 2});
+  for (const Array& y : {one(b), st::jit(one)(b)}) {
+    EXPECT_EQ(st::real(y).to_vector<float>(), (std::vector<float>{0, 2, 4, 6, 8, 10}));
+    EXPECT_EQ(st::imag(y).to_vector<float>(), (std::vector<float>{2, 2, 2, 2, 2, 2}));
+  }
+  try {
+    st::vmap([](const Array& v) { return st::pmax(v, "i"); }, {}, 0, "i")(z);
+    FAIL() << "no error";
+  } catch (const st::DTypeError& e) {
+    EXPECT_NE(std::string(e.what()).find("pmax: expects an ordered dtype (not complex), but got c64[2]"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Collectives, ShardMapOverOneProcessMesh) {
   // One process: a mesh of one shard; collectives over a one-member group, eager and compiled
   // (the runtime call), against the unsharded program.

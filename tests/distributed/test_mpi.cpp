@@ -131,6 +131,46 @@ TEST(Mpi, GatherScatterAllToAllPermuteIndex) {
   check_collective([](const Array& v) { return v * 0 + st::astype(st::axis_index("p"), st::f32); }, xs, "axis_index");
 }
 
+// Complex values: every collective but pmax/pmin (which need an order) moves or sums them,
+// MPI_SUM on MPI's complex types; the real and imaginary parts against vmap's on one process.
+TEST(Mpi, ComplexValues) {
+  const int n = P();
+  for (st::DType t : {st::c64, st::c128}) {
+    SCOPED_TRACE(std::string(st::short_name(t)));
+    st::DType r = st::real_dtype(t);
+    auto z = [&](st::Shape rest) { return st::complex(global_input(rest, r), global_input(rest, r, -0.5) + 1.0); };
+    auto check = [&](auto g, const Array& xs, const std::string& what) {
+      st::Mesh mesh = st::Mesh::of_processes("p");
+      auto per_shard = [g](const Array& block) { return st::expand_dims(g(st::squeeze(block, {0})), 0); };
+      auto sharded = st::shard_map(per_shard, mesh, {{"p"}}, {{"p"}});
+      Array want = st::vmap(g, {}, 0, "p")(xs);
+      for (const Array& got : {sharded(xs), st::jit(sharded)(xs)}) {
+        ASSERT_EQ(got.dtype(), t) << what;
+        expect_close(st::real(got), st::real(want), what + " real");
+        expect_close(st::imag(got), st::imag(want), what + " imag");
+      }
+    };
+    std::vector<std::pair<int, int>> ring;
+    for (int p = 0; p < n; ++p) ring.push_back({p, (p + 1) % n});
+    check([](const Array& v) { return st::psum(v, "p"); }, z({3, 2}), "psum");
+    check([](const Array& v) { return st::pmean(v, "p"); }, z({3}), "pmean");
+    check([](const Array& v) { return st::all_gather(v, "p"); }, z({3, 2}), "all_gather");
+    check([](const Array& v) { return st::psum_scatter(v, "p"); }, z({n, 3}), "psum_scatter");
+    check([](const Array& v) { return st::all_to_all(v, "p", 0, 1); }, z({n, 3}), "all_to_all");
+    check([ring](const Array& v) { return st::ppermute(v, "p", ring); }, z({3}), "ppermute ring");
+  }
+  // grad of a real loss of psum with respect to a complex input: JAX's ∂L/∂re − i ∂L/∂im.
+  st::Mesh mesh = st::Mesh::of_processes("p");
+  auto loss = st::shard_map([](const Array& b) { return st::expand_dims(st::sum(st::abs(st::psum(b, "p")) * 1.0f), 0); },
+                            mesh, {{"p"}}, {{"p"}});
+  Array x = st::complex(global_input({2}), global_input({2}, st::f32, 0.5) + 2.0f);
+  Array g = st::grad([&](const Array& v) { return st::sum(loss(v)); })(x);
+  Array s = st::sum(x, {0});  // psum's value, the same on every process
+  Array want = st::broadcast_to(st::conj(s / st::abs(s)) * static_cast<float>(n), x.shape());
+  expect_close(st::real(g), st::real(want), "grad real", 1e-4);
+  expect_close(st::imag(g), st::imag(want), "grad imag", 1e-4);
+}
+
 TEST(Mpi, TwoDimensionalMesh) {
   if (P() != 4) GTEST_SKIP() << "a 2x2 mesh needs 4 processes";
   st::Mesh mesh({2, 2}, {"x", "y"});

@@ -51,6 +51,8 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
   const AbstractValue& x = in[0];
   if ((K == Kind::kPsum || K == Kind::kPsumScatter || K == Kind::kPmax || K == Kind::kPmin) && is_bool(x.dtype))
     throw DTypeError(op + ": expects a numeric operand, but got " + x.str());
+  if ((K == Kind::kPmax || K == Kind::kPmin) && is_complex(x.dtype))
+    throw DTypeError(op + ": expects an ordered dtype (not complex), but got " + x.str());
   Shape out = primitives::check(op, cr::shape(K, x.shape, n));
   return {AbstractValue{out, x.dtype, x.weak}};
 }
@@ -204,7 +206,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
 #define STRATA_COLLECTIVE(ident, kind, jvp_rule, vjp_rule, extra_traits)                  \
   const Primitive prim::ident{.name = STRATA_NAME_##ident,                                  \
                               .arity = (kind == Kind::kAxisIndex ? 0 : 1),                 \
-                              .traits = kCollective | (extra_traits),                       \
+                              .traits = kCollective | kTakesComplex | (extra_traits),       \
                               .shape_rule = rule<kind>,                                     \
                               .eager = kernel<kind>,                                        \
                               .jvp = jvp_rule,                                              \
