@@ -21,6 +21,7 @@
 #include "strata/ops.h"
 #include "strata/pytree.h"
 #include "strata/random.h"
+#include "strata/searching.h"  // searchsorted, interp, histogram
 #include "strata/selection.h"
 #include "strata/shape.h"
 #include "strata/stablehlo.h"
