@@ -295,4 +295,39 @@ std::vector<Array> nonzero(const Array& x, SourceLocation) {
 
 std::vector<Array> where(const Array& cond, SourceLocation loc) { return nonzero(cond, loc); }
 
+Array moveaxis(const Array& x, int source, int destination, SourceLocation loc) {
+  const AbstractValue& av = api::aval(x, "moveaxis");
+  int s = api::normalize_axis("moveaxis", source, av), d = api::normalize_axis("moveaxis", destination, av);
+  std::vector<int> perm;
+  for (int i = 0; i < static_cast<int>(av.shape.size()); ++i)
+    if (i != s) perm.push_back(i);
+  perm.insert(perm.begin() + d, s);
+  return transpose(x, perm, loc);
+}
+
+Array swapaxes(const Array& x, int a, int b, SourceLocation loc) {
+  const AbstractValue& av = api::aval(x, "swapaxes");
+  int i = api::normalize_axis("swapaxes", a, av), j = api::normalize_axis("swapaxes", b, av);
+  std::vector<int> perm(av.shape.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(j)]);
+  return transpose(x, perm, loc);
+}
+
+Array ravel(const Array& x, SourceLocation loc) { return reshape(x, {api::aval(x, "ravel").size()}, loc); }
+
+// NumPy's: k = 1 flips along axes.second, then swaps the two axes.
+Array rot90(const Array& x, int k, std::pair<int, int> axes, SourceLocation loc) {
+  const AbstractValue& av = api::aval(x, "rot90");
+  if (av.shape.size() < 2) throw ValueError("rot90: expects an array of rank 2 or more, but got " + av.str());
+  int a = api::normalize_axis("rot90", axes.first, av), b = api::normalize_axis("rot90", axes.second, av);
+  if (a == b) throw ValueError("rot90: expects two different axes, but got " + std::to_string(axes.first) + " and " +
+                               std::to_string(axes.second));
+  k = ((k % 4) + 4) % 4;
+  if (k == 0) return x;
+  if (k == 2) return flip(x, {a, b}, loc);
+  if (k == 1) return swapaxes(flip(x, {b}, loc), a, b, loc);
+  return flip(swapaxes(x, a, b, loc), {b}, loc);
+}
+
 }  // namespace strata

@@ -67,6 +67,27 @@ Array remainder(const Array& a, const Array& b, SourceLocation loc) {
   return bind1(prim::kSelect, {fix, bind1(prim::kAdd, {r, y}, {}, loc), r}, {}, loc);
 }
 
+// Integers: the truncating quotient, one less where the remainder's sign differs from the
+// divisor's (x // 0 is XLA's div by zero: -1 for signed, all ones unsigned, as jnp). Floats:
+// JAX's _float_divmod, round((x - fmod) / y) corrected the same way.
+Array floor_divide(const Array& a, const Array& b, SourceLocation loc) {
+  auto [x, y] = promote_binary("floor_divide", a, b, loc);
+  DType t = api::aval(x, "floor_divide").dtype;
+  if (is_complex(t) || is_bool(t))
+    throw DTypeError("floor_divide: expects real numbers, but got " + api::aval(a, "floor_divide").str() + " and " +
+                     api::aval(b, "floor_divide").str());
+  Array zero = api::convert(Array(0), {t, false}, loc), one = api::convert(Array(1), {t, false}, loc);
+  Array mod = bind1(prim::kRem, {x, y}, {}, loc);
+  Array q = is_integer(t) ? bind1(prim::kDiv, {x, y}, {}, loc)
+                          : bind1(prim::kDiv, {bind1(prim::kSub, {x, mod}, {}, loc), y}, {}, loc);
+  if (!is_unsigned_integer(t)) {
+    Array sign_differs = bind1(prim::kNe, {bind1(prim::kLt, {mod, zero}, {}, loc), bind1(prim::kLt, {y, zero}, {}, loc)}, {}, loc);
+    Array fix = bind1(prim::kAnd, {bind1(prim::kNe, {mod, zero}, {}, loc), sign_differs}, {}, loc);
+    q = bind1(prim::kSelect, {fix, bind1(prim::kSub, {q, one}, {}, loc), q}, {}, loc);
+  }
+  return is_integer(t) ? q : round(q, RoundingMethod::to_nearest_even, loc);
+}
+
 Array atan2(const Array& y, const Array& x, SourceLocation loc) {
   auto [a, b] = promote_binary("atan2", y, x, loc);
   return bind1(prim::kAtan2, {api::to_inexact(a, "atan2", loc), api::to_inexact(b, "atan2", loc)}, {}, loc);

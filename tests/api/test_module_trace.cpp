@@ -21,7 +21,7 @@ using st::testing::error_message;
 namespace {
 
 // |a - b| <= atol + rtol * |b| elementwise, same shape and dtype.
-::testing::AssertionResult allclose(const st::Array& a, const st::Array& b, double rtol, double atol) {
+::testing::AssertionResult near_all(const st::Array& a, const st::Array& b, double rtol, double atol) {
   if (a.shape() != b.shape() || a.dtype() != b.dtype())
     return ::testing::AssertionFailure() << "shape/dtype " << a << " vs " << b;
   std::vector<double> x = a.to_vector<double>(), y = b.to_vector<double>();
@@ -119,8 +119,8 @@ TEST(ModuleTrace, JitEqualsTheDirectCall) {
   st::Array x = f64_range(6, 0.3, -0.8, {2, 3}), w = f64_range(12, -0.15, 0.9, {3, 4}), b = f64_range(4, 0.2, -0.3, {4});
   st::Array direct = f(x, w, b)[0];
   auto jf = st::jit([&](const st::Array& x, const st::Array& w, const st::Array& b) { return f(x, w, b)[0]; });
-  EXPECT_TRUE(allclose(jf(x, w, b), direct, 1e-12, 1e-12));
-  EXPECT_TRUE(allclose(direct, dense_api(x, w, b), 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(jf(x, w, b), direct, 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(direct, dense_api(x, w, b), 1e-12, 1e-12));
 }
 
 TEST(ModuleTrace, GradMatchesFiniteDifferencesAndTheApiProgram) {
@@ -131,12 +131,12 @@ TEST(ModuleTrace, GradMatchesFiniteDifferencesAndTheApiProgram) {
   auto g = st::grad([&](const st::Array& x, const st::Array& w, const st::Array& b) { return f(x, w, b)[0]; },
                     st::ArgNums<0, 1, 2>{})(x, w, b);
   auto want = st::grad(dense_api, st::ArgNums<0, 1, 2>{})(x, w, b);
-  EXPECT_TRUE(allclose(std::get<0>(g), std::get<0>(want), 1e-12, 1e-12));
-  EXPECT_TRUE(allclose(std::get<1>(g), std::get<1>(want), 1e-12, 1e-12));
-  EXPECT_TRUE(allclose(std::get<2>(g), std::get<2>(want), 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(std::get<0>(g), std::get<0>(want), 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(std::get<1>(g), std::get<1>(want), 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(std::get<2>(g), std::get<2>(want), 1e-12, 1e-12));
   // jit(grad(module)) == grad(module).
   auto jg = st::jit(st::grad([&](const st::Array& w) { return f(x, w, b)[0]; }));
-  EXPECT_TRUE(allclose(jg(w), std::get<1>(want), 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(jg(w), std::get<1>(want), 1e-12, 1e-12));
 }
 
 TEST(ModuleTrace, VmapMatchesALoopOfDirectCalls) {
@@ -147,7 +147,7 @@ TEST(ModuleTrace, VmapMatchesALoopOfDirectCalls) {
   ASSERT_EQ(ys.shape(), (st::Shape{5}));
   for (int64_t i = 0; i < 5; ++i) {
     st::Array xi = st::reshape(st::slice(xs, {i, 0, 0}, {i + 1, 2, 3}), {2, 3});
-    EXPECT_TRUE(allclose(st::reshape(st::slice(ys, {i}, {i + 1}), {}), f(xi, w, b)[0], 1e-12, 1e-12)) << "example " << i;
+    EXPECT_TRUE(near_all(st::reshape(st::slice(ys, {i}, {i + 1}), {}), f(xi, w, b)[0], 1e-12, 1e-12)) << "example " << i;
   }
 }
 
@@ -168,9 +168,9 @@ TEST(ModuleTrace, WhileLoopJitJvpAndVmap) {
   st::Array x = st::array(std::vector<double>{0.3, -0.7, 1.1}, {3}, st::f64);
   st::Array w = st::array(std::vector<double>{1.2, 0.4, -0.9}, {3}, st::f64);
   st::Array direct = f(x, w)[0];
-  EXPECT_TRUE(allclose(direct, loop_api(x, w), 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(direct, loop_api(x, w), 1e-12, 1e-12));
   auto call = [&](const st::Array& x, const st::Array& w) { return f(x, w)[0]; };
-  EXPECT_TRUE(allclose(st::jit(call)(x, w), direct, 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(st::jit(call)(x, w), direct, 1e-12, 1e-12));
   st::Jaxpr j = st::make_jaxpr(call)(x, w);
   std::vector<std::string> names = j.primitive_names();
   // A counter from a constant, LT a constant bound, + 1: a scan of 4 steps.
@@ -183,19 +183,19 @@ TEST(ModuleTrace, WhileLoopJitJvpAndVmap) {
   auto [y2, dy2] = st::jvp(loop_api, std::tuple<st::Array, st::Array>(x, w), std::tuple<st::Array, st::Array>(tx, tw));
   const double eps = 1e-6;
   st::Array fd = (f(x + tx * eps, w + tw * eps)[0] - f(x - tx * eps, w - tw * eps)[0]) / (2 * eps);
-  EXPECT_TRUE(allclose(y, direct, 1e-12, 1e-12));
-  EXPECT_TRUE(allclose(dy, dy2, 1e-12, 1e-12));
-  EXPECT_TRUE(allclose(dy, fd, 1e-6, 1e-8));
+  EXPECT_TRUE(near_all(y, direct, 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(dy, dy2, 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(dy, fd, 1e-6, 1e-8));
   // Reverse mode through it (JAX's fori_loop exports so): against the unrolled API program and
   // finite differences; jit(grad) alike.
   auto loss = [&](const st::Array& x, const st::Array& w) { return st::sum(f(x, w)[0] * st::arange(1, 4, 1, st::f64)); };
   auto loss_api = [&](const st::Array& x, const st::Array& w) { return st::sum(loop_api(x, w) * st::arange(1, 4, 1, st::f64)); };
   auto g = st::grad(loss, st::ArgNums<0, 1>{})(x, w);
   auto want = st::grad(loss_api, st::ArgNums<0, 1>{})(x, w);
-  EXPECT_TRUE(allclose(std::get<0>(g), std::get<0>(want), 1e-12, 1e-12));
-  EXPECT_TRUE(allclose(std::get<1>(g), std::get<1>(want), 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(std::get<0>(g), std::get<0>(want), 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(std::get<1>(g), std::get<1>(want), 1e-12, 1e-12));
   st::testing::check_grads([&](const std::vector<st::Array>& a) { return loss(a[0], a[1]); }, {x, w}, "static while");
-  EXPECT_TRUE(allclose(st::jit(st::grad(loss))(x, w), std::get<0>(want), 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(st::jit(st::grad(loss))(x, w), std::get<0>(want), 1e-12, 1e-12));
   // A bound that is an argument: a while, whose reverse mode is refused as JAX refuses it.
   std::string dynamic = kLoop;
   dynamic.replace(dynamic.find("%w: tensor<3xf64>)"), 18, "%w: tensor<3xf64>, %n: tensor<i32>)");
@@ -203,7 +203,7 @@ TEST(ModuleTrace, WhileLoopJitJvpAndVmap) {
   dynamic.replace(dynamic.find(bound), bound.size(), "");
   st::ModuleFunction h = st::load_stablehlo(dynamic)("main");
   st::Array four = st::array(std::vector<int32_t>{4}, {});
-  EXPECT_TRUE(allclose(h(x, w, four)[0], direct, 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(h(x, w, four)[0], direct, 1e-12, 1e-12));
   std::vector<std::string> hn = st::make_jaxpr([&](const st::Array& x) { return h(x, w, four)[0]; })(x).primitive_names();
   EXPECT_NE(std::find(hn.begin(), hn.end(), "while"), hn.end());
   EXPECT_THROW(st::grad([&](const st::Array& x) { return st::sum(h(x, w, four)[0]); })(x), st::Error);
@@ -211,7 +211,7 @@ TEST(ModuleTrace, WhileLoopJitJvpAndVmap) {
   st::Array xs = st::stack({x, x * 2.0, x - 1.0});
   st::Array ys = st::vmap(call, {0, std::nullopt})(xs, w);
   for (int64_t i = 0; i < 3; ++i)
-    EXPECT_TRUE(allclose(st::reshape(st::slice(ys, {i, 0}, {i + 1, 3}), {3}),
+    EXPECT_TRUE(near_all(st::reshape(st::slice(ys, {i, 0}, {i + 1, 3}), {3}),
                          f(st::reshape(st::slice(xs, {i, 0}, {i + 1, 3}), {3}), w)[0], 1e-12, 1e-12));
 }
 
@@ -259,8 +259,8 @@ TEST(ModuleTrace, JaxProgramsUnderJit) {
     ASSERT_EQ(traced.size(), direct.size());
     for (size_t i = 0; i < direct.size(); ++i) {
       st::Array want = st::load_npy((corpus() / (std::string(name) + ".out" + std::to_string(i) + ".npy")).string());
-      EXPECT_TRUE(allclose(traced[i], direct[i], 1e-4, 1e-5)) << "output " << i;
-      EXPECT_TRUE(allclose(traced[i], want, 1e-4, 1e-5)) << "output " << i << " vs JAX";
+      EXPECT_TRUE(near_all(traced[i], direct[i], 1e-4, 1e-5)) << "output " << i;
+      EXPECT_TRUE(near_all(traced[i], want, 1e-4, 1e-5)) << "output " << i << " vs JAX";
     }
   }
 }
@@ -302,7 +302,7 @@ TEST(ModuleTrace, GradThroughJaxPrograms) {
     auto [y, dy] = st::jvp(loss, p, t);
     EXPECT_NEAR(ad, dy.item<double>(), 1e-3 * std::max(1.0, std::fabs(ad))) << "grad . t vs jvp";
     // jit(grad) agrees with grad.
-    EXPECT_TRUE(allclose(st::jit(st::grad(loss))(p), g, 1e-4, 1e-5));
+    EXPECT_TRUE(near_all(st::jit(st::grad(loss))(p), g, 1e-4, 1e-5));
   }
 }
 
@@ -334,11 +334,11 @@ TEST(ModuleTrace, CaseAndGatherTraceAndDifferentiate) {
     st::Array rows = st::take(t, idx, 0);
     st::Array want = k == 0 ? st::sin(rows) : rows * rows;
     auto call = [&](const st::Array& t) { return f(kk, t, idx)[0]; };
-    EXPECT_TRUE(allclose(f(kk, t, idx)[0], want, 1e-12, 1e-12));
-    EXPECT_TRUE(allclose(st::jit(call)(t), want, 1e-12, 1e-12));
+    EXPECT_TRUE(near_all(f(kk, t, idx)[0], want, 1e-12, 1e-12));
+    EXPECT_TRUE(near_all(st::jit(call)(t), want, 1e-12, 1e-12));
     st::testing::check_grads([&](const std::vector<st::Array>& a) { return call(a[0]); }, {t}, "case/gather");
     // The index traced too: jit over (k, t).
-    EXPECT_TRUE(allclose(st::jit([&](const st::Array& k, const st::Array& t) { return f(k, t, idx)[0]; })(kk, t), want,
+    EXPECT_TRUE(near_all(st::jit([&](const st::Array& k, const st::Array& t) { return f(k, t, idx)[0]; })(kk, t), want,
                          1e-12, 1e-12));
   }
 }
@@ -348,10 +348,10 @@ TEST(ModuleTrace, CumsumHelperOfAJaxProgram) {
   st::ModuleFunction f = st::load_stablehlo((corpus() / "gather_sort_cumsum.mlir").string())("cumsum");
   st::Array x = st::reshape(st::arange(0, 320, 1, st::f32) * 0.01f - 1.f, {20, 16});
   // (The direct call cannot compile a helper of a module that has a @main; traced, it runs.)
-  EXPECT_TRUE(allclose(st::jit([&](const st::Array& x) { return f(x)[0]; })(x), st::cumsum(x, 0), 1e-5, 1e-5));
+  EXPECT_TRUE(near_all(st::jit([&](const st::Array& x) { return f(x)[0]; })(x), st::cumsum(x, 0), 1e-5, 1e-5));
   st::Array g = st::grad([&](const st::Array& x) { return st::sum(f(x)[0] * f(x)[0]); })(x);
   st::Array want = st::grad([](const st::Array& x) { st::Array c = st::cumsum(x, 0); return st::sum(c * c); })(x);
-  EXPECT_TRUE(allclose(g, want, 1e-4, 1e-4));
+  EXPECT_TRUE(near_all(g, want, 1e-4, 1e-4));
 }
 
 // The sorted rows of gather_sort_cumsum under vmap (a batch of tables) equal a loop of direct
@@ -369,7 +369,7 @@ TEST(ModuleTrace, SortOfAJaxProgramUnderVmap) {
   ASSERT_EQ(ys.shape(), (st::Shape{3, 20, 16}));
   for (int64_t i = 0; i < 3; ++i) {
     st::Array ti = st::reshape(st::slice(tables, {i, 0, 0}, {i + 1, 100, 16}), {100, 16});
-    EXPECT_TRUE(allclose(st::reshape(st::slice(ys, {i, 0, 0}, {i + 1, 20, 16}), {20, 16}), f(ti, args[1])[0], 0, 0))
+    EXPECT_TRUE(near_all(st::reshape(st::slice(ys, {i, 0, 0}, {i + 1, 20, 16}), {20, 16}), f(ti, args[1])[0], 0, 0))
         << "table " << i;
   }
 }
@@ -401,7 +401,7 @@ TEST(ModuleTrace, SortComparatorsJaxHasAndHasNot) {
   st::Array direct = call(v);
   EXPECT_EQ(f(k, v)[0].to_vector<int32_t>(), (std::vector<int32_t>{7, 5, 3, 0, -1, -4}));
   EXPECT_EQ(direct.to_vector<double>(), (std::vector<double>{0.0, 1.0, -1.0, 0.5, -0.5, 1.5}));
-  EXPECT_TRUE(allclose(st::jit(call)(v), direct, 0, 0));
+  EXPECT_TRUE(near_all(st::jit(call)(v), direct, 0, 0));
   st::Jaxpr j = st::make_jaxpr(call)(v);
   std::vector<std::string> names = j.primitive_names();
   EXPECT_NE(std::find(names.begin(), names.end(), "rev"), names.end()) << j;
@@ -455,8 +455,8 @@ TEST(ModuleTrace, IfTracesAndDifferentiates) {
     st::Array x = st::array(std::vector<double>{0.5 * sign, 0.2 * sign, -0.1 * sign}, {3}, st::f64);
     st::Array want = sign > 0 ? st::sum(st::exp(x * w)) : st::sum(st::cos(x) * w);
     auto call = [&](const st::Array& x, const st::Array& w) { return f(x, w)[0]; };
-    EXPECT_TRUE(allclose(f(x, w)[0], want, 1e-12, 1e-12));
-    EXPECT_TRUE(allclose(st::jit(call)(x, w), want, 1e-12, 1e-12));
+    EXPECT_TRUE(near_all(f(x, w)[0], want, 1e-12, 1e-12));
+    EXPECT_TRUE(near_all(st::jit(call)(x, w), want, 1e-12, 1e-12));
     st::Jaxpr j = st::make_jaxpr(call)(x, w);
     std::vector<std::string> names = j.primitive_names();
     EXPECT_NE(std::find(names.begin(), names.end(), "cond"), names.end()) << j;
@@ -464,8 +464,8 @@ TEST(ModuleTrace, IfTracesAndDifferentiates) {
     auto g = st::jit(st::grad(call, st::ArgNums<0, 1>{}))(x, w);
     st::Array gx = sign > 0 ? w * st::exp(x * w) : -st::sin(x) * w;
     st::Array gw = sign > 0 ? x * st::exp(x * w) : st::cos(x);
-    EXPECT_TRUE(allclose(std::get<0>(g), gx, 1e-12, 1e-12));
-    EXPECT_TRUE(allclose(std::get<1>(g), gw, 1e-12, 1e-12));
+    EXPECT_TRUE(near_all(std::get<0>(g), gx, 1e-12, 1e-12));
+    EXPECT_TRUE(near_all(std::get<1>(g), gw, 1e-12, 1e-12));
   }
 }
 

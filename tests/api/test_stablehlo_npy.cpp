@@ -34,7 +34,7 @@ void write_raw(const fs::path& path, const std::string& header, const std::strin
 }
 
 // |a - b| <= atol + rtol * |b| elementwise, same shape.
-bool allclose(const st::Array& a, const st::Array& b, double rtol, double atol) {
+bool near_all(const st::Array& a, const st::Array& b, double rtol, double atol) {
   if (a.shape() != b.shape()) return false;
   std::vector<double> x = a.to_vector<double>(), y = b.to_vector<double>();
   for (size_t i = 0; i < x.size(); ++i)
@@ -135,8 +135,8 @@ TEST(LoadStablehlo, RunsAModuleLikeEagerOps) {
   ASSERT_EQ(out.size(), 2u);
   st::Array h = st::maximum(st::matmul(x, w), 0.f);
   EXPECT_EQ(out[0].shape(), (st::Shape{2, 4}));
-  EXPECT_TRUE(allclose(out[0], h, 1e-6, 1e-6));
-  EXPECT_TRUE(allclose(out[1], st::sum(h, {1}), 1e-6, 1e-6));
+  EXPECT_TRUE(near_all(out[0], h, 1e-6, 1e-6));
+  EXPECT_TRUE(near_all(out[1], st::sum(h, {1}), 1e-6, 1e-6));
 }
 
 TEST(LoadStablehlo, RefusesWrongArgumentsAndReportsLocations) {
@@ -184,7 +184,7 @@ TEST(LoadStablehlo, RunsJaxMlpTrainStep) {
   for (int i = 0; i < 5; ++i) {
     st::Array want = st::load_npy((dir / ("mlp_train_step.out" + std::to_string(i) + ".npy")).string());
     EXPECT_EQ(out[static_cast<size_t>(i)].shape(), want.shape());
-    EXPECT_TRUE(allclose(out[static_cast<size_t>(i)], want, 1e-4, 1e-5)) << "output " << i;
+    EXPECT_TRUE(near_all(out[static_cast<size_t>(i)], want, 1e-4, 1e-5)) << "output " << i;
   }
 }
 
@@ -209,7 +209,7 @@ TEST(ExportStablehlo, RoundTripsThroughLoadStablehlo) {
   std::vector<st::Array> want = jf(x, w);
   std::vector<st::Array> got = st::load_stablehlo(text)("main")(x, w);
   ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(allclose(got[i], want[i], 1e-6, 1e-6)) << "output " << i;
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(near_all(got[i], want[i], 1e-6, 1e-6)) << "output " << i;
 }
 
 // cholesky and triangular_solve: exported as StableHLO's ops and read back (every flag of
@@ -234,7 +234,7 @@ TEST(ExportStablehlo, CholeskyAndTriangularSolveRoundTrip) {
     EXPECT_NE(text.find("\"stablehlo.triangular_solve\""), std::string::npos) << text;
     std::vector<st::Array> want = jf(a, rhs), got = st::load_stablehlo(text)("main")(a, rhs);
     ASSERT_EQ(got.size(), 2u);
-    for (size_t i = 0; i < 2; ++i) EXPECT_TRUE(allclose(got[i], want[i], 1e-12, 1e-12)) << "output " << i;
+    for (size_t i = 0; i < 2; ++i) EXPECT_TRUE(near_all(got[i], want[i], 1e-12, 1e-12)) << "output " << i;
   }
 }
 
@@ -250,8 +250,8 @@ func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
   st::Array a = st::array(std::vector<double>{4, 2, -2, 99, 10, 1, 99, 99, 9}, {3, 3});
   st::Array u = st::load_stablehlo(text)("main")(a)[0];
   st::Array sym = st::array(std::vector<double>{4, 2, -2, 2, 10, 1, -2, 1, 9}, {3, 3});
-  EXPECT_TRUE(allclose(st::matmul(st::transpose(u), u), sym, 1e-12, 1e-12));
-  EXPECT_TRUE(allclose(u, st::transpose(st::linalg::cholesky(sym)), 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(st::matmul(st::transpose(u), u), sym, 1e-12, 1e-12));
+  EXPECT_TRUE(near_all(u, st::transpose(st::linalg::cholesky(sym)), 1e-12, 1e-12));
 }
 
 // LU: JAX calls LAPACK through custom calls of its own runtime; the export names the op.
@@ -272,5 +272,5 @@ TEST(ExportStablehlo, Exp2AsExponential) {
   auto jf = st::jit(f);
   std::string text = jf.lower(x).as_text("stablehlo");
   EXPECT_NE(text.find("\"stablehlo.exponential\""), std::string::npos) << text;
-  EXPECT_TRUE(allclose(st::load_stablehlo(text)("main")(x)[0], jf(x), 1e-6, 1e-6));
+  EXPECT_TRUE(near_all(st::load_stablehlo(text)("main")(x)[0], jf(x), 1e-6, 1e-6));
 }

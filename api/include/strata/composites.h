@@ -1,9 +1,12 @@
 // strata/composites.h — jax.numpy functions built from the other public ops (no primitive of
 // their own): outer, tensordot, stack, split, tile, repeat, roll, tril, triu, diag, trace,
-// meshgrid, one_hot, pad modes, and where/nonzero with one argument.
+// meshgrid, one_hot, pad modes, where/nonzero with one argument, moveaxis and relatives; diff,
+// cross, kron, inner, vdot, polyval, convolve, correlate, unravel_index and the triangle indices.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -66,5 +69,48 @@ Array flip(const Array& x, Axes axes = {}, SourceLocation loc = SourceLocation::
 Array einsum(const std::string& subscripts, const std::vector<Array>& operands,
              SourceLocation loc = SourceLocation::current());
 std::vector<Array> where(const Array& cond, SourceLocation loc = SourceLocation::current());
+
+// jnp.moveaxis: dimension `source` moved to position `destination`, the others in order.
+Array moveaxis(const Array& x, int source, int destination, SourceLocation loc = SourceLocation::current());
+// jnp.swapaxes: dimensions a and b exchanged.
+Array swapaxes(const Array& x, int a, int b, SourceLocation loc = SourceLocation::current());
+// jnp.ravel: the elements in row-major order, 1-d.
+Array ravel(const Array& x, SourceLocation loc = SourceLocation::current());
+// jnp.rot90: rotated by 90° k times in the plane of `axes` (from the first towards the second).
+Array rot90(const Array& x, int k = 1, std::pair<int, int> axes = {0, 1}, SourceLocation loc = SourceLocation::current());
+
+// ---- Differences, products, polynomials, 1-d convolutions (ops_numeric.cpp) ----
+// jnp.diff: the n-th discrete difference along `axis`, out[i] = x[i + 1] - x[i] (bools: !=);
+// prepend / append are joined to x along the axis first (0-d ones broadcast).
+Array diff(const Array& x, int n = 1, int axis = -1, const std::optional<Array>& prepend = std::nullopt,
+           const std::optional<Array>& append = std::nullopt, SourceLocation loc = SourceLocation::current());
+// jnp.cross: the cross product of 3-vectors (or 2-vectors, taken with a zero z) along the last
+// axes of a and b, broadcast over the others; two 2-vectors give the z component alone.
+Array cross(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// jnp.kron: the Kronecker product (the lower-rank operand gets leading 1 dimensions).
+Array kron(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// jnp.inner: the sum over the last axes of a and b (a product when either is 0-d).
+Array inner(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// jnp.vdot: the dot product of the flattened arrays, a conjugated.
+Array vdot(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// jnp.polyval: p[0]·x^(n-1) + ... + p[n-1] by Horner's rule (p 1-d, highest power first).
+Array polyval(const Array& p, const Array& x, SourceLocation loc = SourceLocation::current());
+// jnp.convolve / jnp.correlate of two non-empty 1-d arrays, "full", "same" or "valid" (NumPy's
+// modes; convolve's default "full", correlate's "valid"): conv_general_dilated, complex too
+// (correlate conjugates v, as NumPy's).
+Array convolve(const Array& a, const Array& v, const std::string& mode = "full",
+               SourceLocation loc = SourceLocation::current());
+Array correlate(const Array& a, const Array& v, const std::string& mode = "valid",
+                SourceLocation loc = SourceLocation::current());
+// jnp.unravel_index: the multi-index (one i32 array per dimension of `shape`) of each flat
+// index; out-of-range indices are clipped, negative ones count from the end (as JAX's).
+std::vector<Array> unravel_index(const Array& indices, const Shape& shape, SourceLocation loc = SourceLocation::current());
+// jnp.ravel_multi_index with mode "clip" or "wrap": the flat index (i32) of each multi-index.
+Array ravel_multi_index(const std::vector<Array>& multi_index, const Shape& dims, const std::string& mode = "clip",
+                        SourceLocation loc = SourceLocation::current());
+// jnp.triu_indices / tril_indices: the (row, column) indices (i32) of the upper (lower) triangle
+// of an n × m matrix (m defaults to n) from diagonal k, in row-major order.
+std::pair<Array, Array> triu_indices(int64_t n, int64_t k = 0, std::optional<int64_t> m = std::nullopt);
+std::pair<Array, Array> tril_indices(int64_t n, int64_t k = 0, std::optional<int64_t> m = std::nullopt);
 
 }  // namespace strata

@@ -43,6 +43,9 @@ Array divide(const Array& a, const Array& b, SourceLocation loc = SourceLocation
 // Floor modulo, as jnp.remainder and Python's %: the result has the sign of the divisor
 // (-7 % 3 is 2); x % 0 is x for integers (XLA's rem, no trap) and nan for floats. `a % b` is this.
 Array remainder(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// Floor division, as jnp.floor_divide and Python's //: the quotient rounded towards -inf
+// (-7 // 2 is -4); integers stay integers, floats stay floats (7.5 // 2 == 3.0).
+Array floor_divide(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
 // The truncating remainder, as C's fmod and jnp.fmod / jax.lax.rem: the sign of the dividend.
 Array fmod(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
 Array negative(const Array& a, SourceLocation loc = SourceLocation::current());

@@ -22,6 +22,8 @@
 #include "strata/pytree.h"
 #include "strata/random.h"
 #include "strata/searching.h"  // searchsorted, interp, histogram
+#include "strata/statistics.h"  // quantiles, nan-reductions, isclose
+#include "strata/segment.h"  // jax.ops.segment_sum and relatives
 #include "strata/selection.h"
 #include "strata/shape.h"
 #include "strata/stablehlo.h"
