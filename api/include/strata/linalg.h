@@ -148,4 +148,36 @@ Array norm(const Array& x, NormOrd ord = {}, std::optional<std::vector<int>> axi
 // n = 0 gives identities).
 Array matrix_power(const Array& a, int n, SourceLocation loc = SourceLocation::current());
 
+// ---- From jax.scipy.linalg ----
+// scipy.linalg.solve_triangular: x with op(a) x = b for triangular a [..., n, n] (its lower
+// triangle read when `lower`, else the upper), op(a) = a (trans 0), aᵀ (1) or aᴴ (2), its
+// diagonal taken as ones with unit_diagonal; b [..., n] or [..., n, k].
+Array solve_triangular(const Array& a, const Array& b, int trans = 0, bool lower = false, bool unit_diagonal = false,
+                       SourceLocation loc = SourceLocation::current());
+// scipy.linalg.cho_factor / cho_solve: the Cholesky factor of a symmetric (Hermitian) positive
+// definite a (upper, a = Uᴴ U, unless `lower`: a = L Lᴴ; the other triangle zero), then x with
+// a x = b from it by two triangular solves.
+struct ChoFactor {
+  Array c;
+  bool lower = false;
+};
+ChoFactor cho_factor(const Array& a, bool lower = false, SourceLocation loc = SourceLocation::current());
+Array cho_solve(const ChoFactor& factor, const Array& b, SourceLocation loc = SourceLocation::current());
+// scipy.linalg.lu_factor / lu_solve: LU with partial pivoting (lu packs L and U, pivots are
+// LAPACK's 0-based row swaps), then x with op(a) x = b (trans 0, 1: aᵀ, 2: aᴴ), b [..., n] or
+// [..., n, k].
+struct LuFactor {
+  Array lu, pivots;
+};
+LuFactor lu_factor(const Array& a, SourceLocation loc = SourceLocation::current());
+Array lu_solve(const LuFactor& factor, const Array& b, int trans = 0, SourceLocation loc = SourceLocation::current());
+// jax.lax.linalg.lu_pivots_to_permutation: the row permutation [..., size] (i32) that the row
+// swaps `pivots` [..., k] make of 0 .. size-1.
+Array lu_pivots_to_permutation(const Array& pivots, int64_t size, SourceLocation loc = SourceLocation::current());
+// scipy.linalg.expm: the matrix exponential of each square matrix [..., n, n], by scaling and
+// squaring with a Padé approximant (Higham 2005, as JAX: degree 3 to 13 by the 1-norm for
+// f64/c128, 3 to 7 for f32/c64); NaN when more than max_squarings squarings would be needed.
+// Differentiable (through the solve, the products and the control flow).
+Array expm(const Array& a, int max_squarings = 16, SourceLocation loc = SourceLocation::current());
+
 }  // namespace strata::linalg

@@ -1,0 +1,105 @@
+// jax.scipy.linalg's solve_triangular, cho_factor/cho_solve, lu_factor/lu_solve and expm
+// (strata/linalg.h): residuals, values from jax.scipy (jax 0.10, x64), jit against eager,
+// batches, and expm's gradient as JAX's.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "strata/strata.h"
+#include "test_util.h"
+
+namespace st = strata;
+namespace la = strata::linalg;
+using st::testing::error_message;
+using st::testing::expect_contains;
+
+namespace {
+
+void expect_values(const st::Array& a, const std::vector<double>& want, double rtol) {
+  std::vector<double> got = st::astype(a, st::f64).to_vector<double>();
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], rtol * (1 + std::fabs(want[i]))) << "element " << i;
+}
+double max_abs(const st::Array& a) { return st::max(st::abs(a)).item<double>(); }
+
+st::Array spd() { return st::array(std::vector<double>{4, 1, 0.5, 1, 3, 0.2, 0.5, 0.2, 2}, {3, 3}); }
+st::Array general() { return st::array(std::vector<double>{0, 2, 1, 1, 1, 0, 3, 0, 1}, {3, 3}); }
+st::Array rhs() { return st::array(std::vector<double>{1, 2, 0, 1, 3, -1}, {3, 2}); }
+st::Array m3() { return st::array(std::vector<double>{1, 2, 0, 0.5, -1, 3, 2, 0.1, 0.4}, {3, 3}); }
+
+}  // namespace
+
+TEST(ScipyLinalg, SolveTriangularEveryTrans) {
+  st::Array t = st::tril(m3() + st::eye(3, 3, 0, st::f64) * 3.0);
+  st::Array b = rhs();
+  for (int trans : {0, 1, 2}) {
+    st::Array x = la::solve_triangular(t, b, trans, /*lower=*/true);
+    st::Array op = trans == 0 ? t : st::transpose(t);
+    EXPECT_LT(max_abs(st::matmul(op, x) - b), 1e-12) << "trans " << trans;
+  }
+  // Complex with trans 2 (aᴴ), and a vector right-hand side.
+  st::Array c = st::complex(st::triu(m3() + st::eye(3, 3, 0, st::f64) * 3.0), st::triu(m3()) * 0.5);
+  st::Array bv = st::complex(st::array(std::vector<double>{1, 2, 3}, {3}), st::zeros({3}, st::f64));
+  st::Array x = la::solve_triangular(c, bv, 2);
+  EXPECT_EQ(x.shape(), (st::Shape{3}));
+  EXPECT_LT(max_abs(st::matmul(st::conj(st::transpose(c)), x) - bv), 1e-12);
+  expect_contains(error_message<st::ShapeError>([&] { (void)la::solve_triangular(t, st::ones({4}, st::f64)); }),
+                  "solve_triangular: expects b [..., 3] or [..., 3, k]");
+}
+
+TEST(ScipyLinalg, ChoAndLuSolvesAsJax) {
+  for (bool lower : {false, true}) {
+    la::ChoFactor f = la::cho_factor(spd(), lower);
+    EXPECT_EQ(f.lower, lower);
+    st::Array x = la::cho_solve(f, rhs());
+    EXPECT_LT(max_abs(st::matmul(spd(), x) - rhs()), 1e-12) << (lower ? "lower" : "upper");
+  }
+  la::LuFactor lf = la::lu_factor(general());
+  EXPECT_EQ(lf.pivots.to_vector<int32_t>(), (std::vector<int32_t>{2, 2, 2}));
+  expect_values(la::lu_solve(lf, rhs()), {0.4, -0.2, -0.4, 1.2, 1.8, -0.4}, 1e-12);
+  expect_values(la::lu_solve(lf, rhs(), 1), {1.6, -0.8, -3.2, 2.6, 1.4, -0.2}, 1e-12);
+  expect_values(st::jit([](const st::Array& lu, const st::Array& piv, const st::Array& b) {
+                  return la::lu_solve({lu, piv}, b);
+                })(lf.lu, lf.pivots, rhs()),
+                {0.4, -0.2, -0.4, 1.2, 1.8, -0.4}, 1e-12);
+  EXPECT_EQ(la::lu_pivots_to_permutation(lf.pivots, 3).to_vector<int32_t>(), la::lu(general()).permutation.to_vector<int32_t>());
+  // A batch of systems, trans 2 on complex ones.
+  st::Array batch = st::stack({general(), spd()});
+  st::Array cb = st::complex(batch, st::stack({spd(), general()}) * 0.25);
+  st::Array bb = st::complex(st::stack({rhs(), rhs() * 2.0}), st::zeros({2, 3, 2}, st::f64));
+  st::Array x = la::lu_solve(la::lu_factor(cb), bb, 2);
+  EXPECT_LT(max_abs(st::matmul(st::conj(st::swapaxes(cb, -1, -2)), x) - bb), 1e-12);
+}
+
+TEST(ScipyLinalg, ExpmAsJax) {
+  expect_values(la::expm(st::array(std::vector<double>{0, 1, -1, 0}, {2, 2})),
+                {0.5403023058681397, 0.8414709848078965, -0.8414709848078966, 0.5403023058681397}, 1e-14);
+  std::vector<double> want{7.188225068321298, 4.167852793594641, 4.894443944182167, 5.936407142580828, 3.265094471935767,
+                           4.783446007137312, 6.49271366708117,  3.4224108296926885, 4.681628617902817};
+  expect_values(la::expm(m3()), want, 1e-13);
+  expect_values(st::jit([](const st::Array& a) { return la::expm(a); })(m3()), want, 1e-13);
+  expect_values(la::expm(st::astype(m3(), st::f32)), want, 2e-6);
+  // A large norm: squarings.
+  expect_values(la::expm(m3() * 10.0),
+                {304109869580.411, 169411303374.27612, 219110525062.73203, 261463350906.30127, 145654092459.2716,
+                 188383797542.5947, 273488802779.0739, 152353143293.24124, 197048110468.6937},
+                1e-11);
+  // A batch: each matrix its own degree; complex: exp(iθ·J) for J the rotation generator.
+  st::Array both = la::expm(st::stack({m3(), m3() * 0.01}));
+  EXPECT_EQ(both.shape(), (st::Shape{2, 3, 3}));
+  expect_values(st::index(both, {0}), want, 1e-13);
+  expect_values(st::index(both, {1}), st::astype(la::expm(m3() * 0.01), st::f64).to_vector<double>(), 1e-15);
+  st::Array j = st::complex(st::zeros({2, 2}, st::f64), st::array(std::vector<double>{0, 1, 1, 0}, {2, 2}));
+  st::Array e = la::expm(j);  // exp(i σx) = cos 1 · I + i sin 1 · σx
+  expect_values(st::real(e), {std::cos(1.0), 0, 0, std::cos(1.0)}, 1e-14);
+  expect_values(st::imag(e), {0, std::sin(1.0), std::sin(1.0), 0}, 1e-14);
+}
+
+TEST(ScipyLinalg, ExpmGradientAsJax) {
+  st::Array g = st::grad([](const st::Array& m) { return st::sum(la::expm(m) * la::expm(m)); })(m3());
+  expect_values(g,
+                {219.314728576373, 170.41434143566843, 190.57597990009347, 132.21949193834138, 103.89653861677598,
+                 115.47105179542386, 173.42915054445422, 136.1743314528494, 151.92105002059898},
+                1e-11);
+}
