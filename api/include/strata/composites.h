@@ -113,4 +113,84 @@ Array ravel_multi_index(const std::vector<Array>& multi_index, const Shape& dims
 std::pair<Array, Array> triu_indices(int64_t n, int64_t k = 0, std::optional<int64_t> m = std::nullopt);
 std::pair<Array, Array> tril_indices(int64_t n, int64_t k = 0, std::optional<int64_t> m = std::nullopt);
 
+// ---- More of jax.numpy's elementwise and small functions (ops_math_composites.cpp) ----
+// x·x; 1/x (integers become floats); degrees ↔ radians.
+Array square(const Array& x, SourceLocation loc = SourceLocation::current());
+Array reciprocal(const Array& x, SourceLocation loc = SourceLocation::current());
+Array deg2rad(const Array& x, SourceLocation loc = SourceLocation::current());
+Array rad2deg(const Array& x, SourceLocation loc = SourceLocation::current());
+// |a| with the sign of b (of -0.0 too); whether the sign bit is set (bool; -0.0 and negative
+// NaNs too); the Heaviside step, x2 at 0.
+Array copysign(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array signbit(const Array& x, SourceLocation loc = SourceLocation::current());
+Array heaviside(const Array& x1, const Array& x2, SourceLocation loc = SourceLocation::current());
+// The larger (smaller) of a and b, ignoring a NaN in one of them (NaN only when both are).
+Array fmax(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array fmin(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array logical_xor(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// Rounding towards zero (integers as they are); to the nearest integer, halves to even.
+Array trunc(const Array& x, SourceLocation loc = SourceLocation::current());
+Array rint(const Array& x, SourceLocation loc = SourceLocation::current());
+// NaN → nan, +inf → posinf (default the dtype's largest finite value), -inf → neginf (its
+// lowest); complex numbers part by part; integers as they are.
+Array nan_to_num(const Array& x, double nan = 0.0, std::optional<double> posinf = std::nullopt,
+                 std::optional<double> neginf = std::nullopt, SourceLocation loc = SourceLocation::current());
+// x^y computed in f64 (c128 for complex), as jnp.float_power.
+Array float_power(const Array& x, const Array& y, SourceLocation loc = SourceLocation::current());
+// x · 2^e (e integer; x kept where it is 0 or infinite); frexp: x = mantissa · 2^exponent with
+// |mantissa| in [0.5, 1) (exponent i32; 0 and non-finite x give x and 0).
+Array ldexp(const Array& x, const Array& e, SourceLocation loc = SourceLocation::current());
+std::pair<Array, Array> frexp(const Array& x, SourceLocation loc = SourceLocation::current());
+// (fractional part, integral part), both with x's sign; (floor_divide, remainder).
+std::pair<Array, Array> modf(const Array& x, SourceLocation loc = SourceLocation::current());
+std::pair<Array, Array> divmod(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// Greatest common divisor and least common multiple of integers (non-negative results), by
+// Euclid's algorithm in a while_loop.
+Array gcd(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+Array lcm(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// log2(2^a + 2^b), without overflow.
+Array logaddexp2(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
+// The number of non-zero elements (i32) over `axes`; max - min over `axes`.
+Array count_nonzero(const Array& x, Axes axes = {}, bool keepdims = false, SourceLocation loc = SourceLocation::current());
+Array ptp(const Array& x, Axes axes = {}, bool keepdims = false, SourceLocation loc = SourceLocation::current());
+// The weighted mean over `axis` (all when none): Σ x·w / Σ w; weights of x's shape, or 1-d of
+// the axis' length; without weights, mean.
+Array average(const Array& x, std::optional<int> axis = std::nullopt, const std::optional<Array>& weights = std::nullopt,
+              SourceLocation loc = SourceLocation::current());
+// jnp.cov: the covariance matrix of the variables (rows of a 2-d x when rowvar, else columns;
+// a 1-d x is one variable), normalised by N - 1 (N with bias; N - ddof when ddof is given).
+// jnp.corrcoef: the correlation coefficients cov / sqrt(diag ⊗ diag), real ones clipped to [-1, 1].
+Array cov(const Array& x, bool rowvar = true, bool bias = false, std::optional<int> ddof = std::nullopt,
+          SourceLocation loc = SourceLocation::current());
+Array corrcoef(const Array& x, bool rowvar = true, SourceLocation loc = SourceLocation::current());
+// jnp.select: for each element, the choice of the first true condition, else `default_value`
+// (all broadcast together).
+Array select(const std::vector<Array>& conditions, const std::vector<Array>& choices, const Array& default_value,
+             SourceLocation loc = SourceLocation::current());
+// jnp.unwrap: phases along `axis` with jumps larger than max(discont, period / 2) replaced by
+// their complement modulo `period` (2π by default).
+Array unwrap(const Array& p, std::optional<double> discont = std::nullopt, int axis = -1, double period = 6.283185307179586,
+             SourceLocation loc = SourceLocation::current());
+// jnp.cumulative_sum: cumsum along `axis` (required when x is not 1-d), with a leading 0 when
+// include_initial.
+Array cumulative_sum(const Array& x, std::optional<int> axis = std::nullopt, bool include_initial = false,
+                     SourceLocation loc = SourceLocation::current());
+// At least 1, 2, 3 dimensions (NumPy's placement of the new ones).
+Array atleast_1d(const Array& x, SourceLocation loc = SourceLocation::current());
+Array atleast_2d(const Array& x, SourceLocation loc = SourceLocation::current());
+Array atleast_3d(const Array& x, SourceLocation loc = SourceLocation::current());
+// Joining: along axis 1 (axis 0 for 1-d arrays), axis 0 of at-least-2-d arrays, axis 2 of
+// at-least-3-d ones; 1-d arrays as columns.
+Array hstack(const std::vector<Array>& xs, SourceLocation loc = SourceLocation::current());
+Array vstack(const std::vector<Array>& xs, SourceLocation loc = SourceLocation::current());
+Array dstack(const std::vector<Array>& xs, SourceLocation loc = SourceLocation::current());
+Array column_stack(const std::vector<Array>& xs, SourceLocation loc = SourceLocation::current());
+// jnp.append: values joined after x along `axis` (both flattened when none).
+Array append(const Array& x, const Array& values, std::optional<int> axis = std::nullopt,
+             SourceLocation loc = SourceLocation::current());
+// True (0-d bool) when a and b have one shape and equal elements (NaNs equal with equal_nan).
+Array array_equal(const Array& a, const Array& b, bool equal_nan = false, SourceLocation loc = SourceLocation::current());
+// The arrays broadcast to their common shape.
+std::vector<Array> broadcast_arrays(const std::vector<Array>& xs, SourceLocation loc = SourceLocation::current());
+
 }  // namespace strata
