@@ -21,6 +21,7 @@
 #include "strata/ops.h"
 #include "strata/pytree.h"
 #include "strata/random.h"
+#include "strata/associative_scan.h"  // jax.lax.associative_scan
 #include "strata/searching.h"  // searchsorted, interp, histogram
 #include "strata/statistics.h"  // quantiles, nan-reductions, isclose
 #include "strata/segment.h"  // jax.ops.segment_sum and relatives
