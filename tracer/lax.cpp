@@ -130,6 +130,20 @@ Array pad(const Array& x, const Array& padding_value, const IntList& low, const 
                Params{{"padding_low", low}, {"padding_high", high}, {"padding_interior", interior}}, loc);
 }
 
+Array interleave(const Array& a, const Array& b, int64_t axis, Loc loc) {
+  const AbstractValue& av = detail::aval_of(a);
+  const size_t r = av.shape.size(), ax = static_cast<size_t>(axis);
+  const bool same = av.shape[ax] == detail::aval_of(b).shape[ax];
+  IntList zero(r, 0), one = zero, lo_b = zero, hi_a = zero, hi_b = zero;
+  one[ax] = 1;
+  lo_b[ax] = 1;
+  hi_a[ax] = same ? 1 : 0;
+  hi_b[ax] = same ? 0 : 1;
+  Array z = scalar(0, av.dtype);
+  Array pa = pad(a, z, zero, hi_a, one, loc), pb = pad(b, scalar(0, detail::aval_of(b).dtype), lo_b, hi_b, one, loc);
+  return av.dtype == DType::bool_ ? or_(pa, pb, loc) : add(pa, pb, loc);
+}
+
 Array reduce_sum(const Array& x, const IntList& axes, Loc loc) {
   if (axes.empty()) return x;
   return bind1(prim::kReduceSum, {x}, Params{{"axes", axes}}, loc);

@@ -94,6 +94,10 @@ Array slice(const Array& x, const IntList& start, const IntList& limit, const In
             Loc loc = Loc::current());
 Array pad(const Array& x, const Array& padding_value, const IntList& low, const IntList& high,
           const IntList& interior, Loc loc = Loc::current());
+// a and b interleaved along `axis` (a0 b0 a1 b1 …; a has as many elements there as b, or one
+// more): each padded with zeros into the other's gaps, then added (or'ed for bools) — JAX's
+// associative_scan._interleave, shared by the cumulative ops' derivatives and associative_scan.
+Array interleave(const Array& a, const Array& b, int64_t axis, Loc loc = Loc::current());
 Array reduce_sum(const Array& x, const IntList& axes, Loc loc = Loc::current());
 Array reduce_prod(const Array& x, const IntList& axes, Loc loc = Loc::current());
 // Every axis of x.

@@ -15,19 +15,7 @@ Array slice_along(const Array& x, int axis, int64_t start, std::optional<int64_t
   return index(x, idx);
 }
 
-// Each padded with zeros into the other's gaps (interior padding), then summed (or'ed): JAX's.
-Array interleave(const Array& a, const Array& b, int axis) {
-  const size_t r = a.shape().size(), ax = static_cast<size_t>(axis);
-  const bool same = a.shape()[ax] == b.shape()[ax];
-  IntList lo(r, 0), hi(r, 0), interior(r, 0), blo(r, 0), bhi(r, 0);
-  interior[ax] = 1;
-  hi[ax] = same ? 1 : 0;
-  blo[ax] = 1;
-  bhi[ax] = same ? 0 : 1;
-  Array pa = lax::pad(a, lax::scalar(0, a.dtype()), lo, hi, interior);
-  Array pb = lax::pad(b, lax::scalar(0, b.dtype()), blo, bhi, interior);
-  return is_bool(a.dtype()) ? logical_or(pa, pb) : add(pa, pb);
-}
+Array interleave(const Array& a, const Array& b, int axis) { return lax::interleave(a, b, axis); }
 
 Array reverse_along(const Array& x, int axis) { return flip(x, {axis}); }
 Array concat_along(const Array& a, const Array& b, int axis) { return concatenate({a, b}, axis); }

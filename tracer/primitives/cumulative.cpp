@@ -150,19 +150,7 @@ struct Along {
   Array concat(const Array& a, const Array& b) const {
     return lax::bind1(prim::kConcatenate, {a, b}, Params{{"dimension", axis}});
   }
-  // a0 b0 a1 b1 …: len(a) is len(b) or one more.
-  Array interleave(const Array& a, const Array& b) const {
-    const AbstractValue& av = detail::aval_of(a);
-    size_t r = av.shape.size();
-    bool equal = size(a) == size(b);
-    IntList zero(r, 0), one = zero, lo_b = zero, hi_a = zero, hi_b = zero;
-    one[axis] = 1;
-    lo_b[axis] = 1;
-    hi_a[axis] = equal ? 1 : 0;
-    hi_b[axis] = equal ? 0 : 1;
-    Array z = lax::scalar(0, av.dtype);
-    return lax::add(lax::pad(a, z, zero, hi_a, one), lax::pad(b, z, lo_b, hi_b, one));
-  }
+  Array interleave(const Array& a, const Array& b) const { return lax::interleave(a, b, axis); }
 };
 
 Array combine_arrays(Kind k, const Array& a, const Array& b) {
