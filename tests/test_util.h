@@ -178,6 +178,18 @@ inline std::vector<double> test_values(size_t n, double lo, double hi, uint64_t 
   return v;
 }
 
+// EXPECT each element of `a` (as f64) near want[i]: within rtol · (1 + |want[i]|); a NaN wanted
+// matches a NaN, an infinity only itself.
+inline void expect_elements(const Array& a, const std::vector<double>& want, double rtol = 1e-12) {
+  std::vector<double> got = astype(a, f64).to_vector<double>();
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(want[i])) EXPECT_TRUE(std::isnan(got[i])) << "element " << i << ": got " << got[i];
+    else if (std::isinf(want[i])) EXPECT_EQ(got[i], want[i]) << "element " << i;
+    else EXPECT_NEAR(got[i], want[i], rtol * (1 + std::fabs(want[i]))) << "element " << i;
+  }
+}
+
 // EXPECT that `msg` contains `part`.
 inline void expect_contains(const std::string& msg, const std::string& part) {
   EXPECT_NE(msg.find(part), std::string::npos) << "message: " << msg << "\nexpected to contain: " << part;

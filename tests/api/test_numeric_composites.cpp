@@ -13,17 +13,10 @@
 namespace st = strata;
 using st::testing::error_message;
 using st::testing::expect_contains;
+using st::testing::expect_elements;
 
 namespace {
 
-void expect_values(const st::Array& a, const std::vector<double>& want, double tol = 1e-12) {
-  std::vector<double> got = st::astype(a, st::f64).to_vector<double>();
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (std::isinf(want[i])) EXPECT_EQ(got[i], want[i]) << "element " << i;
-    else EXPECT_NEAR(got[i], want[i], tol) << "element " << i;
-  }
-}
 st::Array vec(std::vector<double> v) {
   int64_t n = static_cast<int64_t>(v.size());
   return st::array(v, {n});
@@ -33,29 +26,29 @@ std::vector<int32_t> ints(const st::Array& a) { return a.to_vector<int32_t>(); }
 }  // namespace
 
 TEST(NumericComposites, DiffCrossKronInnerVdotPolyval) {
-  expect_values(st::diff(st::array(std::vector<int32_t>{1, 4, 9, 16}, {4}), 2), {2, 2});
-  expect_values(st::diff(st::array(std::vector<int32_t>{1, 2, 5, 3}, {2, 2}), 1, 0), {4, 1});
+  expect_elements(st::diff(st::array(std::vector<int32_t>{1, 4, 9, 16}, {4}), 2), {2, 2});
+  expect_elements(st::diff(st::array(std::vector<int32_t>{1, 2, 5, 3}, {2, 2}), 1, 0), {4, 1});
   EXPECT_EQ(st::diff(st::array(std::vector<uint8_t>{1, 0, 0}, {3}, st::bool_)).to_vector<bool>(),
             (std::vector<bool>{true, false}));
-  expect_values(st::diff(vec({1, 2}), 1, -1, st::Array(0.0), vec({7})), {1, 1, 5});
-  expect_values(st::cross(vec({1, 2, 3}), vec({4, 5, 6})), {-3, 6, -3});
-  expect_values(st::cross(vec({1, 2}), vec({4, 5})), {-3});
-  expect_values(st::cross(st::array(std::vector<double>{1, 2}, {1, 2}), st::array(std::vector<double>{4, 5, 6}, {1, 3})),
+  expect_elements(st::diff(vec({1, 2}), 1, -1, st::Array(0.0), vec({7})), {1, 1, 5});
+  expect_elements(st::cross(vec({1, 2, 3}), vec({4, 5, 6})), {-3, 6, -3});
+  expect_elements(st::cross(vec({1, 2}), vec({4, 5})), {-3});
+  expect_elements(st::cross(st::array(std::vector<double>{1, 2}, {1, 2}), st::array(std::vector<double>{4, 5, 6}, {1, 3})),
                 {12, -6, -3});
   st::Array k = st::kron(st::array(std::vector<int32_t>{1, 2, 3, 4}, {2, 2}), st::array(std::vector<int32_t>{1, 10}, {2}));
   EXPECT_EQ(k.shape(), (st::Shape{2, 4}));
-  expect_values(k, {1, 10, 2, 20, 3, 30, 4, 40});
-  expect_values(st::kron(st::array(std::vector<int32_t>{1, 2}, {2}), st::array(std::vector<int32_t>{1, 10}, {2, 1})),
+  expect_elements(k, {1, 10, 2, 20, 3, 30, 4, 40});
+  expect_elements(st::kron(st::array(std::vector<int32_t>{1, 2}, {2}), st::array(std::vector<int32_t>{1, 10}, {2, 1})),
                 {1, 2, 10, 20});
-  expect_values(st::inner(st::reshape(st::astype(st::arange(6), st::f64), {2, 3}), st::astype(st::arange(3), st::f64)),
+  expect_elements(st::inner(st::reshape(st::astype(st::arange(6), st::f64), {2, 3}), st::astype(st::arange(3), st::f64)),
                 {5, 14});
   st::Array va = st::complex(vec({1, 3}), vec({2, 0})), vb = st::complex(vec({2, 0}), vec({0, 1}));
   st::Array d = st::vdot(va, vb);  // conj(1+2i)·2 + 3·i = 2 - 4i + 3i
   EXPECT_EQ(st::real(d).item<double>(), 2);
   EXPECT_EQ(st::imag(d).item<double>(), -1);
-  expect_values(st::polyval(vec({3, 0, -1, 2}), vec({0, 1, 2})), {2, 4, 24});
+  expect_elements(st::polyval(vec({3, 0, -1, 2}), vec({0, 1, 2})), {2, 4, 24});
   // d/dx polyval = the derivative polynomial.
-  expect_values(st::grad([](const st::Array& x) { return st::sum(st::polyval(vec({3, 0, -1, 2}), x)); })(vec({0, 1, 2})),
+  expect_elements(st::grad([](const st::Array& x) { return st::sum(st::polyval(vec({3, 0, -1, 2}), x)); })(vec({0, 1, 2})),
                 {-1, 8, 35});
 }
 
@@ -73,19 +66,19 @@ TEST(NumericComposites, ConvolveCorrelateModesAsNumpy) {
   for (const M& m : ms) {
     SCOPED_TRACE(m.mode);
     std::string mode = m.mode;
-    expect_values(st::convolve(a, v, mode), m.conv);
-    expect_values(st::correlate(a, v, mode), m.corr);
-    expect_values(st::convolve(v, a, mode), m.conv_swapped);
-    expect_values(st::correlate(v, a, mode), m.corr_swapped);
-    expect_values(st::jit([mode](const st::Array& x, const st::Array& y) { return st::convolve(x, y, mode); })(a, v), m.conv);
+    expect_elements(st::convolve(a, v, mode), m.conv);
+    expect_elements(st::correlate(a, v, mode), m.corr);
+    expect_elements(st::convolve(v, a, mode), m.conv_swapped);
+    expect_elements(st::correlate(v, a, mode), m.corr_swapped);
+    expect_elements(st::jit([mode](const st::Array& x, const st::Array& y) { return st::convolve(x, y, mode); })(a, v), m.conv);
   }
   // Complex: correlate conjugates v; the shorter first is the reversed conjugate.
   st::Array c = st::complex(vec({1, 3}), vec({2, -1})), r = st::complex(vec({1, 2, 3}), vec({0, 0, 0}));
   st::Array f = st::correlate(r, c, "full"), g = st::correlate(c, r, "full");
-  expect_values(st::real(f), {3, 7, 11, 3});
-  expect_values(st::imag(f), {1, 0, -1, -6});
-  expect_values(st::real(g), {3, 11, 7, 3});
-  expect_values(st::imag(g), {6, 1, 0, -1});
+  expect_elements(st::real(f), {3, 7, 11, 3});
+  expect_elements(st::imag(f), {1, 0, -1, -6});
+  expect_elements(st::real(g), {3, 11, 7, 3});
+  expect_elements(st::imag(g), {6, 1, 0, -1});
   EXPECT_EQ(st::convolve(st::array(std::vector<int32_t>{1, 2}, {2}), st::array(std::vector<int32_t>{3, 4}, {2})).dtype(),
             st::i32);
   expect_contains(error_message<st::ValueError>([&] { (void)st::convolve(a, v, "middle"); }), "expects mode \"full\"");
@@ -124,7 +117,7 @@ TEST(NumericComposites, FloorDivideAsJax) {
   EXPECT_EQ(ints(st::floor_divide(a, b)), (std::vector<int32_t>{-4, 3, 3, -4, 0}));
   EXPECT_EQ(ints(st::jit([](const st::Array& p, const st::Array& q) { return st::floor_divide(p, q); })(a, b)),
             (std::vector<int32_t>{-4, 3, 3, -4, 0}));
-  expect_values(st::floor_divide(vec({7.5, -7.5, 1, -0.5}), vec({2, 2, -3, 0.25})), {3, -4, -1, -2});
+  expect_elements(st::floor_divide(vec({7.5, -7.5, 1, -0.5}), vec({2, 2, -3, 0.25})), {3, -4, -1, -2});
   EXPECT_EQ(st::floor_divide(st::array(std::vector<uint8_t>{7}, {1}), st::array(std::vector<uint8_t>{2}, {1})).to_vector<uint8_t>(),
             (std::vector<uint8_t>{3}));
 }
@@ -132,22 +125,22 @@ TEST(NumericComposites, FloorDivideAsJax) {
 TEST(Segment, SumProdMaxMinAsJax) {
   st::Array d = vec({1, 2, 3, 4, 5});
   st::Array ids = st::array(std::vector<int32_t>{0, 0, 2, 2, 5}, {5});
-  expect_values(st::segment_sum(d, ids, 4), {3, 0, 7, 0});
-  expect_values(st::segment_prod(d, ids, 4), {2, 1, 12, 1});
-  expect_values(st::segment_max(d, ids, 4), {2, -INFINITY, 4, -INFINITY});
-  expect_values(st::segment_min(d, ids, 4), {1, INFINITY, 3, INFINITY});
-  expect_values(st::jit([](const st::Array& x, const st::Array& i) { return st::segment_sum(x, i, 4); })(d, ids), {3, 0, 7, 0});
+  expect_elements(st::segment_sum(d, ids, 4), {3, 0, 7, 0});
+  expect_elements(st::segment_prod(d, ids, 4), {2, 1, 12, 1});
+  expect_elements(st::segment_max(d, ids, 4), {2, -INFINITY, 4, -INFINITY});
+  expect_elements(st::segment_min(d, ids, 4), {1, INFINITY, 3, INFINITY});
+  expect_elements(st::jit([](const st::Array& x, const st::Array& i) { return st::segment_sum(x, i, 4); })(d, ids), {3, 0, 7, 0});
   // Negative ids are dropped (not counted from the end); without num_segments, max + 1.
-  expect_values(st::segment_sum(d, st::array(std::vector<int32_t>{0, -1, 1, 1, 3}, {5}), 3), {1, 7, 0});
+  expect_elements(st::segment_sum(d, st::array(std::vector<int32_t>{0, -1, 1, 1, 3}, {5}), 3), {1, 7, 0});
   EXPECT_EQ(st::segment_sum(d, ids).shape(), (st::Shape{6}));
   st::Array im = st::segment_max(st::array(std::vector<int64_t>{1, 2, 3}, {3}), st::array(std::vector<int32_t>{0, 0, 2}, {3}), 3);
   EXPECT_EQ(im.to_vector<int64_t>(), (std::vector<int64_t>{2, std::numeric_limits<int64_t>::min(), 3}));
   // Rows of a 2-d data array, and the gradient (each row gets its segment's cotangent).
   st::Array rows = st::reshape(st::astype(st::arange(6), st::f64), {3, 2});
   st::Array r = st::segment_sum(rows, st::array(std::vector<int32_t>{1, 0, 1}, {3}), 2);
-  expect_values(r, {2, 3, 4, 6});
+  expect_elements(r, {2, 3, 4, 6});
   st::Array w = vec({10, 20});
-  expect_values(st::grad([&](const st::Array& x) {
+  expect_elements(st::grad([&](const st::Array& x) {
                   return st::sum(st::segment_sum(x, st::array(std::vector<int32_t>{1, 0, 1}, {3}), 2) *
                                  st::reshape(w, {2, 1}));
                 })(rows),

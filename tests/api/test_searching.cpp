@@ -12,15 +12,11 @@
 namespace st = strata;
 using st::testing::error_message;
 using st::testing::expect_contains;
+using st::testing::expect_elements;
 
 namespace {
 
 std::vector<int32_t> ints(const st::Array& a) { return a.to_vector<int32_t>(); }
-void expect_near(const st::Array& a, const std::vector<double>& want, double tol = 1e-12) {
-  std::vector<double> got = st::astype(a, st::f64).to_vector<double>();
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "element " << i;
-}
 
 }  // namespace
 
@@ -74,11 +70,11 @@ TEST(Digitize, IncreasingDecreasingRightAsJax) {
 TEST(Interp, ValuesEdgesPeriodAsJax) {
   st::Array xp = st::array(std::vector<double>{0, 1, 3}, {3}), fp = st::array(std::vector<double>{10, 20, 0}, {3});
   st::Array x = st::array(std::vector<double>{-1, 0, 0.5, 2.5, 3, 4}, {6});
-  expect_near(st::interp(x, xp, fp), {10, 10, 15, 5, 0, 0});
-  expect_near(st::jit([&](const st::Array& q) { return st::interp(q, xp, fp); })(x), {10, 10, 15, 5, 0, 0});
-  expect_near(st::interp(st::array(std::vector<double>{-1, 4}, {2}), xp, fp, -5.0, 7.0), {-5, 7});
+  expect_elements(st::interp(x, xp, fp), {10, 10, 15, 5, 0, 0});
+  expect_elements(st::jit([&](const st::Array& q) { return st::interp(q, xp, fp); })(x), {10, 10, 15, 5, 0, 0});
+  expect_elements(st::interp(st::array(std::vector<double>{-1, 4}, {2}), xp, fp, -5.0, 7.0), {-5, 7});
   st::Array px = st::array(std::vector<double>{0, 90, 180, 270}, {4}), pf = st::array(std::vector<double>{1, 2, 3, 4}, {4});
-  expect_near(st::interp(st::array(std::vector<double>{-1, 4, 370}, {3}), px, pf, std::nullopt, std::nullopt, 360.0),
+  expect_elements(st::interp(st::array(std::vector<double>{-1, 4, 370}, {3}), px, pf, std::nullopt, std::nullopt, 360.0),
               {1.0333333333333334, 1.0444444444444445, 1.1111111111111112});
   // f32 stays f32; integer points become floats.
   EXPECT_EQ(st::interp(st::array(std::vector<float>{0.5f}, {1}), st::array(std::vector<int32_t>{0, 1}, {2}),
@@ -115,25 +111,25 @@ TEST(Bincount, CountsAndWeightsAsJax) {
   EXPECT_EQ(ints(c), (std::vector<int32_t>{2, 2, 0, 1, 0}));
   EXPECT_EQ(ints(st::jit([](const st::Array& v) { return st::bincount(v, 5); })(x)), (std::vector<int32_t>{2, 2, 0, 1, 0}));
   st::Array w = st::array(std::vector<double>{0.5, 1, 2, 3}, {4});
-  expect_near(st::bincount(st::array(std::vector<int32_t>{0, 1, 1, 3}, {4}), 4, w), {0.5, 3, 0, 3});
+  expect_elements(st::bincount(st::array(std::vector<int32_t>{0, 1, 1, 3}, {4}), 4, w), {0.5, 3, 0, 3});
   expect_contains(error_message<st::DTypeError>([&] { (void)st::bincount(w, 4); }), "expects non-negative integers");
 }
 
 TEST(Histogram, BinsRangeDensityAsJax) {
   st::Array a = st::array(std::vector<double>{1, 2, 2, 3, 5}, {5});
   auto [h, e] = st::histogram(a, 4);
-  expect_near(h, {1, 2, 1, 1});
-  expect_near(e, {1, 2, 3, 4, 5});
+  expect_elements(h, {1, 2, 1, 1});
+  expect_elements(e, {1, 2, 3, 4, 5});
   auto [hd, ed] = st::histogram(a, 2, std::pair{0.0, 4.0}, std::nullopt, true);
-  expect_near(hd, {0.125, 0.375});
-  expect_near(ed, {0, 2, 4});
+  expect_elements(hd, {0.125, 0.375});
+  expect_elements(ed, {0, 2, 4});
   auto [hs, es] = st::histogram(st::array(std::vector<double>{2, 2}, {2}), 2);
-  expect_near(hs, {0, 2});
-  expect_near(es, {1.5, 2, 2.5});
+  expect_elements(hs, {0, 2});
+  expect_elements(es, {1.5, 2, 2.5});
   // Under jit the range comes from the traced values.
   auto f = [](const st::Array& v) { return st::histogram(v, 4).first; };
-  expect_near(st::jit(f)(a), {1, 2, 1, 1});
+  expect_elements(st::jit(f)(a), {1, 2, 1, 1});
   // Explicit edges and weights.
   auto [hw, ew] = st::histogram(a, st::array(std::vector<double>{0, 2, 6}, {3}), st::ones({5}, st::f64) * 2.0);
-  expect_near(hw, {2, 8});
+  expect_elements(hw, {2, 8});
 }

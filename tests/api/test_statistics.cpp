@@ -11,17 +11,9 @@
 namespace st = strata;
 using st::testing::error_message;
 using st::testing::expect_contains;
+using st::testing::expect_elements;
 
 namespace {
-
-void expect_values(const st::Array& a, const std::vector<double>& want, double tol = 1e-12) {
-  std::vector<double> got = st::astype(a, st::f64).to_vector<double>();
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (std::isnan(want[i])) EXPECT_TRUE(std::isnan(got[i])) << "element " << i << ": " << got[i];
-    else EXPECT_NEAR(got[i], want[i], tol) << "element " << i;
-  }
-}
 
 st::Array a34() { return st::array(std::vector<double>{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8}, {3, 4}); }
 st::Array qs() { return st::array(std::vector<double>{0, 0.3, 0.5, 1}, {4}); }
@@ -43,26 +35,26 @@ TEST(Quantile, MethodsAlongAnAxisAsJax) {
     SCOPED_TRACE(m.method);
     st::Array r = st::quantile(a34(), qs(), 1, m.method);
     EXPECT_EQ(r.shape(), (st::Shape{4, 3}));
-    expect_values(r, m.want);
+    expect_elements(r, m.want);
     std::string method = m.method;
-    expect_values(st::jit([method](const st::Array& x, const st::Array& q) { return st::quantile(x, q, 1, method); })(a34(), qs()),
+    expect_elements(st::jit([method](const st::Array& x, const st::Array& q) { return st::quantile(x, q, 1, method); })(a34(), qs()),
                   m.want);
   }
-  expect_values(st::quantile(a34(), st::Array(0.25)), {2.75});
-  expect_values(st::median(a34(), 0), {5, 3, 4, 6});
+  expect_elements(st::quantile(a34(), st::Array(0.25)), {2.75});
+  expect_elements(st::median(a34(), 0), {5, 3, 4, 6});
   st::Array p = st::percentile(a34(), st::Array(75.0), 0, "linear", true);
   EXPECT_EQ(p.shape(), (st::Shape{1, 4}));
-  expect_values(p, {5, 6, 4.5, 7});
-  expect_values(st::median(st::array(std::vector<double>{1, NAN, 3}, {3})), {NAN});
+  expect_elements(p, {5, 6, 4.5, 7});
+  expect_elements(st::median(st::array(std::vector<double>{1, NAN, 3}, {3})), {NAN});
   EXPECT_EQ(st::median(st::array(std::vector<int32_t>{1, 2, 3, 4}, {4})).dtype(), st::f32);
   expect_contains(error_message<st::ValueError>([] { (void)st::quantile(a34(), st::Array(0.5), 1, "cubic"); }),
                   "expects method \"linear\"");
 }
 
 TEST(Quantile, NanVariantsAsJax) {
-  expect_values(st::nanmedian(st::array(std::vector<double>{1, NAN, 3, 4, NAN, NAN, NAN, NAN}, {2, 4}), 1), {3, NAN});
-  expect_values(st::nanquantile(st::array(std::vector<double>{1, NAN, 3, 4}, {4}), st::Array(0.4)), {2.6});
-  expect_values(st::nanpercentile(st::array(std::vector<double>{1, NAN, 3, 4}, {4}), st::Array(40.0)), {2.6});
+  expect_elements(st::nanmedian(st::array(std::vector<double>{1, NAN, 3, 4, NAN, NAN, NAN, NAN}, {2, 4}), 1), {3, NAN});
+  expect_elements(st::nanquantile(st::array(std::vector<double>{1, NAN, 3, 4}, {4}), st::Array(0.4)), {2.6});
+  expect_elements(st::nanpercentile(st::array(std::vector<double>{1, NAN, 3, 4}, {4}), st::Array(40.0)), {2.6});
 }
 
 TEST(Quantile, GradientAsJax) {
@@ -70,26 +62,26 @@ TEST(Quantile, GradientAsJax) {
   st::Array g = st::grad([](const st::Array& x) {
     return st::sum(st::quantile(x, st::array(std::vector<double>{0.3, 0.5}, {2}), 1));
   })(a34());
-  expect_values(g, {0.5, 0.1, 0, 1.4, 1.4, 0, 0.1, 0.5, 1.4, 0.1, 0.5, 0}, 1e-12);
+  expect_elements(g, {0.5, 0.1, 0, 1.4, 1.4, 0, 0.1, 0.5, 1.4, 0.1, 0.5, 0}, 1e-12);
 }
 
 TEST(NanReductions, SkipNansAsJax) {
   st::Array b = st::array(std::vector<double>{1, NAN, 3, NAN, NAN, NAN}, {2, 3});
-  expect_values(st::nansum(b, 1), {4, 0});
-  expect_values(st::nanmean(b, 1), {2, NAN});
-  expect_values(st::nanmax(b, 1), {3, NAN});
-  expect_values(st::nanmin(b, 1), {1, NAN});
-  expect_values(st::nanprod(b, 1), {3, 1});
-  expect_values(st::nanvar(b, 1), {1, NAN});
-  expect_values(st::nanstd(b, 1, 1), {std::sqrt(2.0), NAN});
-  expect_values(st::jit([](const st::Array& x) { return st::nanmean(x, 1); })(b), {2, NAN});
+  expect_elements(st::nansum(b, 1), {4, 0});
+  expect_elements(st::nanmean(b, 1), {2, NAN});
+  expect_elements(st::nanmax(b, 1), {3, NAN});
+  expect_elements(st::nanmin(b, 1), {1, NAN});
+  expect_elements(st::nanprod(b, 1), {3, 1});
+  expect_elements(st::nanvar(b, 1), {1, NAN});
+  expect_elements(st::nanstd(b, 1, 1), {std::sqrt(2.0), NAN});
+  expect_elements(st::jit([](const st::Array& x) { return st::nanmean(x, 1); })(b), {2, NAN});
   st::Array i = st::array(std::vector<int32_t>{1, 5, 2}, {3});
   EXPECT_EQ(st::nanmax(i).item<int32_t>(), 5);
   // The gradient of nansum is 0 at the NaNs (and NaN where a NaN came from a finite input's
   // derivative, x·x here: 2x · 0), as JAX's.
-  expect_values(st::grad([](const st::Array& x) { return st::nansum(x); })(st::array(std::vector<double>{1, NAN, 3}, {3})),
+  expect_elements(st::grad([](const st::Array& x) { return st::nansum(x); })(st::array(std::vector<double>{1, NAN, 3}, {3})),
                 {1, 0, 1});
-  expect_values(st::grad([](const st::Array& x) { return st::nansum(x * x); })(st::array(std::vector<double>{1, NAN, 3}, {3})),
+  expect_elements(st::grad([](const st::Array& x) { return st::nansum(x * x); })(st::array(std::vector<double>{1, NAN, 3}, {3})),
                 {2, NAN, 6});
 }
 

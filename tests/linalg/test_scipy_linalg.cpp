@@ -13,14 +13,10 @@ namespace st = strata;
 namespace la = strata::linalg;
 using st::testing::error_message;
 using st::testing::expect_contains;
+using st::testing::expect_elements;
 
 namespace {
 
-void expect_values(const st::Array& a, const std::vector<double>& want, double rtol) {
-  std::vector<double> got = st::astype(a, st::f64).to_vector<double>();
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], rtol * (1 + std::fabs(want[i]))) << "element " << i;
-}
 double max_abs(const st::Array& a) { return st::max(st::abs(a)).item<double>(); }
 
 st::Array spd() { return st::array(std::vector<double>{4, 1, 0.5, 1, 3, 0.2, 0.5, 0.2, 2}, {3, 3}); }
@@ -57,9 +53,9 @@ TEST(ScipyLinalg, ChoAndLuSolvesAsJax) {
   }
   la::LuFactor lf = la::lu_factor(general());
   EXPECT_EQ(lf.pivots.to_vector<int32_t>(), (std::vector<int32_t>{2, 2, 2}));
-  expect_values(la::lu_solve(lf, rhs()), {0.4, -0.2, -0.4, 1.2, 1.8, -0.4}, 1e-12);
-  expect_values(la::lu_solve(lf, rhs(), 1), {1.6, -0.8, -3.2, 2.6, 1.4, -0.2}, 1e-12);
-  expect_values(st::jit([](const st::Array& lu, const st::Array& piv, const st::Array& b) {
+  expect_elements(la::lu_solve(lf, rhs()), {0.4, -0.2, -0.4, 1.2, 1.8, -0.4}, 1e-12);
+  expect_elements(la::lu_solve(lf, rhs(), 1), {1.6, -0.8, -3.2, 2.6, 1.4, -0.2}, 1e-12);
+  expect_elements(st::jit([](const st::Array& lu, const st::Array& piv, const st::Array& b) {
                   return la::lu_solve({lu, piv}, b);
                 })(lf.lu, lf.pivots, rhs()),
                 {0.4, -0.2, -0.4, 1.2, 1.8, -0.4}, 1e-12);
@@ -73,32 +69,32 @@ TEST(ScipyLinalg, ChoAndLuSolvesAsJax) {
 }
 
 TEST(ScipyLinalg, ExpmAsJax) {
-  expect_values(la::expm(st::array(std::vector<double>{0, 1, -1, 0}, {2, 2})),
+  expect_elements(la::expm(st::array(std::vector<double>{0, 1, -1, 0}, {2, 2})),
                 {0.5403023058681397, 0.8414709848078965, -0.8414709848078966, 0.5403023058681397}, 1e-14);
   std::vector<double> want{7.188225068321298, 4.167852793594641, 4.894443944182167, 5.936407142580828, 3.265094471935767,
                            4.783446007137312, 6.49271366708117,  3.4224108296926885, 4.681628617902817};
-  expect_values(la::expm(m3()), want, 1e-13);
-  expect_values(st::jit([](const st::Array& a) { return la::expm(a); })(m3()), want, 1e-13);
-  expect_values(la::expm(st::astype(m3(), st::f32)), want, 2e-6);
+  expect_elements(la::expm(m3()), want, 1e-13);
+  expect_elements(st::jit([](const st::Array& a) { return la::expm(a); })(m3()), want, 1e-13);
+  expect_elements(la::expm(st::astype(m3(), st::f32)), want, 2e-6);
   // A large norm: squarings.
-  expect_values(la::expm(m3() * 10.0),
+  expect_elements(la::expm(m3() * 10.0),
                 {304109869580.411, 169411303374.27612, 219110525062.73203, 261463350906.30127, 145654092459.2716,
                  188383797542.5947, 273488802779.0739, 152353143293.24124, 197048110468.6937},
                 1e-11);
   // A batch: each matrix its own degree; complex: exp(iθ·J) for J the rotation generator.
   st::Array both = la::expm(st::stack({m3(), m3() * 0.01}));
   EXPECT_EQ(both.shape(), (st::Shape{2, 3, 3}));
-  expect_values(st::index(both, {0}), want, 1e-13);
-  expect_values(st::index(both, {1}), st::astype(la::expm(m3() * 0.01), st::f64).to_vector<double>(), 1e-15);
+  expect_elements(st::index(both, {0}), want, 1e-13);
+  expect_elements(st::index(both, {1}), st::astype(la::expm(m3() * 0.01), st::f64).to_vector<double>(), 1e-15);
   st::Array j = st::complex(st::zeros({2, 2}, st::f64), st::array(std::vector<double>{0, 1, 1, 0}, {2, 2}));
   st::Array e = la::expm(j);  // exp(i σx) = cos 1 · I + i sin 1 · σx
-  expect_values(st::real(e), {std::cos(1.0), 0, 0, std::cos(1.0)}, 1e-14);
-  expect_values(st::imag(e), {0, std::sin(1.0), std::sin(1.0), 0}, 1e-14);
+  expect_elements(st::real(e), {std::cos(1.0), 0, 0, std::cos(1.0)}, 1e-14);
+  expect_elements(st::imag(e), {0, std::sin(1.0), std::sin(1.0), 0}, 1e-14);
 }
 
 TEST(ScipyLinalg, ExpmGradientAsJax) {
   st::Array g = st::grad([](const st::Array& m) { return st::sum(la::expm(m) * la::expm(m)); })(m3());
-  expect_values(g,
+  expect_elements(g,
                 {219.314728576373, 170.41434143566843, 190.57597990009347, 132.21949193834138, 103.89653861677598,
                  115.47105179542386, 173.42915054445422, 136.1743314528494, 151.92105002059898},
                 1e-11);
