@@ -24,6 +24,7 @@
 #include "strata/associative_scan.h"  // jax.lax.associative_scan
 #include "strata/searching.h"  // searchsorted, interp, histogram
 #include "strata/statistics.h"  // quantiles, nan-reductions, isclose
+#include "strata/special.h"  // jax.scipy.special (st::special)
 #include "strata/segment.h"  // jax.ops.segment_sum and relatives
 #include "strata/selection.h"
 #include "strata/shape.h"
