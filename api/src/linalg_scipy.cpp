@@ -96,6 +96,7 @@ Array lu_pivots_to_permutation(const Array& pivots, int64_t size, SourceLocation
   ps.push_back(size);
   one.push_back(1);
   Array iota = broadcast_to(arange(size), ps, loc);
+  if (k == 0) return iota;  // no swaps (the loop body is traced even for zero steps)
   Array piv = astype(pivots, i32, loc);
   // Row i swapped with row piv[i], for i = 0 .. k-1 in order (LAPACK's ipiv), every batch at once.
   return fori_loop(0, k, [&](const Array& i, const Array& perm) {

@@ -150,3 +150,24 @@ TEST(Segment, SumProdMaxMinAsJax) {
                   }),
                   "pass num_segments");
 }
+
+// Empty and one-element inputs: results of the right shape, no crash.
+TEST(NumericComposites, EmptyAndTinyInputs) {
+  EXPECT_EQ(st::searchsorted(st::zeros({0}), vec({1, 2})).to_vector<int32_t>(), (std::vector<int32_t>{0, 0}));
+  EXPECT_EQ(st::searchsorted(vec({1}), st::zeros({0}, st::f64)).shape(), (st::Shape{0}));
+  expect_elements(st::quantile(vec({3}), st::Array(0.7)), {3});
+  EXPECT_EQ(st::segment_sum(st::zeros({0, 2}), st::zeros({0}, st::i32), 3).shape(), (st::Shape{3, 2}));
+  auto [h, e] = st::histogram(st::zeros({0}, st::f64), 2);
+  expect_elements(h, {0, 0});
+  expect_elements(e, {0, 0.5, 1});
+  expect_elements(st::convolve(vec({2}), vec({3})), {6});
+  expect_elements(st::diff(vec({1, 2}), 5), {});
+  EXPECT_EQ(st::kron(st::Array(2.0), st::Array(3.0)).item<double>(), 6);
+  EXPECT_EQ(st::unravel_index(st::zeros({0}, st::i32), {0, 3}).size(), 2u);
+  EXPECT_EQ(st::linalg::expm(st::zeros({0, 0}, st::f64)).shape(), (st::Shape{0, 0}));
+  EXPECT_EQ(st::linalg::lu_pivots_to_permutation(st::zeros({0}, st::i32), 2).to_vector<int32_t>(), (std::vector<int32_t>{0, 1}));
+  EXPECT_EQ(st::associative_scan([](st::Array a, st::Array b) { return a + b; }, st::zeros({0})).shape(), (st::Shape{0}));
+  EXPECT_EQ(st::interp(st::zeros({0}, st::f64), vec({0, 1}), vec({0, 1})).shape(), (st::Shape{0}));
+  expect_contains(error_message<st::ShapeError>([] { (void)st::interp(vec({1}), st::zeros({0}, st::f64), st::zeros({0}, st::f64)); }),
+                  "interp: expects xp and fp of one non-zero length");
+}
