@@ -12,6 +12,7 @@
 #include "strata/composites.h"
 #include "strata/creation.h"
 #include "strata/indexing.h"
+#include "strata/selection.h"
 
 namespace strata::linalg {
 namespace {
@@ -355,5 +356,80 @@ Array matrix_power(const Array& a, int n, SourceLocation loc) {
   }
   return result;
 }
+
+Array matrix_rank(const Array& a, std::optional<double> rtol, SourceLocation loc) {
+  Array x = matrices(a, "matrix_rank", false, loc);
+  const Shape& s = x.shape();
+  const int64_t m = s[s.size() - 2], n = s.back();
+  Array sv = svdvals(x, loc);
+  if (std::min(m, n) == 0) return zeros(Shape(s.begin(), s.end() - 2), i32);
+  DType t = sv.dtype();
+  double eps = t == f64 ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
+  Array tol = max(sv, {-1}, true, loc) * cst(rtol.value_or(static_cast<double>(std::max(m, n)) * eps), t);
+  return sum(astype(greater(sv, tol, loc), i32, loc), {-1}, false, loc);
+}
+
+Array cond(const Array& a, NormOrd ord, SourceLocation loc) {
+  // The 2-norm orders through the singular values (any m × n); the others through the inverse.
+  const bool two = ord.kind == NormOrd::kDefault || (ord.kind == NormOrd::kNumber && std::fabs(ord.p) == 2);
+  Array x = matrices(a, "cond", !two, loc);
+  Array r;
+  if (two) {
+    Array sv = svdvals(x, loc);
+    const int64_t k = sv.shape().back();
+    if (k == 0) throw ShapeError("cond: expects non-empty matrices, but got " + api::aval(a, "cond").str());
+    const int axis = static_cast<int>(sv.shape().size()) - 1;
+    Array hi = take(sv, astype(Array(0), i32), axis, loc), lo = take(sv, astype(Array(static_cast<int32_t>(k - 1)), i32), axis, loc);
+    r = ord.kind == NormOrd::kNumber && ord.p < 0 ? lo / hi : hi / lo;
+  } else {
+    r = norm(x, ord, std::vector<int>{-2, -1}, false, loc) * norm(inv(x, loc), ord, std::vector<int>{-2, -1}, false, loc);
+  }
+  // A singular matrix: inf (its inverse's NaNs, or s_min = 0), unless a itself holds a NaN.
+  Array nan_in = any(not_equal(x, x, loc), {-2, -1}, false, loc);
+  return where(logical_and(not_equal(r, r, loc), logical_not(nan_in, loc), loc), cst(INFINITY, r.dtype()), r, loc);
+}
+
+Array multi_dot(const std::vector<Array>& arrays, SourceLocation loc) {
+  const size_t k = arrays.size();
+  if (k < 2) throw ValueError("multi_dot: expects at least two arrays, but got " + std::to_string(k));
+  std::vector<Array> ms;
+  for (size_t i = 0; i < k; ++i) {
+    const AbstractValue& v = api::aval(arrays[i], "multi_dot");
+    bool end = i == 0 || i + 1 == k;
+    if (v.shape.size() != 2 && !(end && v.shape.size() == 1))
+      throw ShapeError("multi_dot: expects 2-d arrays (1-d ones first or last), but got " + v.str() + " as array " +
+                       std::to_string(i));
+    if (v.shape.size() == 1) ms.push_back(i == 0 ? reshape(arrays[i], {1, -1}, loc) : reshape(arrays[i], {-1, 1}, loc));
+    else ms.push_back(arrays[i]);
+  }
+  // dims[i] × dims[i+1] is matrix i; cost[i][j] the fewest multiplications for i..j.
+  std::vector<int64_t> dims{ms[0].shape()[0]};
+  for (const Array& m : ms) dims.push_back(m.shape()[1]);
+  std::vector<std::vector<double>> cost(k, std::vector<double>(k, 0));
+  std::vector<std::vector<size_t>> split(k, std::vector<size_t>(k, 0));
+  for (size_t len = 1; len < k; ++len)
+    for (size_t i = 0; i + len < k; ++i) {
+      size_t j = i + len;
+      cost[i][j] = INFINITY;
+      for (size_t s = i; s < j; ++s) {
+        double c = cost[i][s] + cost[s + 1][j] + static_cast<double>(dims[i]) * static_cast<double>(dims[s + 1]) *
+                                                     static_cast<double>(dims[j + 1]);
+        if (c < cost[i][j]) cost[i][j] = c, split[i][j] = s;
+      }
+    }
+  auto product = [&](auto& self, size_t i, size_t j) -> Array {
+    if (i == j) return ms[i];
+    return matmul(self(self, i, split[i][j]), self(self, split[i][j] + 1, j), loc);
+  };
+  Array r = product(product, 0, k - 1);
+  const bool first_vec = api::aval(arrays[0], "multi_dot").shape.size() == 1;
+  const bool last_vec = api::aval(arrays[k - 1], "multi_dot").shape.size() == 1;
+  if (first_vec && last_vec) return reshape(r, {}, loc);
+  if (first_vec) return reshape(r, {r.shape()[1]}, loc);
+  if (last_vec) return reshape(r, {r.shape()[0]}, loc);
+  return r;
+}
+
+Array eigvalsh(const Array& a, SourceLocation loc) { return eigh(a, true, loc).eigenvalues; }
 
 }  // namespace strata::linalg

@@ -133,6 +133,44 @@ Array lu_solve(const LuFactor& f, const Array& b, int trans, SourceLocation loc)
   return r.restore(x, loc);
 }
 
+Array block_diag(const std::vector<Array>& blocks, SourceLocation loc) {
+  if (blocks.empty()) return zeros({1, 0}, f32);  // scipy's empty result
+  TypeSpec t = api::spec(blocks[0], "block_diag");
+  for (const Array& b : blocks) t = promote_types(t, api::spec(b, "block_diag"));
+  std::vector<Array> ms;
+  int64_t width = 0;
+  for (const Array& b : blocks) {
+    const AbstractValue& v = api::aval(b, "block_diag");
+    if (v.shape.size() > 2) throw ShapeError("block_diag: expects arrays of rank 2 or less, but got " + v.str());
+    Array m = api::convert(b, {t.dtype, false}, loc);
+    m = v.shape.size() == 2 ? m : reshape(m, {1, v.shape.empty() ? 1 : v.shape[0]}, loc);
+    width += m.shape()[1];
+    ms.push_back(m);
+  }
+  std::vector<Array> rows;
+  int64_t at = 0;
+  for (const Array& m : ms) {
+    const int64_t w = m.shape()[1];
+    rows.push_back(pad(m, {{0, 0}, {at, width - at - w}}, "constant", 0, loc));
+    at += w;
+  }
+  return concatenate(rows, 0, loc);
+}
+
+// T[i, j] = c[i - j] below and on the diagonal, r[j - i] above: one gather from r reversed then c.
+Array toeplitz(const Array& c_in, const std::optional<Array>& r_in, SourceLocation loc) {
+  Array c = ravel(c_in, loc);
+  Array r = r_in ? ravel(*r_in, loc) : conj(c, loc);
+  TypeSpec t = promote_types(api::spec(c, "toeplitz"), api::spec(r, "toeplitz"));
+  c = api::convert(c, t, loc);
+  r = api::convert(r, t, loc);
+  const int64_t n = c.shape()[0], m = r.shape()[0];
+  if (n == 0 || m == 0) return zeros({n, m}, t.dtype);
+  Array vals = concatenate({flip(index(r, {Slice(1, none)}, loc), {}, loc), c}, 0, loc);  // r[m-1] .. r[1], c[0] .. c[n-1]
+  Array idx = reshape(arange(n), {n, 1}, loc) - reshape(arange(m), {1, m}, loc) + static_cast<int32_t>(m - 1);
+  return take(vals, idx, 0, loc);
+}
+
 // ---- expm: Higham's scaling and squaring with Padé approximants (Higham 2005, as JAX) ----
 
 namespace {
@@ -199,7 +237,7 @@ Array expm_matrix(const Array& a_in, int max_squarings) {
   // Undo the scaling: s squarings (at most max_squarings; beyond that the result is NaN).
   Array n = astype(s, i32);
   r = fori_loop(0, max_squarings, [&](const Array& i, const Array& x) {
-    return cond(less(i, n), [](const Array& y) { return matmul(y, y); }, [](const Array& y) { return y; }, x);
+    return strata::cond(less(i, n), [](const Array& y) { return matmul(y, y); }, [](const Array& y) { return y; }, x);
   }, r);
   return where(greater(n, astype(Array(static_cast<int32_t>(max_squarings)), i32)), astype(Array(NAN), r.dtype()), r);
 }

@@ -8,6 +8,7 @@
 #include "strata/conv.h"
 #include "strata/creation.h"
 #include "strata/indexing.h"
+#include "strata/linalg.h"
 #include "strata/selection.h"
 
 namespace strata {
@@ -214,6 +215,115 @@ std::pair<Array, Array> triu_indices(int64_t n, int64_t k, std::optional<int64_t
 }
 std::pair<Array, Array> tril_indices(int64_t n, int64_t k, std::optional<int64_t> m) {
   return triangle_indices(n, k, m, false);
+}
+
+}  // namespace strata
+
+namespace strata {
+
+Array diagonal(const Array& x, int64_t offset, int axis1, int axis2, SourceLocation loc) {
+  const AbstractValue& av = api::aval(x, "diagonal");
+  if (av.shape.size() < 2) throw ValueError("diagonal: expects an array of rank 2 or more, but got " + av.str());
+  int a = api::normalize_axis("diagonal", axis1, av), b = api::normalize_axis("diagonal", axis2, av);
+  if (a == b) throw ValueError("diagonal: expects two different axes, but got " + std::to_string(axis1) + " twice");
+  // The two axes last (a, then b), the others in order.
+  std::vector<int> perm;
+  for (int i = 0; i < static_cast<int>(av.shape.size()); ++i)
+    if (i != a && i != b) perm.push_back(i);
+  perm.push_back(a);
+  perm.push_back(b);
+  Array m = transpose(x, perm, loc);
+  const Shape& s = m.shape();
+  const int64_t n = s[s.size() - 2], w = s.back();
+  const int64_t r0 = std::max<int64_t>(0, -offset), c0 = std::max<int64_t>(0, offset);
+  const int64_t len = std::max<int64_t>(0, std::min(n - r0, w - c0));
+  Shape out(s.begin(), s.end() - 2);
+  out.push_back(len);
+  if (len == 0) return zeros(out, m.dtype());
+  Array rows = take(m, arange(len) + static_cast<int32_t>(r0), static_cast<int>(s.size()) - 2, loc);  // [..., len, w]
+  Shape is(s.size() - 2, 1);
+  is.insert(is.end(), {len, 1});
+  Array cols = broadcast_to(reshape(arange(len) + static_cast<int32_t>(c0), is, loc), [&] {
+    Shape t = rows.shape();
+    t.back() = 1;
+    return t;
+  }(), loc);
+  return reshape(take_along_axis(rows, cols, -1, loc), out, loc);
+}
+
+Array matrix_transpose(const Array& x, SourceLocation loc) {
+  if (api::aval(x, "matrix_transpose").shape.size() < 2)
+    throw ValueError("matrix_transpose: expects an array of rank 2 or more, but got " + api::aval(x, "matrix_transpose").str());
+  return swapaxes(x, -1, -2, loc);
+}
+
+Array vecdot(const Array& a, const Array& b, int axis, SourceLocation loc) {
+  return sum(multiply(conj(a, loc), b, loc), axis, false, loc);
+}
+
+Array vander(const Array& x, std::optional<int64_t> n, bool increasing, SourceLocation loc) {
+  const AbstractValue& xv = api::aval(x, "vander");
+  if (xv.shape.size() != 1) throw ShapeError("vander: expects a 1-d array, but got " + xv.str());
+  const int64_t cols = n.value_or(xv.shape[0]);
+  if (cols < 0) throw ValueError("vander: expects a non-negative number of columns, but got " + std::to_string(cols));
+  std::vector<Array> powers;
+  Array col = ones_like(x);
+  for (int64_t j = 0; j < cols; ++j) {
+    powers.push_back(reshape(col, {xv.shape[0], 1}, loc));
+    col = col * x;
+  }
+  if (!increasing) std::reverse(powers.begin(), powers.end());
+  if (powers.empty()) return zeros({xv.shape[0], 0}, xv.dtype);
+  return concatenate(powers, 1, loc);
+}
+
+namespace {
+const AbstractValue& poly_1d(const Array& p, const char* op) {
+  const AbstractValue& pv = api::aval(p, op);
+  if (pv.shape.size() != 1) throw ShapeError(std::string(op) + ": expects 1-d coefficients, but got " + pv.str());
+  return pv;
+}
+}  // namespace
+
+Array polyder(const Array& p, int m, SourceLocation loc) {
+  poly_1d(p, "polyder");
+  if (m < 0) throw ValueError("polyder: expects a non-negative order m, but got " + std::to_string(m));
+  Array c = p;
+  for (int i = 0; i < m; ++i) {
+    const int64_t n = c.shape()[0];
+    if (n <= 1) return zeros({0}, c.dtype());
+    // c[k] · (n - 1 - k) for k < n - 1.
+    Array powers = astype(arange(n - 1, 0, -1, f64), c.dtype(), loc);
+    c = index(c, {Slice(0, n - 1)}, loc) * powers;
+  }
+  return c;
+}
+
+Array polyint(const Array& p, int m, double k, SourceLocation loc) {
+  poly_1d(p, "polyint");
+  if (m < 0) throw ValueError("polyint: expects a non-negative order m, but got " + std::to_string(m));
+  Array c = api::to_inexact(p, "polyint", loc);
+  for (int i = 0; i < m; ++i) {
+    const int64_t n = c.shape()[0];
+    Array powers = astype(arange(static_cast<double>(n), 0, -1, f64), c.dtype(), loc);
+    c = concatenate({c / powers, reshape(astype(Array(k), c.dtype(), loc), {1}, loc)}, 0, loc);
+  }
+  return c;
+}
+
+Array polyfit(const Array& x, const Array& y, int deg, SourceLocation loc) {
+  poly_1d(x, "polyfit");
+  if (deg < 0) throw ValueError("polyfit: expects a non-negative degree, but got " + std::to_string(deg));
+  const AbstractValue& yv = api::aval(y, "polyfit");
+  if (yv.shape.empty() || yv.shape[0] != api::aval(x, "polyfit").shape[0])
+    throw ShapeError("polyfit: expects y with x's length first, but got " + api::aval(x, "polyfit").str() + " and " +
+                     yv.str());
+  Array xf = api::to_inexact(x, "polyfit", loc), yf = api::to_inexact(y, "polyfit", loc);
+  Array v = vander(xf, deg + 1, false, loc);
+  // Columns scaled to unit norm first (NumPy's conditioning), then unscaled.
+  Array scale = sqrt(sum(v * v, {0}, false, loc), loc);
+  Array sol = linalg::lstsq(v / scale, yf).x;
+  return yv.shape.size() == 1 ? sol / scale : sol / reshape(scale, {-1, 1}, loc);
 }
 
 }  // namespace strata

@@ -99,3 +99,57 @@ TEST(ScipyLinalg, ExpmGradientAsJax) {
                  115.47105179542386, 173.42915054445422, 136.1743314528494, 151.92105002059898},
                 1e-11);
 }
+
+TEST(NumpyLinalgExtras, RankCondMultiDotEigvalshAsJax) {
+  st::Array a = st::array(std::vector<double>{1, 2, 3, 2, 4, 6, 1, 0, 1}, {3, 3});
+  EXPECT_EQ(la::matrix_rank(a).item<int32_t>(), 2);
+  EXPECT_EQ(la::matrix_rank(st::stack({a, st::eye(3, 3, 0, st::f64)})).to_vector<int32_t>(), (std::vector<int32_t>{2, 3}));
+  st::Array b = st::array(std::vector<double>{1, 2, 3, 4}, {2, 2});
+  expect_elements(la::cond(b), {14.933034373659265}, 1e-13);
+  expect_elements(la::cond(b, 1), {21}, 1e-13);
+  expect_elements(la::cond(b, "fro"), {15}, 1e-13);
+  EXPECT_TRUE(std::isinf(la::cond(st::array(std::vector<double>{1, 2, 2, 4}, {2, 2}), 1).item<double>()));
+  // multi_dot in the cheapest order equals the left-to-right product; 1-d ends are vectors.
+  st::Array p = st::reshape(st::astype(st::arange(12), st::f64), {3, 4}) * 0.1;
+  st::Array q = st::reshape(st::astype(st::arange(8), st::f64), {4, 2});
+  st::Array r = st::reshape(st::astype(st::arange(10), st::f64), {2, 5}) - 3.0;
+  EXPECT_LT(max_abs(la::multi_dot({p, q, r}) - st::matmul(st::matmul(p, q), r)), 1e-12);
+  st::Array v = st::array(std::vector<double>{1, -1, 2}, {3}), w = st::array(std::vector<double>{0.5, 1, 2, -1, 3}, {5});
+  st::Array vw = la::multi_dot({v, p, q, r, w});
+  EXPECT_EQ(vw.shape(), (st::Shape{}));
+  EXPECT_NEAR(vw.item<double>(), st::sum(st::matmul(st::matmul(st::matmul(st::matmul(v, p), q), r), w)).item<double>(), 1e-9);
+  expect_elements(la::eigvalsh(spd()), la::eigh(spd()).eigenvalues.to_vector<double>(), 0);
+}
+
+TEST(NumpyLinalgExtras, BlockDiagToeplitzAsJax) {
+  st::Array bd = la::block_diag({st::array(std::vector<int32_t>{1, 2, 3, 4}, {2, 2}), st::array(std::vector<int32_t>{5}, {1}),
+                                 st::array(std::vector<int32_t>{6, 7}, {2, 1})});
+  EXPECT_EQ(bd.shape(), (st::Shape{5, 4}));
+  EXPECT_EQ(bd.to_vector<int32_t>(), (std::vector<int32_t>{1, 2, 0, 0, 3, 4, 0, 0, 0, 0, 5, 0, 0, 0, 0, 6, 0, 0, 0, 7}));
+  st::Array t = la::toeplitz(st::array(std::vector<int32_t>{1, 2, 3}, {3}), st::array(std::vector<int32_t>{1, 4, 5, 6}, {4}));
+  EXPECT_EQ(t.to_vector<int32_t>(), (std::vector<int32_t>{1, 4, 5, 6, 2, 1, 4, 5, 3, 2, 1, 4}));
+  st::Array c = st::complex(st::array(std::vector<double>{1, 2}, {2}), st::array(std::vector<double>{1, 0}, {2}));
+  st::Array h = la::toeplitz(c);  // r defaults to conj(c); the diagonal is c[0]
+  expect_elements(st::real(h), {1, 2, 2, 1}, 0);
+  expect_elements(st::imag(h), {1, 0, 0, 1}, 0);
+}
+
+TEST(NumpyLinalgExtras, DiagonalVanderPolynomialsAsJax) {
+  st::Array x = st::reshape(st::arange(24), {2, 3, 4});
+  EXPECT_EQ(st::diagonal(x, 1, 1, 2).to_vector<int32_t>(), (std::vector<int32_t>{1, 6, 11, 13, 18, 23}));
+  EXPECT_EQ(st::diagonal(st::reshape(st::arange(12), {3, 4}), -1).to_vector<int32_t>(), (std::vector<int32_t>{4, 9}));
+  EXPECT_EQ(st::matrix_transpose(x).shape(), (st::Shape{2, 4, 3}));
+  st::Array vd = st::vecdot(st::complex(st::array(std::vector<double>{1, 2}, {2}), st::array(std::vector<double>{1, 0}, {2})),
+                            st::complex(st::array(std::vector<double>{3, 0}, {2}), st::array(std::vector<double>{0, 1}, {2})));
+  EXPECT_EQ(st::real(vd).item<double>(), 3);
+  EXPECT_EQ(st::imag(vd).item<double>(), -1);
+  expect_elements(st::vander(st::array(std::vector<double>{1, 2, 3}, {3})), {1, 1, 1, 4, 2, 1, 9, 3, 1}, 0);
+  expect_elements(st::vander(st::array(std::vector<double>{1, 2}, {2}), 3, true), {1, 1, 1, 1, 2, 4}, 0);
+  st::Array p = st::array(std::vector<double>{3, 2, 1, 5}, {4});
+  expect_elements(st::polyder(p), {9, 4, 1}, 0);
+  expect_elements(st::polyder(p, 2), {18, 4}, 0);
+  expect_elements(st::polyint(st::array(std::vector<double>{3, 2, 1}, {3})), {1, 1, 1, 0}, 0);
+  expect_elements(st::polyint(st::array(std::vector<double>{6, 2}, {2}), 2, 1.0), {1, 1, 1, 1}, 0);
+  expect_elements(st::polyfit(st::array(std::vector<double>{0, 1, 2, 3}, {4}), st::array(std::vector<double>{1, 3, 7, 13}, {4}), 2),
+                  {1, 1, 1}, 1e-12);
+}

@@ -188,6 +188,22 @@ Array column_stack(const std::vector<Array>& xs, SourceLocation loc = SourceLoca
 // jnp.append: values joined after x along `axis` (both flattened when none).
 Array append(const Array& x, const Array& values, std::optional<int> axis = std::nullopt,
              SourceLocation loc = SourceLocation::current());
+// jnp.diagonal: the offset diagonal of the (axis1, axis2) planes, as the last axis.
+Array diagonal(const Array& x, int64_t offset = 0, int axis1 = 0, int axis2 = 1,
+               SourceLocation loc = SourceLocation::current());
+// The transpose of each matrix (the last two axes swapped); Σ conj(a)·b along `axis`.
+Array matrix_transpose(const Array& x, SourceLocation loc = SourceLocation::current());
+Array vecdot(const Array& a, const Array& b, int axis = -1, SourceLocation loc = SourceLocation::current());
+// jnp.vander: columns x^(n-1), ..., x, 1 of a 1-d x (n defaults to its length; increasing
+// reverses them).
+Array vander(const Array& x, std::optional<int64_t> n = std::nullopt, bool increasing = false,
+             SourceLocation loc = SourceLocation::current());
+// Polynomials as coefficient arrays, highest power first (as polyval): the m-th derivative,
+// the m-th antiderivative (each integration's constant k), and the least-squares fit of degree
+// deg to (x, y) (through linalg::lstsq on the Vandermonde matrix).
+Array polyder(const Array& p, int m = 1, SourceLocation loc = SourceLocation::current());
+Array polyint(const Array& p, int m = 1, double k = 0.0, SourceLocation loc = SourceLocation::current());
+Array polyfit(const Array& x, const Array& y, int deg, SourceLocation loc = SourceLocation::current());
 // True (0-d bool) when a and b have one shape and equal elements (NaNs equal with equal_nan).
 Array array_equal(const Array& a, const Array& b, bool equal_nan = false, SourceLocation loc = SourceLocation::current());
 // The arrays broadcast to their common shape.

@@ -148,7 +148,25 @@ Array norm(const Array& x, NormOrd ord = {}, std::optional<std::vector<int>> axi
 // n = 0 gives identities).
 Array matrix_power(const Array& a, int n, SourceLocation loc = SourceLocation::current());
 
+// jnp.linalg.matrix_rank: the number (i32) of singular values above rtol · s_max (default
+// rtol: max(m, n) · eps), per matrix.
+Array matrix_rank(const Array& a, std::optional<double> rtol = std::nullopt, SourceLocation loc = SourceLocation::current());
+// jnp.linalg.cond: the condition number, s_max / s_min for the default (2-norm) order, else
+// norm(a, ord) · norm(inv(a), ord); inf for a singular matrix.
+Array cond(const Array& a, NormOrd ord = {}, SourceLocation loc = SourceLocation::current());
+// jnp.linalg.multi_dot: the product of the matrices in the cheapest order (NumPy's dynamic
+// programme over the shapes); a 1-d first (last) operand is a row (column) vector.
+Array multi_dot(const std::vector<Array>& arrays, SourceLocation loc = SourceLocation::current());
+// jnp.linalg.eigvalsh: eigh's eigenvalues alone (ascending).
+Array eigvalsh(const Array& a, SourceLocation loc = SourceLocation::current());
+
 // ---- From jax.scipy.linalg ----
+// scipy.linalg.block_diag: the arrays (0-d as 1 × 1, 1-d as one row) on the diagonal of a zero
+// matrix, in one promoted dtype.
+Array block_diag(const std::vector<Array>& blocks, SourceLocation loc = SourceLocation::current());
+// scipy.linalg.toeplitz: the matrix with first column c and first row r (r[0] ignored; r
+// defaults to conj(c)).
+Array toeplitz(const Array& c, const std::optional<Array>& r = std::nullopt, SourceLocation loc = SourceLocation::current());
 // scipy.linalg.solve_triangular: x with op(a) x = b for triangular a [..., n, n] (its lower
 // triangle read when `lower`, else the upper), op(a) = a (trans 0), aᵀ (1) or aᴴ (2), its
 // diagonal taken as ones with unit_diagonal; b [..., n] or [..., n, k].
