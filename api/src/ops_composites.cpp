@@ -6,6 +6,7 @@
 #include "strata/composites.h"
 #include "strata/creation.h"
 #include "strata/indexing.h"
+#include "strata/sorting.h"
 
 namespace strata {
 
@@ -294,6 +295,36 @@ std::vector<Array> nonzero(const Array& x, SourceLocation) {
 }
 
 std::vector<Array> where(const Array& cond, SourceLocation loc) { return nonzero(cond, loc); }
+
+// The k-th non-zero element's flat position lands at slot k (a cumulative count of the mask);
+// the others and the slots past `size` are dropped by the scatter; empty slots keep fill_value.
+std::vector<Array> nonzero(const Array& x, int64_t size, int64_t fill_value, SourceLocation loc) {
+  const AbstractValue& av = api::aval(x, "nonzero");
+  if (size < 0) throw ValueError("nonzero: expects a non-negative size, but got " + std::to_string(size));
+  Array mask = reshape(not_equal(x, zero_of(x, loc), loc), {av.size()}, loc);
+  Array slot = cumsum(astype(mask, i32, loc), 0, false, loc) - astype(Array(1), i32);
+  slot = where(mask, slot, full(slot.shape(), static_cast<double>(size), i32), loc);  // non-zeros only
+  Array flat = full({size}, -1, i32).at({slot}).set(arange(av.size()), loc);
+  Shape shape = av.shape.empty() ? Shape{1} : av.shape;
+  std::vector<Array> idx = unravel_index(maximum(flat, astype(Array(0), i32), loc), shape, loc);
+  Array empty = less(flat, astype(Array(0), i32), loc);
+  for (Array& i : idx) i = where(empty, astype(Array(static_cast<int32_t>(fill_value)), i32), i, loc);
+  return idx;
+}
+
+Array argwhere(const Array& x, std::optional<int64_t> size, int64_t fill_value, SourceLocation loc) {
+  std::vector<Array> idx = size ? nonzero(x, *size, fill_value, loc) : nonzero(x, loc);
+  if (api::aval(x, "argwhere").shape.empty()) idx.clear();  // a 0-d x: rows of no columns
+  const int64_t n = size ? *size : (idx.empty() ? (api::aval(x, "argwhere").size() && x.item<double>() != 0 ? 1 : 0)
+                                                : idx[0].shape()[0]);
+  if (idx.empty()) return zeros({n, 0}, i32);
+  return stack(idx, 1, loc);
+}
+
+Array flatnonzero(const Array& x, std::optional<int64_t> size, int64_t fill_value, SourceLocation loc) {
+  Array flat = reshape(x, {api::aval(x, "flatnonzero").size()}, loc);
+  return size ? nonzero(flat, *size, fill_value, loc)[0] : nonzero(flat, loc)[0];
+}
 
 Array moveaxis(const Array& x, int source, int destination, SourceLocation loc) {
   const AbstractValue& av = api::aval(x, "moveaxis");

@@ -171,3 +171,20 @@ TEST(NumericComposites, EmptyAndTinyInputs) {
   expect_contains(error_message<st::ShapeError>([] { (void)st::interp(vec({1}), st::zeros({0}, st::f64), st::zeros({0}, st::f64)); }),
                   "interp: expects xp and fp of one non-zero length");
 }
+
+// nonzero / argwhere / flatnonzero with a static size (JAX's size= and fill_value=), traceable.
+TEST(NumericComposites, NonzeroWithStaticSizeAsJax) {
+  st::Array x = st::array(std::vector<int32_t>{0, 3, 0, 4, 0, 5}, {2, 3});
+  std::vector<st::Array> nz = st::nonzero(x, 4, -1);
+  EXPECT_EQ(ints(nz[0]), (std::vector<int32_t>{0, 1, 1, -1}));
+  EXPECT_EQ(ints(nz[1]), (std::vector<int32_t>{1, 0, 2, -1}));
+  std::vector<st::Array> two = st::nonzero(x, 2);
+  EXPECT_EQ(ints(two[0]), (std::vector<int32_t>{0, 1}));
+  EXPECT_EQ(ints(two[1]), (std::vector<int32_t>{1, 0}));
+  EXPECT_EQ(ints(st::argwhere(x, 4, 9)), (std::vector<int32_t>{0, 1, 1, 0, 1, 2, 9, 9}));
+  EXPECT_EQ(ints(st::argwhere(x)), (std::vector<int32_t>{0, 1, 1, 0, 1, 2}));
+  EXPECT_EQ(ints(st::flatnonzero(x, 4)), (std::vector<int32_t>{1, 3, 5, 0}));
+  EXPECT_EQ(ints(st::jit([](const st::Array& v) { return st::nonzero(v, 3)[1]; })(x)), (std::vector<int32_t>{1, 0, 2}));
+  EXPECT_EQ(ints(st::vmap([](const st::Array& row) { return st::flatnonzero(row, 2, -1); })(x)),
+            (std::vector<int32_t>{1, -1, 0, 2}));
+}

@@ -60,6 +60,16 @@ Array pad(const Array& x, const std::vector<std::pair<int64_t, int64_t>>& widths
 // array per dimension. The result's size depends on the values, so x must be concrete: under
 // jit, grad or vmap it throws ConcretizationError (as JAX does without size=).
 std::vector<Array> nonzero(const Array& x, SourceLocation loc = SourceLocation::current());
+// With a static `size` (JAX's size=, fill_value=): the first `size` non-zero positions in
+// row-major order, padded with fill_value — traceable, so it works under jit and vmap.
+std::vector<Array> nonzero(const Array& x, int64_t size, int64_t fill_value = 0,
+                           SourceLocation loc = SourceLocation::current());
+// jnp.argwhere: the non-zero positions as rows [count, ndim] (i32); jnp.flatnonzero: of the
+// flattened array. Without size, x must be concrete (as nonzero).
+Array argwhere(const Array& x, std::optional<int64_t> size = std::nullopt, int64_t fill_value = 0,
+               SourceLocation loc = SourceLocation::current());
+Array flatnonzero(const Array& x, std::optional<int64_t> size = std::nullopt, int64_t fill_value = 0,
+                  SourceLocation loc = SourceLocation::current());
 // jnp.flip: x reversed along `axes` (all of them by default).
 Array flip(const Array& x, Axes axes = {}, SourceLocation loc = SourceLocation::current());
 // jnp.einsum: "ij,jk->ik"; `...` stands for broadcast dimensions; without `->` the output is
