@@ -178,6 +178,12 @@ inline std::vector<double> test_values(size_t n, double lo, double hi, uint64_t 
   return v;
 }
 
+// A 1-d array of the values (f64 for double, i32 for int32_t, ...).
+template <class T>
+Array array1d(const std::vector<T>& v) {
+  return array(v, {static_cast<int64_t>(v.size())});
+}
+
 // EXPECT each element of `a` (as f64) near want[i]: within rtol · (1 + |want[i]|); a NaN wanted
 // matches a NaN, an infinity only itself.
 inline void expect_elements(const Array& a, const std::vector<double>& want, double rtol = 1e-12) {

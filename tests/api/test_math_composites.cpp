@@ -17,14 +17,8 @@ using st::testing::expect_elements;
 
 namespace {
 
-st::Array vec(std::vector<double> v) {
-  int64_t n = static_cast<int64_t>(v.size());
-  return st::array(v, {n});
-}
-st::Array ivec(std::vector<int32_t> v) {
-  int64_t n = static_cast<int64_t>(v.size());
-  return st::array(v, {n});
-}
+st::Array vec(const std::vector<double>& v) { return st::testing::array1d(v); }
+st::Array ivec(const std::vector<int32_t>& v) { return st::testing::array1d(v); }
 std::vector<bool> bools(const st::Array& a) { return a.to_vector<bool>(); }
 
 }  // namespace

@@ -17,10 +17,7 @@ using st::testing::expect_elements;
 
 namespace {
 
-st::Array vec(std::vector<double> v) {
-  int64_t n = static_cast<int64_t>(v.size());
-  return st::array(v, {n});
-}
+st::Array vec(const std::vector<double>& v) { return st::testing::array1d(v); }
 std::vector<int32_t> ints(const st::Array& a) { return a.to_vector<int32_t>(); }
 
 }  // namespace

@@ -13,10 +13,7 @@ namespace sp = strata::special;
 using st::testing::expect_elements;
 
 namespace {
-st::Array vec(std::vector<double> v) {
-  int64_t n = static_cast<int64_t>(v.size());
-  return st::array(v, {n});
-}
+st::Array vec(const std::vector<double>& v) { return st::testing::array1d(v); }
 }  // namespace
 
 TEST(Special, EntropiesAsJax) {
