@@ -10,9 +10,7 @@
 namespace strata::detail {
 
 Array slice_along(const Array& x, int axis, int64_t start, std::optional<int64_t> stop, int64_t stride) {
-  std::vector<Index> idx(x.shape().size(), Slice());
-  idx[static_cast<size_t>(axis)] = Slice(start, stop, stride);
-  return index(x, idx);
+  return api::slice_along(x, axis, start, stop, stride, SourceLocation::current());
 }
 
 Array interleave(const Array& a, const Array& b, int axis) { return lax::interleave(a, b, axis); }

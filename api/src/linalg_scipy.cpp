@@ -42,13 +42,6 @@ Rhs rhs_of(const AbstractValue& av, const Array& b, const char* op, const Source
   return {m, vector};
 }
 
-// a and b in one inexact dtype.
-std::pair<Array, Array> common_inexact(const Array& a, const Array& b, const char* op, const SourceLocation& loc) {
-  Array x = api::to_inexact(a, op, loc), y = api::to_inexact(b, op, loc);
-  DType t = promote_types(x.dtype(), y.dtype());
-  return {astype(x, t, loc), astype(y, t, loc)};
-}
-
 }  // namespace
 
 Array solve_triangular(const Array& a, const Array& b, int trans, bool lower, bool unit_diagonal, SourceLocation loc) {
@@ -57,7 +50,7 @@ Array solve_triangular(const Array& a, const Array& b, int trans, bool lower, bo
     throw ValueError("solve_triangular: expects trans 0 (a x = b), 1 (aᵀ x = b) or 2 (aᴴ x = b), but got " +
                      std::to_string(trans));
   Rhs r = rhs_of(av, b, "solve_triangular", loc);
-  auto [m, rhs] = common_inexact(a, r.b, "solve_triangular", loc);
+  auto [m, rhs] = api::promote_inexact_dtypes("solve_triangular", a, r.b, loc);
   return r.restore(triangular_solve(m, rhs, /*left_side=*/true, lower, trans != 0, unit_diagonal, trans == 2, loc), loc);
 }
 
@@ -72,7 +65,7 @@ ChoFactor cho_factor(const Array& a, bool lower, SourceLocation loc) {
 Array cho_solve(const ChoFactor& c, const Array& b, SourceLocation loc) {
   const AbstractValue& av = square_matrices(c.c, "cho_solve");
   Rhs r = rhs_of(av, b, "cho_solve", loc);
-  auto [f, rhs] = common_inexact(c.c, r.b, "cho_solve", loc);
+  auto [f, rhs] = api::promote_inexact_dtypes("cho_solve", c.c, r.b, loc);
   bool cplx = is_complex(f.dtype());
   // a = L Lᴴ (lower) or Uᴴ U: solve with the factor, then with its conjugate transpose.
   Array y = triangular_solve(f, rhs, true, c.lower, !c.lower, false, !c.lower && cplx, loc);
@@ -112,7 +105,7 @@ Array lu_solve(const LuFactor& f, const Array& b, int trans, SourceLocation loc)
   if (trans < 0 || trans > 2)
     throw ValueError("lu_solve: expects trans 0 (a x = b), 1 (aᵀ x = b) or 2 (aᴴ x = b), but got " + std::to_string(trans));
   Rhs r = rhs_of(av, b, "lu_solve", loc);
-  auto [m, x] = common_inexact(f.lu, r.b, "lu_solve", loc);
+  auto [m, x] = api::promote_inexact_dtypes("lu_solve", f.lu, r.b, loc);
   const int64_t n = av.shape.back();
   Array perm = lu_pivots_to_permutation(f.pivots, n, loc);
   auto rows = [&](const Array& v, const Array& order) {  // v[..., order, :]

@@ -1,5 +1,7 @@
 #include "op_helpers.h"
 
+#include "strata/indexing.h"
+
 #include <algorithm>
 
 #include "shape_rules.h"
@@ -62,6 +64,23 @@ std::pair<Array, Array> promote_binary(std::string_view op, const Array& a, cons
   Array x = convert(a, t, loc), y = convert(b, t, loc);
   // Both 0-d, or shapes already equal: nothing to broadcast.
   return {match_shape(x, shape, loc), match_shape(y, shape, loc)};
+}
+
+std::pair<Array, Array> promote_dtypes(std::string_view op, const Array& a, const Array& b, const SourceLocation& loc) {
+  TypeSpec t = promote_types(spec(a, op), spec(b, op));
+  return {convert(a, t, loc), convert(b, t, loc)};
+}
+
+std::pair<Array, Array> promote_inexact_dtypes(std::string_view op, const Array& a, const Array& b,
+                                               const SourceLocation& loc) {
+  return promote_dtypes(op, to_inexact(a, op, loc), to_inexact(b, op, loc), loc);
+}
+
+Array slice_along(const Array& x, int axis, int64_t start, std::optional<int64_t> stop, int64_t stride,
+                  const SourceLocation& loc) {
+  std::vector<Index> idx(aval(x, "slice").shape.size(), Slice());
+  idx[static_cast<size_t>(axis)] = Slice(start, stop, stride);
+  return index(x, idx, loc);
 }
 
 Array to_inexact(const Array& x, std::string_view op, const SourceLocation& loc) {

@@ -2,6 +2,7 @@
 // primitives through the tracer's op layer (lax.h), after NumPy's promotion and broadcasting.
 #pragma once
 
+#include <optional>
 #include <source_location>
 #include <string>
 
@@ -34,6 +35,15 @@ Shape broadcast_shapes(std::string_view op, const Array& a, const Array& b);
 // stay 0-d (the primitives broadcast scalars themselves, as JAX's jaxprs show `mul a 2.0`).
 std::pair<Array, Array> promote_binary(std::string_view op, const Array& a, const Array& b,
                                        const SourceLocation& loc);
+// a and b in their promoted dtype (JAX's lattice), shapes as they are (for ops that do not
+// broadcast their operands together: searchsorted's sorted array and queries, a matrix and a
+// right-hand side); the _inexact form promotes integers to floats first.
+std::pair<Array, Array> promote_dtypes(std::string_view op, const Array& a, const Array& b, const SourceLocation& loc);
+std::pair<Array, Array> promote_inexact_dtypes(std::string_view op, const Array& a, const Array& b,
+                                               const SourceLocation& loc);
+// x[start:stop:stride] along `axis` (NumPy's slice rules: negative from the end, clamped).
+Array slice_along(const Array& x, int axis, int64_t start, std::optional<int64_t> stop, int64_t stride,
+                  const SourceLocation& loc);
 // The shape-matched operand: broadcast unless it is 0-d.
 Array match_shape(const Array& x, const Shape& shape, const SourceLocation& loc);
 

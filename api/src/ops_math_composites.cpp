@@ -17,14 +17,6 @@ namespace strata {
 
 namespace {
 
-// a and b in one dtype (JAX's promotion), shapes as they are.
-std::pair<Array, Array> promoted(std::string_view op, const Array& a, const Array& b, const SourceLocation& loc) {
-  TypeSpec t = promote_types(api::spec(a, op), api::spec(b, op));
-  return {api::convert(a, t, loc), api::convert(b, t, loc)};
-}
-std::pair<Array, Array> promoted_inexact(std::string_view op, const Array& a, const Array& b, const SourceLocation& loc) {
-  return promoted(op, api::to_inexact(a, op, loc), api::to_inexact(b, op, loc), loc);
-}
 Array c_like(double v, const Array& x) { return astype(Array(v), x.dtype()); }
 DType bits_type(DType t) { return itemsize(t) == 8 ? i64 : itemsize(t) == 4 ? i32 : i16; }
 
@@ -58,22 +50,22 @@ Array signbit(const Array& x, SourceLocation loc) {
   return less(bitcast_convert_type(x, bt, loc), astype(Array(0), bt), loc);
 }
 Array copysign(const Array& a, const Array& b, SourceLocation loc) {
-  auto [x, y] = promoted_inexact("copysign", a, b, loc);
+  auto [x, y] = api::promote_inexact_dtypes("copysign", a, b, loc);
   expect_real(x, "copysign");
   Array m = abs(x, loc);
   return where(signbit(y, loc), negative(m, loc), m, loc);
 }
 Array heaviside(const Array& x1, const Array& x2, SourceLocation loc) {
-  auto [x, h] = promoted_inexact("heaviside", x1, x2, loc);
+  auto [x, h] = api::promote_inexact_dtypes("heaviside", x1, x2, loc);
   expect_real(x, "heaviside");
   return where(less(x, c_like(0, x), loc), c_like(0, x), where(greater(x, c_like(0, x), loc), c_like(1, x), h, loc), loc);
 }
 Array fmax(const Array& a, const Array& b, SourceLocation loc) {
-  auto [x, y] = promoted("fmax", a, b, loc);
+  auto [x, y] = api::promote_dtypes("fmax", a, b, loc);
   return where(logical_or(greater(x, y, loc), isnan(y, loc), loc), x, y, loc);
 }
 Array fmin(const Array& a, const Array& b, SourceLocation loc) {
-  auto [x, y] = promoted("fmin", a, b, loc);
+  auto [x, y] = api::promote_dtypes("fmin", a, b, loc);
   return where(logical_or(less(x, y, loc), isnan(y, loc), loc), x, y, loc);
 }
 Array logical_xor(const Array& a, const Array& b, SourceLocation loc) {
@@ -110,7 +102,7 @@ Array nan_to_num(const Array& x, double nan, std::optional<double> posinf, std::
 }
 
 Array float_power(const Array& x, const Array& y, SourceLocation loc) {
-  auto [a, b] = promoted_inexact("float_power", x, y, loc);
+  auto [a, b] = api::promote_inexact_dtypes("float_power", x, y, loc);
   DType t = is_complex(a.dtype()) ? c128 : f64;
   return power(astype(a, t, loc), astype(b, t, loc), loc);
 }
@@ -158,7 +150,7 @@ std::pair<Array, Array> divmod(const Array& a, const Array& b, SourceLocation lo
 }
 
 Array gcd(const Array& a, const Array& b, SourceLocation loc) {
-  auto [x, y] = promoted("gcd", a, b, loc);
+  auto [x, y] = api::promote_dtypes("gcd", a, b, loc);
   if (!is_integer(x.dtype()))
     throw DTypeError("gcd: expects integers, but got " + api::aval(a, "gcd").str() + " and " + api::aval(b, "gcd").str());
   std::vector<Array> both = broadcast_arrays({abs(x, loc), abs(y, loc)}, loc);
@@ -174,7 +166,7 @@ Array gcd(const Array& a, const Array& b, SourceLocation loc) {
   return out.first;
 }
 Array lcm(const Array& a, const Array& b, SourceLocation loc) {
-  auto [x, y] = promoted("lcm", a, b, loc);
+  auto [x, y] = api::promote_dtypes("lcm", a, b, loc);
   Array d = gcd(x, y, loc);
   Array zero = zeros_like(d);
   Array safe = where(equal(d, zero, loc), ones_like(d), d, loc);
@@ -182,7 +174,7 @@ Array lcm(const Array& a, const Array& b, SourceLocation loc) {
 }
 
 Array logaddexp2(const Array& a, const Array& b, SourceLocation loc) {
-  auto [x, y] = promoted_inexact("logaddexp2", a, b, loc);
+  auto [x, y] = api::promote_inexact_dtypes("logaddexp2", a, b, loc);
   expect_real(x, "logaddexp2");
   Array hi = maximum(x, y, loc), d = x - y;
   Array r = hi + log1p(exp2(negative(abs(d, loc), loc), loc), loc) / c_like(M_LN2, x);
@@ -199,7 +191,7 @@ Array ptp(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
 Array average(const Array& x, std::optional<int> axis, const std::optional<Array>& weights, SourceLocation loc) {
   Axes axes = axis ? Axes(*axis) : Axes();
   if (!weights) return mean(x, axes, false, loc);
-  auto [v, w] = promoted_inexact("average", x, *weights, loc);
+  auto [v, w] = api::promote_inexact_dtypes("average", x, *weights, loc);
   const AbstractValue &xv = api::aval(x, "average"), &wv = api::aval(*weights, "average");
   if (wv.shape != xv.shape) {
     if (!axis || wv.shape.size() != 1)

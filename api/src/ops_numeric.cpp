@@ -13,19 +13,6 @@
 
 namespace strata {
 
-namespace {
-
-// x[start:stop] along `axis` (stop may be negative: from the end).
-Array along(const Array& x, int axis, int64_t start, int64_t stop, const SourceLocation& loc) {
-  std::vector<Index> idx(x.shape().size(), Slice());
-  idx[static_cast<size_t>(axis)] = Slice(start, stop);
-  return index(x, idx, loc);
-}
-
-Array i32_of(int64_t v) { return astype(Array(static_cast<int32_t>(v)), i32); }
-
-}  // namespace
-
 Array diff(const Array& x, int n, int axis, const std::optional<Array>& prepend, const std::optional<Array>& append,
            SourceLocation loc) {
   const AbstractValue& av = api::aval(x, "diff");
@@ -48,7 +35,7 @@ Array diff(const Array& x, int n, int axis, const std::optional<Array>& prepend,
   for (int i = 0; i < n; ++i) {
     int64_t len = a.shape()[static_cast<size_t>(ax)];
     if (len == 0) break;
-    Array hi = along(a, ax, 1, len, loc), lo = along(a, ax, 0, len - 1, loc);
+    Array hi = api::slice_along(a, ax, 1, len, 1, loc), lo = api::slice_along(a, ax, 0, len - 1, 1, loc);
     a = is_bool(a.dtype()) ? not_equal(hi, lo, loc) : subtract(hi, lo, loc);
   }
   return a;
@@ -61,8 +48,8 @@ Array cross(const Array& a, const Array& b, SourceLocation loc) {
     throw ShapeError("cross: expects vectors of 2 or 3 components along the last axis, but got " + av.str() + " and " +
                      bv.str());
   auto part = [&](const Array& v, int64_t i) {
-    if (i >= v.shape().back()) return zeros_like(along(v, -1 + static_cast<int>(v.shape().size()), 0, 1, loc));
-    return along(v, static_cast<int>(v.shape().size()) - 1, i, i + 1, loc);
+    if (i >= v.shape().back()) return zeros_like(api::slice_along(v, static_cast<int>(v.shape().size()) - 1, 0, 1, 1, loc));
+    return api::slice_along(v, static_cast<int>(v.shape().size()) - 1, i, i + 1, 1, loc);
   };
   Array a0 = part(a, 0), a1 = part(a, 1), a2 = part(a, 2), b0 = part(b, 0), b1 = part(b, 1), b2 = part(b, 2);
   Array z = a0 * b1 - a1 * b0;

@@ -31,12 +31,6 @@ const AbstractValue& expect_1d(const Array& a, const char* op, const char* what)
   return av;
 }
 
-// a and b in their promoted dtype (JAX's lattice), shapes as they are.
-std::pair<Array, Array> promote_dtypes(std::string_view op, const Array& a, const Array& b, const SourceLocation& loc) {
-  TypeSpec t = promote_types(api::spec(a, op), api::spec(b, op));
-  return {api::convert(a, t, loc), api::convert(b, t, loc)};
-}
-
 Array first(const Array& a, const SourceLocation& loc) { return index(a, {int64_t{0}}, loc); }
 Array last(const Array& a, const SourceLocation& loc) { return index(a, {int64_t{-1}}, loc); }
 
@@ -46,7 +40,7 @@ Array searchsorted(const Array& a, const Array& v, const std::string& side, Sour
   const AbstractValue& av = expect_1d(a, "searchsorted", "sorted array");
   if (side != "left" && side != "right")
     throw ValueError("searchsorted: expects side \"left\" or \"right\", but got \"" + side + "\"");
-  auto [sa, sv] = promote_dtypes("searchsorted", a, v, loc);
+  auto [sa, sv] = api::promote_dtypes("searchsorted", a, v, loc);
   if (is_complex(api::aval(sa, "searchsorted").dtype))
     throw DTypeError("searchsorted: expects real values (complex ones have no order here), but got " + av.str() +
                      " and " + api::aval(v, "searchsorted").str());
@@ -85,7 +79,7 @@ Array interp(const Array& x, const Array& xp, const Array& fp, std::optional<dou
   if (xv.shape[0] != fv.shape[0] || xv.shape[0] == 0)
     throw ShapeError("interp: expects xp and fp of one non-zero length, but got " + xv.str() + " and " + fv.str());
   // One float dtype for the points (integers become floats), fp's for the values.
-  auto [px, pxp] = promote_dtypes("interp", api::to_inexact(x, "interp", loc), api::to_inexact(xp, "interp", loc), loc);
+  auto [px, pxp] = api::promote_inexact_dtypes("interp", x, xp, loc);
   Array pfp = api::to_inexact(fp, "interp", loc);
   if (is_complex(api::aval(px, "interp").dtype))
     throw DTypeError("interp: expects real x and xp, but got " + api::aval(x, "interp").str() + " and " + xv.str());
@@ -104,15 +98,15 @@ Array interp(const Array& x, const Array& xp, const Array& fp, std::optional<dou
   const int64_t n = api::aval(pxp, "interp").shape[0];
   Array i = clip(searchsorted(pxp, px, "right", loc), i32_scalar(1), i32_scalar(std::max<int64_t>(n - 1, 1)), loc);
   Array im1 = i - i32_scalar(1);
-  Array df = take(pfp, i, 0, loc) - take(pfp, im1, 0, loc);
-  Array dx = take(pxp, i, 0, loc) - take(pxp, im1, 0, loc);
-  Array delta = px - take(pxp, im1, 0, loc);
+  Array f0 = take(pfp, im1, 0, loc), x0 = take(pxp, im1, 0, loc);  // the left end of each step
+  Array df = take(pfp, i, 0, loc) - f0;
+  Array dx = take(pxp, i, 0, loc) - x0;
+  Array delta = px - x0;
   // A zero-width step takes the left value (and keeps the gradient finite), as JAX's.
   DType t = api::aval(pxp, "interp").dtype;
   double eps = t == f64 ? std::numeric_limits<double>::denorm_min() : std::numeric_limits<float>::denorm_min();
   Array dx0 = less_equal(abs(dx), astype(Array(eps), t), loc);
-  Array f = where(dx0, take(pfp, im1, 0, loc),
-                  take(pfp, im1, 0, loc) + delta / where(dx0, astype(Array(1.0), t), dx, loc) * df, loc);
+  Array f = where(dx0, f0, f0 + delta / where(dx0, astype(Array(1.0), t), dx, loc) * df, loc);
   if (!period) {
     Array lo = left ? astype(Array(*left), api::aval(f, "interp").dtype) : first(pfp, loc);
     Array hi = right ? astype(Array(*right), api::aval(f, "interp").dtype) : last(pfp, loc);

@@ -12,11 +12,6 @@ namespace strata::special {
 
 namespace {
 
-std::pair<Array, Array> inexact_pair(std::string_view op, const Array& a, const Array& b, const SourceLocation& loc) {
-  Array x = api::to_inexact(a, op, loc), y = api::to_inexact(b, op, loc);
-  TypeSpec t = promote_types(api::spec(x, op), api::spec(y, op));
-  return {api::convert(x, t, loc), api::convert(y, t, loc)};
-}
 Array c_like(double v, const Array& x) { return astype(Array(v), x.dtype()); }
 Array real_inexact(const Array& x, const char* op, const SourceLocation& loc) {
   Array y = api::to_inexact(x, op, loc);
@@ -37,12 +32,12 @@ Array x_times(const Array& x, const Array& y, G g, DG dg) {
 }  // namespace
 
 Array xlogy(const Array& x, const Array& y, SourceLocation loc) {
-  auto [a, b] = inexact_pair("xlogy", x, y, loc);
+  auto [a, b] = api::promote_inexact_dtypes("xlogy", x, y, loc);
   return x_times(a, b, [](const Array& v) { return log(v); }, [](const Array& v) { return 1.0 / v; });
 }
 
 Array xlog1py(const Array& x, const Array& y, SourceLocation loc) {
-  auto [a, b] = inexact_pair("xlog1py", x, y, loc);
+  auto [a, b] = api::promote_inexact_dtypes("xlog1py", x, y, loc);
   return x_times(a, b, [](const Array& v) { return log1p(v); }, [](const Array& v) { return 1.0 / (v + 1.0); });
 }
 
@@ -56,15 +51,15 @@ Array entr(const Array& x_in, SourceLocation loc) {
 namespace {
 // p · log(p / q) where both are positive (safe elsewhere), and the masks of the other cases.
 struct Entropy {
-  Array both, zero_p, value;
+  Array p, q, both, zero_p, value;
 };
 Entropy relative(const char* op, const Array& p_in, const Array& q_in, const SourceLocation& loc) {
-  auto [p, q] = inexact_pair(op, p_in, q_in, loc);
+  auto [p, q] = api::promote_inexact_dtypes(op, p_in, q_in, loc);
   if (is_complex(p.dtype())) throw DTypeError(std::string(op) + ": expects real values");
   Array both = logical_and(greater(p, c_like(0, p), loc), greater(q, c_like(0, q), loc), loc);
   Array sp = where(both, p, c_like(1, p), loc), sq = where(both, q, c_like(1, q), loc);
   Array zero_p = logical_and(equal(p, c_like(0, p), loc), greater_equal(q, c_like(0, q), loc), loc);
-  return {both, zero_p, sp * log(sp / sq, loc)};
+  return {p, q, both, zero_p, sp * log(sp / sq, loc)};
 }
 }  // namespace
 
@@ -76,9 +71,8 @@ Array rel_entr(const Array& p, const Array& q, SourceLocation loc) {
 
 Array kl_div(const Array& p_in, const Array& q_in, SourceLocation loc) {
   Entropy e = relative("kl_div", p_in, q_in, loc);
-  auto [p, q] = inexact_pair("kl_div", p_in, q_in, loc);
   Array inf = c_like(INFINITY, e.value);
-  return where(e.both, e.value - p + q, where(e.zero_p, q + zeros_like(e.value), inf, loc), loc);
+  return where(e.both, e.value - e.p + e.q, where(e.zero_p, e.q + zeros_like(e.value), inf, loc), loc);
 }
 
 Array logit(const Array& x_in, SourceLocation loc) {
@@ -132,7 +126,7 @@ Array stirling_correction(const Array& z) {
 // cancelled by hand, -a log b - (a + b - 1/2) log1p(a / b) + a + corr(b) - corr(a + b), since the
 // difference of two large lgammas loses digits.
 Array betaln(const Array& a, const Array& b, SourceLocation loc) {
-  auto [p, q] = inexact_pair("betaln", a, b, loc);
+  auto [p, q] = api::promote_inexact_dtypes("betaln", a, b, loc);
   if (is_complex(p.dtype())) throw DTypeError("betaln: expects real values");
   Array x = minimum(p, q, loc), y = maximum(p, q, loc);
   Array small = lgamma(x, loc) + (lgamma(y, loc) - lgamma(x + y, loc));
