@@ -8,9 +8,13 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "erf_inv_poly.h"
 #include "gamma_lanczos.h"
+#include "bessel_i.h"
+#include "incomplete_gamma.h"
+#include "zeta.h"
 
 namespace mlir::strata {
 namespace {
@@ -235,7 +239,8 @@ Value erfInv(Emitter& e, Value x) {
   return e.select(e.cmpf(CmpFPredicate::OEQ, e.absf(x), one), mulf(x, inf), mulf(p, x));
 }
 
-// gamma_lanczos.h's policy for MLIR values: the same expression, op for op, as the eager kernel.
+// tracer/scalar_policy.h's policy for MLIR values: the special functions' expressions, op for op,
+// as the eager kernels evaluate them.
 namespace {
 struct MlirOps {
   using V = Value;
@@ -247,19 +252,61 @@ struct MlirOps {
   V sub(V a, V b) const { return arith::SubFOp::create(e.b, e.loc, a, b); }
   V mul(V a, V b) const { return arith::MulFOp::create(e.b, e.loc, a, b); }
   V div(V a, V b) const { return e.divf(a, b); }
+  V neg(V a) const { return e.negf(a); }
   V log(V a) const { return math::LogOp::create(e.b, e.loc, a); }
   V log1p(V a) const { return math::Log1pOp::create(e.b, e.loc, a); }
+  V exp(V a) const { return e.exp(a); }
+  V sqrt(V a) const { return math::SqrtOp::create(e.b, e.loc, a); }
   V sin(V a) const { return math::SinOp::create(e.b, e.loc, a); }
   V cos(V a) const { return math::CosOp::create(e.b, e.loc, a); }
   V floor(V a) const { return math::FloorOp::create(e.b, e.loc, a); }
   V abs(V a) const { return e.absf(a); }
+  V pow(V a, V b) const { return math::PowFOp::create(e.b, e.loc, a, b); }
+  V rem(V a, V b) const { return arith::RemFOp::create(e.b, e.loc, a, b); }
+  V copysign(V a, V b) const { return math::CopySignOp::create(e.b, e.loc, a, b); }
   B lt(V a, V b) const { return e.cmpf(CmpFPredicate::OLT, a, b); }
   B le(V a, V b) const { return e.cmpf(CmpFPredicate::OLE, a, b); }
   B gt(V a, V b) const { return e.cmpf(CmpFPredicate::OGT, a, b); }
+  B ge(V a, V b) const { return e.cmpf(CmpFPredicate::OGE, a, b); }
   B eq(V a, V b) const { return e.cmpf(CmpFPredicate::OEQ, a, b); }
+  B ne(V a, V b) const { return e.cmpf(CmpFPredicate::UNE, a, b); }
   B isinf(V a) const { return e.cmpf(CmpFPredicate::OEQ, e.absf(a), c(std::numeric_limits<double>::infinity())); }
+  B isnan(V a) const { return e.isNan(a); }
   B and_(B a, B b) const { return e.andi(a, b); }
+  B or_(B a, B b) const { return e.ori(a, b); }
+  B not_(B a) const { return e.xori(a, e.intC(a.getType(), 1)); }
   V select(B p, V a, V b) const { return e.select(p, a, b); }
+  V eps() const { return e.floatC(t, epsilon()); }
+  V largest() const { return arith::ConstantOp::create(e.b, e.loc, e.b.getFloatAttr(t, APFloat::getLargest(semantics()))); }
+  bool f64() const { return t.isF64(); }
+  V tiny() const { return arith::ConstantOp::create(e.b, e.loc, e.b.getFloatAttr(t, APFloat::getSmallestNormalized(semantics()))); }
+  // An scf.while over (active, state...): each element iterates until its own step says stop.
+  template <size_t N, class Step> std::array<V, N> loop(B active, const std::array<V, N>& init, Step step) const {
+    SmallVector<Value> inits{active};
+    inits.append(init.begin(), init.end());
+    TypeRange types{ValueRange(inits)};
+    auto w = scf::WhileOp::create(
+        e.b, e.loc, types, inits,
+        [&](OpBuilder& b, Location l, ValueRange args) { scf::ConditionOp::create(b, l, args[0], args); },
+        [&](OpBuilder& b, Location, ValueRange args) {
+          OpBuilder::InsertionGuard guard(e.b);
+          e.b.setInsertionPoint(b.getInsertionBlock(), b.getInsertionPoint());
+          std::array<V, N> state;
+          for (size_t i = 0; i < N; ++i) state[i] = args[i + 1];
+          auto [more, next] = step(state);
+          SmallVector<Value> yields{more};
+          yields.append(next.begin(), next.end());
+          scf::YieldOp::create(e.b, e.loc, yields);
+        });
+    std::array<V, N> out;
+    for (size_t i = 0; i < N; ++i) out[i] = w.getResult(i + 1);
+    return out;
+  }
+
+ private:
+  const llvm::fltSemantics& semantics() const { return cast<FloatType>(t).getFloatSemantics(); }
+  // 2^(1 - precision): the gap between 1 and the next value (2^-23 for f32, 2^-52 for f64).
+  double epsilon() const { return std::ldexp(1.0, 1 - static_cast<int>(APFloat::semanticsPrecision(semantics()))); }
 };
 }  // namespace
 
@@ -271,6 +318,39 @@ Value lgamma(Emitter& e, Value x) {
 Value digamma(Emitter& e, Value x) {
   MlirOps o{e, x.getType()};
   return ::strata::gamma_lanczos::digamma(o, x);
+}
+
+Value igamma(Emitter& e, Value a, Value x) {
+  MlirOps o{e, a.getType()};
+  return ::strata::incomplete_gamma::igamma(o, a, x);
+}
+Value igammac(Emitter& e, Value a, Value x) {
+  MlirOps o{e, a.getType()};
+  return ::strata::incomplete_gamma::igammac(o, a, x);
+}
+Value igammaGradA(Emitter& e, Value a, Value x) {
+  MlirOps o{e, a.getType()};
+  return ::strata::incomplete_gamma::igamma_grad_a(o, a, x);
+}
+Value randomGammaGrad(Emitter& e, Value a, Value x) {
+  MlirOps o{e, a.getType()};
+  return ::strata::incomplete_gamma::random_gamma_grad(o, a, x);
+}
+Value besselI0e(Emitter& e, Value x) {
+  MlirOps o{e, x.getType()};
+  return ::strata::bessel_i::i0e(o, x);
+}
+Value besselI1e(Emitter& e, Value x) {
+  MlirOps o{e, x.getType()};
+  return ::strata::bessel_i::i1e(o, x);
+}
+Value zeta(Emitter& e, Value x, Value q) {
+  MlirOps o{e, x.getType()};
+  return ::strata::zeta_fn::zeta(o, x, q);
+}
+Value polygamma(Emitter& e, Value n, Value x) {
+  MlirOps o{e, n.getType()};
+  return ::strata::zeta_fn::polygamma(o, n, x);
 }
 
 // nextafter.cpp's step, on the stored bits in integer ops only: LLVM legalises bf16 selects

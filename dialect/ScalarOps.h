@@ -102,6 +102,19 @@ Value erfInv(Emitter& e, Value x);
 // digamma.cpp).
 Value lgamma(Emitter& e, Value x);
 Value digamma(Emitter& e, Value x);
+// The regularized incomplete gamma functions P(a, x) and Q(a, x), ∂P/∂a and the implicit
+// derivative of a Gamma(a, 1) sample (tracer/incomplete_gamma.h, igamma.cpp …): a loop per
+// element (scf.while) until the series or continued fraction converges.
+Value igamma(Emitter& e, Value a, Value x);
+Value igammac(Emitter& e, Value a, Value x);
+Value igammaGradA(Emitter& e, Value a, Value x);
+Value randomGammaGrad(Emitter& e, Value a, Value x);
+// e^-|x| I0(x) and e^-|x| I1(x) by Chebyshev expansions (tracer/bessel_i.h).
+Value besselI0e(Emitter& e, Value x);
+Value besselI1e(Emitter& e, Value x);
+// The Hurwitz zeta function ζ(x, q) and polygamma ψ⁽ⁿ⁾(x) (tracer/zeta.h).
+Value zeta(Emitter& e, Value x, Value q);
+Value polygamma(Emitter& e, Value n, Value x);
 // x rounded to a float format of `exponentBits` and `mantissaBits` (reduce_precision), on stored
 // floats of any width, as XLA computes it.
 Value reducePrecision(Emitter& e, Value x, int64_t exponentBits, int64_t mantissaBits);

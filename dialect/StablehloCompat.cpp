@@ -33,8 +33,9 @@ constexpr Renamed kRenamed[] = {
 };
 
 // strata ops that StableHLO leaves to CHLO (JAX writes them as chlo.NAME, same name).
-constexpr const char* kChlo[] = {"erf", "erfc", "erf_inv", "sinh", "cosh", "asin", "acos", "atan",
-                                 "asinh", "acosh", "atanh", "lgamma", "digamma"};
+constexpr const char* kChlo[] = {"erf",   "erfc",  "erf_inv", "sinh",    "cosh",       "asin",       "acos",
+                                 "atan",  "asinh", "acosh",   "atanh",   "lgamma",     "digamma",    "bessel_i1e",
+                                 "zeta",  "polygamma", "next_after"};
 
 using Hook = std::function<ParseResult(OpAsmParser&, OperationState&)>;
 
@@ -511,12 +512,19 @@ std::optional<Dialect::ParseOpHook> ChloCompatDialect::getParseOperationHook(Str
     std::optional<RegisteredOperationName> op = RegisteredOperationName::lookup(("strata." + n).str(), parser.getContext());
     if (!op) return parser.emitError(parser.getNameLoc(), "no strata op for chlo.") << n;
     state.name = *op;
-    OpAsmParser::UnresolvedOperand x;
-    Type in, out;
-    if (parser.parseOperand(x) || parser.parseOptionalAttrDict(state.attributes) || parser.parseColon() ||
-        parser.parseType(in) || parser.resolveOperand(x, in, state.operands))
+    // chlo.NAME %x, … attrs : type, … [-> type] (one type for all operands, or one each).
+    SmallVector<OpAsmParser::UnresolvedOperand> xs;
+    SmallVector<Type> ins;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseOperandList(xs) || parser.parseOptionalAttrDict(state.attributes) || parser.parseColon() ||
+        parser.parseTypeList(ins))
       return failure();
-    out = in;
+    if (ins.size() == 1 && xs.size() > 1) ins.resize(xs.size(), ins[0]);
+    if (xs.empty() || ins.size() != xs.size())
+      return parser.emitError(at, "chlo.") << n << " expects as many types as operands, got " << ins.size()
+                                           << " for " << xs.size();
+    if (parser.resolveOperands(xs, ins, at, state.operands)) return failure();
+    Type out = ins[0];
     if (succeeded(parser.parseOptionalArrow()) && parser.parseType(out)) return failure();
     state.addTypes(out);
     return success();
@@ -780,7 +788,7 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
   std::string target = ("stablehlo." + name).str();
   for (const Renamed& r : kRenamed)
     if (name == r.strata) target = std::string("stablehlo.") + r.stablehlo;
-  if (llvm::is_contained(llvm::ArrayRef(kChlo), name) || name == "next_after") target = ("chlo." + name).str();
+  if (llvm::is_contained(llvm::ArrayRef(kChlo), name)) target = ("chlo." + name).str();
   SmallVector<NamedAttribute> attrs = allAttributes(op);
   auto drop = [&](StringRef key) { llvm::erase_if(attrs, [&](NamedAttribute a) { return a.getName() == key; }); };
   // A precision_config kept from an import (its #stablehlo<precision X> were read as strings).

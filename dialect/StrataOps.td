@@ -239,6 +239,65 @@ def Strata_NextAfterOp : Strata_BinaryElementwiseOp<"next_after", Strata_FloatTe
     return scalar::nextAfter(e, x, y);
   }];
 }
+def Strata_IgammaOp : Strata_BinaryElementwiseOp<"igamma", Strata_FloatTensor,
+    "The regularized lower incomplete gamma function P(`lhs`, `rhs`) = P(a, x), elementwise: "
+    "its series or continued fraction iterated per element until it converges "
+    "(tracer/incomplete_gamma.h, as XLA and JAX); nan for x < 0, a < 0 or a = x = 0.",
+    "%2 = strata.igamma %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise regularized incomplete gamma function";
+  let jaxprPrimitive = "igamma";
+  let scalar = [{
+    return scalar::igamma(e, x, y);
+  }];
+}
+def Strata_IgammacOp : Strata_BinaryElementwiseOp<"igammac", Strata_FloatTensor,
+    "The regularized upper incomplete gamma function Q(`lhs`, `rhs`) = 1 - P(a, x), elementwise.",
+    "%2 = strata.igammac %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise complementary regularized incomplete gamma function";
+  let jaxprPrimitive = "igammac";
+  let scalar = [{
+    return scalar::igammac(e, x, y);
+  }];
+}
+def Strata_IgammaGradAOp : Strata_BinaryElementwiseOp<"igamma_grad_a", Strata_FloatTensor,
+    "The derivative of P(a, x) in a, at (`lhs`, `rhs`) = (a, x), elementwise.",
+    "%2 = strata.igamma_grad_a %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise derivative of igamma in a";
+  let jaxprPrimitive = "igamma_grad_a";
+  let scalar = [{
+    return scalar::igammaGradA(e, x, y);
+  }];
+}
+def Strata_RandomGammaGradOp : Strata_BinaryElementwiseOp<"random_gamma_grad", Strata_FloatTensor,
+    "The derivative in a of a Gamma(a, 1) sample x at fixed P(a, x), at (`lhs`, `rhs`) = (a, x), "
+    "elementwise: -(dP/da) / (dP/dx).",
+    "%2 = strata.random_gamma_grad %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise implicit derivative of gamma samples";
+  let jaxprPrimitive = "random_gamma_grad";
+  let scalar = [{
+    return scalar::randomGammaGrad(e, x, y);
+  }];
+}
+def Strata_ZetaOp : Strata_BinaryElementwiseOp<"zeta", Strata_FloatTensor,
+    "The Hurwitz zeta function of (`lhs`, `rhs`) = (x, q), the sum over k >= 0 of (q+k)^-x, "
+    "elementwise: ten terms and the Euler-Maclaurin tail (tracer/zeta.h, as CHLO's zeta).",
+    "%2 = strata.zeta %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise Hurwitz zeta function";
+  let jaxprPrimitive = "zeta";
+  let scalar = [{
+    return scalar::zeta(e, x, y);
+  }];
+}
+def Strata_PolygammaOp : Strata_BinaryElementwiseOp<"polygamma", Strata_FloatTensor,
+    "The polygamma function of (`lhs`, `rhs`) = (n, x): the n-th derivative of digamma at x, "
+    "elementwise, for a whole n >= 0 (nan otherwise).",
+    "%2 = strata.polygamma %0, %1 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise polygamma function";
+  let jaxprPrimitive = "polygamma";
+  let scalar = [{
+    return scalar::polygamma(e, x, y);
+  }];
+}
 def Strata_IntegerPowOp : Strata_ElementwiseOp<"integer_pow", [SameOperandsAndResultType]> {
   let scalar = [{
     return scalar::integerPow(e, x, getYAttr().getInt());  // signed (getY() is unsigned)
@@ -705,6 +764,24 @@ def Strata_LgammaOp : Strata_UnaryElementwiseOp<"lgamma", Strata_FloatTensor,
   let jaxprPrimitive = "lgamma";
   let scalar = [{
     return scalar::lgamma(e, x);
+  }];
+}
+def Strata_BesselI0eOp : Strata_UnaryElementwiseOp<"bessel_i0e", Strata_FloatTensor,
+    "e^-|x| I0(x) of `operand`, elementwise: Cephes' Chebyshev expansions (tracer/bessel_i.h).",
+    "%1 = strata.bessel_i0e %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise exponentially scaled modified Bessel function of order 0";
+  let jaxprPrimitive = "bessel_i0e";
+  let scalar = [{
+    return scalar::besselI0e(e, x);
+  }];
+}
+def Strata_BesselI1eOp : Strata_UnaryElementwiseOp<"bessel_i1e", Strata_FloatTensor,
+    "e^-|x| I1(x) of `operand`, elementwise: Cephes' Chebyshev expansions (tracer/bessel_i.h).",
+    "%1 = strata.bessel_i1e %0 : tensor<4xf32>", [Strata_Expensive]> {
+  let summary = "elementwise exponentially scaled modified Bessel function of order 1";
+  let jaxprPrimitive = "bessel_i1e";
+  let scalar = [{
+    return scalar::besselI1e(e, x);
   }];
 }
 def Strata_DigammaOp : Strata_UnaryElementwiseOp<"digamma", Strata_FloatTensor,

@@ -7,12 +7,13 @@
 // of each operation, and both agree with JAX. No branches: both sides of the reflection are
 // computed and one is selected, so compiled loops vectorise.
 //
-// The policy provides the value type V and predicate type B, c(double) for a constant, add,
-// sub, mul, div, log, log1p, sin, cos, floor, abs, lt, le, gt, eq, isinf, and_ and select.
+// The policy (tracer/scalar_policy.h) provides V, B and the arithmetic.
 #pragma once
 
 #include <array>
 #include <cmath>
+
+#include "scalar_policy.h"
 
 namespace strata::gamma_lanczos {
 
@@ -77,30 +78,6 @@ template <class O> typename O::V digamma(O& o, typename O::V x) {
   V result = o.select(reflect, reflection, y);
   return o.select(o.and_(o.le(x, zero), o.eq(x, o.floor(x))), o.c(NAN), result);
 }
-
-// The policy for plain C++ scalars of a float type T.
-template <class T> struct ScalarOps {
-  using V = T;
-  using B = bool;
-  V c(double v) const { return static_cast<T>(v); }
-  V add(V a, V b) const { return a + b; }
-  V sub(V a, V b) const { return a - b; }
-  V mul(V a, V b) const { return a * b; }
-  V div(V a, V b) const { return a / b; }
-  V log(V a) const { return std::log(a); }
-  V log1p(V a) const { return std::log1p(a); }
-  V sin(V a) const { return std::sin(a); }
-  V cos(V a) const { return std::cos(a); }
-  V floor(V a) const { return std::floor(a); }
-  V abs(V a) const { return std::abs(a); }
-  B lt(V a, V b) const { return a < b; }
-  B le(V a, V b) const { return a <= b; }
-  B gt(V a, V b) const { return a > b; }
-  B eq(V a, V b) const { return a == b; }
-  B isinf(V a) const { return std::isinf(a); }
-  B and_(B a, B b) const { return a && b; }
-  V select(B p, V a, V b) const { return p ? a : b; }
-};
 
 template <class T> T lgamma(T x) {
   ScalarOps<T> o;

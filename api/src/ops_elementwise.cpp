@@ -88,14 +88,34 @@ Array floor_divide(const Array& a, const Array& b, SourceLocation loc) {
   return is_integer(t) ? q : round(q, RoundingMethod::to_nearest_even, loc);
 }
 
-Array atan2(const Array& y, const Array& x, SourceLocation loc) {
-  auto [a, b] = promote_binary("atan2", y, x, loc);
-  return bind1(prim::kAtan2, {api::to_inexact(a, "atan2", loc), api::to_inexact(b, "atan2", loc)}, {}, loc);
+
+namespace {
+// A float primitive of two operands, integers promoted to a float type first (jax.lax's
+// special functions take floats of one type; jnp-style promotion is the friendlier contract).
+Array float_binary(const Primitive& p, const char* op, const Array& x, const Array& y, SourceLocation loc) {
+  auto [a, b] = promote_binary(op, x, y, loc);
+  return bind1(p, {api::to_inexact(a, op, loc), api::to_inexact(b, op, loc)}, {}, loc);
+}
+}  // namespace
+
+Array atan2(const Array& y, const Array& x, SourceLocation loc) { return float_binary(prim::kAtan2, "atan2", y, x, loc); }
+Array nextafter(const Array& x, const Array& y, SourceLocation loc) {
+  return float_binary(prim::kNextafter, "nextafter", x, y, loc);
+}
+Array igamma(const Array& a, const Array& x, SourceLocation loc) { return float_binary(prim::kIgamma, "igamma", a, x, loc); }
+Array igammac(const Array& a, const Array& x, SourceLocation loc) {
+  return float_binary(prim::kIgammac, "igammac", a, x, loc);
+}
+Array igamma_grad_a(const Array& a, const Array& x, SourceLocation loc) {
+  return float_binary(prim::kIgammaGradA, "igamma_grad_a", a, x, loc);
+}
+Array random_gamma_grad(const Array& a, const Array& x, SourceLocation loc) {
+  return float_binary(prim::kRandomGammaGrad, "random_gamma_grad", a, x, loc);
 }
 
-Array nextafter(const Array& x, const Array& y, SourceLocation loc) {
-  auto [a, b] = promote_binary("nextafter", x, y, loc);
-  return bind1(prim::kNextafter, {api::to_inexact(a, "nextafter", loc), api::to_inexact(b, "nextafter", loc)}, {}, loc);
+Array zeta(const Array& x, const Array& q, SourceLocation loc) { return float_binary(prim::kZeta, "zeta", x, q, loc); }
+Array polygamma(const Array& n, const Array& x, SourceLocation loc) {
+  return float_binary(prim::kPolygamma, "polygamma", n, x, loc);
 }
 
 // Floats and integers, not promoted; the primitive's shape rule rejects bool and a negative n on

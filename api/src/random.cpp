@@ -338,19 +338,23 @@ Array gamma_impl(const Array& key, const Array& a, std::optional<Shape> shape, D
   check_float(dtype, op);
   Shape s = shape ? *shape : api::aval(a, op).shape;
   check_shape(s, op);
-  // No gradient through the rejection loop (JAX differentiates implicitly instead).
-  Array alpha = stop_gradient(fit(a, s, dtype, op, loc), loc);
+  Array alpha = fit(a, s, dtype, op, loc);
   int64_t n = num_elements(s);
   if (n == 0) return zeros(s, dtype);
   Array keys = split(key, static_cast<int>(n), loc);
-  // Reverse mode must not linearise the rejection while_loops (st::while_loop has no VJP),
-  // even when only other inputs are differentiated: a custom VJP whose cotangent for a is 0.
+  // Differentiated implicitly, as JAX: d sample / d a = random_gamma_grad(a, sample), the change
+  // of the sample at a fixed CDF value, never through the rejection loops (a custom JVP, which
+  // reverse mode transposes without linearising the while_loops).
   auto draw = [log_space, loc](const Array& k, const Array& al) { return gamma_lanes(k, al, log_space, loc); };
-  auto sampler = custom_vjp(
-      draw, [draw](const Array& k, const Array& al) { return std::make_pair(draw(k, al), std::make_tuple(k, al)); },
-      [](const std::tuple<Array, Array>& r, const Array&) {
-        return std::make_tuple(zeros_like(std::get<0>(r)), zeros_like(std::get<1>(r)));
-      });
+  auto sampler = custom_jvp(draw, [draw, log_space, loc](const Array& k, const Array& al, const Array&, const Array& t) {
+    Array sample = draw(k, al);
+    if (!log_space) return std::make_pair(sample, lax::mul(t, random_gamma_grad(al, sample, loc), loc));
+    // d log x = dx / x, with x = exp(log x) moved off 0 (to the least normal) where it underflows.
+    Array x = lax::exp(sample, loc);
+    x = lax::select(lax::eq(x, lax::zeros(api::aval(x, "random::loggamma"), loc), loc),
+                    lax::full(api::aval(x, "random::loggamma"), tiny(x.dtype()), loc), x, loc);
+    return std::make_pair(sample, lax::mul(t, lax::div(random_gamma_grad(al, x, loc), x, loc), loc));
+  });
   return lax::reshape(sampler(keys, lax::reshape(alpha, {n}, loc)), s, loc);
 }
 

@@ -207,25 +207,42 @@ TEST(RandomDistributions, ReparameterisationGradients) {
 }
 
 TEST(RandomDistributions, GammaDerivatives) {
-  // JAX differentiates gamma in a implicitly (random_gamma_grad); strata does not implement
-  // that: a is a constant for jvp and grad (derivative 0, not a wrong pathwise value through
-  // the rejection loop, which reverse mode could not linearise anyway: a custom VJP keeps it
-  // out). Gradients with respect to anything else flow as usual.
-  Array a = st::full({4}, 2.5, st::f64);
+  // As JAX: gamma is differentiated in a implicitly, d sample/da = random_gamma_grad(a, sample)
+  // (the sample's change at a fixed CDF value), never through the rejection loops; jvp, grad
+  // and jit agree, and gradients with respect to anything else flow as usual.
+  Array a = st::astype(st::testing::array1d(std::vector<double>{0.3, 1.0, 2.5, 40.0}), st::f64);
   Array draws = rnd::gamma(rnd::key(3), a, std::nullopt, st::f64);
+  std::vector<double> want = values(st::random_gamma_grad(a, draws));
   auto [y, dy] = st::jvp([](const Array& v) { return rnd::gamma(rnd::key(3), v, std::nullopt, st::f64); }, std::make_tuple(a),
                          std::make_tuple(st::ones({4}, st::f64)));
   EXPECT_EQ(values(y), values(draws));
-  EXPECT_EQ(values(dy), (std::vector<double>{0, 0, 0, 0}));
-  Array ga = st::grad([](const Array& v) { return st::sum(rnd::gamma(rnd::key(3), v, std::nullopt, st::f64)); })(a);
-  EXPECT_EQ(values(ga), (std::vector<double>{0, 0, 0, 0}));
-  Array gb = st::grad([](const Array& v) { return st::sum(rnd::beta(rnd::key(4), v, 2.0, st::Shape{4}, st::f64)); })(a);
-  EXPECT_EQ(values(gb), (std::vector<double>{0, 0, 0, 0}));
-  std::vector<double> gj = values(st::jit(st::grad([](const Array& v) {
+  EXPECT_EQ(values(dy), want);
+  auto gamma_sum = [](const Array& v) { return st::sum(rnd::gamma(rnd::key(3), v, std::nullopt, st::f64)); };
+  EXPECT_EQ(values(st::grad(gamma_sum)(a)), want);
+  std::vector<double> gj = values(st::jit(st::grad(gamma_sum))(a));
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(gj[i], want[i], 1e-12 * (1 + std::fabs(want[i])));
+  // Unbiased: E[sample] = a, so the mean gradient is 1; E[log sample] = digamma(a), so that of
+  // loggamma is trigamma(a); E[Beta(a, b)] = a/(a+b), whose derivative in a is b/(a+b)².
+  const int64_t n = 20000;
+  double g1 = st::grad([&](const Array& v) {
+                return st::mean(rnd::gamma(rnd::key(11), st::broadcast_to(v, {n}), std::nullopt, st::f64));
+              })(st::astype(st::Array(1.7), st::f64)).item<double>();
+  EXPECT_NEAR(g1, 1.0, 0.03);
+  double g2 = st::grad([&](const Array& v) {
+                return st::mean(rnd::loggamma(rnd::key(12), st::broadcast_to(v, {n}), std::nullopt, st::f64));
+              })(st::astype(st::Array(0.05), st::f64)).item<double>();
+  double trigamma = st::polygamma(st::Array(1.0), st::Array(0.05)).item<double>();
+  EXPECT_NEAR(g2 / trigamma, 1.0, 0.05);
+  double g3 = st::grad([&](const Array& v) {
+                return st::mean(rnd::beta(rnd::key(13), st::broadcast_to(v, {n}), 3.0, std::nullopt, st::f64));
+              })(st::astype(st::Array(2.0), st::f64)).item<double>();
+  EXPECT_NEAR(g3, 3.0 / 25.0, 0.01);
+  std::vector<double> gd = values(st::jit(st::grad([](const Array& v) {
     return st::sum(st::exp(v) * rnd::dirichlet(rnd::key(5), st::full({4}, 1.5, st::f64), std::nullopt, st::f64));
   }))(a));
   std::vector<double> dv = values(rnd::dirichlet(rnd::key(5), st::full({4}, 1.5, st::f64), std::nullopt, st::f64));
-  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(gj[i], std::exp(2.5) * dv[i], 1e-12);
+  std::vector<double> av = values(a);
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(gd[i], std::exp(av[i]) * dv[i], 1e-12 * std::exp(av[i]));
   Array w = st::full({4}, 1.5, st::f64);
   Array gw = st::grad([&](const Array& v) { return st::sum(v * rnd::gamma(rnd::key(3), a, std::nullopt, st::f64)); })(w);
   EXPECT_EQ(values(gw), values(draws));

@@ -63,3 +63,22 @@ func.func @movement(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %i: tensor<i32>, 
   %2 = stablehlo.dynamic_update_slice %a, %u, %i, %c : (tensor<4x8xf32>, tensor<1x8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>
   func.return %0, %1, %2 : tensor<4x16xf32>, tensor<1x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// CHLO's special functions (JAX writes them as chlo.NAME): unary, and binary with one type per
+// operand.
+// CHECK-LABEL: func.func @chlo_special
+func.func @chlo_special(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  // CHECK: strata.lgamma %{{.*}} : tensor<4xf32>
+  %0 = chlo.lgamma %a : tensor<4xf32> -> tensor<4xf32>
+  // CHECK: strata.bessel_i1e %{{.*}} : tensor<4xf32>
+  %1 = chlo.bessel_i1e %a : tensor<4xf32> -> tensor<4xf32>
+  // CHECK: strata.zeta %{{.*}}, %{{.*}} : tensor<4xf32>
+  %2 = chlo.zeta %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  // CHECK: strata.polygamma %{{.*}}, %{{.*}} : tensor<4xf32>
+  %3 = chlo.polygamma %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  // CHECK: strata.next_after %{{.*}}, %{{.*}} : tensor<4xf32>
+  %4 = chlo.next_after %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  func.return %0, %1, %2, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}

@@ -30,3 +30,11 @@ func.func @precision(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x4xf32
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [FASTEST, DEFAULT] : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
   func.return %0 : tensor<4x4xf32>
 }
+
+// -----
+
+func.func @chlo_type_count(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{chlo.zeta expects as many types as operands, got 2 for 3}}
+  %0 = chlo.zeta %a, %b, %c : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}

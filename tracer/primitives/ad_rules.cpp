@@ -67,6 +67,10 @@ std::vector<Array> binary_vjp(std::span<const Array> x, std::span<const Array> y
   return {g0, g1};
 }
 
+void not_differentiable(std::string_view primitive) {
+  throw ValueError(std::string(primitive) + ": is not differentiable (as in JAX); wrap its operands in stop_gradient");
+}
+
 namespace {
 // 1 where x is the result y, 0.5 where the other operand is too, 0 elsewhere.
 Array balanced_eq(const Array& x, const Array& y, const Array& other) {

@@ -58,6 +58,10 @@ std::vector<Array> binary_jvp(std::span<const Array> x, std::span<const Array> t
 std::vector<Array> binary_vjp(std::span<const Array> x, std::span<const Array> y,
                               std::span<const Array> ct, Partial2 d0, Partial2 d1);
 
+// For primitives JAX defines no derivative for: a clear error naming the primitive rather than
+// a silent zero.
+[[noreturn]] void not_differentiable(std::string_view primitive);
+
 // max and min (elementwise): the derivative flows to the operand equal to the result y, split
 // evenly where both are (JAX's _balanced_eq, so a nan operand gets none).
 std::vector<Array> binary_extremum_jvp(std::span<const Array> x, std::span<const Array> t,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "ad_rules.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -47,12 +48,13 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
   });
 }
 
-// As in JAX, which defines no derivative: a clear error rather than a silent zero.
-[[noreturn]] void no_derivative() {
-  throw ValueError("nextafter: is not differentiable (as in JAX); wrap its operands in stop_gradient");
+// As in JAX, which defines no derivative.
+std::vector<Array> jvp(std::span<const Array>, std::span<const Array>, std::span<const Array>, const Params&) {
+  ad::not_differentiable("nextafter");
 }
-std::vector<Array> jvp(std::span<const Array>, std::span<const Array>, std::span<const Array>, const Params&) { no_derivative(); }
-std::vector<Array> vjp(std::span<const Array>, std::span<const Array>, std::span<const Array>, const Params&) { no_derivative(); }
+std::vector<Array> vjp(std::span<const Array>, std::span<const Array>, std::span<const Array>, const Params&) {
+  ad::not_differentiable("nextafter");
+}
 
 }  // namespace
 

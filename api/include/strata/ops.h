@@ -59,6 +59,21 @@ Array atan2(const Array& y, const Array& x, SourceLocation loc = SourceLocation:
 // The representable value after x towards y, in their float type (jnp.nextafter, C's
 // nextafter): y where x == y; integer operands are promoted to a float type first.
 Array nextafter(const Array& x, const Array& y, SourceLocation loc = SourceLocation::current());
+// The regularized incomplete gamma functions of jax.lax (scipy's gammainc and gammaincc): the
+// lower P(a, x) = γ(a, x)/Γ(a) and the upper Q(a, x) = 1 - P(a, x); nan for x < 0, a < 0 or
+// a = x = 0. Integer operands are promoted to a float type first. Differentiable in both (in a
+// through igamma_grad_a).
+Array igamma(const Array& a, const Array& x, SourceLocation loc = SourceLocation::current());
+Array igammac(const Array& a, const Array& x, SourceLocation loc = SourceLocation::current());
+// ∂P(a, x)/∂a (jax.lax.igamma_grad_a), and the derivative in a of a Gamma(a, 1) sample x at
+// fixed P(a, x) (jax.lax.random_gamma_grad, random::gamma's gradient); neither differentiable.
+Array igamma_grad_a(const Array& a, const Array& x, SourceLocation loc = SourceLocation::current());
+Array random_gamma_grad(const Array& a, const Array& x, SourceLocation loc = SourceLocation::current());
+// The Hurwitz zeta function ζ(x, q) = Σ_{k>=0} (q+k)^-x (jax.lax.zeta; ζ(x, 1) is Riemann's): nan
+// for x < 1, +inf at x = 1. Differentiable in q; its derivative in x is not implemented (nan).
+Array zeta(const Array& x, const Array& q, SourceLocation loc = SourceLocation::current());
+// ψ⁽ⁿ⁾(x), the n-th derivative of digamma (jax.lax.polygamma), for whole n >= 0 (nan otherwise).
+Array polygamma(const Array& n, const Array& x, SourceLocation loc = SourceLocation::current());
 // x^n for a static integer n by repeated squaring (jax.lax.integer_pow): floats and integers;
 // a negative n gives 1 / x^|n| and is an error on integers.
 Array integer_pow(const Array& x, int64_t n, SourceLocation loc = SourceLocation::current());

@@ -96,9 +96,9 @@ Array gumbel(const Array& key, const Shape& shape, DType dtype = f32, SourceLoca
 // Standard exponential: -log1p(-u).
 Array exponential(const Array& key, const Shape& shape, DType dtype = f32, SourceLocation loc = SourceLocation::current());
 // Gamma(a, 1) (Marsaglia–Tsang; a < 1 boosted through Gamma(a + 1) · u^(1/a)); the shape
-// defaults to a's. Not differentiable with respect to a (JAX's implicit gradient is not
-// implemented): a is a constant for jvp and grad (derivative 0); gamma, loggamma, beta and
-// dirichlet can be drawn inside functions that are differentiated in other inputs.
+// defaults to a's. Differentiable in a as JAX's: implicitly, d sample/da =
+// random_gamma_grad(a, sample) (the sample's change at a fixed CDF value), so gamma, loggamma,
+// beta and dirichlet give reparameterised gradients in their parameters (jvp, grad, jacfwd).
 Array gamma(const Array& key, const Array& a, std::optional<Shape> shape = std::nullopt, DType dtype = f32,
             SourceLocation loc = SourceLocation::current());
 // log of a Gamma(a, 1) draw, computed in log space (accurate for tiny a), as jax.random.loggamma.

@@ -1,0 +1,49 @@
+// tracer/primitives/zeta.cpp — `zeta`: the Hurwitz zeta function ζ(x, q) = Σ_{k>=0} (q+k)^-x,
+// elementwise (jax.lax.zeta). The Euler–Maclaurin expression of tracer/zeta.h, the one the
+// compiled code evaluates (and CHLO's).
+#include "ad_rules.h"
+#include "elementwise.h"
+#include "../array_impl.h"
+#include "../zeta.h"
+
+namespace strata {
+namespace {
+
+struct Fn {
+  template <class T> T operator()(T x, T q) const { return zeta_fn::zeta(x, q); }
+};
+
+struct Op {
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
+  template <class X, class Q> static auto eval(const X& x, const Q& q) { return x.binaryExpr(q, Fn{}); }
+};
+
+// ∂ζ/∂q = -x ζ(x+1, q). ∂ζ/∂x (-Σ log(q+k) (q+k)^-x) is not implemented, as in JAX: it is nan,
+// never a silent zero, so a gradient that needs it shows it.
+Array dx(const Array& x, const Array&, const Array& y) { return lax::full(detail::aval_of(y), NAN); }
+Array dq(const Array& x, const Array& q, const Array&) {
+  return lax::neg(lax::mul(x, lax::bind1(prim::kZeta, {lax::add(x, ad::scalar_like(1.0, x)), q})));
+}
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
+  return ad::binary_jvp(x, t, y, dx, dq);
+}
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
+  return ad::binary_vjp(x, y, ct, dx, dq);
+}
+
+}  // namespace
+
+const Primitive prim::kZeta{
+    .name = "zeta",
+    .arity = 2,
+    .traits = kElementwise,
+    .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
+      return elementwise::rule("zeta", in, elementwise::Accepts::kFloat, false);
+    },
+    .eager = elementwise::binary_kernel<Op>,
+    .jvp = jvp,
+    .vjp = vjp,
+    .batch = elementwise::batch_rule<prim::kZeta>,
+};
+
+}  // namespace strata
