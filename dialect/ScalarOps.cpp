@@ -13,6 +13,7 @@
 #include "erf_inv_poly.h"
 #include "gamma_lanczos.h"
 #include "bessel_i.h"
+#include "incomplete_beta.h"
 #include "incomplete_gamma.h"
 #include "zeta.h"
 
@@ -347,6 +348,10 @@ Value besselI1e(Emitter& e, Value x) {
 Value zeta(Emitter& e, Value x, Value q) {
   MlirOps o{e, x.getType()};
   return ::strata::zeta_fn::zeta(o, x, q);
+}
+Value betainc(Emitter& e, Value a, Value b, Value x) {
+  MlirOps o{e, a.getType()};
+  return ::strata::incomplete_beta::betainc(o, a, b, x);
 }
 Value polygamma(Emitter& e, Value n, Value x) {
   MlirOps o{e, n.getType()};

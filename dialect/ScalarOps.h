@@ -115,6 +115,9 @@ Value besselI1e(Emitter& e, Value x);
 // The Hurwitz zeta function ζ(x, q) and polygamma ψ⁽ⁿ⁾(x) (tracer/zeta.h).
 Value zeta(Emitter& e, Value x, Value q);
 Value polygamma(Emitter& e, Value n, Value x);
+// The regularized incomplete beta function I_x(a, b) (tracer/incomplete_beta.h): a loop per
+// element (scf.while) until the continued fraction converges.
+Value betainc(Emitter& e, Value a, Value b, Value x);
 // x rounded to a float format of `exponentBits` and `mantissaBits` (reduce_precision), on stored
 // floats of any width, as XLA computes it.
 Value reducePrecision(Emitter& e, Value x, int64_t exponentBits, int64_t mantissaBits);

@@ -898,6 +898,10 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
     // device mesh, which a single-program export does not carry.
     return op->emitError("StableHLO has no op for strata.collective (")
            << collective.getKind() << ") outside a sharded program";
+  } else if (isa<IgammaOp, IgammacOp, IgammaGradAOp, RandomGammaGradOp, BesselI0eOp, RegularizedIncompleteBetaOp>(op)) {
+    // Neither StableHLO nor CHLO has these: JAX expands each into StableHLO arithmetic (and
+    // while loops) of its own; strata keeps them whole.
+    return op->emitError("StableHLO has no op for ") << op->getName() << " (JAX expands it into StableHLO arithmetic)";
   } else if (isa<FusionOp, Threefry2x32Op>(op)) {
     return op->emitError("StableHLO has no op for ") << op->getName()
                                                      << (isa<FusionOp>(op) ? " (export before the fused stage)" : "");

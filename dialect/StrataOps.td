@@ -298,6 +298,27 @@ def Strata_PolygammaOp : Strata_BinaryElementwiseOp<"polygamma", Strata_FloatTen
     return scalar::polygamma(e, x, y);
   }];
 }
+def Strata_RegularizedIncompleteBetaOp : Strata_ElementwiseOp<"regularized_incomplete_beta",
+    [SameOperandsAndResultType, Strata_Expensive]> {
+  let jaxprPrimitive = "regularized_incomplete_beta";
+  let scalar = [{
+    return scalar::betainc(e, args[0], args[1], args[2]);
+  }];
+  let summary = "elementwise regularized incomplete beta function";
+  let description = [{
+    I_x(a, b) of (`a`, `b`, `x`) elementwise (jax.lax.betainc): a continued fraction evaluated
+    per element by the modified Lentz method until it converges (tracer/incomplete_beta.h, as
+    JAX); nan for a < 0, b < 0 or x outside [0, 1].
+
+    Example:
+    ```mlir
+    %3 = strata.regularized_incomplete_beta %0, %1, %2 : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Strata_FloatTensor:$a, Strata_FloatTensor:$b, Strata_FloatTensor:$x);
+  let results = (outs Strata_FloatTensor:$result);
+  let assemblyFormat = "$a `,` $b `,` $x attr-dict `:` type($result)";
+}
 def Strata_IntegerPowOp : Strata_ElementwiseOp<"integer_pow", [SameOperandsAndResultType]> {
   let scalar = [{
     return scalar::integerPow(e, x, getYAttr().getInt());  // signed (getY() is unsigned)

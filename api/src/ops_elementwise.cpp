@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "op_helpers.h"
+#include "strata/composites.h"
 #include "shape_rules.h"
 
 namespace strata {
@@ -116,6 +117,13 @@ Array random_gamma_grad(const Array& a, const Array& x, SourceLocation loc) {
 Array zeta(const Array& x, const Array& q, SourceLocation loc) { return float_binary(prim::kZeta, "zeta", x, q, loc); }
 Array polygamma(const Array& n, const Array& x, SourceLocation loc) {
   return float_binary(prim::kPolygamma, "polygamma", n, x, loc);
+}
+
+Array betainc(const Array& a, const Array& b, const Array& x, SourceLocation loc) {
+  auto [pa, pb] = api::promote_inexact_dtypes("betainc", a, b, loc);
+  auto [pa2, px] = api::promote_inexact_dtypes("betainc", pa, x, loc);
+  std::vector<Array> abx = broadcast_arrays({pa2, astype(pb, pa2.dtype(), loc), px}, loc);
+  return bind1(prim::kRegularizedIncompleteBeta, {abx[0], abx[1], abx[2]}, {}, loc);
 }
 
 // Floats and integers, not promoted; the primitive's shape rule rejects bool and a negative n on

@@ -5,8 +5,10 @@
 #include <utility>
 
 #include "op_helpers.h"
+#include "strata/composites.h"
 #include "strata/creation.h"
 #include "strata/grad.h"
+#include "strata/statistics.h"
 
 namespace strata::special {
 
@@ -134,6 +136,105 @@ Array betaln(const Array& a, const Array& b, SourceLocation loc) {
   Array diff = negative(x * log(ys, loc), loc) - (x + ys - c_like(0.5, x)) * log1p(x / ys, loc) + x +
                stirling_correction(ys) - stirling_correction(x + ys);
   return where(less(y, c_like(8, y), loc), small, lgamma(x, loc) + diff, loc);
+}
+
+namespace {
+// Σ c[i] w^(n-1-i), highest power first (Horner).
+template <size_t N> Array horner(const double (&c)[N], const Array& w) {
+  Array acc = c_like(c[0], w) + zeros_like(w);
+  for (size_t i = 1; i < N; ++i) acc = acc * w + c_like(c[i], w);
+  return acc;
+}
+}  // namespace
+
+// Cephes' ndtri as JAX writes it: a rational function of (p - 1/2)² in the middle, of 1/z with
+// z = sqrt(-2 log p) in the tails (one pair of polynomials for z >= 8, another below).
+Array ndtri(const Array& p_in, SourceLocation loc) {
+  Array p = real_inexact(p_in, "ndtri", loc);
+  if (p.dtype() != f32 && p.dtype() != f64)
+    throw DTypeError("ndtri: expects f32 or f64 (as JAX), but got " + api::aval(p_in, "ndtri").str());
+  const double p0[] = {-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1,
+                       1.39312609387279679503E1, -1.23916583867381258016E0};
+  const double q0[] = {1.0, 1.95448858338141759834E0, 4.67627912898881538453E0, 8.63602421390890590575E1,
+                       -2.25462687854119370527E2, 2.00260212380060660359E2, -8.20372256168333339912E1,
+                       1.59056225126211695515E1, -1.18331621121330003142E0};
+  const double p1[] = {4.05544892305962419923E0, 3.15251094599893866154E1, 5.71628192246421288162E1,
+                       4.40805073893200834700E1, 1.46849561928858024014E1, 2.18663306850790267539E0,
+                       -1.40256079171354495875E-1, -3.50424626827848203418E-2, -8.57456785154685413611E-4};
+  const double q1[] = {1.0, 1.57799883256466749731E1, 4.53907635128879210584E1, 4.13172038254672030440E1,
+                       1.50425385692907503408E1, 2.50464946208309415979E0, -1.42182922854787788574E-1,
+                       -3.80806407691578277194E-2, -9.33259480895457427372E-4};
+  const double p2[] = {3.23774891776946035970E0, 6.91522889068984211695E0, 3.93881025292474443415E0,
+                       1.33303460815807542389E0, 2.01485389549179081538E-1, 1.23716634817820021358E-2,
+                       3.01581553508235416007E-4, 2.65806974686737550832E-6, 6.23974539184983293730E-9};
+  const double q2[] = {1.0, 6.02427039364742014255E0, 3.67983563856160859403E0, 1.37702099489081330271E0,
+                       2.16236993594496635890E-1, 1.34204006088543189037E-2, 3.28014464682127739104E-4,
+                       2.89247864745380683936E-6, 6.79019408009981274425E-9};
+  const double upper = 1.0 - std::exp(-2.0);
+  Array mcp = where(greater(p, c_like(upper, p), loc), c_like(1, p) - p, p, loc);
+  Array safe = where(equal(mcp, c_like(0, p), loc), c_like(0.5, p), mcp, loc);
+  Array w = safe - c_like(0.5, p), ww = w * w;
+  Array big = (w + w * ww * (horner(p0, ww) / horner(q0, ww))) * c_like(-std::sqrt(2 * M_PI), p);
+  Array z = sqrt(c_like(-2, p) * log(safe, loc), loc);
+  Array first = z - log(z, loc) / z, inv = 1.0 / z;
+  Array small_p = first - horner(p2, inv) / horner(q2, inv) / z;
+  Array otherwise = first - horner(p1, inv) / horner(q1, inv) / z;
+  Array x = where(greater(safe, c_like(std::exp(-2.0), p), loc), big,
+                  where(greater_equal(z, c_like(8, p), loc), small_p, otherwise, loc), loc);
+  x = where(greater(p, c_like(upper, p), loc), x, negative(x, loc), loc);
+  return where(equal(p, c_like(0, p), loc), c_like(-INFINITY, p),
+               where(equal(p, c_like(1, p), loc), c_like(INFINITY, p), x, loc), loc);
+}
+
+Array gammaln(const Array& x, SourceLocation loc) { return lgamma(real_inexact(x, "gammaln", loc), loc); }
+
+Array gammasgn(const Array& x_in, SourceLocation loc) {
+  Array x = real_inexact(x_in, "gammasgn", loc);
+  Array fl = floor(x, loc), negative_x = less(x, c_like(0, x), loc);
+  Array pole = logical_or(logical_and(negative_x, equal(x, fl, loc), loc), isnan(x), loc);
+  Array minus = logical_or(logical_and(negative_x, not_equal(fmod(fl, c_like(2, x), loc), c_like(0, x), loc), loc),
+                           logical_and(equal(x, c_like(0, x), loc), signbit(x), loc), loc);
+  return where(pole, c_like(NAN, x), where(minus, c_like(-1, x), c_like(1, x), loc), loc);
+}
+
+Array gamma(const Array& x_in, SourceLocation loc) {
+  Array x = real_inexact(x_in, "gamma", loc);
+  return gammasgn(x, loc) * exp(lgamma(x, loc), loc);
+}
+
+Array factorial(const Array& n_in, SourceLocation loc) {
+  Array n = real_inexact(n_in, "factorial", loc);
+  return where(less(n, c_like(0, n), loc), c_like(0, n), exp(lgamma(n + c_like(1, n), loc), loc), loc);
+}
+
+Array beta(const Array& a, const Array& b, SourceLocation loc) {
+  auto [p, q] = api::promote_inexact_dtypes("beta", a, b, loc);
+  if (is_complex(p.dtype())) throw DTypeError("beta: expects real values");
+  return gammasgn(p, loc) * gammasgn(q, loc) * gammasgn(p + q, loc) * exp(betaln(p, q, loc), loc);
+}
+
+Array gammainc(const Array& a, const Array& x, SourceLocation loc) { return igamma(a, x, loc); }
+Array gammaincc(const Array& a, const Array& x, SourceLocation loc) { return igammac(a, x, loc); }
+
+Array betainc(const Array& a, const Array& b, const Array& x, SourceLocation loc) { return strata::betainc(a, b, x, loc); }
+
+Array i0e(const Array& x, SourceLocation loc) { return bessel_i0e(real_inexact(x, "i0e", loc), loc); }
+Array i1e(const Array& x, SourceLocation loc) { return bessel_i1e(real_inexact(x, "i1e", loc), loc); }
+Array i0(const Array& x_in, SourceLocation loc) {
+  Array x = real_inexact(x_in, "i0", loc);
+  return exp(abs(x, loc), loc) * bessel_i0e(x, loc);
+}
+Array i1(const Array& x_in, SourceLocation loc) {
+  Array x = real_inexact(x_in, "i1", loc);
+  return exp(abs(x, loc), loc) * bessel_i1e(x, loc);
+}
+
+Array zeta(const Array& x, const Array& q, SourceLocation loc) { return strata::zeta(x, q, loc); }
+
+Array polygamma(const Array& n, const Array& x, SourceLocation loc) {
+  if (!is_integer(n.dtype()))
+    throw DTypeError("polygamma: expects an integer order n (as JAX), but got " + api::aval(n, "polygamma").str());
+  return strata::polygamma(n, x, loc);
 }
 
 Array multigammaln(const Array& a_in, int d, SourceLocation loc) {

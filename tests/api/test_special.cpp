@@ -10,6 +10,7 @@
 
 namespace st = strata;
 namespace sp = strata::special;
+using st::Array;
 using st::testing::expect_elements;
 
 namespace {
@@ -55,4 +56,55 @@ TEST(Special, BetalnMultigammalnAsJax) {
                   1e-13);
   expect_elements(sp::betaln(vec({30, 1e3}), vec({1e4, 2e5})), {-205.0966294800811, -6303.345572267019}, 1e-13);  // log((a-1)!) - Σ log k, k = b..a+b-1
   expect_elements(sp::multigammaln(vec({2.5, 4}), 3), {1.880995461611775, 5.402975080909174}, 1e-13);
+}
+
+TEST(Special, GammaFamilyAsJax) {
+  const double nan = NAN, inf = INFINITY;
+  std::vector<double> g = {0.5, -0.5, -1.5, 4.0, -2.0, -0.0, 0.0, 171.5, -3.7};
+  expect_elements(sp::gammasgn(vec(g)), {1.0, -1.0, 1.0, 1.0, nan, -1.0, 1.0, 1.0, 1.0});
+  expect_elements(sp::gamma(vec(g)), {1.7724538509055165, -3.5449077018110313, 2.3632718012073535, 6.0000000000000036, nan,
+                                      -inf, inf, 9.483367566823657e+307, 0.2516439959024226},
+                  1e-12);
+  EXPECT_NEAR(sp::gamma(vec({171.5})).item<double>() / 9.483367566823657e+307, 1.0, 1e-12);
+  expect_elements(sp::factorial(vec({0, 1, 5, 10.5, -1})), {1, 1, 120, 11899423.083962262, 0}, 1e-13);
+  // B(3, 40) = 2 / (40·41·42) exactly; JAX's 2.903600479702031e-05 is 5e-9 off (its betaln).
+  expect_elements(sp::beta(vec({0.5, 2, -0.5, 3}), vec({0.5, 3, 1.2, 40})),
+                  {3.1415926535897953, 0.08333333333333318, -2.5074612496344146, 2.0 / (40 * 41 * 42)}, 1e-13);
+  expect_elements(sp::gammaln(vec({0.5, 10})), {0.5723649429247001, 12.801827480081469}, 1e-13);
+  expect_elements(sp::gammainc(vec({2.5}), vec({4.0})), {0.8437643724222776});
+  expect_elements(sp::gammaincc(vec({2.5}), vec({4.0})), {0.1562356275777223});
+}
+
+TEST(Special, NdtriAsJax) {
+  const double nan = NAN, inf = INFINITY;
+  std::vector<double> p = {0.0, 1e-300, 1e-20, 0.02, 0.1, 0.5, 0.8, 0.9, 0.999, 1.0, -0.1, 1.1};
+  expect_elements(sp::ndtri(vec(p)), {-inf, -37.0470962993612, -9.262340089798409, -2.053748910631823, -1.2815515655446004,
+                                      0.0, 0.8416212335729142, 1.2815515655446004, 3.090232306167813, inf, nan, nan},
+                  1e-13);
+  // f32 as JAX's f32 (1e-300 underflows to 0 there).
+  expect_elements(sp::ndtri(st::astype(vec(p), st::f32)),
+                  {-inf, -inf, -9.262340545654297, -2.0537490844726562, -1.2815515995025635, 0.0, 0.8416212201118469,
+                   1.2815512418746948, 3.090236186981201, inf, nan, nan},
+                  1e-6);
+  // The inverse of ndtr, and its derivative sqrt(2π) exp(x²/2) (jax.grad(ndtri)(0.3)).
+  Array q = vec({0.001, 0.3, 0.7, 0.95});
+  expect_elements(sp::ndtr(sp::ndtri(q)), st::testing::values(q), 1e-15);
+  EXPECT_NEAR(st::grad([](const Array& v) { return sp::ndtri(v); })(Array(0.3)).item<double>(), 2.876103659264292, 1e-12);
+  EXPECT_THROW(sp::ndtri(st::astype(vec({0.5}), st::bf16)), st::DTypeError);
+}
+
+TEST(Special, BesselZetaPolygammaAsJax) {
+  Array x = vec({-3.0, 0.0, 1.0, 9.0, 50.0});
+  expect_elements(sp::i0(x), {4.880792585865024, 1.0, 1.2660658777520084, 1093.5883545113745, 2.9325537838493355e+20}, 1e-13);
+  expect_elements(sp::i1(x), {-3.9533702174026093, 0.0, 0.5651591039924853, 1030.9147225169565, 2.9030785901035566e+20},
+                  1e-13);
+  expect_elements(sp::i0e(x), st::testing::values(sp::i0(x) * st::exp(-st::abs(x))), 1e-15);
+  expect_elements(sp::i1e(x), st::testing::values(st::bessel_i1e(x)), 0);
+  expect_elements(sp::zeta(vec({2.0}), vec({1.0})), {1.6449340668482264});
+  expect_elements(sp::polygamma(st::astype(st::testing::array1d(std::vector<double>{1, 2}), st::i32), vec({0.5, 3.0})),
+                  {4.93480220054468, -0.1541138063191884}, 1e-13);
+  EXPECT_THROW(sp::polygamma(vec({1.0}), vec({0.5})), st::DTypeError);
+  // Under jit and vmap like the rest.
+  Array j = st::jit([](const Array& v) { return sp::i0(v) + sp::gamma(v); })(vec({0.5, 2.5}));
+  expect_elements(j, st::testing::values(sp::i0(vec({0.5, 2.5})) + sp::gamma(vec({0.5, 2.5}))), 1e-14);
 }

@@ -472,6 +472,20 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"igamma_grad_a", [] { return with_tolerance(binary_cases(kFloats, 0, 30), {64, 64, 100}); }},
       {"random_gamma_grad", [] { return with_tolerance(binary_cases(kFloats, 0, 30), {64, 64, 100}); }},
       {"zeta", [] { return with_tolerance(binary_cases(kFloats, 0.5, 12), {64, 64, 1}); }},
+      {"regularized_incomplete_beta", [] {
+         // a, b in (0, 20), x in [0, 1]; the edge values in all three (domain errors, 0, 1, inf).
+         std::vector<Case> cs;
+         for (DType t : kFloats) {
+           std::string n(st::short_name(t));
+           cs.push_back({"random " + n, {}, {random_array({4, 5}, t, 0, 10, 1), random_array({4, 5}, t, 0, 10, 2), random_array({4, 5}, t, 0, 1, 3)}});
+           cs.push_back({"large " + n, {}, {random_array({kLarge}, t, 0, 20, 4), random_array({kLarge}, t, 0, 20, 5), random_array({kLarge}, t, 0, 1, 6)}});
+           auto [x, y] = edge_pairs(t);
+           cs.push_back({"edges " + n, {}, {x, y, st::abs(st::sin(x + y))}});
+           cs.push_back({"edges as x " + n, {}, {st::abs(y), st::abs(x), x}});
+           cs.push_back({"empty " + n, {}, {random_array({0, 3}, t, 0, 1), random_array({0, 3}, t, 0, 1), random_array({0, 3}, t, 0, 1)}});
+         }
+         return with_tolerance(cs, {64, 64, 100});
+       }},
       {"polygamma", [] {
          // Whole orders 0..5 against random x (fractional orders are nan on both sides).
          std::vector<Case> cs = binary_cases(kFloats, -4, 8);

@@ -72,6 +72,10 @@ Array random_gamma_grad(const Array& a, const Array& x, SourceLocation loc = Sou
 // The Hurwitz zeta function ζ(x, q) = Σ_{k>=0} (q+k)^-x (jax.lax.zeta; ζ(x, 1) is Riemann's): nan
 // for x < 1, +inf at x = 1. Differentiable in q; its derivative in x is not implemented (nan).
 Array zeta(const Array& x, const Array& q, SourceLocation loc = SourceLocation::current());
+// The regularized incomplete beta function I_x(a, b) (jax.lax.betainc, scipy's betainc): nan
+// for a < 0, b < 0 or x outside [0, 1]. Operands promoted to one float type and broadcast.
+// Differentiable in x; its derivatives in a and b are not implemented (nan, as JAX raises).
+Array betainc(const Array& a, const Array& b, const Array& x, SourceLocation loc = SourceLocation::current());
 // ψ⁽ⁿ⁾(x), the n-th derivative of digamma (jax.lax.polygamma), for whole n >= 0 (nan otherwise).
 Array polygamma(const Array& n, const Array& x, SourceLocation loc = SourceLocation::current());
 // x^n for a static integer n by repeated squaring (jax.lax.integer_pow): floats and integers;

@@ -1,9 +1,11 @@
 // strata/special.h — functions of jax.scipy.special, in namespace st::special: xlogy, xlog1py,
-// entr, rel_entr, kl_div, logit, expit, ndtr, log_ndtr, betaln, multigammaln. Composites of the
-// public ops with JAX's definitions (its segments and series where it has them), traced,
-// compiled, batched and differentiated like them; xlogy and xlog1py carry JAX's custom
-// derivative (x·log y differentiates to log y in x even at x = 0). Integers become floats.
-// (gammaln is st::lgamma, digamma st::digamma, erf / erfc / erfinv st::erf, erfc, erf_inv.)
+// entr, rel_entr, kl_div, logit, expit, ndtr, ndtri, log_ndtr, gammaln, gammasgn, gamma,
+// factorial, beta, betaln, betainc, multigammaln, gammainc, gammaincc, i0, i0e, i1, i1e, zeta,
+// polygamma. Composites of the public ops with JAX's definitions (its segments and series
+// where it has them; the incomplete gamma, Bessel, zeta and polygamma functions are jax.lax's
+// primitives, st::igamma …), traced, compiled, batched and differentiated like them; xlogy and
+// xlog1py carry JAX's custom derivative (x·log y differentiates to log y in x even at x = 0).
+// Integers become floats. (digamma is st::digamma, erf / erfc / erfinv st::erf, erfc, erf_inv.)
 #pragma once
 
 #include "strata/array.h"
@@ -27,11 +29,37 @@ Array expit(const Array& x, SourceLocation loc = SourceLocation::current());
 // log1p(-ndtr(-x)) above 8 (5 in f32), the asymptotic series below -20 (-10 in f32)).
 Array ndtr(const Array& x, SourceLocation loc = SourceLocation::current());
 Array log_ndtr(const Array& x, SourceLocation loc = SourceLocation::current());
+// The inverse of ndtr on [0, 1] (-inf at 0, +inf at 1, nan outside): Cephes' rational
+// approximations, as JAX (f32 and f64 only, as JAX).
+Array ndtri(const Array& p, SourceLocation loc = SourceLocation::current());
+// log|Γ(x)| (st::lgamma), the sign of Γ(x) (±1; nan at the poles 0, -1, … below zero and for
+// nan; -1 at -0), Γ(x) = gammasgn · exp(gammaln), and n! = Γ(n + 1) (0 for n < 0).
+Array gammaln(const Array& x, SourceLocation loc = SourceLocation::current());
+Array gammasgn(const Array& x, SourceLocation loc = SourceLocation::current());
+Array gamma(const Array& x, SourceLocation loc = SourceLocation::current());
+Array factorial(const Array& n, SourceLocation loc = SourceLocation::current());
+// B(a, b) = Γ(a)Γ(b)/Γ(a + b), as sign · exp(betaln).
+Array beta(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
 // log |B(a, b)| = lgamma(a) + lgamma(b) - lgamma(a + b), without the cancellation of the last
 // two when b is large (JAX's Stirling-series difference for max(a, b) >= 8).
 Array betaln(const Array& a, const Array& b, SourceLocation loc = SourceLocation::current());
 // The log of the multivariate gamma function of dimension d:
 // d(d - 1)/4 · log π + Σ_{j<d} lgamma(a - j/2).
 Array multigammaln(const Array& a, int d, SourceLocation loc = SourceLocation::current());
+// The regularized incomplete gamma functions P(a, x) and Q(a, x) = 1 - P (st::igamma, igammac).
+Array gammainc(const Array& a, const Array& x, SourceLocation loc = SourceLocation::current());
+Array gammaincc(const Array& a, const Array& x, SourceLocation loc = SourceLocation::current());
+// The regularized incomplete beta function I_x(a, b) (st::betainc).
+Array betainc(const Array& a, const Array& b, const Array& x, SourceLocation loc = SourceLocation::current());
+// The modified Bessel functions of the first kind of orders 0 and 1, and their exponentially
+// scaled forms e^-|x| I(x) (st::bessel_i0e, bessel_i1e; I = e^|x| times those).
+Array i0(const Array& x, SourceLocation loc = SourceLocation::current());
+Array i0e(const Array& x, SourceLocation loc = SourceLocation::current());
+Array i1(const Array& x, SourceLocation loc = SourceLocation::current());
+Array i1e(const Array& x, SourceLocation loc = SourceLocation::current());
+// The Hurwitz zeta function ζ(x, q) (st::zeta; scipy's zeta with q given, ζ(x, 1) Riemann's).
+Array zeta(const Array& x, const Array& q, SourceLocation loc = SourceLocation::current());
+// ψ⁽ⁿ⁾(x) for an integer array n >= 0 (st::polygamma; n of a float type is an error, as JAX).
+Array polygamma(const Array& n, const Array& x, SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata::special
