@@ -1,4 +1,5 @@
-// bench/bench_special.cpp — issue 14's special-function benchmarks: erf, lgamma, digamma (and
+// bench/bench_special.cpp — issue 14's special-function benchmarks: erf, lgamma, digamma,
+// bessel_i0e, bessel_i1e, and of two or three operands igamma, igammac, zeta, betainc (and
 // tanh, log1p, erfc, exp for reference) over 16M f32, jit and eager; abs is the memory-bound
 // floor (one read and one write of 64 MiB each) that cheap functions such as tanh sit on. bench/special_jax.py times the
 // same in JAX; bench/run_special.sh runs both, one after the other.
@@ -43,7 +44,52 @@ STRATA_BENCH_SPECIAL(tanh)
 STRATA_BENCH_SPECIAL(log1p)
 STRATA_BENCH_SPECIAL(abs)
 STRATA_BENCH_SPECIAL(exp)
+STRATA_BENCH_SPECIAL(bessel_i0e)
+STRATA_BENCH_SPECIAL(bessel_i1e)
 #undef STRATA_BENCH_SPECIAL
+
+// Functions of several operands: a, b in (0.1, 10.1), u in (0, 1) (the same draws as JAX's).
+struct Igamma {
+  static Array f(const Array& a, const Array& b, const Array&) { return st::igamma(a, b); }
+};
+struct Igammac {
+  static Array f(const Array& a, const Array& b, const Array&) { return st::igammac(a, b); }
+};
+struct Zeta {
+  static Array f(const Array& a, const Array& b, const Array&) { return st::zeta(a + 1.0f, b); }
+};
+struct Betainc {
+  static Array f(const Array& a, const Array& b, const Array& u) { return st::betainc(a, b, u); }
+};
+struct Operands {
+  Array a = data(), b = st::random::uniform(st::random::key(2), {kN}, st::f32, 0.1, 10.1),
+        u = st::random::uniform(st::random::key(3), {kN}, st::f32, 0.0, 1.0);
+};
+
+template <class F>
+void JitN(benchmark::State& state) {
+  Operands in;
+  auto f = st::jit([](const Array& a, const Array& b, const Array& u) { return F::f(a, b, u); });
+  f(in.a, in.b, in.u).block_until_ready();
+  for (auto _ : state) f(in.a, in.b, in.u).block_until_ready();
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+
+template <class F>
+void EagerN(benchmark::State& state) {
+  Operands in;
+  for (auto _ : state) F::f(in.a, in.b, in.u).block_until_ready();
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+
+#define STRATA_BENCH_SPECIAL_N(fn, F)                                                                     \
+  BENCHMARK(JitN<F>)->Name("BM_" #fn "16M_Jit")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0); \
+  BENCHMARK(EagerN<F>)->Name("BM_" #fn "16M_Eager")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+STRATA_BENCH_SPECIAL_N(igamma, Igamma)
+STRATA_BENCH_SPECIAL_N(igammac, Igammac)
+STRATA_BENCH_SPECIAL_N(zeta, Zeta)
+STRATA_BENCH_SPECIAL_N(betainc, Betainc)
+#undef STRATA_BENCH_SPECIAL_N
 
 }  // namespace
 

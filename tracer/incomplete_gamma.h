@@ -164,22 +164,4 @@ template <class O> typename O::V random_gamma_grad(O& o, typename O::V a, typena
   return derivative(o, a, x, Mode::kSampleDerivative);
 }
 
-// On C++ scalars of the compute type (the eager kernels).
-template <class T> T igamma(T a, T x) {
-  ScalarOps<T> o;
-  return igamma(o, a, x);
-}
-template <class T> T igammac(T a, T x) {
-  ScalarOps<T> o;
-  return igammac(o, a, x);
-}
-template <class T> T igamma_grad_a(T a, T x) {
-  ScalarOps<T> o;
-  return igamma_grad_a(o, a, x);
-}
-template <class T> T random_gamma_grad(T a, T x) {
-  ScalarOps<T> o;
-  return random_gamma_grad(o, a, x);
-}
-
 }  // namespace strata::incomplete_gamma

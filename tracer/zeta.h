@@ -69,13 +69,4 @@ template <class O> typename O::V polygamma(O& o, typename O::V n, typename O::V 
   return o.select(o.or_(o.ne(n, o.floor(n)), o.lt(n, o.c(0.0))), o.c(NAN), out);
 }
 
-template <class T> T zeta(T x, T q) {
-  ScalarOps<T> o;
-  return zeta(o, x, q);
-}
-template <class T> T polygamma(T n, T x) {
-  ScalarOps<T> o;
-  return polygamma(o, n, x);
-}
-
 }  // namespace strata::zeta_fn

@@ -4,6 +4,8 @@
 // operation from here; the file itself stays the one place that defines the primitive.
 #pragma once
 
+#include "../scalar_policy.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -251,6 +253,19 @@ template <class S> inline constexpr bool kIsFloat = kernels::is_float_storage<S>
 template <class S> inline constexpr bool kIsInt = kernels::is_int_storage<S>;
 template <class S> inline constexpr bool kIsBool = std::is_same_v<S, bool>;
 template <class S> inline constexpr bool kIsComplex = kernels::is_complex_storage<S>;
+
+// binary_kernel's Op for a float function of two operands written over the arithmetic policy
+// of tracer/scalar_policy.h (the compiled element instantiates the same F): F{}(o, x, y) per
+// element, with o the policy of C++ scalars of the compute type.
+template <class F> struct PolicyBinary {
+  template <class S> static constexpr bool supports = kIsFloat<S>;
+  template <class X, class Y> static auto eval(const X& x, const Y& y) {
+    return x.binaryExpr(y, [](auto a, auto b) {
+      ScalarOps<decltype(a)> o;
+      return F{}(o, a, b);
+    });
+  }
+};
 
 // Applies f to each element of an Eigen array expression (complex kernels: std::exp, std::log,
 // ... of std::complex, C99's Annex G special values).

@@ -1,31 +1,23 @@
-// tracer/primitives/igamma.cpp — `igamma`: the regularized lower incomplete gamma function P(a, x), elementwise
-// (jax.lax.igamma; the first operand is a). The algorithm of tracer/incomplete_gamma.h, the one
+// tracer/primitives/igamma.cpp — `igamma`: the regularized lower incomplete gamma function
+// P(a, x), elementwise (jax.lax.igamma; the first operand is a). The algorithm of tracer/incomplete_gamma.h, the one
 // the compiled code evaluates (and JAX's).
 #include <cmath>
 
 #include "ad_rules.h"
 #include "elementwise.h"
+#include "incomplete_gamma_rules.h"
 #include "../incomplete_gamma.h"
 
 namespace strata {
 namespace {
 
 struct Fn {
-  template <class T> T operator()(T a, T x) const { return incomplete_gamma::igamma(a, x); }
+  template <class O, class V> V operator()(O& o, V a, V x) const { return incomplete_gamma::igamma(o, a, x); }
 };
 
-struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
-  template <class A, class X> static auto eval(const A& a, const X& x) { return a.binaryExpr(x, Fn{}); }
-};
-
-// ∂P/∂x = xᵃ⁻¹ e⁻ˣ / Γ(a) (the density of Gamma(a, 1)); ∂P/∂a = igamma_grad_a (as JAX).
-Array density(const Array& a, const Array& x) {
-  Array one = ad::scalar_like(1.0, a);
-  return lax::exp(lax::sub(lax::sub(lax::mul(lax::sub(a, one), lax::log(x)), x), lax::bind1(prim::kLgamma, {a})));
-}
-Array da(const Array& a, const Array& x, const Array&) { return lax::bind1(prim::kIgammaGradA, {a, x}); }
-Array dx(const Array& a, const Array& x, const Array&) { return density(a, x); }
+// ∂P/∂a = igamma_grad_a, ∂P/∂x the density of Gamma(a, 1) (as JAX).
+constexpr auto da = incomplete_gamma_rules::da;
+constexpr auto dx = incomplete_gamma_rules::dx;
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
   return ad::binary_jvp(x, t, y, da, dx);
 }
@@ -42,7 +34,7 @@ const Primitive prim::kIgamma{
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("igamma", in, elementwise::Accepts::kFloat, false);
     },
-    .eager = elementwise::binary_kernel<Op>,
+    .eager = elementwise::binary_kernel<elementwise::PolicyBinary<Fn>>,
     .jvp = jvp,
     .vjp = vjp,
     .batch = elementwise::batch_rule<prim::kIgamma>,

@@ -1,6 +1,6 @@
-// tracer/primitives/igamma_grad_a.cpp — `igamma_grad_a`: ∂P(a, x)/∂a, the derivative of igamma in its first operand, elementwise
-// (jax.lax.igamma_grad_a; the first operand is a). The algorithm of tracer/incomplete_gamma.h, the one
-// the compiled code evaluates (and JAX's).
+// tracer/primitives/igamma_grad_a.cpp — `igamma_grad_a`: ∂P(a, x)/∂a, the derivative of igamma
+// in its first operand, elementwise (jax.lax.igamma_grad_a). The algorithm of
+// tracer/incomplete_gamma.h, the one the compiled code evaluates (and JAX's).
 #include <cmath>
 
 #include "ad_rules.h"
@@ -11,12 +11,7 @@ namespace strata {
 namespace {
 
 struct Fn {
-  template <class T> T operator()(T a, T x) const { return incomplete_gamma::igamma_grad_a(a, x); }
-};
-
-struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
-  template <class A, class X> static auto eval(const A& a, const X& x) { return a.binaryExpr(x, Fn{}); }
+  template <class O, class V> V operator()(O& o, V a, V x) const { return incomplete_gamma::igamma_grad_a(o, a, x); }
 };
 
 // Not differentiable itself (as in JAX).
@@ -36,7 +31,7 @@ const Primitive prim::kIgammaGradA{
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("igamma_grad_a", in, elementwise::Accepts::kFloat, false);
     },
-    .eager = elementwise::binary_kernel<Op>,
+    .eager = elementwise::binary_kernel<elementwise::PolicyBinary<Fn>>,
     .jvp = jvp,
     .vjp = vjp,
     .batch = elementwise::batch_rule<prim::kIgammaGradA>,

@@ -9,12 +9,7 @@ namespace strata {
 namespace {
 
 struct Fn {
-  template <class T> T operator()(T n, T x) const { return zeta_fn::polygamma(n, x); }
-};
-
-struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
-  template <class N, class X> static auto eval(const N& n, const X& x) { return n.binaryExpr(x, Fn{}); }
+  template <class O, class V> V operator()(O& o, V n, V x) const { return zeta_fn::polygamma(o, n, x); }
 };
 
 // ∂ψ⁽ⁿ⁾/∂x = ψ⁽ⁿ⁺¹⁾. The order n takes whole values only: it has no derivative (zero, as for
@@ -38,7 +33,7 @@ const Primitive prim::kPolygamma{
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("polygamma", in, elementwise::Accepts::kFloat, false);
     },
-    .eager = elementwise::binary_kernel<Op>,
+    .eager = elementwise::binary_kernel<elementwise::PolicyBinary<Fn>>,
     .jvp = jvp,
     .vjp = vjp,
     .batch = elementwise::batch_rule<prim::kPolygamma>,

@@ -1,7 +1,7 @@
-// tracer/primitives/random_gamma_grad.cpp — `random_gamma_grad`: the derivative of a Gamma(a, 1) sample x with respect to a at
-// fixed P(a, x) (-∂P/∂a / ∂P/∂x: implicit reparameterisation, random::gamma's gradient), elementwise
-// (jax.lax.random_gamma_grad; the first operand is a). The algorithm of tracer/incomplete_gamma.h, the one
-// the compiled code evaluates (and JAX's).
+// tracer/primitives/random_gamma_grad.cpp — `random_gamma_grad`: the derivative of a Gamma(a, 1)
+// sample x with respect to a at fixed P(a, x), -(∂P/∂a)/(∂P/∂x) (implicit reparameterisation,
+// random::gamma's gradient), elementwise (jax.lax.random_gamma_grad; the first operand is a).
+// The algorithm of tracer/incomplete_gamma.h, the one the compiled code evaluates (and JAX's).
 #include <cmath>
 
 #include "ad_rules.h"
@@ -12,12 +12,7 @@ namespace strata {
 namespace {
 
 struct Fn {
-  template <class T> T operator()(T a, T x) const { return incomplete_gamma::random_gamma_grad(a, x); }
-};
-
-struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
-  template <class A, class X> static auto eval(const A& a, const X& x) { return a.binaryExpr(x, Fn{}); }
+  template <class O, class V> V operator()(O& o, V a, V x) const { return incomplete_gamma::random_gamma_grad(o, a, x); }
 };
 
 // Not differentiable itself (as in JAX).
@@ -37,7 +32,7 @@ const Primitive prim::kRandomGammaGrad{
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("random_gamma_grad", in, elementwise::Accepts::kFloat, false);
     },
-    .eager = elementwise::binary_kernel<Op>,
+    .eager = elementwise::binary_kernel<elementwise::PolicyBinary<Fn>>,
     .jvp = jvp,
     .vjp = vjp,
     .batch = elementwise::batch_rule<prim::kRandomGammaGrad>,

@@ -10,12 +10,7 @@ namespace strata {
 namespace {
 
 struct Fn {
-  template <class T> T operator()(T x, T q) const { return zeta_fn::zeta(x, q); }
-};
-
-struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
-  template <class X, class Q> static auto eval(const X& x, const Q& q) { return x.binaryExpr(q, Fn{}); }
+  template <class O, class V> V operator()(O& o, V x, V q) const { return zeta_fn::zeta(o, x, q); }
 };
 
 // ∂ζ/∂q = -x ζ(x+1, q). ∂ζ/∂x (-Σ log(q+k) (q+k)^-x) is not implemented, as in JAX: it is nan,
@@ -40,7 +35,7 @@ const Primitive prim::kZeta{
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
       return elementwise::rule("zeta", in, elementwise::Accepts::kFloat, false);
     },
-    .eager = elementwise::binary_kernel<Op>,
+    .eager = elementwise::binary_kernel<elementwise::PolicyBinary<Fn>>,
     .jvp = jvp,
     .vjp = vjp,
     .batch = elementwise::batch_rule<prim::kZeta>,
