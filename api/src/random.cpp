@@ -18,6 +18,7 @@
 #include "strata/random.h"
 #include "strata/selection.h"
 #include "strata/sorting.h"
+#include "strata/statistics.h"
 
 namespace strata::random {
 
@@ -658,6 +659,70 @@ Array truncated_normal(const Array& key, const Array& lower, const Array& upper,
   Array out = lax::mul(sqrt2, lax::erf_inv(u, loc), loc);
   // Clamped into the open interval: rounding (or u = a) must not reach a bound.
   return clip(out, next_toward(stop_gradient(lo, loc), true, loc), next_toward(stop_gradient(hi, loc), false, loc), loc);
+}
+
+Array poisson(const Array& key, const Array& lam_in, std::optional<Shape> shape, DType dtype, SourceLocation loc) {
+  const char* op = "random::poisson";
+  check_key(key, op);
+  if (!is_integer(dtype))
+    throw DTypeError(std::string(op) + ": expects an integer dtype, but got " + std::string(short_name(dtype)));
+  Shape s = shape ? *shape : api::aval(lam_in, op).shape;
+  check_shape(s, op);
+  Array lam = fit(lam_in, s, f32, op, loc);
+  Array use_knuth = logical_or(isnan(lam, loc), less(lam, 10.0f, loc), loc);
+  Array lam_knuth = where(use_knuth, lam, 0.0f, loc), lam_rejection = where(use_knuth, 1e5f, lam, loc);
+  const Array max_iters = astype(Array(int64_t{2147483647}), i32, loc);
+  auto next_keys = [loc](const Array& k, int n) {
+    Array ks = split(k, n, loc);
+    std::vector<Array> out;
+    for (int i = 0; i < n; ++i) out.push_back(key_at(ks, i, loc));
+    return out;
+  };
+  // Knuth: count uniforms until their product falls below e^-lam.
+  using Knuth = std::tuple<Array, Array, Array, Array>;  // round, count, key, log of the product
+  Knuth knuth = while_loop(
+      [&](const Knuth& c) {
+        return logical_and(any(greater(std::get<3>(c), negative(lam_knuth, loc), loc), {}, false, loc),
+                           less(std::get<0>(c), max_iters, loc), loc);
+      },
+      [&](const Knuth& c) {
+        auto [i, k, rng, log_prod] = c;
+        std::vector<Array> ks = next_keys(rng, 2);
+        k = where(greater(log_prod, negative(lam_knuth, loc), loc), k + astype(Array(1), dtype, loc), k, loc);
+        Array u = uniform(ks[1], s, f32, 0.0, 1.0, loc);
+        return Knuth{i + astype(Array(1), i32, loc), k, ks[0], log_prod + log(u, loc)};
+      },
+      Knuth{astype(Array(0), i32, loc), zeros(s, dtype), key, zeros(s, f32)});
+  Array from_knuth = std::get<1>(knuth) - astype(Array(1), dtype, loc);
+  // PTRS: k from a transformed uniform, accepted by a squeeze or the exact log-pmf test.
+  Array log_lam = log(lam_rejection, loc);
+  Array b = 0.931f + 2.53f * sqrt(lam_rejection, loc);
+  Array a = -0.059f + 0.02483f * b;
+  Array inv_alpha = 1.1239f + 1.1328f / (b - 3.4f);
+  Array v_r = 0.9277f - 3.6224f / (b - 2.0f);
+  using Rejection = std::tuple<Array, Array, Array, Array>;  // round, k, accepted, key
+  Rejection rejection = while_loop(
+      [&](const Rejection& c) {
+        return logical_and(any(logical_not(std::get<2>(c), loc), {}, false, loc), less(std::get<0>(c), max_iters, loc), loc);
+      },
+      [&](const Rejection& c) {
+        auto [i, k_out, accepted, rng] = c;
+        std::vector<Array> ks = next_keys(rng, 3);
+        Array u = uniform(ks[1], s, f32, 0.0, 1.0, loc) - 0.5f;
+        Array v = uniform(ks[2], s, f32, 0.0, 1.0, loc);
+        Array us = 0.5f - abs(u, loc);
+        Array k = floor((2.0f * a / us + b) * u + lam_rejection + 0.43f, loc);
+        Array t = negative(lam_rejection, loc) + k * log_lam - lgamma(k + 1.0f, loc);
+        Array s_ = log(v * inv_alpha / (a / (us * us) + b), loc);
+        Array accept1 = logical_and(greater_equal(us, 0.07f, loc), less_equal(v, v_r, loc), loc);
+        Array reject = logical_or(less(k, 0.0f, loc), logical_and(less(us, 0.013f, loc), greater(v, us, loc), loc), loc);
+        Array accept = logical_or(accept1, logical_and(logical_not(reject, loc), less_equal(s_, t, loc), loc), loc);
+        return Rejection{i + astype(Array(1), i32, loc), where(accept, k, k_out, loc), logical_or(accepted, accept, loc),
+                         ks[0]};
+      },
+      Rejection{astype(Array(0), i32, loc), full(s, -1.0, f32), zeros(s, bool_), key});
+  Array result = where(use_knuth, from_knuth, astype(std::get<1>(rejection), dtype, loc), loc);
+  return where(equal(lam, 0.0f, loc), zeros(s, dtype), result, loc);
 }
 
 Array gamma(const Array& key, const Array& a, std::optional<Shape> shape, DType dtype, SourceLocation loc) {

@@ -248,6 +248,30 @@ TEST(RandomDistributions, GammaDerivatives) {
   EXPECT_EQ(values(gw), values(draws));
 }
 
+TEST(RandomDistributions, PoissonAsJax) {
+  // The same draws as jax.random.poisson (jax 0.10) for the same keys: Knuth below lam = 10,
+  // the transformed rejection above, lam = 0 exactly 0.
+  Array lam = st::astype(st::testing::array1d(std::vector<double>{0.5, 3.0, 9.9, 10.0, 50.0, 1000.0, 0.0, 1e6}), st::f32);
+  Array k = rnd::poisson(rnd::key(0), lam);
+  EXPECT_EQ(k.dtype(), st::i32);
+  EXPECT_EQ(values(k), (std::vector<double>{0, 0, 11, 13, 43, 1012, 0, 999863}));
+  EXPECT_EQ(values(rnd::poisson(rnd::key(7), st::Array(4.0), st::Shape{12})),
+            (std::vector<double>{4, 1, 1, 4, 2, 8, 7, 4, 4, 2, 1, 7}));
+  Array k64 = rnd::poisson(rnd::key(7), st::Array(25.0), st::Shape{6}, st::i64);
+  EXPECT_EQ(k64.dtype(), st::i64);
+  EXPECT_EQ(values(k64), (std::vector<double>{28, 30, 23, 35, 24, 25}));
+  // Under jit the same; mean and variance both lam.
+  EXPECT_EQ(values(st::jit([](const Array& l) { return rnd::poisson(rnd::key(0), l); })(lam)), values(k));
+  Array many = st::astype(rnd::poisson(rnd::key(3), st::astype(st::testing::array1d(std::vector<double>{2.5, 40.0}), st::f32),
+                                       st::Shape{20000, 2}),
+                          st::f64);
+  std::vector<double> mean = values(st::mean(many, {0})), var = values(st::var(many, {0}));
+  EXPECT_NEAR(mean[0], 2.5003998, 1e-4);  // JAX's draws: 2.5003998, 39.947
+  EXPECT_NEAR(mean[1], 39.947, 1e-4);
+  EXPECT_NEAR(var[1] / 40.0, 1.0, 0.03);
+  EXPECT_THROW(rnd::poisson(rnd::key(0), st::Array(1.0), std::nullopt, st::f32), st::DTypeError);
+}
+
 TEST(RandomDistributions, Errors) {
   st::Array k = rnd::key(0);
   st::testing::expect_contains(st::testing::error_message<st::ShapeError>([&] { rnd::uniform(k, {3}, st::f32, st::zeros({4}), st::ones({4})); }),

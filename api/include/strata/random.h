@@ -112,6 +112,14 @@ Array beta(const Array& key, const Array& a, const Array& b, std::optional<Shape
 Array dirichlet(const Array& key, const Array& alpha, std::optional<Shape> shape = std::nullopt, DType dtype = f32,
                 SourceLocation loc = SourceLocation::current());
 
+// Poisson(lam) counts (jax.random.poisson), in an integer dtype; the shape defaults to lam's,
+// lam is taken in f32 as JAX does. JAX's samplers with JAX's key schedule, so the draws equal
+// jax.random.poisson's for the same key: Knuth's product of uniforms for lam < 10, Hörmann's
+// transformed rejection (PTRS) above, each a while_loop over the whole array that splits the
+// key once per round. lam = 0 gives 0; nan gives -1 (as JAX). Not differentiable (integers).
+Array poisson(const Array& key, const Array& lam, std::optional<Shape> shape = std::nullopt, DType dtype = i32,
+              SourceLocation loc = SourceLocation::current());
+
 // Draws of N(mean, cov) (jax.random.multivariate_normal): mean [..., n], cov [..., n, n]; the
 // result is shape + [n] (shape defaults to the broadcast of mean's and cov's batch shapes).
 // mean + factor · z for z standard normal, with factor cov's Cholesky factor ("cholesky", JAX's
