@@ -671,6 +671,7 @@ Array poisson(const Array& key, const Array& lam_in, std::optional<Shape> shape,
   Array lam = fit(lam_in, s, f32, op, loc);
   Array use_knuth = logical_or(isnan(lam, loc), less(lam, 10.0f, loc), loc);
   Array lam_knuth = where(use_knuth, lam, 0.0f, loc), lam_rejection = where(use_knuth, 1e5f, lam, loc);
+  Array neg_lam_knuth = negative(lam_knuth, loc);
   const Array max_iters = astype(Array(int64_t{2147483647}), i32, loc);
   auto next_keys = [loc](const Array& k, int n) {
     Array ks = split(k, n, loc);
@@ -682,20 +683,20 @@ Array poisson(const Array& key, const Array& lam_in, std::optional<Shape> shape,
   using Knuth = std::tuple<Array, Array, Array, Array>;  // round, count, key, log of the product
   Knuth knuth = while_loop(
       [&](const Knuth& c) {
-        return logical_and(any(greater(std::get<3>(c), negative(lam_knuth, loc), loc), {}, false, loc),
+        return logical_and(any(greater(std::get<3>(c), neg_lam_knuth, loc), {}, false, loc),
                            less(std::get<0>(c), max_iters, loc), loc);
       },
       [&](const Knuth& c) {
         auto [i, k, rng, log_prod] = c;
         std::vector<Array> ks = next_keys(rng, 2);
-        k = where(greater(log_prod, negative(lam_knuth, loc), loc), k + astype(Array(1), dtype, loc), k, loc);
+        k = where(greater(log_prod, neg_lam_knuth, loc), k + astype(Array(1), dtype, loc), k, loc);
         Array u = uniform(ks[1], s, f32, 0.0, 1.0, loc);
         return Knuth{i + astype(Array(1), i32, loc), k, ks[0], log_prod + log(u, loc)};
       },
       Knuth{astype(Array(0), i32, loc), zeros(s, dtype), key, zeros(s, f32)});
   Array from_knuth = std::get<1>(knuth) - astype(Array(1), dtype, loc);
   // PTRS: k from a transformed uniform, accepted by a squeeze or the exact log-pmf test.
-  Array log_lam = log(lam_rejection, loc);
+  Array log_lam = log(lam_rejection, loc), neg_lam_rejection = negative(lam_rejection, loc);
   Array b = 0.931f + 2.53f * sqrt(lam_rejection, loc);
   Array a = -0.059f + 0.02483f * b;
   Array inv_alpha = 1.1239f + 1.1328f / (b - 3.4f);
@@ -712,7 +713,7 @@ Array poisson(const Array& key, const Array& lam_in, std::optional<Shape> shape,
         Array v = uniform(ks[2], s, f32, 0.0, 1.0, loc);
         Array us = 0.5f - abs(u, loc);
         Array k = floor((2.0f * a / us + b) * u + lam_rejection + 0.43f, loc);
-        Array t = negative(lam_rejection, loc) + k * log_lam - lgamma(k + 1.0f, loc);
+        Array t = neg_lam_rejection + k * log_lam - lgamma(k + 1.0f, loc);
         Array s_ = log(v * inv_alpha / (a / (us * us) + b), loc);
         Array accept1 = logical_and(greater_equal(us, 0.07f, loc), less_equal(v, v_r, loc), loc);
         Array reject = logical_or(less(k, 0.0f, loc), logical_and(less(us, 0.013f, loc), greater(v, us, loc), loc), loc);

@@ -114,13 +114,18 @@ Array log_ndtr(const Array& x_in, SourceLocation loc) {
 }
 
 namespace {
+// Σ c[i] w^(n-1-i), highest power first (Horner).
+template <size_t N> Array horner(const double (&c)[N], const Array& w) {
+  Array acc = c_like(c[0], w) + zeros_like(w);
+  for (size_t i = 1; i < N; ++i) acc = acc * w + c_like(c[i], w);
+  return acc;
+}
+
 // lgamma(z) - ((z - 1/2) log z - z + log(2π)/2) for z >= 8: the Stirling series
 // Σ B_2k / (2k (2k - 1) z^(2k-1)), seven terms (the next is below 1e-15 · corr at z = 8).
 Array stirling_correction(const Array& z) {
-  const double c[] = {1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156};
-  Array w = 1.0 / (z * z), acc = c_like(c[6], z);
-  for (int k = 5; k >= 0; --k) acc = acc * w + c_like(c[k], z);
-  return acc / z;
+  const double c[] = {1.0 / 156, -691.0 / 360360, 1.0 / 1188, -1.0 / 1680, 1.0 / 1260, -1.0 / 360, 1.0 / 12};
+  return horner(c, 1.0 / (z * z)) / z;
 }
 }  // namespace
 
@@ -138,14 +143,6 @@ Array betaln(const Array& a, const Array& b, SourceLocation loc) {
   return where(less(y, c_like(8, y), loc), small, lgamma(x, loc) + diff, loc);
 }
 
-namespace {
-// Σ c[i] w^(n-1-i), highest power first (Horner).
-template <size_t N> Array horner(const double (&c)[N], const Array& w) {
-  Array acc = c_like(c[0], w) + zeros_like(w);
-  for (size_t i = 1; i < N; ++i) acc = acc * w + c_like(c[i], w);
-  return acc;
-}
-}  // namespace
 
 // Cephes' ndtri as JAX writes it: a rational function of (p - 1/2)² in the middle, of 1/z with
 // z = sqrt(-2 log p) in the tails (one pair of polynomials for z >= 8, another below).

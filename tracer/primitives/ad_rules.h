@@ -57,6 +57,17 @@ std::vector<Array> binary_jvp(std::span<const Array> x, std::span<const Array> t
                               std::span<const Array> y, Partial2 d0, Partial2 d1);
 std::vector<Array> binary_vjp(std::span<const Array> x, std::span<const Array> y,
                               std::span<const Array> ct, Partial2 d0, Partial2 d1);
+// The two as a primitive's rules, like unary_jvp<S>: `.jvp = ad::binary_jvp_rule<d0, d1>`.
+template <Partial2 D0, Partial2 D1>
+std::vector<Array> binary_jvp_rule(std::span<const Array> x, std::span<const Array> t,
+                                   std::span<const Array> y, const Params&) {
+  return binary_jvp(x, t, y, D0, D1);
+}
+template <Partial2 D0, Partial2 D1>
+std::vector<Array> binary_vjp_rule(std::span<const Array> x, std::span<const Array> y,
+                                   std::span<const Array> ct, const Params&) {
+  return binary_vjp(x, y, ct, D0, D1);
+}
 
 // For primitives JAX defines no derivative for: a clear error naming the primitive rather than
 // a silent zero.

@@ -21,12 +21,6 @@ struct Op {
 Array norm2(const Array& y, const Array& x) { return lax::add(lax::mul(x, x), lax::mul(y, y)); }
 Array d0(const Array& y, const Array& x, const Array&) { return lax::div(x, norm2(y, x)); }
 Array d1(const Array& y, const Array& x, const Array&) { return lax::div(lax::neg(y), norm2(y, x)); }
-std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
-  return ad::binary_jvp(x, t, y, d0, d1);
-}
-std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
-  return ad::binary_vjp(x, y, ct, d0, d1);
-}
 
 }  // namespace
 
@@ -38,8 +32,8 @@ const Primitive prim::kAtan2{
       return elementwise::rule("atan2", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::binary_kernel<Op>,
-    .jvp = jvp,
-    .vjp = vjp,
+    .jvp = ad::binary_jvp_rule<d0, d1>,
+    .vjp = ad::binary_vjp_rule<d0, d1>,
     .batch = elementwise::batch_rule<prim::kAtan2>,
 };
 

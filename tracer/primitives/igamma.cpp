@@ -1,6 +1,6 @@
 // tracer/primitives/igamma.cpp — `igamma`: the regularized lower incomplete gamma function
-// P(a, x), elementwise (jax.lax.igamma; the first operand is a). The algorithm of tracer/incomplete_gamma.h, the one
-// the compiled code evaluates (and JAX's).
+// P(a, x), elementwise (jax.lax.igamma; the first operand is a). The algorithm of
+// tracer/incomplete_gamma.h, the one the compiled code evaluates (and JAX's).
 #include <cmath>
 
 #include "ad_rules.h"
@@ -15,16 +15,6 @@ struct Fn {
   template <class O, class V> V operator()(O& o, V a, V x) const { return incomplete_gamma::igamma(o, a, x); }
 };
 
-// ∂P/∂a = igamma_grad_a, ∂P/∂x the density of Gamma(a, 1) (as JAX).
-constexpr auto da = incomplete_gamma_rules::da;
-constexpr auto dx = incomplete_gamma_rules::dx;
-std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
-  return ad::binary_jvp(x, t, y, da, dx);
-}
-std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
-  return ad::binary_vjp(x, y, ct, da, dx);
-}
-
 }  // namespace
 
 const Primitive prim::kIgamma{
@@ -35,8 +25,9 @@ const Primitive prim::kIgamma{
       return elementwise::rule("igamma", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::binary_kernel<elementwise::PolicyBinary<Fn>>,
-    .jvp = jvp,
-    .vjp = vjp,
+    // ∂P/∂a = igamma_grad_a, ∂P/∂x the density of Gamma(a, 1) (as JAX).
+    .jvp = ad::binary_jvp_rule<incomplete_gamma_rules::da, incomplete_gamma_rules::dx>,
+    .vjp = ad::binary_vjp_rule<incomplete_gamma_rules::da, incomplete_gamma_rules::dx>,
     .batch = elementwise::batch_rule<prim::kIgamma>,
 };
 

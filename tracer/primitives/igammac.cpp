@@ -1,6 +1,6 @@
 // tracer/primitives/igammac.cpp — `igammac`: the regularized upper incomplete gamma function
-// Q(a, x) = 1 - P(a, x), elementwise (jax.lax.igammac; the first operand is a). The algorithm of tracer/incomplete_gamma.h, the one
-// the compiled code evaluates (and JAX's).
+// Q(a, x) = 1 - P(a, x), elementwise (jax.lax.igammac; the first operand is a). The algorithm
+// of tracer/incomplete_gamma.h, the one the compiled code evaluates (and JAX's).
 #include <cmath>
 
 #include "ad_rules.h"
@@ -18,12 +18,6 @@ struct Fn {
 // The negatives of igamma's (as JAX).
 Array da(const Array& a, const Array& x, const Array& y) { return lax::neg(incomplete_gamma_rules::da(a, x, y)); }
 Array dx(const Array& a, const Array& x, const Array& y) { return lax::neg(incomplete_gamma_rules::dx(a, x, y)); }
-std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
-  return ad::binary_jvp(x, t, y, da, dx);
-}
-std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
-  return ad::binary_vjp(x, y, ct, da, dx);
-}
 
 }  // namespace
 
@@ -35,8 +29,8 @@ const Primitive prim::kIgammac{
       return elementwise::rule("igammac", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::binary_kernel<elementwise::PolicyBinary<Fn>>,
-    .jvp = jvp,
-    .vjp = vjp,
+    .jvp = ad::binary_jvp_rule<da, dx>,
+    .vjp = ad::binary_vjp_rule<da, dx>,
     .batch = elementwise::batch_rule<prim::kIgammac>,
 };
 

@@ -17,12 +17,6 @@ struct Fn {
 Array dx(const Array& n, const Array& x, const Array&) {
   return lax::bind1(prim::kPolygamma, {lax::add(n, ad::scalar_like(1.0, n)), x});
 }
-std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
-  return ad::binary_jvp(x, t, y, nullptr, dx);
-}
-std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
-  return ad::binary_vjp(x, y, ct, nullptr, dx);
-}
 
 }  // namespace
 
@@ -34,8 +28,8 @@ const Primitive prim::kPolygamma{
       return elementwise::rule("polygamma", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::binary_kernel<elementwise::PolicyBinary<Fn>>,
-    .jvp = jvp,
-    .vjp = vjp,
+    .jvp = ad::binary_jvp_rule<nullptr, dx>,
+    .vjp = ad::binary_vjp_rule<nullptr, dx>,
     .batch = elementwise::batch_rule<prim::kPolygamma>,
 };
 

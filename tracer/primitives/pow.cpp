@@ -65,12 +65,6 @@ Array d0(const Array& x0, const Array& x1, const Array&) {
 Array d1(const Array& x0, const Array&, const Array& y) {
   return lax::mul(y, lax::log(lax::select(lax::eq(x0, ad::scalar_like(0, x0)), ad::scalar_like(1, x0), x0)));
 }
-std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
-  return ad::binary_jvp(x, t, y, d0, d1);
-}
-std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
-  return ad::binary_vjp(x, y, ct, d0, d1);
-}
 
 }  // namespace
 
@@ -82,8 +76,8 @@ const Primitive prim::kPow{
       return elementwise::rule("pow", in, elementwise::Accepts::kNumeric, false);
     },
     .eager = elementwise::binary_kernel<Op>,
-    .jvp = jvp,
-    .vjp = vjp,
+    .jvp = ad::binary_jvp_rule<d0, d1>,
+    .vjp = ad::binary_vjp_rule<d0, d1>,
     .batch = elementwise::batch_rule<prim::kPow>,
 };
 

@@ -32,12 +32,6 @@ Array d1(const Array& x0, const Array& x1, const Array&) {
   Array q = lax::div(x0, x1);
   return lax::neg(lax::mul(lax::sign(q), lax::floor(lax::abs(q))));
 }
-std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
-  return ad::binary_jvp(x, t, y, d0, d1);
-}
-std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
-  return ad::binary_vjp(x, y, ct, d0, d1);
-}
 
 }  // namespace
 
@@ -49,8 +43,8 @@ const Primitive prim::kRem{
       return elementwise::rule("rem", in, elementwise::Accepts::kRealNumeric, false);
     },
     .eager = elementwise::binary_kernel<Op>,
-    .jvp = jvp,
-    .vjp = vjp,
+    .jvp = ad::binary_jvp_rule<d0, d1>,
+    .vjp = ad::binary_vjp_rule<d0, d1>,
     .batch = elementwise::batch_rule<prim::kRem>,
 };
 

@@ -19,12 +19,6 @@ Array dx(const Array& x, const Array&, const Array& y) { return lax::full(detail
 Array dq(const Array& x, const Array& q, const Array&) {
   return lax::neg(lax::mul(x, lax::bind1(prim::kZeta, {lax::add(x, ad::scalar_like(1.0, x)), q})));
 }
-std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
-  return ad::binary_jvp(x, t, y, dx, dq);
-}
-std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params&) {
-  return ad::binary_vjp(x, y, ct, dx, dq);
-}
 
 }  // namespace
 
@@ -36,8 +30,8 @@ const Primitive prim::kZeta{
       return elementwise::rule("zeta", in, elementwise::Accepts::kFloat, false);
     },
     .eager = elementwise::binary_kernel<elementwise::PolicyBinary<Fn>>,
-    .jvp = jvp,
-    .vjp = vjp,
+    .jvp = ad::binary_jvp_rule<dx, dq>,
+    .vjp = ad::binary_vjp_rule<dx, dq>,
     .batch = elementwise::batch_rule<prim::kZeta>,
 };
 
