@@ -14,9 +14,7 @@ namespace strata {
 namespace {
 
 // A weak 0-d constant of x's dtype (so that a weak f32 input stays weak f32).
-Array lit_like(const Array& x, double v, const SourceLocation& loc) {
-  return api::convert(Array(v), {api::aval(x, "nn").dtype, true}, loc);
-}
+Array lit_like(const Array& x, double v, const SourceLocation& loc) { return api::weak_scalar_like(v, x, "nn", loc); }
 
 // The number of elements reduced over `axes` of x.
 int64_t reduced_count(const Array& x, const Axes& axes, std::string_view op) {

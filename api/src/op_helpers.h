@@ -47,6 +47,12 @@ Array slice_along(const Array& x, int axis, int64_t start, std::optional<int64_t
 // The shape-matched operand: broadcast unless it is 0-d.
 Array match_shape(const Array& x, const Shape& shape, const SourceLocation& loc);
 
+// `v` as a weak 0-d constant of x's dtype, so a constant never promotes x (a weak f64 would
+// turn an f32 or f16 operand into f64).
+inline Array weak_scalar_like(double v, const Array& x, std::string_view op, const SourceLocation& loc) {
+  return convert(Array(v), {aval(x, op).dtype, true}, loc);
+}
+
 // Promotes integers and bools to a float type (weak stays weak), for exp, log, divide, ….
 Array to_inexact(const Array& x, std::string_view op, const SourceLocation& loc);
 

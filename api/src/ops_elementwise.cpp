@@ -219,10 +219,6 @@ Array angle(const Array& x, SourceLocation loc) {
 
 // ---- Composites of the ops above (jnp's definitions) ----
 namespace {
-// `v` as a weak scalar of x's dtype (a weak f64 would turn an f32 operand into f64).
-Array lit_like(double v, const Array& x, std::string_view op, const SourceLocation& loc) {
-  return api::convert(Array(v), {api::aval(x, op).dtype, true}, loc);
-}
 std::pair<Array, Array> promote_inexact(std::string_view op, const Array& a, const Array& b,
                                         const SourceLocation& loc) {
   auto [x, y] = promote_binary(op, a, b, loc);
@@ -232,21 +228,21 @@ std::pair<Array, Array> promote_inexact(std::string_view op, const Array& a, con
 
 Array log2(const Array& x, SourceLocation loc) {
   Array y = api::to_inexact(x, "log2", loc);
-  return divide(log(y, loc), lit_like(M_LN2, y, "log2", loc), loc);
+  return divide(log(y, loc), api::weak_scalar_like(M_LN2, y, "log2", loc), loc);
 }
 Array log10(const Array& x, SourceLocation loc) {
   Array y = api::to_inexact(x, "log10", loc);
-  return divide(log(y, loc), lit_like(M_LN10, y, "log10", loc), loc);
+  return divide(log(y, loc), api::weak_scalar_like(M_LN10, y, "log10", loc), loc);
 }
 Array hypot(const Array& a, const Array& b, SourceLocation loc) {
   auto [x, y] = promote_inexact("hypot", a, b, loc);
   Array ax = abs(x, loc), ay = abs(y, loc);
-  Array inf = lit_like(INFINITY, ax, "hypot", loc), one = lit_like(1, ax, "hypot", loc);
+  Array inf = api::weak_scalar_like(INFINITY, ax, "hypot", loc), one = api::weak_scalar_like(1, ax, "hypot", loc);
   // Either operand infinite: inf, even when the other is nan (as C's hypot and jnp).
   Array any_inf = logical_or(equal(ax, inf, loc), equal(ay, inf, loc), loc);
   Array hi = maximum(ax, ay, loc), lo = minimum(ax, ay, loc);
   // Scaled by the larger magnitude, so that squaring neither overflows nor underflows.
-  Array safe = where(equal(hi, lit_like(0, hi, "hypot", loc), loc), one, hi, loc);
+  Array safe = where(equal(hi, api::weak_scalar_like(0, hi, "hypot", loc), loc), one, hi, loc);
   Array q = divide(lo, safe, loc);
   Array r = multiply(hi, sqrt(add(one, multiply(q, q, loc), loc), loc), loc);
   return where(any_inf, inf, r, loc);
@@ -264,13 +260,13 @@ Array logaddexp(const Array& a, const Array& b, SourceLocation loc) {
 }
 Array sinc(const Array& x, SourceLocation loc) {
   Array y = api::to_inexact(x, "sinc", loc);
-  Array pix = multiply(lit_like(M_PI, y, "sinc", loc), y, loc);
-  Array zero = equal(y, lit_like(0, y, "sinc", loc), loc);
-  Array one = lit_like(1, y, "sinc", loc);
+  Array pix = multiply(api::weak_scalar_like(M_PI, y, "sinc", loc), y, loc);
+  Array zero = equal(y, api::weak_scalar_like(0, y, "sinc", loc), loc);
+  Array one = api::weak_scalar_like(1, y, "sinc", loc);
   Array safe = where(zero, one, pix, loc);
   // At 0 the Maclaurin polynomial 1 - (pi x)^2/6: 1, with the derivatives of sinc at 0 (0, then
   // -pi^2/3), as jnp's custom rule gives.
-  Array taylor = subtract(one, divide(multiply(pix, pix, loc), lit_like(6, y, "sinc", loc), loc), loc);
+  Array taylor = subtract(one, divide(multiply(pix, pix, loc), api::weak_scalar_like(6, y, "sinc", loc), loc), loc);
   return where(zero, taylor, divide(sin(safe, loc), safe, loc), loc);
 }
 

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <source_location>
+#include <string>
 #include <vector>
 
 #include "strata/array.h"
@@ -245,6 +246,35 @@ Array leaky_relu(const Array& x, double negative_slope = 1e-2, SourceLocation lo
 Array celu(const Array& x, double alpha = 1.0, SourceLocation loc = SourceLocation::current());
 // Gated linear unit: x's halves a, b along `axis` (even size) give a · sigmoid(b).
 Array glu(const Array& x, int axis = -1, SourceLocation loc = SourceLocation::current());
+// More of jax.nn's activations (nn_activations.cpp), each as JAX computes it:
+// min(max(x, 0), 6) with derivative 0 at 0 and 6 (as jax.nn.relu6's custom JVP); relu6(x + 3) / 6;
+// x · hard_sigmoid(x) (hard_swish is the same); -1 below -1, 1 above 1, x between (derivative 1
+// at ±1, as JAX's where); -softplus(-x); scale · elu(x, alpha) with SELU's constants;
+// x · tanh(softplus(x)); x / (|x| + 1); (x + sqrt(x² + b)) / 2; 0 / (x+1)²/4 / x on
+// (-inf, -1] / (-1, 1) / [1, inf); 0.5 · clip(x + 1, 0, 2); log(1 - exp(-x)) for x >= 0 (by
+// log(-expm1(-x)) below log 2, log1p(-exp(-x)) above, derivative 1 / expm1(x)).
+Array relu6(const Array& x, SourceLocation loc = SourceLocation::current());
+Array hard_sigmoid(const Array& x, SourceLocation loc = SourceLocation::current());
+Array hard_silu(const Array& x, SourceLocation loc = SourceLocation::current());
+Array hard_swish(const Array& x, SourceLocation loc = SourceLocation::current());
+Array hard_tanh(const Array& x, SourceLocation loc = SourceLocation::current());
+Array log_sigmoid(const Array& x, SourceLocation loc = SourceLocation::current());
+Array selu(const Array& x, SourceLocation loc = SourceLocation::current());
+Array mish(const Array& x, SourceLocation loc = SourceLocation::current());
+Array soft_sign(const Array& x, SourceLocation loc = SourceLocation::current());
+Array squareplus(const Array& x, double b = 4.0, SourceLocation loc = SourceLocation::current());
+Array sparse_plus(const Array& x, SourceLocation loc = SourceLocation::current());
+Array sparse_sigmoid(const Array& x, SourceLocation loc = SourceLocation::current());
+Array log1mexp(const Array& x, SourceLocation loc = SourceLocation::current());
+// jax.nn.logmeanexp: logsumexp(x) - log(n) over `axes` (all when empty), n the count reduced.
+Array logmeanexp(const Array& x, Axes axes = {}, bool keepdims = false, SourceLocation loc = SourceLocation::current());
+// jax.nn.standardize: (x - mean) · rsqrt(variance + epsilon) over `axes` (the last by
+// default); mean and variance are computed unless given (they broadcast against x with the
+// reduced axes kept). algorithm "fast" (JAX's default): mean(x²) - mean², clipped at 0;
+// "stable": mean((x - mean)²).
+Array standardize(const Array& x, Axes axes = -1, const std::optional<Array>& mean = std::nullopt,
+                  const std::optional<Array>& variance = std::nullopt, double epsilon = 1e-5,
+                  const std::string& algorithm = "fast", SourceLocation loc = SourceLocation::current());
 // Variance (and its square root) over `axes` (all when empty), dividing by N - ddof, as
 // jnp.var / jnp.std (integers promote to a float type).
 Array var(const Array& x, Axes axes = {}, int ddof = 0, bool keepdims = false,
