@@ -1,4 +1,5 @@
-// Cumulative ops: cumsum, cumprod, cummax, cummin, cumlogsumexp; sort, argsort, top_k (sorting.h).
+// Cumulative ops: cumsum, cumprod, cummax, cummin, cumlogsumexp; sort, argsort, top_k, lexsort,
+// partition, argpartition, sort_complex (sorting.h).
 #include "op_helpers.h"
 #include "strata/sorting.h"
 #include "strata/composites.h"
@@ -121,6 +122,72 @@ std::pair<Array, Array> top_k(const Array& x, int64_t k, SourceLocation loc) {
   IntList start(av.shape.size(), 0), limit(av.shape.begin(), av.shape.end()), strides(av.shape.size(), 1);
   limit[axis] = k;
   return {lax::slice(r[0], start, limit, strides, loc), lax::slice(r[1], start, limit, strides, loc)};
+}
+
+Array lexsort(const std::vector<Array>& keys, int axis, SourceLocation loc) {
+  if (keys.empty()) throw ValueError("lexsort: expects at least one key");
+  const AbstractValue& av = api::aval(keys[0], "lexsort");
+  for (const Array& k : keys)
+    if (api::aval(k, "lexsort").shape != av.shape)
+      throw ShapeError("lexsort: the keys must have one shape, but got " + av.str() + " and " + api::aval(k, "lexsort").str());
+  if (av.shape.empty()) throw ValueError("lexsort: expects keys of rank >= 1, but got " + av.str());
+  int a = api::normalize_axis("lexsort", axis, av);
+  std::vector<Array> ops;
+  for (auto k = keys.rbegin(); k != keys.rend(); ++k) {
+    if (is_complex(k->dtype())) {
+      ops.push_back(real(*k, loc));
+      ops.push_back(imag(*k, loc));
+    } else {
+      ops.push_back(*k);
+    }
+  }
+  int64_t num_keys = static_cast<int64_t>(ops.size());
+  ops.push_back(iota_like(keys[0], a, loc));
+  return lax::bind(prim::kSort, ops, Params{{"dimension", int64_t{a}}, {"is_stable", true}, {"num_keys", num_keys}}, loc).back();
+}
+
+namespace {
+
+// x, its axis and kth checked for partition/argpartition (kth negative from the end).
+std::pair<int, int64_t> partition_axis(std::string_view op, const Array& x, int64_t kth, int axis) {
+  const AbstractValue& av = api::aval(x, op);
+  if (av.shape.empty()) throw ValueError(std::string(op) + ": expects an array of rank >= 1, but got " + av.str());
+  if (is_complex(av.dtype)) throw DTypeError(std::string(op) + ": complex values are not supported (as in JAX), got " + av.str());
+  int a = api::normalize_axis(op, axis, av);
+  int64_t n = av.shape[static_cast<size_t>(a)];
+  if (kth < -n || kth >= n)
+    throw ValueError(std::string(op) + ": kth = " + std::to_string(kth) + " is out of range for axis " + std::to_string(axis) +
+                     " of " + av.str());
+  return {a, kth < 0 ? kth + n : kth};
+}
+
+}  // namespace
+
+Array partition(const Array& x, int64_t kth, int axis, SourceLocation loc) {
+  auto [a, k] = partition_axis("partition", x, kth, axis);
+  Array s = sort_by(x, {}, a, loc)[0];
+  Array bottom = api::slice_along(s, a, 0, k + 1, 1, loc);
+  Array top = rev(api::slice_along(s, a, k + 1, std::nullopt, 1, loc), a, loc);
+  return concatenate({bottom, top}, a, loc);
+}
+
+// The stable ascending rank of each element says whether it is among the kth+1 smallest; a
+// second stable sort keyed by (rank for those, n + position for the rest) lays out the bottom
+// by value and the rest by position, as JAX's two top_k calls do.
+Array argpartition(const Array& x, int64_t kth, int axis, SourceLocation loc) {
+  auto [a, k] = partition_axis("argpartition", x, kth, axis);
+  const int64_t n = x.shape()[static_cast<size_t>(a)];
+  Array idx = iota_like(x, a, loc);
+  Array order = sort_with_indices(x, a, false, loc)[1];
+  Array rank = sort_by(order, {idx}, a, loc)[1];
+  Array key = where(less_equal(rank, astype(Array(k), i32), loc), rank, idx + astype(Array(n), i32), loc);
+  return sort_by(key, {idx}, a, loc)[1];
+}
+
+Array sort_complex(const Array& x, SourceLocation loc) {
+  Array y = api::to_inexact(x, "sort_complex", loc);  // integers as strata's default float (f32)
+  DType t = is_complex(y.dtype()) ? y.dtype() : (y.dtype() == DType::f64 ? c128 : c64);
+  return sort(astype(y, t, loc), -1, false, loc);
 }
 
 }  // namespace strata

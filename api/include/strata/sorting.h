@@ -1,5 +1,6 @@
 // strata/sorting.h — cumulative ops (jax.lax.cumsum, cumprod, cummax, cummin, cumlogsumexp;
-// jnp.cumsum's flattening when no axis is given); sort, argsort, top_k.
+// jnp.cumsum's flattening when no axis is given); sort, argsort, top_k, lexsort, partition,
+// argpartition, sort_complex.
 #pragma once
 
 #include <optional>
@@ -44,5 +45,17 @@ Array argsort(const Array& x, std::optional<int> axis = -1, bool descending = fa
 // jax.lax.top_k along the last axis: the k largest values (nan counts as largest), in
 // descending order, and their i32 indices (the first of equal values first). Built on sort.
 std::pair<Array, Array> top_k(const Array& x, int64_t k, SourceLocation loc = SourceLocation::current());
+
+// jnp.lexsort: the indices (i32) that sort along `axis` by the last key, ties broken by the one
+// before it, and so on (the keys of one shape; complex keys by real, then imaginary part).
+Array lexsort(const std::vector<Array>& keys, int axis = -1, SourceLocation loc = SourceLocation::current());
+// jnp.partition / argpartition: along `axis`, the kth+1 smallest elements first (ascending, the
+// kth in its sorted place), then the rest. As JAX lays them out: partition gives the rest in
+// descending order, argpartition the rest's indices in increasing index order. NaNs sort last
+// (they are among the largest). Complex values are refused, as JAX.
+Array partition(const Array& x, int64_t kth, int axis = -1, SourceLocation loc = SourceLocation::current());
+Array argpartition(const Array& x, int64_t kth, int axis = -1, SourceLocation loc = SourceLocation::current());
+// jnp.sort_complex: sorted along the last axis by real, then imaginary part, as a complex array.
+Array sort_complex(const Array& x, SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata
