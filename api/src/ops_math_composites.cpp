@@ -259,16 +259,32 @@ Array unwrap(const Array& p_in, std::optional<double> discont, int axis, double 
   return p + concatenate({zeros(first, p.dtype()), cumsum(correct, ax, false, loc)}, ax, loc);
 }
 
-Array cumulative_sum(const Array& x, std::optional<int> axis, bool include_initial, SourceLocation loc) {
-  const AbstractValue& xv = api::aval(x, "cumulative_sum");
+namespace {
+
+// jnp.cumulative_sum / cumulative_prod: `scan` along the axis (required unless x is 1-d), with
+// the identity `initial` in front when include_initial.
+template <class Scan>
+Array cumulative(std::string_view op, Scan scan, double initial, const Array& x, std::optional<int> axis,
+                 bool include_initial, const SourceLocation& loc) {
+  const AbstractValue& xv = api::aval(x, op);
   if (!axis && xv.shape.size() != 1)
-    throw ValueError("cumulative_sum: expects an axis for an array of rank other than 1, but got " + xv.str());
-  int ax = api::normalize_axis("cumulative_sum", axis.value_or(0), xv);
-  Array c = cumsum(x, ax, false, loc);
+    throw ValueError(std::string(op) + ": expects an axis for an array of rank other than 1, but got " + xv.str());
+  int ax = api::normalize_axis(op, axis.value_or(0), xv);
+  Array c = scan(x, ax, false, loc);
   if (!include_initial) return c;
-  Shape first = api::aval(c, "cumulative_sum").shape;
+  Shape first = api::aval(c, op).shape;
   first[static_cast<size_t>(ax)] = 1;
-  return concatenate({zeros(first, c.dtype()), c}, ax, loc);
+  return concatenate({full(first, initial, c.dtype()), c}, ax, loc);
+}
+
+}  // namespace
+
+Array cumulative_sum(const Array& x, std::optional<int> axis, bool include_initial, SourceLocation loc) {
+  return cumulative("cumulative_sum", cumsum, 0, x, axis, include_initial, loc);
+}
+
+Array cumulative_prod(const Array& x, std::optional<int> axis, bool include_initial, SourceLocation loc) {
+  return cumulative("cumulative_prod", cumprod, 1, x, axis, include_initial, loc);
 }
 
 Array atleast_1d(const Array& x, SourceLocation loc) {

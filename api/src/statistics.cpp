@@ -212,4 +212,40 @@ Array allclose(const Array& a, const Array& b, double rtol, double atol, bool eq
   return all(isclose(a, b, rtol, atol, equal_nan, loc), {}, false, loc);
 }
 
+namespace {
+
+// x with its NaNs replaced by `v` (integers and bools have none).
+Array nan_to(const Array& x, double v, std::string_view op, const SourceLocation& loc) {
+  DType t = api::aval(x, op).dtype;
+  if (!is_floating(t) && !is_complex(t)) return x;
+  return where(isnan(x, loc), api::weak_scalar_like(v, x, op, loc), x, loc);
+}
+
+Array nanarg(bool largest, const Array& x, std::optional<int> axis, bool keepdims, const SourceLocation& loc) {
+  const char* op = largest ? "nanargmax" : "nanargmin";
+  DType t = api::aval(x, op).dtype;
+  if (!is_floating(t)) return largest ? argmax(x, axis, keepdims, loc) : argmin(x, axis, keepdims, loc);
+  Array nan = isnan(x, loc);
+  Array filled = where(nan, api::weak_scalar_like(largest ? -INFINITY : INFINITY, x, op, loc), x, loc);
+  Array r = largest ? argmax(filled, axis, keepdims, loc) : argmin(filled, axis, keepdims, loc);
+  Array none = axis ? all(nan, *axis, keepdims, loc) : all(nan, {}, false, loc);
+  if (!axis && keepdims) none = reshape(none, r.shape(), loc);
+  return where(none, astype(Array(-1), r.dtype(), loc), r, loc);
+}
+
+}  // namespace
+
+Array nancumsum(const Array& x, std::optional<int> axis, SourceLocation loc) {
+  return cumsum(nan_to(x, 0, "nancumsum", loc), axis, false, loc);
+}
+Array nancumprod(const Array& x, std::optional<int> axis, SourceLocation loc) {
+  return cumprod(nan_to(x, 1, "nancumprod", loc), axis, false, loc);
+}
+Array nanargmax(const Array& x, std::optional<int> axis, bool keepdims, SourceLocation loc) {
+  return nanarg(true, x, axis, keepdims, loc);
+}
+Array nanargmin(const Array& x, std::optional<int> axis, bool keepdims, SourceLocation loc) {
+  return nanarg(false, x, axis, keepdims, loc);
+}
+
 }  // namespace strata

@@ -185,6 +185,10 @@ Array unwrap(const Array& p, std::optional<double> discont = std::nullopt, int a
 // include_initial.
 Array cumulative_sum(const Array& x, std::optional<int> axis = std::nullopt, bool include_initial = false,
                      SourceLocation loc = SourceLocation::current());
+// jnp.cumulative_prod: cumprod along `axis` (required when x is not 1-d), with a leading 1 when
+// include_initial.
+Array cumulative_prod(const Array& x, std::optional<int> axis = std::nullopt, bool include_initial = false,
+                      SourceLocation loc = SourceLocation::current());
 // At least 1, 2, 3 dimensions (NumPy's placement of the new ones).
 Array atleast_1d(const Array& x, SourceLocation loc = SourceLocation::current());
 Array atleast_2d(const Array& x, SourceLocation loc = SourceLocation::current());
@@ -214,9 +218,85 @@ Array vander(const Array& x, std::optional<int64_t> n = std::nullopt, bool incre
 Array polyder(const Array& p, int m = 1, SourceLocation loc = SourceLocation::current());
 Array polyint(const Array& p, int m = 1, double k = 0.0, SourceLocation loc = SourceLocation::current());
 Array polyfit(const Array& x, const Array& y, int deg, SourceLocation loc = SourceLocation::current());
+// Polynomial arithmetic (ops_polynomials.cpp), as jax.numpy: the sum and difference (aligned at
+// the lowest power, along axis 0), the product (a full convolution of 1-d coefficient arrays;
+// floats), the quotient and remainder of long division (the remainder keeps u's length, as
+// JAX's), the coefficients of the monic polynomial with the given roots (or a square matrix's
+// eigenvalues), and the roots (the companion matrix's eigenvalues, complex, in no set order).
+// roots strips leading zero coefficients, so its input must be concrete; with strip_zeros
+// false it traces, and the roots the leading zeros stand for are NaN.
+Array polyadd(const Array& a1, const Array& a2, SourceLocation loc = SourceLocation::current());
+Array polysub(const Array& a1, const Array& a2, SourceLocation loc = SourceLocation::current());
+Array polymul(const Array& a1, const Array& a2, SourceLocation loc = SourceLocation::current());
+std::pair<Array, Array> polydiv(const Array& u, const Array& v, SourceLocation loc = SourceLocation::current());
+Array poly(const Array& roots, SourceLocation loc = SourceLocation::current());
+Array roots(const Array& p, bool strip_zeros = true, SourceLocation loc = SourceLocation::current());
 // True (0-d bool) when a and b have one shape and equal elements (NaNs equal with equal_nan).
 Array array_equal(const Array& a, const Array& b, bool equal_nan = false, SourceLocation loc = SourceLocation::current());
 // The arrays broadcast to their common shape.
 std::vector<Array> broadcast_arrays(const std::vector<Array>& xs, SourceLocation loc = SourceLocation::current());
+
+// ---- Calculus on samples (ops_calculus.cpp) ----
+// jnp.trapezoid: the integral of y along `axis` by the trapezoidal rule, at sample points x
+// (1-d of the axis' length, or of y's shape) or spaced dx apart.
+Array trapezoid(const Array& y, const std::optional<Array>& x = std::nullopt, double dx = 1.0, int axis = -1,
+                SourceLocation loc = SourceLocation::current());
+// jnp.gradient: the derivative of sampled f along each of `axes` (all by default), by central
+// differences inside and one-sided ones at the edges (each axis needs 2 samples or more).
+// `spacing`: none (1), one for every axis, or one per axis — a 0-d step or the 1-d coordinates
+// of the samples (non-uniform spacing: second-order differences as NumPy's).
+std::vector<Array> gradient(const Array& f, const std::vector<Array>& spacing = {}, Axes axes = {},
+                            SourceLocation loc = SourceLocation::current());
+// jnp.ediff1d: the differences of the flattened x, with to_begin / to_end joined at the ends.
+Array ediff1d(const Array& x, const std::optional<Array>& to_end = std::nullopt,
+              const std::optional<Array>& to_begin = std::nullopt, SourceLocation loc = SourceLocation::current());
+
+// ---- Splitting, arranging, selecting, bits (ops_arrangement.cpp), as jax.numpy ----
+// np.array_split: `sections` parts along `axis`, the first size % sections one longer; hsplit
+// (axis 1, or 0 for 1-d), vsplit (axis 0), dsplit (axis 2) into equal parts; unstack: the
+// slices along `axis`; permute_dims: transpose.
+std::vector<Array> array_split(const Array& x, int64_t sections, int axis = 0, SourceLocation loc = SourceLocation::current());
+std::vector<Array> hsplit(const Array& x, int64_t sections, SourceLocation loc = SourceLocation::current());
+std::vector<Array> vsplit(const Array& x, int64_t sections, SourceLocation loc = SourceLocation::current());
+std::vector<Array> dsplit(const Array& x, int64_t sections, SourceLocation loc = SourceLocation::current());
+std::vector<Array> unstack(const Array& x, int axis = 0, SourceLocation loc = SourceLocation::current());
+Array permute_dims(const Array& x, const std::vector<int>& axes, SourceLocation loc = SourceLocation::current());
+// The square matrix with the flattened v on diagonal k; the diagonal's indices (ndim copies of
+// 0..n-1, i32) of an n^ndim array, or of a given square one; a with its main diagonal set to
+// val (a scalar, or values repeated to the diagonal's length; beyond 2-d all sizes equal).
+Array diagflat(const Array& v, int64_t k = 0, SourceLocation loc = SourceLocation::current());
+std::vector<Array> diag_indices(int64_t n, int ndim = 2);
+std::vector<Array> diag_indices_from(const Array& x);
+Array fill_diagonal(const Array& a, const Array& val, SourceLocation loc = SourceLocation::current());
+// A 1-d x without its leading ("f"), trailing ("b") or both ("fb") zeros; x must be concrete.
+Array trim_zeros(const Array& x, const std::string& trim = "fb", SourceLocation loc = SourceLocation::current());
+// Matrix-vector and vector-matrix products over stacks (jnp.matvec, jnp.vecmat: v conjugated).
+Array matvec(const Array& a, const Array& v, SourceLocation loc = SourceLocation::current());
+Array vecmat(const Array& v, const Array& a, SourceLocation loc = SourceLocation::current());
+// jnp.choose: choices[a[i]][i] with everything broadcast together; mode "raise" (a concrete a,
+// ValueError when out of range), "wrap" or "clip".
+Array choose(const Array& a, const std::vector<Array>& choices, const std::string& mode = "raise",
+             SourceLocation loc = SourceLocation::current());
+// jnp.compress: the slices along `axis` (of the flattened a without one) where the 1-d
+// condition holds; jnp.extract: the elements of a where condition holds. Without `size` the
+// condition must be concrete; with it, the first `size` selected, then fill_value.
+Array compress(const Array& condition, const Array& a, std::optional<int> axis = std::nullopt,
+               std::optional<int64_t> size = std::nullopt, const Array& fill_value = Array(0),
+               SourceLocation loc = SourceLocation::current());
+Array extract(const Array& condition, const Array& a, std::optional<int64_t> size = std::nullopt,
+              const Array& fill_value = Array(0), SourceLocation loc = SourceLocation::current());
+// jnp.put_along_axis(inplace=False): x with values written at `indices` along `axis` (of x's
+// rank; flattened x without an axis); values broadcast to the indices; negative indices count
+// from the end, indices out of range are dropped.
+Array put_along_axis(const Array& x, const Array& indices, const Array& values, std::optional<int> axis,
+                     SourceLocation loc = SourceLocation::current());
+// Bits of non-zero elements packed 8 to a u8 along `axis` (flattened without one), "big" or
+// "little" bit order, zero-padded; unpackbits: u8 values to their bits (count: cut or pad).
+Array packbits(const Array& x, std::optional<int> axis = std::nullopt, const std::string& bitorder = "big",
+               SourceLocation loc = SourceLocation::current());
+Array unpackbits(const Array& x, std::optional<int> axis = std::nullopt, std::optional<int64_t> count = std::nullopt,
+                 const std::string& bitorder = "big", SourceLocation loc = SourceLocation::current());
+// The distance from x to the next representable float away from zero (jnp.spacing).
+Array spacing(const Array& x, SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata

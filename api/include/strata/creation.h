@@ -2,6 +2,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <vector>
 
 #include "strata/array.h"
@@ -48,5 +49,23 @@ Array arange(int64_t stop, DType dtype = i32);
 Array linspace(double start, double stop, int64_t num, DType dtype = f32);
 // An n×m matrix with ones on diagonal k (m defaults to n).
 Array eye(int64_t n, int64_t m = -1, int64_t k = 0, DType dtype = f32);
+// jnp.linspace with endpoint: without it, num values from start up to (not including) stop.
+Array linspace(double start, double stop, int64_t num, bool endpoint, DType dtype = f32);
+// jnp.logspace: base^linspace(start, stop, num, endpoint); jnp.geomspace: num values from start
+// to stop in geometric progression (both of one sign, neither 0: ValueError otherwise).
+Array logspace(double start, double stop, int64_t num = 50, bool endpoint = true, double base = 10.0, DType dtype = f32);
+Array geomspace(double start, double stop, int64_t num = 50, bool endpoint = true, DType dtype = f32);
+// x's shape (or `shape`) filled with `value`, of x's dtype unless one is given (jnp.full_like).
+Array full_like(const Array& x, double value, std::optional<DType> dtype = std::nullopt,
+                std::optional<Shape> shape = std::nullopt);
+// jnp.tri: an n×m matrix (m defaults to n) of ones on and below diagonal k, zeros above.
+Array tri(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0, DType dtype = f32);
+// Window functions of length m (jnp.bartlett, blackman, hamming, hanning, kaiser with shape
+// parameter beta), symmetric, as NumPy defines them; [1] for m = 1, empty for m <= 0.
+Array bartlett(int64_t m, DType dtype = f32);
+Array blackman(int64_t m, DType dtype = f32);
+Array hamming(int64_t m, DType dtype = f32);
+Array hanning(int64_t m, DType dtype = f32);
+Array kaiser(int64_t m, double beta, DType dtype = f32);
 
 }  // namespace strata

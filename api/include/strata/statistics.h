@@ -52,6 +52,16 @@ Array nanvar(const Array& x, Axes axes = {}, int ddof = 0, bool keepdims = false
 Array nanstd(const Array& x, Axes axes = {}, int ddof = 0, bool keepdims = false,
              SourceLocation loc = SourceLocation::current());
 
+// jnp.nancumsum / nancumprod: cumsum / cumprod with NaNs counted as 0 / 1 (over the flattened
+// array when no axis is given); jnp.nanargmax / nanargmin: argmax / argmin ignoring NaNs, -1
+// for a slice of NaNs only.
+Array nancumsum(const Array& x, std::optional<int> axis = std::nullopt, SourceLocation loc = SourceLocation::current());
+Array nancumprod(const Array& x, std::optional<int> axis = std::nullopt, SourceLocation loc = SourceLocation::current());
+Array nanargmax(const Array& x, std::optional<int> axis = std::nullopt, bool keepdims = false,
+                SourceLocation loc = SourceLocation::current());
+Array nanargmin(const Array& x, std::optional<int> axis = std::nullopt, bool keepdims = false,
+                SourceLocation loc = SourceLocation::current());
+
 // Elementwise tests (bool): NaN (of either part of a complex number), ±inf, +inf, -inf. Integers
 // and bools are never either.
 Array isnan(const Array& x, SourceLocation loc = SourceLocation::current());
