@@ -1,8 +1,11 @@
 // The dtype table and JAX's promotion lattice.
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <string>
 
 #include "strata/dtype.h"
+#include "strata/errors.h"
 #include "strata/shape.h"
 
 namespace strata {
@@ -146,6 +149,43 @@ std::string shape_string(const Shape& shape) {
 
 std::string type_string(DType dtype, const Shape& shape) {
   return std::string(short_name(dtype)) + shape_string(shape);
+}
+
+FInfo finfo(DType t) {
+  DType r = real_dtype(t);
+  auto make = [&](int bits, int nmant, int nexp, int precision) {
+    FInfo f{};
+    f.dtype = r;
+    f.bits = bits;
+    f.nmant = nmant;
+    f.nexp = nexp;
+    f.maxexp = 1 << (nexp - 1);
+    f.minexp = 2 - f.maxexp;
+    f.precision = precision;
+    f.eps = std::ldexp(1.0, -nmant);
+    f.epsneg = std::ldexp(1.0, -nmant - 1);
+    f.max = std::ldexp(2.0 - f.eps, f.maxexp - 1);
+    f.min = -f.max;
+    f.tiny = f.smallest_normal = std::ldexp(1.0, f.minexp);
+    f.smallest_subnormal = std::ldexp(1.0, f.minexp - nmant);
+    f.resolution = std::pow(10.0, -precision);
+    return f;
+  };
+  switch (r) {
+    case DType::bf16: return make(16, 7, 8, 2);
+    case DType::f16: return make(16, 10, 5, 3);
+    case DType::f32: return make(32, 23, 8, 6);
+    case DType::f64: return make(64, 52, 11, 15);
+    default: throw DTypeError("finfo: expects a floating-point or complex dtype, but got " + std::string(long_name(t)));
+  }
+}
+
+IInfo iinfo(DType t) {
+  if (!is_integer(t)) throw DTypeError("iinfo: expects an integer dtype, but got " + std::string(long_name(t)));
+  int bits = static_cast<int>(itemsize(t) * 8);
+  if (is_unsigned_integer(t)) return {t, bits, 0, bits == 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1};
+  return {t, bits, bits == 64 ? INT64_MIN : -(int64_t{1} << (bits - 1)),
+          bits == 64 ? static_cast<uint64_t>(INT64_MAX) : (uint64_t{1} << (bits - 1)) - 1};
 }
 
 }  // namespace strata

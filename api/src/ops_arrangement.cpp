@@ -1,6 +1,7 @@
 // More of jax.numpy's array-arranging functions (composites.h): array_split and the h/v/d
 // splits, unstack, permute_dims, diagflat, diag_indices, fill_diagonal, trim_zeros, matvec,
-// vecmat, choose, compress, extract, put_along_axis, packbits, unpackbits, spacing.
+// vecmat, choose, compress, extract, put_along_axis, packbits, unpackbits, spacing, delete_,
+// insert, indices, ix_, block.
 #include <algorithm>
 
 #include "op_helpers.h"
@@ -303,6 +304,157 @@ Array spacing(const Array& x, SourceLocation loc) {
   Array r = subtract(nextafter(y, copysign(inf, y, loc), loc), y, loc);
   Array tiny = copysign(nextafter(zeros({}, y.dtype()), astype(Array(1), y.dtype()), loc), y, loc);
   return where(equal(r, api::weak_scalar_like(0, y, "spacing", loc), loc), tiny, r, loc);
+}
+
+namespace {
+
+// x (flattened without an axis) and the normalised axis.
+std::pair<Array, int> along_axis(std::string_view op, const Array& x, std::optional<int> axis, const SourceLocation& loc) {
+  if (!axis) return {ravel(x, loc), 0};
+  const AbstractValue& av = api::aval(x, op);
+  if (av.shape.empty()) throw ValueError(std::string(op) + ": an axis needs an array of rank >= 1, but got " + av.str());
+  return {x, api::normalize_axis(op, *axis, av)};
+}
+
+// The slices of x along `axis` at the concrete positions `take_from`.
+Array gather_static(const Array& x, int axis, const std::vector<int32_t>& take_from, const SourceLocation& loc) {
+  return take(x, array(take_from, {static_cast<int64_t>(take_from.size())}), axis, loc);
+}
+
+}  // namespace
+
+Array delete_(const Array& x, const std::vector<int64_t>& indices, std::optional<int> axis, SourceLocation loc) {
+  auto [a, ax] = along_axis("delete", x, axis, loc);
+  const int64_t n = a.shape()[static_cast<size_t>(ax)];
+  std::vector<bool> keep(static_cast<size_t>(n), true);
+  for (int64_t i : indices) {
+    int64_t j = i < 0 ? i + n : i;
+    if (j < 0 || j >= n)
+      throw ValueError("delete: index " + std::to_string(i) + " is out of range for axis " + std::to_string(ax) + " of size " +
+                       std::to_string(n));
+    keep[static_cast<size_t>(j)] = false;
+  }
+  std::vector<int32_t> kept;
+  for (int64_t j = 0; j < n; ++j)
+    if (keep[static_cast<size_t>(j)]) kept.push_back(static_cast<int32_t>(j));
+  return gather_static(a, ax, kept, loc);
+}
+
+namespace {
+
+// The values placed before positions `at` (normalised, clipped to [0, n], as NumPy) along `axis`:
+// a stable order of the positions lays out the result, then one gather from [x, values].
+Array insert_at(const Array& a, int ax, std::vector<int64_t> at, const Array& vals, const SourceLocation& loc) {
+  const int64_t n = a.shape()[static_cast<size_t>(ax)], k = static_cast<int64_t>(at.size());
+  for (int64_t& p : at) p = std::clamp<int64_t>(p < 0 ? p + n : p, 0, n);
+  std::vector<int64_t> order(static_cast<size_t>(k));
+  for (int64_t j = 0; j < k; ++j) order[static_cast<size_t>(j)] = j;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) { return at[static_cast<size_t>(p)] < at[static_cast<size_t>(q)]; });
+  // Result slot of inserted value j: its position plus the values inserted before it.
+  std::vector<int64_t> slot(static_cast<size_t>(k));
+  for (int64_t r = 0; r < k; ++r) slot[static_cast<size_t>(order[static_cast<size_t>(r)])] = at[static_cast<size_t>(order[static_cast<size_t>(r)])] + r;
+  std::vector<int32_t> source(static_cast<size_t>(n + k), -1);
+  for (int64_t j = 0; j < k; ++j) source[static_cast<size_t>(slot[static_cast<size_t>(j)])] = static_cast<int32_t>(n + j);
+  int32_t next = 0;
+  for (int32_t& s : source)
+    if (s < 0) s = next++;
+  return gather_static(concatenate({a, vals}, ax, loc), ax, source, loc);
+}
+
+// values as an array of a's rank (leading 1s) in a's dtype.
+Array values_like(const Array& a, const Array& values, const SourceLocation& loc) {
+  Array v = astype(values, a.dtype(), loc);
+  while (v.ndim() < a.ndim()) v = expand_dims(v, 0, loc);
+  if (v.ndim() > a.ndim())
+    throw ShapeError("insert: values " + api::aval(values, "insert").str() + " have more dimensions than " + api::aval(a, "insert").str());
+  return v;
+}
+
+Array broadcast_run(const Array& a, int ax, const Array& v, int64_t run, const SourceLocation& loc) {
+  Shape s = a.shape();
+  s[static_cast<size_t>(ax)] = run;
+  return broadcast_to(v, s, loc);
+}
+
+}  // namespace
+
+Array insert(const Array& x, int64_t index, const Array& values, std::optional<int> axis, SourceLocation loc) {
+  auto [a, ax] = along_axis("insert", x, axis, loc);
+  Array v = values_like(a, values, loc);
+  // NumPy's scalar-obj rule: values' leading axis runs along the insertion axis.
+  if (api::aval(values, "insert").shape.size() > 0 || a.ndim() > 1) v = moveaxis(v, 0, ax, loc);
+  const int64_t run = v.shape()[static_cast<size_t>(ax)];
+  return insert_at(a, ax, std::vector<int64_t>(static_cast<size_t>(run), index), broadcast_run(a, ax, v, run, loc), loc);
+}
+
+Array insert(const Array& x, const std::vector<int64_t>& indices, const Array& values, std::optional<int> axis,
+             SourceLocation loc) {
+  auto [a, ax] = along_axis("insert", x, axis, loc);
+  Array v = values_like(a, values, loc);
+  const int64_t k = static_cast<int64_t>(indices.size()), vk = v.shape()[static_cast<size_t>(ax)];
+  if (vk != k && vk != 1)
+    throw ShapeError("insert: " + std::to_string(k) + " positions and values " + api::aval(values, "insert").str() +
+                     " do not match along axis " + std::to_string(ax));
+  return insert_at(a, ax, indices, broadcast_run(a, ax, v, k, loc), loc);
+}
+
+Array indices(const Shape& dimensions, DType dtype) {
+  std::vector<Array> grids;
+  const size_t d = dimensions.size();
+  for (size_t i = 0; i < d; ++i) {
+    Shape s(d, 1);
+    s[i] = dimensions[i];
+    grids.push_back(broadcast_to(reshape(arange(dimensions[i], dtype), s), dimensions));
+  }
+  if (grids.empty()) return zeros({0}, dtype);
+  return stack(grids, 0);
+}
+
+std::vector<Array> ix_(const std::vector<Array>& xs, SourceLocation loc) {
+  std::vector<Array> out;
+  const size_t n = xs.size();
+  for (size_t i = 0; i < n; ++i) {
+    const AbstractValue& av = api::aval(xs[i], "ix_");
+    if (av.shape.size() != 1) throw ValueError("ix_: expects 1-d arrays, but got " + av.str());
+    if (av.dtype == bool_) throw DTypeError("ix_: boolean arguments are not supported (as in JAX)");
+    Shape s(n, 1);
+    s[i] = av.shape[0];
+    out.push_back(reshape(xs[i], s, loc));
+  }
+  return out;
+}
+
+namespace {
+Array with_rank(const Array& x, int64_t rank, const SourceLocation& loc) {
+  Array y = x;
+  while (y.ndim() < rank) y = expand_dims(y, 0, loc);
+  return y;
+}
+}  // namespace
+
+Array block(const std::vector<std::vector<Array>>& rows, SourceLocation loc) {
+  if (rows.empty()) throw ValueError("block: expects at least one row of blocks");
+  int64_t rank = 2;
+  for (const auto& r : rows) {
+    if (r.empty()) throw ValueError("block: expects non-empty rows of blocks");
+    for (const Array& b : r) rank = std::max<int64_t>(rank, api::aval(b, "block").shape.size());
+  }
+  std::vector<Array> joined;
+  for (const auto& r : rows) {
+    std::vector<Array> bs;
+    for (const Array& b : r) bs.push_back(with_rank(b, rank, loc));
+    joined.push_back(concatenate(bs, -1, loc));
+  }
+  return concatenate(joined, -2, loc);
+}
+
+Array block(const std::vector<Array>& xs, SourceLocation loc) {
+  if (xs.empty()) throw ValueError("block: expects at least one block");
+  int64_t rank = 1;
+  for (const Array& b : xs) rank = std::max<int64_t>(rank, api::aval(b, "block").shape.size());
+  std::vector<Array> bs;
+  for (const Array& b : xs) bs.push_back(with_rank(b, rank, loc));
+  return concatenate(bs, -1, loc);
 }
 
 }  // namespace strata

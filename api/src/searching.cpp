@@ -189,4 +189,80 @@ std::pair<Array, Array> histogram(const Array& a, int64_t bins, std::optional<st
   return histogram(a, histogram_bin_edges(a, bins, range, loc), weights, density, loc);
 }
 
+std::pair<Array, std::vector<Array>> histogramdd(const Array& sample, const std::vector<Array>& edges,
+                                                 const std::optional<Array>& weights, bool density, SourceLocation loc) {
+  const AbstractValue& sv = api::aval(sample, "histogramdd");
+  if (sv.shape.size() != 2) throw ShapeError("histogramdd: expects points [N, D], but got " + sv.str());
+  const int64_t n = sv.shape[0], dims = sv.shape[1];
+  if (static_cast<int64_t>(edges.size()) != dims)
+    throw ValueError("histogramdd: expects one array of edges per dimension (" + std::to_string(dims) + "), but got " +
+                     std::to_string(edges.size()));
+  Array x = api::to_inexact(sample, "histogramdd", loc);
+  if (is_complex(x.dtype())) throw DTypeError("histogramdd: expects real values, but got " + sv.str());
+  Array w = weights ? *weights : ones({n}, x.dtype());
+  if (api::aval(w, "histogramdd").shape != Shape{n})
+    throw ShapeError("histogramdd: expects weights [" + std::to_string(n) + "], but got " + api::aval(w, "histogramdd").str());
+  // Each point's bin along each dimension, 0 below and ne above (as histogram's), combined into
+  // one flat index of the (ne_d + 1)-sized grid; the scatter-add then drops the outer cells.
+  Array flat = zeros({n}, i32);
+  Shape grid;
+  std::vector<Array> es;
+  for (int64_t d = 0; d < dims; ++d) {
+    const AbstractValue& ev = expect_1d(edges[static_cast<size_t>(d)], "histogramdd", "array of bin edges");
+    if (ev.shape[0] < 2) throw ShapeError("histogramdd: expects at least two bin edges per dimension, but got " + ev.str());
+    Array e = astype(edges[static_cast<size_t>(d)], x.dtype(), loc);
+    es.push_back(e);
+    const int64_t ne = ev.shape[0];
+    Array xd = reshape(api::slice_along(x, 1, d, d + 1, 1, loc), {n}, loc);
+    Array b = searchsorted(e, xd, "right", loc);
+    b = where(equal(xd, last(e, loc), loc), i32_scalar(ne - 1), b, loc);
+    flat = flat * i32_scalar(ne + 1) + b;
+    grid.push_back(ne + 1);
+  }
+  int64_t cells = 1;
+  for (int64_t g : grid) cells *= g;
+  Array counts = reshape(zeros({cells}, w.dtype()).at(flat).add(w, loc), grid, loc);
+  for (int64_t d = 0; d < dims; ++d) counts = api::slice_along(counts, static_cast<int>(d), 1, grid[static_cast<size_t>(d)] - 1, 1, loc);
+  if (density) {
+    Array total = sum(counts, {}, false, loc);
+    counts = counts / total;
+    for (int64_t d = 0; d < dims; ++d) {
+      const Array& e = es[static_cast<size_t>(d)];
+      Shape ws(static_cast<size_t>(dims), 1);
+      ws[static_cast<size_t>(d)] = grid[static_cast<size_t>(d)] - 2;
+      counts = counts / reshape(e[Slice(1, none)] - e[Slice(none, -1)], ws, loc);
+    }
+  }
+  return {counts, es};
+}
+
+std::pair<Array, std::vector<Array>> histogramdd(const Array& sample, const std::vector<int64_t>& bins,
+                                                 const std::vector<std::optional<std::pair<double, double>>>& ranges,
+                                                 const std::optional<Array>& weights, bool density, SourceLocation loc) {
+  const AbstractValue& sv = api::aval(sample, "histogramdd");
+  if (sv.shape.size() != 2) throw ShapeError("histogramdd: expects points [N, D], but got " + sv.str());
+  const int64_t dims = sv.shape[1];
+  if (static_cast<int64_t>(bins.size()) != dims || (!ranges.empty() && static_cast<int64_t>(ranges.size()) != dims))
+    throw ValueError("histogramdd: expects a bin count (and a range, when given) per dimension (" + std::to_string(dims) + ")");
+  std::vector<Array> edges;
+  for (int64_t d = 0; d < dims; ++d) {
+    Array col = api::slice_along(sample, 1, d, d + 1, 1, loc);
+    edges.push_back(histogram_bin_edges(col, bins[static_cast<size_t>(d)], ranges.empty() ? std::nullopt : ranges[static_cast<size_t>(d)], loc));
+  }
+  return histogramdd(sample, edges, weights, density, loc);
+}
+
+std::tuple<Array, Array, Array> histogram2d(const Array& x, const Array& y, int64_t bins,
+                                            std::optional<std::pair<double, double>> x_range,
+                                            std::optional<std::pair<double, double>> y_range,
+                                            const std::optional<Array>& weights, bool density, SourceLocation loc) {
+  const AbstractValue& xv = expect_1d(x, "histogram2d", "array of x coordinates");
+  const AbstractValue& yv = expect_1d(y, "histogram2d", "array of y coordinates");
+  if (xv.shape != yv.shape) throw ShapeError("histogram2d: x " + xv.str() + " and y " + yv.str() + " must have one length");
+  auto [px, py] = api::promote_inexact_dtypes("histogram2d", x, y, loc);
+  Array sample = stack({px, py}, 1, loc);
+  auto [counts, edges] = histogramdd(sample, {bins, bins}, {x_range, y_range}, weights, density, loc);
+  return {counts, edges[0], edges[1]};
+}
+
 }  // namespace strata

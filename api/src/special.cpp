@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "op_helpers.h"
+#include "special_common.h"
 #include "strata/composites.h"
 #include "strata/creation.h"
 #include "strata/grad.h"
@@ -12,14 +13,12 @@
 
 namespace strata::special {
 
+using detail::c_like;
+using detail::horner;
+using detail::real_inexact;
+
 namespace {
 
-Array c_like(double v, const Array& x) { return astype(Array(v), x.dtype()); }
-Array real_inexact(const Array& x, const char* op, const SourceLocation& loc) {
-  Array y = api::to_inexact(x, op, loc);
-  if (is_complex(y.dtype())) throw DTypeError(std::string(op) + ": expects real values, but got " + api::aval(x, op).str());
-  return y;
-}
 
 // x · g(y), 0 where x is 0; the derivative x' g(y) + y' x g'(y) (JAX's custom_jvp).
 template <class G, class DG>
@@ -115,12 +114,6 @@ Array log_ndtr(const Array& x_in, SourceLocation loc) {
 
 namespace {
 // Σ c[i] w^(n-1-i), highest power first (Horner).
-template <size_t N> Array horner(const double (&c)[N], const Array& w) {
-  Array acc = c_like(c[0], w) + zeros_like(w);
-  for (size_t i = 1; i < N; ++i) acc = acc * w + c_like(c[i], w);
-  return acc;
-}
-
 // lgamma(z) - ((z - 1/2) log z - z + log(2π)/2) for z >= 8: the Stirling series
 // Σ B_2k / (2k (2k - 1) z^(2k-1)), seven terms (the next is below 1e-15 · corr at z = 8).
 Array stirling_correction(const Array& z) {

@@ -299,4 +299,26 @@ Array unpackbits(const Array& x, std::optional<int> axis = std::nullopt, std::op
 // The distance from x to the next representable float away from zero (jnp.spacing).
 Array spacing(const Array& x, SourceLocation loc = SourceLocation::current());
 
+// jnp.delete with static positions (named delete_: `delete` is a C++ keyword): x without the
+// slices at `indices` along `axis` (flattened x without one; negative positions count from the
+// end; repeats delete once; out of range is a ValueError).
+Array delete_(const Array& x, const std::vector<int64_t>& indices, std::optional<int> axis = std::nullopt,
+              SourceLocation loc = SourceLocation::current());
+// jnp.insert with static positions: `values` inserted before position `index` (or before each
+// of `indices`, in order for equal ones) along `axis` (flattened x without one), converted to
+// x's dtype. With one index, values' leading axis becomes the inserted run (NumPy's scalar-obj
+// rule); with several, values broadcast against [indices.size()] along the axis.
+Array insert(const Array& x, int64_t index, const Array& values, std::optional<int> axis = std::nullopt,
+             SourceLocation loc = SourceLocation::current());
+Array insert(const Array& x, const std::vector<int64_t>& indices, const Array& values, std::optional<int> axis = std::nullopt,
+             SourceLocation loc = SourceLocation::current());
+// jnp.indices: the grid of each dimension's index, [len(dimensions), *dimensions]; jnp.ix_:
+// 1-d arrays reshaped to broadcast against each other as an open mesh.
+Array indices(const Shape& dimensions, DType dtype = i32);
+std::vector<Array> ix_(const std::vector<Array>& xs, SourceLocation loc = SourceLocation::current());
+// jnp.block: a matrix assembled from blocks, each row of blocks joined along the last axis, the
+// rows along the second to last (blocks of lower rank get leading 1s); one level: along the last.
+Array block(const std::vector<std::vector<Array>>& rows, SourceLocation loc = SourceLocation::current());
+Array block(const std::vector<Array>& xs, SourceLocation loc = SourceLocation::current());
+
 }  // namespace strata

@@ -75,4 +75,23 @@ struct TypeSpec {
 TypeSpec promote_types(TypeSpec a, TypeSpec b);
 inline DType promote_types(DType a, DType b) { return promote_types({a, false}, {b, false}).dtype; }
 
+// Machine limits of a floating-point dtype (numpy.finfo / jnp.finfo; complex dtypes give their
+// parts' limits): eps = 2^-nmant (the gap above 1), epsneg = eps / 2 (below 1), max and min =
+// -max, tiny = smallest_normal, smallest_subnormal, precision (decimal digits) and resolution
+// = 10^-precision, the exponent range [minexp, maxexp) and field widths. DTypeError for others.
+struct FInfo {
+  DType dtype;
+  int bits, nmant, nexp, minexp, maxexp, precision;
+  double eps, epsneg, max, min, tiny, smallest_normal, smallest_subnormal, resolution;
+};
+FInfo finfo(DType t);
+// Limits of an integer dtype (numpy.iinfo; bool is refused, as numpy): min, max, bits.
+struct IInfo {
+  DType dtype;
+  int bits;
+  int64_t min;
+  uint64_t max;
+};
+IInfo iinfo(DType t);
+
 }  // namespace strata

@@ -1,10 +1,12 @@
 // strata/searching.h — searching sorted arrays and counting into bins, as jax.numpy's:
-// searchsorted, digitize, interp, bincount, histogram. Composites of the other public ops (a
+// searchsorted, digitize, interp, bincount, histogram, histogramdd, histogram2d. Composites of the other public ops (a
 // binary search of ceil(log2(n + 1)) gather steps, scatter-adds), so they trace, compile, vmap
 // and (interp, histogram's density) differentiate like any other op.
 #pragma once
 
 #include <optional>
+#include <vector>
+#include <tuple>
 #include <string>
 #include <utility>
 
@@ -53,5 +55,24 @@ std::pair<Array, Array> histogram(const Array& a, const Array& bins, const std::
 // jnp.histogram_bin_edges: the edges histogram uses.
 Array histogram_bin_edges(const Array& a, int64_t bins = 10, std::optional<std::pair<double, double>> range = std::nullopt,
                           SourceLocation loc = SourceLocation::current());
+
+// jnp.histogramdd: counts over the D-dimensional bins of points `sample` [N, D], each dimension
+// with its increasing edges (a bin is half-open but the last includes its right edge; points
+// outside are not counted) — the counts [n_1, ..., n_D] (float; weights' sums with weights;
+// with density, divided by the total and each bin's volume) and the edges. The second form
+// makes `bins[d]` equal bins over ranges[d] (default: the data's extent in that dimension).
+std::pair<Array, std::vector<Array>> histogramdd(const Array& sample, const std::vector<Array>& edges,
+                                                 const std::optional<Array>& weights = std::nullopt, bool density = false,
+                                                 SourceLocation loc = SourceLocation::current());
+std::pair<Array, std::vector<Array>> histogramdd(const Array& sample, const std::vector<int64_t>& bins,
+                                                 const std::vector<std::optional<std::pair<double, double>>>& ranges = {},
+                                                 const std::optional<Array>& weights = std::nullopt, bool density = false,
+                                                 SourceLocation loc = SourceLocation::current());
+// jnp.histogram2d: histogramdd of the points (x[i], y[i]): (counts [bins, bins], x edges, y edges).
+std::tuple<Array, Array, Array> histogram2d(const Array& x, const Array& y, int64_t bins = 10,
+                                            std::optional<std::pair<double, double>> x_range = std::nullopt,
+                                            std::optional<std::pair<double, double>> y_range = std::nullopt,
+                                            const std::optional<Array>& weights = std::nullopt, bool density = false,
+                                            SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata

@@ -1,7 +1,8 @@
 // strata/special.h — functions of jax.scipy.special, in namespace st::special: xlogy, xlog1py,
 // entr, rel_entr, kl_div, logit, expit, ndtr, ndtri, log_ndtr, gammaln, gammasgn, gamma,
 // factorial, beta, betaln, betainc, multigammaln, gammainc, gammaincc, i0, i0e, i1, i1e, zeta,
-// polygamma. Composites of the public ops with JAX's definitions (its segments and series
+// polygamma, expi, exp1, expn, spence, poch, comb, boxcox, boxcox1p. Composites of the public
+// ops with JAX's definitions (its segments and series
 // where it has them; the incomplete gamma, Bessel, zeta and polygamma functions are jax.lax's
 // primitives, st::igamma …), traced, compiled, batched and differentiated like them; xlogy and
 // xlog1py carry JAX's custom derivative (x·log y differentiates to log y in x even at x = 0).
@@ -61,5 +62,24 @@ Array i1e(const Array& x, SourceLocation loc = SourceLocation::current());
 Array zeta(const Array& x, const Array& q, SourceLocation loc = SourceLocation::current());
 // ψ⁽ⁿ⁾(x) for an integer array n >= 0 (st::polygamma; n of a float type is an error, as JAX).
 Array polygamma(const Array& n, const Array& x, SourceLocation loc = SourceLocation::current());
+
+// The exponential integrals (special_integrals.cpp; Cephes' algorithms, as JAX): Ei(x) =
+// ∫_-∞^x e^t/t dt (-inf at 0), E1(x) = ∫_1^∞ e^-xt/t dt, and E_n(x) = ∫_1^∞ e^-xt/t^n dt for
+// an integer order n >= 0 (nan for n < 0 or x < 0; inf at x = 0 for n < 2, 1/(n - 1) for n >= 2
+// as scipy — JAX 0.10 gives 1/n there). Derivatives:
+// e^x/x, -e^-x/x and -E_{n-1}(x) (in x; the order is not differentiated).
+Array expi(const Array& x, SourceLocation loc = SourceLocation::current());
+Array exp1(const Array& x, SourceLocation loc = SourceLocation::current());
+Array expn(const Array& n, const Array& x, SourceLocation loc = SourceLocation::current());
+// Spence's function (scipy's convention: ∫_1^x log t / (1 - t) dt; nan below 0; f32/f64).
+Array spence(const Array& x, SourceLocation loc = SourceLocation::current());
+// The rising factorial (z)_m = Γ(z + m) / Γ(z) (1 for m = 0).
+Array poch(const Array& z, const Array& m, SourceLocation loc = SourceLocation::current());
+// The binomial coefficient N choose k through gammaln (0 outside 0 <= k <= N; with
+// repetition, N + k - 1 choose k).
+Array comb(const Array& n, const Array& k, bool repetition = false, SourceLocation loc = SourceLocation::current());
+// The Box-Cox transforms: (x^λ - 1)/λ (log x at λ = 0), and the same of 1 + x.
+Array boxcox(const Array& x, const Array& lmbda, SourceLocation loc = SourceLocation::current());
+Array boxcox1p(const Array& x, const Array& lmbda, SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata::special

@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "strata/array.h"
+#include "strata/errors.h"
+#include "strata/ops.h"
 #include "strata/jaxpr.h"
 #include "strata/pytree.h"
 #include "strata/transforms.h"
@@ -82,6 +84,40 @@ auto vmap(F f, std::vector<std::optional<int>> in_axes = {}, int out_axes = 0, s
     std::vector<Array> outs = detail::vmap_run(j, leaves, dims, out_axes, axis_name);
     return tree_unflatten(tree_strip(out), outs);
   };
+}
+
+// jnp.apply_along_axis: f (a 1-d Array -> Array function) applied to every 1-d slice of arr along
+// `axis`, by one vmap over the other axes; f's output dimensions take the axis' place.
+template <class F>
+Array apply_along_axis(F f, int axis, const Array& arr) {
+  const Shape s = arr.shape();
+  const int nd = static_cast<int>(s.size());
+  if (nd == 0) throw ValueError("apply_along_axis: expects an array of rank >= 1");
+  const int a = axis < 0 ? axis + nd : axis;
+  if (a < 0 || a >= nd) throw ValueError("apply_along_axis: axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(nd));
+  std::vector<int> to_last;
+  Shape outer;
+  for (int d = 0; d < nd; ++d)
+    if (d != a) {
+      to_last.push_back(d);
+      outer.push_back(s[static_cast<size_t>(d)]);
+    }
+  to_last.push_back(a);
+  int64_t m = 1;
+  for (int64_t d : outer) m *= d;
+  Array rows = reshape(transpose(arr, to_last), {m, s[static_cast<size_t>(a)]});
+  Array r = vmap([&f](const Array& row) { return Array(f(row)); })(rows);
+  Shape out = outer;
+  const Shape rs = r.shape();
+  out.insert(out.end(), rs.begin() + 1, rs.end());
+  r = reshape(r, out);
+  // [pre..., post..., o...] -> [pre..., o..., post...]
+  const int no = static_cast<int>(rs.size()) - 1;
+  std::vector<int> perm;
+  for (int d = 0; d < a; ++d) perm.push_back(d);
+  for (int d = 0; d < no; ++d) perm.push_back(nd - 1 + d);
+  for (int d = a; d < nd - 1; ++d) perm.push_back(d);
+  return transpose(r, perm);
 }
 
 }  // namespace strata
