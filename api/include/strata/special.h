@@ -1,8 +1,8 @@
 // strata/special.h — functions of jax.scipy.special, in namespace st::special: xlogy, xlog1py,
 // entr, rel_entr, kl_div, logit, expit, ndtr, ndtri, log_ndtr, gammaln, gammasgn, gamma,
 // factorial, beta, betaln, betainc, multigammaln, gammainc, gammaincc, i0, i0e, i1, i1e, zeta,
-// polygamma, expi, exp1, expn, spence, poch, comb, boxcox, boxcox1p. Composites of the public
-// ops with JAX's definitions (its segments and series
+// polygamma, expi, exp1, expn, spence, poch, comb, boxcox, boxcox1p, erfcx, dawsn, bessel_jn,
+// bernoulli. Composites of the public ops with JAX's definitions (its segments and series
 // where it has them; the incomplete gamma, Bessel, zeta and polygamma functions are jax.lax's
 // primitives, st::igamma …), traced, compiled, batched and differentiated like them; xlogy and
 // xlog1py carry JAX's custom derivative (x·log y differentiates to log y in x even at x = 0).
@@ -81,5 +81,16 @@ Array comb(const Array& n, const Array& k, bool repetition = false, SourceLocati
 // The Box-Cox transforms: (x^λ - 1)/λ (log x at λ = 0), and the same of 1 + x.
 Array boxcox(const Array& x, const Array& lmbda, SourceLocation loc = SourceLocation::current());
 Array boxcox1p(const Array& x, const Array& lmbda, SourceLocation loc = SourceLocation::current());
+
+// erfcx(x) = e^(x²) erfc(x) without the overflow (real x) and Dawson's integral
+// D(x) = e^(-x²) ∫_0^x e^(t²) dt (special_error_functions.cpp; JAX's algorithms and JVPs).
+Array erfcx(const Array& x, SourceLocation loc = SourceLocation::current());
+Array dawsn(const Array& x, SourceLocation loc = SourceLocation::current());
+// The Bessel functions of the first kind J_0(z) … J_v(z) of real z, stacked as [v + 1, *z.shape]
+// (JAX's bessel_jn: a backward recurrence of n_iter steps; n_iter must exceed the orders and
+// grow with |z|, see JAX's rule of thumb; z = 0 gives nan, as JAX's).
+Array bessel_jn(const Array& z, int v, int n_iter = 50, SourceLocation loc = SourceLocation::current());
+// The Bernoulli numbers B_0 … B_n (B_1 = -1/2), as jax.scipy.special.bernoulli.
+Array bernoulli(int n, DType dtype = f32);
 
 }  // namespace strata::special
