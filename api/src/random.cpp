@@ -803,4 +803,17 @@ Array multivariate_normal(const Array& key, const Array& mean, const Array& cov,
   return add(m, einsum("...ij,...j->...i", {factor, z}, loc), loc);
 }
 
+Array orthogonal(const Array& key, int64_t n, const Shape& shape, DType dtype, std::optional<int64_t> m_opt, SourceLocation loc) {
+  const int64_t m = m_opt.value_or(n);
+  if (n < 0 || m < 0) throw ValueError("orthogonal: expects non-negative sizes, but got " + std::to_string(n) + " × " + std::to_string(m));
+  if (!is_floating(dtype)) throw DTypeError("orthogonal: expects a floating-point dtype, but got " + std::string(short_name(dtype)));
+  Shape zs = shape;
+  zs.push_back(std::max(n, m));
+  zs.push_back(std::min(n, m));
+  linalg::QrResult qr = linalg::qr(normal(key, zs, dtype, loc), false, loc);
+  Array d = diagonal(qr.r, 0, -2, -1, loc);
+  Array x = qr.q * expand_dims(sign(d, loc), -2, loc);
+  return n < m ? matrix_transpose(x, loc) : x;
+}
+
 }  // namespace strata::random

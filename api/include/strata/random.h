@@ -129,4 +129,11 @@ Array multivariate_normal(const Array& key, const Array& mean, const Array& cov,
                           DType dtype = f32, const std::string& method = "cholesky",
                           SourceLocation loc = SourceLocation::current());
 
+// jax.random.orthogonal: n × m matrices (m defaults to n) with orthonormal columns (rows when
+// n < m), uniformly distributed (Haar), batched over `shape`: the QR of a normal draw with R's
+// diagonal signs folded into Q, as JAX (the same matrices as JAX for the same key, up to the
+// rounding of the decomposition).
+Array orthogonal(const Array& key, int64_t n, const Shape& shape = {}, DType dtype = f32, std::optional<int64_t> m = std::nullopt,
+                 SourceLocation loc = SourceLocation::current());
+
 }  // namespace strata::random

@@ -14,6 +14,7 @@
 #include "strata/fft.h"  // jax.numpy.fft
 #include "strata/grad.h"
 #include "strata/indexing.h"
+#include "strata/initializers.h"  // jax.nn.initializers
 #include "strata/jacobian.h"  // jacfwd, jacrev, hessian
 #include "strata/jaxpr.h"
 #include "strata/jit.h"
