@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "op_helpers.h"
+#include "random_checks.h"
 #include "primitives/threefry2x32.h"
 #include "strata/composites.h"
 #include "strata/control_flow.h"
@@ -23,28 +24,17 @@
 namespace strata::random {
 
 using lax::bind1;
+using detail::broadcast_pair;
+using detail::check_float;
+using detail::check_key;
+using detail::check_shape;
+using detail::fit;
+using detail::param_shape;
+using detail::tiny;
 
 namespace {
 
 std::atomic<bool> g_partitionable{true};
-
-void check_key(const Array& key, std::string_view op) {
-  const AbstractValue& av = api::aval(key, op);
-  if (av.dtype != DType::i32 || av.shape != Shape{2})
-    throw ValueError(std::string(op) + ": expects a key (i32[2], from random::key or random::split), but got " + av.str());
-}
-
-void check_shape(const Shape& shape, std::string_view op) {
-  for (int64_t d : shape)
-    if (d < 0) throw ValueError(std::string(op) + ": expects non-negative dimensions, but got " + shape_string(shape));
-  if (num_elements(shape) >= (int64_t{1} << 31))
-    throw ValueError(std::string(op) + ": at most 2^31 - 1 elements are supported, but got " + shape_string(shape));
-}
-
-void check_float(DType dtype, std::string_view op) {
-  if (!is_floating(dtype))
-    throw DTypeError(std::string(op) + ": expects a floating-point dtype, but got " + std::string(short_name(dtype)));
-}
 
 Array c(double v, DType t) { return lax::scalar(v, t); }
 
@@ -122,46 +112,6 @@ int float_bits(DType t) { return t == DType::f64 ? 64 : t == DType::f32 ? 32 : 1
 double one_bits(DType t) {
   return t == DType::f64 ? 0x3FF0000000000000p0 : t == DType::f32 ? 0x3F800000 : t == DType::f16 ? 0x3C00 : 0x3F80;
 }
-// The smallest normal number (finfo.tiny).
-double tiny(DType t) {
-  return t == DType::f64 ? std::numeric_limits<double>::min() : t == DType::f16 ? 0x1p-14 : std::numeric_limits<float>::min();
-}
-
-// NumPy's broadcast of two shapes, or nullopt when they do not broadcast.
-std::optional<Shape> broadcast_pair(const Shape& a, const Shape& b) {
-  Shape r(std::max(a.size(), b.size()), 1);
-  for (size_t i = 0; i < r.size(); ++i) {
-    int64_t x = i < a.size() ? a[a.size() - 1 - i] : 1, y = i < b.size() ? b[b.size() - 1 - i] : 1;
-    if (x != y && x != 1 && y != 1) return std::nullopt;
-    r[r.size() - 1 - i] = x == 1 ? y : x;
-  }
-  return r;
-}
-
-// `x` (dtype t) broadcast to `shape`, which it must broadcast to (JAX's _check_shape).
-Array fit(const Array& x, const Shape& shape, DType t, std::string_view op, const SourceLocation& loc) {
-  Array y = api::convert(x, {t, false}, loc);
-  const AbstractValue& av = api::aval(y, op);
-  if (av.shape == shape) return y;
-  std::optional<Shape> b = broadcast_pair(av.shape, shape);
-  if (!b || *b != shape)
-    throw ShapeError(std::string(op) + ": a parameter of shape " + shape_string(av.shape) +
-                     " does not broadcast to the requested shape " + shape_string(shape));
-  return broadcast_to(y, shape, loc);
-}
-
-// The broadcast shape of parameters, for a default `shape`.
-Shape param_shape(std::string_view op, const std::vector<Array>& xs) {
-  Shape acc;
-  for (const Array& x : xs) {
-    std::optional<Shape> b = broadcast_pair(acc, api::aval(x, op).shape);
-    if (!b) throw ShapeError(std::string(op) + ": parameters of shapes " + shape_string(acc) + " and " +
-                             shape_string(api::aval(x, op).shape) + " do not broadcast");
-    acc = *b;
-  }
-  return acc;
-}
-
 // a * b + c rounded once, as XLA's CPU code computes `floats * (maxval - minval) + minval`
 // (LLVM contracts it into an FMA). Narrower floats through f64 (their product is exact there);
 // f64 with Dekker's exact product and a two-sum (correctly rounded but for double-rounding

@@ -136,4 +136,47 @@ Array multivariate_normal(const Array& key, const Array& mean, const Array& cov,
 Array orthogonal(const Array& key, int64_t n, const Shape& shape = {}, DType dtype = f32, std::optional<int64_t> m = std::nullopt,
                  SourceLocation loc = SourceLocation::current());
 
+// More of jax.random's distributions (random_more.cpp), JAX's transforms with JAX's key splits, so
+// the draws are JAX's for the same key (parameters broadcast to `shape`, which defaults to
+// their broadcast shape):
+// standard Cauchy tan(π(u - ½)); Laplace sign(u)·log1p(-|u|); logistic log(u) - log1p(-u);
+// lognormal exp(σ·z); Pareto exp(e/b) (e exponential); Rademacher ±1 (signed integers or
+// floats); Rayleigh scale·sqrt(-2 log u); triangular(left, mode, right); Wald (inverse
+// Gaussian) with the given mean; Weibull scale·(-log1p(-u))^(1/concentration); Maxwell (the
+// norm of 3 normals) and its double-sided form ±maxwell·scale + loc (shape then the
+// parameters' shape, as JAX); χ²(df) = 2·exp(loggamma(df/2)); Snedecor's F; Student's t;
+// geometric (trials to the first success, an integer dtype); generalized normal (density
+// ∝ exp(-|x|^p)); uniform points in the d-dimensional unit p-ball.
+Array cauchy(const Array& key, const Shape& shape = {}, DType dtype = f32, SourceLocation loc = SourceLocation::current());
+Array laplace(const Array& key, const Shape& shape = {}, DType dtype = f32, SourceLocation loc = SourceLocation::current());
+Array logistic(const Array& key, const Shape& shape = {}, DType dtype = f32, SourceLocation loc = SourceLocation::current());
+Array lognormal(const Array& key, const Array& sigma = Array(1.0f), std::optional<Shape> shape = std::nullopt, DType dtype = f32,
+                SourceLocation loc = SourceLocation::current());
+Array pareto(const Array& key, const Array& b, std::optional<Shape> shape = std::nullopt, DType dtype = f32,
+             SourceLocation loc = SourceLocation::current());
+Array rademacher(const Array& key, const Shape& shape = {}, DType dtype = i32, SourceLocation loc = SourceLocation::current());
+Array rayleigh(const Array& key, const Array& scale = Array(1.0f), std::optional<Shape> shape = std::nullopt, DType dtype = f32,
+               SourceLocation loc = SourceLocation::current());
+Array triangular(const Array& key, const Array& left, const Array& mode, const Array& right,
+                 std::optional<Shape> shape = std::nullopt, DType dtype = f32, SourceLocation loc = SourceLocation::current());
+Array wald(const Array& key, const Array& mean, std::optional<Shape> shape = std::nullopt, DType dtype = f32,
+           SourceLocation loc = SourceLocation::current());
+Array weibull_min(const Array& key, const Array& scale, const Array& concentration, std::optional<Shape> shape = std::nullopt,
+                  DType dtype = f32, SourceLocation loc = SourceLocation::current());
+Array maxwell(const Array& key, const Shape& shape = {}, DType dtype = f32, SourceLocation loc = SourceLocation::current());
+Array double_sided_maxwell(const Array& key, const Array& loc_, const Array& scale, const Shape& shape = {}, DType dtype = f32,
+                           SourceLocation loc = SourceLocation::current());
+Array chisquare(const Array& key, const Array& df, std::optional<Shape> shape = std::nullopt, DType dtype = f32,
+                SourceLocation loc = SourceLocation::current());
+Array f(const Array& key, const Array& dfnum, const Array& dfden, std::optional<Shape> shape = std::nullopt, DType dtype = f32,
+        SourceLocation loc = SourceLocation::current());
+Array t(const Array& key, const Array& df, std::optional<Shape> shape = std::nullopt, DType dtype = f32,
+        SourceLocation loc = SourceLocation::current());
+Array geometric(const Array& key, const Array& p, std::optional<Shape> shape = std::nullopt, DType dtype = i32,
+                SourceLocation loc = SourceLocation::current());
+Array generalized_normal(const Array& key, const Array& p, std::optional<Shape> shape = std::nullopt, DType dtype = f32,
+                         SourceLocation loc = SourceLocation::current());
+Array ball(const Array& key, int64_t d, double p = 2.0, const Shape& shape = {}, DType dtype = f32,
+           SourceLocation loc = SourceLocation::current());
+
 }  // namespace strata::random
