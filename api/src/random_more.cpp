@@ -5,7 +5,13 @@
 
 #include "op_helpers.h"
 #include "random_checks.h"
+#include "strata/composites.h"
+#include "strata/control_flow.h"
+#include "strata/creation.h"
+#include "strata/indexing.h"
 #include "strata/random.h"
+#include "strata/sorting.h"
+#include "strata/statistics.h"
 #include "strata/selection.h"
 
 namespace strata::random {
@@ -207,6 +213,146 @@ Array ball(const Array& key, int64_t d, double p, const Shape& shape, DType dtyp
   Array e = exponential(key_at(ks, 1, loc), shape, dtype, loc);
   Array norm = power(sum(power(abs(g, loc), c(p, dtype), loc), -1, false, loc) + e, c(1 / p, dtype), loc);
   return g / expand_dims(norm, -1, loc);
+}
+
+namespace {
+
+// log k! - (k + 1/2) log(k + 1) + (k + 1) - log √(2π): a table for k <= 9, the series above
+// (JAX's _stirling_approx_tail, from TensorFlow's binomial sampler).
+Array stirling_tail(const Array& k, const SourceLocation& loc) {
+  static constexpr double kTail[] = {0.0810614667953272,  0.0413406959554092,  0.0276779256849983,  0.02079067210376509,
+                                     0.0166446911898211,  0.0138761288230707,  0.0118967099458917,  0.0104112652619720,
+                                     0.00925546218271273, 0.00833056343336287};
+  DType t = k.dtype();
+  Array kc = clip(k, c(0, t), c(9, t), loc);
+  Array kp1sq = (kc + c(1, t)) * (kc + c(1, t));
+  Array approx = (c(1.0 / 12, t) - (c(1.0 / 360, t) - c(1.0 / 1260, t) / kp1sq) / kp1sq) / (kc + c(1, t));
+  Array table = astype(array(std::vector<double>(std::begin(kTail), std::end(kTail)), {10}), t, loc);
+  Array from_table = take(table, astype(floor(kc, loc), i32, loc), 0, loc);
+  return where(less_equal(k, c(9, t), loc), from_table, approx, loc);
+}
+
+std::vector<Array> keys_of(const Array& key, int n, const SourceLocation& loc) {
+  Array ks = split(key, n, loc);
+  std::vector<Array> out;
+  for (int i = 0; i < n; ++i) out.push_back(key_at(ks, i, loc));
+  return out;
+}
+
+}  // namespace
+
+// JAX's (TensorFlow's) sampler: inversion by geometric jumps where count·q <= 10, Kachitvichyanukul
+// and Schmeiser's BTRS above, q = min(p, 1 - p), both as whole-array while loops with JAX's
+// key schedule; nan for nan p or a nan or negative count, inf for an infinite count.
+Array binomial(const Array& key, const Array& n_in, const Array& p_in, std::optional<Shape> shape, DType dtype,
+               SourceLocation loc) {
+  constexpr std::string_view op = "random::binomial";
+  Shape s = draw_shape(op, key, dtype, shape, {n_in, p_in});
+  Array pf = api::to_inexact(p_in, op, loc);
+  if (pf.weak_type()) pf = astype(pf, f32, loc);
+  const DType pt = pf.dtype();
+  Array count = fit(n_in, s, pt, op, loc), prob = fit(pf, s, pt, op, loc);
+  Array p_lt_half = less(prob, c(0.5, pt), loc);
+  Array q = where(p_lt_half, prob, c(1, pt) - prob, loc);
+  Array count_bad = logical_or(isnan(count, loc), less(count, c(0, pt), loc), loc);
+  Array count_inf = isinf(count, loc);
+  Array q_nan = isnan(q, loc), q_neg = less(q, c(0, pt), loc);
+  q = where(logical_or(q_nan, q_neg, loc), c(0.01, pt), q, loc);
+  Array use_inversion = logical_or(count_bad, less_equal(count * q, c(10, pt), loc), loc);
+  count = floor(count, loc);
+  Array count_inv = where(use_inversion, count, c(0, pt), loc);
+  Array count_btrs = where(use_inversion, c(1e4, pt), count, loc);
+  Array q_btrs = where(use_inversion, c(0.5, pt), q, loc);
+  const Array max_iters = astype(Array(int64_t{2147483647}), i32, loc);
+  const Array one_i = astype(Array(1), i32, loc);
+
+  // Inversion: add geometric(q) jumps until they pass the count; the number of jumps - 1.
+  Array log1m_q = log1p(negative(q, loc), loc);
+  using Inv = std::tuple<Array, Array, Array, Array>;  // round, jumps, sum, key
+  Inv inv = while_loop(
+      [&](const Inv& st) {
+        return logical_and(any(less_equal(std::get<2>(st), count_inv, loc)), less(std::get<0>(st), max_iters, loc), loc);
+      },
+      [&](const Inv& st) {
+        auto [i, jumps, total, rng] = st;
+        std::vector<Array> ks = keys_of(rng, 2, loc);  // subkey, key = split(key)
+        Array next_jumps = where(less_equal(total, count_inv, loc), jumps + c(1, pt), jumps, loc);
+        Array u = uniform(ks[0], s, pt, 0.0, 1.0, loc);
+        Array geom = ceil(log(u, loc) / log1m_q, loc);
+        return Inv{i + one_i, next_jumps, total + geom, ks[1]};
+      },
+      Inv{astype(Array(0), i32, loc), zeros(s, pt), zeros(s, pt), key});
+  Array from_inversion = std::get<1>(inv) - c(1, pt);
+
+  // BTRS: a transformed uniform, accepted by the squeeze or the exact log-ratio bound.
+  Array stddev = sqrt(count_btrs * q_btrs * (c(1, pt) - q_btrs), loc);
+  Array b = c(1.15, pt) + c(2.53, pt) * stddev;
+  Array a = c(-0.0873, pt) + c(0.0248, pt) * b + c(0.01, pt) * q_btrs;
+  Array cc = count_btrs * q_btrs + c(0.5, pt);
+  Array v_r = c(0.92, pt) - c(4.2, pt) / b;
+  Array r = q_btrs / (c(1, pt) - q_btrs);
+  Array alpha = (c(2.83, pt) + c(5.1, pt) / b) * stddev;
+  Array m = floor((count_btrs + c(1, pt)) * q_btrs, loc);
+  using Btrs = std::tuple<Array, Array, Array, Array>;  // round, k, accepted, key
+  Btrs btrs = while_loop(
+      [&](const Btrs& st) {
+        return logical_and(any(logical_not(std::get<2>(st), loc)), less(std::get<0>(st), max_iters, loc), loc);
+      },
+      [&](const Btrs& st) {
+        auto [i, k_out, accepted, rng] = st;
+        std::vector<Array> ks = keys_of(rng, 3, loc);  // key, subkey_0, subkey_1 = split(key, 3)
+        Array u = uniform(ks[1], s, pt, 0.0, 1.0, loc) - c(0.5, pt);
+        Array v = uniform(ks[2], s, pt, 0.0, 1.0, loc);
+        Array us = c(0.5, pt) - abs(u, loc);
+        Array accept1 = logical_and(greater_equal(us, c(0.07, pt), loc), less_equal(v, v_r, loc), loc);
+        Array k = floor((c(2, pt) * a / us + b) * u + cc, loc);
+        Array reject = logical_or(less(k, c(0, pt), loc), greater(k, count_btrs, loc), loc);
+        Array lv = log(v * alpha / (a / (us * us) + b), loc);
+        Array one = c(1, pt), half = c(0.5, pt);
+        Array ub = (m + half) * log((m + one) / (r * (count_btrs - m + one)), loc) +
+                   (count_btrs + one) * log((count_btrs - m + one) / (count_btrs - k + one), loc) +
+                   (k + half) * log(r * (count_btrs - k + one) / (k + one), loc) + stirling_tail(m, loc) +
+                   stirling_tail(count_btrs - m, loc) - stirling_tail(k, loc) - stirling_tail(count_btrs - k, loc);
+        Array accept = logical_or(accept1, logical_and(logical_not(reject, loc), less_equal(lv, ub, loc), loc), loc);
+        return Btrs{i + one_i, where(accept, k, k_out, loc), logical_or(accepted, accept, loc), ks[0]};
+      },
+      Btrs{astype(Array(0), i32, loc), full(s, -1.0, pt), zeros(s, bool_), key});
+  Array samples = astype(where(use_inversion, from_inversion, std::get<1>(btrs), loc), dtype, loc);
+  Array invalid = logical_or(logical_or(q_neg, q_nan, loc), count_bad, loc);
+  samples = where(invalid, c(NAN, dtype), samples, loc);
+  samples = where(logical_and(count_inf, logical_not(invalid, loc), loc), c(INFINITY, dtype), samples, loc);
+  Array keep = logical_or(logical_or(p_lt_half, count_bad, loc), logical_or(q_nan, count_inf, loc), loc);
+  return where(keep, samples, astype(count, dtype, loc) - samples, loc);
+}
+
+// JAX's: one binomial per category on what remains, with the category's share of the
+// remaining probability, keys split per category (a scan in JAX; unrolled here).
+Array multinomial(const Array& key, const Array& n_in, const Array& p_in, std::optional<Shape> shape, DType dtype,
+                  SourceLocation loc) {
+  constexpr std::string_view op = "random::multinomial";
+  check_key(key, op);
+  check_float(dtype, op);
+  auto [n, p] = api::promote_inexact_dtypes(op, n_in, p_in, loc);
+  if (p.weak_type()) p = astype(p, f32, loc);
+  if (n.weak_type() || n.dtype() != p.dtype()) n = astype(n, p.dtype(), loc);
+  Shape s = shape ? *shape : p.shape();
+  if (s.empty()) throw ValueError(std::string(op) + ": expects probabilities with a category axis, but got shape " + shape_string(s));
+  check_shape(s, op);
+  Shape batch(s.begin(), s.end() - 1);
+  Array remainder = fit(n, batch, p.dtype(), op, loc);
+  Array probs = moveaxis(fit(p, s, p.dtype(), op, loc), -1, 0, loc);
+  const int64_t k = s.back();
+  Array remaining = cumsum(probs, 0, true, loc);
+  Array ratios = probs / where(equal(remaining, c(0, p.dtype()), loc), c(1, p.dtype()), remaining, loc);
+  std::vector<Array> ks = keys_of(key, static_cast<int>(k), loc);
+  std::vector<Array> counts;
+  for (int64_t i = 0; i < k; ++i) {
+    Array ratio = clip(squeeze(api::slice_along(ratios, 0, i, i + 1, 1, loc), {0}, loc), c(0, p.dtype()), c(1, p.dtype()), loc);
+    Array count = binomial(ks[static_cast<size_t>(i)], remainder, ratio, std::nullopt, remainder.dtype(), loc);
+    remainder = remainder - count;
+    counts.push_back(count);
+  }
+  return astype(stack(counts, -1, loc), dtype, loc);
 }
 
 }  // namespace strata::random

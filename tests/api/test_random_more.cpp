@@ -112,4 +112,49 @@ TEST(RandomMore, ShapesTracingAndErrors) {
   EXPECT_THROW(rnd::laplace(st::ones({2}), {2}), st::ValueError);
 }
 
+TEST(RandomMore, BinomialMultinomialAsJax) {
+  Array k = rnd::key(42);
+  struct Case {
+    const char* expr;
+    Array got;
+    D want;
+    st::Shape shape;
+  };
+  std::vector<Case> cases = {
+      {"jax.random.binomial(k, 10, 0.3, (6,))", rnd::binomial(k, Array(10.0f), Array(0.3f), st::Shape{6}), {2.0, 5.0, 2.0, 2.0, 4.0, 3.0}, {6}},
+      {"jax.random.binomial(k, 1000, 0.4, (6,))", rnd::binomial(k, Array(1000.0f), Array(0.4f), st::Shape{6}), {411.0, 414.0, 384.0, 389.0, 378.0, 385.0}, {6}},
+      {"jax.random.binomial(k, 50, 0.9, (6,))", rnd::binomial(k, Array(50.0f), Array(0.9f), st::Shape{6}), {47.0, 43.0, 47.0, 45.0, 43.0, 47.0}, {6}},
+      {"jax.random.binomial(k, [5, 500, -1, inf, 20], [0.5, 0.02, 0.5, 0.5, nan])", rnd::binomial(k, st::array(std::vector<float>{5, 500, -1, INFINITY, 20}, {5}), st::array(std::vector<float>{0.5, 0.02, 0.5, 0.5, NAN}, {5})), {3.0, 10.0, NAN, INFINITY, NAN}, {5}},
+      {"jax.random.multinomial(k, 100, [0.2, 0.5, 0.3])", rnd::multinomial(k, Array(100.0f), st::array(std::vector<float>{0.2, 0.5, 0.3}, {3})), {19.0, 48.0, 33.0}, {3}},
+      {"jax.random.multinomial(k, [10, 1000], [[0.1, 0.9], [0.6, 0.4]])", rnd::multinomial(k, st::array(std::vector<float>{10, 1000}, {2}), st::array(std::vector<float>{0.1, 0.9, 0.6, 0.4}, {2, 2})), {0.0, 10.0, 625.0, 375.0}, {2, 2}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.expr);
+    EXPECT_EQ(c.got.shape(), c.shape);
+    D g = values(c.got);
+    ASSERT_EQ(g.size(), c.want.size());
+    for (size_t i = 0; i < g.size(); ++i) {
+      if (std::isnan(c.want[i])) EXPECT_TRUE(std::isnan(g[i])) << i;
+      else EXPECT_EQ(g[i], c.want[i]) << i;  // counts: exactly JAX's
+    }
+  }
+  // Moments: n p and n p (1 - p) on both samplers' sides of n·q = 10.
+  const int64_t n = 100000;
+  for (auto [trials, prob] : {std::pair{8.0, 0.3}, std::pair{400.0, 0.25}, std::pair{60.0, 0.9}}) {
+    SCOPED_TRACE(trials);
+    Array x = st::astype(rnd::binomial(rnd::key(9), Array(static_cast<float>(trials)), Array(static_cast<float>(prob)), st::Shape{n}), st::f64);
+    EXPECT_NEAR(st::mean(x).item<double>(), trials * prob, 0.02 * std::sqrt(trials));
+    EXPECT_NEAR(st::var(x).item<double>(), trials * prob * (1 - prob), 0.03 * trials * prob * (1 - prob));
+  }
+  // Multinomial rows sum to n; their means are n p.
+  Array m = rnd::multinomial(rnd::key(10), Array(30.0f), st::array(std::vector<float>{0.1f, 0.2f, 0.7f}, {3}), st::Shape{20000, 3});
+  EXPECT_EQ(values(st::sum(m, 1)), D(20000, 30.0));
+  D means = values(st::mean(st::astype(m, st::f64), 0));
+  EXPECT_NEAR(means[0], 3.0, 0.05);
+  EXPECT_NEAR(means[2], 21.0, 0.1);
+  EXPECT_EQ(values(st::jit([](const Array& key) { return rnd::binomial(key, Array(40.0f), Array(0.6f), st::Shape{7}); })(k)),
+            values(rnd::binomial(k, Array(40.0f), Array(0.6f), st::Shape{7})));
+  EXPECT_THROW(rnd::multinomial(k, Array(3.0f), Array(0.5f)), st::ValueError);
+}
+
 }  // namespace

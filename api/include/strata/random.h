@@ -179,4 +179,13 @@ Array generalized_normal(const Array& key, const Array& p, std::optional<Shape> 
 Array ball(const Array& key, int64_t d, double p = 2.0, const Shape& shape = {}, DType dtype = f32,
            SourceLocation loc = SourceLocation::current());
 
+// Binomial(n, p) counts as floats (jax.random.binomial: inversion for n·min(p, 1-p) <= 10, BTRS
+// above; the same draws as JAX): nan for a nan p or a nan or negative n, inf for n = inf. A weak
+// p (a C++ scalar) draws in f32. multinomial: counts over p's last axis (n trials per row),
+// as JAX's sequence of binomials on the remainder.
+Array binomial(const Array& key, const Array& n, const Array& p, std::optional<Shape> shape = std::nullopt, DType dtype = f32,
+               SourceLocation loc = SourceLocation::current());
+Array multinomial(const Array& key, const Array& n, const Array& p, std::optional<Shape> shape = std::nullopt, DType dtype = f32,
+                  SourceLocation loc = SourceLocation::current());
+
 }  // namespace strata::random
