@@ -14,6 +14,7 @@
 #include "strata/grad.h"
 #include "strata/selection.h"
 #include "strata/special.h"
+#include "strata/statistics.h"
 
 namespace strata::special {
 
@@ -278,5 +279,67 @@ Array box_cox(const char* op, bool shifted, const Array& x_in, const Array& l_in
 
 Array boxcox(const Array& x, const Array& lmbda, SourceLocation loc) { return box_cox("boxcox", false, x, lmbda, loc); }
 Array boxcox1p(const Array& x, const Array& lmbda, SourceLocation loc) { return box_cox("boxcox1p", true, x, lmbda, loc); }
+
+namespace {
+
+// Cephes' sici: rational functions of x² on [0, 4], the auxiliary f and g in 1/x² on (4, 8)
+// and [8, 1e9], the leading asymptotic terms beyond (JAX's _sici_series/_asympt/_approx).
+constexpr double kSiciSN[] = {-8.39167827910303881427E-11, 4.62591714427012837309E-8, -9.75759303843632795789E-6, 9.76945438170435310816E-4, -4.13470316229406538752E-2, 1.00000000000000000302E0};
+constexpr double kSiciSD[] = {2.03269266195951942049E-12, 1.27997891179943299903E-9, 4.41827842801218905784E-7, 9.96412122043875552487E-5, 1.42085239326149893930E-2, 9.99999999999999996984E-1};
+constexpr double kSiciCN[] = {2.02524002389102268789E-11, -1.35249504915790756375E-8, 3.59325051419993077021E-6, -4.74007206873407909465E-4, 2.89159652607555242092E-2, -1.00000000000000000080E0};
+constexpr double kSiciCD[] = {4.07746040061880559506E-12, 3.06780997581887812692E-9, 1.23210355685883423679E-6, 3.17442024775032769882E-4, 5.10028056236446052392E-2, 4.00000000000000000080E0};
+constexpr double kSiciFN4[] = {4.23612862892216586994E0, 5.45937717161812843388E0, 1.62083287701538329132E0, 1.67006611831323023771E-1, 6.81020132472518137426E-3, 1.08936580650328664411E-4, 5.48900223421373614008E-7};
+constexpr double kSiciFD4[] = {1.0, 8.16496634205391016773E0, 7.30828822505564552187E0, 1.86792257950184183883E0, 1.78792052963149907262E-1, 7.01710668322789753610E-3, 1.10034357153915731354E-4, 5.48900252756255700982E-7};
+constexpr double kSiciGN4[] = {8.71001698973114191777E-2, 6.11379109952219284151E-1, 3.97180296392337498885E-1, 7.48527737628469092119E-2, 5.38868681462177273157E-3, 1.61999794598934024525E-4, 1.97963874140963632189E-6, 7.82579040744090311069E-9};
+constexpr double kSiciGD4[] = {1.0, 1.64402202413355338886E0, 6.66296701268987968381E-1, 9.88771761277688796203E-2, 6.22396345441768420760E-3, 1.73221081474177119497E-4, 2.02659182086343991969E-6, 7.82579218933534490868E-9};
+constexpr double kSiciFN8[] = {4.55880873470465315206E-1, 7.13715274100146711374E-1, 1.60300158222319456320E-1, 1.16064229408124407915E-2, 3.49556442447859055605E-4, 4.86215430826454749482E-6, 3.20092790091004902806E-8, 9.41779576128512936592E-11, 9.70507110881952024631E-14};
+constexpr double kSiciFD8[] = {1.0, 9.17463611873684053703E-1, 1.78685545332074536321E-1, 1.22253594771971293032E-2, 3.58696481881851580297E-4, 4.92435064317881464393E-6, 3.21956939101046018377E-8, 9.43720590350276732376E-11, 9.70507110881952025725E-14};
+constexpr double kSiciGN8[] = {6.97359953443276214934E-1, 3.30410979305632063225E-1, 3.84878767649974295920E-2, 1.71718239052347903558E-3, 3.48941165502279436777E-5, 3.47131167084116673800E-7, 1.70404452782044526189E-9, 3.85945925430276600453E-12, 3.14040098946363334640E-15};
+constexpr double kSiciGD8[] = {1.0, 1.68548898811011640017E0, 4.87852258695304967486E-1, 4.67913194259625806320E-2, 1.90284426674399523638E-3, 3.68475504442561108162E-5, 3.57043223443740838771E-7, 1.72693748966316146736E-9, 3.87830166023954706752E-12, 3.14040098946363335242E-15};
+
+std::pair<Array, Array> sici_value(const Array& x) {
+  Array ax = abs(x), one = c_like(1, x);
+  Array small = ax <= c_like(4, x), huge = ax > c_like(1e9, x), mid = logical_and(logical_not(small), logical_not(huge));
+  // Series on [0, 4] (safe input elsewhere; Si(0) = 0, Ci(0) = -inf).
+  Array xs = where(logical_and(small, ax > c_like(0, x)), ax, one);
+  Array t = xs * xs;
+  Array si_s = xs * horner(kSiciSN, t) / horner(kSiciSD, t);
+  Array ci_s = c_like(kEulerGamma, x) + log(xs) + t * horner(kSiciCN, t) / horner(kSiciCD, t);
+  si_s = where(ax == c_like(0, x), c_like(0, x), si_s);
+  ci_s = where(ax == c_like(0, x), c_like(-INFINITY, x), ci_s);
+  // Asymptotic f, g on (4, 1e9].
+  Array xm = where(mid, ax, c_like(5, x));
+  Array z = one / (xm * xm);
+  Array near = xm < c_like(8, x);
+  Array f = where(near, horner(kSiciFN4, z) / (xm * horner(kSiciFD4, z)), horner(kSiciFN8, z) / (xm * horner(kSiciFD8, z)));
+  Array g = where(near, z * horner(kSiciGN4, z) / horner(kSiciGD4, z), z * horner(kSiciGN8, z) / horner(kSiciGD8, z));
+  Array sn = sin(xm), cs = cos(xm);
+  Array si_m = c_like(M_PI / 2, x) - f * cs - g * sn, ci_m = f * sn - g * cs;
+  // Beyond 1e9: π/2 - cos x / x and sin x / x (π/2 and 0 at +inf).
+  Array xh = where(huge, ax, c_like(2e9, x));
+  Array fin = isinf(xh);
+  Array xf = where(fin, c_like(2e9, x), xh);
+  Array si_h = where(fin, c_like(M_PI / 2, x), c_like(M_PI / 2, x) - cos(xf) / xf);
+  Array ci_h = where(fin, c_like(0, x), sin(xf) / xf);
+  Array si = where(small, si_s, where(mid, si_m, si_h));
+  Array ci = where(small, ci_s, where(mid, ci_m, ci_h));
+  si = sign(x) * si;
+  ci = where(x == c_like(-INFINITY, x), c_like(NAN, x), ci);
+  return {si, ci};
+}
+
+}  // namespace
+
+// Si' = sin x / x, Ci' = cos x / x (JAX's custom JVP). Ci of a negative x is Ci(|x|) (scipy's
+// real part), as JAX.
+std::pair<Array, Array> sici(const Array& x_in, SourceLocation loc) {
+  Array x = real_inexact(x_in, "sici", loc);
+  auto f = [](const Array& v) { return sici_value(v); };
+  auto rule = custom_jvp(f, [](const Array& v, const Array& t) {
+    auto out = sici_value(v);
+    return std::make_pair(out, std::make_pair(t * sinc(v / c_like(M_PI, v)), t * cos(v) / v));
+  });
+  return rule(x);
+}
 
 }  // namespace strata::special

@@ -67,4 +67,24 @@ TEST(SpecialErrorFunctions, JitAndDerivatives) {
   st::testing::check_grads([](const V& v) { return sp::bessel_jn(v[0], 3); }, {f64({0.5, 1.5, 3.0})}, "bessel_jn");
 }
 
+TEST(SpecialErrorFunctions, OwensTAsJax) {
+  // jax.scipy.special.owens_t(h, a), x64
+  Array h = f64({0.0, 0.3, -1.0, 2.0, 0.5, 1.2, 0.1, 3.0, NAN}), a = f64({0.5, 1.0, 0.7, -0.4, 3.0, 2.5, 10.0, 0.2, 1.0});
+  D got = values(sp::owens_t(h, a)), want = {0.07379180882521663, 0.11804844825868928, 0.054931848700563626, -0.007429697704021654, 0.15108404307601844, 0.05750875652918847, 0.22679969643349898, 0.00032935196937246535, NAN};
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (std::isnan(want[i])) EXPECT_TRUE(std::isnan(got[i])) << i;
+    else EXPECT_NEAR(got[i], want[i], 1e-14) << i;
+  }
+  // jax.vmap(jax.grad(owens_t, 0 / 1))(h[:8], a[:8])
+  Array h8 = st::slice(h, {0}, {8}), a8 = st::slice(a, {0}, {8});
+  auto dh = st::vmap(st::grad([](const Array& x, const Array& y) { return sp::owens_t(x, y); }))(h8, a8);
+  auto da = st::vmap(st::grad([](const Array& x, const Array& y) { return sp::owens_t(x, y); }, st::argnums<1>))(h8, a8);
+  expect_close(dh, {-0.0, -0.04496997972648821, 0.062437242023856664, 0.015557205526039751, -0.15251216423722092, -0.09683089611821463, -0.1354976665198018, -0.001000475961599293}, 1e-13, "dT/dh");
+  expect_close(da, {0.12732395447351627, 0.0727283328908754, 0.050708933215239956, 0.013483385279567809, 0.004559865463983859, 0.00011870388405487712, 0.000950998965472596, 0.001420000891485284}, 1e-13, "dT/da");
+  using V = std::vector<Array>;
+  st::testing::check_grads([](const V& v) { return sp::owens_t(v[0], v[1]); }, {f64({0.3, 1.5, -0.8}), f64({0.6, 2.0, -1.7})}, "owens_t");
+  expect_close(st::jit([](const Array& x, const Array& y) { return sp::owens_t(x, y); })(h8, a8), values(sp::owens_t(h8, a8)), 1e-14,
+               "jit owens_t");
+}
+
 }  // namespace

@@ -120,4 +120,20 @@ TEST(SpecialIntegrals, JitVmapAndDerivatives) {
   st::testing::check_grads([](const V& v) { return sp::boxcox1p(v[0], v[0] * 0.1); }, {pts}, "boxcox1p");
 }
 
+TEST(SpecialIntegrals, SiciAsJax) {
+  // jax.scipy.special.sici([-inf, -5, -0.5, 0, 1e-4, 0.7, 3.9, 4.1, 7.5, 8.5, 40, 2e9, inf]), x64
+  Array x = f64({-INFINITY, -5.0, -0.5, 0.0, 1e-4, 0.7, 3.9, 4.1, 7.5, 8.5, 40.0, 2e9, INFINITY});
+  auto [si, ci] = sp::sici(x);
+  expect_close(si, {-1.5707963267948966, -1.549931244944674, -0.49310741804306674, 0.0, 9.999999994444444e-05, 0.6812222391166113, 1.7765013604478055, 1.7387436264917688, 1.5106815309433859, 1.6295970995903857, 1.5869851193547846, 1.5707963265928415, 1.5707963267948966}, 1e-14, "Si");
+  expect_close(ci, {NAN, -0.1900297496566439, -0.17778407880661287, -INFINITY, -8.633124709574648, 0.10051470700889778, -0.12349934920781536, -0.15616539182812106, 0.1156332032379343, 0.09943135857342192, 0.01902000789620877, 4.573552293245206e-10, 0.0}, 1e-13, "Ci");
+  // jax.vmap(jax.grad(lambda v: sici(v)[0] / [1]))([0.5, 5, 10])
+  Array pts = f64({0.5, 5.0, 10.0});
+  expect_close(st::vmap(st::grad([](const Array& v) { return sp::sici(v).first; }))(pts), {0.958851077208406, -0.1917848549326277, -0.05440211108893698}, 1e-14, "Si'");
+  expect_close(st::vmap(st::grad([](const Array& v) { return sp::sici(v).second; }))(pts), {1.7551651237807455, 0.05673243709264525, -0.08390715290764525}, 1e-14, "Ci'");
+  auto j = st::jit([](const Array& v) { return sp::sici(v); })(x);
+  expect_close(j.first, values(si), 1e-15, "jit Si");
+  expect_close(j.second, values(ci), 1e-15, "jit Ci");
+  EXPECT_EQ(sp::sici(st::ones({2}, st::f32)).first.dtype(), st::f32);
+}
+
 }  // namespace

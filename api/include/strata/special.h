@@ -2,12 +2,14 @@
 // entr, rel_entr, kl_div, logit, expit, ndtr, ndtri, log_ndtr, gammaln, gammasgn, gamma,
 // factorial, beta, betaln, betainc, multigammaln, gammainc, gammaincc, i0, i0e, i1, i1e, zeta,
 // polygamma, expi, exp1, expn, spence, poch, comb, boxcox, boxcox1p, erfcx, dawsn, bessel_jn,
-// bernoulli. Composites of the public ops with JAX's definitions (its segments and series
+// bernoulli, sici, owens_t. Composites of the public ops with JAX's definitions (its segments and series
 // where it has them; the incomplete gamma, Bessel, zeta and polygamma functions are jax.lax's
 // primitives, st::igamma …), traced, compiled, batched and differentiated like them; xlogy and
 // xlog1py carry JAX's custom derivative (x·log y differentiates to log y in x even at x = 0).
 // Integers become floats. (digamma is st::digamma, erf / erfc / erfinv st::erf, erfc, erf_inv.)
 #pragma once
+
+#include <utility>
 
 #include "strata/array.h"
 #include "strata/ops.h"
@@ -92,5 +94,13 @@ Array dawsn(const Array& x, SourceLocation loc = SourceLocation::current());
 Array bessel_jn(const Array& z, int v, int n_iter = 50, SourceLocation loc = SourceLocation::current());
 // The Bernoulli numbers B_0 … B_n (B_1 = -1/2), as jax.scipy.special.bernoulli.
 Array bernoulli(int n, DType dtype = f32);
+
+// The sine and cosine integrals (Si(x), Ci(x)) = (∫_0^x sin t/t dt, γ + log|x| + ∫_0^|x| (cos t - 1)/t dt)
+// (Cephes' approximations as JAX's sici; Ci(0) = -inf, Ci(-inf) = nan; derivatives sin x/x, cos x/x).
+std::pair<Array, Array> sici(const Array& x, SourceLocation loc = SourceLocation::current());
+
+// Owen's T function T(h, a) = (1/2π) ∫_0^a e^(-h²(1+x²)/2) / (1 + x²) dx (JAX's 13-point
+// quadrature with the reciprocal relation for |a| > 1; JAX's derivatives in both arguments).
+Array owens_t(const Array& h, const Array& a, SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata::special
