@@ -349,7 +349,10 @@ Array insert_at(const Array& a, int ax, std::vector<int64_t> at, const Array& va
   for (int64_t& p : at) p = std::clamp<int64_t>(p < 0 ? p + n : p, 0, n);
   std::vector<int64_t> order(static_cast<size_t>(k));
   for (int64_t j = 0; j < k; ++j) order[static_cast<size_t>(j)] = j;
-  std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) { return at[static_cast<size_t>(p)] < at[static_cast<size_t>(q)]; });
+  // Stable: equal positions keep their order (ties broken by the index itself).
+  std::sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
+    return std::pair(at[static_cast<size_t>(p)], p) < std::pair(at[static_cast<size_t>(q)], q);
+  });
   // Result slot of inserted value j: its position plus the values inserted before it.
   std::vector<int64_t> slot(static_cast<size_t>(k));
   for (int64_t r = 0; r < k; ++r) slot[static_cast<size_t>(order[static_cast<size_t>(r)])] = at[static_cast<size_t>(order[static_cast<size_t>(r)])] + r;
@@ -446,15 +449,6 @@ Array block(const std::vector<std::vector<Array>>& rows, SourceLocation loc) {
     joined.push_back(concatenate(bs, -1, loc));
   }
   return concatenate(joined, -2, loc);
-}
-
-Array block(const std::vector<Array>& xs, SourceLocation loc) {
-  if (xs.empty()) throw ValueError("block: expects at least one block");
-  int64_t rank = 1;
-  for (const Array& b : xs) rank = std::max<int64_t>(rank, api::aval(b, "block").shape.size());
-  std::vector<Array> bs;
-  for (const Array& b : xs) bs.push_back(with_rank(b, rank, loc));
-  return concatenate(bs, -1, loc);
 }
 
 }  // namespace strata

@@ -316,9 +316,9 @@ Array insert(const Array& x, const std::vector<int64_t>& indices, const Array& v
 // 1-d arrays reshaped to broadcast against each other as an open mesh.
 Array indices(const Shape& dimensions, DType dtype = i32);
 std::vector<Array> ix_(const std::vector<Array>& xs, SourceLocation loc = SourceLocation::current());
-// jnp.block: a matrix assembled from blocks, each row of blocks joined along the last axis, the
-// rows along the second to last (blocks of lower rank get leading 1s); one level: along the last.
+// jnp.block with two levels: a matrix assembled from blocks, each row of blocks joined along the
+// last axis, the rows along the second to last (blocks of lower rank get leading 1s). (JAX's
+// one-level block([a, b]) is concatenate along the last axis.)
 Array block(const std::vector<std::vector<Array>>& rows, SourceLocation loc = SourceLocation::current());
-Array block(const std::vector<Array>& xs, SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata
