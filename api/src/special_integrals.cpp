@@ -20,6 +20,7 @@ namespace strata::special {
 
 using detail::c_like;
 using detail::horner;
+using detail::loop_until;
 using detail::real_inexact;
 
 namespace {
@@ -60,26 +61,6 @@ Array expint_tail(const double (&a)[NA], const double (&b)[NB], const Array& x) 
 
 Array machine_eps(const Array& x) {
   return c_like(x.dtype() == f64 ? 0x1p-52 : x.dtype() == f32 ? 0x1p-23 : x.dtype() == f16 ? 0x1p-10 : 0x1p-7, x);
-}
-
-// A whole-array while loop of `step` over `carry`, stepping elements while `active(carry)`
-// holds; at most `cap` rounds (a guard: JAX's loops have none).
-template <class Carry, class Active, class Step>
-Carry loop_until(Carry init, Active active, Step step, int64_t cap) {
-  auto state = std::make_pair(init, astype(Array(0), i32));
-  auto out = while_loop(
-      [active, cap](const auto& s) {
-        return logical_and(any(active(s.first)), less(s.second, astype(Array(cap), i32)));
-      },
-      [active, step](const auto& s) {
-        Array on = active(s.first);
-        Carry next = step(s.first);
-        std::vector<Array> nl = tree_flatten(next), ol = tree_flatten(s.first);
-        for (size_t i = 0; i < nl.size(); ++i) nl[i] = where(on, nl[i], ol[i]);
-        return std::make_pair(tree_unflatten(next, nl), s.second + astype(Array(1), i32));
-      },
-      state);
-  return out.first;
 }
 
 // E_n(x) for 0 < x <= 1: the power series (Cephes' expn), ψ(n) - log x with ψ = digamma (JAX

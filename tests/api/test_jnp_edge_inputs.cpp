@@ -70,6 +70,7 @@ std::vector<Call> calls() {
       {"sici", [](const Array& x) { (void)sp::sici(x); }},
       {"owens_t", [](const Array& x) { (void)sp::owens_t(x, x); }},
       {"bessel_jn", [](const Array& x) { (void)sp::bessel_jn(x, 1); }},
+      {"hyp1f1", [](const Array& x) { (void)sp::hyp1f1(x, x + 1.0f, x); }},
       {"binomial", [](const Array& x) { (void)st::random::binomial(st::random::key(0), x, Array(0.5f)); }},
       {"multinomial", [](const Array& x) { (void)st::random::multinomial(st::random::key(0), Array(3.0f), x); }},
       {"initializer", [](const Array& x) { (void)st::initializers::glorot_uniform()(st::random::key(0), x.shape()); }},

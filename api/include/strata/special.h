@@ -2,7 +2,7 @@
 // entr, rel_entr, kl_div, logit, expit, ndtr, ndtri, log_ndtr, gammaln, gammasgn, gamma,
 // factorial, beta, betaln, betainc, multigammaln, gammainc, gammaincc, i0, i0e, i1, i1e, zeta,
 // polygamma, expi, exp1, expn, spence, poch, comb, boxcox, boxcox1p, erfcx, dawsn, bessel_jn,
-// bernoulli, sici, owens_t. Composites of the public ops with JAX's definitions (its segments and series
+// bernoulli, sici, owens_t, hyp1f1. Composites of the public ops with JAX's definitions (its segments and series
 // where it has them; the incomplete gamma, Bessel, zeta and polygamma functions are jax.lax's
 // primitives, st::igamma …), traced, compiled, batched and differentiated like them; xlogy and
 // xlog1py carry JAX's custom derivative (x·log y differentiates to log y in x even at x = 0).
@@ -102,5 +102,10 @@ std::pair<Array, Array> sici(const Array& x, SourceLocation loc = SourceLocation
 // Owen's T function T(h, a) = (1/2π) ∫_0^a e^(-h²(1+x²)/2) / (1 + x²) dx (JAX's 13-point
 // quadrature with the reciprocal relation for |a| > 1; JAX's derivatives in both arguments).
 Array owens_t(const Array& h, const Array& a, SourceLocation loc = SourceLocation::current());
+
+// The confluent hypergeometric function 1F1(a; b; x) = Σ (a)_k / ((b)_k k!) x^k (JAX's hyp1f1:
+// the series for |x| < 100, the asymptotic expansion beyond; 1 for a = 0, e^x for a = b, inf for
+// b = 0; real inputs, best for moderate a and b; differentiable in a, b and x).
+Array hyp1f1(const Array& a, const Array& b, const Array& x, SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata::special
