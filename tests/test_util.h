@@ -196,6 +196,43 @@ inline void expect_elements(const Array& a, const std::vector<double>& want, dou
   }
 }
 
+// EXPECT each element of `a` within rtol · |want[i]| + atol (a NaN wanted matches a NaN, an
+// infinity only itself).
+inline void expect_relative(const Array& a, const std::vector<double>& want, double rtol, double atol = 0) {
+  std::vector<double> got = astype(a, f64).to_vector<double>();
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(want[i])) EXPECT_TRUE(std::isnan(got[i])) << "element " << i << ": got " << got[i];
+    else if (std::isinf(want[i])) EXPECT_EQ(got[i], want[i]) << "element " << i;
+    else EXPECT_NEAR(got[i], want[i], rtol * std::fabs(want[i]) + atol) << "element " << i;
+  }
+}
+
+// One result next to what JAX printed for it: the expression (kept for the trace), the result,
+// JAX's values row-major and, when given, its shape ({-1}: not checked).
+struct JaxCase {
+  const char* expr;
+  Array got;
+  std::vector<double> want;
+  Shape shape = {-1};
+};
+// EXPECT each case's shape and each element within tol(case, wanted value) of JAX's (a NaN
+// wanted matches a NaN, an infinity only itself).
+template <class Tol>
+void expect_jax_cases(const std::vector<JaxCase>& cases, Tol tol) {
+  for (const JaxCase& c : cases) {
+    SCOPED_TRACE(c.expr);
+    if (c.shape != Shape{-1}) EXPECT_EQ(c.got.shape(), c.shape);
+    std::vector<double> got = astype(c.got, f64).to_vector<double>();
+    ASSERT_EQ(got.size(), c.want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (std::isnan(c.want[i])) EXPECT_TRUE(std::isnan(got[i])) << "element " << i << ": got " << got[i];
+      else if (std::isinf(c.want[i])) EXPECT_EQ(got[i], c.want[i]) << "element " << i;
+      else EXPECT_NEAR(got[i], c.want[i], tol(c, c.want[i])) << "element " << i;
+    }
+  }
+}
+
 // EXPECT that `msg` contains `part`.
 inline void expect_contains(const std::string& msg, const std::string& part) {
   EXPECT_NE(msg.find(part), std::string::npos) << "message: " << msg << "\nexpected to contain: " << part;

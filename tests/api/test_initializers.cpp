@@ -19,13 +19,7 @@ using D = std::vector<double>;
 
 TEST(Initializers, ValuesJaxDraws) {
   Array k = st::random::key(42);
-  struct Case {
-    const char* expr;
-    Array got;
-    D want;
-    st::Shape shape;
-  };
-  std::vector<Case> cases = {
+  std::vector<st::testing::JaxCase> cases = {
       {"glorot_uniform()(k, (3, 4))", st::initializers::glorot_uniform()(k, {3, 4}), {-0.020905816927552223, 0.3329196870326996, 0.21529297530651093, 0.11297983676195145, -0.09138841927051544, 0.1589926779270172, -0.7872999310493469, 0.5094479918479919, 0.368400901556015, 0.5899949073791504, -0.27718091011047363, 0.6903285384178162}, {3, 4}},
       {"glorot_normal()(k, (3, 4))", st::initializers::glorot_normal()(k, {3, 4}), {-0.0164171252399683, 0.27003705501556396, 0.17128834128379822, 0.08902860432863235, -0.07192526012659073, 0.12573154270648956, -0.7994455695152283, 0.4343254864215851, 0.30115261673927307, 0.5204616785049438, -0.22251516580581665, 0.6452774405479431}, {3, 4}},
       {"lecun_uniform()(k, (2, 2, 3))", st::initializers::lecun_uniform()(k, {2, 2, 3}), {-0.019555600360035896, 0.311417818069458, 0.2013881355524063, 0.10568295419216156, -0.08548603951931, 0.1487240195274353, -0.7364516258239746, 0.47654497623443604, 0.34460750222206116, 0.5518897175788879, -0.2592789828777313, 0.645743191242218}, {2, 2, 3}},
@@ -42,14 +36,8 @@ TEST(Initializers, ValuesJaxDraws) {
       {"jax.random.orthogonal(k, 3, (2,))", st::random::orthogonal(k, 3, {2}), {-0.01952970027923584, 0.9952678084373474, 0.09518957138061523, 0.10594390332698822, -0.09261152893304825, 0.9900500774383545, -0.99418044090271, -0.02941983938217163, 0.10363386571407318, 0.4702564477920532, -0.8768280148506165, -0.10015670210123062, 0.746992290019989, 0.45589762926101685, -0.48390063643455505, 0.4699588716030121, 0.15274114906787872, 0.8693726658821106}, {2, 3, 3}},
       {"jax.random.orthogonal(k, 2, m=4)", st::random::orthogonal(k, 2, {}, st::f32, 4), {-0.01917135715484619, 0.20028646290302277, -0.0840103030204773, -0.9759407043457031, 0.7993233799934387, 0.5303018093109131, 0.2739070653915405, 0.06955062597990036}, {2, 4}},
   };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.expr);
-    EXPECT_EQ(c.got.shape(), c.shape);
-    D g = values(c.got);
-    ASSERT_EQ(g.size(), c.want.size());
-    // Uniform draws equal JAX's bit for bit; normal ones to a few ulps; QR results to ~1e-6.
-    for (size_t i = 0; i < g.size(); ++i) EXPECT_NEAR(g[i], c.want[i], 2e-6 * std::max(1.0, std::fabs(c.want[i]))) << i;
-  }
+  // Uniform draws equal JAX's bit for bit; normal ones to a few ulps; QR results to ~1e-6.
+  st::testing::expect_jax_cases(cases, [](const st::testing::JaxCase&, double w) { return 2e-6 * std::max(1.0, std::fabs(w)); });
 }
 
 TEST(Initializers, VariancesAndOrthogonality) {

@@ -23,13 +23,7 @@ TEST(JnpArrangeMore, ValuesJaxPrints) {
   Array B = st::reshape(st::arange(0, 24, 1, st::f32), {2, 3, 4});
   Array pts = st::array(D{0.1, 0.2, 0.5, 0.5, 0.9, 0.1, 0.3, 0.8, 1.0, 1.0, -0.1, 0.5, 0.5, 0.25}, {7, 2}, st::f64);
   Array px = st::reshape(st::slice(pts, {0, 0}, {7, 1}), {7}), py = st::reshape(st::slice(pts, {0, 1}, {7, 2}), {7});
-  struct Case {
-    const char* expr;
-    Array got;
-    D want;
-    st::Shape shape;
-  };
-  std::vector<Case> cases = {
+  std::vector<st::testing::JaxCase> cases = {
       {"jnp.delete(A, 1, axis=1)", st::delete_(A, {1}, 1), {0.0, 2.0, 3.0, 4.0, 6.0, 7.0, 8.0, 10.0, 11.0}, {3, 3}},
       {"jnp.delete(A, jnp.array([0, -1, 0]))", st::delete_(A, {0, -1, 0}), {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0}, {10}},
       {"jnp.insert(A, 1, 99, axis=1)", st::insert(A, 1, st::Array(99), 1), {0.0, 99.0, 1.0, 2.0, 3.0, 4.0, 99.0, 5.0, 6.0, 7.0, 8.0, 99.0, 9.0, 10.0, 11.0}, {3, 5}},
@@ -47,13 +41,7 @@ TEST(JnpArrangeMore, ValuesJaxPrints) {
       {"jnp.histogram2d(pts[:, 0], pts[:, 1], bins=3)[0]", std::get<0>(st::histogram2d(px, py, 3)), {1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0}, {3, 3}},
       {"jnp.histogram2d(pts[:, 0], pts[:, 1], bins=3)[2]", std::get<2>(st::histogram2d(px, py, 3)), {0.1, 0.39999999999999997, 0.7, 1.0}, {4}},
   };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.expr);
-    EXPECT_EQ(c.got.shape(), c.shape);
-    D g = values(c.got);
-    ASSERT_EQ(g.size(), c.want.size());
-    for (size_t i = 0; i < g.size(); ++i) EXPECT_NEAR(g[i], c.want[i], 1e-12 * std::max(1.0, std::fabs(c.want[i]))) << i;
-  }
+  st::testing::expect_jax_cases(cases, [](const st::testing::JaxCase&, double w) { return 1e-12 * std::max(1.0, std::fabs(w)); });
 }
 
 TEST(JnpArrangeMore, FinfoIinfoAsJax) {

@@ -33,13 +33,7 @@ TEST(JnpMore, ValuesJaxPrints) {
                                 st::array(std::vector<int32_t>{20, 21, 22, 23}, {4})};
   Array cond = st::array(std::vector<bool>{true, false, true}, {3});
   Array bits = st::array(std::vector<int32_t>{1, 0, 1, 0, 1, 1}, {2, 3});
-  struct Case {
-    const char* expr;
-    Array got;
-    D want;
-    st::Shape shape;
-  };
-  std::vector<Case> cases = {
+  std::vector<st::testing::JaxCase> cases = {
       {"jnp.logspace(0, 3, 7)", st::logspace(0, 3, 7), {1.0, 3.1622776985168457, 10.0, 31.62277603149414, 100.0, 316.2277526855469, 1000.0}, {7}},
       {"jnp.logspace(1, 2, 4, endpoint=False, base=2)", st::logspace(1, 2, 4, false, 2.0), {2.0, 2.3784141540527344, 2.8284270763397217, 3.3635857105255127}, {4}},
       {"jnp.geomspace(1, 1000, 4)", st::geomspace(1, 1000, 4), {1.0, 10.00000286102295, 100.00005340576172, 1000.0}, {4}},
@@ -99,21 +93,15 @@ TEST(JnpMore, ValuesJaxPrints) {
       {"jnp.unpackbits(jnp.array([5, 255], jnp.uint8), count=11, bitorder='little')", st::unpackbits(st::array(std::vector<uint8_t>{5, 255}, {2}), std::nullopt, 11, "little"), {1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0}, {11}},
       {"jnp.spacing(jnp.array([0., 0.25, 1., -3., 1e30]))", st::spacing(st::array(D{0, 0.25, 1, -3, 1e30}, {5}, st::f32)), {1.401298464324817e-45, 2.9802322387695312e-08, 1.1920928955078125e-07, -2.384185791015625e-07, 7.555786372591432e+22}, {5}},
   };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.expr);
-    EXPECT_EQ(c.got.shape(), c.shape);
-    D g = values(c.got);
-    ASSERT_EQ(g.size(), c.want.size());
-    // f32 results of a few ops, or computed in f64 and rounded once where JAX rounds each step
-    // in f32 (logspace, the windows): within 2e-6 relative; the windows' zeros (blackman's ends
-    // are -1.5e-8 in JAX's f32 cosines, ~1e-17 here) within 1e-7.
-    bool window = std::string(c.expr).find("jnp.blackman") == 0 || std::string(c.expr).find("jnp.hanning") == 0 ||
-                  std::string(c.expr).find("jnp.hamming") == 0 || std::string(c.expr).find("jnp.kaiser") == 0;
-    for (size_t i = 0; i < g.size(); ++i) {
-      if (std::isnan(c.want[i])) EXPECT_TRUE(std::isnan(g[i])) << i;
-      else EXPECT_NEAR(g[i], c.want[i], 2e-6 * std::max(std::fabs(c.want[i]), 1e-6) + (window ? 1e-7 : 0)) << i;
-    }
-  }
+  // f32 results of a few ops, or computed in f64 and rounded once where JAX rounds each step
+  // in f32 (logspace, the windows): within 2e-6 relative; the windows' zeros (blackman's ends
+  // are -1.5e-8 in JAX's f32 cosines, ~1e-17 here) within 1e-7.
+  st::testing::expect_jax_cases(cases, [](const st::testing::JaxCase& c, double w) {
+    std::string e = c.expr;
+    bool window = e.starts_with("jnp.blackman") || e.starts_with("jnp.hanning") || e.starts_with("jnp.hamming") ||
+                  e.starts_with("jnp.kaiser");
+    return 2e-6 * std::max(std::fabs(w), 1e-6) + (window ? 1e-7 : 0);
+  });
 }
 
 TEST(JnpMore, DtypesAsJax) {

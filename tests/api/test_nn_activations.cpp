@@ -23,12 +23,7 @@ Array matrix() { return st::reshape(st::arange(int64_t{12}, st::f32), {3, 4}) * 
 
 TEST(NNActivations, ValuesJaxPrints) {
   Array x = inputs(), p = positives(), xm = matrix();
-  struct Case {
-    const char* expr;
-    Array got;
-    std::vector<double> want;
-  };
-  std::vector<Case> cases = {
+  std::vector<st::testing::JaxCase> cases = {
       {"jax.nn.relu6(x)", st::relu6(x), {0.0, 0.0, 0.0, 0.0, 0.0, 0.30000001192092896, 1.0, 2.5, 6.0, 6.0}},
       {"jax.nn.hard_sigmoid(x)", st::hard_sigmoid(x), {0.0, 0.0, 0.3333333432674408, 0.4166666865348816, 0.5, 0.550000011920929, 0.6666666865348816, 0.9166666865348816, 1.0, 1.0}},
       {"jax.nn.hard_silu(x)", st::hard_silu(x), {-0.0, -0.0, -0.3333333432674408, -0.2083333432674408, 0.0, 0.16500000655651093, 0.6666666865348816, 2.2916667461395264, 6.0, 9.0}},
@@ -48,17 +43,11 @@ TEST(NNActivations, ValuesJaxPrints) {
       {"jax.nn.standardize(xm, axis=0, algorithm='stable')", st::standardize(xm, 0, std::nullopt, std::nullopt, 1e-5, "stable"), {-1.2247437238693237, -1.2247437238693237, -1.2247436046600342, -1.2247438430786133, 0.0, 0.0, -1.0428629337866369e-07, 0.0, 1.2247437238693237, 1.2247436046600342, 1.2247436046600342, 1.2247436046600342}},
       {"jax.nn.standardize(xm, mean=1.0, variance=4.0, epsilon=0.0)", st::standardize(xm, -1, st::Array(1.0f), st::Array(4.0f), 0.0), {-1.5, -1.149999976158142, -0.800000011920929, -0.4500000476837158, -0.10000002384185791, 0.25, 0.5999999046325684, 0.9500000476837158, 1.2999999523162842, 1.6499998569488525, 2.0, 2.3499999046325684}},
   };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.expr);
-    ASSERT_EQ(c.got.dtype(), st::f32);
-    std::vector<double> g = values(c.got);
-    ASSERT_EQ(g.size(), c.want.size());
-    // A few f32 ops each: within 4 ulps of JAX's. standardize's centred values cancel (its "fast"
-    // variance too), so their rounding depends on the order of the sums: 1e-5 there.
-    bool centred = std::string(c.expr).starts_with("jax.nn.standardize(xm");
-    for (size_t i = 0; i < g.size(); ++i)
-      EXPECT_NEAR(g[i], c.want[i], centred ? 1e-5 : 4 * 0x1p-23 * std::max(std::fabs(c.want[i]), 0x1p-10)) << i;
-  }
+  // A few f32 ops each: within 4 ulps of JAX's. standardize's centred values cancel (its "fast"
+  // variance too), so their rounding depends on the order of the sums: 1e-5 there.
+  st::testing::expect_jax_cases(cases, [](const st::testing::JaxCase& c, double w) {
+    return std::string(c.expr).starts_with("jax.nn.standardize(xm") ? 1e-5 : 4 * 0x1p-23 * std::max(std::fabs(w), 0x1p-10);
+  });
 }
 
 TEST(NNActivations, JitMatchesEagerAndDtypesStay) {
