@@ -20,26 +20,32 @@ namespace {
 
 Array precision(const Array& x) { return c_like(finfo(x.dtype()).eps, x); }
 
-// Σ_k term_k · weight(k), term_0 = 1 (when `first` is 1) and term_(k+1) = term_k (a+k)/(b+k) x/(k+1),
-// until |term / sum| falls below the precision or 250 terms.
-template <class Weight>
-Array taylor(const Array& a, const Array& b, const Array& x, double first, Weight weight) {
+// sum0 + Σ_(k>=1) term_k · weight(k) with term_(k+1) = next(term_k, k), each element until its
+// |term / sum| falls below the precision or 250 terms (JAX's loops).
+template <class Weight, class Next>
+Array series_sum(const Array& x, double sum0, const Array& term1, Weight weight, Next next) {
   Array eps = precision(x);
   using C = std::tuple<Array, Array, Array>;  // sum, k, term
-  C init{c_like(first, x) + zeros_like(x), ones_like(x), a / b * x};
+  C init{c_like(sum0, x) + zeros_like(x), ones_like(x), term1 + zeros_like(x)};
   C r = loop_until(
       init,
       [eps](const C& c) {
         auto [sum, k, term] = c;
         return logical_and(k < c_like(250, k), abs(term) / abs(sum) > eps);
       },
-      [a, b, x, weight](const C& c) {
+      [weight, next](const C& c) {
         auto [sum, k, term] = c;
-        Array one = c_like(1, k);
-        return C{sum + term * weight(k), k + one, term * (a + k) / (b + k) * x / (k + one)};
+        return C{sum + term * weight(k), k + c_like(1, k), next(term, k)};
       },
       300);
   return std::get<0>(r);
+}
+
+// The Taylor series Σ (a)_k/((b)_k k!) x^k, its terms weighted (the a and b derivatives).
+template <class Weight>
+Array taylor(const Array& a, const Array& b, const Array& x, double sum0, Weight weight) {
+  return series_sum(x, sum0, a / b * x, weight,
+                    [a, b, x](const Array& t, const Array& k) { return t * (a + k) / (b + k) * x / (k + c_like(1, k)); });
 }
 
 Array series(const Array& a, const Array& b, const Array& x) {
@@ -48,21 +54,10 @@ Array series(const Array& a, const Array& b, const Array& x) {
 
 // Γ(b)/Γ(a) e^x x^(a-b) Σ_k t_k, t_(k+1) = t_k (b-a+k)(1-a+k)/((k+1) x).
 Array asymptotic(const Array& a, const Array& b, const Array& x) {
-  Array eps = precision(x), one = c_like(1, x);
-  using C = std::tuple<Array, Array, Array>;
-  C init{ones_like(x), ones_like(x), (b - a) * (one - a) / x};
-  C r = loop_until(
-      init,
-      [eps](const C& c) {
-        auto [sum, k, term] = c;
-        return logical_and(k < c_like(250, k), abs(term) / abs(sum) > eps);
-      },
-      [a, b, x, one](const C& c) {
-        auto [sum, k, term] = c;
-        return C{sum + term, k + one, term * (b - a + k) * (one - a + k) / (k + one) / x};
-      },
-      300);
-  return gamma(b) / gamma(a) * exp(x) * power(x, a - b) * std::get<0>(r);
+  Array one = c_like(1, x);
+  Array sum = series_sum(x, 1, (b - a) * (one - a) / x, [](const Array& k) { return c_like(1, k); },
+                         [a, b, x, one](const Array& t, const Array& k) { return t * (b - a + k) * (one - a + k) / (k + one) / x; });
+  return gamma(b) / gamma(a) * exp(x) * power(x, a - b) * sum;
 }
 
 Array value(const Array& a, const Array& b, const Array& x) {
