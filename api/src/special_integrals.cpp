@@ -323,4 +323,72 @@ std::pair<Array, Array> sici(const Array& x_in, SourceLocation loc) {
   return rule(x);
 }
 
+namespace {
+
+// Cephes' fresnl (scipy's double-precision tables) and fresnlf (single precision, used for
+// f32/f16/bf16), as JAX's fresnel.
+constexpr double kFresnelF32SN[] = {1.647629463788700e-9, -1.522754752581096e-7, 8.424748808502400e-6, -3.120693124703272e-4, 7.244727626597022e-3, -9.228055941124598e-2, 5.235987735681432e-1};
+constexpr double kFresnelF32CN[] = {1.416802502367354e-8, -1.157231412229871e-6, 5.387223446683264e-5, -1.604381798862293e-3, 2.818489036795073e-2, -2.467398198317899e-1, 9.999999760004487e-1};
+constexpr double kFresnelF32FN[] = {-1.903009855649792e12, 1.355942388050252e11, -4.158143148511033e9, 7.343848463587323e7, -8.732356681548485e5, 8.560515466275470e3, -1.032877601091159e2, 2.999401847870011e0};
+constexpr double kFresnelF32GN[] = {-1.860843997624650e11, 1.278350673393208e10, -3.779387713202229e8, 6.492611570598858e6, -7.787789623358162e4, 8.602931494734327e2, -1.493439396592284e1, 9.999841934744914e-1};
+constexpr double kFresnelF64SN[] = {-2.99181919401019853726e3, 7.08840045257738576863e5, -6.29741486205862506537e7, 2.54890880573376359104e9, -4.42979518059697779103e10, 3.18016297876567817986e11};
+constexpr double kFresnelF64SD[] = {1.00000000000000000000e0, 2.81376268889994315696e2, 4.55847810806532581675e4, 5.17343888770096400730e6, 4.19320245898111231129e8, 2.24411795645340920940e10, 6.07366389490084639049e11};
+constexpr double kFresnelF64CN[] = {-4.98843114573573548651e-8, 9.50428062829859605134e-6, -6.45191435683965050962e-4, 1.88843319396703850064e-2, -2.05525900955013891793e-1, 9.99999999999999998822e-1};
+constexpr double kFresnelF64CD[] = {3.99982968972495980367e-12, 9.15439215774657478799e-10, 1.25001862479598821474e-7, 1.22262789024179030997e-5, 8.68029542941784300606e-4, 4.12142090722199792936e-2, 1.00000000000000000118e0};
+constexpr double kFresnelF64FN[] = {4.21543555043677546506e-1, 1.43407919780758885261e-1, 1.15220955073585758835e-2, 3.45017939782574027900e-4, 4.63613749287867322088e-6, 3.05568983790257605827e-8, 1.02304514164907233465e-10, 1.72010743268161828879e-13, 1.34283276233062758925e-16, 3.76329711269987889006e-20};
+constexpr double kFresnelF64FD[] = {1.00000000000000000000e0, 7.51586398353378947175e-1, 1.16888925859191382142e-1, 6.44051526508858611005e-3, 1.55934409164153020873e-4, 1.84627567348930545870e-6, 1.12699224763999035261e-8, 3.60140029589371370404e-11, 5.88754533621578410010e-14, 4.52001434074129701496e-17, 1.25443237090011264384e-20};
+constexpr double kFresnelF64GN[] = {5.04442073643383265887e-1, 1.97102833525523411709e-1, 1.87648584092575249293e-2, 6.84079380915393090172e-4, 1.15138826111884280931e-5, 9.82852443688422223854e-8, 4.45344415861750144738e-10, 1.08268041139020870318e-12, 1.37555460633261799868e-15, 8.36354435630677421531e-19, 1.86958710162783235106e-22};
+constexpr double kFresnelF64GD[] = {1.00000000000000000000e0, 1.47495759925128324529e0, 3.37748989120019970451e-1, 2.53603741420338795122e-2, 8.14679107184306179049e-4, 1.27545075667729118702e-5, 1.04314589657571990585e-7, 4.60680728146520428211e-10, 1.10273215066240270757e-12, 1.38796531259578871258e-15, 8.39158816283118707363e-19, 1.86958710162783236342e-22};
+
+// sin(π x²/2) and cos(π x²/2) without the rounding of x²: r = (x²/2) mod 2 from s = x mod 2
+// as s (x - s/2) mod 2, then sinpi/cospi of r by quadrant (scipy's, as JAX).
+std::pair<Array, Array> sincos_pi_half_square(const Array& x_in) {
+  Array x = abs(x_in), two = c_like(2, x), one = c_like(1, x), half = c_like(0.5, x);
+  Array sm = fmod(x, two);
+  Array r = fmod(sm * (x - sm / two), two);
+  Array pi = c_like(M_PI, x);
+  Array sinpi = where(r < half, sin(pi * r), where(r > c_like(1.5, x), sin(pi * (r - two)), negative(sin(pi * (r - one)))));
+  Array cospi = where(r == half, c_like(0, x), where(r < one, negative(sin(pi * (r - half))), sin(pi * (r - c_like(1.5, x)))));
+  return {sinpi, cospi};
+}
+
+std::pair<Array, Array> fresnel_value(const Array& x_in) {
+  const DType out = x_in.dtype();
+  const bool single = out != f64;
+  Array xx = single ? astype(x_in, f32) : x_in;
+  Array x = abs(xx), x2 = x * x, one = c_like(1, x), half = c_like(0.5, x);
+  Array t = x2 * x2;
+  Array s_small = single ? x * x2 * horner(kFresnelF32SN, t) : x * x2 * horner(kFresnelF64SN, t) / horner(kFresnelF64SD, t);
+  Array c_small = single ? x * horner(kFresnelF32CN, t) : x * horner(kFresnelF64CN, t) / horner(kFresnelF64CD, t);
+  auto [sinpi, cospi] = sincos_pi_half_square(x);
+  Array inv_pix = one / (c_like(M_PI, x) * x);
+  Array c_large = single ? half : half + inv_pix * sinpi;
+  Array s_large = single ? half : half - inv_pix * cospi;
+  Array tt = c_like(M_PI, x) * x2;
+  Array u = one / (tt * tt);
+  tt = one / tt;
+  Array f = single ? one - u * horner(kFresnelF32FN, u) : one - u * horner(kFresnelF64FN, u) / horner(kFresnelF64FD, u);
+  Array g = single ? tt * horner(kFresnelF32GN, u) : tt * horner(kFresnelF64GN, u) / horner(kFresnelF64GD, u);
+  Array c_other = half + (f * sinpi - g * cospi) * inv_pix;
+  Array s_other = half - (f * cospi + g * sinpi) * inv_pix;
+  Array inf = isinf(xx), small = x2 < c_like(2.5625, x), large = x > c_like(36974.0, x);
+  Array sv = where(inf, half, where(small, s_small, where(large, s_large, s_other)));
+  Array cv = where(inf, half, where(small, c_small, where(large, c_large, c_other)));
+  Array neg = xx < c_like(0, x);
+  return {astype(where(neg, negative(sv), sv), out), astype(where(neg, negative(cv), cv), out)};
+}
+
+}  // namespace
+
+// S' = sin(π x²/2), C' = cos(π x²/2) (JAX's custom JVP).
+std::pair<Array, Array> fresnel(const Array& x_in, SourceLocation loc) {
+  Array x = real_inexact(x_in, "fresnel", loc);
+  auto f = [](const Array& v) { return fresnel_value(v); };
+  auto rule = custom_jvp(f, [](const Array& v, const Array& t) {
+    auto [sp, cp] = sincos_pi_half_square(v);
+    return std::make_pair(fresnel_value(v), std::make_pair(sp * t, cp * t));
+  });
+  return rule(x);
+}
+
 }  // namespace strata::special

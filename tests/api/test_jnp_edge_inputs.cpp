@@ -68,6 +68,7 @@ std::vector<Call> calls() {
       {"erfcx", [](const Array& x) { (void)sp::erfcx(x); }},
       {"dawsn", [](const Array& x) { (void)sp::dawsn(x); }},
       {"sici", [](const Array& x) { (void)sp::sici(x); }},
+      {"fresnel", [](const Array& x) { (void)sp::fresnel(x); }},
       {"owens_t", [](const Array& x) { (void)sp::owens_t(x, x); }},
       {"bessel_jn", [](const Array& x) { (void)sp::bessel_jn(x, 1); }},
       {"hyp1f1", [](const Array& x) { (void)sp::hyp1f1(x, x + 1.0f, x); }},

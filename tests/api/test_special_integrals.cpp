@@ -132,4 +132,24 @@ TEST(SpecialIntegrals, SiciAsJax) {
   EXPECT_EQ(sp::sici(st::ones({2}, st::f32)).first.dtype(), st::f32);
 }
 
+TEST(SpecialIntegrals, FresnelAsJax) {
+  // jax.scipy.special.fresnel(xs) in f64 (x64) and f32: small, between, large and infinite x
+  const D xs = {-INFINITY, -3.3, -0.5, 0.0, 0.2, 1.0, 1.6, 1.61, 2.5, 7.0, 40.0, 5e4, INFINITY};
+  auto [s64, c64] = sp::fresnel(f64(xs));
+  expect_close_(s64, {-0.5, -0.5192860849820631, -0.06473243285999929, 0.0, 0.004187609161656763, 0.4382591473903547, 0.6388876835093806, 0.6310253086563824, 0.6191817558195929, 0.49970478945344676, 0.4920422537902731, 0.49999363380227635, 0.5}, 1e-14, "S f64");
+  expect_close_(c64, {-0.5, -0.4056944037062585, -0.4923442258714464, 0.0, 0.19992105759445308, 0.779893400376823, 0.3654616834404876, 0.3592841534732351, 0.45741300964177706, 0.5454670925469698, 0.49999841685744545, 0.5, 0.5}, 1e-14, "C f64");
+  auto [s32, c32] = sp::fresnel(st::array(xs, {13}, st::f32));
+  EXPECT_EQ(s32.dtype(), st::f32);
+  expect_close_(s32, {-0.5, -0.5192860960960388, -0.06473243236541748, 0.0, 0.004187609534710646, 0.43825915455818176, 0.6388876438140869, 0.6310253143310547, 0.619181752204895, 0.4997048079967499, 0.4920422434806824, 0.5, 0.5}, 2e-6, "S f32");
+  expect_close_(c32, {-0.5, -0.4056944251060486, -0.4923442304134369, 0.0, 0.19992105662822723, 0.7798933982849121, 0.3654617965221405, 0.3592841625213623, 0.457412987947464, 0.5454670786857605, 0.49999842047691345, 0.5, 0.5}, 2e-6, "C f32");
+  // jax.vmap(jax.grad(lambda v: fresnel(v)[0] / [1]))([0.3, 1.2, 2.7]) (x64)
+  Array pts = f64({0.3, 1.2, 2.7});
+  expect_close_(st::vmap(st::grad([](const Array& v) { return sp::fresnel(v).first; }))(pts), {0.14090123193758267, 0.7705132427757893, -0.898027575760615}, 1e-14, "S'");
+  expect_close_(st::vmap(st::grad([](const Array& v) { return sp::fresnel(v).second; }))(pts), {0.9900236577165575, -0.6374239897486896, 0.43993916985591647}, 1e-14, "C'");
+  auto j = st::jit([](const Array& v) { return sp::fresnel(v); })(f64(xs));
+  expect_close_(j.first, values(s64), 1e-15, "jit S");
+  expect_close_(j.second, values(c64), 1e-15, "jit C");
+  EXPECT_EQ(sp::fresnel(st::ones({2}, st::bf16)).second.dtype(), st::bf16);
+}
+
 }  // namespace

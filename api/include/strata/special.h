@@ -2,7 +2,7 @@
 // entr, rel_entr, kl_div, logit, expit, ndtr, ndtri, log_ndtr, gammaln, gammasgn, gamma,
 // factorial, beta, betaln, betainc, multigammaln, gammainc, gammaincc, i0, i0e, i1, i1e, zeta,
 // polygamma, expi, exp1, expn, spence, poch, comb, boxcox, boxcox1p, erfcx, dawsn, bessel_jn,
-// bernoulli, sici, owens_t, hyp1f1. Composites of the public ops with JAX's definitions (its segments and series
+// bernoulli, sici, owens_t, hyp1f1, fresnel. Composites of the public ops with JAX's definitions (its segments and series
 // where it has them; the incomplete gamma, Bessel, zeta and polygamma functions are jax.lax's
 // primitives, st::igamma …), traced, compiled, batched and differentiated like them; xlogy and
 // xlog1py carry JAX's custom derivative (x·log y differentiates to log y in x even at x = 0).
@@ -107,5 +107,10 @@ Array owens_t(const Array& h, const Array& a, SourceLocation loc = SourceLocatio
 // the series for |x| < 100, the asymptotic expansion beyond; 1 for a = 0, e^x for a = b, inf for
 // b = 0; real inputs, best for moderate a and b; differentiable in a, b and x).
 Array hyp1f1(const Array& a, const Array& b, const Array& x, SourceLocation loc = SourceLocation::current());
+
+// The Fresnel integrals (S(x), C(x)) = (∫_0^x sin(πt²/2) dt, ∫_0^x cos(πt²/2) dt) (Cephes' fresnl
+// in f64, fresnlf in f32 — 16-bit floats computed in f32 — as JAX; ±1/2 at ±inf; derivatives
+// sin(πx²/2), cos(πx²/2)). Accurate on [-10, 10] as Cephes, then the asymptotic form.
+std::pair<Array, Array> fresnel(const Array& x, SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata::special
