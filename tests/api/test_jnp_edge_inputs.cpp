@@ -67,6 +67,7 @@ std::vector<Call> calls() {
       {"spence", [](const Array& x) { (void)sp::spence(x); }},
       {"erfcx", [](const Array& x) { (void)sp::erfcx(x); }},
       {"dawsn", [](const Array& x) { (void)sp::dawsn(x); }},
+      {"wofz", [](const Array& x) { (void)sp::wofz(x); }},
       {"sici", [](const Array& x) { (void)sp::sici(x); }},
       {"fresnel", [](const Array& x) { (void)sp::fresnel(x); }},
       {"owens_t", [](const Array& x) { (void)sp::owens_t(x, x); }},

@@ -2,7 +2,7 @@
 // entr, rel_entr, kl_div, logit, expit, ndtr, ndtri, log_ndtr, gammaln, gammasgn, gamma,
 // factorial, beta, betaln, betainc, multigammaln, gammainc, gammaincc, i0, i0e, i1, i1e, zeta,
 // polygamma, expi, exp1, expn, spence, poch, comb, boxcox, boxcox1p, erfcx, dawsn, bessel_jn,
-// bernoulli, sici, owens_t, hyp1f1, fresnel. Composites of the public ops with JAX's definitions (its segments and series
+// bernoulli, sici, owens_t, hyp1f1, fresnel, wofz. Composites of the public ops with JAX's definitions (its segments and series
 // where it has them; the incomplete gamma, Bessel, zeta and polygamma functions are jax.lax's
 // primitives, st::igamma …), traced, compiled, batched and differentiated like them; xlogy and
 // xlog1py carry JAX's custom derivative (x·log y differentiates to log y in x even at x = 0).
@@ -84,7 +84,7 @@ Array comb(const Array& n, const Array& k, bool repetition = false, SourceLocati
 Array boxcox(const Array& x, const Array& lmbda, SourceLocation loc = SourceLocation::current());
 Array boxcox1p(const Array& x, const Array& lmbda, SourceLocation loc = SourceLocation::current());
 
-// erfcx(x) = e^(x²) erfc(x) without the overflow (real x) and Dawson's integral
+// erfcx(x) = e^(x²) erfc(x) without the overflow (real x; complex z: wofz(iz)) and Dawson's integral
 // D(x) = e^(-x²) ∫_0^x e^(t²) dt (special_error_functions.cpp; JAX's algorithms and JVPs).
 Array erfcx(const Array& x, SourceLocation loc = SourceLocation::current());
 Array dawsn(const Array& x, SourceLocation loc = SourceLocation::current());
@@ -112,5 +112,9 @@ Array hyp1f1(const Array& a, const Array& b, const Array& x, SourceLocation loc 
 // in f64, fresnlf in f32 — 16-bit floats computed in f32 — as JAX; ±1/2 at ±inf; derivatives
 // sin(πx²/2), cos(πx²/2)). Accurate on [-10, 10] as Cephes, then the asymptotic form.
 std::pair<Array, Array> fresnel(const Array& x, SourceLocation loc = SourceLocation::current());
+
+// The Faddeeva function w(z) = e^(-z²) erfc(-iz) (complex; real inputs become complex), by
+// Weideman's 32-term rational approximation as JAX (~1e-13 relative); w'(z) = -2z w + 2i/√π.
+Array wofz(const Array& z, SourceLocation loc = SourceLocation::current());
 
 }  // namespace strata::special
