@@ -91,7 +91,7 @@ namespace {
 // The eigenvalues of p's companion matrix (p's leading coefficient non-zero).
 Array companion_roots(const Array& p, const SourceLocation& loc) {
   const int64_t n = p.shape()[0];
-  DType c = p.dtype() == f64 || p.dtype() == c128 ? c128 : c64;
+  DType c = complex_dtype(p.dtype());
   if (n < 2) return zeros({0}, c);
   Array a = diag(ones({n - 2}, p.dtype()), -1, loc);
   Array top = negative(divide(api::slice_along(p, 0, 1, std::nullopt, 1, loc), p[0], loc), loc);
@@ -105,7 +105,7 @@ Array roots(const Array& p_in, bool strip_zeros, SourceLocation loc) {
   Array p = atleast_1d(api::to_inexact(p_in, "roots", loc), loc);
   if (p.ndim() != 1) throw ValueError("roots: expects a 1-d coefficient array, but got " + api::aval(p_in, "roots").str());
   const int64_t n = p.shape()[0];
-  DType c = p.dtype() == f64 || p.dtype() == c128 ? c128 : c64;
+  DType c = complex_dtype(p.dtype());
   if (n < 2) return zeros({0}, c);
   Array is_zero = equal(p, api::weak_scalar_like(0, p, "roots", loc), loc);
   // The number of leading zero coefficients (n when all are).

@@ -186,8 +186,7 @@ Array argpartition(const Array& x, int64_t kth, int axis, SourceLocation loc) {
 
 Array sort_complex(const Array& x, SourceLocation loc) {
   Array y = api::to_inexact(x, "sort_complex", loc);  // integers as strata's default float (f32)
-  DType t = is_complex(y.dtype()) ? y.dtype() : (y.dtype() == DType::f64 ? c128 : c64);
-  return sort(astype(y, t, loc), -1, false, loc);
+  return sort(astype(y, complex_dtype(y.dtype()), loc), -1, false, loc);
 }
 
 }  // namespace strata

@@ -25,6 +25,7 @@ namespace strata::random {
 
 using lax::bind1;
 using detail::broadcast_pair;
+using detail::c;
 using detail::check_float;
 using detail::check_key;
 using detail::check_shape;
@@ -36,7 +37,6 @@ namespace {
 
 std::atomic<bool> g_partitionable{true};
 
-Array c(double v, DType t) { return lax::scalar(v, t); }
 
 Array bitcast(const Array& x, DType t, const SourceLocation& loc) {
   return bind1(prim::kBitcastConvertType, {x}, Params{{"new_dtype", t}}, loc);
@@ -623,12 +623,6 @@ Array poisson(const Array& key, const Array& lam_in, std::optional<Shape> shape,
   Array lam_knuth = where(use_knuth, lam, 0.0f, loc), lam_rejection = where(use_knuth, 1e5f, lam, loc);
   Array neg_lam_knuth = negative(lam_knuth, loc);
   const Array max_iters = astype(Array(int64_t{2147483647}), i32, loc);
-  auto next_keys = [loc](const Array& k, int n) {
-    Array ks = split(k, n, loc);
-    std::vector<Array> out;
-    for (int i = 0; i < n; ++i) out.push_back(key_at(ks, i, loc));
-    return out;
-  };
   // Knuth: count uniforms until their product falls below e^-lam.
   using Knuth = std::tuple<Array, Array, Array, Array>;  // round, count, key, log of the product
   Knuth knuth = while_loop(
@@ -638,7 +632,7 @@ Array poisson(const Array& key, const Array& lam_in, std::optional<Shape> shape,
       },
       [&](const Knuth& c) {
         auto [i, k, rng, log_prod] = c;
-        std::vector<Array> ks = next_keys(rng, 2);
+        std::vector<Array> ks = detail::split_keys(rng, 2, loc);
         k = where(greater(log_prod, neg_lam_knuth, loc), k + astype(Array(1), dtype, loc), k, loc);
         Array u = uniform(ks[1], s, f32, 0.0, 1.0, loc);
         return Knuth{i + astype(Array(1), i32, loc), k, ks[0], log_prod + log(u, loc)};
@@ -658,7 +652,7 @@ Array poisson(const Array& key, const Array& lam_in, std::optional<Shape> shape,
       },
       [&](const Rejection& c) {
         auto [i, k_out, accepted, rng] = c;
-        std::vector<Array> ks = next_keys(rng, 3);
+        std::vector<Array> ks = detail::split_keys(rng, 3, loc);
         Array u = uniform(ks[1], s, f32, 0.0, 1.0, loc) - 0.5f;
         Array v = uniform(ks[2], s, f32, 0.0, 1.0, loc);
         Array us = 0.5f - abs(u, loc);

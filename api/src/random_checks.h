@@ -1,5 +1,6 @@
 // api/src/random_checks.h — what the random samplers share (random.cpp, random_more.cpp): the
-// argument checks, the parameters' broadcast to the draw's shape, finfo.tiny.
+// argument checks, the parameters' broadcast to the draw's shape, finfo.tiny, constants of a
+// dtype, a key split into its subkeys.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 
 #include "op_helpers.h"
 #include "strata/ops.h"
+#include "strata/random.h"
 
 namespace strata::random::detail {
 
@@ -70,6 +72,17 @@ inline Shape param_shape(std::string_view op, const std::vector<Array>& xs) {
     acc = *b;
   }
   return acc;
+}
+
+// v as a 0-d array of dtype t.
+inline Array c(double v, DType t) { return lax::scalar(v, t); }
+
+// split(key, n) as n separate keys (JAX's `a, b = split(key)`).
+inline std::vector<Array> split_keys(const Array& key, int n, const SourceLocation& loc) {
+  Array ks = split(key, n, loc);
+  std::vector<Array> out;
+  for (int i = 0; i < n; ++i) out.push_back(key_at(ks, i, loc));
+  return out;
 }
 
 }  // namespace strata::random::detail

@@ -16,6 +16,7 @@
 
 namespace strata::random {
 
+using detail::c;
 using detail::check_float;
 using detail::check_key;
 using detail::check_shape;
@@ -24,8 +25,6 @@ using detail::param_shape;
 using detail::tiny;
 
 namespace {
-
-Array c(double v, DType t) { return astype(Array(v), t); }
 
 // The checked shape of a draw: `shape`, or the parameters' broadcast shape.
 Shape draw_shape(std::string_view op, const Array& key, DType dtype, const std::optional<Shape>& shape,
@@ -232,13 +231,6 @@ Array stirling_tail(const Array& k, const SourceLocation& loc) {
   return where(less_equal(k, c(9, t), loc), from_table, approx, loc);
 }
 
-std::vector<Array> keys_of(const Array& key, int n, const SourceLocation& loc) {
-  Array ks = split(key, n, loc);
-  std::vector<Array> out;
-  for (int i = 0; i < n; ++i) out.push_back(key_at(ks, i, loc));
-  return out;
-}
-
 }  // namespace
 
 // JAX's (TensorFlow's) sampler: inversion by geometric jumps where count·q <= 10, Kachitvichyanukul
@@ -275,7 +267,7 @@ Array binomial(const Array& key, const Array& n_in, const Array& p_in, std::opti
       },
       [&](const Inv& st) {
         auto [i, jumps, total, rng] = st;
-        std::vector<Array> ks = keys_of(rng, 2, loc);  // subkey, key = split(key)
+        std::vector<Array> ks = detail::split_keys(rng, 2, loc);  // subkey, key = split(key)
         Array next_jumps = where(less_equal(total, count_inv, loc), jumps + c(1, pt), jumps, loc);
         Array u = uniform(ks[0], s, pt, 0.0, 1.0, loc);
         Array geom = ceil(log(u, loc) / log1m_q, loc);
@@ -300,7 +292,7 @@ Array binomial(const Array& key, const Array& n_in, const Array& p_in, std::opti
       },
       [&](const Btrs& st) {
         auto [i, k_out, accepted, rng] = st;
-        std::vector<Array> ks = keys_of(rng, 3, loc);  // key, subkey_0, subkey_1 = split(key, 3)
+        std::vector<Array> ks = detail::split_keys(rng, 3, loc);  // key, subkey_0, subkey_1 = split(key, 3)
         Array u = uniform(ks[1], s, pt, 0.0, 1.0, loc) - c(0.5, pt);
         Array v = uniform(ks[2], s, pt, 0.0, 1.0, loc);
         Array us = c(0.5, pt) - abs(u, loc);
@@ -344,7 +336,7 @@ Array multinomial(const Array& key, const Array& n_in, const Array& p_in, std::o
   const int64_t k = s.back();
   Array remaining = cumsum(probs, 0, true, loc);
   Array ratios = probs / where(equal(remaining, c(0, p.dtype()), loc), c(1, p.dtype()), remaining, loc);
-  std::vector<Array> ks = keys_of(key, static_cast<int>(k), loc);
+  std::vector<Array> ks = detail::split_keys(key, static_cast<int>(k), loc);
   std::vector<Array> counts;
   for (int64_t i = 0; i < k; ++i) {
     Array ratio = clip(squeeze(api::slice_along(ratios, 0, i, i + 1, 1, loc), {0}, loc), c(0, p.dtype()), c(1, p.dtype()), loc);

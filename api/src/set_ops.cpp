@@ -77,17 +77,24 @@ int64_t static_size(std::optional<int64_t> size, const Array& input, const Array
   return static_cast<int64_t>(sum(astype(mask, i64)).item<int64_t>());
 }
 
-// The first `size` entries (rows) of `values` where `keep` holds, in order; the rest are
-// `fill` (converted to values' dtype) or, without one, values[0] (JAX's default for unique).
-Array compact(const Array& values, const Array& keep, int64_t size, const std::optional<Array>& fill,
-              const SourceLocation& loc) {
-  Array idx = nonzero(keep, size, 0, loc)[0];
-  Array v = take(values, idx, 0, loc);
-  if (!fill) return v;
+// The first `size` entries (rows) of `values` where `keep` holds, in order (past the kept ones:
+// values[0], nonzero's padding — JAX's default for unique).
+Array kept(const Array& values, const Array& keep, int64_t size, const SourceLocation& loc) {
+  return take(values, nonzero(keep, size, 0, loc)[0], 0, loc);
+}
+
+// `v` (kept's result) with the entries past the kept count set to `fill` (in v's dtype).
+Array padded(const Array& v, const Array& keep, int64_t size, const Array& fill, const SourceLocation& loc) {
   Shape valid_shape(static_cast<size_t>(v.ndim()), 1);
   valid_shape[0] = size;
   Array valid = reshape(less(arange(size, i32), count_of(keep, loc), loc), valid_shape, loc);
-  return where(valid, v, api::convert(*fill, {v.dtype(), false}, loc), loc);
+  return where(valid, v, api::convert(fill, {v.dtype(), false}, loc), loc);
+}
+
+Array compact(const Array& values, const Array& keep, int64_t size, const std::optional<Array>& fill,
+              const SourceLocation& loc) {
+  Array v = kept(values, keep, size, loc);
+  return fill ? padded(v, keep, size, *fill, loc) : v;
 }
 
 // JAX's default fill of intersect1d and setxor1d: the smallest value of the result (its first,
@@ -254,8 +261,8 @@ Intersection intersect1d_indices(const Array& a, const Array& b, bool assume_uni
   Array keep_b = logical_and(rb.first, isin(sb, fa, false, loc), loc);
   const int64_t s = static_size(size, fa, keep_a, "intersect1d");
   Array count = count_of(keep_a, loc);
-  Array values = compact(sa, keep_a, s, std::nullopt, loc);
-  values = compact(sa, keep_a, s, fill_value ? *fill_value : smallest_or_zero(values, count, loc), loc);
+  Array values = kept(sa, keep_a, s, loc);
+  values = padded(values, keep_a, s, fill_value ? *fill_value : smallest_or_zero(values, count, loc), loc);
   return {values, compact(ra.perm, keep_a, s, i32_scalar(na), loc), compact(rb.perm, keep_b, s, i32_scalar(nb), loc)};
 }
 
@@ -287,8 +294,8 @@ Array setxor1d(const Array& a, const Array& b, bool assume_unique, std::optional
   Array merged = take(all, sort(ops, 0, true, num_keys, loc).back(), 0, loc);
   Array kept_first = less(arange(na + nb, i32), count_of(keep, loc), loc);
   const int64_t s = static_size(size, fa, keep, "setxor1d");
-  Array values = compact(merged, kept_first, s, std::nullopt, loc);
-  return compact(merged, kept_first, s, fill_value ? *fill_value : smallest_or_zero(values, count_of(keep, loc), loc), loc);
+  Array values = kept(merged, kept_first, s, loc);
+  return padded(values, kept_first, s, fill_value ? *fill_value : smallest_or_zero(values, count_of(keep, loc), loc), loc);
 }
 
 }  // namespace strata
