@@ -53,6 +53,9 @@ inline Array weak_scalar_like(double v, const Array& x, std::string_view op, con
   return convert(Array(v), {aval(x, op).dtype, true}, loc);
 }
 
+// v as a strong 0-d i32 (indices, counts).
+inline Array i32_scalar(int64_t v) { return lax::scalar(static_cast<double>(v), DType::i32); }
+
 // Promotes integers and bools to a float type (weak stays weak), for exp, log, divide, ….
 Array to_inexact(const Array& x, std::string_view op, const SourceLocation& loc);
 

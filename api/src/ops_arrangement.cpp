@@ -15,8 +15,6 @@ namespace strata {
 
 namespace {
 
-Array i32_of(int64_t v) { return astype(Array(v), i32); }
-
 bool all_equal(const Shape& s) {
   for (int64_t d : s)
     if (d != s[0]) return false;
@@ -87,12 +85,12 @@ Array fill_diagonal(const Array& a, const Array& val, SourceLocation loc) {
     step += stride;
     stride *= av.shape[d];
   }
-  Array pos = arange(n, i32) * i32_of(step);
+  Array pos = arange(n, i32) * api::i32_scalar(step);
   Array v = ravel(val, loc);
   // val is repeated (or cut) to n values, as NumPy's.
   if (v.size() != 1 && v.size() != n) {
     if (v.size() == 0) throw ValueError("fill_diagonal: expects a non-empty val");
-    v = take(v, arange(n, i32) % i32_of(v.size()), 0, loc);
+    v = take(v, arange(n, i32) % api::i32_scalar(v.size()), 0, loc);
   }
   return reshape(ravel(a, loc).at(pos).set(v, loc), av.shape, loc);
 }
@@ -141,12 +139,12 @@ Array choose(const Array& a, const std::vector<Array>& choices, const std::strin
     if (a.is_tracer())
       throw ConcretizationError("choose: mode \"raise\" checks the indices of " + av.str() +
                                 ", which are not known under a trace; use mode \"wrap\" or \"clip\"");
-    if (any(logical_or(less(idx, i32_of(0), loc), greater_equal(idx, i32_of(n), loc), loc)).item<bool>())
+    if (any(logical_or(less(idx, api::i32_scalar(0), loc), greater_equal(idx, api::i32_scalar(n), loc), loc)).item<bool>())
       throw ValueError("choose: an index is out of range for " + std::to_string(n) + " choices");
   } else if (mode == "wrap") {
-    idx = idx % i32_of(n);
+    idx = idx % api::i32_scalar(n);
   } else if (mode == "clip") {
-    idx = clip(idx, i32_of(0), i32_of(n - 1), loc);
+    idx = clip(idx, api::i32_scalar(0), api::i32_scalar(n - 1), loc);
   } else {
     throw ValueError("choose: mode must be \"raise\", \"wrap\" or \"clip\", but got \"" + mode + "\"");
   }

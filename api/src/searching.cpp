@@ -16,8 +16,6 @@ namespace strata {
 
 namespace {
 
-Array i32_scalar(int64_t v) { return astype(Array(static_cast<int32_t>(v)), i32); }
-
 // x < y in the order st::sort uses: NaN after every number, equal to itself.
 Array sort_less(const Array& x, const Array& y, const SourceLocation& loc) {
   if (!is_floating(api::aval(x, "searchsorted").dtype)) return less(x, y, loc);
@@ -52,11 +50,11 @@ Array searchsorted(const Array& a, const Array& v, const std::string& side, Sour
   while ((int64_t{1} << steps) < n + 1) ++steps;
   for (int s = 0; s < steps; ++s) {
     Array open = less(lo, hi, loc);
-    Array mid = shift_right_arithmetic(lo + hi, i32_scalar(1), loc);
-    Array am = take(sa, minimum(mid, i32_scalar(std::max<int64_t>(n - 1, 0)), loc), 0, loc);
+    Array mid = shift_right_arithmetic(lo + hi, api::i32_scalar(1), loc);
+    Array am = take(sa, minimum(mid, api::i32_scalar(std::max<int64_t>(n - 1, 0)), loc), 0, loc);
     // Go right while a[mid] < v (left) or a[mid] <= v, i.e. !(v < a[mid]) (right).
     Array right = side == "left" ? sort_less(am, sv, loc) : logical_not(sort_less(sv, am, loc), loc);
-    lo = where(logical_and(open, right, loc), mid + i32_scalar(1), lo, loc);
+    lo = where(logical_and(open, right, loc), mid + api::i32_scalar(1), lo, loc);
     hi = where(logical_and(open, logical_not(right, loc), loc), mid, hi, loc);
   }
   return lo;
@@ -68,7 +66,7 @@ Array digitize(const Array& x, const Array& bins, bool right, SourceLocation loc
   const std::string side = right ? "left" : "right";
   if (n == 0) return zeros(api::aval(x, "digitize").shape, i32);
   Array increasing = searchsorted(bins, x, side, loc);
-  Array decreasing = i32_scalar(n) - searchsorted(flip(bins), x, side, loc);
+  Array decreasing = api::i32_scalar(n) - searchsorted(flip(bins), x, side, loc);
   return where(greater_equal(last(bins, loc), first(bins, loc), loc), increasing, decreasing, loc);
 }
 
@@ -96,8 +94,8 @@ Array interp(const Array& x, const Array& xp, const Array& fp, std::optional<dou
     pfp = concatenate({reshape(last(pfp, loc), {1}), pfp, reshape(first(pfp, loc), {1})}, 0, loc);
   }
   const int64_t n = api::aval(pxp, "interp").shape[0];
-  Array i = clip(searchsorted(pxp, px, "right", loc), i32_scalar(1), i32_scalar(std::max<int64_t>(n - 1, 1)), loc);
-  Array im1 = i - i32_scalar(1);
+  Array i = clip(searchsorted(pxp, px, "right", loc), api::i32_scalar(1), api::i32_scalar(std::max<int64_t>(n - 1, 1)), loc);
+  Array im1 = i - api::i32_scalar(1);
   Array f0 = take(pfp, im1, 0, loc), x0 = take(pxp, im1, 0, loc);  // the left end of each step
   Array df = take(pfp, i, 0, loc) - f0;
   Array dx = take(pxp, i, 0, loc) - x0;
@@ -125,7 +123,7 @@ Array bincount(const Array& x, int64_t length, const std::optional<Array>& weigh
   const AbstractValue& wv = api::aval(w, "bincount");
   if (wv.shape != xv.shape)
     throw ShapeError("bincount: expects weights of x's shape " + xv.str() + ", but got " + wv.str());
-  Array idx = maximum(astype(x, i32, loc), i32_scalar(0), loc);
+  Array idx = maximum(astype(x, i32, loc), api::i32_scalar(0), loc);
   return zeros({length}, wv.dtype).at({idx}).add(w, loc);
 }
 
@@ -175,7 +173,7 @@ std::pair<Array, Array> histogram(const Array& a, const Array& bins, const std::
   // Bin i + 1 holds [e_i, e_{i+1}); values equal to the last edge go in the last bin; bin 0
   // (below) and bin ne (above) are dropped.
   Array b = searchsorted(edges, x, "right", loc);
-  b = where(equal(x, last(edges, loc), loc), i32_scalar(ne - 1), b, loc);
+  b = where(equal(x, last(edges, loc), loc), api::i32_scalar(ne - 1), b, loc);
   Array counts = zeros({ne + 1}, api::aval(w, "histogram").dtype).at({b}).add(w, loc)[Slice(1, ne)];
   if (density) {
     Array widths = edges[Slice(1, none)] - edges[Slice(none, -1)];
@@ -215,8 +213,8 @@ std::pair<Array, std::vector<Array>> histogramdd(const Array& sample, const std:
     const int64_t ne = ev.shape[0];
     Array xd = reshape(api::slice_along(x, 1, d, d + 1, 1, loc), {n}, loc);
     Array b = searchsorted(e, xd, "right", loc);
-    b = where(equal(xd, last(e, loc), loc), i32_scalar(ne - 1), b, loc);
-    flat = flat * i32_scalar(ne + 1) + b;
+    b = where(equal(xd, last(e, loc), loc), api::i32_scalar(ne - 1), b, loc);
+    flat = flat * api::i32_scalar(ne + 1) + b;
     grid.push_back(ne + 1);
   }
   int64_t cells = 1;

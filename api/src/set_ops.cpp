@@ -18,8 +18,6 @@ namespace strata {
 
 namespace {
 
-Array i32_scalar(int64_t v) { return astype(Array(v), i32); }
-
 // The sort keys of a column: complex values by real, then imaginary part (as st::sort).
 void push_keys(std::vector<Array>& keys, const Array& col, const SourceLocation& loc) {
   if (is_complex(col.dtype())) {
@@ -101,7 +99,7 @@ Array compact(const Array& values, const Array& keep, int64_t size, const std::o
 // being sorted), 0 when it is empty.
 Array smallest_or_zero(const Array& result, const Array& count, const SourceLocation& loc) {
   if (result.shape()[0] == 0) return zeros({}, result.dtype());
-  return where(greater(count, i32_scalar(0), loc), reshape(api::slice_along(result, 0, 0, 1, 1, loc), {}, loc),
+  return where(greater(count, api::i32_scalar(0), loc), reshape(api::slice_along(result, 0, 0, 1, 1, loc), {}, loc),
                zeros({}, result.dtype()), loc);
 }
 
@@ -166,7 +164,7 @@ Unique unique(const Array& x, const UniqueOptions& o, SourceLocation loc) {
   if (o.return_index) r.indices = take(runs.perm, nonzero(runs.first, size, 0, loc)[0], 0, loc);
   if (o.return_inverse) {
     // The run number of each sorted row, sent back to the row's place.
-    Array run = cumsum(astype(runs.first, i32, loc), 0, false, loc) - i32_scalar(1);
+    Array run = cumsum(astype(runs.first, i32, loc), 0, false, loc) - api::i32_scalar(1);
     Array inv = zeros({n}, i32).at(runs.perm).set(run, loc);
     r.inverse_indices = o.axis ? inv : reshape(inv, av.shape, loc);
   }
@@ -174,8 +172,8 @@ Unique unique(const Array& x, const UniqueOptions& o, SourceLocation loc) {
     // Run lengths: the next run's start minus this one's; the starts past the last run (0 from
     // nonzero's padding; only slot 0 is a real 0) count as n, so padding slots count 0.
     Array starts = nonzero(runs.first, size + 1, 0, loc)[0];
-    starts = where(logical_and(equal(starts, i32_scalar(0), loc), greater(arange(size + 1, i32), i32_scalar(0), loc), loc),
-                   i32_scalar(n), starts, loc);
+    starts = where(logical_and(equal(starts, api::i32_scalar(0), loc), greater(arange(size + 1, i32), api::i32_scalar(0), loc), loc),
+                   api::i32_scalar(n), starts, loc);
     r.counts = api::slice_along(starts, 0, 1, std::nullopt, 1, loc) - api::slice_along(starts, 0, 0, size, 1, loc);
   }
   return r;
@@ -221,7 +219,7 @@ Array isin(const Array& element, const Array& test_elements, bool invert, Source
     found = any(equal(reshape(e, {ne, 1}, loc), reshape(t, {1, nt}, loc), loc), 1, false, loc);
   } else {
     Array ts = sort(t, 0, false, loc);
-    Array pos = minimum(searchsorted(ts, e, "left", loc), i32_scalar(nt - 1), loc);
+    Array pos = minimum(searchsorted(ts, e, "left", loc), api::i32_scalar(nt - 1), loc);
     found = equal(take(ts, pos, 0, loc), e, loc);
   }
   if (invert) found = logical_not(found, loc);
@@ -263,7 +261,7 @@ Intersection intersect1d_indices(const Array& a, const Array& b, bool assume_uni
   Array count = count_of(keep_a, loc);
   Array values = kept(sa, keep_a, s, loc);
   values = padded(values, keep_a, s, fill_value ? *fill_value : smallest_or_zero(values, count, loc), loc);
-  return {values, compact(ra.perm, keep_a, s, i32_scalar(na), loc), compact(rb.perm, keep_b, s, i32_scalar(nb), loc)};
+  return {values, compact(ra.perm, keep_a, s, api::i32_scalar(na), loc), compact(rb.perm, keep_b, s, api::i32_scalar(nb), loc)};
 }
 
 Array intersect1d(const Array& a, const Array& b, bool assume_unique, std::optional<int64_t> size,
