@@ -34,12 +34,12 @@ Array x_times(const Array& x, const Array& y, G g, DG dg) {
 
 Array xlogy(const Array& x, const Array& y, SourceLocation loc) {
   auto [a, b] = api::promote_inexact_dtypes("xlogy", x, y, loc);
-  return x_times(a, b, [](const Array& v) { return log(v); }, [](const Array& v) { return 1.0 / v; });
+  return x_times(a, b, [](const Array& v) { return log(v); }, [](const Array& v) { return c_like(1, v) / v; });
 }
 
 Array xlog1py(const Array& x, const Array& y, SourceLocation loc) {
   auto [a, b] = api::promote_inexact_dtypes("xlog1py", x, y, loc);
-  return x_times(a, b, [](const Array& v) { return log1p(v); }, [](const Array& v) { return 1.0 / (v + 1.0); });
+  return x_times(a, b, [](const Array& v) { return log1p(v); }, [](const Array& v) { return c_like(1, v) / (v + c_like(1, v)); });
 }
 
 Array entr(const Array& x_in, SourceLocation loc) {

@@ -31,6 +31,7 @@
 #include "strata/set_ops.h"  // unique, isin, union1d, intersect1d, setdiff1d, setxor1d
 #include "strata/shape.h"
 #include "strata/stablehlo.h"
+#include "strata/stats.h"  // jax.scipy.stats (st::stats)
 #include "strata/npy.h"
 #include "strata/sorting.h"
 #include "strata/transforms.h"
