@@ -44,6 +44,24 @@ TEST(Special, NormalTailsAsJax) {
   expect_elements(st::jit([](const st::Array& x) { return sp::log_ndtr(x); })(vec({-40, -25, -3, 0, 1.5, 10})), want, 1e-13);
   expect_elements(sp::log_ndtr(st::array(std::vector<float>{-40, -12, -3, 7}, {4})),
                   {-804.6084594726562, -75.41067504882812, -6.607725620269775, -1.2798126274027322e-12}, 1e-6);
+  // The upper tail (scipy's log_ndtr): -t (1 + t/2) for t = ndtr(-x) above 5 (f32) or 8 (f64),
+  // -0 where t is subnormal (above 12.9 and 37.5); jit as eager.
+  auto upper = [](const st::Array& x) { return sp::log_ndtr(x); };
+  const std::vector<double> up{4.9, 5.1, 7.9, 8.1, 12.8, 13.5, 30.0, 37.4, 37.6};
+  const std::vector<double> up_want{-4.791833913986615e-07, -1.6982675513532224e-07, -1.394517146659262e-15,
+                                    -2.7479593923982217e-16, -8.19756171316276e-38, -7.818807305657779e-42,
+                                    -4.906713927147908e-198, -1.953681561648675e-306, -1.074811249586866e-309};
+  for (const st::Array& got : {upper(vec(up)), st::jit(upper)(vec(up))}) {
+    std::vector<double> g = got.to_vector<double>();
+    // From 8 (f64's upper segment; below it, log(ndtr(x)) keeps JAX's absolute accuracy only).
+    for (size_t i = 3; i < up.size(); ++i) EXPECT_NEAR(g[i], up_want[i], 1e-13 * std::fabs(up_want[i]) + 1e-306) << up[i];
+  }
+  st::Array up32 = st::astype(vec(up), st::f32);
+  for (const st::Array& got : {upper(up32), st::jit(upper)(up32)}) {
+    std::vector<double> g = st::astype(got, st::f64).to_vector<double>();
+    // From 5 (f32's upper segment); 1e-5: the inputs' f32 rounding moves ndtr(-x) by x·dx.
+    for (size_t i = 1; i < up.size(); ++i) EXPECT_NEAR(g[i], up_want[i], 1e-5 * std::fabs(up_want[i]) + 1e-38) << up[i];
+  }
   // d/dx log ndtr(x) = φ(x) / Φ(x), finite far in the lower tail (≈ -x).
   double g = st::grad([](const st::Array& x) { return sp::log_ndtr(x); })(st::Array(-30.0)).item<double>();
   EXPECT_NEAR(g, 30.033, 1e-3);
