@@ -77,7 +77,20 @@ struct WhileLowering : OpConversionPattern<WhileOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WhileOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
     Location loc = op.getLoc();
-    auto loop = scf::WhileOp::create(rw, loc, op.getResultTypes(), adaptor.getOperand());
+    // Each carry starts in a buffer of its own, since the body materializes each carry in its
+    // carry's buffer: a value passed as two carries' initial values is copied for the second
+    // (they would overwrite each other), and so is an enclosing loop's carry (a nested loop
+    // would write into the outer carry's buffer, which the outer body may still read and
+    // itself materializes in place).
+    SmallVector<Value> inits(adaptor.getOperand().begin(), adaptor.getOperand().end());
+    llvm::SmallPtrSet<Value, 8> seen;
+    for (Value& init : inits) {
+      auto carry = dyn_cast<BlockArgument>(init);
+      bool outerCarry = carry && isa_and_nonnull<scf::WhileOp, WhileOp>(carry.getOwner()->getParentOp());
+      if ((!seen.insert(init).second || outerCarry) && isa<RankedTensorType>(init.getType()))
+        init = bufferization::AllocTensorOp::create(rw, loc, cast<RankedTensorType>(init.getType()), ValueRange{}, init);
+    }
+    auto loop = scf::WhileOp::create(rw, loc, op.getResultTypes(), inits);
     moveRegion(rw, op.getCond(), loop.getBefore(), [&](OpBuilder& b, Location l, ValueRange v) {
       Block& before = loop.getBefore().front();
       scf::ConditionOp::create(b, l, scalarOf(b, l, v[0]), before.getArguments());
@@ -90,6 +103,23 @@ struct WhileLowering : OpConversionPattern<WhileOp> {
       // (Unless the old carry is read after the update — a transposed scan reads it so — which
       // keeps the update out of place: then it is materialized too.)
       Block& after = loop.getAfter().front();
+      // A new carry that is another carry's old value (or a view of it: f_prev = f, or a swap)
+      // is copied before any carry is materialized: materializing it would read that carry
+      // after its own materialization overwrote the buffer, a read-after-write One-Shot
+      // Bufferize cannot avoid (materialize_in_destination must write in place).
+      auto carryBehind = [&](Value value) -> BlockArgument {
+        while (Operation* def = value.getDefiningOp()) {
+          if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp, tensor::ExtractSliceOp>(def)) break;
+          value = def->getOperand(0);
+        }
+        auto carry = dyn_cast<BlockArgument>(value);
+        return carry && carry.getOwner() == &after ? carry : BlockArgument();
+      };
+      SmallVector<Value> sources(v.begin(), v.end());
+      for (auto [value, arg] : llvm::zip(sources, after.getArguments()))
+        if (value != arg && carryBehind(value) && isa<RankedTensorType>(value.getType()))
+          value = bufferization::AllocTensorOp::create(b, l, cast<RankedTensorType>(value.getType()), ValueRange{}, value);
+      v = sources;
       SmallVector<Value> yielded;
       auto readAfter = [&](Value arg, Operation* update) {
         return llvm::any_of(arg.getUsers(), [&](Operation* user) {

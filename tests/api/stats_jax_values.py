@@ -1,5 +1,6 @@
-# tests/api/stats_jax_values.py — prints the JAX values that tests/api/test_stats.cpp pastes:
-# the C++ definitions of the inputs and one JaxCase per C++ expression, evaluated by the same
+# tests/api/stats_jax_values.py — prints the JAX values that tests/api/test_stats.cpp pastes
+# (the C++ definitions of the inputs, which it wraps in STATS_INPUTS, and one JaxCase per C++
+# expression), each evaluated by the same
 # expression in Python (`S::a::b(` becomes `stats.a.b(`; PY overrides where the signatures differ).
 # Not run by the tests (it needs jax):  /work/venv-jax/bin/python tests/api/stats_jax_values.py
 import jax
@@ -125,7 +126,7 @@ CASES = [
     ("S::sem(SN, 1, 1, \"omit\")", "stats.sem(SN, 1, 1, 'omit')"), "S::sem(SN, 1)",
 ]
 
-G = "st::grad([](const Array& v) { return st::sum(%s); })(%s)"  # C++ gradient of a sum
+G = "st::grad([&](const Array& v) { return st::sum(%s); })(%s)"  # C++ gradient of a sum
 GRADS = [  # (C++, Python) pairs
     (G % ("S::norm::logcdf(v)", "XT"), "jax.grad(lambda v: jnp.sum(stats.norm.logcdf(v)))(XT)"),
     (G % ("S::norm::logpdf(X, v, 2.0)", "Array(0.5)"), "jax.grad(lambda v: jnp.sum(stats.norm.logpdf(X, v, 2.0)))(0.5)"),

@@ -128,6 +128,41 @@ TEST(ControlFlow, WhileLoopWithAStructCarry) {
   EXPECT_EQ(values(out.b), (std::vector<double>{4.5}));
 }
 
+// Carries that alias one another compile and run as eagerly: a carry taking another's old
+// value (prev = cur, and a swap), two carries started from one array, and a nested loop
+// started from an outer carry (each needs a buffer of its own; see ControlFlowToScf).
+TEST(ControlFlow, WhileLoopWithAliasingCarries) {
+  auto f = [](const Array& x, const Array& s) {
+    using C = std::tuple<Array, Array, Array, Array, Array>;
+    C out = st::while_loop([](const C& c) { return std::get<0>(c) < 5; },
+                           [](const C& c) {
+                             auto [k, a, b, cur, prev] = c;
+                             // Halve cur three times in an inner loop that starts from it.
+                             auto inner = st::while_loop([](const std::pair<Array, Array>& q) { return q.first < 3; },
+                                                         [](const std::pair<Array, Array>& q) {
+                                                           return std::make_pair(q.first + 1, q.second * 0.5f);
+                                                         },
+                                                         std::make_pair(i32(0), cur));
+                             return C{k + 1, b, a * 2.0f, inner.second + cur, cur};
+                           },
+                           C{i32(0), x, x, s, s});
+    return std::make_tuple(std::get<1>(out), std::get<2>(out), std::get<3>(out), std::get<4>(out));
+  };
+  Array x = st::array({1.f, -2.f, 3.f}), s = st::full({}, 1.5f);
+  auto e = f(x, s);
+  auto j = st::jit(f)(x, s);
+  // The swap doubles one of the pair on each of 5 steps: 2^3 and 2^2 (in some order) times x.
+  EXPECT_EQ(values(std::get<0>(j)), values(std::get<0>(e)));
+  EXPECT_EQ(values(std::get<1>(j)), values(std::get<1>(e)));
+  EXPECT_EQ(values(std::get<0>(e)), values(x * 4.0f));
+  EXPECT_EQ(values(std::get<1>(e)), values(x * 8.0f));
+  // cur ← cur (1 + 1/8) five times; prev is the value before the last step.
+  EXPECT_FLOAT_EQ(std::get<2>(j).item<float>(), 1.5f * std::pow(1.125f, 5));
+  EXPECT_FLOAT_EQ(std::get<3>(j).item<float>(), 1.5f * std::pow(1.125f, 4));
+  EXPECT_EQ(values(std::get<2>(j)), values(std::get<2>(e)));
+  EXPECT_EQ(values(std::get<3>(j)), values(std::get<3>(e)));
+}
+
 TEST(ControlFlow, ForiLoopStaticAndDynamic) {
   auto body = [](const Array& i, const Array& x) { return x + st::astype(i, st::f32); };
   Array x = st::array({1.f, 10.f});

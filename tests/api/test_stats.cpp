@@ -21,37 +21,41 @@ namespace {
 
 using D = std::vector<double>;
 
-const Array X = st::array(D{-3.0, -1.2, -0.3, 0.0, 0.4, 1.0, 2.5, 7.0}, {8}, st::f64);
-const Array Q = st::array(D{0.0, 1e-10, 0.05, 0.3, 0.5, 0.8, 0.999, 1.0}, {8}, st::f64);
-const Array XT = st::array(D{-40.0, -10.0, -1.0, 5.0, 10.0, 40.0}, {6}, st::f64);
-const Array T = st::array(D{2.5, 3.0, 3.5, 5.0, 6.0, 6.5}, {6}, st::f64);
-const Array P = st::array(D{-1.0, 0.0, 0.1, 0.5, 1.0, 2.5, 6.0, 15.0}, {8}, st::f64);
-const Array A = st::array(D{0.5, 1.0, 2.5, 4.0}, {4, 1}, st::f64);
-const Array U = st::array(D{-0.1, 0.0, 0.05, 0.3, 0.5, 0.9, 1.0, 1.2}, {8}, st::f64);
-const Array P2 = st::array(D{0.5, 1.5, 1.6, 2.0, 4.0, 10.0}, {6}, st::f64);
-const Array W = st::array(D{-0.5, 0.0, 1.0, 3.0, 6.0, 6.5}, {6}, st::f64);
-const Array K = st::array(D{-1.0, 0.0, 1.0, 2.0, 2.5, 5.0, 10.0, 20.0}, {8}, st::f64);
-const Array M = st::array(D{0.0, 0.5, 3.0, 9.9, 10.0, 50.0, 99.0, 100.0, 500.0}, {9}, st::f64);
-const Array XI = st::array(D{2, 3, 5, 1, 1, 1}, {2, 3}, st::i32);
-const Array P3 = st::array(D{0.2, 0.3, 0.5}, {3}, st::f64);
-const Array XM = st::array(D{0.3, -1.0, 2.0, 1.5, 0.0, 0.2, -0.7, 0.4, 1.1, 2.0, 2.0, 2.0}, {4, 3}, st::f64);
-const Array MU = st::array(D{0.5, -0.5, 1.0}, {3}, st::f64);
-const Array COV = st::array(D{2.0, 0.3, -0.4, 0.3, 1.0, 0.2, -0.4, 0.2, 1.5}, {3, 3}, st::f64);
-const Array COVB = st::array(D{2.0, 0.3, -0.4, 0.3, 1.0, 0.2, -0.4, 0.2, 1.5, 1.0, 0.0, 0.0, 0.0, 2.0, 0.5, 0.0, 0.5, 3.0}, {2, 3, 3}, st::f64);
-const Array XD = st::array(D{0.2, 0.5, 0.1, 0.3, 0.3, 0.25, 0.5, 0.5, 0.0, 0.45, 0.3, 0.0}, {3, 4}, st::f64);
-const Array XD2 = st::array(D{0.2, 0.5, 0.1, 0.3, 0.3, 0.25, 0.5, 0.5}, {2, 4}, st::f64);
-const Array AL = st::array(D{1.5, 2.0, 0.8}, {3}, st::f64);
-const Array D2 = st::array(D{0.1, 1.3, -0.4, 2.2, 0.8, -1.1, 0.5, 1.9, -0.2, 0.7, 1.5, 0.0, -0.9, 1.1, 0.3, 2.5, -1.5, 0.6, 1.0, 0.2, 1.0, 0.4, -0.3, 1.8, 0.9, -0.6, 0.2, 2.1, 0.0, 0.5, 1.2, -0.4, -1.0, 0.7, 0.1, 2.0, -1.2, 0.8, 1.4, 0.3}, {2, 20}, st::f64);
-const Array PTS = st::array(D{0.0, 1.0, -1.0, 2.0, 0.5, 0.5, -0.5, 1.5, 0.3, 3.0}, {2, 5}, st::f64);
-const Array W20 = st::array(D{1.0, 2.0, 0.5, 1.5, 1.0, 3.0, 0.2, 1.0, 1.0, 0.7, 1.3, 2.2, 0.4, 1.0, 0.9, 1.1, 0.6, 1.0, 2.0, 0.3}, {20}, st::f64);
-const Array D1 = st::array(D{0.1, 1.3, -0.4, 2.2, 0.8, -1.1, 0.5, 1.9, -0.2, 0.7}, {10}, st::f64);
-const Array D1B = st::array(D{0.5, -0.3, 1.7, 0.9, 2.4, -0.8, 1.1}, {7}, st::f64);
-const Array MI = st::array(D{1, 2, 2, 3, 2, 1, 1, 1, 3, 4, 4, 0}, {4, 3}, st::i32);
-const Array R = st::array(D{3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0}, {10}, st::f64);
-const Array R2 = st::array(D{3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0, 3.0, 3.0}, {3, 4}, st::f64);
-const Array XIN = st::array(D{-0.5, 0.0, 0.4, 1.0, 1.9}, {5}, st::f64);
-const Array RN = st::array(D{3.0, NAN, 4.0}, {3}, st::f64);
-const Array SN = st::array(D{1.0, 2.0, NAN, 4.0, 5.0, 7.0}, {2, 3}, st::f64);
+// The inputs (tests/api/stats_jax_values.py prints them), made inside each test: arrays at
+// namespace scope would be made before main, where a bad STRATA_DEFAULT_DEVICE throws.
+#define STATS_INPUTS \
+  const Array X = st::array(D{-3.0, -1.2, -0.3, 0.0, 0.4, 1.0, 2.5, 7.0}, {8}, st::f64); \
+  const Array Q = st::array(D{0.0, 1e-10, 0.05, 0.3, 0.5, 0.8, 0.999, 1.0}, {8}, st::f64); \
+  const Array XT = st::array(D{-40.0, -10.0, -1.0, 5.0, 10.0, 40.0}, {6}, st::f64); \
+  const Array T = st::array(D{2.5, 3.0, 3.5, 5.0, 6.0, 6.5}, {6}, st::f64); \
+  const Array P = st::array(D{-1.0, 0.0, 0.1, 0.5, 1.0, 2.5, 6.0, 15.0}, {8}, st::f64); \
+  const Array A = st::array(D{0.5, 1.0, 2.5, 4.0}, {4, 1}, st::f64); \
+  const Array U = st::array(D{-0.1, 0.0, 0.05, 0.3, 0.5, 0.9, 1.0, 1.2}, {8}, st::f64); \
+  const Array P2 = st::array(D{0.5, 1.5, 1.6, 2.0, 4.0, 10.0}, {6}, st::f64); \
+  const Array W = st::array(D{-0.5, 0.0, 1.0, 3.0, 6.0, 6.5}, {6}, st::f64); \
+  const Array K = st::array(D{-1.0, 0.0, 1.0, 2.0, 2.5, 5.0, 10.0, 20.0}, {8}, st::f64); \
+  const Array M = st::array(D{0.0, 0.5, 3.0, 9.9, 10.0, 50.0, 99.0, 100.0, 500.0}, {9}, st::f64); \
+  const Array XI = st::array(D{2, 3, 5, 1, 1, 1}, {2, 3}, st::i32); \
+  const Array P3 = st::array(D{0.2, 0.3, 0.5}, {3}, st::f64); \
+  const Array XM = st::array(D{0.3, -1.0, 2.0, 1.5, 0.0, 0.2, -0.7, 0.4, 1.1, 2.0, 2.0, 2.0}, {4, 3}, st::f64); \
+  const Array MU = st::array(D{0.5, -0.5, 1.0}, {3}, st::f64); \
+  const Array COV = st::array(D{2.0, 0.3, -0.4, 0.3, 1.0, 0.2, -0.4, 0.2, 1.5}, {3, 3}, st::f64); \
+  const Array COVB = st::array(D{2.0, 0.3, -0.4, 0.3, 1.0, 0.2, -0.4, 0.2, 1.5, 1.0, 0.0, 0.0, 0.0, 2.0, 0.5, 0.0, 0.5, 3.0}, {2, 3, 3}, st::f64); \
+  const Array XD = st::array(D{0.2, 0.5, 0.1, 0.3, 0.3, 0.25, 0.5, 0.5, 0.0, 0.45, 0.3, 0.0}, {3, 4}, st::f64); \
+  const Array XD2 = st::array(D{0.2, 0.5, 0.1, 0.3, 0.3, 0.25, 0.5, 0.5}, {2, 4}, st::f64); \
+  const Array AL = st::array(D{1.5, 2.0, 0.8}, {3}, st::f64); \
+  const Array D2 = st::array(D{0.1, 1.3, -0.4, 2.2, 0.8, -1.1, 0.5, 1.9, -0.2, 0.7, 1.5, 0.0, -0.9, 1.1, 0.3, 2.5, -1.5, 0.6, 1.0, 0.2, 1.0, 0.4, -0.3, 1.8, 0.9, -0.6, 0.2, 2.1, 0.0, 0.5, 1.2, -0.4, -1.0, 0.7, 0.1, 2.0, -1.2, 0.8, 1.4, 0.3}, {2, 20}, st::f64); \
+  const Array PTS = st::array(D{0.0, 1.0, -1.0, 2.0, 0.5, 0.5, -0.5, 1.5, 0.3, 3.0}, {2, 5}, st::f64); \
+  const Array W20 = st::array(D{1.0, 2.0, 0.5, 1.5, 1.0, 3.0, 0.2, 1.0, 1.0, 0.7, 1.3, 2.2, 0.4, 1.0, 0.9, 1.1, 0.6, 1.0, 2.0, 0.3}, {20}, st::f64); \
+  const Array D1 = st::array(D{0.1, 1.3, -0.4, 2.2, 0.8, -1.1, 0.5, 1.9, -0.2, 0.7}, {10}, st::f64); \
+  const Array D1B = st::array(D{0.5, -0.3, 1.7, 0.9, 2.4, -0.8, 1.1}, {7}, st::f64); \
+  const Array MI = st::array(D{1, 2, 2, 3, 2, 1, 1, 1, 3, 4, 4, 0}, {4, 3}, st::i32); \
+  const Array R = st::array(D{3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0}, {10}, st::f64); \
+  const Array R2 = st::array(D{3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0, 3.0, 3.0}, {3, 4}, st::f64); \
+  const Array XIN = st::array(D{-0.5, 0.0, 0.4, 1.0, 1.9}, {5}, st::f64); \
+  const Array RN = st::array(D{3.0, NAN, 4.0}, {3}, st::f64); \
+  const Array SN = st::array(D{1.0, 2.0, NAN, 4.0, 5.0, 7.0}, {2, 3}, st::f64);
+
 
 // Within 1e-11 relative (1e-13 absolute near 0) of JAX: the same formulas over special functions
 // that agree to a few ulps; `loose` cases (series and continued fractions, Cholesky solves)
@@ -61,6 +65,7 @@ void expect_cases(const std::vector<JaxCase>& cases, double rtol = 1e-11) {
 }
 
 TEST(Stats, ContinuousAsJax) {
+  STATS_INPUTS
   expect_cases({
     {"S::norm::logpdf(X, 0.5, 2.0)", S::norm::logpdf(X, 0.5, 2.0), {-3.143335713764618, -1.9733357137646181, -1.6920857137646181, -1.643335713764618, -1.613335713764618, -1.643335713764618, -2.112085713764618, -6.893335713764618}, {8}},
     {"S::norm::pdf(X, 0.5, 2.0)", S::norm::pdf(X, 0.5, 2.0), {0.04313865941325576, 0.1389924430654982, 0.18413507015166164, 0.1933340584014246, 0.199221957047382, 0.1933340584014246, 0.12098536225957167, 0.0010145240286498843}, {8}},
@@ -172,6 +177,7 @@ TEST(Stats, ContinuousAsJax) {
 }
 
 TEST(Stats, DiscreteAsJax) {
+  STATS_INPUTS
   expect_cases({
     {"S::poisson::logpmf(K, 3.5)", S::poisson::logpmf(K, 3.5), {-INFINITY, -3.5, -2.247237031504632, -1.687621243569208, -INFINITY, -2.0236769003052064, -6.07678288812183, -20.78035709084613}, {8}},
     {"S::poisson::pmf(K, 3.5, 1.0)", S::poisson::pmf(K, 3.5, 1.0), {0.0, 0.0, 0.0301973834223185, 0.10569084197811476, 0.0, 0.18881228540881953, 0.006558713791472435, 5.397187859467932e-09}, {8}},
@@ -203,6 +209,7 @@ TEST(Stats, DiscreteAsJax) {
 }
 
 TEST(Stats, MultivariateAndKdeAsJax) {
+  STATS_INPUTS
   expect_cases({
     {"S::multivariate_normal::logpdf(XM, MU, COV)", S::multivariate_normal::logpdf(XM, MU, COV), {-3.7944281385962024, -3.7234153330083095, -4.2706213865589495, -6.674055612402954}, {4}},
     {"S::multivariate_normal::pdf(XM, MU, COV)", S::multivariate_normal::pdf(XM, MU, COV), {0.02249576659975957, 0.024151341953170244, 0.013973097759989481, 0.0012632650345195014}, {4}},
@@ -230,6 +237,7 @@ TEST(Stats, MultivariateAndKdeAsJax) {
 }
 
 TEST(Stats, DescriptiveAsJax) {
+  STATS_INPUTS
   expect_cases({
     {"S::mode(MI).mode", S::mode(MI).mode, {1.0, 2.0, 0.0}, {3}},
     {"S::mode(MI).count", S::mode(MI).count, {2.0, 2.0, 1.0}, {3}},
@@ -254,21 +262,23 @@ TEST(Stats, DescriptiveAsJax) {
 }
 
 TEST(Stats, GradientsAsJax) {
+  STATS_INPUTS
   expect_cases({
-    {"st::grad([](const Array& v) { return st::sum(S::norm::logcdf(v)); })(XT)", st::grad([](const Array& v) { return st::sum(S::norm::logcdf(v)); })(XT), {40.02496884784338, 10.098093233962562, 1.525135276160981, 1.486719940904906e-06, 7.694598626706409e-23, 0.0}, {6}},
-    {"st::grad([](const Array& v) { return st::sum(S::norm::logpdf(X, v, 2.0)); })(Array(0.5))", st::grad([](const Array& v) { return st::sum(S::norm::logpdf(X, v, 2.0)); })(Array(0.5)), {0.6000000000000001}, {}},
-    {"st::grad([](const Array& v) { return st::sum(S::gamma::logpdf(1.7, v)); })(st::ravel(A))", st::grad([](const Array& v) { return st::sum(S::gamma::logpdf(1.7, v)); })(st::ravel(A)), {2.494138277083596, 1.107843915963704, -0.17252838958307337, -0.7254894173696304}, {4}},
-    {"st::grad([](const Array& v) { return st::sum(S::beta::logpdf(U[{st::Slice(2, 6)}], v, 0.7)); })(Array(2.5))", st::grad([](const Array& v) { return st::sum(S::beta::logpdf(U[{st::Slice(2, 6)}], v, 0.7)); })(Array(2.5)), {-3.8154837715322727}, {}},
-    {"st::grad([](const Array& v) { return st::sum(S::t::logpdf(X, v)); })(Array(3.5))", st::grad([](const Array& v) { return st::sum(S::t::logpdf(X, v)); })(Array(3.5)), {-0.8289112953252098}, {}},
-    {"st::grad([](const Array& v) { return st::sum(S::truncnorm::logcdf(v, -1.0, 2.0)); })(XIN)", st::grad([](const Array& v) { return st::sum(S::truncnorm::logcdf(v, -1.0, 2.0)); })(XIN), {2.348945555820275, 1.1687371345136333, 0.7413345091454523, 0.3544374526136033, 0.0807451868944712}, {5}},
-    {"st::grad([](const Array& v) { return st::sum(S::poisson::logpmf(K, v)); })(Array(3.5))", st::grad([](const Array& v) { return st::sum(S::poisson::logpmf(K, v)); })(Array(3.5)), {4.857142857142856}, {}},
-    {"st::grad([](const Array& v) { return st::sum(S::multivariate_normal::logpdf(XM, v, COV)); })(MU)", st::grad([](const Array& v) { return st::sum(S::multivariate_normal::logpdf(XM, v, COV)); })(MU), {0.15599534342258448, 3.2584400465657746, 0.47380675203725275}, {3}},
-    {"st::grad([](const Array& v) { return st::sum(S::multivariate_normal::logpdf(XM, MU, v)); })(COV)", st::grad([](const Array& v) { return st::sum(S::multivariate_normal::logpdf(XM, MU, v)); })(COV), {-0.5765118103205138, 0.4938830847310669, -0.10600587658744737, 0.4938830847310669, 1.439579989486411, 0.3562890071554748, -0.10600587658744737, 0.3562890071554748, -0.8454668766975224}, {3, 3}},
-    {"st::grad([](const Array& v) { return st::sum(S::gaussian_kde(D2).logpdf(v)); })(PTS)", st::grad([](const Array& v) { return st::sum(S::gaussian_kde(D2).logpdf(v)); })(PTS), {3.6332241765610633, -10.41345175144577, 26.144834862838522, -12.956343757355638, 27.335907084114414, -3.5792067599569197, 13.69547743679579, -28.979984053029575, 13.904234500465758, -34.86512747355981}, {2, 5}},
+    {"st::grad([&](const Array& v) { return st::sum(S::norm::logcdf(v)); })(XT)", st::grad([&](const Array& v) { return st::sum(S::norm::logcdf(v)); })(XT), {40.02496884784338, 10.098093233962562, 1.525135276160981, 1.486719940904906e-06, 7.694598626706409e-23, 0.0}, {6}},
+    {"st::grad([&](const Array& v) { return st::sum(S::norm::logpdf(X, v, 2.0)); })(Array(0.5))", st::grad([&](const Array& v) { return st::sum(S::norm::logpdf(X, v, 2.0)); })(Array(0.5)), {0.6000000000000001}, {}},
+    {"st::grad([&](const Array& v) { return st::sum(S::gamma::logpdf(1.7, v)); })(st::ravel(A))", st::grad([&](const Array& v) { return st::sum(S::gamma::logpdf(1.7, v)); })(st::ravel(A)), {2.494138277083596, 1.107843915963704, -0.17252838958307337, -0.7254894173696304}, {4}},
+    {"st::grad([&](const Array& v) { return st::sum(S::beta::logpdf(U[{st::Slice(2, 6)}], v, 0.7)); })(Array(2.5))", st::grad([&](const Array& v) { return st::sum(S::beta::logpdf(U[{st::Slice(2, 6)}], v, 0.7)); })(Array(2.5)), {-3.8154837715322727}, {}},
+    {"st::grad([&](const Array& v) { return st::sum(S::t::logpdf(X, v)); })(Array(3.5))", st::grad([&](const Array& v) { return st::sum(S::t::logpdf(X, v)); })(Array(3.5)), {-0.8289112953252098}, {}},
+    {"st::grad([&](const Array& v) { return st::sum(S::truncnorm::logcdf(v, -1.0, 2.0)); })(XIN)", st::grad([&](const Array& v) { return st::sum(S::truncnorm::logcdf(v, -1.0, 2.0)); })(XIN), {2.348945555820275, 1.1687371345136333, 0.7413345091454523, 0.3544374526136033, 0.0807451868944712}, {5}},
+    {"st::grad([&](const Array& v) { return st::sum(S::poisson::logpmf(K, v)); })(Array(3.5))", st::grad([&](const Array& v) { return st::sum(S::poisson::logpmf(K, v)); })(Array(3.5)), {4.857142857142856}, {}},
+    {"st::grad([&](const Array& v) { return st::sum(S::multivariate_normal::logpdf(XM, v, COV)); })(MU)", st::grad([&](const Array& v) { return st::sum(S::multivariate_normal::logpdf(XM, v, COV)); })(MU), {0.15599534342258448, 3.2584400465657746, 0.47380675203725275}, {3}},
+    {"st::grad([&](const Array& v) { return st::sum(S::multivariate_normal::logpdf(XM, MU, v)); })(COV)", st::grad([&](const Array& v) { return st::sum(S::multivariate_normal::logpdf(XM, MU, v)); })(COV), {-0.5765118103205138, 0.4938830847310669, -0.10600587658744737, 0.4938830847310669, 1.439579989486411, 0.3562890071554748, -0.10600587658744737, 0.3562890071554748, -0.8454668766975224}, {3, 3}},
+    {"st::grad([&](const Array& v) { return st::sum(S::gaussian_kde(D2).logpdf(v)); })(PTS)", st::grad([&](const Array& v) { return st::sum(S::gaussian_kde(D2).logpdf(v)); })(PTS), {3.6332241765610633, -10.41345175144577, 26.144834862838522, -12.956343757355638, 27.335907084114414, -3.5792067599569197, 13.69547743679579, -28.979984053029575, 13.904234500465758, -34.86512747355981}, {2, 5}},
   }, 1e-10);
 }
 
 TEST(Stats, F32StaysF32) {
+  STATS_INPUTS
   // f32 arguments (and i32 counts) give f32, within f32 precision of the f64 values.
   Array x32 = st::astype(X, st::f32), k32 = st::astype(K, st::f32);
   struct Pair { const char* what; Array f32, f64; };
@@ -306,7 +316,8 @@ TEST(Stats, F32StaysF32) {
 }
 
 TEST(Stats, JitAndVmapAsEager) {
-  auto f = [](const Array& x, const Array& loc) {
+  STATS_INPUTS
+  auto f = [&](const Array& x, const Array& loc) {
     return std::make_tuple(S::norm::logpdf(x, loc, 2.0), S::truncnorm::logcdf(x, -1.0, 2.0, loc), S::gamma::logsf(x, 2.5, loc),
                            S::gumbel_l::ppf(S::norm::cdf(x), loc), S::poisson::cdf(st::abs(x), 3.5, loc),
                            S::multivariate_normal::logpdf(XM, MU + loc, COV));
@@ -314,7 +325,7 @@ TEST(Stats, JitAndVmapAsEager) {
   Array loc = Array(-0.25);
   auto e = f(X, loc);
   auto j = st::jit(f)(X, loc);
-  auto same = [](const Array& got, const Array& want, const char* what) {
+  auto same = [&](const Array& got, const Array& want, const char* what) {
     SCOPED_TRACE(what);
     st::testing::expect_relative(got, values(want), 1e-12, 1e-14);
   };
@@ -326,56 +337,58 @@ TEST(Stats, JitAndVmapAsEager) {
   same(std::get<5>(j), std::get<5>(e), "multivariate_normal::logpdf");
   // vmap over locations: row r is the function at locs[r].
   Array locs = st::array(D{-1.0, 0.0, 2.5}, {3}, st::f64);
-  Array rows = st::vmap([](const Array& l) { return S::t::logpdf(X, 3.5, l, 2.0); })(locs);
+  Array rows = st::vmap([&](const Array& l) { return S::t::logpdf(X, 3.5, l, 2.0); })(locs);
   ASSERT_EQ(rows.shape(), (st::Shape{3, 8}));
   for (int r = 0; r < 3; ++r) {
     SCOPED_TRACE(r);
     same(rows[r], S::t::logpdf(X, 3.5, values(locs)[static_cast<size_t>(r)], 2.0), "vmap t::logpdf");
   }
   // rankdata of each row under vmap equals rankdata along axis 1; a kde built inside jit.
-  same(st::vmap([](const Array& r) { return S::rankdata(r); })(R2), S::rankdata(R2, "average", 1), "vmap rankdata");
-  same(st::jit([](const Array& d, const Array& p) { return S::gaussian_kde(d).logpdf(p); })(D2, PTS),
+  same(st::vmap([&](const Array& r) { return S::rankdata(r); })(R2), S::rankdata(R2, "average", 1), "vmap rankdata");
+  same(st::jit([&](const Array& d, const Array& p) { return S::gaussian_kde(d).logpdf(p); })(D2, PTS),
        S::gaussian_kde(D2).logpdf(PTS), "jit gaussian_kde");
 }
 
 TEST(Stats, DerivativesAgainstFiniteDifferences) {
+  STATS_INPUTS
   using V = std::vector<Array>;
   using st::testing::check_grads;
   Array x = st::array(D{-1.3, -0.2, 0.6, 1.4, 2.9}, {5}, st::f64);
   Array xp = st::array(D{0.3, 0.9, 1.7, 3.2, 6.0}, {5}, st::f64);
   Array u = st::array(D{0.1, 0.35, 0.5, 0.8, 0.95}, {5}, st::f64);
   Array s = Array(1.5), a = Array(2.5), b = Array(0.7);
-  check_grads([](const V& v) { return S::norm::logpdf(v[0], v[1], v[2]); }, {x, Array(0.4), s}, "norm::logpdf");
-  check_grads([](const V& v) { return S::norm::logsf(v[0], v[1], v[2]); }, {x, Array(0.4), s}, "norm::logsf");
-  check_grads([](const V& v) { return S::truncnorm::logpdf(v[0], -2.0, 2.5, v[1], v[2]); }, {x, Array(0.4), s},
+  check_grads([&](const V& v) { return S::norm::logpdf(v[0], v[1], v[2]); }, {x, Array(0.4), s}, "norm::logpdf");
+  check_grads([&](const V& v) { return S::norm::logsf(v[0], v[1], v[2]); }, {x, Array(0.4), s}, "norm::logsf");
+  check_grads([&](const V& v) { return S::truncnorm::logpdf(v[0], -2.0, 2.5, v[1], v[2]); }, {x, Array(0.4), s},
               "truncnorm::logpdf");
-  check_grads([](const V& v) { return S::truncnorm::logcdf(v[0], -1.5, 3.0, v[1], v[2]); }, {x, Array(0.1), s},
+  check_grads([&](const V& v) { return S::truncnorm::logcdf(v[0], -1.5, 3.0, v[1], v[2]); }, {x, Array(0.1), s},
               "truncnorm::logcdf");
-  check_grads([](const V& v) { return S::t::logpdf(v[0], v[1], 0.0, v[2]); }, {x, Array(3.5), s}, "t::logpdf");
-  check_grads([](const V& v) { return S::gamma::logpdf(v[0], v[1], 0.0, v[2]); }, {xp, a, s}, "gamma::logpdf");
-  check_grads([](const V& v) { return S::gamma::cdf(v[0], 2.5, 0.0, v[1]); }, {xp, s}, "gamma::cdf");
-  check_grads([](const V& v) { return S::beta::logpdf(v[0], v[1], v[2]); }, {u, a, b}, "beta::logpdf");
-  check_grads([](const V& v) { return S::beta::cdf(v[0], 2.5, 0.7); }, {u}, "beta::cdf");
-  check_grads([](const V& v) { return S::chi2::logpdf(v[0], v[1]); }, {xp, Array(3.0)}, "chi2::logpdf");
-  check_grads([](const V& v) { return S::logistic::logpdf(v[0], v[1], v[2]); }, {x, Array(0.4), s}, "logistic::logpdf");
-  check_grads([](const V& v) { return S::cauchy::logcdf(v[0], v[1], v[2]); }, {x, Array(0.4), s}, "cauchy::logcdf");
-  check_grads([](const V& v) { return S::gumbel_r::logpdf(v[0], v[1], v[2]); }, {x, Array(0.4), s}, "gumbel_r::logpdf");
-  check_grads([](const V& v) { return S::gumbel_l::logsf(v[0], v[1], v[2]); }, {x, Array(0.4), s}, "gumbel_l::logsf");
-  check_grads([](const V& v) { return S::vonmises::logpdf(v[0], v[1]); }, {x, Array(1.7)}, "vonmises::logpdf");
-  check_grads([](const V& v) { return S::gennorm::logpdf(v[0], v[1]); }, {xp, Array(1.5)}, "gennorm::logpdf");
-  check_grads([](const V& v) { return S::pareto::logpdf(v[0], v[1], 0.0, 0.25); }, {xp, a}, "pareto::logpdf");
+  check_grads([&](const V& v) { return S::t::logpdf(v[0], v[1], 0.0, v[2]); }, {x, Array(3.5), s}, "t::logpdf");
+  check_grads([&](const V& v) { return S::gamma::logpdf(v[0], v[1], 0.0, v[2]); }, {xp, a, s}, "gamma::logpdf");
+  check_grads([&](const V& v) { return S::gamma::cdf(v[0], 2.5, 0.0, v[1]); }, {xp, s}, "gamma::cdf");
+  check_grads([&](const V& v) { return S::beta::logpdf(v[0], v[1], v[2]); }, {u, a, b}, "beta::logpdf");
+  check_grads([&](const V& v) { return S::beta::cdf(v[0], 2.5, 0.7); }, {u}, "beta::cdf");
+  check_grads([&](const V& v) { return S::chi2::logpdf(v[0], v[1]); }, {xp, Array(3.0)}, "chi2::logpdf");
+  check_grads([&](const V& v) { return S::logistic::logpdf(v[0], v[1], v[2]); }, {x, Array(0.4), s}, "logistic::logpdf");
+  check_grads([&](const V& v) { return S::cauchy::logcdf(v[0], v[1], v[2]); }, {x, Array(0.4), s}, "cauchy::logcdf");
+  check_grads([&](const V& v) { return S::gumbel_r::logpdf(v[0], v[1], v[2]); }, {x, Array(0.4), s}, "gumbel_r::logpdf");
+  check_grads([&](const V& v) { return S::gumbel_l::logsf(v[0], v[1], v[2]); }, {x, Array(0.4), s}, "gumbel_l::logsf");
+  check_grads([&](const V& v) { return S::vonmises::logpdf(v[0], v[1]); }, {x, Array(1.7)}, "vonmises::logpdf");
+  check_grads([&](const V& v) { return S::gennorm::logpdf(v[0], v[1]); }, {xp, Array(1.5)}, "gennorm::logpdf");
+  check_grads([&](const V& v) { return S::pareto::logpdf(v[0], v[1], 0.0, 0.25); }, {xp, a}, "pareto::logpdf");
   Array k = st::array(D{0, 1, 3, 4, 9}, {5}, st::f64);
   check_grads([k](const V& v) { return S::poisson::logpmf(k, v[0]); }, {Array(3.5)}, "poisson::logpmf");
   check_grads([k](const V& v) { return S::nbinom::logpmf(k, v[0], v[1]); }, {Array(4.0), Array(0.35)}, "nbinom::logpmf");
   check_grads([k](const V& v) { return S::binom::logpmf(k, 10.0, v[0]); }, {Array(0.35)}, "binom::logpmf");
   check_grads([k](const V& v) { return S::betabinom::logpmf(k, 10.0, v[0], v[1]); }, {a, b}, "betabinom::logpmf");
-  check_grads([](const V& v) { return S::multivariate_normal::logpdf(v[0], v[1], v[2]); }, {XM, MU, COV},
+  check_grads([&](const V& v) { return S::multivariate_normal::logpdf(v[0], v[1], v[2]); }, {XM, MU, COV},
               "multivariate_normal::logpdf");
-  check_grads([](const V& v) { return S::dirichlet::logpdf(XD2, v[0]); }, {AL}, "dirichlet::logpdf");
-  check_grads([](const V& v) { return S::gaussian_kde(v[0]).logpdf(v[1]); }, {D2, PTS}, "gaussian_kde::logpdf");
+  check_grads([&](const V& v) { return S::dirichlet::logpdf(XD2, v[0]); }, {AL}, "dirichlet::logpdf");
+  check_grads([&](const V& v) { return S::gaussian_kde(v[0]).logpdf(v[1]); }, {D2, PTS}, "gaussian_kde::logpdf");
 }
 
 TEST(Stats, ErrorsNameTheFunction) {
+  STATS_INPUTS
   Array z = st::astype(X, st::c128);
   auto expect_throw = [](auto f, const char* part) {
     try {

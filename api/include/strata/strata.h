@@ -20,6 +20,7 @@
 #include "strata/jit.h"
 #include "strata/linalg.h"  // linear algebra (issue 14)
 #include "strata/ops.h"
+#include "strata/optimize.h"  // jax.scipy.optimize (st::optimize)
 #include "strata/pytree.h"
 #include "strata/random.h"
 #include "strata/associative_scan.h"  // jax.lax.associative_scan
