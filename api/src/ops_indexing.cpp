@@ -62,6 +62,41 @@ Array take_mode(const Array& x, const Array& indices, int axis, int64_t mode, co
   return lax::gather(x, idx, shape_rules::GatherDims{offset, {a}, {a}, q}, sizes, mode, loc);
 }
 
+// y[..., i1, ..., i2, ...] for several integer arrays (at y's axes `pos`, ascending), as NumPy:
+// the arrays broadcast together to B, one gather of the elements they name (each wrapped by its
+// axis' size), B in place of the indexed axes when they are adjacent, else first.
+Array gather_arrays(const Array& y, const std::vector<std::pair<size_t, const Array*>>& entries,
+                    const std::vector<size_t>& pos, bool separated, int64_t mode, const SourceLocation& loc) {
+  Shape b;
+  DType it = DType::i32;
+  for (const auto& [axis, a] : entries) {
+    const AbstractValue& av = api::aval(*a, "index");
+    shape_rules::Result r = shape_rules::broadcast_shapes(b, av.shape);
+    if (!r.ok()) throw ShapeError("index: the integer-array indices of shapes " + shape_string(b) + " and " + av.str() + " cannot be broadcast");
+    b = r.shape;
+    if (is_integer(av.dtype) && itemsize(av.dtype) == 8) it = DType::i64;
+  }
+  const int64_t nb = static_cast<int64_t>(b.size());
+  std::vector<Array> columns;
+  for (size_t e = 0; e < entries.size(); ++e) {
+    Array w = wrapped_indices("index", *entries[e].second, y.shape(static_cast<int>(pos[e])), loc);
+    w = api::broadcast_to_shape(api::convert(w, {it, false}, loc), b, loc);
+    Shape column = b;
+    column.push_back(1);
+    columns.push_back(lax::reshape(w, column, loc));
+  }
+  Array starts = concatenate(columns, static_cast<int>(nb), loc);  // [B..., k]
+  IntList collapsed, offset, sizes(y.shape().begin(), y.shape().end());
+  for (size_t p : pos) collapsed.push_back(static_cast<int64_t>(p)), sizes[p] = 1;
+  for (int64_t d = 0, j = 0; d < y.ndim(); ++d) {
+    if (std::find(pos.begin(), pos.end(), static_cast<size_t>(d)) != pos.end()) continue;
+    bool before = d < static_cast<int64_t>(pos[0]);
+    offset.push_back(separated ? nb + j : before ? j : j + nb);
+    ++j;
+  }
+  return lax::gather(y, starts, shape_rules::GatherDims{offset, collapsed, collapsed, nb}, sizes, mode, loc);
+}
+
 // x[idx] with the integer-array entry's gather in `mode`: ints and slices first (a static
 // slice; negative steps read the slice reversed with a constant take), the dropped axes
 // reshaped away, then the array entry's take. As NumPy, the array's dims go first when a slice
@@ -74,8 +109,7 @@ Array index_mode(const Array& x, const std::vector<Index>& idx, int64_t mode, co
   IntList lo(rank), hi(rank), step(rank);
   std::vector<std::pair<int64_t, int64_t>> reversed;  // (axis, count) read backwards
   std::vector<bool> dropped(rank, false);
-  const Array* array_entry = nullptr;
-  size_t array_axis = 0;
+  std::vector<std::pair<size_t, const Array*>> array_entries;  // (axis, indices)
   int64_t first_adv = -1, last_adv = -1;
   for (size_t d = 0; d < rank; ++d) {
     int64_t n = av.shape[d];
@@ -114,9 +148,7 @@ Array index_mode(const Array& x, const std::vector<Index>& idx, int64_t mode, co
       dropped[d] = true;
       continue;
     }
-    if (array_entry) throw ValueError("index: more than one integer-array index is not supported yet");
-    array_entry = &std::get<Array>(v);
-    array_axis = d;
+    array_entries.push_back({d, &std::get<Array>(v)});
   }
   // A slice strictly between the first and last advanced entries separates them.
   bool separated = false;
@@ -129,20 +161,23 @@ Array index_mode(const Array& x, const std::vector<Index>& idx, int64_t mode, co
     y = take_mode(y, array(back, {count}, DType::i32), static_cast<int>(axis), gather_mode::kClip, loc);
   }
   Shape kept;
-  size_t array_pos = 0;
-  for (size_t d = 0; d < rank; ++d) {
-    if (array_entry && d == array_axis) array_pos = kept.size();
+  std::vector<size_t> array_pos;  // each array entry's axis in y once the int entries are dropped
+  for (size_t d = 0, e = 0; d < rank; ++d) {
+    if (e < array_entries.size() && array_entries[e].first == d) array_pos.push_back(kept.size()), ++e;
     if (!dropped[d]) kept.push_back(y.shape(static_cast<int>(d)));
   }
   y = lax::reshape(y, kept, loc);
-  if (!array_entry) return y;
-  Array r = take_mode(y, *array_entry, static_cast<int>(array_pos), mode, loc);
+  if (array_entries.empty()) return y;
+  if (array_entries.size() > 1) return gather_arrays(y, array_entries, array_pos, separated, mode, loc);
+  const Array* array_entry = array_entries[0].second;
+  Array r = take_mode(y, *array_entry, static_cast<int>(array_pos[0]), mode, loc);
   int64_t q = array_entry->ndim();
-  if (!separated || array_pos == 0 || q == 0) return r;
+  const int64_t at = static_cast<int64_t>(array_pos[0]);
+  if (!separated || at == 0 || q == 0) return r;
   IntList perm;  // the array's dims first
-  for (int64_t k = 0; k < q; ++k) perm.push_back(static_cast<int64_t>(array_pos) + k);
+  for (int64_t k = 0; k < q; ++k) perm.push_back(at + k);
   for (int64_t k = 0; k < r.ndim(); ++k)
-    if (k < static_cast<int64_t>(array_pos) || k >= static_cast<int64_t>(array_pos) + q) perm.push_back(k);
+    if (k < at || k >= at + q) perm.push_back(k);
   return lax::transpose(r, perm, loc);
 }
 

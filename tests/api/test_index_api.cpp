@@ -61,6 +61,57 @@ TEST(IndexApi, NonAdjacentAdvancedEntriesPutTheArrayFirst) {
   expect_exact(y, {2, 3}, st::f32, want);
 }
 
+// Several integer arrays, as NumPy: broadcast together, one element per broadcast position;
+// their dims replace the indexed axes when adjacent, else come first; reads and .at() updates,
+// under jit and grad.
+TEST(IndexApi, SeveralIntegerArraysIndexElementwise) {
+  Array x = st::reshape(st::arange(0.0, 60.0, 1.0, st::f32), {3, 4, 5});  // x[a, b, c] = 20a + 5b + c
+  auto i32 = [](std::vector<double> v, st::Shape s) { return st::astype(st::array(v, s, st::f64), st::i32); };
+  Array r = i32({2, 0}, {2, 1}), c = i32({1, -1, 3}, {3});  // broadcast to [2, 3]
+  // x[r, c]: [2, 3, 5] — element (p, q, k) = x[r[p], c[q], k] (c on axis 1).
+  std::vector<double> want;
+  for (int a : {2, 0})
+    for (int b : {1, 3, 3})
+      for (int k = 0; k < 5; ++k) want.push_back(20 * a + 5 * b + k);
+  expect_exact(x[{r, c}], {2, 3, 5}, st::f32, want);
+  // x[:, r, c] (adjacent, after a slice): [3, 2, 3].
+  want.clear();
+  for (int a = 0; a < 3; ++a)
+    for (int b : {2, 0})
+      for (int k : {1, 4, 3}) want.push_back(20 * a + 5 * b + k);
+  expect_exact(x[{st::all(), r, c}], {3, 2, 3}, st::f32, want);
+  // x[r, :, c] (separated by a slice): the broadcast dims first, [2, 3, 4].
+  want.clear();
+  for (int a : {2, 0})
+    for (int k : {1, 4, 3})
+      for (int b = 0; b < 4; ++b) want.push_back(20 * a + 5 * b + k);
+  expect_exact(x[{r, st::all(), c}], {2, 3, 4}, st::f32, want);
+  // Three arrays and an int with them: x[r, c2, c] and x[1, c2, c] — elementwise.
+  Array c2 = i32({0, 3, 2}, {3});
+  want.clear();
+  for (int a : {2, 0})
+    for (int q = 0; q < 3; ++q) want.push_back(20 * a + 5 * std::vector<int>{0, 3, 2}[q] + std::vector<int>{1, 4, 3}[q]);
+  expect_exact(x[{r, c2, c}], {2, 3}, st::f32, want);
+  expect_exact(x[{1, c2, c}], {3}, st::f32, {21, 39, 33});
+  // .at() with two arrays: set and add (repeated positions add twice).
+  Array m = st::zeros({3, 4}, st::f32);
+  Array rows = i32({0, 2, 2}, {3}), cols = i32({1, 3, 3}, {3});
+  expect_exact(m.at({rows, cols}).add(1.0f), {3, 4}, st::f32, {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
+  expect_exact(m.at({rows, cols}).set(5.0f), {3, 4}, st::f32, {0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5});
+  // jit as eager; the gradient of sum(x[r, c]) counts each element's uses.
+  auto f = [&](const Array& v) { return v[{r, c}]; };
+  EXPECT_EQ(values(st::jit(f)(x)), values(f(x)));
+  Array g = st::grad([&](const Array& v) { return st::sum(v[{r, c}]); })(x);
+  std::vector<double> counts(60, 0);
+  for (int a : {2, 0})
+    for (int b : {1, 3, 3})
+      for (int k = 0; k < 5; ++k) counts[20 * a + 5 * b + k] += 1;
+  expect_exact(g, {3, 4, 5}, st::f32, counts);
+  // Index arrays that do not broadcast name both shapes.
+  expect_contains(error_message<st::ShapeError>([&] { (void)x[{i32({0, 1}, {2}), i32({0, 1, 2}, {3})}]; }),
+                  "index: the integer-array indices of shapes [2] and i32[3] cannot be broadcast");
+}
+
 TEST(IndexApi, AtUpdatesReturnNewArrays) {
   Array x = grid();
   std::vector<double> base = values(x);

@@ -13,6 +13,7 @@
 #include "strata/errors.h"
 #include "strata/fft.h"  // jax.numpy.fft
 #include "strata/grad.h"
+#include "strata/image.h"  // jax.image, jax.scipy.ndimage
 #include "strata/indexing.h"
 #include "strata/initializers.h"  // jax.nn.initializers
 #include "strata/jacobian.h"  // jacfwd, jacrev, hessian
