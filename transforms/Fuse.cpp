@@ -380,10 +380,39 @@ class Fuser {
     }
   }
 
+  // What a dot epilogue may recompute: the GEMM hands it one block of output rows and columns
+  // at a time, and its inputs are read at the block's (row, column) or broadcast along one of
+  // them. Elementwise ops, splat constants and broadcasts that only add dimensions keep to
+  // that; a slice (s[0:1] read from every row), a size-1 dimension stretched, a transpose and
+  // the other index maps do not (outlined per block, they read the wrong elements), so they are
+  // materialized before the GEMM instead.
+  static bool epilogueSafe(Operation* op, Kind kind) {
+    if (kind == Kind::Elementwise || kind == Kind::Constant) return true;
+    auto bc = dyn_cast<BroadcastInDimOp>(op);
+    if (!bc) return false;
+    auto in = tensorType(bc.getOperand()), out = tensorType(bc.getResult());
+    for (auto [i, d] : llvm::enumerate(bc.getBroadcastDimensions()))
+      if (in.getDimSize(static_cast<unsigned>(i)) != out.getDimSize(static_cast<unsigned>(d))) return false;
+    return true;
+  }
+
+  void addEpilogueProducers(Group& g, Operation* op) {
+    for (Value v : op->getOperands()) {
+      Operation* d = v.getDefiningOp();
+      if (isa<DotGeneralOp>(op) || !inBlock(d) || !info_[d].inlined || g.members.contains(d)) continue;
+      if (!epilogueSafe(d, info_[d].kind)) {
+        info_[d].inlined = false;  // roots a loop group of its own (formGroups)
+        continue;
+      }
+      g.members.insert(d);
+      addEpilogueProducers(g, d);
+    }
+  }
+
   void formGroups() {
     for (Group& g : groups_)  // dot epilogues
       for (Operation* m : SmallVector<Operation*>(g.members.begin(), g.members.end()))
-        addInlinedProducers(g, m);
+        addEpilogueProducers(g, m);
     for (Operation* op : ops_) {
       OpInfo& in = info_[op];
       bool root = in.kind == Kind::Reduce ||

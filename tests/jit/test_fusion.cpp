@@ -174,4 +174,23 @@ TEST(Passes, TheBuffersStagePrintsTheAssignment) {
   EXPECT_NE(text.find("strata.offset = "), std::string::npos);
 }
 
+// A GEMM epilogue that scales each output row by a value depending on the whole vector
+// (lstsq's 1/s masked against s[0]): jit equals eager. The slice of s used to be recomputed
+// per output block and read the block's first row (jit's lstsq was 0.3% off).
+TEST(Passes, DotEpilogueReadingAWholeVectorMatchesEager) {
+  std::vector<double> v(48);
+  for (int i = 0; i < 48; ++i) v[i] = std::sin(0.3 * i) + 0.01 * i * i;
+  Array b = st::transpose(st::array(v, {3, 16}, st::f64));
+  Array a = st::stack({st::ones({16}, st::f64), st::astype(st::arange(16), st::f64) / 16.0}, 1);
+  auto lstsq = [](const Array& m, const Array& r) { return st::linalg::lstsq(m, r).x; };
+  st::testing::expect_relative(st::jit(lstsq)(a, b), st::testing::values(lstsq(a, b)), 1e-12, 1e-14);
+  auto scaled = [](const Array& s, const Array& u, const Array& r) {
+    Array keep = s >= st::slice(s, {0}, {1}) * 0.5;
+    return st::expand_dims(st::where(keep, 1.0 / s, st::zeros_like(s)), -1) * st::matmul(u, r);
+  };
+  Array s = st::array(std::vector<double>{4.0, 3.0, 1.0}, {3}, st::f64);
+  Array u = st::reshape(st::astype(st::arange(48), st::f64), {3, 16});
+  st::testing::expect_relative(st::jit(scaled)(s, u, b), st::testing::values(scaled(s, u, b)), 1e-12, 1e-14);
+}
+
 }  // namespace

@@ -168,6 +168,36 @@ func.func @dot_epilogue(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16
 
 // -----
 
+// An epilogue scaling each row by a value computed from the whole vector (lstsq's masked
+// 1/s, with s[0:1] stretched over the rows): the slice and the size-1 broadcast are not
+// recomputed per output block — outlined per block they read the block's first row instead
+// of s[0] (a miscompile: jit's lstsq differed from eager by 0.3%) — but materialized first;
+// the epilogue keeps the per-row compare, select and scaling.
+// CHECK-LABEL: func.func @dot_epilogue_row_scale
+// CHECK:         %[[M:.*]] = strata.fusion(%arg0) {kind = "loop"}
+// CHECK:           strata.slice
+// CHECK:           strata.broadcast_in_dim
+// CHECK:         strata.fusion(%arg1, %arg2, %arg0, %[[M]]) {kind = "output"}
+// CHECK-NOT:       strata.slice
+// CHECK:           strata.compare GE
+// CHECK:           strata.dot_general
+// CHECK:           strata.multiply
+func.func @dot_epilogue_row_scale(%s: tensor<2xf64>, %u: tensor<2x16xf64>, %b: tensor<16x3xf64>) -> tensor<2x3xf64> {
+  %first = strata.slice %s [0:1] : (tensor<2xf64>) -> tensor<1xf64>
+  %eps = strata.constant dense<3.0e-15> : tensor<1xf64>
+  %cut = strata.multiply %first, %eps : tensor<1xf64>
+  %cuts = strata.broadcast_in_dim %cut, dims = [0] : (tensor<1xf64>) -> tensor<2xf64>
+  %keep = strata.compare GE, %s, %cuts : (tensor<2xf64>, tensor<2xf64>) -> tensor<2xi1>
+  %zero = strata.constant dense<0.0> : tensor<2xf64>
+  %scale = strata.select %keep, %s, %zero : tensor<2xi1>, tensor<2xf64>
+  %d = strata.dot_general %u, %b, contracting_dims = [1] x [0] : (tensor<2x16xf64>, tensor<16x3xf64>) -> tensor<2x3xf64>
+  %rows = strata.broadcast_in_dim %scale, dims = [0] : (tensor<2xf64>) -> tensor<2x3xf64>
+  %r = strata.multiply %rows, %d : tensor<2x3xf64>
+  return %r : tensor<2x3xf64>
+}
+
+// -----
+
 // The pre-activation is needed again (as in a backward pass): the epilogue stops at the bias
 // add, whose value the region returns; the relu is a loop of its own.
 // CHECK-LABEL: func.func @dot_epilogue_escapes

@@ -30,6 +30,7 @@
 #include "strata/special.h"  // jax.scipy.special (st::special)
 #include "strata/segment.h"  // jax.ops.segment_sum and relatives
 #include "strata/selection.h"
+#include "strata/signal.h"  // jax.scipy.signal (st::signal)
 #include "strata/set_ops.h"  // unique, isin, union1d, intersect1d, setdiff1d, setxor1d
 #include "strata/shape.h"
 #include "strata/stablehlo.h"
