@@ -72,6 +72,13 @@ std::string error_message(Fn&& fn) {
   return {};
 }
 
+// EXPECT that fn throws a strata::Error whose message contains `part`.
+template <class Fn>
+void expect_error(Fn&& fn, const std::string& part) {
+  std::string msg = error_message<Error>(std::forward<Fn>(fn));
+  EXPECT_NE(msg.find(part), std::string::npos) << "message: " << msg << "\nexpected to contain: " << part;
+}
+
 inline constexpr DType kFloatTypes[] = {f32, f64, bf16, f16};
 inline constexpr DType kNumericTypes[] = {i32, i64, f32, f64, bf16, f16};
 

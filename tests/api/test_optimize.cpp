@@ -132,18 +132,11 @@ TEST(Optimize, ConvergesJitsAndVmaps) {
 }
 
 TEST(Optimize, Errors) {
-  auto expect_throw = [](auto f, const char* part) {
-    try {
-      f();
-      ADD_FAILURE() << "expected an error containing " << part;
-    } catch (const st::Error& e) {
-      st::testing::expect_contains(e.what(), part);
-    }
-  };
-  expect_throw([] { opt::minimize(rosen, f64({1, 2}), "Nelder-Mead"); }, "minimize: method \"Nelder-Mead\" is not supported");
-  expect_throw([] { opt::minimize(rosen, st::zeros({2, 2}, st::f64)); }, "minimize: x0 must be one-dimensional, but got f64[2,2]");
-  expect_throw([] { opt::minimize(rosen, st::array(std::vector<int32_t>{1, 2}, {2})); }, "x0 must be a real float array");
-  expect_throw([] { opt::line_search(rosen, f64({1, 2}), st::zeros({2}, st::f32)); }, "line_search: xk and pk must be real floats of one dtype");
+  using st::testing::expect_error;
+  expect_error([] { opt::minimize(rosen, f64({1, 2}), "Nelder-Mead"); }, "minimize: method \"Nelder-Mead\" is not supported");
+  expect_error([] { opt::minimize(rosen, st::zeros({2, 2}, st::f64)); }, "minimize: x0 must be one-dimensional, but got f64[2,2]");
+  expect_error([] { opt::minimize(rosen, st::array(std::vector<int32_t>{1, 2}, {2})); }, "x0 must be a real float array");
+  expect_error([] { opt::line_search(rosen, f64({1, 2}), st::zeros({2}, st::f32)); }, "line_search: xk and pk must be real floats of one dtype");
 }
 
 }  // namespace
