@@ -19,6 +19,8 @@ src = src.replace(old, "state = state._replace(failed=state.failed | (jnp.abs(da
                   "dtypes.finfo(dalpha.dtype).eps * jnp.maximum(jnp.abs(state.a_lo), jnp.abs(state.a_hi))))")
 exec(compile(src, ls_module.__file__, "exec"), ls_module.__dict__)
 bfgs.line_search = ls_module.line_search
+import jax._src.scipy.optimize._lbfgs as lbfgs
+lbfgs.line_search = ls_module.line_search
 from jax.scipy.optimize import minimize
 
 
@@ -48,3 +50,8 @@ print("line_search", repr(float(s.a_k)), repr(float(s.f_k)), [repr(float(v)) for
       bool(s.failed), int(s.status))
 s = ls_module.line_search(rosen, jnp.array([-1.2, 1.0]), jnp.array([-1.0, 0.0]))
 print("line_search uphill", repr(float(s.a_k)), bool(s.failed), int(s.status), int(s.nfev))
+L = "l-bfgs-experimental-do-not-rely-on-this"
+show("lbfgs rosen5", minimize(rosen, jnp.array([1.3, 0.7, 0.8, 1.9, 1.2]), method=L))
+show("lbfgs rosen2", minimize(rosen, jnp.array([-1.2, 1.0]), method=L))
+show("lbfgs quartic maxcor=3", minimize(quartic, jnp.zeros(4), method=L, options=dict(maxcor=3)))
+show("lbfgs rosen5 maxiter=4", minimize(rosen, jnp.array([1.3, 0.7, 0.8, 1.9, 1.2]), method=L, options=dict(maxiter=4)))

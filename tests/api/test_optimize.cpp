@@ -63,6 +63,23 @@ TEST(Optimize, BfgsAsJax) {
   EXPECT_NEAR(r4.nit.item<int>(), 33, 3);
 }
 
+TEST(Optimize, LbfgsAsJax) {
+  // method="l-bfgs-experimental-do-not-rely-on-this" (with the same line-search fix): status 4
+  // (f decreased by less than ftol) near (1, ..., 1), as JAX.
+  const std::string L = "l-bfgs-experimental-do-not-rely-on-this";
+  opt::OptimizeResults r = opt::minimize(rosen, f64({1.3, 0.7, 0.8, 1.9, 1.2}), L);
+  st::testing::expect_relative(r.x, {1.0000000074917565, 0.9999999721743824, 0.9999999956013813, 1.0000001401220642, 1.000000266450366}, 1e-9);
+  expect_counts(r, 27, 42, 42, 4, false);
+  EXPECT_EQ(r.hess_inv.size(), 0);
+  opt::OptimizeResults r2 = opt::minimize(rosen, f64({-1.2, 1.0}), "l-bfgs");
+  st::testing::expect_relative(r2.x, {0.9999995934391578, 0.99999910766722}, 1e-9);
+  expect_counts(r2, 36, 59, 59, 4, false);
+  // options=dict(maxiter=4): JAX checks k before counting the step, so 5 iterations, status 1.
+  opt::OptimizeResults r3 = opt::minimize(rosen, f64({1.3, 0.7, 0.8, 1.9, 1.2}), L, std::nullopt, {.maxiter = 4});
+  st::testing::expect_relative(r3.x, {0.9095906512665773, 0.7984627979400107, 0.6447366130026881, 0.7395253635084827, 0.6621843071653861}, 1e-9);
+  expect_counts(r3, 5, 17, 17, 1, false);
+}
+
 TEST(Optimize, LineSearchAsJax) {
   // line_search(rosen, jnp.array([-1.2, 1.0]), jnp.array([1.0, 0.5]))
   opt::LineSearchResults ls = opt::line_search(rosen, f64({-1.2, 1.0}), f64({1.0, 0.5}));
@@ -97,6 +114,16 @@ TEST(Optimize, ConvergesJitsAndVmaps) {
   st::testing::expect_relative(q.x, {0.249928799120512, -0.7395915723180563, 0.24874334840694992, 1.4735199191164596}, 1e-10);
   st::testing::expect_relative(q.fun, {-3.388085202815247}, 1e-13);
   expect_counts(q, 7, 12, 12, 0, true);
+  // options=dict(maxcor=3) with L-BFGS: converged in 8 iterations, 10 evaluations.
+  opt::OptimizeResults ql = opt::minimize([b](const Array& x) { return quadratic(x, b, 0.05); }, st::zeros({4}, st::f64),
+                                          "l-bfgs", std::nullopt, {.maxcor = 3});
+  st::testing::expect_relative(ql.x, {0.249925761802086, -0.7395862297249739, 0.24874449459760573, 1.4735200605903669}, 1e-10);
+  expect_counts(ql, 8, 10, 10, 0, true);
+  auto lj = st::jit([](const Array& bb, const Array& x0) {
+    return opt::minimize([bb](const Array& x) { return quadratic(x, bb, 0.05); }, x0, "l-bfgs", std::nullopt, {.maxcor = 3});
+  })(b, st::zeros({4}, st::f64));
+  st::testing::expect_relative(lj.x, values(ql.x), 1e-12, 1e-14);
+  EXPECT_EQ(lj.nit.item<int>(), 8);
   auto f = [b](const Array& x) { return quadratic(x, b, 0.0); };
   opt::OptimizeResults r = opt::minimize(f, st::zeros({4}, st::f64));
   EXPECT_TRUE(r.success.item<bool>());
@@ -134,6 +161,7 @@ TEST(Optimize, ConvergesJitsAndVmaps) {
 TEST(Optimize, Errors) {
   using st::testing::expect_error;
   expect_error([] { opt::minimize(rosen, f64({1, 2}), "Nelder-Mead"); }, "minimize: method \"Nelder-Mead\" is not supported");
+  expect_error([] { opt::minimize(rosen, f64({1, 2}), "l-bfgs", std::nullopt, {.maxcor = 0}); }, "maxcor must be positive");
   expect_error([] { opt::minimize(rosen, st::zeros({2, 2}, st::f64)); }, "minimize: x0 must be one-dimensional, but got f64[2,2]");
   expect_error([] { opt::minimize(rosen, st::array(std::vector<int32_t>{1, 2}, {2})); }, "x0 must be a real float array");
   expect_error([] { opt::line_search(rosen, f64({1, 2}), st::zeros({2}, st::f32)); }, "line_search: xk and pk must be real floats of one dtype");

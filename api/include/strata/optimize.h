@@ -19,6 +19,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -28,6 +29,7 @@
 #include "strata/creation.h"
 #include "strata/errors.h"
 #include "strata/grad.h"
+#include "strata/indexing.h"
 #include "strata/ops.h"
 #include "strata/pytree.h"
 #include "strata/shape.h"
@@ -54,6 +56,13 @@ struct MinimizeOptions {
   double norm = INFINITY;
   double gtol = 1e-5;
   int line_search_maxiter = 10;
+  // L-BFGS only (JAX's _minimize_lbfgs): the pairs of history kept, the decrease of f below
+  // which it stops (status 4), limits on the evaluations of f and of its gradient (status 2, 3;
+  // with any limit given maxiter defaults to none), and the line search's steps.
+  int maxcor = 10;
+  double ftol = 2.220446049250313e-09;
+  std::optional<int64_t> maxfun = std::nullopt, maxgrad = std::nullopt;
+  int maxls = 20;
 };
 
 // What line_search returns: whether it failed (no step met the strong Wolfe conditions), its
@@ -84,6 +93,12 @@ struct SearchState {
   Array done, failed, i, a_i1, phi_i1, dphi_i1, nfev, ngev, a_star, phi_star, dphi_star, g_star;
 };
 STRATA_PYTREE(SearchState, done, failed, i, a_i1, phi_i1, dphi_i1, nfev, ngev, a_star, phi_star, dphi_star, g_star);
+
+struct LbfgsState {
+  Array converged, failed, k, nfev, ngev, x_k, f_k, g_k, s_history, y_history, rho_history, gamma, status, ls_status;
+};
+STRATA_PYTREE(LbfgsState, converged, failed, k, nfev, ngev, x_k, f_k, g_k, s_history, y_history, rho_history, gamma, status,
+              ls_status);
 
 struct BfgsState {
   Array converged, failed, k, nfev, ngev, x_k, f_k, g_k, h_k, old_old_fval, line_search_status;
@@ -273,18 +288,104 @@ inline Array vector_norm(const Array& v, double ord) {
 }
 }  // namespace detail
 
+namespace detail {
+// L-BFGS's search direction -H g from the history (JAX's _two_loop_recursion): the newest
+// `used` pairs sit at the end of the [maxcor, d] histories.
+inline Array two_loop_recursion(const LbfgsState& s) {
+  const int64_t m = s.rho_history.shape(0);
+  Array used = where(s.k < m, s.k, i32(m));
+  Array a_his = zeros_like(s.rho_history);
+  auto first = [&](const Array& j, const std::pair<Array, Array>& c) {
+    Array i = i32(m - 1) - j;
+    Array a_i = s.rho_history[i] * sum(s.s_history[i] * c.first);
+    return std::make_pair(c.first - a_i * s.y_history[i], c.second.at(i).set(a_i));
+  };
+  auto [q, a] = fori_loop(i32(0), used, first, std::make_pair(-s.g_k, a_his));
+  q = s.gamma * q;
+  auto second = [&, a = a](const Array& j, const Array& qq) {
+    Array i = i32(m) - used + j;
+    Array b_i = s.rho_history[i] * sum(s.y_history[i] * qq);
+    return qq + (a[i] - b_i) * s.s_history[i];
+  };
+  return fori_loop(i32(0), used, second, q);
+}
+
+// The history with its oldest row dropped and `row` appended.
+inline Array push_history(const Array& history, const Array& row) {
+  Array rolled = roll(history, -1, 0);
+  return rolled.at(i32(history.shape(0) - 1)).set(row);
+}
+
+template <class F>
+OptimizeResults minimize_lbfgs(F fun, const Array& x0, const MinimizeOptions& o) {
+  const int64_t d = x0.shape(0);
+  const DType dt = x0.dtype();
+  const bool unlimited = !o.maxiter && !o.maxfun && !o.maxgrad;
+  const int64_t never = std::numeric_limits<int32_t>::max();
+  const int64_t maxiter = o.maxiter.value_or(unlimited ? 200 * d : never);
+  const int64_t maxfun = o.maxfun.value_or(never), maxgrad = o.maxgrad.value_or(never);
+  auto [f0, g0] = value_and_grad(fun)(x0);
+  LbfgsState init{flag(false), flag(false), i32(0), i32(1), i32(1), x0, astype(f0, dt), g0, zeros({o.maxcor, d}, dt),
+                  zeros({o.maxcor, d}, dt), zeros({o.maxcor}, dt), like(1.0, x0), i32(0), i32(0)};
+  const double ord = o.norm, gtol = o.gtol, ftol = o.ftol;
+  const int maxls = o.maxls;
+  auto body = [=](const LbfgsState& s0) {
+    LbfgsState s = s0;
+    Array p_k = two_loop_recursion(s);
+    LineSearchResults ls = line_search(fun, s.x_k, p_k, s.f_k, std::nullopt, s.g_k, 1e-4, 0.9, maxls);
+    Array s_k = ls.a_k * p_k;
+    Array y_k = ls.g_k - s.g_k;
+    Array rho_inv = sum(y_k * s_k);
+    Array gamma = rho_inv / sum(y_k * y_k);
+    Array status = i32(0);
+    status = where(s.f_k - ls.f_k < ftol, i32(4), status);
+    status = where(s.ngev >= maxgrad, i32(3), status);
+    status = where(s.nfev >= maxfun, i32(2), status);
+    status = where(s.k >= maxiter, i32(1), status);
+    status = where(ls.failed, i32(5), status);
+    Array converged = vector_norm(ls.g_k, ord) < gtol;
+    s.converged = converged;
+    s.failed = (status > 0) & ~converged;
+    s.k = s.k + 1;
+    s.nfev = s.nfev + ls.nfev;
+    s.ngev = s.ngev + ls.ngev;
+    s.x_k = s.x_k + s_k;
+    s.f_k = ls.f_k;
+    s.g_k = ls.g_k;
+    s.s_history = push_history(s.s_history, s_k);
+    s.y_history = push_history(s.y_history, y_k);
+    s.rho_history = push_history(s.rho_history, 1.0 / rho_inv);
+    s.gamma = gamma;
+    s.status = where(converged, i32(0), status);
+    s.ls_status = ls.status;
+    return s;
+  };
+  LbfgsState s = while_loop([](const LbfgsState& s) { return ~s.converged & ~s.failed; }, body, init);
+  // No inverse Hessian (JAX returns None): an empty [0, 0] array.
+  return OptimizeResults{s.x_k, s.converged & ~s.failed, s.status, s.f_k, s.g_k, zeros({0, 0}, dt), s.nfev, s.ngev, s.k};
+}
+}  // namespace detail
+
 // jax.scipy.optimize.minimize: the minimum of fun (a scalar function of a 1-d float x) from x0.
-// method "BFGS" (case-insensitive; JAX's only stable method). `tol`, when given, is the
-// gradient tolerance (scipy's meaning for BFGS; JAX ignores it).
+// method "BFGS" (case-insensitive), or JAX's "l-bfgs-experimental-do-not-rely-on-this" (also
+// "l-bfgs"): limited-memory BFGS, whose status is 0 converged, 1 maxiter, 2 maxfun, 3 maxgrad,
+// 4 f decreased by less than ftol, 5 the line search failed, and whose hess_inv is empty.
+// `tol`, when given, is the gradient tolerance (scipy's meaning for BFGS; JAX ignores it).
 template <class F>
 OptimizeResults minimize(F fun, const Array& x0, const std::string& method = "BFGS", std::optional<double> tol = std::nullopt,
                          MinimizeOptions options = {}) {
   std::string m = method;
   for (char& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (m != "bfgs") throw ValueError("minimize: method \"" + method + "\" is not supported (BFGS)");
+  const bool lbfgs = m == "l-bfgs-experimental-do-not-rely-on-this" || m == "l-bfgs";
+  if (m != "bfgs" && !lbfgs)
+    throw ValueError("minimize: method \"" + method + "\" is not supported (BFGS, or l-bfgs-experimental-do-not-rely-on-this)");
   if (x0.ndim() != 1) throw ShapeError("minimize: x0 must be one-dimensional, but got " + type_string(x0.dtype(), x0.shape()));
   if (!is_floating(x0.dtype())) throw DTypeError("minimize: x0 must be a real float array, but got " + type_string(x0.dtype(), x0.shape()));
   if (tol) options.gtol = *tol;
+  if (lbfgs) {
+    if (options.maxcor < 1) throw ValueError("minimize: maxcor must be positive, but got " + std::to_string(options.maxcor));
+    return detail::minimize_lbfgs(fun, x0, options);
+  }
   const int64_t d = x0.shape(0);
   const int64_t maxiter = options.maxiter.value_or(200 * d);
   const DType dt = x0.dtype();
