@@ -70,4 +70,18 @@ Array rfftfreq(int64_t n, double d = 1.0, DType dtype = f32);
 Array fftshift(const Array& x, const AxisList& axes = std::nullopt, SourceLocation loc = SourceLocation::current());
 Array ifftshift(const Array& x, const AxisList& axes = std::nullopt, SourceLocation loc = SourceLocation::current());
 
+// jax.scipy.fft's discrete cosine transforms, type 2 only (as JAX): dct along `axis` (n pads
+// with zeros or truncates first), X_k = 2 Σ x_n cos(πk(2n + 1) / 2N), through one FFT of the
+// even/odd-interleaved signal; norm "backward" (none) or "ortho". idct inverts it; dctn/idctn
+// over several axes (all by default, or the last len(s)). Complex inputs transform their real
+// and imaginary parts.
+Array dct(const Array& x, int type = 2, std::optional<int64_t> n = std::nullopt, int axis = -1,
+          const std::string& norm = "backward", SourceLocation loc = SourceLocation::current());
+Array idct(const Array& x, int type = 2, std::optional<int64_t> n = std::nullopt, int axis = -1,
+           const std::string& norm = "backward", SourceLocation loc = SourceLocation::current());
+Array dctn(const Array& x, int type = 2, const Lengths& s = std::nullopt, const AxisList& axes = std::nullopt,
+           const std::string& norm = "backward", SourceLocation loc = SourceLocation::current());
+Array idctn(const Array& x, int type = 2, const Lengths& s = std::nullopt, const AxisList& axes = std::nullopt,
+            const std::string& norm = "backward", SourceLocation loc = SourceLocation::current());
+
 }  // namespace strata::fft
