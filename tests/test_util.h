@@ -72,6 +72,10 @@ std::string error_message(Fn&& fn) {
   return {};
 }
 
+// A complex array as [..., 2] (its real and imaginary parts, as the JAX value scripts under
+// tests/api print complex results); a real one as it is.
+inline Array real_imag(const Array& a) { return is_complex(a.dtype()) ? stack({real(a), imag(a)}, -1) : a; }
+
 // EXPECT that fn throws a strata::Error whose message contains `part`.
 template <class Fn>
 void expect_error(Fn&& fn, const std::string& part) {

@@ -25,11 +25,7 @@ Array resized(const Array& x, int axis, int64_t n) {
   int64_t len = x.shape(axis);
   if (n == len) return x;
   if (n < 1) throw ValueError("dct: the length must be positive, but got " + std::to_string(n));
-  if (n < len) {
-    std::vector<int64_t> start(static_cast<size_t>(x.ndim()), 0), stop(x.shape().begin(), x.shape().end());
-    stop[static_cast<size_t>(axis)] = n;
-    return slice(x, start, stop);
-  }
+  if (n < len) return api::slice_along(x, axis, 0, n, 1, SourceLocation::current());
   std::vector<std::pair<int64_t, int64_t>> widths(static_cast<size_t>(x.ndim()), {0, 0});
   widths[static_cast<size_t>(axis)] = {0, n - len};
   return pad(x, widths);
@@ -61,8 +57,6 @@ Array quarter_twiddle(int64_t n, int axis, int ndim, DType complex_dt, double si
   return along(astype(w, complex_dt), axis, ndim);
 }
 
-DType complex_of(DType t) { return t == DType::f64 ? DType::c128 : DType::c64; }
-
 // Applies f to the real and imaginary parts of complex x.
 template <class F>
 Array per_part(const Array& x, F f) {
@@ -85,7 +79,7 @@ Array dct(const Array& x_in, int type, std::optional<int64_t> n, int axis_in, co
   for (int64_t i = 0; i < len; i += 2) perm.push_back(static_cast<int32_t>(i));
   for (int64_t i = len % 2 == 0 ? len - 1 : len - 2; i >= 1; i -= 2) perm.push_back(static_cast<int32_t>(i));
   Array v = take(x, array(perm, {len}), axis);
-  Array spectrum = fft(astype(v, complex_of(x.dtype())), std::nullopt, axis);
+  Array spectrum = fft(astype(v, complex_dtype(x.dtype())), std::nullopt, axis);
   Array out = 2.0 * real(spectrum * quarter_twiddle(len, axis, x.ndim(), spectrum.dtype(), 1.0));
   if (norm == "ortho") out = out * ortho_scale(len, axis, x.ndim(), out.dtype());
   return out;
@@ -102,7 +96,7 @@ Array idct(const Array& x_in, int type, std::optional<int64_t> n, int axis_in, c
   const int64_t len = x.shape(axis);
   Array scale = ortho_scale(len, axis, x.ndim(), x.dtype());
   x = norm == "ortho" ? x * scale : x * scale * scale;
-  Array w = quarter_twiddle(len, axis, x.ndim(), complex_of(x.dtype()), 1.0);
+  Array w = quarter_twiddle(len, axis, x.ndim(), complex_dtype(x.dtype()), 1.0);
   Array z = ifft(astype(x, w.dtype()) / w * (2.0 * static_cast<double>(len)), std::nullopt, axis);
   // Undo the interleave: even outputs from the first half, odd ones from the second reversed.
   std::vector<int32_t> perm(static_cast<size_t>(len));

@@ -19,8 +19,8 @@ constexpr double kPi = std::numbers::pi;
 
 std::string shape_of(const Array& a) { return type_string(a.dtype(), a.shape()); }
 
-DType complex_of(DType t) { return t == DType::f64 || t == DType::c128 ? DType::c128 : DType::c64; }
-DType real_of(DType t) { return t == DType::c128 || t == DType::f64 ? DType::f64 : DType::f32; }
+// The real dtype of the complex results of data of dtype t (f64 and c128: f64; else f32).
+DType real_of(DType t) { return real_dtype(complex_dtype(t)); }
 }  // namespace
 
 Array get_window(const std::string& name, int64_t n) {
@@ -83,12 +83,7 @@ Array extend(const Array& x, int64_t n, const std::string& boundary, const char*
   if (n > len - 1)
     throw ValueError(std::string(op) + ": the extension length " + std::to_string(n) + " must not exceed the signal's length - 1 (" +
                      std::to_string(len - 1) + ")");
-  auto part = [&](int64_t lo, int64_t hi) {
-    std::vector<int64_t> start(static_cast<size_t>(x.ndim()), 0), stop(x.shape().begin(), x.shape().end());
-    start.back() = lo;
-    stop.back() = hi;
-    return slice(x, start, stop);
-  };
+  auto part = [&](int64_t lo, int64_t hi) { return api::slice_along(x, x.ndim() - 1, lo, hi, 1, SourceLocation::current()); };
   Array left = 2.0 * part(0, 1) - flip(part(1, n + 1), -1);
   Array right = 2.0 * part(len - 1, len) - flip(part(len - n - 1, len - 1), -1);
   return concatenate({left, x, right}, -1);
@@ -142,14 +137,15 @@ Spectral spectral(const Array& x_in, const std::optional<Array>& y_in, double fs
   SourceLocation loc = SourceLocation::current();
   if (boundary != "none" && boundary != "even" && boundary != "odd" && boundary != "constant" && boundary != "zeros")
     throw ValueError(std::string(op) + ": boundary must be \"even\", \"odd\", \"constant\", \"zeros\" or \"none\", but got \"" + boundary + "\"");
-  Array x = api::to_inexact(x_in, op, loc), y;
+  Array x, y;
   if (y_in) std::tie(x, y) = api::promote_inexact_dtypes(op, x_in, *y_in, loc);
+  else x = api::to_inexact(x_in, op, loc);
   if (y_in && x.ndim() != y.ndim())
     throw ShapeError(std::string(op) + ": x " + shape_of(x) + " and y " + shape_of(y) + " must have the same rank");
   const int axis = api::normalize_axis(op, axis_in, api::aval(x, op));
-  const DType result_dtype = complex_of(x.dtype()), freq_dtype = real_of(x.dtype());
+  const DType result_dtype = complex_dtype(x.dtype()), freq_dtype = real_of(x.dtype());
   if (nperseg && *nperseg < 1) throw ValueError(std::string(op) + ": nperseg must be a positive integer, but got " + std::to_string(*nperseg));
-  auto [win, n] = triage(window, nperseg, x.shape(axis), x.dtype() == DType::f64 || x.dtype() == DType::c128 ? DType::f64 : DType::f32, op);
+  auto [win, n] = triage(window, nperseg, x.shape(axis), freq_dtype, op);
   const int64_t overlap = noverlap.value_or(n / 2), fft_len = nfft.value_or(n);
   x = moveaxis(x, axis, -1);
   if (y_in) {
@@ -242,7 +238,7 @@ std::pair<Array, Array> istft(const Array& zxx_in, const IstftOptions& o) {
   const AbstractValue& av = api::aval(zxx_in, op);
   const int freq_axis = api::normalize_axis(op, o.freq_axis, av), time_axis = api::normalize_axis(op, o.time_axis, av);
   if (freq_axis == time_axis) throw ValueError(std::string(op) + ": the time and frequency axes must differ");
-  Array zxx = astype(zxx_in, complex_of(av.dtype));
+  Array zxx = astype(zxx_in, complex_dtype(av.dtype));
   const int64_t n_default = o.input_onesided ? 2 * (zxx.shape(freq_axis) - 1) : zxx.shape(freq_axis);
   const int64_t n = o.nperseg.value_or(n_default);
   if (n < 1) throw ValueError(std::string(op) + ": nperseg must be a positive integer");
@@ -261,11 +257,7 @@ std::pair<Array, Array> istft(const Array& zxx_in, const IstftOptions& o) {
   }
   // Each segment back in time: [..., nperseg, segments].
   Array xsubs = o.input_onesided ? fft::irfft(zxx, o.nfft, -2) : fft::ifft(zxx, o.nfft, -2);
-  {
-    std::vector<int64_t> start(static_cast<size_t>(xsubs.ndim()), 0), stop(xsubs.shape().begin(), xsubs.shape().end());
-    stop[stop.size() - 2] = n;
-    xsubs = slice(xsubs, start, stop);
-  }
+  xsubs = api::slice_along(xsubs, xsubs.ndim() - 2, 0, n, 1, SourceLocation::current());
   Array win;
   if (o.window.values) {
     win = astype(*o.window.values, xsubs.dtype());
@@ -296,10 +288,7 @@ std::pair<Array, Array> istft(const Array& zxx_in, const IstftOptions& o) {
   if (o.boundary) {
     const int64_t cut = n / 2;
     auto trim = [&](const Array& a) {
-      std::vector<int64_t> start(static_cast<size_t>(a.ndim()), 0), stop(a.shape().begin(), a.shape().end());
-      start.back() = cut;
-      stop.back() = a.shape(-1) - cut;
-      return slice(a, start, stop);
+      return api::slice_along(a, a.ndim() - 1, cut, a.shape(-1) - cut, 1, SourceLocation::current());
     };
     x = trim(x);
     norm = trim(norm);

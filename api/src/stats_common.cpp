@@ -6,6 +6,12 @@
 namespace strata::stats::detail {
 
 std::vector<Array> promote(const char* op, std::initializer_list<Array> args, const Src& src) {
+  std::vector<Array> out = promote_dtypes(op, args, src);
+  common_shape(op, out);  // a mismatch is reported here, naming the function
+  return out;
+}
+
+std::vector<Array> promote_dtypes(const char* op, std::initializer_list<Array> args, const Src& src) {
   TypeSpec t{};
   bool first = true;
   for (const Array& a : args) {
@@ -20,7 +26,6 @@ std::vector<Array> promote(const char* op, std::initializer_list<Array> args, co
   if (t.weak && t.dtype != DType::f64) t.weak = false;
   std::vector<Array> out;
   for (const Array& a : args) out.push_back(api::convert(a, t, src));
-  common_shape(op, out);  // a mismatch is reported here, naming the function
   return out;
 }
 

@@ -15,6 +15,9 @@ namespace strata::stats::detail {
 // floats; weak only when all are weak), shapes as they are; complex values and shapes that do
 // not broadcast are refused, naming the function.
 std::vector<Array> promote(const char* op, std::initializer_list<Array> args, const Src& src);
+// The same without the broadcast check (JAX's promote_dtypes_inexact: the multivariate
+// functions' x, mean and cov have shapes of their own).
+std::vector<Array> promote_dtypes(const char* op, std::initializer_list<Array> args, const Src& src);
 
 // The arguments' common (NumPy-broadcast) shape; ShapeError naming op and shapes otherwise.
 Shape common_shape(const char* op, const std::vector<Array>& args);

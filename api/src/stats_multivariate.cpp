@@ -19,18 +19,6 @@ namespace strata::stats {
 constexpr double kLog2Pi = 1.8378770664093453;  // log(2π)
 
 namespace {
-// The arguments in one inexact dtype, shapes untouched (JAX's promote_dtypes_inexact).
-std::vector<Array> promote_dtypes(const char* op, std::initializer_list<Array> args, const Src& src) {
-  std::vector<Array> v;
-  for (const Array& a : args) v.push_back(a);
-  TypeSpec t = api::spec(v[0], op);
-  for (const Array& a : v) t = promote_types(t, api::spec(a, op));
-  if (is_complex(t.dtype)) throw DTypeError(std::string(op) + ": expects real values");
-  if (!is_inexact(t.dtype)) t.dtype = DType::f32;
-  for (Array& a : v) a = api::convert(a, t, src);
-  return v;
-}
-
 std::string shape_str(const Array& a) { return type_string(a.dtype(), a.shape()); }
 }  // namespace
 
@@ -38,7 +26,7 @@ std::string shape_str(const Array& a) { return type_string(a.dtype(), a.shape())
 namespace multivariate_normal {
 Array logpdf(const Array& x_, const Array& mean_, const Array& cov_, Src src) {
   const char* op = "multivariate_normal.logpdf";
-  auto v = promote_dtypes(op, {x_, mean_, cov_}, src);
+  auto v = detail::promote_dtypes(op, {x_, mean_, cov_}, src);
   const Array &x = v[0], &mean = v[1], &cov = v[2];
   if (mean.ndim() == 0) return -0.5 * square(x - mean) / cov - 0.5 * (kLog2Pi + log(cov));
   int64_t n = mean.shape(-1);
@@ -78,7 +66,7 @@ Array pdf(const Array& x, const Array& mean, const Array& cov, Src src) { return
 namespace dirichlet {
 Array logpdf(const Array& x_, const Array& alpha_, Src src) {
   const char* op = "dirichlet.logpdf";
-  auto v = promote_dtypes(op, {x_, alpha_}, src);
+  auto v = detail::promote_dtypes(op, {x_, alpha_}, src);
   Array x = v[0];
   const Array& alpha = v[1];
   if (alpha.ndim() != 1) throw ValueError(std::string(op) + ": alpha must be one-dimensional, but got " + shape_str(alpha));
@@ -121,7 +109,7 @@ void gaussian_kde::init(const Array& dataset_in, const std::optional<Array>& wei
   n_ = data.shape(1);
   Array w;
   if (weights_in) {
-    auto v = promote_dtypes(op, {data, *weights_in}, src);
+    auto v = detail::promote_dtypes(op, {data, *weights_in}, src);
     data = v[0];
     w = atleast_1d(v[1]);
     if (w.ndim() != 1) throw ShapeError("gaussian_kde: weights must be one-dimensional, but got " + shape_str(w));
@@ -129,7 +117,7 @@ void gaussian_kde::init(const Array& dataset_in, const std::optional<Array>& wei
       throw ShapeError("gaussian_kde: " + std::to_string(w.shape(0)) + " weights for " + std::to_string(n_) + " points");
     w = w / sum(w);
   } else {
-    data = promote_dtypes(op, {data}, src)[0];
+    data = detail::promote_dtypes(op, {data}, src)[0];
     w = full_like(data, 1.0 / static_cast<double>(n_), std::nullopt, Shape{n_});
   }
   dataset_ = data;

@@ -18,7 +18,7 @@ def show(cpp, v):
     if np.iscomplexobj(v):
         v = np.stack([v.real, v.imag], -1)
     esc = cpp.replace('"', '\\"')
-    print(f'    {{"{esc}", ri({cpp}), {{{", ".join(repr(float(x)) for x in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
+    print(f'    {{"{esc}", real_imag({cpp}), {{{", ".join(repr(float(x)) for x in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
 
 
 show('fft::dct(X)', F.dct(X))

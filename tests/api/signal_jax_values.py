@@ -24,7 +24,7 @@ def show(cpp, v):
     if np.iscomplexobj(v):
         v = np.stack([v.real, v.imag], -1)  # the test compares real and imaginary parts
     esc = cpp.replace('"', '\\"')
-    print(f'    {{"{esc}", {cpp}, {{{", ".join(repr(float(x)) for x in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
+    print(f'    {{"{esc}", real_imag({cpp}), {{{", ".join(repr(float(x)) for x in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
 
 
 for mode in ["full", "same", "valid"]:
