@@ -976,7 +976,7 @@ LogicalResult LinalgOp::verify() {
   namespace lr = ::strata::linalg_rules;
   std::optional<lr::Kind> kind = lr::kind_from_name(getKind());
   if (!kind)
-    return emitOpError("expects kind cholesky, triangular_solve, lu, qr, eigh, svd or eig, but got \"") << getKind() << "\"";
+    return emitOpError("expects kind cholesky, triangular_solve, lu, qr, eigh, svd, eig, schur or hessenberg, but got \"") << getKind() << "\"";
   std::vector<::strata::Shape> shapes;
   Type element;
   for (Value v : getOperands()) {

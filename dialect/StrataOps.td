@@ -1708,7 +1708,8 @@ def Strata_LinalgOp : Strata_Op<"linalg", [Pure]> {
     pivots i32, permutation i32), `qr` (a → q, r; full_matrices 1), `eigh` (a → v, w ascending
     and real), `svd` (a → s descending and real, and u, vt with compute_uv 2; full_matrices 1),
     `eig` (a → w, then vl with compute_left_eigenvectors 1 and vr with
-    compute_right_eigenvectors 2, all complex). StableHLO has cholesky and triangular_solve and
+    compute_right_eigenvectors 2, all complex), `schur` (a → t, then z with
+    compute_schur_vectors 1), `hessenberg` (a → h, q). StableHLO has cholesky and triangular_solve and
     JAX emits LAPACK custom calls for the others; here one op calls the CPU runtime
     (strata_rt_linalg), which runs the eager kernels' code (tracer/kernels/linalg.h).
 

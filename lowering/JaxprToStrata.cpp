@@ -692,7 +692,7 @@ LogicalResult sort(Eqn& q, SmallVectorImpl<Value>& r) {
 
 // ---- Linear algebra (issue 14) ----
 
-// cholesky, triangular_solve, lu, qr, eigh, svd: strata.linalg of the kind, its bool params as flags.
+// cholesky, triangular_solve, lu, qr, eigh, svd, eig, schur, hessenberg: strata.linalg of the kind, its bool params as flags.
 template <st::linalg_rules::Kind K>
 LogicalResult linalgCall(Eqn& q, SmallVectorImpl<Value>& r) {
   if (failed(q.expectArity(st::linalg_rules::num_operands(K)))) return failure();
@@ -908,6 +908,8 @@ const Entry kLowerings[] = {
     {"eigh", linalgCall<st::linalg_rules::Kind::kEigh>, "strata.linalg"},
     {"svd", linalgCall<st::linalg_rules::Kind::kSvd>, "strata.linalg"},
     {"eig", linalgCall<st::linalg_rules::Kind::kEig>, "strata.linalg"},
+    {"schur", linalgCall<st::linalg_rules::Kind::kSchur>, "strata.linalg"},
+    {"hessenberg", linalgCall<st::linalg_rules::Kind::kHessenberg>, "strata.linalg"},
     // Collectives (issue 18).
     {"psum", collective<st::collective_rules::Kind::kPsum>, "strata.collective"},
     {"pmax", collective<st::collective_rules::Kind::kPmax>, "strata.collective"},

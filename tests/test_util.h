@@ -86,6 +86,21 @@ void expect_error(Fn&& fn, const std::string& part) {
 inline constexpr DType kFloatTypes[] = {f32, f64, bf16, f16};
 inline constexpr DType kNumericTypes[] = {i32, i64, f32, f64, bf16, f16};
 
+// sin(a·i + b) over the elements in row-major order (f64): inputs the JAX value scripts
+// rebuild with numpy. As a matrix it has rank 2 (sin(x + y) splits); sin_squares, sin(a·i² +
+// b), gives full-rank matrices.
+inline Array sin_sequence(const Shape& shape, double a, double b, bool squares = false) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  std::vector<double> v(static_cast<size_t>(n));
+  for (size_t i = 0; i < v.size(); ++i) {
+    double k = static_cast<double>(i);
+    v[i] = std::sin(a * (squares ? k * k : k) + b);
+  }
+  return array(v, shape, f64);
+}
+inline Array sin_squares(const Shape& shape, double a, double b) { return sin_sequence(shape, a, b, true); }
+
 }  // namespace strata::testing
 
 // ---- Reference helpers for the public-op tests (tests/api) ----

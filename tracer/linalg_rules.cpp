@@ -7,7 +7,8 @@
 namespace strata::linalg_rules {
 namespace {
 
-constexpr std::array<std::string_view, 7> kNames = {"cholesky", "triangular_solve", "lu", "qr", "eigh", "svd", "eig"};
+constexpr std::array<std::string_view, 9> kNames = {"cholesky", "triangular_solve", "lu",  "qr",        "eigh",
+                                                     "svd",      "eig",              "schur", "hessenberg"};
 
 constexpr FlagParam kTriangularSolveFlags[] = {
     {"left_side", kLeftSide},
@@ -19,6 +20,7 @@ constexpr FlagParam kQrFlags[] = {{"full_matrices", kFullMatrices}};
 constexpr FlagParam kSvdFlags[] = {{"full_matrices", kFullMatrices}, {"compute_uv", kComputeUv}};
 constexpr FlagParam kEigFlags[] = {{"compute_left_eigenvectors", kComputeLeft},
                                    {"compute_right_eigenvectors", kComputeRight}};
+constexpr FlagParam kSchurFlags[] = {{"compute_schur_vectors", kComputeSchurVectors}};
 
 Result fail(std::string e) { return {{}, {}, {}, {}, std::move(e)}; }
 
@@ -53,6 +55,7 @@ std::span<const FlagParam> flag_params(Kind k) {
     case Kind::kQr: return kQrFlags;
     case Kind::kSvd: return kSvdFlags;
     case Kind::kEig: return kEigFlags;
+    case Kind::kSchur: return kSchurFlags;
     default: return {};
   }
 }
@@ -69,7 +72,8 @@ Result shapes(Kind k, int64_t flags, std::span<const Shape> in) {
   if (in.size() != num_operands(k))
     return fail("expects " + std::to_string(num_operands(k)) + " operands, but got " + std::to_string(in.size()));
   const Shape& a = in[0];
-  bool square = k == Kind::kCholesky || k == Kind::kTriangularSolve || k == Kind::kEigh || k == Kind::kEig;
+  bool square = k == Kind::kCholesky || k == Kind::kTriangularSolve || k == Kind::kEigh || k == Kind::kEig ||
+                k == Kind::kSchur || k == Kind::kHessenberg;
   if (std::string e = matrix_error(a, square, k == Kind::kTriangularSolve ? "a" : "an operand"); !e.empty())
     return fail(e);
   int64_t m = a[a.size() - 2], n = a[a.size() - 1], kk = std::min(m, n);
@@ -114,6 +118,10 @@ Result shapes(Kind k, int64_t flags, std::span<const Shape> in) {
         if (flags & bit) r.shapes.push_back(a), r.index.push_back(false), r.complex.push_back(true);
       return r;
     }
+    case Kind::kSchur:  // t, then z as asked
+      if (flags & kComputeSchurVectors) return {{a, a}, {false, false}, {}, {}, {}};
+      return {{a}, {false}, {}, {}, {}};
+    case Kind::kHessenberg: return {{a, a}, {false, false}, {}, {}, {}};  // h, q
   }
   return fail("expects a known decomposition");
 }

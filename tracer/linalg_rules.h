@@ -1,5 +1,5 @@
 // tracer/linalg_rules.h — the decompositions of jax.lax.linalg (cholesky, triangular_solve, lu,
-// qr, eigh, svd, eig) as one family: their kinds, the bool params each takes (JAX's names) packed
+// qr, eigh, svd, eig, schur, hessenberg) as one family: their kinds, the bool params each takes (JAX's names) packed
 // into flag bits, and their shape rules. Plain C++ shared by the primitives
 // (tracer/primitives/linalg_*.cpp), the dialect's strata.linalg verifier, the lowering and the
 // kernels (kernels/linalg.h). Messages follow shape_rules.h: "expects X, but got Y", no op name.
@@ -16,7 +16,9 @@
 
 namespace strata::linalg_rules {
 
-enum class Kind : int64_t { kCholesky = 0, kTriangularSolve = 1, kLu = 2, kQr = 3, kEigh = 4, kSvd = 5, kEig = 6 };
+enum class Kind : int64_t {
+  kCholesky = 0, kTriangularSolve = 1, kLu = 2, kQr = 3, kEigh = 4, kSvd = 5, kEig = 6, kSchur = 7, kHessenberg = 8
+};
 
 // Flag bits. triangular_solve: op(a) is a, aᵀ (transpose_a), conj(a) (conjugate_a) or aᴴ
 // (both); left_side solves op(a) x = b, else x op(a) = b; only the `lower` (else upper) triangle
@@ -26,6 +28,8 @@ inline constexpr int64_t kLeftSide = 1, kLower = 2, kTransposeA = 4, kUnitDiagon
 inline constexpr int64_t kFullMatrices = 1, kComputeUv = 2;
 // eig: which eigenvectors besides the eigenvalues.
 inline constexpr int64_t kComputeLeft = 1, kComputeRight = 2;
+// schur: the Schur vectors besides the Schur form.
+inline constexpr int64_t kComputeSchurVectors = 1;
 
 // The primitive's (and the op's `kind`) name, and back.
 std::string_view kind_name(Kind k);

@@ -3,6 +3,7 @@
 // them, following jax.numpy.linalg.
 #include "strata/linalg.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -121,6 +122,21 @@ EigResult eig(const Array& a, bool compute_left_eigenvectors, bool compute_right
 }
 
 Array eigvals(const Array& a, SourceLocation loc) { return eig(a, false, false, loc).eigenvalues; }
+
+SchurResult schur(const Array& a, const std::string& output, SourceLocation loc) {
+  if (output != "real" && output != "complex")
+    throw ValueError("schur: expects output \"real\" or \"complex\", but got \"" + output + "\"");
+  Array x = matrices(a, "schur", true, loc);
+  if (output == "complex" && !is_complex(x.dtype())) x = astype(x, complex_dtype(x.dtype()), loc);
+  std::vector<Array> r = bind(prim::kSchur, std::span<const Array>(&x, 1), Params{{"compute_schur_vectors", true}}, loc);
+  return {r[0], r[1]};
+}
+
+HessenbergResult hessenberg(const Array& a, SourceLocation loc) {
+  Array x = matrices(a, "hessenberg", true, loc);
+  std::vector<Array> r = bind(prim::kHessenberg, std::span<const Array>(&x, 1), {}, loc);
+  return {r[0], r[1]};
+}
 
 SvdResult svd(const Array& a, bool full_matrices, bool compute_uv, SourceLocation loc) {
   Array x = matrices(a, "svd", false, loc);
@@ -261,7 +277,7 @@ NormOrd::NormOrd(const char* name) {
 
 namespace {
 
-Array vector_norm(const Array& x, const NormOrd& ord, int axis, bool keepdims, const SourceLocation& loc) {
+Array vector_norm_along(const Array& x, const NormOrd& ord, int axis, bool keepdims, const SourceLocation& loc) {
   Array ax = abs(x, loc);
   if (ord.kind == NormOrd::kDefault || (ord.kind == NormOrd::kNumber && ord.p == 2))
     return sqrt(sum(multiply(ax, ax, loc), axis, keepdims, loc), loc);
@@ -275,7 +291,7 @@ Array vector_norm(const Array& x, const NormOrd& ord, int axis, bool keepdims, c
   return power(sum(power(ax, pp, loc), axis, keepdims, loc), divide(cst(1.0, ax.dtype()), pp, loc), loc);
 }
 
-Array matrix_norm(const Array& x, const NormOrd& ord, int r0, int c0, bool keepdims, const SourceLocation& loc) {
+Array matrix_norm_over(const Array& x, const NormOrd& ord, int r0, int c0, bool keepdims, const SourceLocation& loc) {
   int rank = x.ndim();
   int r = r0 < 0 ? r0 + rank : r0, c = c0 < 0 ? c0 + rank : c0;
   if (r < 0 || r >= rank || c < 0 || c >= rank || r == c)
@@ -323,8 +339,8 @@ Array norm(const Array& a, NormOrd ord, std::optional<std::vector<int>> axis, bo
       Array r = sqrt(sum(multiply(abs(x, loc), abs(x, loc), loc), {}, false, loc), loc);
       return keepdims ? reshape(r, Shape(static_cast<size_t>(rank), 1), loc) : r;
     }
-    if (rank == 1) return vector_norm(x, ord, 0, keepdims, loc);
-    if (rank == 2) return matrix_norm(x, ord, 0, 1, keepdims, loc);
+    if (rank == 1) return vector_norm_along(x, ord, 0, keepdims, loc);
+    if (rank == 2) return matrix_norm_over(x, ord, 0, 1, keepdims, loc);
     throw ValueError("norm: expects a 1-d or 2-d array when ord is given without axis, but got " +
                      api::aval(a, "norm").str());
   }
@@ -332,10 +348,102 @@ Array norm(const Array& a, NormOrd ord, std::optional<std::vector<int>> axis, bo
     int ax = (*axis)[0];
     if (ax < -rank || ax >= rank)
       throw ValueError("norm: axis " + std::to_string(ax) + " is out of range for " + api::aval(a, "norm").str());
-    return vector_norm(x, ord, ax < 0 ? ax + rank : ax, keepdims, loc);
+    return vector_norm_along(x, ord, ax < 0 ? ax + rank : ax, keepdims, loc);
   }
-  if (axis->size() == 2) return matrix_norm(x, ord, (*axis)[0], (*axis)[1], keepdims, loc);
+  if (axis->size() == 2) return matrix_norm_over(x, ord, (*axis)[0], (*axis)[1], keepdims, loc);
   throw ValueError("norm: expects one or two axes, but got " + std::to_string(axis->size()));
+}
+
+Array vector_norm(const Array& a, NormOrd ord, std::optional<std::vector<int>> axis, bool keepdims,
+                  SourceLocation loc) {
+  Array x = api::to_inexact(a, "vector_norm", loc);
+  const AbstractValue& av = api::aval(x, "vector_norm");
+  const int rank = x.ndim();
+  std::vector<bool> reduced(static_cast<size_t>(rank), !axis);
+  if (axis)
+    for (int ax : *axis) {
+      if (ax < -rank || ax >= rank || reduced[static_cast<size_t>(ax < 0 ? ax + rank : ax)])
+        throw ValueError("vector_norm: axes " + shape_rules::list_string(IntList(axis->begin(), axis->end())) +
+                         " are out of range or repeated for " + av.str());
+      reduced[static_cast<size_t>(ax < 0 ? ax + rank : ax)] = true;
+    }
+  // The reduced axes moved to the end and merged into one.
+  std::vector<int> perm;
+  Shape kept, kept_dims = av.shape;
+  int64_t merged = 1;
+  for (int d = 0; d < rank; ++d)
+    if (!reduced[static_cast<size_t>(d)]) {
+      perm.push_back(d);
+      kept.push_back(av.shape[static_cast<size_t>(d)]);
+    }
+  for (int d = 0; d < rank; ++d)
+    if (reduced[static_cast<size_t>(d)]) {
+      perm.push_back(d);
+      merged *= av.shape[static_cast<size_t>(d)];
+      kept_dims[static_cast<size_t>(d)] = 1;
+    }
+  Shape flat = kept;
+  flat.push_back(merged);
+  Array r = vector_norm_along(reshape(transpose(x, perm, loc), flat, loc), ord, static_cast<int>(kept.size()), false,
+                              loc);
+  return keepdims ? reshape(r, kept_dims, loc) : r;
+}
+
+Array matrix_norm(const Array& x, NormOrd ord, bool keepdims, SourceLocation loc) {
+  if (api::aval(x, "matrix_norm").ndim() < 2)
+    throw ShapeError("matrix_norm: expects matrices [..., m, n], but got " + api::aval(x, "matrix_norm").str());
+  return norm(x, ord, std::vector<int>{-2, -1}, keepdims, loc);
+}
+
+Array tensorinv(const Array& a, int ind, SourceLocation loc) {
+  const AbstractValue& av = api::aval(a, "tensorinv");
+  if (ind <= 0) throw ValueError("tensorinv: expects a positive ind, but got " + std::to_string(ind));
+  if (static_cast<size_t>(ind) > av.shape.size())
+    throw ValueError("tensorinv: ind " + std::to_string(ind) + " exceeds the rank of " + av.str());
+  Shape first(av.shape.begin(), av.shape.begin() + ind), rest(av.shape.begin() + ind, av.shape.end());
+  int64_t rows = 1, cols = 1;
+  for (int64_t d : first) rows *= d;
+  for (int64_t d : rest) cols *= d;
+  if (rows != cols)
+    throw ShapeError("tensorinv: expects the product of the first " + std::to_string(ind) +
+                     " dimensions to equal that of the others, but got " + av.str());
+  Shape out = rest;
+  out.insert(out.end(), first.begin(), first.end());
+  return reshape(inv(reshape(a, {rows, cols}, loc), loc), out, loc);
+}
+
+Array tensorsolve(const Array& a_in, const Array& b, std::optional<std::vector<int>> axes, SourceLocation loc) {
+  Array a = a_in;
+  const AbstractValue& bv = api::aval(b, "tensorsolve");
+  if (axes) {
+    // NumPy's order: each named axis in turn moved to the end.
+    const int rank = api::aval(a, "tensorsolve").ndim();
+    std::vector<int> all;
+    for (int d = 0; d < rank; ++d) all.push_back(d);
+    for (int k : *axes) {
+      int kk = k < 0 ? k + rank : k;
+      auto it = std::find(all.begin(), all.end(), kk);
+      if (kk < 0 || kk >= rank || it == all.end())
+        throw ValueError("tensorsolve: axis " + std::to_string(k) + " is out of range or repeated for " +
+                         api::aval(a, "tensorsolve").str());
+      all.erase(it);
+      all.push_back(kk);
+    }
+    a = transpose(a, all, loc);
+  }
+  const AbstractValue& av = api::aval(a, "tensorsolve");
+  const size_t nb = bv.shape.size();
+  if (av.shape.size() < nb || !std::equal(bv.shape.begin(), bv.shape.end(), av.shape.begin()))
+    throw ShapeError("tensorsolve: expects a's leading dimensions to be b's shape, but got a " + av.str() + " and b " +
+                     bv.str());
+  Shape out(av.shape.begin() + static_cast<std::ptrdiff_t>(nb), av.shape.end());
+  int64_t n = 1, m = 1;
+  for (int64_t d : bv.shape) n *= d;
+  for (int64_t d : out) m *= d;
+  if (n != m)
+    throw ShapeError("tensorsolve: expects b's size (" + std::to_string(n) + ") to equal the product of a's other dimensions (" +
+                     std::to_string(m) + "), but got a " + av.str() + " and b " + bv.str());
+  return reshape(solve(reshape(a, {n, m}, loc), reshape(b, {n}, loc), loc), out, loc);
 }
 
 Array matrix_power(const Array& a, int n, SourceLocation loc) {

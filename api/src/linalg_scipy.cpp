@@ -151,19 +151,6 @@ Array block_diag(const std::vector<Array>& blocks, SourceLocation loc) {
 }
 
 // T[i, j] = c[i - j] below and on the diagonal, r[j - i] above: one gather from r reversed then c.
-Array toeplitz(const Array& c_in, const std::optional<Array>& r_in, SourceLocation loc) {
-  Array c = ravel(c_in, loc);
-  Array r = r_in ? ravel(*r_in, loc) : conj(c, loc);
-  TypeSpec t = promote_types(api::spec(c, "toeplitz"), api::spec(r, "toeplitz"));
-  c = api::convert(c, t, loc);
-  r = api::convert(r, t, loc);
-  const int64_t n = c.shape()[0], m = r.shape()[0];
-  if (n == 0 || m == 0) return zeros({n, m}, t.dtype);
-  Array vals = concatenate({flip(index(r, {Slice(1, none)}, loc), {}, loc), c}, 0, loc);  // r[m-1] .. r[1], c[0] .. c[n-1]
-  Array idx = reshape(arange(n), {n, 1}, loc) - reshape(arange(m), {1, m}, loc) + static_cast<int32_t>(m - 1);
-  return take(vals, idx, 0, loc);
-}
-
 // ---- expm: Higham's scaling and squaring with Padé approximants (Higham 2005, as JAX) ----
 
 namespace {
@@ -249,6 +236,27 @@ Array expm(const Array& a, int max_squarings, SourceLocation loc) {
   Array flat = reshape(x, {-1, n, n}, loc);
   Array r = vmap([max_squarings](const Array& m) { return expm_matrix(m, max_squarings); })(flat);
   return reshape(r, av.shape, loc);
+}
+
+}  // namespace strata::linalg
+
+namespace strata::linalg {
+
+PolarResult polar(const Array& a, const std::string& side, const std::string& method, SourceLocation loc) {
+  const AbstractValue& av = api::aval(a, "polar");
+  if (av.ndim() < 2) throw ShapeError("polar: expects an array of rank >= 2 (a batch of matrices), but got " + av.str());
+  if (side != "right" && side != "left")
+    throw ValueError("polar: expects side \"right\" or \"left\", but got \"" + side + "\"");
+  if (method == "qdwh")
+    throw ValueError("polar: method \"qdwh\" is not implemented; method \"svd\" (the default) gives the same u and p");
+  if (method != "svd") throw ValueError("polar: expects method \"svd\", but got \"" + method + "\"");
+  // a = U S Vᴴ: u = U Vᴴ, and p = V S Vᴴ (right: a = u p) or U S Uᴴ (left: a = p u).
+  SvdResult s = svd(a, false, true, loc);
+  Array sv = expand_dims(astype(s.s, s.u.dtype(), loc), -2, loc);  // [..., 1, k]: scales columns
+  auto adj = [&](const Array& x) { return conj(matrix_transpose(x, loc), loc); };
+  Array u = matmul(s.u, s.vt, loc);
+  Array p = side == "right" ? matmul(adj(s.vt) * sv, s.vt, loc) : matmul(s.u * sv, adj(s.u), loc);
+  return {u, p};
 }
 
 }  // namespace strata::linalg

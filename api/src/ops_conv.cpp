@@ -114,7 +114,7 @@ Array conv_general_dilated(const Array& lhs, const Array& rhs, const std::vector
       c.padding_high.push_back(pads.second);
     }
   }
-  return conv::bind(lhs, rhs, c, loc);
+  return conv_prim::bind(lhs, rhs, c, loc);
 }
 
 // ---- reduce_window (jax.lax.reduce_window with lax.add, lax.max, lax.min) ----

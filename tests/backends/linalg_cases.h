@@ -1,5 +1,5 @@
 // tests/backends/linalg_cases.h — compiled-vs-eager cases of the linear-algebra primitives
-// (issue 14): cholesky, triangular_solve, lu, qr, eigh, svd, eig over f32/f64, batched, every
+// (issue 14): cholesky, triangular_solve, lu, qr, eigh, svd, eig, schur, hessenberg over f32/f64, batched, every
 // flag, non-square shapes, empty and 1×1 matrices, singular and indefinite inputs (NaN/inf
 // results), and a batch large enough to split across the pool; c64/c128 square, batched, tall
 // and wide matrices and every triangular_solve flag (conjugate_a included). Compiled code calls the eager kernels'
@@ -21,7 +21,7 @@ inline Array spd_array(const st::Shape& shape, DType t, uint64_t seed) {
 
 inline bool is_linalg(std::string_view name) {
   return name == "cholesky" || name == "triangular_solve" || name == "lu" || name == "qr" || name == "eigh" ||
-         name == "svd" || name == "eig";
+         name == "svd" || name == "eig" || name == "schur" || name == "hessenberg";
 }
 
 constexpr DType kLinalgTypes[] = {st::f32, st::f64, st::c64, st::c128};
@@ -114,6 +114,15 @@ inline std::vector<Case> eig_cases() {
         c.what = std::string(left ? "left " : "") + (right ? "right " : "") + c.what;
         cs.push_back(c);
       }
+  return cs;
+}
+
+inline std::vector<Case> schur_cases() {
+  std::vector<Case> cs = decomposition_cases(Params{{"compute_schur_vectors", true}}, true, false);
+  for (Case& c : decomposition_cases(Params{{"compute_schur_vectors", false}}, true, false)) {
+    c.what = "form only " + c.what;
+    cs.push_back(c);
+  }
   return cs;
 }
 

@@ -570,6 +570,8 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"eigh", [] { return decomposition_cases(Params{{"lower", true}}, true, true); }},
       {"svd", svd_cases},
       {"eig", eig_cases},
+      {"schur", schur_cases},
+      {"hessenberg", [] { return decomposition_cases(Params{}, true, false); }},
       {"fft", fft_cases},
       // Collectives (issue 18; collective_cases.h).
       {"psum", [] { return collective_cases("psum"); }},

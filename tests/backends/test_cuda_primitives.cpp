@@ -118,7 +118,7 @@ TEST(CudaFft, IsRefusedWithAClearError) {
 // Linear algebra runs in the CPU runtime (issue 14); for the GPU it is refused by name.
 TEST(CudaLinalg, IsRefusedWithAClearError) {
   if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
-  for (const char* name : {"cholesky", "triangular_solve", "lu", "qr", "eigh", "svd", "eig"}) {
+  for (const char* name : {"cholesky", "triangular_solve", "lu", "qr", "eigh", "svd", "eig", "schur", "hessenberg"}) {
     Case c = case_table().at(name)()[0];
     st::Jaxpr j = one_equation(*st::find_primitive(name), c.params, c.inputs);
     st::compiler::LowerResult r = st::compiler::lower(*j.impl(), {.device = kGpu}, "ptx");

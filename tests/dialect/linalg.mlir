@@ -13,12 +13,16 @@
 // CHECK: strata.linalg "svd"(%{{.*}}) flags = 0 : (tensor<5x3xf64>) -> tensor<3xf64>
 // CHECK: strata.linalg "eig"(%{{.*}}) flags = 3 : (tensor<4x3x3xf32>) -> (tensor<4x3xcomplex<f32>>, tensor<4x3x3xcomplex<f32>>, tensor<4x3x3xcomplex<f32>>)
 // CHECK: strata.linalg "eig"(%{{.*}}) flags = 0 : (tensor<4x3x3xf32>) -> tensor<4x3xcomplex<f32>>
+// CHECK: strata.linalg "schur"(%{{.*}}) flags = 1 : (tensor<4x3x3xf32>) -> (tensor<4x3x3xf32>, tensor<4x3x3xf32>)
+// CHECK: strata.linalg "schur"(%{{.*}}) flags = 0 : (tensor<4x3x3xf32>) -> tensor<4x3x3xf32>
+// CHECK: strata.linalg "hessenberg"(%{{.*}}) flags = 0 : (tensor<4x3x3xf32>) -> (tensor<4x3x3xf32>, tensor<4x3x3xf32>)
 // CHECK-LABEL: func.func @complex
 // CHECK: strata.linalg "cholesky"(%{{.*}}) flags = 0 : (tensor<3x3xcomplex<f64>>) -> tensor<3x3xcomplex<f64>>
 // CHECK: strata.linalg "triangular_solve"(%{{.*}}, %{{.*}}) flags = 23 : (tensor<3x3xcomplex<f64>>, tensor<3x2xcomplex<f64>>) -> tensor<3x2xcomplex<f64>>
 // CHECK: strata.linalg "eigh"(%{{.*}}) flags = 0 : (tensor<3x3xcomplex<f64>>) -> (tensor<3x3xcomplex<f64>>, tensor<3xf64>)
 // CHECK: strata.linalg "svd"(%{{.*}}) flags = 2 : (tensor<3x3xcomplex<f64>>) -> (tensor<3xf64>, tensor<3x3xcomplex<f64>>, tensor<3x3xcomplex<f64>>)
 // CHECK: strata.linalg "eig"(%{{.*}}) flags = 2 : (tensor<3x3xcomplex<f64>>) -> (tensor<3xcomplex<f64>>, tensor<3x3xcomplex<f64>>)
+// CHECK: strata.linalg "schur"(%{{.*}}) flags = 1 : (tensor<3x3xcomplex<f64>>) -> (tensor<3x3xcomplex<f64>>, tensor<3x3xcomplex<f64>>)
 func.func @family(%a: tensor<4x3x3xf32>, %b: tensor<4x3x2xf32>, %c: tensor<5x3xf64>) {
   %0 = strata.linalg "cholesky"(%a) flags = 0 : (tensor<4x3x3xf32>) -> tensor<4x3x3xf32>
   %1 = strata.linalg "triangular_solve"(%a, %b) flags = 3 : (tensor<4x3x3xf32>, tensor<4x3x2xf32>) -> tensor<4x3x2xf32>
@@ -29,6 +33,9 @@ func.func @family(%a: tensor<4x3x3xf32>, %b: tensor<4x3x2xf32>, %c: tensor<5x3xf
   %6 = strata.linalg "svd"(%c) flags = 0 : (tensor<5x3xf64>) -> tensor<3xf64>
   %7:3 = strata.linalg "eig"(%a) flags = 3 : (tensor<4x3x3xf32>) -> (tensor<4x3xcomplex<f32>>, tensor<4x3x3xcomplex<f32>>, tensor<4x3x3xcomplex<f32>>)
   %8 = strata.linalg "eig"(%a) flags = 0 : (tensor<4x3x3xf32>) -> tensor<4x3xcomplex<f32>>
+  %9:2 = strata.linalg "schur"(%a) flags = 1 : (tensor<4x3x3xf32>) -> (tensor<4x3x3xf32>, tensor<4x3x3xf32>)
+  %10 = strata.linalg "schur"(%a) flags = 0 : (tensor<4x3x3xf32>) -> tensor<4x3x3xf32>
+  %11:2 = strata.linalg "hessenberg"(%a) flags = 0 : (tensor<4x3x3xf32>) -> (tensor<4x3x3xf32>, tensor<4x3x3xf32>)
   return
 }
 
@@ -40,5 +47,6 @@ func.func @complex(%a: tensor<3x3xcomplex<f64>>, %b: tensor<3x2xcomplex<f64>>) {
   %2:2 = strata.linalg "eigh"(%a) flags = 0 : (tensor<3x3xcomplex<f64>>) -> (tensor<3x3xcomplex<f64>>, tensor<3xf64>)
   %3:3 = strata.linalg "svd"(%a) flags = 2 : (tensor<3x3xcomplex<f64>>) -> (tensor<3xf64>, tensor<3x3xcomplex<f64>>, tensor<3x3xcomplex<f64>>)
   %4:2 = strata.linalg "eig"(%a) flags = 2 : (tensor<3x3xcomplex<f64>>) -> (tensor<3xcomplex<f64>>, tensor<3x3xcomplex<f64>>)
+  %5:2 = strata.linalg "schur"(%a) flags = 1 : (tensor<3x3xcomplex<f64>>) -> (tensor<3x3xcomplex<f64>>, tensor<3x3xcomplex<f64>>)
   return
 }

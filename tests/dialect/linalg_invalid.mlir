@@ -2,7 +2,7 @@
 // RUN: strata-opt %s --split-input-file --verify-diagnostics
 
 func.func @kind(%a: tensor<3x3xf32>) {
-  // expected-error @+1 {{'strata.linalg' op expects kind cholesky, triangular_solve, lu, qr, eigh, svd or eig, but got "qz"}}
+  // expected-error @+1 {{'strata.linalg' op expects kind cholesky, triangular_solve, lu, qr, eigh, svd, eig, schur or hessenberg, but got "qz"}}
   %0 = strata.linalg "qz"(%a) flags = 0 : (tensor<3x3xf32>) -> tensor<3x3xf32>
   return
 }

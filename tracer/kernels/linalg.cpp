@@ -310,6 +310,46 @@ void eig(const S* a, std::complex<Real<S>>* w, std::complex<Real<S>>* vl, std::c
   }
 }
 
+// The Schur decomposition a = z t zᴴ, z unitary: t upper triangular for complex a (Eigen's
+// ComplexSchur), quasi-upper-triangular for real a (RealSchur: a 2×2 diagonal block for each
+// complex conjugate pair of eigenvalues, not brought to LAPACK's standard form). NaN when a is
+// not finite or the QR iteration does not converge.
+template <class S>
+void schur(const S* a, S* t, S* z, int64_t n) {
+  using Col = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+  using Solver = std::conditional_t<kComplex<S>, Eigen::ComplexSchur<Col>, Eigen::RealSchur<Col>>;
+  if (n == 0) return;
+  auto nan_all = [&] {
+    fill_nan(t, n * n);
+    if (z) fill_nan(z, n * n);
+  };
+  if (!all_finite(a, n * n)) return nan_all();
+  Solver s(Col(MapC<S>(a, n, n)), z != nullptr);
+  if (s.info() != Eigen::Success) return nan_all();
+  MapM<S> T(t, n, n);
+  T = s.matrixT();
+  // Exact zeros below the (sub)diagonal, where the iteration leaves rounding.
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j + (kComplex<S> ? 0 : 1) < i; ++j) T(i, j) = S(0);
+  if (z) MapM<S>(z, n, n) = s.matrixU();
+}
+
+// a = q h qᴴ with h upper Hessenberg (zero below the first subdiagonal) and q unitary, by
+// Householder reflections (Eigen's HessenbergDecomposition; LAPACK's gehrd up to signs).
+template <class S>
+void hessenberg(const S* a, S* h, S* q, int64_t n) {
+  using Col = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+  if (n == 0) return;
+  if (!all_finite(a, n * n)) {
+    fill_nan(h, n * n);
+    fill_nan(q, n * n);
+    return;
+  }
+  Eigen::HessenbergDecomposition<Col> d(Col(MapC<S>(a, n, n)));
+  MapM<S>(h, n, n) = d.matrixH();
+  MapM<S>(q, n, n) = Col(d.matrixQ());
+}
+
 template <class T>
 void one(const LinalgCall& c, const void* const* in, void* const* out, int64_t i) {
   int64_t m = c.m, n = c.n, k = std::min(m, n);
@@ -332,6 +372,8 @@ void one(const LinalgCall& c, const void* const* in, void* const* out, int64_t i
       bool left = c.flags & lr::kComputeLeft, right = c.flags & lr::kComputeRight;
       return eig(a, oc(0, n), left ? oc(1, n * n) : nullptr, right ? oc(left ? 2 : 1, n * n) : nullptr, n);
     }
+    case Kind::kSchur: return schur(a, o(0, n * n), (c.flags & lr::kComputeSchurVectors) ? o(1, n * n) : nullptr, n);
+    case Kind::kHessenberg: return hessenberg(a, o(0, n * n), o(1, n * n), n);
     case Kind::kSvd: {
       bool uv = c.flags & lr::kComputeUv;
       return svd(a, orl(0, k), uv ? o(1, m * (full ? m : k)) : nullptr, uv ? o(2, (full ? n : k) * n) : nullptr, m, n,

@@ -27,13 +27,13 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
     throw DTypeError("conv_general_dilated: expects numeric operands (float, complex or integer), but got " + in[0].str() +
                      " and " + in[1].str());
   Shape out = primitives::check("conv_general_dilated",
-                                shape_rules::conv_general_dilated(in[0].shape, in[1].shape, conv::from_params(p)));
+                                shape_rules::conv_general_dilated(in[0].shape, in[1].shape, conv_prim::from_params(p)));
   return {AbstractValue{out, in[0].dtype, in[0].weak && in[1].weak}};
 }
 
 void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
   kernels::conv_general_dilated(in[0].dtype(), in[0].data, in[1].data, out[0].data, in[0].shape(), in[1].shape(),
-                                out[0].shape(), conv::from_params(p));
+                                out[0].shape(), conv_prim::from_params(p));
 }
 
 // ---- JAX's reshaping helpers (lax/convolution.py, lax/lax.py) ----
@@ -103,7 +103,7 @@ Array transpose_lhs(const Array& ct, const Array& lhs, const Array& rhs_in, cons
   t.out_spec = ls;
   t.feature_group_count = groups;
   Array flipped = lax::bind1(prim::kRev, {rhs}, Params{{"dimensions", spatial(rs)}});
-  Array r = conv::bind(ct, flipped, t);
+  Array r = conv_prim::bind(ct, flipped, t);
   if (c.batch_group_count > 1) {
     r = reshape_axis_out_of(ls[1], c.batch_group_count, r);
     r = reshape_axis_into(ls[1], ls[0], r);
@@ -132,7 +132,7 @@ Array transpose_rhs(const Array& ct, const Array& lhs, const Array& rhs, const C
   t.out_spec = swap_first_two(c.rhs_spec);
   t.feature_group_count = c.batch_group_count;
   t.batch_group_count = c.feature_group_count;
-  return conv::bind(lhs, ct, t);
+  return conv_prim::bind(lhs, ct, t);
 }
 
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array>, const Params& p) {
@@ -142,14 +142,14 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
 }
 // Reads both inputs.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
-  ConvParams c = conv::from_params(p);
+  ConvParams c = conv_prim::from_params(p);
   return {transpose_lhs(ct[0], x[0], x[1], c), transpose_rhs(ct[0], x[0], x[1], c)};
 }
 
 // ---- Batching: JAX's _conv_general_dilated_batch_rule (the vmapped axis folded into the
 // batch, the features or the groups) ----
 batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
-  ConvParams c = conv::from_params(p);
+  ConvParams c = conv_prim::from_params(p);
   const IntList &ls = c.lhs_spec, &rs = c.rhs_spec, &os = c.out_spec;
   const Array &lhs = args[0], &rhs = args[1];
   const int64_t lb = dims[0], rb = dims[1];
@@ -164,7 +164,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
       c.feature_group_count *= k;
     }
     Array new_rhs = reshape_axis_into(rb, rs[0], rhs);
-    Array out = reshape_axis_out_of(os[1], k, conv::bind(new_lhs, new_rhs, c));
+    Array out = reshape_axis_out_of(os[1], k, conv_prim::bind(new_lhs, new_rhs, c));
     return {{out}, {static_cast<int>(os[1])}};
   }
   if (lb != not_mapped) {
@@ -177,12 +177,12 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
       new_lhs = reshape_axis_into(lb + (ls[0] < lb ? 1 : 0), ls[0] + 1, new_lhs);
       new_lhs = reshape_axis_into(ls[0], ls[0], new_lhs);
     }
-    Array out = reshape_axis_out_of(os[0], k, conv::bind(new_lhs, rhs, c));
+    Array out = reshape_axis_out_of(os[0], k, conv_prim::bind(new_lhs, rhs, c));
     return {{out}, {static_cast<int>(os[0])}};
   }
   int64_t k = rhs.shape()[static_cast<size_t>(rb)];
   if (c.feature_group_count == 1 && c.batch_group_count == 1) {
-    Array out = reshape_axis_out_of(os[1], k, conv::bind(lhs, reshape_axis_into(rb, rs[0], rhs), c));
+    Array out = reshape_axis_out_of(os[1], k, conv_prim::bind(lhs, reshape_axis_into(rb, rs[0], rhs), c));
     return {{out}, {static_cast<int>(os[1])}};
   }
   // Groups must stay outermost in the output features: factor them out, fold the batch into
@@ -191,7 +191,7 @@ batching::Out batch(std::span<const Array> args, std::span<const int> dims, cons
   Array new_rhs = reshape_axis_out_of(rs[0] + (rb <= rs[0] ? 1 : 0), groups, rhs);
   new_rhs = reshape_axis_into(rb + (rs[0] < rb ? 1 : 0), rs[0] + 1, new_rhs);
   new_rhs = reshape_axis_into(rs[0], rs[0], new_rhs);
-  Array out = conv::bind(lhs, new_rhs, c);
+  Array out = conv_prim::bind(lhs, new_rhs, c);
   out = reshape_axis_out_of(os[1], groups, out);
   out = reshape_axis_out_of(os[1] + 1, k, out);
   out = reshape_axis_into(os[1], os[1] + 1, out);

@@ -6,7 +6,7 @@
 #include "../params.h"
 #include "../shape_rules.h"
 
-namespace strata::conv {
+namespace strata::conv_prim {
 
 inline shape_rules::ConvParams from_params(const Params& p) {
   return {p.get_ints("window_strides"), p.get_ints("padding_low"), p.get_ints("padding_high"),
@@ -29,4 +29,4 @@ inline Array bind(const Array& lhs, const Array& rhs, const shape_rules::ConvPar
   return lax::bind1(prim::kConvGeneralDilated, {lhs, rhs}, to_params(c), loc);
 }
 
-}  // namespace strata::conv
+}  // namespace strata::conv_prim

@@ -12,6 +12,7 @@
 #include "../lax.h"
 #include "../linalg_rules.h"
 #include "../primitive.h"
+#include "strata/errors.h"
 
 namespace strata::linalg_prim {
 
@@ -32,6 +33,14 @@ std::pair<std::vector<Array>, std::vector<int>> batch(const Primitive& prim, std
 // that hand-written transposes (the real rules) would each have to work out again.
 std::vector<Array> transpose_of_jvp(const Primitive& prim, std::span<const Array> x, std::span<const Array> out,
                                     std::span<const Array> ct, const Params& p);
+
+// The JVP and VJP of a decomposition JAX does not differentiate (schur, hessenberg): a
+// ValueError with `Message`.
+template <const char* Message>
+std::vector<Array> refuse_to_differentiate(std::span<const Array>, std::span<const Array>, std::span<const Array>,
+                                           const Params&) {
+  throw ValueError(Message);
+}
 
 // ---- Matrix helpers over the last two dimensions ----
 Array mT(const Array& x);                      // swaps the last two dimensions

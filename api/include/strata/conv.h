@@ -51,6 +51,52 @@ Array conv_general_dilated(const Array& lhs, const Array& rhs, const std::vector
                            const ConvDimensionNumbers& dimension_numbers = {}, int64_t feature_group_count = 1,
                            int64_t batch_group_count = 1, SourceLocation loc = SourceLocation::current());
 
+// jax.lax.conv: conv_general_dilated with the default dimension numbers (NCHW, OIHW, NCHW),
+// no dilation and one feature group.
+Array conv(const Array& lhs, const Array& rhs, const std::vector<int64_t>& window_strides, const Padding& padding,
+           SourceLocation loc = SourceLocation::current());
+// jax.lax.conv_with_general_padding: the same with dilations.
+Array conv_with_general_padding(const Array& lhs, const Array& rhs, const std::vector<int64_t>& window_strides,
+                                const Padding& padding, const std::vector<int64_t>& lhs_dilation,
+                                const std::vector<int64_t>& rhs_dilation,
+                                SourceLocation loc = SourceLocation::current());
+
+// jax.lax.conv_transpose: the fractionally strided convolution (lhs dilated by `strides`), as
+// flax's ConvTranspose uses it; output sizes follow keras' Conv2DTranspose. Empty dimension
+// numbers mean TensorFlow's layout, as JAX: (NC, IO, NC), (NHC, HIO, NHC), (NHWC, HWIO, NHWC),
+// (NHWDC, HWDIO, NHWDC). "SAME"/"VALID" are the padding of the forward convolution; explicit
+// pairs are the padding of the transposed convolution itself — unless use_consistent_padding,
+// when pairs too are the forward convolution's (PyTorch's convention; then conv_transpose is
+// the gradient of conv_general_dilated with the same strides and padding). transpose_kernel
+// flips the kernel's spatial dimensions and swaps its I and O dimensions (keras' behaviour).
+Array conv_transpose(const Array& lhs, const Array& rhs, const std::vector<int64_t>& strides, const Padding& padding,
+                     const std::vector<int64_t>& rhs_dilation = {}, const ConvDimensionNumbers& dimension_numbers = {},
+                     bool transpose_kernel = false, bool use_consistent_padding = false,
+                     SourceLocation loc = SourceLocation::current());
+
+// jax.lax.conv_general_dilated_patches: the receptive field of each output position of a
+// convolution with a kernel of spatial shape `filter_shape` (in the order of the rhs spec's
+// spatial dimensions), flattened into the output's feature dimension in the order (input
+// feature, filter spatial...): a convolution with an identity kernel, so it is exact and
+// differentiable. Dimension numbers as conv_general_dilated's (the rhs spec only orders
+// filter_shape).
+Array conv_general_dilated_patches(const Array& lhs, const std::vector<int64_t>& filter_shape,
+                                   const std::vector<int64_t>& window_strides, const Padding& padding,
+                                   const std::vector<int64_t>& lhs_dilation = {},
+                                   const std::vector<int64_t>& rhs_dilation = {},
+                                   const ConvDimensionNumbers& dimension_numbers = {},
+                                   SourceLocation loc = SourceLocation::current());
+
+// jax.lax.conv_general_dilated_local: an unshared ("locally connected") convolution — a
+// separate kernel at each output position. rhs's spatial dimensions are the output's; its I
+// dimension holds (input feature, filter spatial...) flattened, as the patches above.
+Array conv_general_dilated_local(const Array& lhs, const Array& rhs, const std::vector<int64_t>& window_strides,
+                                 const Padding& padding, const std::vector<int64_t>& filter_shape,
+                                 const std::vector<int64_t>& lhs_dilation = {},
+                                 const std::vector<int64_t>& rhs_dilation = {},
+                                 const ConvDimensionNumbers& dimension_numbers = {},
+                                 SourceLocation loc = SourceLocation::current());
+
 // jax.lax.reduce_window with lax.add, lax.max or lax.min and its identity (0, -inf, +inf; the
 // integer extremes for integers): each result element combines one window of `x`, after x is
 // dilated by `base_dilation` (holes between elements) and padded (padding and holes read the

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "strata/array.h"
+#include "strata/composites.h"
 #include "strata/ops.h"
 
 namespace strata::linalg {
@@ -87,6 +88,22 @@ EigResult eig(const Array& a, bool compute_left_eigenvectors = false, bool compu
 // jnp.linalg.eigvals: eig's eigenvalues alone.
 Array eigvals(const Array& a, SourceLocation loc = SourceLocation::current());
 
+// jax.scipy.linalg.schur: a = z t zᴴ with z unitary; output "real" (for real a: t
+// quasi-upper-triangular, a 2×2 diagonal block per complex conjugate eigenvalue pair) or
+// "complex" (t upper triangular; a real a is made complex first). The form is not unique: the
+// eigenvalues' order on the diagonal and the 2×2 blocks (not brought to LAPACK's standard form)
+// may differ from scipy's. The `schur` primitive; CPU only and not differentiable, as in JAX.
+struct SchurResult {
+  Array t, z;
+};
+SchurResult schur(const Array& a, const std::string& output = "real", SourceLocation loc = SourceLocation::current());
+// jax.scipy.linalg.hessenberg (with calc_q): a = q h qᴴ, h zero below the first subdiagonal, q
+// unitary (Householder reflections). The `hessenberg` primitive; CPU only, not differentiable.
+struct HessenbergResult {
+  Array h, q;
+};
+HessenbergResult hessenberg(const Array& a, SourceLocation loc = SourceLocation::current());
+
 // jnp.linalg.svd: a = u diag(s) vt, s descending [..., k] (real), vt = vᴴ. full_matrices (NumPy's default):
 // u [..., m, m], vt [..., n, n]; else u [..., m, k], vt [..., k, n]. Without compute_uv only s
 // is computed (u and vt are null Arrays). See the caveat on derivatives above.
@@ -144,6 +161,21 @@ struct NormOrd {
 Array norm(const Array& x, NormOrd ord = {}, std::optional<std::vector<int>> axis = std::nullopt,
            bool keepdims = false, SourceLocation loc = SourceLocation::current());
 
+// jnp.linalg.vector_norm: the ord-norm of x's elements over `axis` (one or several axes taken
+// as one vector; all when unset): 2 (default), inf, -inf, 0 (nonzeros), 1 or any p.
+Array vector_norm(const Array& x, NormOrd ord = 2, std::optional<std::vector<int>> axis = std::nullopt,
+                  bool keepdims = false, SourceLocation loc = SourceLocation::current());
+// jnp.linalg.matrix_norm: norm over the last two axes ("fro" by default).
+Array matrix_norm(const Array& x, NormOrd ord = "fro", bool keepdims = false,
+                  SourceLocation loc = SourceLocation::current());
+// jnp.linalg.tensorinv: the inverse of a as a map from its first `ind` dimensions to the
+// others; the result has shape (others..., first...).
+Array tensorinv(const Array& a, int ind = 2, SourceLocation loc = SourceLocation::current());
+// jnp.linalg.tensorsolve: x with tensordot(a, x, x.ndim) = b; `axes` of a are first moved to
+// the end (NumPy's order).
+Array tensorsolve(const Array& a, const Array& b, std::optional<std::vector<int>> axes = std::nullopt,
+                  SourceLocation loc = SourceLocation::current());
+
 // jnp.linalg.matrix_power: a to the integer power n (repeated squaring; n < 0 inverts first,
 // n = 0 gives identities).
 Array matrix_power(const Array& a, int n, SourceLocation loc = SourceLocation::current());
@@ -164,9 +196,45 @@ Array eigvalsh(const Array& a, SourceLocation loc = SourceLocation::current());
 // scipy.linalg.block_diag: the arrays (0-d as 1 × 1, 1-d as one row) on the diagonal of a zero
 // matrix, in one promoted dtype.
 Array block_diag(const std::vector<Array>& blocks, SourceLocation loc = SourceLocation::current());
-// scipy.linalg.toeplitz: the matrix with first column c and first row r (r[0] ignored; r
-// defaults to conj(c)).
+// Special matrices (scipy.linalg's, as JAX 0.10 has them). The ones built from vectors are
+// batched over the vectors' leading dimensions (broadcast together): c [..., m] → [..., m, n].
+// toeplitz: first column c, first row r (r[0] ignored; r defaults to conj(c)).
 Array toeplitz(const Array& c, const std::optional<Array>& r = std::nullopt, SourceLocation loc = SourceLocation::current());
+// hankel: first column c, last row r (r[0] ignored; r defaults to zeros): element (i, j) is
+// (c ++ r[1:])[i + j].
+Array hankel(const Array& c, const std::optional<Array>& r = std::nullopt, SourceLocation loc = SourceLocation::current());
+// circulant: element (i, j) is c[(i - j) mod n].
+Array circulant(const Array& c, SourceLocation loc = SourceLocation::current());
+// leslie: fecundities f [..., n] in the first row, survival rates s [..., n-1] below the diagonal.
+Array leslie(const Array& f, const Array& s, SourceLocation loc = SourceLocation::current());
+// companion: the companion matrix of the polynomial a[0] x^(n-1) + ... + a[n-1] (first row
+// -a[1:]/a[0], ones below the diagonal); floats.
+Array companion(const Array& a, SourceLocation loc = SourceLocation::current());
+// fiedler: |a[i] - a[j]|.
+Array fiedler(const Array& a, SourceLocation loc = SourceLocation::current());
+// fiedler_companion: Fiedler's pentadiagonal companion matrix of the polynomial a (same
+// eigenvalues as companion(a)); floats.
+Array fiedler_companion(const Array& a, SourceLocation loc = SourceLocation::current());
+// convolution_matrix: the Toeplitz matrix A with A @ v = np.convolve(a, v, mode) for v of n
+// elements; mode "full", "valid" or "same".
+Array convolution_matrix(const Array& a, int64_t n, const std::string& mode = "full",
+                         SourceLocation loc = SourceLocation::current());
+// hilbert: 1 / (i + j + 1) (f64); invhilbert: its inverse (f64, through comb; for large n the
+// entries exceed f64's exact integers, as in JAX).
+Array hilbert(int64_t n);
+Array invhilbert(int64_t n);
+// pascal: the binomial coefficients — "symmetric" (L Lᵀ), "lower" (L[i, j] = C(i, j)) or
+// "upper" (Lᵀ); f32 as JAX's (through lgamma, so large entries are rounded). invpascal: the
+// inverse of each (f64).
+Array pascal(int64_t n, const std::string& kind = "symmetric");
+Array invpascal(int64_t n, const std::string& kind = "symmetric");
+// helmert: the (n-1) × n Helmert matrix (with full, n × n: the first row 1/√n).
+Array helmert(int64_t n, bool full = false);
+// hadamard: the n × n Sylvester Hadamard matrix (n a power of 2) of ±1.
+Array hadamard(int64_t n, DType dtype = i64);
+// dft: the n-point DFT matrix exp(-2πi jk/n) (dft(n) @ x = fft(x)); scale "" (none), "sqrtn"
+// or "n" divides it by √n or n.
+Array dft(int64_t n, const std::string& scale = "", DType dtype = c128);
 // scipy.linalg.solve_triangular: x with op(a) x = b for triangular a [..., n, n] (its lower
 // triangle read when `lower`, else the upper), op(a) = a (trans 0), aᵀ (1) or aᴴ (2), its
 // diagonal taken as ones with unit_diagonal; b [..., n] or [..., n, k].
@@ -192,6 +260,42 @@ Array lu_solve(const LuFactor& factor, const Array& b, int trans = 0, SourceLoca
 // jax.lax.linalg.lu_pivots_to_permutation: the row permutation [..., size] (i32) that the row
 // swaps `pivots` [..., k] make of 0 .. size-1.
 Array lu_pivots_to_permutation(const Array& pivots, int64_t size, SourceLocation loc = SourceLocation::current());
+// ---- Matrix functions and equations on the Schur form (jax.scipy.linalg) ----
+// rsf2csf: the complex Schur form (t upper triangular, complex) from a real one (t, z) of
+// schur(a, "real"), by one Givens rotation per 2×2 block (the eigenvalue with positive
+// imaginary part first, as LAPACK orders them). Batched.
+SchurResult rsf2csf(const Array& t, const Array& z, SourceLocation loc = SourceLocation::current());
+// sqrtm: the principal square root (complex, as JAX's) of each square matrix, through the
+// complex Schur form and Björck–Hammarling's recurrence, one superdiagonal at a time.
+Array sqrtm(const Array& a, SourceLocation loc = SourceLocation::current());
+// funm: the matrix function f(a) (complex) of one square matrix, through the complex Schur form
+// and Parlett's recurrence (Golub & Van Loan, algorithm 11.1.1): `func` maps the eigenvalues
+// [n] (an Array) to f of each. Inaccurate for close eigenvalues, as scipy's.
+namespace detail {
+SchurResult funm_schur(const Array& a, const SourceLocation& loc);
+Array funm_parlett(const SchurResult& s, const Array& f_of_eigenvalues, const SourceLocation& loc);
+}  // namespace detail
+template <class F>
+Array funm(const Array& a, F func, SourceLocation loc = SourceLocation::current()) {
+  SchurResult s = detail::funm_schur(a, loc);
+  return detail::funm_parlett(s, Array(func(diagonal(s.t, 0, -2, -1))), loc);
+}
+// polar: a = u p with u having orthonormal columns (rows) and p Hermitian positive
+// semi-definite, side "right" (a [m, n] → u [m, n], p [n, n]) or "left" (a = p u, p [m, m]),
+// through the SVD; differentiable. JAX's default method "qdwh" gives the same u and p; only
+// "svd" is computed here (method "qdwh" is refused).
+struct PolarResult {
+  Array u, p;
+};
+PolarResult polar(const Array& a, const std::string& side = "right", const std::string& method = "svd",
+                  SourceLocation loc = SourceLocation::current());
+// solve_sylvester: x with a x + x b = c, a [..., m, m], b [..., n, n], c [..., m, n]: method
+// "schur" (Bartels–Stewart, on the complex Schur forms of a and bᴴ) or "eigen" (through the
+// eigendecompositions); real when a, b and c are. NaN when some eigenvalue sum λ_a + λ_b is
+// below tol in modulus (no unique solution), as JAX.
+Array solve_sylvester(const Array& a, const Array& b, const Array& c, const std::string& method = "schur",
+                      double tol = 1e-8, SourceLocation loc = SourceLocation::current());
+
 // scipy.linalg.expm: the matrix exponential of each square matrix [..., n, n], by scaling and
 // squaring with a Padé approximant (Higham 2005, as JAX: degree 3 to 13 by the 1-norm for
 // f64/c128, 3 to 7 for f32/c64); NaN when more than max_squarings squarings would be needed.

@@ -2,13 +2,14 @@
 // entr, rel_entr, kl_div, logit, expit, ndtr, ndtri, log_ndtr, gammaln, gammasgn, gamma,
 // factorial, beta, betaln, betainc, multigammaln, gammainc, gammaincc, i0, i0e, i1, i1e, zeta,
 // polygamma, expi, exp1, expn, spence, poch, comb, boxcox, boxcox1p, erfcx, dawsn, bessel_jn,
-// bernoulli, sici, owens_t, hyp1f1, fresnel, wofz. Composites of the public ops with JAX's definitions (its segments and series
+// bernoulli, sici, owens_t, hyp1f1, hyp2f1, fresnel, wofz, lpmn, lpmn_values, sph_harm_y. Composites of the public ops with JAX's definitions (its segments and series
 // where it has them; the incomplete gamma, Bessel, zeta and polygamma functions are jax.lax's
 // primitives, st::igamma …), traced, compiled, batched and differentiated like them; xlogy and
 // xlog1py carry JAX's custom derivative (x·log y differentiates to log y in x even at x = 0).
 // Integers become floats. (digamma is st::digamma, erf / erfc / erfinv st::erf, erfc, erf_inv.)
 #pragma once
 
+#include <optional>
 #include <utility>
 
 #include "strata/array.h"
@@ -107,6 +108,29 @@ Array owens_t(const Array& h, const Array& a, SourceLocation loc = SourceLocatio
 // the series for |x| < 100, the asymptotic expansion beyond; 1 for a = 0, e^x for a = b, inf for
 // b = 0; real inputs, best for moderate a and b; differentiable in a, b and x).
 Array hyp1f1(const Array& a, const Array& b, const Array& x, SourceLocation loc = SourceLocation::current());
+// The Gauss hypergeometric function 2F1(a, b; c; x) = Σ (a)_k (b)_k / ((c)_k k!) x^k, real
+// arguments, as JAX's hyp2f1 (Michel & Stoitsov's algorithm: the series, the terminating
+// polynomial, the transform near x = 1; inf for x > 1 and c a non-positive integer; below
+// x = −1, where JAX's series diverge, Pfaff's transform, so the values are scipy's);
+// differentiable in all four (a, b, c by their series).
+Array hyp2f1(const Array& a, const Array& b, const Array& c, const Array& x,
+             SourceLocation loc = SourceLocation::current());
+// jax.scipy.special.lpmn: the associated Legendre functions P_l^m(z) (Condon–Shortley phase)
+// and their derivatives in z, each [m + 1, n + 1, len(z)] (row m, column l; zero for l < m), for
+// a 1-d z of f32 or f64. m must equal n, as in JAX.
+struct LpmnResult {
+  Array values, derivatives;
+};
+LpmnResult lpmn(int m, int n, const Array& z, SourceLocation loc = SourceLocation::current());
+// jax.scipy.special.lpmn_values: the values alone; is_normalized multiplies each by
+// √((2l+1)/(4π) · (l−m)!/(l+m)!), the spherical harmonics' normalization.
+Array lpmn_values(int m, int n, const Array& z, bool is_normalized, SourceLocation loc = SourceLocation::current());
+// jax.scipy.special.sph_harm_y: the spherical harmonics Y_n^m(θ, φ) (complex; θ the polar
+// angle, φ the azimuth; scipy's sph_harm_y convention, Condon–Shortley phase) for integer
+// degrees n and orders m (|m| > n clipped, as JAX), arguments broadcast together. n_max (the
+// largest degree, sizing the Legendre table) must be given when n is traced.
+Array sph_harm_y(const Array& n, const Array& m, const Array& theta, const Array& phi,
+                 std::optional<int> n_max = std::nullopt, SourceLocation loc = SourceLocation::current());
 
 // The Fresnel integrals (S(x), C(x)) = (∫_0^x sin(πt²/2) dt, ∫_0^x cos(πt²/2) dt) (Cephes' fresnl
 // in f64, fresnlf in f32 — 16-bit floats computed in f32 — as JAX; ±1/2 at ±inf; derivatives

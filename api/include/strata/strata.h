@@ -18,6 +18,7 @@
 #include "strata/initializers.h"  // jax.nn.initializers
 #include "strata/jacobian.h"  // jacfwd, jacrev, hessian
 #include "strata/jaxpr.h"
+#include "strata/interpolate.h"  // jax.scipy.interpolate (RegularGridInterpolator)
 #include "strata/jit.h"
 #include "strata/linalg.h"  // linear algebra (issue 14)
 #include "strata/ops.h"
@@ -27,6 +28,7 @@
 #include "strata/associative_scan.h"  // jax.lax.associative_scan
 #include "strata/searching.h"  // searchsorted, interp, histogram
 #include "strata/statistics.h"  // quantiles, nan-reductions, isclose
+#include "strata/spatial.h"  // jax.scipy.spatial.transform (Rotation, Slerp)
 #include "strata/special.h"  // jax.scipy.special (st::special)
 #include "strata/segment.h"  // jax.ops.segment_sum and relatives
 #include "strata/selection.h"
@@ -38,4 +40,6 @@
 #include "strata/npy.h"
 #include "strata/sorting.h"
 #include "strata/transforms.h"
+#include "strata/array_utils.h"  // result_type, can_cast, put, fromfunction, ...
+#include "strata/vectorize.h"  // jnp.vectorize
 #include "strata/vmap.h"
