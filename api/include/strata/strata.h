@@ -28,6 +28,7 @@
 #include "strata/associative_scan.h"  // jax.lax.associative_scan
 #include "strata/searching.h"  // searchsorted, interp, histogram
 #include "strata/statistics.h"  // quantiles, nan-reductions, isclose
+#include "strata/sparse_linalg.h"  // jax.scipy.sparse.linalg (cg, bicgstab, gmres)
 #include "strata/spatial.h"  // jax.scipy.spatial.transform (Rotation, Slerp)
 #include "strata/special.h"  // jax.scipy.special (st::special)
 #include "strata/segment.h"  // jax.ops.segment_sum and relatives

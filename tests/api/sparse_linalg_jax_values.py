@@ -1,0 +1,41 @@
+# tests/api/sparse_linalg_jax_values.py — prints the JAX values that tests/api/test_sparse_linalg.cpp
+# pastes: jax.scipy.sparse.linalg's cg, bicgstab and gmres stopped early (maxiter small), where
+# the iterates show the algorithm step for step (JAX 0.10.2, x64). Not run by the tests:
+#   /work/venv-jax/bin/python tests/api/sparse_linalg_jax_values.py
+import jax
+
+jax.config.update("jax_enable_x64", True)
+import jax.numpy as jnp
+import jax.scipy.sparse.linalg as sla
+import numpy as np
+
+
+def seq(shape, a, b):
+    n = int(np.prod(shape))
+    return jnp.asarray(np.sin(a * np.arange(n) + b).reshape(shape))
+
+
+def sq(shape, a, b):
+    n = int(np.prod(shape))
+    i = np.arange(n, dtype=np.float64)
+    return jnp.asarray(np.sin(a * i * i + b).reshape(shape))
+
+
+P = sq((6, 6), 0.57, 0.3)
+S = P @ P.T + 5 * jnp.eye(6)          # symmetric positive definite
+G = sq((6, 6), 0.83, 0.2) + 4 * jnp.eye(6)   # nonsymmetric
+B = seq((6,), 0.7, 0.1)
+D = jnp.asarray([1.0, 2.0, 0.5, 3.0, 1.5, 2.5])   # a diagonal preconditioner's inverse
+
+
+def show(cpp, v):
+    v = np.asarray(v)
+    esc = cpp.replace('"', '\\"')
+    print(f'    {{"{esc}", {cpp}, {{{", ".join(repr(float(x)) for x in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
+
+
+show('sla::cg(S, B, {.maxiter = 3}).x', sla.cg(S, B, maxiter=3)[0])
+show('sla::cg(S, B, {.maxiter = 2}, [&](const Array& r) { return r / D; }).x', sla.cg(S, B, maxiter=2, M=lambda r: r / D)[0])
+show('sla::bicgstab(G, B, {.maxiter = 2}).x', sla.bicgstab(G, B, maxiter=2)[0])
+show('sla::gmres(G, B, {.maxiter = 1, .restart = 3}).x', sla.gmres(G, B, maxiter=1, restart=3)[0])
+show('sla::gmres(G, B, {.maxiter = 2, .restart = 2}, [&](const Array& r) { return r / D; }).x', sla.gmres(G, B, maxiter=2, restart=2, M=lambda r: r / D)[0])
