@@ -278,28 +278,32 @@ struct SolveResult {
   Array x, info;
 };
 
+namespace detail {
+// cg and bicgstab (JAX's _isolve): checks, x0 and maxiter, then `solve(op, rhs, x0, maxiter)`.
+template <class Op, class Solve>
+SolveResult isolve(const char* name, const Op& a, const Array& b, const SolverOptions& o, Solve solve) {
+  check_operator(name, a, b);
+  Array x0 = initial_guess(name, b, o);
+  const int64_t maxiter = max_iterations(b, o);
+  auto run = [x0, maxiter, solve](const Op& op, const Array& rhs) { return solve(op, rhs, x0, maxiter); };
+  return {with_implicit_gradient(a, b, run), Array()};
+}
+}  // namespace detail
+
 // Conjugate gradients: A symmetric (Hermitian) positive definite; M its preconditioner.
 template <class Op, class Pre = Identity>
 SolveResult cg(const Op& a, const Array& b, const SolverOptions& o = {}, const Pre& m = {}) {
-  detail::check_operator("cg", a, b);
-  Array x0 = detail::initial_guess("cg", b, o);
-  const int64_t maxiter = detail::max_iterations(b, o);
-  auto run = [x0, maxiter, o, m](const Op& op, const Array& rhs) {
+  return detail::isolve("cg", a, b, o, [o, m](const Op& op, const Array& rhs, const Array& x0, int64_t maxiter) {
     return detail::cg_solve(op, rhs, x0, maxiter, o.tol, o.atol, m);
-  };
-  return {detail::with_implicit_gradient(a, b, run), Array()};
+  });
 }
 
 // BiCGSTAB: any nonsingular A (van der Vorst's stabilised biconjugate gradients).
 template <class Op, class Pre = Identity>
 SolveResult bicgstab(const Op& a, const Array& b, const SolverOptions& o = {}, const Pre& m = {}) {
-  detail::check_operator("bicgstab", a, b);
-  Array x0 = detail::initial_guess("bicgstab", b, o);
-  const int64_t maxiter = detail::max_iterations(b, o);
-  auto run = [x0, maxiter, o, m](const Op& op, const Array& rhs) {
+  return detail::isolve("bicgstab", a, b, o, [o, m](const Op& op, const Array& rhs, const Array& x0, int64_t maxiter) {
     return detail::bicgstab_solve(op, rhs, x0, maxiter, o.tol, o.atol, m);
-  };
-  return {detail::with_implicit_gradient(a, b, run), Array()};
+  });
 }
 
 // GMRES: any nonsingular A, restarted every o.restart Arnoldi steps (at most b.size), at most
