@@ -22,6 +22,7 @@
 #include "strata/jit.h"
 #include "strata/linalg.h"  // linear algebra (issue 14)
 #include "strata/ops.h"
+#include "strata/ode.h"  // jax.experimental.ode (odeint)
 #include "strata/optimize.h"  // jax.scipy.optimize (st::optimize)
 #include "strata/pytree.h"
 #include "strata/random.h"
