@@ -171,6 +171,26 @@ Array put(const Array& x, const Array& ind, const Array& v, const std::string& m
   return reshape(flat, av.shape, loc);
 }
 
+std::pair<Array, Array> vq(const Array& obs_in, const Array& code_book_in, SourceLocation loc) {
+  auto [obs, cb] = api::promote_inexact_dtypes("vq", obs_in, code_book_in, loc);
+  const AbstractValue& ov = api::aval(obs, "vq");
+  const AbstractValue& cv = api::aval(cb, "vq");
+  if (ov.ndim() != cv.ndim())
+    throw ValueError("vq: expects observations and code book of one rank, but got " + ov.str() + " and " + cv.str());
+  if (ov.ndim() == 1) {
+    obs = expand_dims(obs, -1, loc);
+    cb = expand_dims(cb, -1, loc);
+  } else if (ov.ndim() != 2) {
+    throw ValueError("vq: expects 1-d or 2-d observations, but got " + ov.str());
+  }
+  if (obs.shape()[1] != cb.shape()[1])
+    throw ShapeError("vq: expects codes of the observations' dimension, but got " + ov.str() + " and " + cv.str());
+  Array diff = expand_dims(obs, 1, loc) - expand_dims(cb, 0, loc);  // [n, k, d]
+  Array dist = sqrt(sum(real(diff * conj(diff)), {-1}, false, loc), loc);
+  Array code = argmin(dist, -1, false, loc);
+  return {code, squeeze(take_along_axis(dist, expand_dims(code, -1, loc), 1, loc), {-1}, loc)};
+}
+
 std::pair<Array, Array> tril_indices_from(const Array& x, int64_t k) {
   const AbstractValue& av = api::aval(x, "tril_indices_from");
   if (av.ndim() < 2) throw ValueError("tril_indices_from: expects an array of rank >= 2, but got " + av.str());

@@ -116,4 +116,37 @@ TEST(ArrayUtils, FunctionsOfIndicesAndAxes) {
   EXPECT_EQ(mc.to_vector<int32_t>(), (std::vector<int32_t>{1, 2, 2}));
 }
 
+TEST(ArrayUtils, PiecewiseAndVq) {
+  // JAX's documented example: the last function is the default; constants allowed.
+  const Array x = ints({-4, -3, -2, -1, 0, 1, 2, 3, 4}, {9});
+  Array p = st::piecewise(x, {x < -1, x > 1}, [](const Array& v) { return 1 + v; }, [](const Array& v) { return v - 1; }, 0);
+  EXPECT_EQ(p.dtype(), st::i32);
+  EXPECT_EQ(p.to_vector<int32_t>(), (std::vector<int32_t>{-3, -2, -1, 0, 0, 0, 1, 2, 3}));
+  // Each function sees one element (0-d), as under JAX's vectorized switch; later conditions win.
+  const Array xf = st::linspace(-2.0, 2.0, 5, true, st::f64);
+  Array q = st::piecewise(xf, {xf < 0.0, xf > -1.5}, [](const Array& v) {
+    EXPECT_EQ(v.ndim(), 0);
+    return v * v;
+  }, [](const Array& v) { return st::sin(v); });
+  st::testing::expect_relative(q, {4.0, std::sin(-1.0), 0.0, std::sin(1.0), std::sin(2.0)}, 1e-15, 0);
+  st::testing::expect_relative(st::jit([](const Array& v) { return st::piecewise(v, {v < 0.0}, 1.0, 2.0); })(xf),
+                               {1, 1, 2, 2, 2}, 0, 0);
+  st::testing::expect_error([&] { st::piecewise(x, {x < 0}, 1.0, 2.0, 3.0); },
+                            "piecewise: expects one function per condition (1), plus an optional default, but got 3");
+  // scipy.cluster.vq.vq against JAX 0.10.2 (x64).
+  const Array obs = st::testing::sin_sequence({6, 2}, 0.7, 0.1);
+  std::vector<double> cbv(6);
+  for (size_t i = 0; i < 6; ++i) cbv[i] = std::cos(1.3 * static_cast<double>(i) + 0.2);
+  const Array cb = st::array(cbv, {3, 2}, st::f64);
+  auto [code, dist] = st::vq(obs, cb);
+  EXPECT_EQ(code.to_vector<int32_t>(), (std::vector<int32_t>{2, 2, 0, 1, 1, 2}));
+  st::testing::expect_relative(dist, {0.5699950021891471, 0.3779383205542182, 0.901245585828952, 0.38498311424616355,
+                                      0.794542571985932, 0.12637616039280847}, 1e-14, 0);
+  auto [code1, dist1] = st::vq(obs[{st::Slice(), 0}], cb[{st::Slice(), 1}]);
+  EXPECT_EQ(code1.to_vector<int32_t>(), (std::vector<int32_t>{0, 2, 0, 1, 1, 2}));
+  st::testing::expect_relative(dist1, {0.02909621497912525, 0.08311183836873504, 0.16851212754627953, 0.34134199021618605,
+                                       0.02413840393563016, 0.18541410810944348}, 1e-13, 0);
+  st::testing::expect_error([&] { st::vq(obs, cbv.empty() ? cb : cb[0]); }, "vq: expects observations and code book of one rank");
+}
+
 }  // namespace

@@ -1,7 +1,7 @@
 // strata/array_utils.h — jax.numpy's small array utilities: dtype queries (result_type,
 // can_cast, isrealobj), broadcast_shapes, fliplr/flipud/rollaxis, array_equiv, bitwise_count,
 // isreal/iscomplex, put, tril/triu_indices_from, and the ones that take a function
-// (fromfunction, apply_over_axes, mask_indices).
+// (piecewise, fromfunction, apply_over_axes, mask_indices); scipy.cluster.vq.vq.
 #pragma once
 
 #include <optional>
@@ -16,6 +16,7 @@
 #include "strata/errors.h"
 #include "strata/indexing.h"
 #include "strata/ops.h"
+#include "strata/vectorize.h"
 
 namespace strata {
 
@@ -52,6 +53,9 @@ Array bitwise_count(const Array& x, SourceLocation loc = SourceLocation::current
 // clips), "clip" or "wrap".
 Array put(const Array& x, const Array& ind, const Array& v, const std::string& mode = "",
           SourceLocation loc = SourceLocation::current());
+// jax.scipy.cluster.vq.vq: for each observation [n, d] (or [n]) the index (i32) of the nearest
+// code [k, d] (or [k]) in the Euclidean norm, and that distance.
+std::pair<Array, Array> vq(const Array& obs, const Array& code_book, SourceLocation loc = SourceLocation::current());
 // jnp.tril_indices_from / triu_indices_from: the triangle indices of x's last two dimensions.
 std::pair<Array, Array> tril_indices_from(const Array& x, int64_t k = 0);
 std::pair<Array, Array> triu_indices_from(const Array& x, int64_t k = 0);
@@ -96,6 +100,35 @@ Array apply_over_axes(F f, const Array& a, const std::vector<int>& axes) {
                        std::to_string(rank) + " to " + std::to_string(b.ndim()));
     }
   }
+  return r;
+}
+
+namespace detail {
+// One piece of piecewise over x: a constant, or f applied to each element (JAX vectorizes
+// lax.switch, so each function sees one 0-d element), in x's dtype.
+template <class F>
+Array piece_values(const F& f, const Array& x) {
+  if constexpr (std::is_arithmetic_v<F>) {
+    return full_like(x, static_cast<double>(f));
+  } else {
+    return vectorize([&f, &x](const Array& e) { return astype(Array(f(e)), x.dtype()); })(x);
+  }
+}
+}  // namespace detail
+
+// jnp.piecewise: funcs[i] (a function of one element, or a constant) where condlist[i] holds,
+// the last true condition winning (NumPy's order); one more function than conditions is the
+// default where none holds (else 0). In x's dtype.
+//   st::piecewise(x, {x < 0, x >= 0}, 0.0, [](const st::Array& v) { return v * v; });
+template <class... Fs>
+Array piecewise(const Array& x, const std::vector<Array>& condlist, const Fs&... funcs) {
+  const size_t nc = condlist.size(), nf = sizeof...(Fs);
+  if (nf != nc && nf != nc + 1)
+    throw ValueError("piecewise: expects one function per condition (" + std::to_string(nc) +
+                     "), plus an optional default, but got " + std::to_string(nf));
+  std::vector<Array> values{detail::piece_values(funcs, x)...};
+  Array r = nf == nc + 1 ? values.back() : zeros_like(x);
+  for (size_t i = 0; i < nc; ++i) r = where(broadcast_to(astype(condlist[i], bool_), x.shape()), values[i], r);
   return r;
 }
 
