@@ -5,7 +5,9 @@
 #include <cmath>
 #include <limits>
 
+#include "linalg_shapes.h"
 #include "op_helpers.h"
+#include "primitives/linalg_common.h"
 #include "strata/composites.h"
 #include "strata/creation.h"
 #include "strata/indexing.h"
@@ -15,15 +17,6 @@
 
 namespace strata::linalg {
 namespace {
-
-const AbstractValue& square(const Array& a, const char* op) {
-  const AbstractValue& av = api::aval(a, op);
-  if (av.shape.size() < 2 || av.shape[av.shape.size() - 1] != av.shape[av.shape.size() - 2])
-    throw ShapeError(std::string(op) + ": expects square matrices [..., n, n], but got " + av.str());
-  return av;
-}
-
-Array adjoint(const Array& x) { return conj(matrix_transpose(x)); }
 
 // Rows [lo, hi) of a matrix, and columns.
 Array rows(const Array& x, int64_t lo, int64_t hi) { return index(x, {Slice(lo, hi)}); }
@@ -53,9 +46,9 @@ SchurResult rsf2csf_2d(Array t, Array z, const SourceLocation& loc) {
     Array rotated = where(col >= m - 1, matmul(g, block), block);
     Array t1 = concatenate({rows(t, 0, m - 1), rotated, rows(t, m + 1, n)}, 0, loc);
     Array cblock = cols(t1, m - 1, m + 1);
-    Array crotated = where(row < m + 1, matmul(cblock, adjoint(g)), cblock);
+    Array crotated = where(row < m + 1, matmul(cblock, linalg_prim::mH(g)), cblock);
     Array t2 = concatenate({cols(t1, 0, m - 1), crotated, cols(t1, m + 1, n)}, 1, loc);
-    Array z2 = concatenate({cols(z, 0, m - 1), matmul(cols(z, m - 1, m + 1), adjoint(g)), cols(z, m + 1, n)}, 1, loc);
+    Array z2 = concatenate({cols(z, 0, m - 1), matmul(cols(z, m - 1, m + 1), linalg_prim::mH(g)), cols(z, m + 1, n)}, 1, loc);
     t = where(converged, t, t2);
     z = where(converged, z, z2);
     t = t.at({m, m - 1}).set(zeros({}, t.dtype()));
@@ -66,8 +59,8 @@ SchurResult rsf2csf_2d(Array t, Array z, const SourceLocation& loc) {
 }  // namespace
 
 SchurResult rsf2csf(const Array& t_in, const Array& z_in, SourceLocation loc) {
-  const AbstractValue& tv = square(t_in, "rsf2csf");
-  const AbstractValue& zv = square(z_in, "rsf2csf");
+  const AbstractValue& tv = square_matrices(t_in, "rsf2csf");
+  const AbstractValue& zv = square_matrices(z_in, "rsf2csf");
   if (tv.shape.back() != zv.shape.back())
     throw ShapeError("rsf2csf: expects t and z of one size, but got " + tv.str() + " and " + zv.str());
   auto [t, z] = api::promote_inexact_dtypes("rsf2csf", t_in, z_in, loc);
@@ -86,7 +79,7 @@ SchurResult rsf2csf(const Array& t_in, const Array& z_in, SourceLocation loc) {
 }
 
 Array sqrtm(const Array& a, SourceLocation loc) {
-  square(a, "sqrtm");
+  square_matrices(a, "sqrtm");
   return vectorize(
       [&loc](const Array& m) {
         SchurResult s = schur(m, "complex", loc);
@@ -101,7 +94,7 @@ Array sqrtm(const Array& a, SourceLocation loc) {
           Array dp = index(d, {Slice(0, n - p)}) + index(d, {Slice(p, n)});
           u = add_superdiagonal(u, where(tp == partial, zeros_like(tp), (tp - partial) / dp), p);
         }
-        return matmul(matmul(s.z, u), adjoint(s.z));
+        return matmul(matmul(s.z, u), linalg_prim::mH(s.z));
       },
       "(n,n)->(n,n)")(a);
 }
@@ -109,7 +102,7 @@ Array sqrtm(const Array& a, SourceLocation loc) {
 namespace detail {
 
 SchurResult funm_schur(const Array& a, const SourceLocation& loc) {
-  const AbstractValue& av = square(a, "funm");
+  const AbstractValue& av = square_matrices(a, "funm");
   if (av.ndim() != 2) throw ShapeError("funm: expects one square matrix [n, n], but got " + av.str());
   SchurResult s = schur(a, "real", loc);
   return rsf2csf(s.t, s.z, loc);
@@ -132,7 +125,7 @@ Array funm_parlett(const SchurResult& s, const Array& f_of_eigenvalues, const So
     Array den = index(tdiag, {Slice(p, n)}) - index(tdiag, {Slice(0, n - p)});
     f = add_superdiagonal(f, where(den != zeros_like(den), c / den, c), p);
   }
-  return matmul(matmul(s.z, f), adjoint(s.z));
+  return matmul(matmul(s.z, f), linalg_prim::mH(s.z));
 }
 
 }  // namespace detail
@@ -142,8 +135,8 @@ Array solve_sylvester(const Array& a_in, const Array& b_in, const Array& c_in, c
   const char* op = "solve_sylvester";
   if (method != "schur" && method != "eigen")
     throw ValueError("solve_sylvester: expects method \"schur\" or \"eigen\", but got \"" + method + "\"");
-  const AbstractValue& av = square(a_in, op);
-  const AbstractValue& bv = square(b_in, op);
+  const AbstractValue& av = square_matrices(a_in, op);
+  const AbstractValue& bv = square_matrices(b_in, op);
   const AbstractValue& cv = api::aval(c_in, op);
   if (cv.ndim() < 2 || cv.shape[cv.shape.size() - 2] != av.shape.back() || cv.shape.back() != bv.shape.back())
     throw ShapeError("solve_sylvester: expects a [..., m, m], b [..., n, n] and c [..., m, n], but got " + av.str() +
@@ -160,9 +153,9 @@ Array solve_sylvester(const Array& a_in, const Array& b_in, const Array& c_in, c
         if (method == "schur") {
           // Bartels–Stewart: r y + y s = f with r = schur(a) upper and s = schur(bᴴ)ᴴ lower
           // triangular, solved column by column from the last: (r + s_jj I) y_j = f_j − Σ_{k>j} y_k s_kj.
-          SchurResult ra = schur(am, "complex", loc), rb = schur(adjoint(bm), "complex", loc);
-          Array s = adjoint(rb.t);
-          Array f = matmul(matmul(adjoint(ra.z), astype(cm, ra.t.dtype(), loc)), rb.z);
+          SchurResult ra = schur(am, "complex", loc), rb = schur(linalg_prim::mH(bm), "complex", loc);
+          Array s = linalg_prim::mH(rb.t);
+          Array f = matmul(matmul(linalg_prim::mH(ra.z), astype(cm, ra.t.dtype(), loc)), rb.z);
           Array ident = eye(m, m, 0, ra.t.dtype());
           std::vector<Array> y(static_cast<size_t>(n));
           for (int64_t j = n - 1; j >= 0; --j) {
@@ -173,7 +166,7 @@ Array solve_sylvester(const Array& a_in, const Array& b_in, const Array& c_in, c
             }
             y[static_cast<size_t>(j)] = solve_triangular(ra.t + s[j][j] * ident, rhs, 0, false, false, loc);
           }
-          x = matmul(matmul(ra.z, stack(y, 1)), adjoint(rb.z));
+          x = matmul(matmul(ra.z, stack(y, 1)), linalg_prim::mH(rb.z));
         } else {
           EigResult ea = eig(am, false, true, loc), eb = eig(bm, false, true, loc);
           Array f = solve(ea.eigenvectors, matmul(astype(cm, ea.eigenvalues.dtype(), loc), eb.eigenvectors), loc);

@@ -3,6 +3,7 @@
 // primitives (triangular_solve, cholesky, lu) and the control-flow ops.
 #include <cmath>
 
+#include "linalg_shapes.h"
 #include "op_helpers.h"
 #include "strata/composites.h"
 #include "strata/control_flow.h"
@@ -16,13 +17,6 @@
 namespace strata::linalg {
 
 namespace {
-
-const AbstractValue& square_matrices(const Array& a, const char* op) {
-  const AbstractValue& av = api::aval(a, op);
-  if (av.shape.size() < 2 || av.shape[av.shape.size() - 1] != av.shape[av.shape.size() - 2])
-    throw ShapeError(std::string(op) + ": expects square matrices [..., n, n], but got " + av.str());
-  return av;
-}
 
 // b as matrices [..., n, k] for a [..., n, n]: a vector right-hand side [..., n] (one rank less
 // than a) gets a last dimension of 1, removed again by `restore`.
