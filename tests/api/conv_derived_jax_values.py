@@ -8,11 +8,11 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+import os
+import sys
 
-
-def seq(shape, a, b):
-    n = int(np.prod(shape))
-    return jnp.asarray(np.sin(a * np.arange(n) + b).reshape(shape))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from jax_values_common import seq, show
 
 
 # The C++ test builds the same inputs with seq(shape, a, b).
@@ -26,12 +26,6 @@ LH = seq((3, 3, 12, 3), 0.19, 0.7)    # HWIO
 PH = seq((1, 5, 4, 2), 0.43, 0.8)     # NHWC
 A = seq((2, 2, 5, 4), 0.17, 0.9)      # NCHW
 K = seq((3, 2, 3, 2), 0.61, 1.0)      # OIHW
-
-
-def show(cpp, v):
-    v = np.asarray(v)
-    esc = cpp.replace('"', '\\"')
-    print(f'    {{"{esc}", {cpp}, {{{", ".join(repr(float(x)) for x in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
 
 
 show('st::conv_transpose(X, W, {2, 2}, "SAME")', lax.conv_transpose(X, W, (2, 2), "SAME"))

@@ -7,18 +7,20 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp
 import jax.scipy.fft as F
 import numpy as np
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from jax_values_common import show as show_values
+
+
+def show(cpp, v):
+    show_values(cpp, v, real_imag=True)
+
 
 X = jnp.asarray(np.sin(np.arange(7.0) * 0.9) + 0.1 * np.arange(7.0))
 M = jnp.asarray(np.cos(np.arange(20.0) * 0.45).reshape(4, 5))
 C = X + 1j * jnp.asarray(np.cos(np.arange(7.0)))
-
-
-def show(cpp, v):
-    v = np.asarray(v)
-    if np.iscomplexobj(v):
-        v = np.stack([v.real, v.imag], -1)
-    esc = cpp.replace('"', '\\"')
-    print(f'    {{"{esc}", real_imag({cpp}), {{{", ".join(repr(float(x)) for x in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
 
 
 show('fft::dct(X)', F.dct(X))

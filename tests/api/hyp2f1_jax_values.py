@@ -9,6 +9,11 @@ import jax.numpy as jnp
 import numpy as np
 import scipy.special
 from jax.scipy.special import hyp2f1 as jax_hyp2f1
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from jax_values_common import show
 
 
 def hyp2f1(a, b, c, x):  # JAX's, but scipy's where JAX's series diverges (x < -1)
@@ -27,17 +32,6 @@ P = [
     (1.5, 2.5, 3.5, 0.0), (0.1, 0.2, 0.3, 0.99), (0.5, 1.5, 2.5, -4.0), (-2.0, 1.5, 2.5, -3.0),
 ]
 a, b, c, x = (jnp.asarray(v) for v in zip(*P))
-
-
-def num(t):
-    t = float(t)
-    return "INFINITY" if t == np.inf else "-INFINITY" if t == -np.inf else "NAN" if t != t else repr(t)
-
-
-def show(cpp, v):
-    v = np.asarray(v)
-    esc = cpp.replace('"', '\\"')
-    print(f'    {{"{esc}", {cpp}, {{{", ".join(num(t) for t in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
 
 
 print("// (a, b, c, x) of each point")

@@ -7,11 +7,11 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp
 import numpy as np
 from jax.scipy.interpolate import RegularGridInterpolator as RGI
+import os
+import sys
 
-
-def seq(shape, a, b):
-    n = int(np.prod(shape))
-    return jnp.asarray(np.sin(a * np.arange(n) + b).reshape(shape))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from jax_values_common import seq, show
 
 
 X = jnp.asarray([0.0, 0.5, 1.5, 2.0])
@@ -22,17 +22,6 @@ V3 = seq((4, 3, 5), 0.41, 0.3)
 VT = seq((4, 3, 2), 0.93, 0.6)       # trailing dimension: vector values
 P2 = jnp.asarray([[0.2, -0.5], [1.9, 1.5], [0.5, 0.0], [2.5, 1.0], [-0.1, 0.3], [1.0, 2.0]])
 P3 = jnp.asarray([[0.3, 0.7, 2.2], [1.7, -0.9, 4.9], [1.0, 1.5, 0.1], [0.0, 2.0, 5.0]])
-
-
-def num(t):
-    t = float(t)
-    return "NAN" if t != t else repr(t)
-
-
-def show(cpp, v):
-    v = np.asarray(v)
-    esc = cpp.replace('"', '\\"')
-    print(f'    {{"{esc}", {cpp}, {{{", ".join(num(t) for t in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
 
 
 show('RGI({X, Y}, V2)(P2)', RGI((X, Y), V2)(P2))

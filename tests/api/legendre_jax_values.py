@@ -8,20 +8,22 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp
 import jax.scipy.special as sp
 import numpy as np
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from jax_values_common import show as show_values
+
+
+def show(cpp, v):
+    show_values(cpp, v, real_imag=True)
+
 
 Z = jnp.asarray([-0.9, -0.35, 0.0, 0.2, 0.61, 0.97])
 N = jnp.asarray([0, 1, 2, 3, 3, 4, 5, 2])
 M = jnp.asarray([0, -1, 2, 1, -3, 0, -2, 3])   # the last |m| > n: clipped
 TH = jnp.asarray([0.3, 1.1, 2.0, 0.7, 2.9, 1.5, 0.05, 1.2])
 PH = jnp.asarray([0.1, -2.0, 0.8, 3.0, 1.7, -0.4, 5.5, 0.9])
-
-
-def show(cpp, v):
-    v = np.asarray(v)
-    if np.iscomplexobj(v):
-        v = np.stack([v.real, v.imag], -1)
-    esc = cpp.replace('"', '\\"')
-    print(f'    {{"{esc}", real_imag({cpp}), {{{", ".join(repr(float(x)) for x in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
 
 
 p, d = sp.lpmn(4, 4, Z)

@@ -8,6 +8,11 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp
 import numpy as np
 from jax.experimental.ode import odeint
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from jax_values_common import show
 
 
 def lotka(y, t, ab, cd):  # predator and prey, with a forcing in t
@@ -19,12 +24,6 @@ Y0 = jnp.asarray([1.2, 0.8])
 T = jnp.asarray([0.0, 0.4, 1.1, 2.0, 3.3])
 AB = jnp.asarray([1.1, 0.6])
 CD = jnp.asarray([0.5, 0.9])
-
-
-def show(cpp, v):
-    v = np.asarray(v)
-    esc = cpp.replace('"', '\\"')
-    print(f'    {{"{esc}", {cpp}, {{{", ".join(repr(float(x)) for x in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
 
 
 show('st::ode::odeint(lotka, Y0, T, {}, AB, CD)', odeint(lotka, Y0, T, AB, CD))

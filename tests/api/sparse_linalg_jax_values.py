@@ -8,17 +8,11 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp
 import jax.scipy.sparse.linalg as sla
 import numpy as np
+import os
+import sys
 
-
-def seq(shape, a, b):
-    n = int(np.prod(shape))
-    return jnp.asarray(np.sin(a * np.arange(n) + b).reshape(shape))
-
-
-def sq(shape, a, b):
-    n = int(np.prod(shape))
-    i = np.arange(n, dtype=np.float64)
-    return jnp.asarray(np.sin(a * i * i + b).reshape(shape))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from jax_values_common import seq, sq, show
 
 
 P = sq((6, 6), 0.57, 0.3)
@@ -26,12 +20,6 @@ S = P @ P.T + 5 * jnp.eye(6)          # symmetric positive definite
 G = sq((6, 6), 0.83, 0.2) + 4 * jnp.eye(6)   # nonsymmetric
 B = seq((6,), 0.7, 0.1)
 D = jnp.asarray([1.0, 2.0, 0.5, 3.0, 1.5, 2.5])   # a diagonal preconditioner's inverse
-
-
-def show(cpp, v):
-    v = np.asarray(v)
-    esc = cpp.replace('"', '\\"')
-    print(f'    {{"{esc}", {cpp}, {{{", ".join(repr(float(x)) for x in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
 
 
 show('sla::cg(S, B, {.maxiter = 3}).x', sla.cg(S, B, maxiter=3)[0])

@@ -8,11 +8,11 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp
 import numpy as np
 from jax.scipy.spatial.transform import Rotation as R, Slerp
+import os
+import sys
 
-
-def seq(shape, a, b):
-    n = int(np.prod(shape))
-    return jnp.asarray(np.sin(a * np.arange(n) + b).reshape(shape))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from jax_values_common import seq, show
 
 
 # The C++ test builds the same inputs with sin_sequence.
@@ -28,12 +28,6 @@ W = jnp.asarray([1.0, 2.0, 0.5, 1.5, 3.0])
 LOCK = jnp.asarray([[0.3, jnp.pi / 2, 0.2], [0.1, 0.0, 0.4]])
 
 r, r2 = R.from_quat(Q), R.from_quat(Q2)
-
-
-def show(cpp, v):
-    v = np.asarray(v)
-    esc = cpp.replace('"', '\\"')
-    print(f'    {{"{esc}", {cpp}, {{{", ".join(repr(float(x)) for x in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
 
 
 show('r.as_quat()', r.as_quat())

@@ -8,17 +8,15 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp
 import jax.scipy.linalg as sl
 import numpy as np
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from jax_values_common import seq, sq, values, show as show_values
 
 
-def seq(shape, a, b):
-    n = int(np.prod(shape))
-    return jnp.asarray(np.sin(a * np.arange(n) + b).reshape(shape))
-
-
-def sq(shape, a, b):  # sin(a·i² + b): full rank, unlike sin(a·i + b)
-    n = int(np.prod(shape))
-    i = np.arange(n, dtype=np.float64)
-    return jnp.asarray(np.sin(a * i * i + b).reshape(shape))
+def show(cpp, v):
+    show_values(cpp, v, real_imag=True)
 
 
 # The C++ test builds the same inputs with seq and sq.
@@ -31,20 +29,6 @@ B = sq((3, 3), 0.29, 0.4) + 3 * jnp.eye(3)
 Q = seq((5, 3), 0.61, 0.7)                      # right-hand side [5, 3]
 
 T, Z = sl.schur(A)
-
-
-def values(v):
-    v = np.asarray(v)
-    if np.iscomplexobj(v):
-        v = np.stack([v.real, v.imag], -1)
-    return ", ".join(repr(float(x)) for x in v.ravel())
-
-
-def show(cpp, v):
-    v = np.asarray(v)
-    shape = v.shape + ((2,) if np.iscomplexobj(v) else ())
-    esc = cpp.replace('"', '\\"')
-    print(f'    {{"{esc}", real_imag({cpp}), {{{values(v)}}}, {{{", ".join(map(str, shape))}}}}},')
 
 
 print(f"// JAX's (LAPACK's) real Schur form of A: rsf2csf's input.")

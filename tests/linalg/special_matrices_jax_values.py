@@ -9,11 +9,15 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp
 import jax.scipy.linalg as sl
 import numpy as np
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from jax_values_common import seq, show as show_values
 
 
-def seq(shape, a, b):
-    n = int(np.prod(shape))
-    return jnp.asarray(np.sin(a * np.arange(n) + b).reshape(shape))
+def show(cpp, v):
+    show_values(cpp, v, real_imag=True)
 
 
 C = seq((4,), 0.7, 0.2)
@@ -27,14 +31,6 @@ Z = C + 1j * seq((4,), 0.3, 0.0)
 T = seq((2, 3, 6), 0.27, 0.1) + 3.0 * jnp.eye(6).reshape(2, 3, 6)[:, :, :]
 M = seq((2, 3, 4), 0.37, 0.2)
 B = seq((2, 3), 0.71, 0.6)
-
-
-def show(cpp, v):
-    v = np.asarray(v)
-    if np.iscomplexobj(v):
-        v = np.stack([v.real, v.imag], -1)
-    esc = cpp.replace('"', '\\"')
-    print(f'    {{"{esc}", real_imag({cpp}), {{{", ".join(repr(float(x)) for x in v.ravel())}}}, {{{", ".join(map(str, v.shape))}}}}},')
 
 
 show('la::toeplitz(C, R)', sl.toeplitz(C, R))
