@@ -415,6 +415,25 @@ LogicalResult customCall(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// custom_linear_solve: its `solve` program becomes a private function called on solve's captured
+// values and the right-hand side (the other programs are the tracer's, for derivatives).
+LogicalResult customLinearSolve(Eqn& q, SmallVectorImpl<Value>& r) {
+  using JaxprPtr = std::shared_ptr<const st::JaxprImpl>;
+  const JaxprPtr* solve = q.param<JaxprPtr>("solve", "a jaxpr");
+  const std::vector<int64_t>* lengths = q.param<std::vector<int64_t>>("const_lengths", "four counts");
+  if (!solve || !*solve || !lengths || lengths->size() != 4) return failure();
+  size_t begin = static_cast<size_t>((*lengths)[0] + (*lengths)[1]), count = static_cast<size_t>((*lengths)[2]);
+  size_t b = begin + count + static_cast<size_t>((*lengths)[3]);
+  if (b > q.operands.size()) return failure();
+  SmallVector<Value> args(q.operands.begin() + begin, q.operands.begin() + begin + count);
+  args.append(q.operands.begin() + b, q.operands.end());
+  func::FuncOp callee = q.lowerer.lowerFunction(**solve, q.lowerer.uniqueName("custom_linear_solve"), /*embedConsts=*/true);
+  if (!callee) return failure();
+  auto call = func::CallOp::create(q.b, q.loc, callee, args);
+  r.append(call.result_begin(), call.result_end());
+  return success();
+}
+
 // --- Control flow: strata.if / strata.case / strata.while with regions (StableHLO's). -----
 
 // Fills the one block of `region` with `jaxpr` applied to `args` and a strata.return.
@@ -867,6 +886,7 @@ const Entry kLowerings[] = {
     {"stop_gradient", identity, nullptr},
     {"custom_vjp_call", customCall, nullptr},
     {"custom_jvp_call", customCall, nullptr},
+    {"custom_linear_solve", customLinearSolve, nullptr},
     {"cond", cond, nullptr},
     {"while", whileLoop, "strata.while"},
     {"scan", scan, "strata.while"},

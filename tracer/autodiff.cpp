@@ -21,7 +21,25 @@ bool differentiable(DType t) { return is_inexact(t); }
               " rule");
 }
 
+// The operands of the equation whose VJP rule is running (see cotangent_needed).
+thread_local const std::vector<bool>* current_needed = nullptr;
+
+class ScopedNeeded {
+ public:
+  explicit ScopedNeeded(const std::vector<bool>* needed) : saved_(current_needed) { current_needed = needed; }
+  ~ScopedNeeded() { current_needed = saved_; }
+  ScopedNeeded(const ScopedNeeded&) = delete;
+  ScopedNeeded& operator=(const ScopedNeeded&) = delete;
+
+ private:
+  const std::vector<bool>* saved_;
+};
+
 }  // namespace
+
+bool cotangent_needed(size_t operand) {
+  return current_needed == nullptr || operand >= current_needed->size() || (*current_needed)[operand];
+}
 
 JvpResult jvp(const JaxprImpl& j, std::span<const Array> primals, std::span<const Array> tangents) {
   std::vector<Array> env(j.vars.size()), tan(j.vars.size());
@@ -107,9 +125,17 @@ std::shared_ptr<JaxprImpl> vjp_program(const JaxprImpl& j, const std::vector<boo
       if (!e.prim->vjp) missing_rule(*e.prim, "vjp");
       ScopedLocation at(e.loc);
       std::vector<Array> ins, outs;
-      for (const Atom& a : e.inputs) ins.push_back(read(a));
+      std::vector<bool> needed;
+      for (const Atom& a : e.inputs) {
+        ins.push_back(read(a));
+        needed.push_back(!a.is_literal() && depends[a.var] && differentiable(j.vars[a.var].dtype));
+      }
       for (int v : e.outputs) outs.push_back(env[v]);
-      std::vector<Array> in_cts = e.prim->vjp(ins, outs, cts, e.params);
+      std::vector<Array> in_cts;
+      {
+        ScopedNeeded scope(&needed);
+        in_cts = e.prim->vjp(ins, outs, cts, e.params);
+      }
       for (size_t i = 0; i < e.inputs.size() && i < in_cts.size(); ++i) {
         const Atom& a = e.inputs[i];
         if (a.is_literal() || !in_cts[i].valid() || !differentiable(j.vars[a.var].dtype)) continue;

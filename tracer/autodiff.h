@@ -64,6 +64,12 @@ using LinearFn = std::function<std::vector<Array>(std::span<const Array>)>;
 std::vector<Array> linear_transpose(const LinearFn& f, std::span<const AbstractValue> avals,
                                     std::span<const Array> cotangents);
 
+// While a VJP rule runs inside vjp_program: whether the cotangent of the equation's operand i
+// is needed (a differentiated input reaches it). A rule may skip the others (return null), and
+// custom calls use it to refuse differentiation through closed-over values. Outside a rule (or
+// past the operands): true.
+bool cotangent_needed(size_t operand);
+
 // Removes equations whose outputs no output needs (in place).
 void dead_code_elimination(JaxprImpl& j);
 

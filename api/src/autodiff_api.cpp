@@ -175,6 +175,16 @@ std::vector<Array> transpose_jaxpr(const Jaxpr& j, const std::vector<Array>& cot
   return g;
 }
 
+namespace {
+// The programs of a custom call opened: what any of them captured becomes leading inputs of all
+// of them (the call's leading operands), so tracers of an enclosing jit or vmap pass through.
+std::pair<JaxprList, std::vector<Array>> hoist_captured(std::initializer_list<Jaxpr> programs) {
+  std::vector<control_flow::Traced> ts;
+  for (const Jaxpr& j : programs) ts.push_back(control_flow::open(*j.impl()));
+  return control_flow::join_branches(ts);
+}
+}  // namespace
+
 std::vector<Array> custom_jvp_call(const Jaxpr& fun, const Jaxpr& jvp, const std::vector<Array>& args) {
   const JaxprImpl &f = *fun.impl(), &r = *jvp.impl();
   const size_t n = f.outvars.size();
@@ -190,8 +200,9 @@ std::vector<Array> custom_jvp_call(const Jaxpr& fun, const Jaxpr& jvp, const std
                          " is " + got.str() + ", but the function's output " + std::to_string(i) + " is " + want.str());
     }
   }
-  Params p{{"fun", fun.impl()}, {"jvp", jvp.impl()}};
-  return strata::bind(prim::kCustomJvpCall, args, p, SourceLoc{"custom_jvp", 0, 0});
+  auto [programs, consts] = hoist_captured({fun, jvp});
+  Params p{{"fun", programs[0]}, {"jvp", programs[1]}, {"num_consts", static_cast<int64_t>(consts.size())}};
+  return strata::bind(prim::kCustomJvpCall, control_flow::cat<Array>({consts, args}), p, SourceLoc{"custom_jvp", 0, 0});
 }
 
 std::vector<Array> custom_vjp_call(const Jaxpr& fun, const Jaxpr& fwd, const Jaxpr& bwd, const std::vector<Array>& args) {
@@ -207,8 +218,12 @@ std::vector<Array> custom_vjp_call(const Jaxpr& fun, const Jaxpr& fwd, const Jax
   }
   if (fwd.num_outputs() < fun.num_outputs())
     throw ValueError("custom_vjp: fwd must return (outputs, residuals)");
-  Params p{{"fun", fun.impl()}, {"fwd", fwd.impl()}, {"bwd", bwd.impl()}};
-  return strata::bind(prim::kCustomVjpCall, args, p, SourceLoc{"custom_vjp", 0, 0});
+  auto [programs, consts] = hoist_captured({fun, fwd, bwd});
+  Params p{{"fun", programs[0]},
+           {"fwd", programs[1]},
+           {"bwd", programs[2]},
+           {"num_consts", static_cast<int64_t>(consts.size())}};
+  return strata::bind(prim::kCustomVjpCall, control_flow::cat<Array>({consts, args}), p, SourceLoc{"custom_vjp", 0, 0});
 }
 
 Array ones_like_scalar(const Array& loss) { return lax::full(api::aval(loss, "grad"), 1.0); }

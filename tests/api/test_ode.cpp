@@ -1,7 +1,7 @@
 // st::ode::odeint (jax.experimental.ode) against JAX 0.10.2 (x64; tests/api/ode_jax_values.py):
 // the solution of a forced Lotka–Volterra system at two tolerances (the adaptive steps show in
 // the loose one) and the adjoint gradients in y0, t and the parameters; closed forms and their
-// derivatives; jit, vmap; the errors.
+// derivatives (also in what func captures); jit, vmap; the errors.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -73,6 +73,15 @@ TEST(Ode, ClosedFormsJitVmapForwardMode) {
   Array e = st::exp(-0.7 * st::reshape(ts, {4, 1, 1}));
   st::testing::expect_relative(gk, values(st::sum(w * -st::reshape(ts, {4, 1, 1}) * e * y0)), 1e-6, 1e-8);
   st::testing::expect_relative(gy, values(st::broadcast_to(st::sum(w * e), {2, 2})), 1e-6, 1e-8);
+  // k captured by func instead of passed: closure-converted, so the adjoint reaches it (also jit).
+  auto captured = [&](const Array& y, const Array& k) {
+    return st::sum(w * st::ode::odeint([&](const Array& v, const Array&) { return -k * v; }, y, ts));
+  };
+  auto [cy, ck] = st::grad(captured, st::argnums<0, 1>)(y0, Array(0.7));
+  st::testing::expect_relative(ck, values(gk), 1e-12, 1e-14);
+  st::testing::expect_relative(cy, values(gy), 1e-12, 1e-14);
+  auto [jy, jk] = st::jit(st::grad(captured, st::argnums<0, 1>))(y0, Array(0.7));
+  st::testing::expect_relative(jk, values(gk), 1e-10, 1e-12);
   // Forward mode is refused, as JAX's odeint (a custom_vjp) refuses it.
   st::testing::expect_error([&] { st::jvp([&](const Array& k) { return st::ode::odeint(decay, y0, ts, {}, k); }, Array(0.7), Array(1.0)); },
                             "forward mode (jvp) of it is not supported");

@@ -1,7 +1,8 @@
 // st::sparse::linalg (jax.scipy.sparse.linalg): cg, bicgstab and gmres stopped early against
 // JAX 0.10.2's iterates (x64; tests/api/sparse_linalg_jax_values.py), converged against a
 // direct solve, with matrix and matrix-free operators, preconditioners, batched right-hand
-// sides, jit, vmap, derivatives (forward mode always, reverse mode for matrices), the errors.
+// sides, jit, vmap, derivatives (forward and reverse mode, for matrices and for functions that
+// capture one), the errors.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -81,9 +82,25 @@ TEST(SparseLinalg, JitVmapDerivatives) {
   auto [y, ty] = st::jvp(fwd, S, st::ones_like(S));
   auto [y2, ty2] = st::jvp([&](const Array& s) { return st::linalg::solve(s, B); }, S, st::ones_like(S));
   st::testing::expect_relative(ty, values(ty2), 1e-7, 1e-8);
-  // Reverse mode with a function operator: the loops' clear error.
-  st::testing::expect_error([&] { st::grad([&](const Array& b) { return st::sum(sla::cg([&](const Array& x) { return st::matmul(S, x); }, b).x); })(B); },
-                            "Reverse-mode differentiation does not work for lax.while_loop");
+  // Reverse mode with a function operator (custom_linear_solve): with respect to b and to the
+  // matrix the function captures, for each solver, against the direct solve's gradient.
+  auto by_closure = [&](auto solver, const Array& m) {
+    return st::grad([&](const Array& mm, const Array& b) {
+      return st::sum(st::sin(solver([&](const Array& x) { return st::matmul(mm, x); }, b).x));
+    }, st::argnums<0, 1>)(m, B);
+  };
+  auto cg_fn = [&](const auto& op, const Array& b) { return sla::cg(op, b, tight); };
+  auto bicgstab_fn = [&](const auto& op, const Array& b) { return sla::bicgstab(op, b, tight); };
+  auto gmres_fn = [&](const auto& op, const Array& b) { return sla::gmres(op, b, tight); };
+  auto check = [&](const auto& got, const Array& m) {
+    auto [dm, db] = st::grad(direct, st::argnums<0, 1>)(m, B);
+    st::testing::expect_relative(std::get<0>(got), values(dm), 1e-8, 1e-9);
+    st::testing::expect_relative(std::get<1>(got), values(db), 1e-8, 1e-9);
+  };
+  check(by_closure(cg_fn, S), S);
+  check(by_closure(bicgstab_fn, G), G);
+  check(by_closure(gmres_fn, G), G);
+  check(st::jit([&](const Array& m) { return by_closure(gmres_fn, m); })(G), G);
 }
 
 TEST(SparseLinalg, Errors) {

@@ -528,6 +528,8 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       // CustomJvpCall build them through the API.
       {"custom_vjp_call", [] { return std::vector<Case>{}; }},
       {"custom_jvp_call", [] { return std::vector<Case>{}; }},
+      // custom_linear_solve too: CpuPrimitives.CustomLinearSolve.
+      {"custom_linear_solve", [] { return std::vector<Case>{}; }},
       // Control flow needs sub-programs too: tests/jit/test_control_flow_jit.cpp builds cond,
       // while and scan through the API and checks them against eager mode.
       {"cond", [] { return std::vector<Case>{}; }},
@@ -601,7 +603,8 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
 
 // Primitives whose params hold sub-programs: the table has no one-equation cases for them.
 inline bool needs_subprograms(std::string_view name) {
-  return name == "custom_vjp_call" || name == "custom_jvp_call" || name == "cond" || name == "while" || name == "scan";
+  return name == "custom_vjp_call" || name == "custom_jvp_call" || name == "custom_linear_solve" || name == "cond" ||
+         name == "while" || name == "scan";
 }
 
 

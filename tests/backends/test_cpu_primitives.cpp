@@ -104,6 +104,25 @@ TEST(CpuPrimitives, CustomJvpCall) {
   expect_compiled_matches_eager(g, {x}, {}, {}, "grad of custom_jvp_call");
 }
 
+TEST(CpuPrimitives, CustomLinearSolve) {
+  // A 3x3 operator captured by matvec, solved by a few Jacobi sweeps (a loop in the program).
+  Array a = of({4, 1, 0, 1, 5, 2, 0, 2, 6}, {3, 3}, st::f32);
+  Array b = of({1, -2, 3}, {3}, st::f32);
+  auto solve = [&](const Array& rhs) {
+    auto matvec = [&](const Array& v) { return st::matmul(a, v); };
+    auto jacobi = [&](auto mv, const Array& r) {
+      Array d = st::diagonal(a);
+      return st::fori_loop(0, 40, [&](const Array&, const Array& x) { return x + (r - mv(x)) / d; }, st::zeros_like(r));
+    };
+    return st::custom_linear_solve(matvec, rhs, jacobi, true);
+  };
+  st::Jaxpr j = st::make_jaxpr(solve)(b);
+  ASSERT_EQ(j.primitive_names().front(), "custom_linear_solve") << j;
+  expect_compiled_matches_eager(j, {b}, {}, {}, "custom_linear_solve");
+  st::Jaxpr g = st::make_jaxpr(st::grad([&](const Array& v) { return st::sum(st::sin(solve(v))); }))(b);
+  expect_compiled_matches_eager(g, {b}, {}, {}, "grad of custom_linear_solve");
+}
+
 // The comparison itself catches wrong results: a value off by more than the tolerance, a nan
 // for a number, the wrong sign of zero, a wrong integer.
 TEST(CpuPrimitives, ComparisonDetectsWrongResults) {

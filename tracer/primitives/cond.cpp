@@ -2,6 +2,7 @@
 // (index clamped to the branches, as JAX's switch) on the operands. st::cond binds it with an
 // i32 index converted from its predicate and branches (false, true), as JAX does.
 #include "../array_impl.h"
+#include "../autodiff.h"
 #include "../batching.h"
 #include "../lax.h"
 #include "../trace.h"
@@ -64,12 +65,16 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   return r;
 }
 
-// The backward branches recompute their forward part from the operands (the residuals).
+// The backward branches recompute their forward part from the operands (the residuals) and
+// compute the cotangents of the operands a differentiated input reaches, not the others.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct,
                        const Params& p) {
   std::span<const Array> ops = x.subspan(1);
+  std::vector<bool> needed;
+  for (size_t i = 0; i < ops.size(); ++i)
+    needed.push_back(differentiable(detail::aval_of(ops[i])) && ad::cotangent_needed(i + 1));
   std::vector<Traced> ts;
-  for (const JaxprPtr& b : branches_of(p)) ts.push_back(backward_program(*b));
+  for (const JaxprPtr& b : branches_of(p)) ts.push_back(backward_program(*b, needed));
   auto [branches, consts] = join_branches(ts);
   std::vector<Array> cts;
   for (size_t i = 0; i < y.size(); ++i) cts.push_back(ad::instantiate(ct[i], detail::aval_of(y[i])));
@@ -77,7 +82,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   std::vector<Array> in_cts = bind_cond(x[0], branches, operands);
   std::vector<Array> r{Array()};
   size_t k = 0;
-  for (const Array& o : ops) r.push_back(differentiable(detail::aval_of(o)) ? in_cts[k++] : Array());
+  for (size_t i = 0; i < ops.size(); ++i) r.push_back(needed[i] ? in_cts[k++] : Array());
   return r;
 }
 

@@ -126,10 +126,10 @@ Traced jvp_program(const JaxprImpl& j, const std::vector<bool>& nonzero) {
   });
 }
 
-Traced backward_program(const JaxprImpl& j) {
+Traced backward_program(const JaxprImpl& j, const std::vector<bool>& needed) {
   std::vector<AbstractValue> avals = in_avals(j), outs = out_avals(j);
   std::vector<bool> wrt;
-  for (const AbstractValue& av : avals) wrt.push_back(differentiable(av));
+  for (size_t i = 0; i < avals.size(); ++i) wrt.push_back(differentiable(avals[i]) && (needed.empty() || needed[i]));
   JaxprPtr program = ad::vjp_program(j, wrt, outs.size());
   avals.insert(avals.end(), outs.begin(), outs.end());
   return trace(avals, [&](std::span<const Array> in) {

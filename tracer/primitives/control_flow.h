@@ -57,9 +57,10 @@ std::vector<T> cat(std::initializer_list<std::span<const T>> parts) {
 // Forward mode of `j`: a program over (primals..., tangents of the inputs with nonzero[i]...)
 // returning (outputs..., tangents of the float outputs (zeros instantiated)...).
 Traced jvp_program(const JaxprImpl& j, const std::vector<bool>& nonzero);
-// Input cotangents of `j` (for the float inputs) from its primal inputs and one cotangent per
-// output (zeros for non-float outputs): a program over (inputs..., cotangents...).
-Traced backward_program(const JaxprImpl& j);
+// Input cotangents of `j` (for the float inputs i with needed[i]; all float inputs when
+// `needed` is empty) from its primal inputs and one cotangent per output (zeros for non-float
+// outputs): a program over (inputs..., cotangents...).
+Traced backward_program(const JaxprImpl& j, const std::vector<bool>& needed = {});
 // `j` applied to a batch: inputs with batched[i] carry a leading batch dimension of `size`;
 // every output does. Returns the batched program.
 Traced batch_program(const JaxprImpl& j, const std::vector<bool>& batched, int64_t size);

@@ -43,4 +43,14 @@ std::pair<std::vector<Array>, int64_t> batch_front(std::span<const Array> args, 
   return {xs, n};
 }
 
+int64_t num_consts(const Params& p) { return p.has("num_consts") ? p.get<int64_t>("num_consts") : 0; }
+
+void refuse_closed_over(const char* name) {
+  throw Error(std::string(name) + ": cannot differentiate with respect to a value the function (or its rule) "
+              "closes over (captures): that is not supported: the custom rule only says how to differentiate with "
+              "respect to the function's explicit arguments. Pass the value in as an argument (and give its "
+              "derivative in the rule), or use st::closure_convert to turn what the function captures into "
+              "arguments.");
+}
+
 }  // namespace strata::custom_calls

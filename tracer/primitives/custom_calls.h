@@ -1,6 +1,6 @@
 // tracer/primitives/custom_calls.h — what custom_vjp_call and custom_jvp_call (calls of a
 // function whose derivative is the user's) share: the shape rule (fun's types) and the batched
-// version of their sub-programs.
+// version of their sub-programs, and the values they capture.
 #pragma once
 
 #include <span>
@@ -17,5 +17,13 @@ std::vector<AbstractValue> rule(const char* name, std::span<const AbstractValue>
 std::shared_ptr<const JaxprImpl> batched(const JaxprImpl& j, int64_t n);
 // The operands with the batch along dimension 0 (an unbatched one repeated) and its size.
 std::pair<std::vector<Array>, int64_t> batch_front(std::span<const Array> args, std::span<const int> dims);
+
+// The values the function and its rules captured (tracers of an enclosing jit or vmap, concrete
+// arrays) are their leading `num_consts` operands, as JAX hoists them. They pass through jit
+// and vmap; differentiating with respect to one is refused (the user's rule only covers the
+// explicit arguments), as JAX refuses it.
+int64_t num_consts(const Params& p);
+// Throws that refusal for `name` (custom_jvp or custom_vjp).
+[[noreturn]] void refuse_closed_over(const char* name);
 
 }  // namespace strata::custom_calls

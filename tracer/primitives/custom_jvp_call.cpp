@@ -1,8 +1,10 @@
 // tracer/primitives/custom_jvp_call.cpp — `custom_jvp_call[fun, jvp]`: calls `fun`, whose
 // forward-mode derivative is the user's: `jvp` maps (primals..., tangents...) to (outputs...,
-// output tangents...) (st::custom_jvp, jax.custom_jvp). Reverse mode transposes that rule, so it
+// output tangents...) (st::custom_jvp, jax.custom_jvp). Both take the values they captured as
+// leading operands (num_consts of them; see custom_calls.h). Reverse mode transposes that rule, so it
 // must be linear in the tangents, as JAX requires.
 #include "../array_impl.h"
+#include "../autodiff.h"
 #include "../batching.h"
 #include "../jaxpr.h"
 #include "ad_rules.h"
@@ -20,12 +22,15 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
 
 std::vector<Array> eval(std::span<const Array> in, const Params& p) { return eval_jaxpr(*p.get<JaxprPtr>("fun"), in); }
 
-// The user's rule on (primals..., tangents...), zero tangents instantiated (JAX's default):
-// the output tangents.
+// The user's rule on (consts..., primals..., tangents...), zero tangents instantiated (JAX's
+// default): the output tangents. A captured value with a tangent is refused.
 std::vector<Array> user_tangents(std::span<const Array> x, std::span<const Array> t, const Params& p) {
   const JaxprImpl& rule = *p.get<JaxprPtr>("jvp");
+  const size_t nc = static_cast<size_t>(custom_calls::num_consts(p));
+  for (size_t i = 0; i < nc; ++i)
+    if (t[i].valid() && is_inexact(x[i].dtype())) custom_calls::refuse_closed_over("custom_jvp");
   std::vector<Array> args(x.begin(), x.end());
-  for (size_t i = 0; i < x.size(); ++i) args.push_back(ad::instantiate(t[i], detail::aval_of(x[i])));
+  for (size_t i = nc; i < x.size(); ++i) args.push_back(ad::instantiate(t[i], detail::aval_of(x[i])));
   std::vector<Array> r = eval_jaxpr(rule, args);
   return std::vector<Array>(r.begin() + static_cast<std::ptrdiff_t>(r.size() / 2), r.end());
 }
@@ -35,16 +40,25 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
 }
 
 // The rule transposed in the tangents (the primals fixed): one cotangent per float operand.
+// The captured values' tangents are ignored by the map, so it is asked for the arguments' only.
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params& p) {
-  return ad::transpose_tangent_map(x, y, ct, [&](std::span<const Array> t) { return user_tangents(x, t, p); });
+  const size_t nc = static_cast<size_t>(custom_calls::num_consts(p));
+  for (size_t i = 0; i < nc; ++i)
+    if (is_inexact(x[i].dtype()) && ad::cotangent_needed(i)) custom_calls::refuse_closed_over("custom_jvp");
+  return ad::transpose_tangent_map(x, y, ct, [&](std::span<const Array> t) {
+    std::vector<Array> args_only(t.begin(), t.end());
+    for (size_t i = 0; i < nc; ++i) args_only[i] = Array();
+    return user_tangents(x, args_only, p);
+  });
 }
 
 // vmap: fun and the rule batched along dimension 0 (as custom_vjp_call's), so the user's rule
 // still applies to the vmapped function.
 batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
   auto [xs, n] = custom_calls::batch_front(args, dims);
-  Params q{{"fun", custom_calls::batched(*p.get<JaxprPtr>("fun"), n)},
-           {"jvp", custom_calls::batched(*p.get<JaxprPtr>("jvp"), n)}};
+  Params q = p;
+  q.set("fun", custom_calls::batched(*p.get<JaxprPtr>("fun"), n));
+  q.set("jvp", custom_calls::batched(*p.get<JaxprPtr>("jvp"), n));
   std::vector<Array> out = lax::bind(prim::kCustomJvpCall, xs, q);
   return {out, std::vector<int>(out.size(), 0)};
 }

@@ -1,7 +1,9 @@
 // tracer/primitives/custom_vjp_call.cpp — `custom_vjp_call[fun, fwd, bwd]`: calls `fun`, whose
 // reverse-mode derivative is the user's: `fwd` computes (outputs..., residuals...) and `bwd`
-// maps (residuals..., output cotangents...) to one cotangent per input (st::custom_vjp).
+// maps (residuals..., output cotangents...) to one cotangent per input (st::custom_vjp). All
+// three take the values they captured as leading operands (num_consts; see custom_calls.h).
 #include "../array_impl.h"
+#include "../autodiff.h"
 #include "../batching.h"
 #include "../jaxpr.h"
 #include "ad_rules.h"
@@ -27,13 +29,21 @@ std::vector<Array> jvp(std::span<const Array>, std::span<const Array>, std::span
 }
 
 // Runs the user's forward (for the residuals) and backward functions, inlined where we are.
+// Operands: (consts..., args...); fwd takes them all, bwd (consts..., residuals..., cts...).
 std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params& p) {
   const JaxprImpl& fwd = *p.get<JaxprPtr>("fwd");
   const JaxprImpl& bwd = *p.get<JaxprPtr>("bwd");
+  const size_t nc = static_cast<size_t>(custom_calls::num_consts(p));
+  for (size_t i = 0; i < nc; ++i)
+    if (is_inexact(x[i].dtype()) && ad::cotangent_needed(i)) custom_calls::refuse_closed_over("custom_vjp");
   std::vector<Array> fwd_out = eval_jaxpr(fwd, x);
-  std::vector<Array> args(fwd_out.begin() + static_cast<std::ptrdiff_t>(y.size()), fwd_out.end());
+  std::vector<Array> args(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(nc));
+  args.insert(args.end(), fwd_out.begin() + static_cast<std::ptrdiff_t>(y.size()), fwd_out.end());
   for (size_t i = 0; i < ct.size(); ++i) args.push_back(ad::instantiate(ct[i], detail::aval_of(y[i])));
-  return eval_jaxpr(bwd, args);
+  std::vector<Array> r(nc);
+  std::vector<Array> g = eval_jaxpr(bwd, args);
+  r.insert(r.end(), g.begin(), g.end());
+  return r;
 }
 
 // vmap: every operand batched along dimension 0 (an unbatched one repeated), and fun, fwd and
@@ -42,9 +52,8 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
 // under grad of the vmapped function.
 batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
   auto [xs, n] = custom_calls::batch_front(args, dims);
-  Params q{{"fun", custom_calls::batched(*p.get<JaxprPtr>("fun"), n)},
-           {"fwd", custom_calls::batched(*p.get<JaxprPtr>("fwd"), n)},
-           {"bwd", custom_calls::batched(*p.get<JaxprPtr>("bwd"), n)}};
+  Params q = p;
+  for (const char* key : {"fun", "fwd", "bwd"}) q.set(key, custom_calls::batched(*p.get<JaxprPtr>(key), n));
   std::vector<Array> out = lax::bind(prim::kCustomVjpCall, xs, q);
   return {out, std::vector<int>(out.size(), 0)};
 }

@@ -184,8 +184,13 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   Parts s = parts(p);
   std::vector<AbstractValue> body_av = in_avals(s.body), outs_av = out_avals(s.body);
   size_t ny = outs_av.size() - s.c;
+  // Every float carry is differentiated (the step's cotangents flow through it); the consts'
+  // and xs' cotangents only where a differentiated input reaches them.
   std::vector<bool> wrt;
-  for (const AbstractValue& a : body_av) wrt.push_back(differentiable(a));
+  for (size_t i = 0; i < body_av.size(); ++i) {
+    bool carry = i >= s.k && i < s.k + s.c;
+    wrt.push_back(differentiable(body_av[i]) && (carry || ad::cotangent_needed(i)));
+  }
   JaxprPtr program = ad::vjp_program(s.body, wrt, outs_av.size());
   std::span<const Array> consts = x.subspan(0, s.k), xs = x.subspan(s.k + s.c);
 

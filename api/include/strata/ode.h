@@ -7,8 +7,8 @@
 //   st::Array ys = st::ode::odeint(f, y0, ts, {}, k);   // ys [len(ts), y0.shape...]
 //
 // y0 is an Array of any shape (integrated as one flat vector); the extra arguments are Arrays,
-// differentiated by grad (the adjoint) like y0 and t. func may close over other values, but
-// only y0, t and args get reverse-mode derivatives (JAX closure-converts; strata does not).
+// differentiated by grad (the adjoint) like y0 and t, and so are the values func captures
+// (closure-converted into extra arguments, as JAX does).
 // It traces (jit, vmap); forward mode (jvp) is refused, as JAX's custom_vjp odeint refuses it.
 #pragma once
 
@@ -22,6 +22,7 @@
 #include "strata/composites.h"
 #include "strata/control_flow.h"
 #include "strata/creation.h"
+#include "strata/custom_solve.h"
 #include "strata/errors.h"
 #include "strata/grad.h"
 #include "strata/indexing.h"
@@ -155,79 +156,94 @@ Array integrate(F fun, const Array& y0, const Array& ts, const OdeOptions& o) {
 
 }  // namespace detail
 
+namespace detail {
+// odeint on func(y, t, a) with a the list of extra arguments (the user's and what func captured):
+// a custom_vjp of (y0, t, a) whose backward pass is the adjoint.
+template <class F>
+Array odeint_flat(F func, const Array& y0, const Array& t, const OdeOptions& o, const std::vector<Array>& args) {
+  const Shape yshape = y0.shape();
+  const int64_t n = y0.size(), m = t.shape()[0];
+  using List = std::vector<Array>;
+  // func on flat states: y [n] → dy/dt [n].
+  auto flat = [func, yshape](const Array& y, const Array& tt, const List& a) {
+    return ravel(Array(func(reshape(y, yshape), tt, a)));
+  };
+  auto solve = [flat, o](const Array& y, const Array& ts, const List& a) {
+    return integrate([&](const Array& yy, const Array& tt) { return flat(yy, tt, a); }, y, ts, o);
+  };
+  Shape out_shape{m};
+  out_shape.insert(out_shape.end(), yshape.begin(), yshape.end());
+  auto f = [solve, out_shape](const Array& y, const Array& ts, const List& a) {
+    return reshape(solve(ravel(y), ts, a), out_shape);
+  };
+  auto fwd = [f](const Array& y, const Array& ts, const List& a) {
+    Array ys = f(y, ts, a);
+    return std::make_pair(ys, std::make_tuple(ys, ts, a));
+  };
+  // The adjoint (JAX's _odeint_rev): the augmented state [y, ȳ, t̄0, ārgs] integrated backwards
+  // over each output interval, the output cotangents added at each output time.
+  auto bwd = [flat, o, n, m, yshape](const std::tuple<Array, Array, List>& res, const Array& g_in) {
+    const Array ys = reshape(std::get<0>(res), {m, n});
+    const Array& ts = std::get<1>(res);
+    const List& a = std::get<2>(res);
+    const Array g = reshape(g_in, {m, n});
+    auto aug = [&](const Array& z, const Array& tt) {
+      Array y = index(z, {Slice(0, n)}), y_bar = index(z, {Slice(n, 2 * n)});
+      auto [y_dot, pullback] = vjp(flat, y, -tt, a);
+      auto [ct_y, ct_t, ct_a] = pullback(y_bar);
+      List parts{-y_dot, ravel(ct_y), ravel(ct_t)};
+      for (const Array& c : ct_a) parts.push_back(ravel(c));
+      return concatenate(parts, 0);
+    };
+    List zero_args;
+    for (const Array& v : a) zero_args.push_back(ravel(zeros_like(v)));
+    Array args_bar0 = zero_args.empty() ? zeros({0}, ys.dtype()) : concatenate(zero_args, 0);
+    using C = std::tuple<Array, Array, Array>;  // ȳ, t̄0, ārgs (flat)
+    auto step = [&](const C& c, const Array& i) {
+      const auto& [y_bar, t0_bar, args_bar] = c;
+      Array yi = ys[i], ti = ts[i];
+      Array t_bar = real(sum(flat(yi, ti, a) * g[i]));
+      Array z0 = concatenate({yi, y_bar, reshape(astype(t0_bar - t_bar, ys.dtype()), {1}), astype(args_bar, ys.dtype())}, 0);
+      Array zs = integrate(aug, z0, stack({-ti, -ts[i - 1]}), o);
+      Array z1 = zs[1];
+      return std::make_pair(C{index(z1, {Slice(n, 2 * n)}) + g[i - 1], astype(z1[2 * n], t0_bar.dtype()),
+                               astype(index(z1, {Slice(2 * n + 1, none)}), args_bar.dtype())},
+                            t_bar);
+    };
+    Array order = arange(static_cast<double>(m - 1), 0.0, -1.0, DType::i32);
+    auto [final_c, rev_ts_bar] = scan(step, C{g[m - 1], zeros({}, ts.dtype()), args_bar0}, order);
+    const auto& [y_bar, t0_bar, args_bar] = final_c;
+    Array ts_bar = concatenate({reshape(t0_bar, {1}), astype(flip(rev_ts_bar), ts.dtype())}, 0);
+    List a_bar;
+    int64_t at = 0;
+    for (const Array& v : a) {
+      a_bar.push_back(reshape(index(args_bar, {Slice(at, at + v.size())}), v.shape()));
+      at += v.size();
+    }
+    return std::make_tuple(reshape(y_bar, yshape), ts_bar, a_bar);
+  };
+  return custom_vjp(f, fwd, bwd)(y0, t, args);
+}
+}  // namespace detail
+
 template <class F, class... Args>
 Array odeint(F func, const Array& y0, const Array& t, const OdeOptions& o = {}, const Args&... args) {
   static_assert((std::is_same_v<Args, Array> && ...), "odeint: the extra arguments must be Arrays");
   if (t.ndim() != 1 || !is_floating(t.dtype()))
     throw ValueError("odeint: expects t, a 1-d array of float times, but got " + std::string(short_name(t.dtype())) +
                      shape_string(t.shape()));
-  const Shape yshape = y0.shape();
-  const int64_t n = y0.size(), m = t.shape()[0];
-  // func on flat states: y [n] → dy/dt [n].
-  auto flat = [func, yshape](const Array& y, const Array& tt, const Args&... a) {
-    return ravel(Array(func(reshape(y, yshape), tt, a...)));
+  // What func captures becomes explicit arguments (JAX closure-converts too), so the adjoint
+  // differentiates it like args; the list is (captured..., args...).
+  auto [g, captured] = closure_convert([func](const Array& y, const Array& tt, const Args&... a) { return Array(func(y, tt, a...)); },
+                                       y0, t[0], args...);
+  const size_t nc = captured.size();
+  std::vector<Array> all = captured;
+  (all.push_back(args), ...);
+  auto with_list = [g = g, nc](const Array& y, const Array& tt, const std::vector<Array>& a) {
+    std::vector<Array> c(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(nc));
+    return [&]<size_t... I>(std::index_sequence<I...>) { return g(c, y, tt, a[nc + I]...); }(std::index_sequence_for<Args...>{});
   };
-  auto solve = [flat, o](const Array& y, const Array& ts, const Args&... a) {
-    return detail::integrate([&](const Array& yy, const Array& tt) { return flat(yy, tt, a...); }, y, ts, o);
-  };
-  Shape out_shape{m};
-  out_shape.insert(out_shape.end(), yshape.begin(), yshape.end());
-  auto f = [solve, out_shape](const Array& y, const Array& ts, const Args&... a) {
-    return reshape(solve(ravel(y), ts, a...), out_shape);
-  };
-  auto fwd = [f](const Array& y, const Array& ts, const Args&... a) {
-    Array ys = f(y, ts, a...);
-    return std::make_pair(ys, std::make_tuple(ys, ts, a...));
-  };
-  // The adjoint (JAX's _odeint_rev): the augmented state [y, ȳ, t̄0, ārgs] integrated backwards
-  // over each output interval, the output cotangents added at each output time.
-  auto bwd = [flat, o, n, m, yshape](const std::tuple<Array, Array, Args...>& res, const Array& g_in) {
-    const Array ys = reshape(std::get<0>(res), {m, n});
-    const Array& ts = std::get<1>(res);
-    const Array g = reshape(g_in, {m, n});
-    return std::apply(
-        [&](const Array&, const Array&, const Args&... a) {
-          std::vector<Shape> shapes{a.shape()...};
-          std::vector<int64_t> sizes{a.size()...};
-          auto aug = [&](const Array& z, const Array& tt) {
-            Array y = index(z, {Slice(0, n)}), y_bar = index(z, {Slice(n, 2 * n)});
-            auto [y_dot, pullback] = vjp(flat, y, -tt, a...);
-            auto cts = pullback(y_bar);
-            std::vector<Array> parts{-y_dot};
-            std::apply([&](const auto&... c) { (parts.push_back(ravel(Array(c))), ...); }, cts);
-            return concatenate(parts, 0);
-          };
-          std::vector<Array> zero_args{ravel(zeros_like(a))...};
-          Array args_bar0 = zero_args.empty() ? zeros({0}, ys.dtype()) : concatenate(zero_args, 0);
-          using C = std::tuple<Array, Array, Array>;  // ȳ, t̄0, ārgs (flat)
-          auto step = [&](const C& c, const Array& i) {
-            const auto& [y_bar, t0_bar, args_bar] = c;
-            Array yi = ys[i], ti = ts[i];
-            Array t_bar = real(sum(flat(yi, ti, a...) * g[i]));
-            Array z0 = concatenate({yi, y_bar, reshape(astype(t0_bar - t_bar, ys.dtype()), {1}), astype(args_bar, ys.dtype())}, 0);
-            Array zs = detail::integrate(aug, z0, stack({-ti, -ts[i - 1]}), o);
-            Array z1 = zs[1];
-            return std::make_pair(C{index(z1, {Slice(n, 2 * n)}) + g[i - 1], astype(z1[2 * n], t0_bar.dtype()),
-                                     astype(index(z1, {Slice(2 * n + 1, none)}), args_bar.dtype())},
-                                  t_bar);
-          };
-          Array order = arange(static_cast<double>(m - 1), 0.0, -1.0, DType::i32);
-          auto [final_c, rev_ts_bar] = scan(step, C{g[m - 1], zeros({}, ts.dtype()), args_bar0}, order);
-          const auto& [y_bar, t0_bar, args_bar] = final_c;
-          Array ts_bar = concatenate({reshape(t0_bar, {1}), astype(flip(rev_ts_bar), ts.dtype())}, 0);
-          int64_t at = 0;
-          size_t k = 0;
-          auto take_arg = [&](const Array&) {
-            Array piece = reshape(index(args_bar, {Slice(at, at + sizes[k])}), shapes[k]);
-            at += sizes[k];
-            ++k;
-            return piece;
-          };
-          return std::tuple<Array, Array, Args...>{reshape(y_bar, yshape), ts_bar, take_arg(a)...};
-        },
-        res);
-  };
-  return custom_vjp(f, fwd, bwd)(y0, t, args...);
+  return detail::odeint_flat(with_list, y0, t, o, all);
 }
 
 }  // namespace strata::ode

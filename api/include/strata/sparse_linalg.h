@@ -7,11 +7,9 @@
 //
 // JAX's algorithms step for step, as while_loops (so they run under jit and vmap, and the
 // operator may close over traced values); a preconditioner M (matrix or function) is optional.
-// Derivatives: forward mode through the loops; reverse mode (grad) when A is a matrix, by the
-// implicit rule (b̄ = A⁻ᵀ x̄ by the same solver on Aᵀ, Ā = −b̄ xᵀ) as JAX's custom_linear_solve
-// gives; with a function A, grad raises (the loops are not reverse-differentiable; JAX
-// differentiates the function's closed-over values through custom_linear_solve, which strata
-// does not have).
+// Derivatives (forward and reverse mode, under jit and vmap) come from A x = b through
+// custom_linear_solve, as JAX's: with respect to b, a matrix A, and the values a function A
+// captures, never through the loops.
 #pragma once
 
 #include <cmath>
@@ -24,6 +22,7 @@
 #include "strata/array.h"
 #include "strata/composites.h"
 #include "strata/control_flow.h"
+#include "strata/custom_solve.h"
 #include "strata/creation.h"
 #include "strata/errors.h"
 #include "strata/grad.h"
@@ -247,27 +246,15 @@ inline Array initial_guess(const char* op, const Array& b, const SolverOptions& 
 }
 inline int64_t max_iterations(const Array& b, const SolverOptions& o) { return o.maxiter ? *o.maxiter : 10 * b.size(); }
 
-// solve(A, b) through `run`, with reverse-mode derivatives when A is a matrix: the implicit
-// rule b̄ = A⁻ᵀ x̄ (the same solver on Aᵀ), Ā = −b̄ xᵀ.
+// solve(A, b) through `run(op, rhs)` as a custom_linear_solve (JAX's _isolve): derivatives
+// from A x = b, not through the loops — with respect to b, a matrix A, and whatever a function A
+// captures. The transposed solve is `run` on A's transpose; real symmetric solvers (cg) reuse A.
 template <class Op, class Run>
-Array with_implicit_gradient(const Op& a, const Array& b, Run run) {
-  if constexpr (std::is_same_v<Op, Array>) {
-    auto f = [run](const Array& am, const Array& bv) { return run(am, bv); };
-    auto fwd = [run](const Array& am, const Array& bv) {
-      Array x = run(am, bv);
-      return std::make_pair(x, std::make_tuple(am, x));
-    };
-    auto bwd = [run](const std::tuple<Array, Array>& res, const Array& ct) {
-      const auto& [am, x] = res;
-      Array bbar = run(transpose(am), ct);
-      const int64_t n = am.shape()[0], rest = n == 0 ? 0 : x.size() / n;
-      Array abar = -matmul(reshape(bbar, {n, rest}), transpose(reshape(x, {n, rest})));
-      return std::make_tuple(abar, bbar);
-    };
-    return custom_vjp(f, fwd, bwd)(a, b);
-  } else {
-    return run(a, b);
-  }
+Array implicit_solve(const Op& a, const Array& b, bool symmetric, Run run) {
+  auto matvec = [&a](const Array& v) { return apply(a, v); };
+  auto solve = [run](const auto& op, const Array& rhs) { return run(op, rhs); };
+  if (symmetric) return custom_linear_solve(matvec, b, solve, true);
+  return custom_linear_solve(matvec, b, solve, solve);
 }
 
 }  // namespace detail
@@ -285,15 +272,16 @@ SolveResult isolve(const char* name, const Op& a, const Array& b, const SolverOp
   check_operator(name, a, b);
   Array x0 = initial_guess(name, b, o);
   const int64_t maxiter = max_iterations(b, o);
-  auto run = [x0, maxiter, solve](const Op& op, const Array& rhs) { return solve(op, rhs, x0, maxiter); };
-  return {with_implicit_gradient(a, b, run), Array()};
+  auto run = [x0, maxiter, solve](const auto& op, const Array& rhs) { return solve(op, rhs, x0, maxiter); };
+  const bool symmetric = std::string(name) == "cg" && !is_complex(b.dtype());
+  return {implicit_solve(a, b, symmetric, run), Array()};
 }
 }  // namespace detail
 
 // Conjugate gradients: A symmetric (Hermitian) positive definite; M its preconditioner.
 template <class Op, class Pre = Identity>
 SolveResult cg(const Op& a, const Array& b, const SolverOptions& o = {}, const Pre& m = {}) {
-  return detail::isolve("cg", a, b, o, [o, m](const Op& op, const Array& rhs, const Array& x0, int64_t maxiter) {
+  return detail::isolve("cg", a, b, o, [o, m](const auto& op, const Array& rhs, const Array& x0, int64_t maxiter) {
     return detail::cg_solve(op, rhs, x0, maxiter, o.tol, o.atol, m);
   });
 }
@@ -301,7 +289,7 @@ SolveResult cg(const Op& a, const Array& b, const SolverOptions& o = {}, const P
 // BiCGSTAB: any nonsingular A (van der Vorst's stabilised biconjugate gradients).
 template <class Op, class Pre = Identity>
 SolveResult bicgstab(const Op& a, const Array& b, const SolverOptions& o = {}, const Pre& m = {}) {
-  return detail::isolve("bicgstab", a, b, o, [o, m](const Op& op, const Array& rhs, const Array& x0, int64_t maxiter) {
+  return detail::isolve("bicgstab", a, b, o, [o, m](const auto& op, const Array& rhs, const Array& x0, int64_t maxiter) {
     return detail::bicgstab_solve(op, rhs, x0, maxiter, o.tol, o.atol, m);
   });
 }
@@ -318,11 +306,11 @@ SolveResult gmres(const Op& a, const Array& b, const SolverOptions& o = {}, cons
   Array x0 = detail::initial_guess("gmres", b, o);
   const int64_t maxiter = detail::max_iterations(b, o);
   const int64_t restart = std::min<int64_t>(o.restart, b.size());
-  auto run = [x0, maxiter, restart, o, m](const Op& op, const Array& rhs) {
+  auto run = [x0, maxiter, restart, o, m](const auto& op, const Array& rhs) {
     Array atol = maximum(Array(o.tol) * detail::norm(rhs), Array(o.atol));
     return detail::gmres_solve(op, rhs, x0, atol, restart, maxiter, m);
   };
-  Array x = detail::with_implicit_gradient(a, b, run);
+  Array x = detail::implicit_solve(a, b, false, run);
   Array failed = isnan(detail::norm(x));
   return {x, where(failed, detail::i32(-1), detail::i32(0))};
 }

@@ -5,6 +5,7 @@
 #include "strata/composites.h"
 #include "strata/collectives.h"  // issue 18
 #include "strata/control_flow.h"
+#include "strata/custom_solve.h"  // custom_linear_solve, custom_root, closure_convert
 #include "strata/conv.h"
 #include "strata/creation.h"
 #include "strata/device.h"

@@ -1,0 +1,199 @@
+// tracer/primitives/custom_linear_solve.cpp — `custom_linear_solve[matvec, vecmat, solve,
+// transpose_solve, const_lengths] consts... b...` (jax.lax.custom_linear_solve): x = solve(b), a
+// solution of matvec(x) = b, differentiated implicitly instead of through the solver's steps.
+//
+// Operands: the values each program captured (const_lengths: matvec's, vecmat's, solve's,
+// transpose_solve's, in that order), then the right-hand side b. Each program is open and takes
+// its own captured values first. vecmat (the transpose of matvec) and transpose_solve are absent
+// when the user gave no transpose_solve: then reverse mode is refused.
+//
+//   jvp:  ẋ = solve(ḃ − ∂matvec/∂consts[ċ] (x))      (the same primitive on a new right-hand side)
+//   vjp:  b̄ = transpose_solve(x̄);  c̄ = −(∂matvec/∂consts at x)ᵀ b̄  (matvec's captured values only:
+//         the solvers' own captured values get no derivative, as in JAX)
+#include "../array_impl.h"
+#include "../autodiff.h"
+#include "../batching.h"
+#include "../jaxpr.h"
+#include "../lax.h"
+#include "ad_rules.h"
+#include "batch_rules.h"
+#include "control_flow.h"
+#include "custom_calls.h"
+
+namespace strata {
+namespace {
+
+using namespace control_flow;
+
+constexpr const char* kPrograms[4] = {"matvec", "vecmat", "solve", "transpose_solve"};
+enum Program { kMatvec = 0, kVecmat = 1, kSolve = 2, kTransposeSolve = 3 };
+
+struct Parts {
+  JaxprPtr program[4];     // null where absent (vecmat, transpose_solve)
+  size_t offset[5] = {};   // operand offsets of each program's consts; offset[4]: b
+  size_t num_b = 0;
+  std::span<const Array> consts(std::span<const Array> x, int k) const {
+    return x.subspan(offset[k], offset[k + 1] - offset[k]);
+  }
+  std::span<const Array> b(std::span<const Array> x) const { return x.subspan(offset[4]); }
+};
+
+Parts parts(const Params& p, size_t num_operands) {
+  Parts s;
+  const IntList& lengths = p.get_ints("const_lengths");
+  if (lengths.size() != 4)
+    throw ValueError("custom_linear_solve: const_lengths must hold 4 counts, but holds " + std::to_string(lengths.size()));
+  for (int k = 0; k < 4; ++k) {
+    if (p.has(kPrograms[k])) s.program[k] = p.get<JaxprPtr>(kPrograms[k]);
+    if (lengths[k] < 0) throw ValueError("custom_linear_solve: const_lengths must be non-negative");
+    s.offset[k + 1] = s.offset[k] + static_cast<size_t>(lengths[k]);
+  }
+  if (!s.program[kMatvec] || !s.program[kSolve])
+    throw ValueError("custom_linear_solve: needs the matvec and solve programs");
+  if (s.offset[4] > num_operands)
+    throw ValueError("custom_linear_solve: const_lengths add up to " + std::to_string(s.offset[4]) + ", but there are " +
+                     std::to_string(num_operands) + " operands");
+  s.num_b = num_operands - s.offset[4];
+  return s;
+}
+
+std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params& p) {
+  Parts s = parts(p, in.size());
+  std::span<const AbstractValue> b = in.subspan(s.offset[4]);
+  for (int k = 0; k < 4; ++k) {
+    if (!s.program[k]) continue;
+    const JaxprImpl& j = *s.program[k];
+    std::vector<AbstractValue> want = cat<AbstractValue>({in.subspan(s.offset[k], s.offset[k + 1] - s.offset[k]), b});
+    expect_types("custom_linear_solve", std::string(kPrograms[k]) + " input", in_avals(j), want);
+    expect_types("custom_linear_solve", std::string(kPrograms[k]) + " output", out_avals(j), b);
+  }
+  if (!s.program[kVecmat] != !s.program[kTransposeSolve])
+    throw ValueError("custom_linear_solve: vecmat and transpose_solve come together");
+  std::vector<AbstractValue> out(b.begin(), b.end());
+  for (AbstractValue& a : out) a.weak = false;
+  return out;
+}
+
+std::vector<Array> eval(std::span<const Array> in, const Params& p) {
+  Parts s = parts(p, in.size());
+  return eval_jaxpr(*s.program[kSolve], cat<Array>({s.consts(in, kSolve), s.b(in)}));
+}
+
+// The same solve on another right-hand side (operands: the consts of x, then `rhs`).
+std::vector<Array> solve_again(std::span<const Array> x, const Parts& s, std::span<const Array> rhs, const Params& p) {
+  return lax::bind(prim::kCustomLinearSolve, cat<Array>({x.subspan(0, s.offset[4]), rhs}), p);
+}
+
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params& p) {
+  Parts s = parts(p, x.size());
+  std::vector<Array> rhs(t.begin() + static_cast<std::ptrdiff_t>(s.offset[4]), t.end());
+  bool consts_move = false;
+  for (size_t i = s.offset[kMatvec]; i < s.offset[kMatvec + 1]; ++i) consts_move = consts_move || t[i].valid();
+  if (consts_move) {
+    // ∂matvec/∂consts[ċ] at the solution, with the solution's own tangent zero.
+    std::vector<Array> tangents(t.begin() + static_cast<std::ptrdiff_t>(s.offset[kMatvec]),
+                                t.begin() + static_cast<std::ptrdiff_t>(s.offset[kMatvec + 1]));
+    tangents.resize(tangents.size() + y.size());
+    ad::JvpResult r = ad::jvp(*s.program[kMatvec], cat<Array>({s.consts(x, kMatvec), y}), tangents);
+    for (size_t i = 0; i < rhs.size(); ++i) {
+      if (!r.tangents[i].valid()) continue;
+      rhs[i] = rhs[i].valid() ? lax::sub(rhs[i], r.tangents[i]) : lax::neg(r.tangents[i]);
+    }
+  }
+  bool any = false;
+  for (const Array& r : rhs) any = any || r.valid();
+  if (!any) return std::vector<Array>(y.size());
+  for (size_t i = 0; i < rhs.size(); ++i) rhs[i] = ad::instantiate(rhs[i], detail::aval_of(y[i]));
+  return solve_again(x, s, rhs, p);
+}
+
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params& p) {
+  Parts s = parts(p, x.size());
+  std::vector<Array> result(x.size());
+  std::vector<bool> consts_needed;
+  bool any_const = false, any_b = false;
+  for (size_t i = s.offset[kMatvec]; i < s.offset[kMatvec + 1]; ++i) {
+    consts_needed.push_back(differentiable(detail::aval_of(x[i])) && ad::cotangent_needed(i));
+    any_const = any_const || consts_needed.back();
+  }
+  for (size_t i = 0; i < s.num_b; ++i) any_b = any_b || ad::cotangent_needed(s.offset[4] + i);
+  if (!any_const && !any_b) return result;
+  if (!s.program[kTransposeSolve])
+    throw ValueError("custom_linear_solve: reverse-mode differentiation (grad, vjp) needs transpose_solve, or "
+                     "symmetric=true when the operator is symmetric; only forward mode (jvp) works without it");
+  // b̄ = transpose_solve(x̄): the same primitive with the roles of the programs swapped.
+  std::vector<Array> cts;
+  for (size_t i = 0; i < y.size(); ++i) cts.push_back(ad::instantiate(ct[i], detail::aval_of(y[i])));
+  const IntList& n = p.get_ints("const_lengths");
+  Params q = p;
+  q.set("matvec", s.program[kVecmat]);
+  q.set("vecmat", s.program[kMatvec]);
+  q.set("solve", s.program[kTransposeSolve]);
+  q.set("transpose_solve", s.program[kSolve]);
+  q.set("const_lengths", IntList{n[kVecmat], n[kMatvec], n[kTransposeSolve], n[kSolve]});
+  std::vector<Array> bbar = lax::bind(
+      prim::kCustomLinearSolve,
+      cat<Array>({s.consts(x, kVecmat), s.consts(x, kMatvec), s.consts(x, kTransposeSolve), s.consts(x, kSolve), cts}), q);
+  for (size_t i = 0; i < s.num_b; ++i) result[s.offset[4] + i] = bbar[i];
+  if (any_const) {
+    // c̄ = −(∂matvec/∂consts at x)ᵀ b̄.
+    std::vector<bool> needed = consts_needed;
+    needed.resize(needed.size() + y.size(), false);
+    Traced back = backward_program(*s.program[kMatvec], needed);
+    std::vector<Array> g = eval_jaxpr(*back.jaxpr, cat<Array>({back.consts, s.consts(x, kMatvec), y, bbar}));
+    size_t k = 0;
+    for (size_t i = 0; i < consts_needed.size(); ++i)
+      if (consts_needed[i]) result[s.offset[kMatvec] + i] = lax::neg(g[k++]);
+  }
+  return result;
+}
+
+// vmap: the right-hand side (and so the solution) batched along dimension 0; a captured value
+// stays unbatched unless it is batched (a matrix shared by every right-hand side is not copied);
+// every program replaced by its batched version for those operands.
+JaxprPtr batched_program(const JaxprImpl& j, std::span<const Array> consts, std::span<const int> const_dims, int64_t n) {
+  std::vector<AbstractValue> avals = in_avals(j);
+  std::vector<int> dims(avals.size(), 0);
+  for (size_t i = 0; i < consts.size(); ++i) dims[i] = const_dims[i] == not_mapped ? not_mapped : 0;
+  for (size_t i = 0; i < avals.size(); ++i)
+    if (dims[i] == 0) avals[i].shape.insert(avals[i].shape.begin(), n);
+  return trace_closed(avals, [&](std::span<const Array> in) {
+    batching::Result r = batching::batch_jaxpr(j, in, dims);
+    std::vector<Array> outs;
+    for (size_t i = 0; i < r.outputs.size(); ++i)
+      outs.push_back(r.dims[i] == not_mapped ? batching::broadcast_batch(r.outputs[i], n)
+                                             : batching::move_dim(r.outputs[i], r.dims[i], 0));
+    return outs;
+  });
+}
+
+batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
+  Parts s = parts(p, args.size());
+  const int64_t n = batching::batch_size(args, dims);
+  std::vector<Array> xs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i >= s.offset[4]) xs.push_back(batching::front_or_repeat(args, dims, i, n));
+    else xs.push_back(dims[i] == not_mapped ? args[i] : batching::move_dim(args[i], dims[i], 0));
+  }
+  Params q = p;
+  for (int k = 0; k < 4; ++k)
+    if (s.program[k])
+      q.set(kPrograms[k], batched_program(*s.program[k], s.consts(args, k),
+                                          dims.subspan(s.offset[k], s.offset[k + 1] - s.offset[k]), n));
+  std::vector<Array> out = lax::bind(prim::kCustomLinearSolve, xs, q);
+  return {out, std::vector<int>(out.size(), 0)};
+}
+
+}  // namespace
+
+const Primitive prim::kCustomLinearSolve{
+    .name = "custom_linear_solve",
+    .traits = kTakesComplex,
+    .shape_rule = rule,
+    .eval = eval,
+    .jvp = jvp,
+    .vjp = vjp,
+    .batch = batch,
+};
+
+}  // namespace strata
