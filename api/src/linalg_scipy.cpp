@@ -8,6 +8,7 @@
 #include "strata/composites.h"
 #include "strata/control_flow.h"
 #include "strata/creation.h"
+#include "strata/grad.h"
 #include "strata/indexing.h"
 #include "strata/linalg.h"
 #include "strata/searching.h"
@@ -230,6 +231,17 @@ Array expm(const Array& a, int max_squarings, SourceLocation loc) {
   Array flat = reshape(x, {-1, n, n}, loc);
   Array r = vmap([max_squarings](const Array& m) { return expm_matrix(m, max_squarings); })(flat);
   return reshape(r, av.shape, loc);
+}
+
+ExpmFrechetResult expm_frechet(const Array& a, const Array& e, SourceLocation loc) {
+  const AbstractValue& av = square_matrices(a, "expm_frechet");
+  const AbstractValue& ev = api::aval(e, "expm_frechet");
+  if (ev.shape != av.shape)
+    throw ShapeError("expm_frechet: expects the direction e of a's shape " + av.str() + ", but got " + ev.str());
+  Array x = api::to_inexact(a, "expm_frechet", loc);
+  Array dir = astype(e, x.dtype(), loc);
+  auto [value, tangent] = jvp([loc](const Array& m) { return expm(m, 16, loc); }, x, dir);
+  return {value, tangent};
 }
 
 }  // namespace strata::linalg

@@ -321,6 +321,9 @@ Array shift_left(const Array& x, const Array& y, SourceLocation loc) { return sh
 Array shift_right_arithmetic(const Array& x, const Array& y, SourceLocation loc) {
   return shift(prim::kShiftRightArithmetic, "shift_right_arithmetic", x, y, loc);
 }
+Array shift_right_logical(const Array& x, const Array& y, SourceLocation loc) {
+  return shift(prim::kShiftRightLogical, "shift_right_logical", x, y, loc);
+}
 namespace {
 Array int_unary(const Primitive& p, std::string_view op, const Array& x, const SourceLocation& loc) {
   if (!is_integer(api::aval(x, op).dtype))

@@ -1,4 +1,4 @@
-// jax.scipy.linalg's solve_triangular, cho_factor/cho_solve, lu_factor/lu_solve and expm
+// jax.scipy.linalg's solve_triangular, cho_factor/cho_solve, lu_factor/lu_solve, expm and expm_frechet
 // (strata/linalg.h): residuals, values from jax.scipy (jax 0.10, x64), jit against eager,
 // batches, and expm's gradient as JAX's.
 #include <gtest/gtest.h>
@@ -98,6 +98,21 @@ TEST(ScipyLinalg, ExpmGradientAsJax) {
                 {219.314728576373, 170.41434143566843, 190.57597990009347, 132.21949193834138, 103.89653861677598,
                  115.47105179542386, 173.42915054445422, 136.1743314528494, 151.92105002059898},
                 1e-11);
+}
+
+TEST(ScipyLinalg, ExpmFrechetAsJax) {
+  // Values: tests/linalg/expm_frechet_jax_values.py.
+  st::Array A = st::testing::sin_squares({3, 3}, 0.41, 0.3) * 0.8, E = st::testing::sin_squares({3, 3}, 0.23, 0.7);
+  st::testing::expect_jax_cases({
+    {"st::linalg::expm_frechet(A, E).expm", st::linalg::expm_frechet(A, E).expm, {1.194539289780815, 1.1079222472740637, 0.8347827419592695, -1.0127079139152566, 0.7139060078220482, -1.5500752051923294, 0.35681085310821703, 1.5274156180047256, 1.8245875569986536}, {3, 3}},
+    {"st::linalg::expm_frechet(A, E).frechet", st::linalg::expm_frechet(A, E).frechet, {1.205926235118815, 1.3574297157105142, 1.8713859444568126, 0.21212002797714297, -1.0218245019825605, 0.12284812898817629, 1.601902848384221, -0.5907174555023885, 1.8590283653124504}, {3, 3}},
+  }, [](const st::testing::JaxCase&, double want) { return 1e-13 * (std::fabs(want) + 1.0); });
+  // Against a central difference of expm.
+  const double h = 1e-6;
+  st::Array fd = (la::expm(A + E * h) - la::expm(A - E * h)) / (2 * h);
+  st::testing::expect_relative(la::expm_frechet(A, E).frechet, st::testing::values(fd), 1e-8, 1e-9);
+  expect_contains(error_message<st::ShapeError>([&] { la::expm_frechet(A, E[0]); }),
+                  "expm_frechet: expects the direction e of a's shape f64[3,3], but got f64[3]");
 }
 
 TEST(NumpyLinalgExtras, RankCondMultiDotEigvalshAsJax) {

@@ -302,4 +302,11 @@ Array solve_sylvester(const Array& a, const Array& b, const Array& c, const std:
 // Differentiable (through the solve, the products and the control flow).
 Array expm(const Array& a, int max_squarings = 16, SourceLocation loc = SourceLocation::current());
 
+// scipy.linalg.expm_frechet (JAX's): expm(a) and its Fréchet derivative in the direction e
+// (both [..., n, n]), L(a, e) = d/dt expm(a + t e) at 0 — the forward-mode derivative of expm.
+struct ExpmFrechetResult {
+  Array expm, frechet;
+};
+ExpmFrechetResult expm_frechet(const Array& a, const Array& e, SourceLocation loc = SourceLocation::current());
+
 }  // namespace strata::linalg

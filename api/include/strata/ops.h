@@ -167,6 +167,8 @@ Array operator^(const Operand& a, const Operand& b);
 // A shift by the bit width or more, or negative, gives 0 (or -1 for a negative x shifted right).
 Array shift_left(const Array& x, const Array& y, SourceLocation loc = SourceLocation::current());
 Array shift_right_arithmetic(const Array& x, const Array& y, SourceLocation loc = SourceLocation::current());
+// Zeros shifted in on the left whatever the sign (the bits as unsigned); 0 past the bit width.
+Array shift_right_logical(const Array& x, const Array& y, SourceLocation loc = SourceLocation::current());
 // The number of set bits (population_count) or of leading zero bits (clz; the bit width for 0)
 // of each element of an integer array, as jax.lax.
 Array population_count(const Array& x, SourceLocation loc = SourceLocation::current());

@@ -20,13 +20,17 @@
 #include "strata/jacobian.h"  // jacfwd, jacrev, hessian
 #include "strata/jaxpr.h"
 #include "strata/interpolate.h"  // jax.scipy.interpolate (RegularGridInterpolator)
+#include "strata/lax_utils.h"  // lax.map, select_n, *_in_dim, collapse, lax.pad, sort_key_val, reduce_and/or/xor, ...
 #include "strata/jit.h"
 #include "strata/linalg.h"  // linear algebra (issue 14)
+#include "strata/linalg_tridiagonal.h"  // tridiagonal_solve, eigh_tridiagonal
 #include "strata/ops.h"
 #include "strata/ode.h"  // jax.experimental.ode (odeint)
 #include "strata/optimize.h"  // jax.scipy.optimize (st::optimize)
 #include "strata/pytree.h"
+#include "strata/ragged_dot.h"  // jax.lax.ragged_dot (grouped matmul)
 #include "strata/random.h"
+#include "strata/reduce.h"  // jax.lax.reduce with a user combiner
 #include "strata/associative_scan.h"  // jax.lax.associative_scan
 #include "strata/searching.h"  // searchsorted, interp, histogram
 #include "strata/statistics.h"  // quantiles, nan-reductions, isclose
@@ -44,5 +48,6 @@
 #include "strata/sorting.h"
 #include "strata/transforms.h"
 #include "strata/array_utils.h"  // result_type, can_cast, put, fromfunction, ...
+#include "strata/aliases.h"  // jnp spellings: arccos, absolute, amax, concat, bitwise_and, right_shift, ...
 #include "strata/vectorize.h"  // jnp.vectorize
 #include "strata/vmap.h"
