@@ -89,6 +89,26 @@ TEST(Schur, RealFormHasTwoByTwoBlocksAndBatchesJit) {
   int blocks = 0;
   for (int64_t i = 1; i < 5; ++i) blocks += s.t[i][i - 1].item<double>() != 0.0;
   EXPECT_EQ(blocks, 2);
+  // LAPACK's standard form (dlanv2): each 2×2 block has equal diagonal entries and b·c < 0, and
+  // its eigenvalues a ± sqrt(b·c) are JAX's (LAPACK's) blocks' — the T of JAX's gees up to the
+  // order of the blocks and the signs of the off-diagonal entries.
+  std::vector<double> t = values(s.t);
+  std::vector<double> diag_pairs;
+  for (int64_t k = 0; k + 1 < 5; ++k) {
+    double a = t[static_cast<size_t>(k * 6)], b = t[static_cast<size_t>(k * 5 + k + 1)];
+    double c = t[static_cast<size_t>((k + 1) * 5 + k)], d = t[static_cast<size_t>((k + 1) * 6)];
+    if (c == 0.0) continue;
+    EXPECT_NEAR(a, d, 1e-14) << "block at " << k;
+    EXPECT_LT(b * c, 0.0) << "block at " << k;
+    const double im = std::sqrt(-b * c);
+    bool found = false;
+    for (size_t j : {size_t{1}, size_t{3}}) {  // JAX's blocks start at rows 1 and 3
+      const double ja = kT[j * 6], jim = std::sqrt(-kT[j * 5 + j + 1] * kT[(j + 1) * 5 + j]);
+      found = found || (std::fabs(ja - a) < 1e-12 && std::fabs(jim - im) < 1e-12);
+    }
+    EXPECT_TRUE(found) << "block " << a << " ± " << im << "i is not one of JAX's";
+    ++k;
+  }
   // rsf2csf of strata's own real form is a complex Schur form of A.
   expect_schur(A, la::rsf2csf(s.t, s.z), true, 1e-13);
   // Batched, through jit and vmap: the same bits as one at a time.
