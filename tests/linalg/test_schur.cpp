@@ -92,11 +92,10 @@ TEST(Schur, RealFormHasTwoByTwoBlocksAndBatchesJit) {
   // LAPACK's standard form (dlanv2): each 2×2 block has equal diagonal entries and b·c < 0, and
   // its eigenvalues a ± sqrt(b·c) are JAX's (LAPACK's) blocks' — the T of JAX's gees up to the
   // order of the blocks and the signs of the off-diagonal entries.
-  std::vector<double> t = values(s.t);
-  std::vector<double> diag_pairs;
+  std::vector<double> tv = values(s.t);
   for (int64_t k = 0; k + 1 < 5; ++k) {
-    double a = t[static_cast<size_t>(k * 6)], b = t[static_cast<size_t>(k * 5 + k + 1)];
-    double c = t[static_cast<size_t>((k + 1) * 5 + k)], d = t[static_cast<size_t>((k + 1) * 6)];
+    double a = tv[static_cast<size_t>(k * 6)], b = tv[static_cast<size_t>(k * 5 + k + 1)];
+    double c = tv[static_cast<size_t>((k + 1) * 5 + k)], d = tv[static_cast<size_t>((k + 1) * 6)];
     if (c == 0.0) continue;
     EXPECT_NEAR(a, d, 1e-14) << "block at " << k;
     EXPECT_LT(b * c, 0.0) << "block at " << k;

@@ -90,9 +90,9 @@ Array eigvals(const Array& a, SourceLocation loc = SourceLocation::current());
 
 // jax.scipy.linalg.schur: a = z t zᴴ with z unitary; output "real" (for real a: t
 // quasi-upper-triangular, a 2×2 diagonal block per complex conjugate eigenvalue pair) or
-// "complex" (t upper triangular; a real a is made complex first). The form is not unique: the
-// eigenvalues' order on the diagonal and the 2×2 blocks (not brought to LAPACK's standard form)
-// may differ from scipy's. The `schur` primitive; CPU only and not differentiable, as in JAX.
+// "complex" (t upper triangular; a real a is made complex first). Each 2×2 block is in LAPACK's
+// standard form (equal diagonal entries, b·c < 0: dlanv2), but the form is not unique: the
+// eigenvalues' order on the diagonal and signs may differ from scipy's. The `schur` primitive; CPU only and not differentiable, as in JAX.
 struct SchurResult {
   Array t, z;
 };
