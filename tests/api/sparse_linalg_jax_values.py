@@ -27,3 +27,6 @@ show('sla::cg(S, B, {.maxiter = 2}, [&](const Array& r) { return r / D; }).x', s
 show('sla::bicgstab(G, B, {.maxiter = 2}).x', sla.bicgstab(G, B, maxiter=2)[0])
 show('sla::gmres(G, B, {.maxiter = 1, .restart = 3}).x', sla.gmres(G, B, maxiter=1, restart=3)[0])
 show('sla::gmres(G, B, {.maxiter = 2, .restart = 2}, [&](const Array& r) { return r / D; }).x', sla.gmres(G, B, maxiter=2, restart=2, M=lambda r: r / D)[0])
+show('sla::gmres(G, B, {.maxiter = 1, .restart = 3, .solve_method = "incremental"}).x', sla.gmres(G, B, maxiter=1, restart=3, solve_method="incremental")[0])
+show('sla::gmres(G, B, {.maxiter = 2, .restart = 2, .solve_method = "incremental"}, [&](const Array& r) { return r / D; }).x', sla.gmres(G, B, maxiter=2, restart=2, M=lambda r: r / D, solve_method="incremental")[0])
+show('sla::gmres(G, B, {.tol = 1e-3, .restart = 6, .solve_method = "incremental"}).x', sla.gmres(G, B, tol=1e-3, restart=6, solve_method="incremental")[0])

@@ -36,6 +36,9 @@ TEST(SparseLinalg, IteratesAsJax) {
     {"sla::bicgstab(G, B, {.maxiter = 2}).x", sla::bicgstab(G, B, {.maxiter = 2}).x, {-0.023954503469504607, 0.2284914824091074, 0.3456664772245409, 0.23671878641560476, -0.005637362140182053, -0.17280669474176405}, {6}},
     {"sla::gmres(G, B, {.maxiter = 1, .restart = 3}).x", sla::gmres(G, B, {.maxiter = 1, .restart = 3}).x, {-0.012500852564782727, 0.23270416806934013, 0.3483110206124525, 0.2400968785617075, -0.0005371779269289386, -0.18623521641546292}, {6}},
     {"sla::gmres(G, B, {.maxiter = 2, .restart = 2}, [&](const Array& r) { return r / D; }).x", sla::gmres(G, B, {.maxiter = 2, .restart = 2}, [&](const Array& r) { return r / D; }).x, {-0.013237387416795816, 0.22500447921957376, 0.343634582967567, 0.22326964162088195, -0.0031688375147673194, -0.1676859848778372}, {6}},
+    {"sla::gmres(G, B, {.maxiter = 1, .restart = 3, .solve_method = \"incremental\"}).x", sla::gmres(G, B, {.maxiter = 1, .restart = 3, .solve_method = "incremental"}).x, {-0.012500852564782743, 0.2327041680693402, 0.34831102061245256, 0.24009687856170756, -0.0005371779269289774, -0.18623521641546298}, {6}},
+    {"sla::gmres(G, B, {.maxiter = 2, .restart = 2, .solve_method = \"incremental\"}, [&](const Array& r) { return r / D; }).x", sla::gmres(G, B, {.maxiter = 2, .restart = 2, .solve_method = "incremental"}, [&](const Array& r) { return r / D; }).x, {-0.01323738741679581, 0.22500447921957373, 0.34363458296756694, 0.22326964162088192, -0.0031688375147673254, -0.16768598487783717}, {6}},
+    {"sla::gmres(G, B, {.tol = 1e-3, .restart = 6, .solve_method = \"incremental\"}).x", sla::gmres(G, B, {.tol = 1e-3, .restart = 6, .solve_method = "incremental"}).x, {-0.011331318160326854, 0.23445211776546016, 0.34909618237555023, 0.2376789057211038, -0.0004639466973339587, -0.18494998410408842}, {6}},
   }, [](const JaxCase&, double want) { return 1e-12 * std::fabs(want) + 1e-13; });
 }
 
@@ -100,6 +103,11 @@ TEST(SparseLinalg, JitVmapDerivatives) {
   check(by_closure(cg_fn, S), S);
   check(by_closure(bicgstab_fn, G), G);
   check(by_closure(gmres_fn, G), G);
+  auto gmres_inc_fn = [&](const auto& op, const Array& b) {
+    return sla::gmres(op, b, {.tol = 1e-12, .restart = 4, .solve_method = "incremental"});
+  };
+  check(by_closure(gmres_inc_fn, G), G);
+  check(st::jit([&](const Array& m) { return by_closure(gmres_inc_fn, m); })(G), G);
   check(st::jit([&](const Array& m) { return by_closure(gmres_fn, m); })(G), G);
 }
 
@@ -108,7 +116,7 @@ TEST(SparseLinalg, Errors) {
   st::testing::expect_error([&] { sla::cg(P[0], B); }, "cg: expects a square matrix operator, but got shape [6]");
   st::testing::expect_error([&] { sla::gmres(G, st::ones({5}, st::f64)); }, "gmres: expects b [6, ...] for the operator [6,6], but got [5]");
   st::testing::expect_error([&] { sla::bicgstab(G, B, {.x0 = st::ones({3}, st::f64)}); }, "bicgstab: expects x0 of b's shape [6], but got [3]");
-  st::testing::expect_error([&] { sla::gmres(G, B, {.solve_method = "incremental"}); }, "gmres: solve_method \"incremental\" is not implemented");
+  st::testing::expect_error([&] { sla::gmres(G, B, {.solve_method = "qr"}); }, "gmres: solve_method must be \"incremental\" or \"batched\", but got \"qr\"");
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ struct SolverOptions {
   std::optional<int64_t> maxiter;  // default 10 · b.size (scipy's)
   std::optional<Array> x0;         // default zeros
   int64_t restart = 20;            // gmres: the Krylov space's size before a restart
-  std::string solve_method = "batched";  // gmres: "batched" (one least-squares solve per restart)
+  std::string solve_method = "batched";  // gmres: "batched" or "incremental"
 };
 
 // The default preconditioner: none.
@@ -221,15 +221,78 @@ std::tuple<Array, Array, Array> gmres_batched(const Op& a, const Array& b, const
   return {xn, unit, rn};
 }
 
+// v[i], v[i+1] ← (c̄ v[i] − s̄ v[i+1], s v[i] + c v[i+1]) (JAX's _rotate_vectors; i traced).
+inline Array rotate_pair(const Array& v, const Array& i, const Array& cs, const Array& sn) {
+  Array x1 = v[i], y1 = v[i + 1];
+  return v.at(i).set(conj(cs) * x1 - conj(sn) * y1).at(i + 1).set(sn * x1 + cs * y1);
+}
+
+// The Givens rotation (cs, sn) that zeroes b against a (JAX's _givens_rotation).
+inline std::pair<Array, Array> givens_rotation(const Array& a, const Array& b) {
+  Array b_zero = abs(b) == zeros_like(abs(b)), a_lt_b = abs(a) < abs(b);
+  Array t = -where(a_lt_b, a, b) / where(a_lt_b, b, a);
+  Array r = like(rsqrt(1.0 + square(abs(t))), t.dtype());
+  Array one = ones_like(t), zero = zeros_like(t);
+  return {where(b_zero, one, where(a_lt_b, r * t, r)), where(b_zero, zero, where(a_lt_b, r, r * t))};
+}
+
+// One restart cycle, JAX's "incremental" method: the QR factorisation of the Hessenberg matrix
+// is updated by Givens rotations as each Arnoldi step arrives, so the residual's norm is known
+// at every step and the cycle stops once it is at most ptol; then one triangular solve.
 template <class Op, class M>
-Array gmres_solve(const Op& a, const Array& b, const Array& x0, const Array& atol, int64_t restart, int64_t maxiter,
-                  const M& m) {
+std::tuple<Array, Array, Array> gmres_incremental(const Op& a, const Array& b, const Array& x, const Array& unit_residual,
+                                                  const Array& residual_norm, const Array& ptol, int64_t restart,
+                                                  const M& m) {
+  const DType t = b.dtype();
+  const int last = b.ndim();
+  std::vector<std::pair<int64_t, int64_t>> widths(static_cast<size_t>(b.ndim()), {0, 0});
+  widths.push_back({0, restart});
+  Array v = pad(expand_dims(unit_residual, last), widths);
+  Array r = eye(restart, restart + 1, 0, t);  // rows: R's, as they are finished
+  Array givens = zeros({restart, 2}, t);
+  Array beta = zeros({restart + 1}, t).at(0).set(like(residual_norm, t));
+  using C = std::tuple<Array, Array, Array, Array, Array, Array>;  // k, err, V, R, beta, givens
+  C out = while_loop(
+      [&](const C& c) { return logical_and(std::get<0>(c) < i32(restart), std::get<1>(c) > ptol); },
+      [&](const C& c) {
+        const auto& [k, err, vb, rr, bv, gv] = c;
+        auto [vn, hn, brk] = arnoldi(k, a, m, vb, rr);
+        (void)brk;
+        // Row k of H through the earlier rotations, then a new one that zeroes its entry k + 1.
+        using G = std::pair<Array, Array>;
+        G applied = while_loop([&](const G& g) { return g.first < k; },
+                               [&](const G& g) {
+                                 Array row = gv[g.first];
+                                 return G{g.first + 1, rotate_pair(g.second, g.first, row[0], row[1])};
+                               },
+                               G{i32(0), hn[k]});
+        auto [cs, sn] = givens_rotation(applied.second[k], applied.second[k + 1]);
+        Array gn = gv.at(k).set(stack({cs, sn}));
+        Array row = rotate_pair(applied.second, k, cs, sn);
+        Array bn = rotate_pair(bv, k, cs, sn);
+        return C{k + 1, abs(bn[k + 1]), vn, rr.at(k).set(row), bn, gn};
+      },
+      C{i32(0), residual_norm, v, r, beta, givens});
+  const Array& vb = std::get<2>(out);
+  const Array& rr = std::get<3>(out);
+  Array y = strata::linalg::solve_triangular(transpose(index(rr, {Slice(), Slice(0, restart)})),
+                                             index(std::get<4>(out), {Slice(0, restart)}));
+  Array xn = x + tensordot(first_columns(vb, restart), y, std::vector<int>{last}, std::vector<int>{0});
+  auto [unit, rn] = safe_normalize(apply(m, b - apply(a, xn)));
+  return {xn, unit, rn};
+}
+
+template <class Op, class M>
+Array gmres_solve(const Op& a, const Array& b, const Array& x0, const Array& atol, const Array& ptol, int64_t restart,
+                  int64_t maxiter, bool incremental, const M& m) {
   auto [unit0, norm0] = safe_normalize(apply(m, b - apply(a, x0)));
   using C = std::tuple<Array, Array, Array, Array>;  // x, k, unit residual, residual norm
   C out = while_loop(
       [&](const C& c) { return logical_and(std::get<1>(c) < i32(maxiter), std::get<3>(c) > atol); },
       [&](const C& c) {
-        auto [xn, unit, rn] = gmres_batched(a, b, std::get<0>(c), std::get<2>(c), std::get<3>(c), restart, m);
+        auto [xn, unit, rn] =
+            incremental ? gmres_incremental(a, b, std::get<0>(c), std::get<2>(c), std::get<3>(c), ptol, restart, m)
+                        : gmres_batched(a, b, std::get<0>(c), std::get<2>(c), std::get<3>(c), restart, m);
         return C{xn, std::get<1>(c) + 1, unit, rn};
       },
       C{x0, i32(0), unit0, norm0});
@@ -296,19 +359,24 @@ SolveResult bicgstab(const Op& a, const Array& b, const SolverOptions& o = {}, c
 
 // GMRES: any nonsingular A, restarted every o.restart Arnoldi steps (at most b.size), at most
 // o.maxiter restarts; M a left preconditioner (the residual is M(b − A x)). solve_method
-// "batched" (JAX's default; "incremental", its Givens-rotation variant, is not implemented).
+// "batched" (JAX's default: one least-squares solve per restart) or "incremental" (the QR of the
+// Hessenberg matrix updated by Givens rotations at each step, stopping a restart early).
 template <class Op, class Pre = Identity>
 SolveResult gmres(const Op& a, const Array& b, const SolverOptions& o = {}, const Pre& m = {}) {
   detail::check_operator("gmres", a, b);
-  if (o.solve_method != "batched")
-    throw ValueError("gmres: solve_method \"" + o.solve_method + "\" is not implemented (\"batched\" is)");
+  if (o.solve_method != "batched" && o.solve_method != "incremental")
+    throw ValueError("gmres: solve_method must be \"incremental\" or \"batched\", but got \"" + o.solve_method + "\"");
+  const bool incremental = o.solve_method == "incremental";
   if (o.restart < 1) throw ValueError("gmres: expects restart >= 1, but got " + std::to_string(o.restart));
   Array x0 = detail::initial_guess("gmres", b, o);
   const int64_t maxiter = detail::max_iterations(b, o);
   const int64_t restart = std::min<int64_t>(o.restart, b.size());
-  auto run = [x0, maxiter, restart, o, m](const auto& op, const Array& rhs) {
-    Array atol = maximum(Array(o.tol) * detail::norm(rhs), Array(o.atol));
-    return detail::gmres_solve(op, rhs, x0, atol, restart, maxiter, m);
+  auto run = [x0, maxiter, restart, incremental, o, m](const auto& op, const Array& rhs) {
+    Array b_norm = detail::norm(rhs);
+    Array atol = maximum(Array(o.tol) * b_norm, Array(o.atol));
+    // The incremental cycle's stopping norm (JAX's ptol): ‖M b‖ · min(1, atol / ‖b‖).
+    Array ptol = detail::norm(detail::apply(m, rhs)) * minimum(Array(1.0), atol / b_norm);
+    return detail::gmres_solve(op, rhs, x0, atol, ptol, restart, maxiter, incremental, m);
   };
   Array x = detail::implicit_solve(a, b, false, run);
   Array failed = isnan(detail::norm(x));
