@@ -220,6 +220,15 @@ TEST(CustomCalls, CaptureTracersOfJitAndVmap) {
   Array ws = st::stack({w, w * 2.0});
   Array batched = st::vmap([&](const Array& ww) { return scaled(ww, x); })(ws);
   expect_relative(batched[1], values(scaled(w * 2.0, x)), 1e-13, 1e-14);
+  // vmap over x with the captured w unbatched (it stays unbatched inside the call), and grad of
+  // that vmapped function: the rules run on the batched programs with w as it is.
+  Array xs2 = st::stack({x, x * 0.5, x + 1.0});
+  Array bx = st::vmap([&](const Array& v) { return scaled(w, v); })(xs2);
+  for (int i = 0; i < 3; ++i) expect_relative(bx[i], values(scaled(w, xs2[i])), 1e-14, 1e-15);
+  Array gbx = st::grad([&](const Array& v) { return st::sum(st::vmap([&](const Array& u) { return scaled(w, u); })(v)); })(xs2);
+  expect_relative(gbx, values((st::cos(xs2) + st::exp(xs2)) * w), 1e-13, 1e-14);
+  st::Jaxpr vj = st::make_jaxpr([&](const Array& v) { return st::vmap([&](const Array& u) { return scaled(w, u); })(v); })(xs2);
+  EXPECT_NE(vj.to_string().find("fun={ lambda ; a:f64[4]"), std::string::npos) << vj;  // w not repeated
   // Differentiating with respect to the explicit argument while the capture is a jit tracer.
   auto gx = [&](const Array& ww, const Array& xx) { return st::grad([&](const Array& v) { return st::sum(scaled(ww, v)); })(xx); };
   Array want = (st::cos(x) + st::exp(x)) * w;

@@ -23,11 +23,15 @@ std::vector<AbstractValue> rule(const char* name, std::span<const AbstractValue>
   return out;
 }
 
-std::shared_ptr<const JaxprImpl> batched(const JaxprImpl& j, int64_t n) {
+std::shared_ptr<const JaxprImpl> batched(const JaxprImpl& j, int64_t n, const std::vector<bool>& mapped) {
   std::vector<AbstractValue> avals = control_flow::in_avals(j);
-  for (AbstractValue& av : avals) av.shape.insert(av.shape.begin(), n);
+  std::vector<int> dims(avals.size(), 0);
+  for (size_t i = 0; i < avals.size(); ++i) {
+    if (!mapped.empty() && !mapped[i]) dims[i] = not_mapped;
+    else avals[i].shape.insert(avals[i].shape.begin(), n);
+  }
   return control_flow::trace_closed(avals, [&](std::span<const Array> in) {
-    batching::Result r = batching::batch_jaxpr(j, in, std::vector<int>(in.size(), 0));
+    batching::Result r = batching::batch_jaxpr(j, in, dims);
     std::vector<Array> outs;
     for (size_t i = 0; i < r.outputs.size(); ++i)
       outs.push_back(r.dims[i] == not_mapped ? batching::broadcast_batch(r.outputs[i], n)
@@ -41,6 +45,26 @@ std::pair<std::vector<Array>, int64_t> batch_front(std::span<const Array> args, 
   std::vector<Array> xs;
   for (size_t i = 0; i < args.size(); ++i) xs.push_back(batching::front_or_repeat(args, dims, i, n));
   return {xs, n};
+}
+
+FrontBatch batch_front(std::span<const Array> args, std::span<const int> dims, size_t num_consts) {
+  FrontBatch r;
+  r.size = batching::batch_size(args, dims);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i < num_consts) {
+      r.consts_mapped.push_back(dims[i] != not_mapped);
+      r.operands.push_back(dims[i] == not_mapped ? args[i] : batching::move_dim(args[i], dims[i], 0));
+    } else {
+      r.operands.push_back(batching::front_or_repeat(args, dims, i, r.size));
+    }
+  }
+  return r;
+}
+
+std::vector<bool> FrontBatch::mapped(const JaxprImpl& program) const {
+  std::vector<bool> m = consts_mapped;
+  m.resize(program.invars.size(), true);
+  return m;
 }
 
 int64_t num_consts(const Params& p) { return p.has("num_consts") ? p.get<int64_t>("num_consts") : 0; }

@@ -52,14 +52,16 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   });
 }
 
-// vmap: fun and the rule batched along dimension 0 (as custom_vjp_call's), so the user's rule
-// still applies to the vmapped function.
+// vmap: fun and the rule batched along dimension 0 (as custom_vjp_call's; captured values stay
+// unbatched when they are), so the user's rule still applies to the vmapped function.
 batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
-  auto [xs, n] = custom_calls::batch_front(args, dims);
+  custom_calls::FrontBatch fb = custom_calls::batch_front(args, dims, static_cast<size_t>(custom_calls::num_consts(p)));
   Params q = p;
-  q.set("fun", custom_calls::batched(*p.get<JaxprPtr>("fun"), n));
-  q.set("jvp", custom_calls::batched(*p.get<JaxprPtr>("jvp"), n));
-  std::vector<Array> out = lax::bind(prim::kCustomJvpCall, xs, q);
+  for (const char* key : {"fun", "jvp"}) {
+    const JaxprImpl& j = *p.get<JaxprPtr>(key);
+    q.set(key, custom_calls::batched(j, fb.size, fb.mapped(j)));
+  }
+  std::vector<Array> out = lax::bind(prim::kCustomJvpCall, fb.operands, q);
   return {out, std::vector<int>(out.size(), 0)};
 }
 

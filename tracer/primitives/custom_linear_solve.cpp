@@ -151,35 +151,19 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
 // vmap: the right-hand side (and so the solution) batched along dimension 0; a captured value
 // stays unbatched unless it is batched (a matrix shared by every right-hand side is not copied);
 // every program replaced by its batched version for those operands.
-JaxprPtr batched_program(const JaxprImpl& j, std::span<const Array> consts, std::span<const int> const_dims, int64_t n) {
-  std::vector<AbstractValue> avals = in_avals(j);
-  std::vector<int> dims(avals.size(), 0);
-  for (size_t i = 0; i < consts.size(); ++i) dims[i] = const_dims[i] == not_mapped ? not_mapped : 0;
-  for (size_t i = 0; i < avals.size(); ++i)
-    if (dims[i] == 0) avals[i].shape.insert(avals[i].shape.begin(), n);
-  return trace_closed(avals, [&](std::span<const Array> in) {
-    batching::Result r = batching::batch_jaxpr(j, in, dims);
-    std::vector<Array> outs;
-    for (size_t i = 0; i < r.outputs.size(); ++i)
-      outs.push_back(r.dims[i] == not_mapped ? batching::broadcast_batch(r.outputs[i], n)
-                                             : batching::move_dim(r.outputs[i], r.dims[i], 0));
-    return outs;
-  });
-}
-
 batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
   Parts s = parts(p, args.size());
-  const int64_t n = batching::batch_size(args, dims);
-  std::vector<Array> xs;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (i >= s.offset[4]) xs.push_back(batching::front_or_repeat(args, dims, i, n));
-    else xs.push_back(dims[i] == not_mapped ? args[i] : batching::move_dim(args[i], dims[i], 0));
-  }
+  custom_calls::FrontBatch fb = custom_calls::batch_front(args, dims, s.offset[4]);
+  const int64_t n = fb.size;
+  const std::vector<Array>& xs = fb.operands;
   Params q = p;
   for (int k = 0; k < 4; ++k)
-    if (s.program[k])
-      q.set(kPrograms[k], batched_program(*s.program[k], s.consts(args, k),
-                                          dims.subspan(s.offset[k], s.offset[k + 1] - s.offset[k]), n));
+    if (s.program[k]) {
+      std::vector<bool> mapped(fb.consts_mapped.begin() + static_cast<std::ptrdiff_t>(s.offset[k]),
+                               fb.consts_mapped.begin() + static_cast<std::ptrdiff_t>(s.offset[k + 1]));
+      mapped.resize(mapped.size() + s.num_b, true);
+      q.set(kPrograms[k], custom_calls::batched(*s.program[k], n, mapped));
+    }
   std::vector<Array> out = lax::bind(prim::kCustomLinearSolve, xs, q);
   return {out, std::vector<int>(out.size(), 0)};
 }

@@ -46,15 +46,18 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   return r;
 }
 
-// vmap: every operand batched along dimension 0 (an unbatched one repeated), and fun, fwd and
-// bwd replaced by their batched programs with every output batched too, so bwd's inputs (fwd's
+// vmap: every operand but the captured values batched along dimension 0 (an unbatched one
+// repeated), and fun, fwd and bwd replaced by their batched programs with every output batched too, so bwd's inputs (fwd's
 // residuals and the cotangents) are all batched along 0 as well; the user's rule still applies
 // under grad of the vmapped function.
 batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
-  auto [xs, n] = custom_calls::batch_front(args, dims);
+  custom_calls::FrontBatch fb = custom_calls::batch_front(args, dims, static_cast<size_t>(custom_calls::num_consts(p)));
   Params q = p;
-  for (const char* key : {"fun", "fwd", "bwd"}) q.set(key, custom_calls::batched(*p.get<JaxprPtr>(key), n));
-  std::vector<Array> out = lax::bind(prim::kCustomVjpCall, xs, q);
+  for (const char* key : {"fun", "fwd", "bwd"}) {
+    const JaxprImpl& j = *p.get<JaxprPtr>(key);
+    q.set(key, custom_calls::batched(j, fb.size, fb.mapped(j)));
+  }
+  std::vector<Array> out = lax::bind(prim::kCustomVjpCall, fb.operands, q);
   return {out, std::vector<int>(out.size(), 0)};
 }
 
