@@ -335,6 +335,24 @@ Array key(uint64_t seed) {
   return array_from_data(v, 2, DType::i32, {2}, DType::i32);
 }
 
+namespace {
+void check_key_data(const Array& k, DType want_a, DType want_b, const char* op) {
+  const AbstractValue& av = api::aval(k, op);
+  if ((av.dtype != want_a && av.dtype != want_b) || av.shape.empty() || av.shape.back() != 2)
+    throw ValueError(std::string(op) + ": expects keys (" + std::string(short_name(want_a)) + "[..., 2]), but got " + av.str());
+}
+}  // namespace
+
+Array key_data(const Array& keys, SourceLocation loc) {
+  check_key_data(keys, DType::i32, DType::i32, "random::key_data");
+  return bitcast_convert_type(keys, DType::u32, loc);
+}
+
+Array wrap_key_data(const Array& data, SourceLocation loc) {
+  check_key_data(data, DType::u32, DType::i32, "random::wrap_key_data");
+  return data.dtype() == DType::i32 ? data : bitcast_convert_type(data, DType::i32, loc);
+}
+
 Array split(const Array& key, int num, SourceLocation loc) {
   check_key(key, "random::split");
   if (num < 1) throw ValueError("random::split: expects num >= 1, but got " + std::to_string(num));

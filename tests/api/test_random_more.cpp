@@ -131,4 +131,16 @@ TEST(RandomMore, BinomialMultinomialAsJax) {
   EXPECT_THROW(rnd::multinomial(k, Array(3.0f), Array(0.5f)), st::ValueError);
 }
 
+TEST(RandomMore, KeyDataSpellings) {
+  // jax.random.key_data(jax.random.split(jax.random.PRNGKey(7))) (JAX 0.10.2).
+  Array data = rnd::key_data(rnd::split(rnd::PRNGKey(7)));
+  st::testing::expect_exact(data, {2, 2}, st::u32, {3625411723.0, 1954958720.0, 195045567.0, 4062205631.0});
+  Array back = rnd::wrap_key_data(data);
+  EXPECT_EQ(back.dtype(), st::i32);
+  EXPECT_EQ(values(back), values(rnd::split(rnd::key(7))));
+  EXPECT_EQ(values(rnd::wrap_key_data(rnd::key(3))), values(rnd::key(3)));
+  st::testing::expect_error([] { rnd::key_data(st::zeros({3}, st::i32)); }, "random::key_data: expects keys (i32[..., 2]), but got i32[3]");
+  st::testing::expect_error([] { rnd::wrap_key_data(st::zeros({2}, st::f32)); }, "random::wrap_key_data: expects keys (u32[..., 2]), but got f32[2]");
+}
+
 }  // namespace

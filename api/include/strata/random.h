@@ -39,6 +39,12 @@ bool threefry_partitionable();
 
 // A key from a seed, as jax.random.PRNGKey: [seed >> 32, seed & 0xFFFFFFFF].
 Array key(uint64_t seed);
+// jax.random.PRNGKey's spelling of key.
+inline Array PRNGKey(uint64_t seed) { return key(seed); }
+// A key's (or split's) bits as u32 [..., 2] (jax.random.key_data), and keys from such data
+// (jax.random.wrap_key_data; u32 or i32 [..., 2]). The same bits: wrap_key_data(key_data(k)) == k.
+Array key_data(const Array& keys, SourceLocation loc = SourceLocation::current());
+Array wrap_key_data(const Array& data, SourceLocation loc = SourceLocation::current());
 // `num` new independent keys, as an i32[num, 2] array (take rows with `slice` or `key_at`).
 Array split(const Array& key, int num = 2, SourceLocation loc = SourceLocation::current());
 // Row i of a split: an i32[2] key.
