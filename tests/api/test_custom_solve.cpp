@@ -228,7 +228,9 @@ TEST(CustomCalls, CaptureTracersOfJitAndVmap) {
   Array gbx = st::grad([&](const Array& v) { return st::sum(st::vmap([&](const Array& u) { return scaled(w, u); })(v)); })(xs2);
   expect_relative(gbx, values((st::cos(xs2) + st::exp(xs2)) * w), 1e-13, 1e-14);
   st::Jaxpr vj = st::make_jaxpr([&](const Array& v) { return st::vmap([&](const Array& u) { return scaled(w, u); })(v); })(xs2);
-  EXPECT_NE(vj.to_string().find("fun={ lambda ; a:f64[4]"), std::string::npos) << vj;  // w not repeated
+  // w is passed once (fun, fwd and bwd all capture it) and not repeated per example.
+  EXPECT_NE(vj.to_string().find("fun={ lambda ; a:f64[4] b:f64[3,4]."), std::string::npos) << vj;
+  EXPECT_EQ(vj.to_string().find("num_consts=3"), std::string::npos) << vj;
   // Differentiating with respect to the explicit argument while the capture is a jit tracer.
   auto gx = [&](const Array& ww, const Array& xx) { return st::grad([&](const Array& v) { return st::sum(scaled(ww, v)); })(xx); };
   Array want = (st::cos(x) + st::exp(x)) * w;

@@ -1,6 +1,8 @@
 // Helpers of the control-flow primitives (control_flow.h).
 #include "control_flow.h"
 
+#include <algorithm>
+
 #include "../array_impl.h"
 #include "../autodiff.h"
 #include "../batching.h"
@@ -69,24 +71,40 @@ JaxprPtr with_unused_inputs(const JaxprImpl& j, size_t at, std::span<const Abstr
   return r;
 }
 
-// Branches that captured different values all take all of them: branch k's own first, its
-// inputs for the others' unused.
+// Branches that captured different values all take all of them; a value several branches
+// captured (the same array) is passed once. Each branch's inputs for values it did not capture
+// are unused.
 std::pair<JaxprList, std::vector<Array>> join_branches(const std::vector<Traced>& ts) {
   std::vector<Array> consts;
-  std::vector<AbstractValue> avals;
-  for (const Traced& t : ts) {
-    consts.insert(consts.end(), t.consts.begin(), t.consts.end());
-    for (const Array& c : t.consts) avals.push_back(detail::aval_of(c));
+  std::vector<std::vector<size_t>> slot(ts.size());  // each branch's consts' places in `consts`
+  for (size_t b = 0; b < ts.size(); ++b) {
+    for (const Array& c : ts[b].consts) {
+      size_t at = consts.size();
+      for (size_t u = 0; u < consts.size(); ++u) {
+        bool taken = std::find(slot[b].begin(), slot[b].end(), u) != slot[b].end();
+        if (!taken && consts[u].impl() == c.impl()) {
+          at = u;
+          break;
+        }
+      }
+      if (at == consts.size()) consts.push_back(c);
+      slot[b].push_back(at);
+    }
   }
   JaxprList out;
-  size_t before = 0;
-  for (const Traced& t : ts) {
-    size_t n = t.consts.size();
-    std::span<const AbstractValue> a(avals);
-    JaxprPtr j = with_unused_inputs(*t.jaxpr, 0, a.subspan(0, before));
-    j = with_unused_inputs(*j, before + n, a.subspan(before + n));
+  for (size_t b = 0; b < ts.size(); ++b) {
+    const JaxprImpl& src = *ts[b].jaxpr;
+    auto j = std::make_shared<JaxprImpl>(src);
+    std::vector<int> invars(consts.size(), -1);
+    for (size_t k = 0; k < slot[b].size(); ++k) invars[slot[b][k]] = src.invars[k];
+    for (size_t u = 0; u < consts.size(); ++u)
+      if (invars[u] < 0) {
+        invars[u] = static_cast<int>(j->vars.size());
+        j->vars.push_back(detail::aval_of(consts[u]));
+      }
+    invars.insert(invars.end(), src.invars.begin() + static_cast<std::ptrdiff_t>(slot[b].size()), src.invars.end());
+    j->invars = std::move(invars);
     out.push_back(j);
-    before += n;
   }
   return {out, consts};
 }

@@ -35,8 +35,9 @@ JaxprPtr trace_closed(std::span<const AbstractValue> avals, const TraceFn& f);
 // `j` with unused inputs of `extra` types inserted before invar `at`.
 JaxprPtr with_unused_inputs(const JaxprImpl& j, size_t at, std::span<const AbstractValue> extra);
 
-// Branches that captured different values all take all of them (cond's operands): the joined
-// branches and the values, branch 0's first.
+// Branches that captured different values all take all of them (cond's operands; a custom
+// call's programs): the joined branches and the values, branch 0's first, a value captured by
+// several branches (the same array) once.
 std::pair<JaxprList, std::vector<Array>> join_branches(const std::vector<Traced>& ts);
 
 bool same_type(const AbstractValue& a, const AbstractValue& b);  // shape and dtype
