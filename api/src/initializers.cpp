@@ -49,12 +49,38 @@ std::pair<double, double> fans(const Shape& shape, const Initializer::Config& c)
 
 Array scalar(double v, DType t) { return astype(Array(v), t); }
 
+DType real_part(DType t) { return t == DType::c64 ? DType::f32 : DType::f64; }
+
+// JAX's _complex_uniform: uniform on the unit-variance disk, r = sqrt(2u), θ = 2πu'.
+Array complex_uniform(const Array& key, const Shape& shape, DType t) {
+  Array keys = random::split(key, 2);
+  const DType rt = real_part(t);
+  Array r = astype(sqrt(2.0 * random::uniform(random::key_at(keys, 0), shape, rt)), t);
+  Array theta = scalar(2 * M_PI, t) * astype(random::uniform(random::key_at(keys, 1), shape, rt), t);
+  return r * exp(complex(zeros_like(real(theta)), real(theta)));
+}
+
+// JAX's _complex_truncated_normal: a unit-variance complex normal whose modulus is cut at `upper`
+// (inverse-CDF sampling of the modulus, a uniform phase).
+Array complex_truncated_normal(const Array& key, double upper, const Shape& shape, DType t) {
+  Array keys = random::split(key, 2);
+  const DType rt = real_part(t);
+  Array u = (scalar(1.0, t) - exp(scalar(-(upper * upper), t))) * astype(random::uniform(random::key_at(keys, 0), shape, rt), t);
+  Array r = sqrt(-log(scalar(1.0, t) - u));
+  Array theta = scalar(2 * M_PI, t) * astype(random::uniform(random::key_at(keys, 1), shape, rt), t);
+  return r * exp(complex(zeros_like(real(theta)), real(theta)));
+}
+
 }  // namespace
 
 Array Initializer::operator()(const Array& key, const Shape& shape, std::optional<DType> dtype_arg) const {
   const DType t = dtype_arg ? *dtype_arg : c_.dtype.value_or(f32);
-  if (c_.kind != Kind::kConstant && !is_floating(t))
-    throw DTypeError("initializers: expects a real floating-point dtype, but got " + std::string(short_name(t)));
+  // Complex dtypes: normal and variance_scaling draw JAX's complex samples; the others refuse
+  // them, as JAX's random.uniform / truncated_normal / orthogonal do.
+  const bool complex_ok = c_.kind == Kind::kNormal || c_.kind == Kind::kVarianceScaling;
+  if (c_.kind != Kind::kConstant && !is_floating(t) && !(complex_ok && is_complex(t)))
+    throw DTypeError("initializers: expects a " + std::string(complex_ok ? "floating-point or complex" : "real floating-point") +
+                     " dtype, but got " + std::string(short_name(t)));
   switch (c_.kind) {
     case Kind::kConstant: return full(shape, c_.value, t);
     case Kind::kUniform: return random::uniform(key, shape, t) * scalar(c_.scale, t);
@@ -72,12 +98,17 @@ Array Initializer::operator()(const Array& key, const Shape& shape, std::optiona
       // The variance in the dtype first, as JAX (jnp.array(scale / denominator, dtype)).
       Array variance = scalar(c_.scale / denominator, t);
       if (c_.distribution == "truncated_normal") {
-        // .8796… is the stddev of a standard normal truncated to (-2, 2).
+        // .8796… is the stddev of a standard normal truncated to (-2, 2); .9531… that of a
+        // complex standard normal whose modulus is truncated to 2.
+        if (is_complex(t)) return complex_truncated_normal(key, 2.0, shape, t) * (sqrt(variance) / scalar(.95311164380491208, t));
         Array stddev = sqrt(variance) / scalar(.87962566103423978, t);
         return random::truncated_normal(key, Array(-2.0), Array(2.0), shape, t) * stddev;
       }
       if (c_.distribution == "normal") return random::normal(key, shape, t) * sqrt(variance);
-      if (c_.distribution == "uniform") return random::uniform(key, shape, t, -1.0, 1.0) * sqrt(scalar(3, t) * variance);
+      if (c_.distribution == "uniform") {
+        if (is_complex(t)) return complex_uniform(key, shape, t) * sqrt(variance);
+        return random::uniform(key, shape, t, -1.0, 1.0) * sqrt(scalar(3, t) * variance);
+      }
       throw ValueError("variance_scaling: invalid distribution '" + c_.distribution + "'");
     }
     case Kind::kOrthogonal: {

@@ -90,4 +90,32 @@ TEST(Initializers, Errors) {
   EXPECT_THROW(st::random::orthogonal(k, 3, {}, st::i32), st::DTypeError);
 }
 
+TEST(Initializers, ComplexDrawsAsJax) {
+  // JAX 0.10.2 (x64) for key 42: complex normal (two keys of a split, each part of variance 1/2),
+  // variance_scaling's complex uniform (the unit-variance disk) and truncated normal (modulus
+  // cut at 2), as (re, im) pairs.
+  Array k = st::random::key(42);
+  using st::testing::real_imag;
+  st::testing::expect_jax_cases({
+    {"st::initializers::normal(2.0)(k, {3}, st::c128)", real_imag(st::initializers::normal(2.0)(k, {3}, st::c128)), {-1.0186590585284263, 0.9190860972151917, -0.3685756280888743, 0.16755405431961243, 2.378096986656057, -2.2001194625970792}, {3, 2}},
+    {"st::initializers::variance_scaling(1.0, \"fan_in\", \"uniform\")(k, {2, 2}, st::c128)", real_imag(st::initializers::variance_scaling(1.0, "fan_in", "uniform")(k, {2, 2}, st::c128)), {-0.024028971942065852, -0.4848634207852085, -0.6027703618237628, -0.1840102615309868, 0.9082386439637451, 0.3588541411250997, -0.28487200686921244, 0.5855131933366035}, {2, 2, 2}},
+    {"st::initializers::variance_scaling(2.0, \"fan_avg\", \"truncated_normal\")(k, {2, 2}, st::c128)", real_imag(st::initializers::variance_scaling(2.0, "fan_avg", "truncated_normal")(k, {2, 2}, st::c128)), {-0.0266391049232256, -0.5375314254339585, -0.7054104463042298, -0.21534363487679745, 1.6187836749082796, 0.6395975652294883, -0.3367546114646954, 0.6921503804339948}, {2, 2, 2}},
+    {"st::initializers::glorot_normal()(k, {2, 2}, st::c64)", real_imag(st::initializers::glorot_normal()(k, {2, 2}, st::c64)), {-0.08897597342729568, -0.6298359036445618, 0.10601933300495148, -0.43715229630470276, 0.45403507351875305, 0.9921532869338989, -0.06325952708721161, 0.7954655885696411}, {2, 2, 2}},
+    {"st::random::normal(k, {3}, st::c64)", real_imag(st::random::normal(k, {3}, st::c64)), {0.05368746072053909, 0.4283398389816284, -0.34389618039131165, 0.5650094747543335, 0.9123944640159607, -0.6427084803581238}, {3, 2}},
+  }, [](const st::testing::JaxCase& c, double w) {
+    const bool c64 = std::string(c.expr).find("c64") != std::string::npos;
+    return (c64 ? 2e-6 : 1e-13) * std::max(1.0, std::fabs(w));
+  });
+  // Large draws: E|w|² near the target variance (1/fan_in here), the mean 0. JAX's constant
+  // .9531… is sqrt(1 − 5e⁻⁴), the truncated second moment before its normalisation by 1 − e⁻⁴,
+  // so its complex truncated normal has E|w|² = 1.0187 · variance; strata draws JAX's values.
+  Array w = st::initializers::variance_scaling(1.0, "fan_in", "truncated_normal")(k, {400, 250}, st::c128);
+  const double m2 = (1 - 5 * std::exp(-4.0)) / (1 - std::exp(-4.0)) / (1 - 5 * std::exp(-4.0));
+  EXPECT_NEAR(st::mean(st::real(w * st::conj(w))).item<double>(), m2 / 400, 0.01 / 400);
+  EXPECT_NEAR(st::abs(st::mean(w)).item<double>(), 0.0, 1e-4);
+  // The initializers JAX refuses complex for refuse it too.
+  st::testing::expect_error([&] { st::initializers::uniform()(k, {2}, st::c64); }, "initializers: expects a real floating-point dtype, but got c64");
+  st::testing::expect_error([&] { st::initializers::orthogonal()(k, {2, 2}, st::c64); }, "initializers: expects a real floating-point dtype, but got c64");
+}
+
 }  // namespace

@@ -10,7 +10,9 @@
 // geometric mean, from the weight shape — in_axes (default: the second to last) and out_axes
 // (the last) give the fans, batch_axes are left out, every other axis is receptive field. It
 // draws from a normal truncated to ±2 (rescaled to that variance), a normal, or a uniform.
-// Complex dtypes are not supported (JAX's complex variants are not implemented here).
+// Complex dtypes (normal and the variance_scaling family, as JAX): a complex normal, JAX's
+// uniform on the unit-variance disk, a complex normal whose modulus is truncated at 2; the
+// other initializers refuse them, as JAX's.
 #pragma once
 
 #include <optional>

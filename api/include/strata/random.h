@@ -62,7 +62,8 @@ Array uniform(const Array& key, const Shape& shape, DType dtype = f32, double mi
               SourceLocation loc = SourceLocation::current());
 Array uniform(const Array& key, const Shape& shape, DType dtype, const Array& minval, const Array& maxval,
               SourceLocation loc = SourceLocation::current());
-// Standard normal floats: sqrt(2) erf_inv(u), u uniform in (-1, 1) (jax.random.normal).
+// Standard normal floats: sqrt(2) erf_inv(u), u uniform in (-1, 1) (jax.random.normal); of a
+// complex dtype, (re + i·im) / sqrt(2) with re and im drawn from the two keys of a split (JAX's).
 Array normal(const Array& key, const Shape& shape, DType dtype = f32, SourceLocation loc = SourceLocation::current());
 
 // Integers uniform in [minval, maxval) (jax.random.randint, including its slight modulo bias
