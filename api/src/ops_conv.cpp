@@ -104,6 +104,12 @@ Array conv_general_dilated(const Array& lhs, const Array& rhs, const std::vector
       c.padding_high.push_back(hi);
     }
   } else {
+    // As JAX: "SAME"-style padding is defined for the undilated input only.
+    for (int64_t d : c.lhs_dilation)
+      if (d != 1)
+        throw ValueError("conv_general_dilated: string padding (\"" + padding.mode + "\") is not implemented for a "
+                         "transposed convolution (lhs_dilation " + shape_rules::list_string(c.lhs_dilation) +
+                         "); give the (low, high) padding pairs, or use conv_transpose");
     for (size_t i = 0; i < nsp; ++i) {
       int64_t in = l.shape[static_cast<size_t>(c.lhs_spec.at(i + 2))];
       int64_t k = r.shape[static_cast<size_t>(c.rhs_spec.at(i + 2))];

@@ -197,6 +197,9 @@ TEST(Conv, Errors) {
                   "expects padding \"SAME\"");
   expect_contains(error_message<st::ValueError>([&] { st::conv_general_dilated(x, st::ones({8, 4, 3, 3}, st::f32), {0, 1}, "VALID"); }),
                   "positive window strides");
+  // JAX refuses string padding with lhs dilation (a transposed convolution).
+  expect_contains(error_message<st::ValueError>([&] { st::conv_general_dilated(x, st::ones({8, 4, 3, 3}, st::f32), {1, 1}, "SAME", {2, 2}); }),
+                  "conv_general_dilated: string padding (\"SAME\") is not implemented for a transposed convolution (lhs_dilation [2, 2])");
   expect_contains(error_message<st::ValueError>([&] { st::ConvDimensionNumbers("NHWC", "HWIO", "NHW"); }), "one length");
   expect_contains(error_message<st::ValueError>([&] { st::ConvDimensionNumbers("NHWC", "HWIO", "NHCC"); }), "exactly once");
   expect_contains(error_message<st::DTypeError>([&] {

@@ -69,7 +69,11 @@ st::Array conv(const st::Array& x_in, const st::Array& y, int arg) {
   if (k == 0) return x;
   st::Array kernel = st::astype(st::reshape(y, {y.size()})[st::Slice(0, k)], x.dtype());
   const std::vector<int64_t> strides{1 + (arg / 3) % 2}, lhs_dil{1 + (arg / 6) % 2}, rhs_dil{1 + (arg / 12) % 2};
-  const st::Padding padding = arg % 5 == 0 ? st::Padding("SAME") : arg % 5 == 1 ? st::Padding({{1, 0}}) : st::Padding("VALID");
+  // String padding only without lhs dilation (JAX refuses it for transposed convolutions).
+  const st::Padding padding = lhs_dil[0] > 1 ? (arg % 5 < 2 ? st::Padding({{1, 0}}) : st::Padding({{0, 0}}))
+                              : arg % 5 == 0 ? st::Padding("SAME")
+                              : arg % 5 == 1 ? st::Padding({{1, 0}})
+                                             : st::Padding("VALID");
   if (x.ndim() == 3) {
     const int64_t c = x.shape()[1], groups = arg % 2 && c > 0 ? c : 1;  // no groups of nothing
     // kernel: out channels = c, in channels per group = c / groups, width k (an iota times y's).
