@@ -251,6 +251,37 @@ TEST(CustomCalls, CaptureTracersOfJitAndVmap) {
                             "custom_jvp: cannot differentiate with respect to a value the function (or its rule) closes over");
 }
 
+TEST(CustomCalls, InsideCondAndScanUnderJit) {
+  // A custom_vjp capturing a jit argument inside a cond branch and a scan body: the cond's and
+  // scan's backward programs differentiate only what the differentiated input reaches, so the
+  // captured value (reached by nothing differentiated) is not refused.
+  auto rule = [](const Array& a) {
+    return st::custom_vjp([a](const Array& v) { return st::sin(v) * a; },
+                          [a](const Array& v) { return std::make_pair(st::sin(v) * a, v); },
+                          [a](const Array& v, const Array& ct) { return ct * st::cos(v) * a; });
+  };
+  auto in_cond = [&](const Array& a, const Array& x) {
+    return st::grad([&](const Array& v) {
+      auto f = rule(a);
+      return st::sum(st::cond(st::sum(v) > 0.0, [&](const Array& u) { return f(u); }, [](const Array& u) { return u; }, v));
+    })(x);
+  };
+  auto in_scan = [&](const Array& a, const Array& x) {
+    return st::grad([&](const Array& v) {
+      auto [c, ys] = st::scan([&](const Array& cc, const Array& e) { return std::make_pair(cc + rule(a[0])(e), cc); },
+                              st::zeros({}, st::f64), v);
+      (void)ys;
+      return c;
+    })(x);
+  };
+  Array a = st::full({3}, 2.0, st::f64), x = sin_sequence({3}, 0.5, 0.3);
+  Array want = st::cos(x) * 2.0;
+  expect_relative(in_cond(a, x), values(want), 1e-14, 1e-15);
+  expect_relative(st::jit(in_cond)(a, x), values(want), 1e-14, 1e-15);
+  expect_relative(in_scan(a, x), values(want), 1e-14, 1e-15);
+  expect_relative(st::jit(in_scan)(a, x), values(want), 1e-14, 1e-15);
+}
+
 TEST(CustomCalls, ClosureConvertMakesCapturesArguments) {
   // The captured weight becomes an explicit argument of a custom_vjp, so it gets a gradient.
   Array w = sin_sequence({4}, 0.3, 0.5), x = sin_sequence({4}, 0.8, 0.2);
