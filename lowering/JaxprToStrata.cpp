@@ -400,19 +400,23 @@ LogicalResult argExtremum(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// `program` lowered as a private function named after `name`, called on `args`.
+LogicalResult callProgram(Eqn& q, const st::JaxprImpl& program, StringRef name, ValueRange args,
+                          SmallVectorImpl<Value>& r) {
+  func::FuncOp callee = q.lowerer.lowerFunction(program, q.lowerer.uniqueName(name), /*embedConsts=*/true);
+  if (!callee) return failure();
+  auto call = func::CallOp::create(q.b, q.loc, callee, args);
+  r.append(call.result_begin(), call.result_end());
+  return success();
+}
+
 // custom_vjp_call, custom_jvp_call: their `fun` becomes a private function that the caller calls
 // (the derivative rules are the tracer's business).
 LogicalResult customCall(Eqn& q, SmallVectorImpl<Value>& r) {
   using JaxprPtr = std::shared_ptr<const st::JaxprImpl>;
   const JaxprPtr* fun = q.param<JaxprPtr>("fun", "a jaxpr");
   if (!fun || !*fun) return failure();
-  func::FuncOp callee =
-      q.lowerer.lowerFunction(**fun, q.lowerer.uniqueName(q.e.prim->name == "custom_jvp_call" ? "custom_jvp_fun" : "custom_vjp_fun"),
-                              /*embedConsts=*/true);
-  if (!callee) return failure();
-  auto call = func::CallOp::create(q.b, q.loc, callee, q.operands);
-  r.append(call.result_begin(), call.result_end());
-  return success();
+  return callProgram(q, **fun, q.e.prim->name == "custom_jvp_call" ? "custom_jvp_fun" : "custom_vjp_fun", q.operands, r);
 }
 
 // custom_linear_solve: its `solve` program becomes a private function called on solve's captured
@@ -427,11 +431,7 @@ LogicalResult customLinearSolve(Eqn& q, SmallVectorImpl<Value>& r) {
   if (b > q.operands.size()) return failure();
   SmallVector<Value> args(q.operands.begin() + begin, q.operands.begin() + begin + count);
   args.append(q.operands.begin() + b, q.operands.end());
-  func::FuncOp callee = q.lowerer.lowerFunction(**solve, q.lowerer.uniqueName("custom_linear_solve"), /*embedConsts=*/true);
-  if (!callee) return failure();
-  auto call = func::CallOp::create(q.b, q.loc, callee, args);
-  r.append(call.result_begin(), call.result_end());
-  return success();
+  return callProgram(q, **solve, "custom_linear_solve", args, r);
 }
 
 // --- Control flow: strata.if / strata.case / strata.while with regions (StableHLO's). -----

@@ -49,26 +49,29 @@ std::pair<double, double> fans(const Shape& shape, const Initializer::Config& c)
 
 Array scalar(double v, DType t) { return astype(Array(v), t); }
 
-DType real_part(DType t) { return t == DType::c64 ? DType::f32 : DType::f64; }
-
-// JAX's _complex_uniform: uniform on the unit-variance disk, r = sqrt(2u), θ = 2πu'.
-Array complex_uniform(const Array& key, const Shape& shape, DType t) {
+// JAX's complex samplers: r(u) e^{iθ}, u uniform (real) from the first key of a split, θ = 2πu'
+// from the second; `modulus` maps u to r (in the complex dtype t).
+template <class R>
+Array polar_sample(const Array& key, const Shape& shape, DType t, R modulus) {
   Array keys = random::split(key, 2);
-  const DType rt = real_part(t);
-  Array r = astype(sqrt(2.0 * random::uniform(random::key_at(keys, 0), shape, rt)), t);
+  const DType rt = real_dtype(t);
+  Array r = modulus(random::uniform(random::key_at(keys, 0), shape, rt));
   Array theta = scalar(2 * M_PI, t) * astype(random::uniform(random::key_at(keys, 1), shape, rt), t);
   return r * exp(complex(zeros_like(real(theta)), real(theta)));
 }
 
+// JAX's _complex_uniform: uniform on the unit-variance disk, r = sqrt(2u).
+Array complex_uniform(const Array& key, const Shape& shape, DType t) {
+  return polar_sample(key, shape, t, [t](const Array& u) { return astype(sqrt(2.0 * u), t); });
+}
+
 // JAX's _complex_truncated_normal: a unit-variance complex normal whose modulus is cut at `upper`
-// (inverse-CDF sampling of the modulus, a uniform phase).
+// (inverse-CDF sampling of the modulus).
 Array complex_truncated_normal(const Array& key, double upper, const Shape& shape, DType t) {
-  Array keys = random::split(key, 2);
-  const DType rt = real_part(t);
-  Array u = (scalar(1.0, t) - exp(scalar(-(upper * upper), t))) * astype(random::uniform(random::key_at(keys, 0), shape, rt), t);
-  Array r = sqrt(-log(scalar(1.0, t) - u));
-  Array theta = scalar(2 * M_PI, t) * astype(random::uniform(random::key_at(keys, 1), shape, rt), t);
-  return r * exp(complex(zeros_like(real(theta)), real(theta)));
+  return polar_sample(key, shape, t, [t, upper](const Array& u) {
+    Array v = (scalar(1.0, t) - exp(scalar(-(upper * upper), t))) * astype(u, t);
+    return sqrt(-log(scalar(1.0, t) - v));
+  });
 }
 
 }  // namespace

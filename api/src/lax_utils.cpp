@@ -15,11 +15,6 @@
 namespace strata {
 
 namespace {
-int normalize_axis(int axis, int64_t rank, const char* op) {
-  if (axis < -rank || axis >= rank)
-    throw ValueError(std::string(op) + ": axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
-  return axis < 0 ? axis + static_cast<int>(rank) : axis;
-}
 // cases[which] for which in [lo, hi): a binary search over the index, as JAX lowers select_n
 // (log2(n) selects).
 Array pick_case(const Array& which, const std::vector<Array>& cases, size_t lo, size_t hi, const SourceLocation& loc) {
@@ -52,12 +47,12 @@ Array select_n(const Array& which, const std::vector<Array>& cases, SourceLocati
 
 Array slice_in_dim(const Array& x, int64_t start, std::optional<int64_t> limit, int64_t stride, int axis,
                    SourceLocation loc) {
-  int a = normalize_axis(axis, x.ndim(), "slice_in_dim");
+  int a = api::normalize_axis("slice_in_dim", axis, api::aval(x, "slice_in_dim"));
   return api::slice_along(x, a, start, limit, stride, loc);
 }
 
 Array index_in_dim(const Array& x, int64_t index, int axis, bool keepdims, SourceLocation loc) {
-  int a = normalize_axis(axis, x.ndim(), "index_in_dim");
+  int a = api::normalize_axis("index_in_dim", axis, api::aval(x, "index_in_dim"));
   const int64_t n = x.shape()[static_cast<size_t>(a)];
   if (index < -n || index >= n)
     throw ValueError("index_in_dim: index " + std::to_string(index) + " is out of bounds for axis " + std::to_string(a) +
@@ -68,7 +63,7 @@ Array index_in_dim(const Array& x, int64_t index, int axis, bool keepdims, Sourc
 }
 
 Array dynamic_slice_in_dim(const Array& x, const Array& start, int64_t size, int axis, SourceLocation loc) {
-  int a = normalize_axis(axis, x.ndim(), "dynamic_slice_in_dim");
+  int a = api::normalize_axis("dynamic_slice_in_dim", axis, api::aval(x, "dynamic_slice_in_dim"));
   std::vector<Array> starts(static_cast<size_t>(x.ndim()), zeros({}, DType::i32));
   starts[static_cast<size_t>(a)] = start;
   std::vector<int64_t> sizes = x.shape();
@@ -77,20 +72,20 @@ Array dynamic_slice_in_dim(const Array& x, const Array& start, int64_t size, int
 }
 
 Array dynamic_index_in_dim(const Array& x, const Array& index, int axis, bool keepdims, SourceLocation loc) {
-  int a = normalize_axis(axis, x.ndim(), "dynamic_index_in_dim");
+  int a = api::normalize_axis("dynamic_index_in_dim", axis, api::aval(x, "dynamic_index_in_dim"));
   Array s = dynamic_slice_in_dim(x, index, 1, a, loc);
   return keepdims ? s : squeeze(s, {a}, loc);
 }
 
 Array dynamic_update_slice_in_dim(const Array& x, const Array& update, const Array& start, int axis, SourceLocation loc) {
-  int a = normalize_axis(axis, x.ndim(), "dynamic_update_slice_in_dim");
+  int a = api::normalize_axis("dynamic_update_slice_in_dim", axis, api::aval(x, "dynamic_update_slice_in_dim"));
   std::vector<Array> starts(static_cast<size_t>(x.ndim()), zeros({}, DType::i32));
   starts[static_cast<size_t>(a)] = start;
   return dynamic_update_slice(x, update, starts, loc);
 }
 
 Array dynamic_update_index_in_dim(const Array& x, const Array& update, const Array& index, int axis, SourceLocation loc) {
-  int a = normalize_axis(axis, x.ndim(), "dynamic_update_index_in_dim");
+  int a = api::normalize_axis("dynamic_update_index_in_dim", axis, api::aval(x, "dynamic_update_index_in_dim"));
   Array u = update.ndim() == x.ndim() ? update : expand_dims(update, a, loc);
   return dynamic_update_slice_in_dim(x, u, index, a, loc);
 }
@@ -116,7 +111,7 @@ Array collapse(const Array& x, int start, std::optional<int> stop, SourceLocatio
 }
 
 Array broadcasted_iota(DType dtype, const Shape& shape, int dimension, SourceLocation loc) {
-  int d = normalize_axis(dimension, static_cast<int64_t>(shape.size()), "broadcasted_iota");
+  int d = api::normalize_axis("broadcasted_iota", dimension, AbstractValue{shape, dtype});
   Array line = arange(shape[static_cast<size_t>(d)], dtype);
   Shape view(shape.size(), 1);
   view[static_cast<size_t>(d)] = shape[static_cast<size_t>(d)];
@@ -162,7 +157,7 @@ Array reduce_bits(const Array& x, const std::vector<int>& axes, const char* op, 
   if (av.dtype != DType::bool_ && !is_integer(av.dtype))
     throw DTypeError(std::string(op) + ": expects a bool or integer array, but got " + av.str());
   std::vector<int> dims;
-  for (int a : axes) dims.push_back(normalize_axis(a, static_cast<int64_t>(av.shape.size()), op));
+  for (int a : axes) dims.push_back(api::normalize_axis(op, a, av));
   // The identity of each: all ones (and), zeros (or, xor).
   Array init = kind == 0 ? ~zeros({}, av.dtype) : zeros({}, av.dtype);
   auto fn = [kind](const Array& a, const Array& b) { return kind == 0 ? (a & b) : kind == 1 ? (a | b) : (a ^ b); };
@@ -176,7 +171,7 @@ Array reduce_xor(const Array& x, const std::vector<int>& axes, SourceLocation) {
 
 namespace {
 std::pair<Array, Array> exact_k(const Array& x, int64_t k, int dim, bool largest, const char* op, SourceLocation loc) {
-  int d = normalize_axis(dim, x.ndim(), op);
+  int d = api::normalize_axis(op, dim, api::aval(x, op));
   const int last = static_cast<int>(x.ndim()) - 1;
   Array moved = d == last ? x : moveaxis(x, d, last, loc);
   auto [v, i] = top_k(largest ? moved : -moved, k, loc);

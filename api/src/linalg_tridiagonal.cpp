@@ -31,7 +31,7 @@ Array gtsv(const Array& dl, const Array& d, const Array& du, const Array& b, boo
   const int64_t m = d.shape()[0];
   if (m == 0) return b;
   const DType t = d.dtype();
-  const DType rt = is_complex(t) ? (t == DType::c64 ? DType::f32 : DType::f64) : t;
+  const DType rt = real_dtype(t);
   const Array zero = zeros({}, t);
   Array size = max(stack({max(abs(dl)), max(abs(d)), max(abs(du))}));  // max|A|
   Array floor = astype(size * finfo(rt).eps, rt);
@@ -257,8 +257,9 @@ Array inverse_iteration(const Sturm& s, const Array& d, const Array& w, const Ar
   Array starts = nonzero(starts_flag, max_clusters)[0], ends = nonzero(ends_flag, max_clusters)[0] + 1;
   Array num_clusters = sum(astype(starts_flag, DType::i32));
   Array arange_k = arange(k, DType::i32);
+  auto row_norms = [](const Array& m) { return sqrt(sum(square(abs(m)), {1}, true)); };  // [k, 1]
   Array v = astype(random::normal(key, {k, n}, s.rt), t);
-  v = v / astype(sqrt(sum(square(abs(v)), {1}, true)), t);
+  v = v / astype(row_norms(v), t);
 
   auto orthogonalize = [&](const Array& ev) {
     using O = std::pair<Array, Array>;
@@ -290,7 +291,7 @@ Array inverse_iteration(const Sturm& s, const Array& d, const Array& w, const Ar
       [&](const S& st) {
         const auto& [i, vv, nrm, old] = st;
         Array x = squeeze(tridiagonal_solve(dl_k, shifted, du_k, expand_dims(vv, 2), true), {2});
-        Array nx = sqrt(sum(square(abs(x)), {1}, true));
+        Array nx = row_norms(x);
         x = orthogonalize(x / astype(nx, t));
         return S{i + 1, x, squeeze(nx, {1}), nrm};
       },

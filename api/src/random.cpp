@@ -414,7 +414,7 @@ Array normal(const Array& key, const Shape& shape, DType dtype, SourceLocation l
   check_key(key, "random::normal");
   if (is_complex(dtype)) {
     // JAX's: real and imaginary parts from the two halves of a split, each of variance 1/2.
-    const DType part = dtype == DType::c64 ? DType::f32 : DType::f64;
+    const DType part = real_dtype(dtype);
     Array keys = split(key, 2, loc);
     Array re = normal(key_at(keys, 0, loc), shape, part, loc), im = normal(key_at(keys, 1, loc), shape, part, loc);
     return lax::complex(re, im, loc) / astype(Array(M_SQRT2), dtype, loc);

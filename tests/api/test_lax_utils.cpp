@@ -106,7 +106,7 @@ TEST(LaxUtils, Errors) {
   st::testing::expect_error([&] { st::batch_matmul(x, st::zeros({3, 3, 2}, st::f64)); }, "batch_matmul: expects operands of equal rank >= 2");
   st::testing::expect_error([&] { st::reduce_and(x, {0}); }, "reduce_and: expects a bool or integer array, but got f64[2,3]");
   st::testing::expect_error([&] { st::index_in_dim(x, 3, 1); }, "index_in_dim: index 3 is out of bounds for axis 1 of size 3");
-  st::testing::expect_error([&] { st::slice_in_dim(x, 0, 1, 1, 2); }, "slice_in_dim: axis 2 is out of range for rank 2");
+  st::testing::expect_error([&] { st::slice_in_dim(x, 0, 1, 1, 2); }, "slice_in_dim: axis 2 is out of range for f64[2,3] (rank 2)");
   st::testing::expect_error([&] { st::map([](const std::pair<Array, Array>& p) { return p.first; }, std::make_pair(x, st::zeros({3}, st::f64))); }, "map: every leaf of xs needs the same leading axis");
   st::testing::expect_error([&] { st::map([](const Array& v) { return v; }, x, 0); }, "map: batch_size must be at least 1, but got 0");
 }
