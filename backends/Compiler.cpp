@@ -21,6 +21,8 @@
 
 #include "backends/DiskCache.h"
 #include "backends/Pipeline.h"
+#include "dialect/StrataOps.h"
+#include "host_callback.h"
 #include "kernels/env_flag.h"
 #include "jaxpr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -167,6 +169,7 @@ CompileResult compile_impl(const JaxprImpl& jaxpr, const JitOptions& options, st
   // A persistent cache entry keeps every stage's text, so that a hit shows them too.
   stage_texts = stage_texts || !options.cache_dir.empty();
   if (stage_texts) prog.stages.emplace_back("jaxpr", jaxpr.str() + "\n");
+  host_callbacks::collect(jaxpr, prog.host_callbacks);
 
   Session session(*target);
   mlir::OwningOpRef<mlir::ModuleOp> module = session.lower(jaxpr);
@@ -199,7 +202,12 @@ CompileResult run_pipeline(Session& session, mlir::ModuleOp module, const backen
   if (mlir::failed(mlir::strata::runStages(module, stages, po, {}, cse, record))) return failure(session.errors);
   const size_t shared = prog.stages.size();  // jaxpr … cse: what a cache hit computes anyway
   std::string key;
-  if (!options.cache_dir.empty()) {  // (stage_texts is then on: the key is the cse stage's text)
+  // A host callback's id means something only in this process: such programs are not cached
+  // (JAX's persistent cache skips them too).
+  const bool persist = !options.cache_dir.empty() && !module.walk([](mlir::strata::HostCallbackOp) {
+                                                                 return mlir::WalkResult::interrupt();
+                                                               }).wasInterrupted();
+  if (persist) {  // (stage_texts is then on: the key is the cse stage's text)
     key = backends::cache_key(prog.stages.back().second, codegen_key(options, donated),
                               std::string(target.name()) + "\n" + target.fingerprint());
     backends::CacheEntry entry;
@@ -225,7 +233,7 @@ CompileResult run_pipeline(Session& session, mlir::ModuleOp module, const backen
   absl::StatusOr<std::shared_ptr<const Executable>> exe = target.compile(module, prog, options, payload);
   if (!exe.ok()) return failure(session.errors + "error: " + std::string(exe.status().message()) + "\n");
 
-  if (!options.cache_dir.empty() && !payload.empty()) {
+  if (persist && !payload.empty()) {
     backends::CacheEntry entry;
     entry.payload = std::move(payload);
     entry.stages.assign(prog.stages.begin() + static_cast<std::ptrdiff_t>(shared), prog.stages.end());

@@ -30,6 +30,10 @@ struct PipelineOptions;
 }  // namespace strata
 }  // namespace mlir
 
+namespace strata {
+class HostCallback;
+}
+
 namespace strata::backends {
 
 // What the compile path knows of a program when its target takes over, and what an Executable
@@ -43,6 +47,8 @@ struct Program {
   CostAnalysis cost;
   std::vector<int> output_aliases;  // per output, the donated input it is written into, or -1
   bool from_disk_cache = false;
+  // The host functions the program calls (tracer/host_callback.h), kept alive with it.
+  std::vector<std::shared_ptr<const HostCallback>> host_callbacks;
 };
 
 // Times the stages of one compilation: each lap() appends the time since the previous one.

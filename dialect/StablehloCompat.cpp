@@ -902,6 +902,11 @@ LogicalResult exportOne(Operation* op, OpBuilder& b) {
     // Neither StableHLO nor CHLO has these: JAX expands each into StableHLO arithmetic (and
     // while loops) of its own; strata keeps them whole.
     return op->emitError("StableHLO has no op for ") << op->getName() << " (JAX expands it into StableHLO arithmetic)";
+  } else if (auto callback = dyn_cast<HostCallbackOp>(op)) {
+    // JAX writes a host callback as a custom_call holding the address of a Python object: it
+    // means something only in the process that traced it, and so does strata's id.
+    return op->emitError("StableHLO has no portable op for strata.host_callback (\"")
+           << callback.getName() << "\"): a host callback exists only in the process that traced it";
   } else if (isa<FusionOp, Threefry2x32Op>(op)) {
     return op->emitError("StableHLO has no op for ") << op->getName()
                                                      << (isa<FusionOp>(op) ? " (export before the fused stage)" : "");

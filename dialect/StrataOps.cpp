@@ -942,6 +942,14 @@ LogicalResult CumulativeOp::verify() {
 
 // ---- Linear algebra (issue 14) ----
 
+// A host callback with a side effect writes (and reads) the default resource, so that nothing
+// removes it, merges two of them or moves one past another; one without is pure.
+void HostCallbackOp::getEffects(SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>& effects) {
+  if (!getHasSideEffect()) return;
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
+}
+
 LogicalResult CollectiveOp::verify() {
   namespace cr = ::strata::collective_rules;
   std::optional<cr::Kind> kind = cr::kind_from_name(getKind());

@@ -1793,6 +1793,34 @@ def Strata_CollectiveOp : Strata_Op<"collective", [Pure]> {
 }
 
 //===----------------------------------------------------------------------------------===//
+// Host callbacks: a C++ function of the process called by the runtime.
+//===----------------------------------------------------------------------------------===//
+
+def Strata_HostCallbackOp : Strata_Op<"host_callback", [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "a call of a host function (pure_callback, io_callback, debug_callback)";
+  let description = [{
+    Calls the host function registered under `callback` (tracer/host_callback.h) with the
+    operands' values and gives what it returns, as StableHLO's custom_call of a Python callback
+    in JAX. `name` is for reading. The CPU runtime (strata_rt_host_callback) runs it on the
+    calling thread; the id lives only in the process that traced the program. With
+    `has_side_effect` (io_callback, debug_callback) the op writes memory, as far as passes know:
+    it is never removed, merged or moved past another such op; without it the op is pure
+    (pure_callback: removed when unused, merged with an identical call).
+
+    Example:
+    ```mlir
+    %r = strata.host_callback "pure_callback" (%x) callback = 3 : (tensor<4xf32>) -> tensor<4xf32>
+    strata.host_callback "debug.print" (%x, %y) callback = 4 {has_side_effect} : (tensor<4xf32>, tensor<i32>) -> ()
+    ```
+  }];
+  let arguments = (ins Variadic<Strata_Tensor>:$operands, I64Attr:$callback, StrAttr:$name, UnitAttr:$has_side_effect);
+  let results = (outs Variadic<Strata_Tensor>:$results);
+  let assemblyFormat = [{
+    $name `(` $operands `)` `callback` `=` $callback attr-dict `:` functional-type($operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------------------===//
 // StableHLO ops JAX programs use (issue 15): reduce_precision, rng_bit_generator.
 //===----------------------------------------------------------------------------------===//
 

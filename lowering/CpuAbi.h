@@ -85,6 +85,14 @@ inline constexpr const char* kCollective = "strata_rt_collective";
 // (r each: batch/out-feature, feature/in-feature, spatial...), window strides, padding low,
 // padding high, lhs dilation, rhs dilation (s each), feature_group_count, batch_group_count.
 inline constexpr const char* kConv = "strata_rt_conv";
+
+// void strata_rt_host_callback(int64_t id, const int64_t* desc, void* const* buffers)
+// host_callbacks::run (tracer/host_callback.h) for strata.host_callback: the host function
+// registered under `id` on the buffers (the operands, then the results to fill; contiguous
+// row-major); desc: the number of operands and of results, then per buffer its strata::DType,
+// rank and dimensions. It never throws: a failure is kept for the calling thread, later
+// callbacks of the run are skipped, and the executable reports it when the run returns.
+inline constexpr const char* kHostCallback = "strata_rt_host_callback";
 inline constexpr int64_t conv_desc_size(int64_t rank) { return 1 + 6 * rank + 5 * (rank - 2) + 2; }
 
 }  // namespace strata::cpu_abi

@@ -18,6 +18,7 @@
 #include "jaxpr.h"
 #include "linalg_rules.h"  // linear algebra (issue 14)
 #include "collective_rules.h"  // collectives (issue 18)
+#include "host_callback.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -220,6 +221,19 @@ LogicalResult fft(Eqn& q, SmallVectorImpl<Value>& r) {
   std::optional<FftType> t = symbolizeFftType(static_cast<uint32_t>(*type));
   if (!t) return emitError(q.loc) << "fft: expects fft_type 0 to 3, but got " << *type;
   r.push_back(FftOp::create(q.b, q.loc, q.resultType(), q.operands[0], *t, *lengths));
+  return success();
+}
+
+// pure_callback / io_callback / debug_callback[callback ...]: strata.host_callback of the
+// callback's id; io and debug callbacks have a side effect.
+LogicalResult hostCallback(Eqn& q, SmallVectorImpl<Value>& r) {
+  const st::HostCallbackPtr* cb = q.param<st::HostCallbackPtr>("callback", "a host callback");
+  if (!cb || !*cb) return failure();
+  SmallVector<Type> types;
+  for (size_t i = 0; i < q.e.outputs.size(); ++i) types.push_back(q.resultType(i));
+  auto op = HostCallbackOp::create(q.b, q.loc, types, q.operands, static_cast<int64_t>((*cb)->id()), (*cb)->name(),
+                                   q.e.prim->has(st::kEffect));
+  r.append(op->result_begin(), op->result_end());
   return success();
 }
 
@@ -942,6 +956,10 @@ const Entry kLowerings[] = {
     // StableHLO ops JAX programs use (issue 15).
     {"reduce_precision", reducePrecision, "strata.reduce_precision"},
     {"fft", fft, "strata.fft"},
+    // Host callbacks.
+    {"pure_callback", hostCallback, "strata.host_callback"},
+    {"io_callback", hostCallback, "strata.host_callback"},
+    {"debug_callback", hostCallback, "strata.host_callback"},
 };
 
 struct Lowering {

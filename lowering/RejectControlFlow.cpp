@@ -40,6 +40,12 @@ struct RejectControlFlowPass : impl::RejectControlFlowPassBase<RejectControlFlow
                       "(JitOptions::device = st::cpu())");
         return WalkResult::interrupt();
       }
+      // A host callback runs on the CPU runtime's thread, on host memory.
+      if (isa<HostCallbackOp>(op)) {
+        op->emitError("the cuda target cannot compile host callbacks yet (\"")
+            << cast<HostCallbackOp>(op).getName() << "\"); run this function on the CPU (JitOptions::device = st::cpu())";
+        return WalkResult::interrupt();
+      }
       // A window reduction's loop nest (window loops between result loops) is not a shape the
       // GPU loop mapping handles yet.
       if (isa<ReduceWindowOp>(op)) {

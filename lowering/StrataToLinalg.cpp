@@ -639,6 +639,7 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
   populateLinalgToRuntimePatterns(patterns);  // linear algebra (issue 14)
   populateFftToRuntimePatterns(patterns);  // jax.lax.fft
   populateCollectiveToRuntimePatterns(patterns);  // collectives (issue 18)
+  populateHostCallbackToRuntimePatterns(patterns);  // host callbacks
   populateRngBitGeneratorPatterns(patterns);  // rng_bit_generator (issue 15)
 }
 

@@ -47,6 +47,8 @@ void populateLinalgToRuntimePatterns(RewritePatternSet& patterns);
 void populateFftToRuntimePatterns(RewritePatternSet& patterns);
 // strata.collective → strata_rt_collective (issue 18; CollectiveToRuntime.cpp).
 void populateCollectiveToRuntimePatterns(RewritePatternSet& patterns);
+// strata.host_callback → strata_rt_host_callback (HostCallbackToRuntime.cpp).
+void populateHostCallbackToRuntimePatterns(RewritePatternSet& patterns);
 // strata.convolution of a float type → strata_rt_conv, ahead of the linalg lowering (issue 13;
 // ConvolutionToRuntime.cpp; added by --strata-to-linalg with runtime-convolution).
 void populateConvolutionToRuntimePatterns(RewritePatternSet& patterns);

@@ -271,9 +271,10 @@ std::string format_element(const detail::ArrayImpl& impl, int64_t i) {
   return number(v);
 }
 
+// repr (numpy's repr: "array([1., 2.], ...)", elements separated by ", ") or str ("[1. 2.]").
 void print_rec(std::ostream& os, const detail::ArrayImpl& impl, const std::vector<std::string>& elems,
                const std::vector<int64_t>& index_of, size_t width, int dim, int64_t offset,
-               int indent, bool summarize) {
+               int indent, bool summarize, bool repr = true) {
   const Shape& shape = impl.aval.shape;
   int64_t stride = 1;
   for (size_t d = static_cast<size_t>(dim) + 1; d < shape.size(); ++d) stride *= shape[d];
@@ -282,9 +283,9 @@ void print_rec(std::ostream& os, const detail::ArrayImpl& impl, const std::vecto
   bool last = dim + 1 == static_cast<int>(shape.size());
   auto item = [&](int64_t k, bool first) {
     if (!first) {
-      if (last) os << ", ";
+      if (last) os << (repr ? ", " : " ");
       else {
-        os << ",";
+        if (repr) os << ",";
         for (size_t d = static_cast<size_t>(dim) + 1; d < shape.size(); ++d) os << "\n";
         os << std::string(static_cast<size_t>(indent + 1), ' ');
       }
@@ -293,18 +294,21 @@ void print_rec(std::ostream& os, const detail::ArrayImpl& impl, const std::vecto
       std::string s = elems[static_cast<size_t>(index_of[static_cast<size_t>(offset + k * stride)])];
       os << std::string(width > s.size() ? width - s.size() : 0, ' ') << s;
     } else {
-      print_rec(os, impl, elems, index_of, width, dim + 1, offset + k * stride, indent + 1, summarize);
+      print_rec(os, impl, elems, index_of, width, dim + 1, offset + k * stride, indent + 1, summarize, repr);
     }
   };
   if (summarize && n > 6) {
     for (int64_t k = 0; k < 3; ++k) item(k, k == 0);
-    os << (last ? ", ..." : ",\n" + std::string(static_cast<size_t>(indent + 1), ' ') + "...");
+    if (last) os << (repr ? ", ..." : " ...");
+    else os << (repr ? "," : "") << "\n" << std::string(static_cast<size_t>(indent + 1), ' ') << "...";
     for (int64_t k = n - 3; k < n; ++k) item(k, false);
   } else {
     for (int64_t k = 0; k < n; ++k) item(k, k == 0);
   }
   os << "]";
 }
+
+void print_body(std::ostream& os, const detail::ArrayImpl& impl, int indent, bool repr);
 
 }  // namespace
 
@@ -322,14 +326,38 @@ std::ostream& operator<<(std::ostream& os, const Array& a) {
   if (impl.buffer->device.kind != DeviceKind::cpu) return os << detail::copy_to_device(a, cpu());
   std::string dtype = "dtype=" + std::string(long_name(impl.aval.dtype));
   if (impl.aval.shape.empty()) return os << "array(" << format_element(impl, 0) << ", " << dtype << ")";
-  if (impl.aval.size() == 0)
-  {
+  if (impl.aval.size() == 0) {
     // NumPy omits the shape of an empty 1-d array.
     if (impl.aval.shape.size() == 1) return os << "array([], " << dtype << ")";
     os << "array([], shape=(";
     for (size_t i = 0; i < impl.aval.shape.size(); ++i) os << (i ? ", " : "") << impl.aval.shape[i];
     return os << "), " << dtype << ")";
   }
+  os << "array(";
+  print_body(os, impl, 6, true);
+  return os << ", " << dtype << ")";
+}
+
+namespace detail {
+std::string array_str(const Array& a) {
+  if (!a.valid() || a.impl()->trace || a.impl()->donated()) return a.to_string();
+  if (a.device().kind != DeviceKind::cpu) return array_str(copy_to_device(a, cpu()));
+  const detail::ArrayImpl& impl = *a.impl();
+  std::ostringstream os;
+  if (impl.aval.shape.empty()) {
+    std::string s = format_element(impl, 0);
+    if (!s.empty() && s.back() == '.') s += "0";  // Python's float: 3.0
+    return s;
+  }
+  if (impl.aval.size() == 0) return "[]";
+  print_body(os, impl, 0, false);
+  return os.str();
+}
+}  // namespace detail
+
+namespace {
+// The elements of a non-empty array with at least one dimension, bracketed, as numpy prints them.
+void print_body(std::ostream& os, const detail::ArrayImpl& impl, int indent, bool repr) {
   // Format every printed element once (all of them, or the corners when summarising) to find
   // the common width.
   bool summarize = impl.aval.size() > 1000;
@@ -353,9 +381,8 @@ std::ostream& operator<<(std::ostream& os, const Array& a) {
       idx[static_cast<size_t>(d)] = 0;
     }
   }
-  os << "array(";
-  print_rec(os, impl, elems, index_of, width, 0, 0, 6, summarize);
-  return os << ", " << dtype << ")";
+  print_rec(os, impl, elems, index_of, width, 0, 0, indent, summarize, repr);
 }
+}  // namespace
 
 }  // namespace strata

@@ -85,6 +85,9 @@ Array copy_to_device(const Array& x, Device device);
 Device default_device_core();
 void set_default_device_core(Device d);
 
+// numpy's str of an array ("[1. 2. 3.]", "3.0"): what debug::print shows (operator<< is repr).
+std::string array_str(const Array& a);
+
 // A new concrete array with uninitialised data.
 Array make_concrete(AbstractValue aval);
 inline void* mutable_data(const Array& a) { return a.impl()->buffer->data; }

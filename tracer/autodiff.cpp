@@ -163,7 +163,7 @@ Partial partial_eval(const JaxprImpl& j, std::span<const Array> known, size_t nu
     if (!a.is_literal()) needed_var[a.var] = true;
   for (size_t k = j.eqns.size(); k-- > 0;) {
     const Equation& e = j.eqns[k];
-    bool need = false;
+    bool need = has_effects(e);
     for (int v : e.outputs) need = need || needed_var[v];
     if (!need) continue;
     needed_eqn[k] = true;
@@ -273,7 +273,7 @@ void dead_code_elimination(JaxprImpl& j) {
   std::vector<Equation> kept;
   for (size_t k = j.eqns.size(); k-- > 0;) {
     Equation& e = j.eqns[k];
-    bool need = false;
+    bool need = has_effects(e);
     for (int v : e.outputs) need = need || live[v];
     if (!need) continue;
     for (const Atom& a : e.inputs)

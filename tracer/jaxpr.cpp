@@ -96,4 +96,21 @@ std::string JaxprImpl::str() const {
   return s;
 }
 
+bool has_effects(const Equation& e) {
+  if (e.prim->has(kEffect)) return true;
+  for (const auto& [name, v] : e.params.items()) {
+    if (const auto* sub = std::get_if<JaxprPtr>(&v); sub && *sub && has_effects(**sub)) return true;
+    if (const auto* list = std::get_if<JaxprList>(&v))
+      for (const JaxprPtr& j : *list)
+        if (j && has_effects(*j)) return true;
+  }
+  return false;
+}
+
+bool has_effects(const JaxprImpl& j) {
+  for (const Equation& e : j.eqns)
+    if (has_effects(e)) return true;
+  return false;
+}
+
 }  // namespace strata

@@ -51,6 +51,11 @@ struct JaxprImpl {
   std::string str() const;
 };
 
+// Whether `e` has an effect beyond its results (tracer/primitive.h: kEffect), itself or in a
+// sub-program it holds: dead-code elimination keeps such equations.
+bool has_effects(const Equation& e);
+bool has_effects(const JaxprImpl& j);
+
 // Evaluates `jaxpr` on `args` by binding each equation in turn: eagerly on concrete arrays,
 // or, inside a trace, by recording the equations there (which inlines the program).
 std::vector<Array> eval_jaxpr(const JaxprImpl& jaxpr, std::span<const Array> args);

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <iterator>
 
+#include "host_callback.h"
 #include "jaxpr.h"
 
 namespace strata {
@@ -24,7 +25,8 @@ const ParamValue* Params::find(const std::string& name) const {
 
 void Params::mistyped(const std::string& name, const ParamValue& kind, const ParamValue* got) {
   static constexpr const char* kKinds[] = {"True or False", "an integer",        "a number", "a name",
-                                           "a dtype",       "a tuple of integers", "a jaxpr",  "a tuple of jaxprs"};
+                                           "a dtype",       "a tuple of integers", "a jaxpr",  "a tuple of jaxprs",
+                                           "a host callback"};
   static_assert(std::size(kKinds) == std::variant_size_v<ParamValue>);
   throw ParamError(name, kKinds[kind.index()], got ? param_string(*got) : "nothing");
 }
@@ -54,6 +56,9 @@ std::string param_string(const ParamValue& v) {
     }
     std::string operator()(const std::shared_ptr<const JaxprImpl>& j) const {
       return j ? j->str() : "None";
+    }
+    std::string operator()(const HostCallbackPtr& c) const {
+      return c ? "<" + c->name() + " #" + std::to_string(c->id()) + ">" : "None";
     }
     std::string operator()(const JaxprList& l) const {
       std::string s = "(";

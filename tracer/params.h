@@ -14,12 +14,15 @@
 namespace strata {
 
 struct JaxprImpl;
+class HostCallback;
 
 using IntList = std::vector<int64_t>;
 using JaxprPtr = std::shared_ptr<const JaxprImpl>;
 // Several sub-programs (cond's `branches`), printed as a parenthesised list of jaxprs.
 using JaxprList = std::vector<JaxprPtr>;
-using ParamValue = std::variant<bool, int64_t, double, std::string, DType, IntList, JaxprPtr, JaxprList>;
+// A host function (tracer/host_callback.h), the `callback` of the callback primitives.
+using HostCallbackPtr = std::shared_ptr<const HostCallback>;
+using ParamValue = std::variant<bool, int64_t, double, std::string, DType, IntList, JaxprPtr, JaxprList, HostCallbackPtr>;
 
 // A parameter a rule asks for that is missing or of another kind. From strata's own code that
 // is a bug ("internal: ..."); in a parsed jaxpr it is the text's mistake, and the parser says

@@ -27,6 +27,13 @@ enum PrimitiveTrait : uint32_t {
   // take in their own rules; any other primitive without this trait refuses complex operands
   // and results in bind (check_complex), so its kernels never see one.
   kTakesComplex = 1u << 3,
+  // Has an effect beyond its results (io_callback, debug_callback): its equations run even when
+  // their results are unused (dead-code elimination keeps them, and whatever holds them) and
+  // are never merged with an identical one.
+  kEffect = 1u << 4,
+  // Runs on the host whatever device its operands live on (the host callbacks): bind calls its
+  // eval rule rather than compiling it for the device.
+  kRunsOnHost = 1u << 5,
 };
 
 // A view of one array's data handed to an eager kernel.

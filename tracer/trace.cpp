@@ -169,7 +169,7 @@ std::vector<Array> bind(const Primitive& prim, std::span<const Array> inputs,
     }
     Device fallback = detail::default_device_core();
     if (!device && fallback.kind != DeviceKind::cpu) device = &fallback;
-    if (device) {
+    if (device && !prim.has(kRunsOnHost)) {
       DeviceEval eval = g_device_eval_fn.load(std::memory_order_acquire);
       if (!eval)
         throw ValueError(std::string(prim.name) + ": got an array on " + device->str() +

@@ -3,8 +3,8 @@
 //
 // 1. Schedule: the top-level ops of the function, numbered in order. A buffer is live from
 //    the first op that uses the alloc, a view of it (subview, reshape, cast: any op whose
-//    memref result comes from it) or a pointer taken from it, to the last; uses nested in
-//    loops or calls count at the enclosing top-level op.
+//    memref result comes from it) or a pointer taken from it (or the table a pointer is stored
+//    in), to the last; uses nested in loops or calls count at the enclosing top-level op.
 // 2. In place: when the op at a buffer B's first use is an elementwise linalg op (all loops
 //    parallel) that writes B through an identity map and reads a buffer A through an identity
 //    map, A dies there (its last use), has B's shape and element width and is read by nothing
@@ -90,6 +90,10 @@ SmallVector<int64_t> usePositions(Value v, Block& block, const DenseMap<Operatio
       bool pointer = isa<memref::ExtractAlignedPointerAsIndexOp, memref::ExtractStridedMetadataOp>(user);
       for (Value r : user->getResults())
         if (pointer || isa<MemRefType>(r.getType())) work.push_back(r);
+      // A pointer stored in a table (a host callback's): whoever reads the table uses the buffer.
+      if (auto store = dyn_cast<memref::StoreOp>(user); store && store.getValueToStore() == cur &&
+                                                         isa<IndexType>(cur.getType()))
+        work.push_back(store.getMemRef());
       // A buffer yielded out of a region (scf.if / index_switch / while / for) lives on as
       // the parent op's results (any of them, conservatively), read after it.
       if (user->hasTrait<OpTrait::IsTerminator>())

@@ -10,6 +10,7 @@
 
 #include "array_impl.h"
 #include "backends/Compiler.h"
+#include "host_callback.h"
 #include "jaxpr.h"
 #include "primitive.h"
 #include "strata/device.h"
@@ -84,6 +85,7 @@ std::vector<Array> run_on_device(const Primitive& prim, std::span<const Array> i
     out.push_back(mutable_data(outs.back()));
   }
   absl::Status s = exe->execute(in.data(), out.data());
+  if (!s.ok()) host_callbacks::rethrow_pending();  // a callback's own exception, as it threw it
   if (!s.ok()) throw Error(std::string(prim.name) + " on " + device.str() + " failed: " + std::string(s.message()));
   return outs;
 }

@@ -20,6 +20,7 @@
 #include "array_impl.h"
 #include "backends/Compiler.h"
 #include "device_eager.h"
+#include "host_callback.h"
 #include "jaxpr.h"
 #include "trace.h"
 
@@ -334,6 +335,7 @@ std::vector<Array> run_entry(const CacheEntry& e, const std::vector<Array>& leav
       check_usable(leaves[leaf], "jit");
   }
   absl::Status status = exe.execute(ins.data(), outs_ptr.data());
+  if (!status.ok()) host_callbacks::rethrow_pending();  // a callback's own exception, as it threw it
   if (!status.ok()) throw Error("jit(" + e.name + "): running on " + device.str() + " failed: " + std::string(status.message()));
   return outs;
 }
@@ -355,6 +357,7 @@ MemoryStats entry_memory(const CacheEntry& e) {
 }
 void entry_execute(const CacheEntry& e, const void* const* inputs, void* const* outputs) {
   absl::Status status = e.exe->execute(inputs, outputs);
+  if (!status.ok()) host_callbacks::rethrow_pending();  // a callback's own exception, as it threw it
   if (!status.ok()) throw Error("jit(" + e.name + "): running failed: " + std::string(status.message()));
 }
 CostStats entry_cost(const CacheEntry& e) {

@@ -10,6 +10,7 @@
 
 #include "array_impl.h"
 #include "backends/Compiler.h"
+#include "host_callback.h"
 #include "jaxpr.h"
 #include "strata/device.h"
 #include "strata/errors.h"
@@ -131,6 +132,7 @@ std::vector<Array> ModuleFunction::operator()(const std::vector<Array>& args) co
     out_ptrs.push_back(detail::mutable_data(outs.back()));
   }
   absl::Status status = exe.execute(ins.data(), out_ptrs.data());
+  if (!status.ok()) host_callbacks::rethrow_pending();  // a callback's own exception, as it threw it
   if (!status.ok()) throw Error(what + ": running on " + device.str() + " failed: " + std::string(status.message()));
   return outs;
 }

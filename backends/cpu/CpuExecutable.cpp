@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 
+#include "host_callback.h"
 #include "lowering/LlvmCodegen.h"
 
 namespace strata::backends::cpu {
@@ -48,8 +49,15 @@ absl::Status CpuExecutable::execute(const void* const* inputs, void* const* outp
   if (stream && stream->device().kind != DeviceKind::cpu)
     return absl::InvalidArgumentError("a CPU executable was given a stream of " + stream->device().str());
   // The entry's argument array (constants, inputs, outputs, scratch), one per thread, grown
-  // once to the largest an executable has needed on that thread.
-  thread_local std::vector<void*> buffers;
+  // once to the largest an executable has needed on that thread. A run started by a host
+  // callback of a run on this thread (nested) has its own array and arena: the outer run's are
+  // in use.
+  thread_local int depth = 0;
+  thread_local std::vector<void*> outer_buffers;
+  std::vector<void*> nested_buffers;
+  Arena nested_arena;
+  std::vector<void*>& buffers = depth == 0 ? outer_buffers : nested_buffers;
+  Arena& arena_used = depth == 0 ? arena : nested_arena;
   size_t nc = const_ptrs_.size(), ni = p_.inputs.size(), no = p_.outputs.size();
   if (buffers.size() < nc + ni + no + 1) {
     try {
@@ -67,12 +75,18 @@ absl::Status CpuExecutable::execute(const void* const* inputs, void* const* outp
     int alias = i < p_.output_aliases.size() ? p_.output_aliases[i] : -1;
     buffers[k++] = alias >= 0 ? const_cast<void*>(inputs[alias]) : outputs[i];
   }
-  void* scratch = arena.get(static_cast<size_t>(p_.memory.scratch_bytes));
+  void* scratch = arena_used.get(static_cast<size_t>(p_.memory.scratch_bytes));
   if (!scratch)
     return absl::ResourceExhaustedError("cannot allocate the scratch arena of " +
                                         std::to_string(p_.memory.scratch_bytes) + " bytes");
   buffers[k] = scratch;
+  if (depth == 0) host_callbacks::take_pending();  // a failure nobody collected is stale
+  ++depth;
   entry_(buffers.data());
+  --depth;
+  // A host callback that failed kept its exception for this thread (host_callbacks::run); the
+  // API rethrows it (host_callbacks::rethrow_pending) on seeing this status.
+  if (std::string what; host_callbacks::pending(what)) return absl::AbortedError("a host callback failed: " + what);
   return absl::OkStatus();
 }
 

@@ -17,6 +17,7 @@
 #include "kernels/linalg.h"  // linear algebra (issue 14)
 #include "kernels/fft.h"  // jax.lax.fft
 #include "collectives.h"  // collectives (issue 18)
+#include "host_callback.h"
 #include "kernels/conv.h"  // convolution (issue 13)
 #include "kernels/parallel.h"
 #include "kernels/types.h"
@@ -356,6 +357,12 @@ void strata_rt_conv(int64_t dtype, const int64_t* desc, const void* lhs, const v
   }
 }
 
+// Host callbacks (CpuAbi.h): host_callbacks::run, which never throws (it keeps a failure for
+// the executable to report when the run returns).
+void strata_rt_host_callback(int64_t id, const int64_t* desc, void* const* buffers) {
+  strata::host_callbacks::run(id, desc, buffers);
+}
+
 }  // extern "C"
 
 namespace strata::backends::cpu {
@@ -394,6 +401,7 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {abi::kFft, reinterpret_cast<void*>(&strata_rt_fft)},
       {abi::kCollective, reinterpret_cast<void*>(&strata_rt_collective)},  // collectives (issue 18)
       {abi::kConv, reinterpret_cast<void*>(&strata_rt_conv)},  // convolution (issue 13)
+      {abi::kHostCallback, reinterpret_cast<void*>(&strata_rt_host_callback)},
       {"puts", reinterpret_cast<void*>(&check_failed_puts)},
       {"abort", reinterpret_cast<void*>(&check_failed_abort)},
       // Memory builtins (memref.copy, loop idioms).

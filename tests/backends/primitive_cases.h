@@ -8,6 +8,7 @@
 #include <map>
 
 #include "cpu_test_util.h"
+#include "host_callback.h"
 
 namespace primitive_cases {
 
@@ -31,6 +32,25 @@ struct Case {
   std::vector<Array> inputs;
   Tolerance tol;
 };
+
+// The host function of the callback cases: x + x (not x for bools) for each operand.
+// A debug callback's returns nothing (it computes them all the same).
+class DoubleEach final : public st::HostFunction {
+ public:
+  explicit DoubleEach(bool results) : results_(results) {}
+  std::vector<Array> operator()(std::span<const Array> args) const override {
+    std::vector<Array> out;
+    for (const Array& x : args) out.push_back(x.dtype() == st::bool_ ? st::logical_not(x) : x + x);
+    if (!results_) out.clear();
+    return out;
+  }
+
+ private:
+  bool results_;
+};
+
+// Forward declaration: the cases need the sizes below.
+inline std::vector<Case> callback_cases(const std::string& kind);
 
 // Large enough to be split across the cores (lowering/CpuAbi.h: kParallelThreshold).
 constexpr int64_t kLarge = 100003;
@@ -597,8 +617,45 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
          }
          return cs;
        }},
+      // Host callbacks: a function the host runs (x + x, or not x for bools), on every dtype and
+      // shape; the compiled call reaches it through the runtime.
+      {"pure_callback", [] { return callback_cases("pure_callback"); }},
+      {"io_callback", [] { return callback_cases("io_callback"); }},
+      {"debug_callback", [] { return callback_cases("debug_callback"); }},
   };
   return *table;
+}
+
+inline std::vector<Case> callback_cases(const std::string& kind) {
+  std::vector<Case> cs;
+  auto fn = std::make_shared<const DoubleEach>(kind != "debug_callback");
+  auto add = [&](const std::string& what, std::vector<Array> inputs) {
+    std::vector<st::AbstractValue> results;
+    if (kind != "debug_callback")
+      for (const Array& x : inputs) results.push_back(st::AbstractValue{x.shape(), x.dtype(), false});
+    Params p{{"callback", std::make_shared<const st::HostCallback>(fn, results, kind)}};
+    if (kind == "pure_callback") p.set("vmap_method", std::string("None"));
+    else p.set("ordered", false);
+    cs.push_back({what, p, std::move(inputs)});
+  };
+  std::vector<DType> types(std::begin(kAll), std::end(kAll));
+  types.insert(types.end(), std::begin(kComplex), std::end(kComplex));
+  for (DType t : types) {
+    std::string n(st::short_name(t));
+    add("random " + n, {random_array({3, 7}, t, -5, 5)});
+    add("large " + n, {random_array({kLarge}, t, -5, 5, 2)});
+    add("empty " + n, {random_array({3, 0}, t, -5, 5)});
+    add("scalar " + n, {random_array({}, t, -5, 5)});
+  }
+  add("two operands", {random_array({4, 5}, st::f32, -1, 1, 3), random_array({2}, st::i32, -9, 9, 4)});
+  add("no operand", {});
+  return cs;
+}
+
+// The host callbacks: they run in the CPU runtime, in the process that traced them (no GPU, no
+// exported program).
+inline bool is_host_callback(std::string_view name) {
+  return name == "pure_callback" || name == "io_callback" || name == "debug_callback";
 }
 
 // Primitives whose params hold sub-programs: the table has no one-equation cases for them.

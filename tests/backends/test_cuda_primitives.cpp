@@ -76,8 +76,10 @@ std::vector<std::string> primitive_names() {
     // sort is left out too: the cuda target refuses it (CudaSort below); so are window reductions.
     // Linear algebra too (issue 14): refused as sort is (CudaLinalg below).
     // Collectives too (issue 18): NCCL, their GPU transport, is not there yet.
+    // Host callbacks too: the runtime calls them on the host (CudaHostCallbacks below).
     if (!needs_subprograms(p->name) && !reads_starts_on_host(p->name) && p->name != "sort" && p->name != "fft" &&
-        !lowers_to_reduce_window(p->name) && !is_linalg(p->name) && !is_collective(p->name))
+        !lowers_to_reduce_window(p->name) && !is_linalg(p->name) && !is_collective(p->name) &&
+        !is_host_callback(p->name))
       names.emplace_back(p->name);
   return names;
 }
@@ -103,6 +105,20 @@ TEST(CudaSort, IsRefusedWithAClearError) {
   st::compiler::LowerResult r = st::compiler::lower(*j.impl(), {.device = kGpu}, "ptx");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error.find("the cuda target cannot compile strata.sort yet"), std::string::npos) << r.error;
+}
+
+// Host callbacks run in the CPU runtime; for the GPU they are refused by name.
+TEST(CudaHostCallbacks, AreRefusedWithAClearError) {
+  if (!cuda_target_built()) GTEST_SKIP() << "this build has no cuda target (no CUDA toolkit)";
+  for (const char* name : {"pure_callback", "io_callback", "debug_callback"}) {
+    Case c = case_table().at(name)()[0];
+    st::Jaxpr j = one_equation(*st::find_primitive(name), c.params, c.inputs);
+    st::compiler::LowerResult r = st::compiler::lower(*j.impl(), {.device = kGpu}, "ptx");
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_NE(r.error.find("the cuda target cannot compile host callbacks yet (\"" + std::string(name) + "\")"),
+              std::string::npos)
+        << r.error;
+  }
 }
 
 // The FFT runs in the CPU runtime; for the GPU it is refused by name.

@@ -169,3 +169,29 @@ module {
     return
   }
 }
+
+// -----
+
+// A pointer stored in a table that a call reads (a host callback's operands): the buffer lives
+// until the call, so %b, written between the store and the call, does not take %a's bytes.
+// CHECK-LABEL: func.func @pointer_table
+// CHECK:       memref.alloc() {strata.buffer = 0 : i64, strata.offset = [[A:[0-9]+]] : i64}
+// CHECK-NOT:   strata.offset = [[A]] :
+// CHECK:       call @consume
+// PRINT:       buffer 0: 64 bytes at offset {{[0-9]+}}, live [1, 9]
+// ARENA-LABEL: func.func @pointer_table
+func.func @pointer_table(%in: memref<16xf32>, %out: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %in, %a : memref<16xf32> to memref<16xf32>
+  %t = memref.alloca() : memref<1xindex>
+  %p = memref.extract_aligned_pointer_as_index %a : memref<16xf32> -> index
+  %c0 = arith.constant 0 : index
+  memref.store %p, %t[%c0] : memref<1xindex>
+  %b = memref.alloc() : memref<16xf32>
+  memref.copy %in, %b : memref<16xf32> to memref<16xf32>
+  %tp = memref.extract_aligned_pointer_as_index %t : memref<1xindex> -> index
+  func.call @consume(%tp) : (index) -> ()
+  memref.copy %b, %out : memref<16xf32> to memref<16xf32>
+  return
+}
+func.func private @consume(index)

@@ -51,3 +51,4 @@
 #include "strata/aliases.h"  // jnp spellings: arccos, absolute, amax, concat, bitwise_and, right_shift, ...
 #include "strata/vectorize.h"  // jnp.vectorize
 #include "strata/vmap.h"
+#include "strata/callbacks.h"  // pure_callback, io_callback, debug::callback, debug::print
