@@ -114,6 +114,46 @@ TEST(Jit, EightThreadsCompileOnce) {
   EXPECT_EQ(g.stats().hits + g.stats().misses, 160u);
 }
 
+// Host callbacks from several threads at once: each run calls back on its own thread (a thread
+// whose callback fails gets its own exception; the others are untouched), and a callback that
+// calls another jitted function runs it on that thread's nested buffers.
+TEST(Jit, HostCallbacksFromManyThreads) {
+  auto inner = st::jit([](const Array& v) { return st::tanh(v) + 1.0f; });
+  auto f = st::jit([&](const Array& x) {
+    Array t = st::exp(x);
+    Array y = st::pure_callback(
+        [&](const Array& v) {
+          if (v.to_vector<float>()[0] < 0) throw st::ValueError("negative");
+          return inner(v) * 2.0f;
+        },
+        st::ShapeDtypeStruct(x), t - 1.0f);
+    return y + t;
+  });
+  Array x = rnd({16, 8}, 4);
+  Array base = st::abs(x);
+  const std::vector<float> expected = f(base).to_vector<float>();
+  Array bad = -st::abs(x) - 1.0f;
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0}, thrown{0};
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20; ++i) {
+        if (t % 2 == 1 && i % 5 == 0) {
+          try {
+            f(bad);
+          } catch (const st::ValueError&) {
+            ++thrown;
+          }
+        } else if (f(base).to_vector<float>() != expected) {
+          ++wrong;
+        }
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(thrown.load(), 16);
+}
+
 TEST(Jit, PytreesAndStaticArguments) {
   mlp::Params p{rnd({4, 8}, 1), rnd({8}, 2), rnd({8, 3}, 3), rnd({3}, 4)};
   auto forward = [](const mlp::Params& q, const Array& x, bool use_relu) {
