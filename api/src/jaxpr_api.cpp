@@ -47,5 +47,23 @@ Jaxpr TraceScope::finish(const std::vector<Array>& outputs) {
   return Jaxpr(end_trace(*state_, outputs));
 }
 
+Array abstract_array(const ShapeDtypeStruct& s) {
+  for (int64_t d : s.shape)
+    if (d < 0) throw ShapeError("eval_shape: a ShapeDtypeStruct with a negative dimension, " + s.str());
+  std::shared_ptr<TraceState> t = begin_trace();
+  Array a = new_input(*t, AbstractValue{s.shape, s.dtype, false});
+  end_trace(*t, {});
+  return a;
+}
+
+std::vector<ShapeDtypeStruct> output_types(const Jaxpr& j) {
+  std::vector<ShapeDtypeStruct> out;
+  for (const Atom& a : j.impl()->outvars) {
+    const AbstractValue& av = j.impl()->aval(a);
+    out.emplace_back(av.shape, av.dtype);
+  }
+  return out;
+}
+
 }  // namespace detail
 }  // namespace strata

@@ -29,17 +29,9 @@
 #include "strata/array.h"
 #include "strata/dtype.h"
 #include "strata/shape.h"
+#include "strata/shape_dtype.h"
 
 namespace strata {
-
-// The shape and dtype of a callback's result (jax.ShapeDtypeStruct).
-struct ShapeDtypeStruct {
-  Shape shape;
-  DType dtype = DType::f32;
-  ShapeDtypeStruct(Shape s, DType t) : shape(std::move(s)), dtype(t) {}
-  // Those of `like`.
-  explicit ShapeDtypeStruct(const Array& like);
-};
 
 // How vmap treats a pure_callback (JAX's vmap_method). `unspecified` refuses vmap.
 enum class VmapMethod {

@@ -1,5 +1,6 @@
-// strata/transforms.h — function transformations. make_jaxpr traces a function into a Jaxpr;
-// jit, grad, vmap and friends build on the same tracing.
+// strata/transforms.h — function transformations. make_jaxpr traces a function into a Jaxpr,
+// eval_shape gives the types of its outputs; jit, grad, vmap and friends build on the same
+// tracing.
 #pragma once
 
 #include <functional>
@@ -11,6 +12,7 @@
 #include "strata/array.h"
 #include "strata/jaxpr.h"
 #include "strata/pytree.h"
+#include "strata/shape_dtype.h"
 
 namespace strata {
 
@@ -59,6 +61,35 @@ auto make_jaxpr(F f) {
     detail::TraceScope scope;
     auto out = detail::call_traced(scope, f, args...);
     return scope.finish(tree_flatten(out));
+  };
+}
+
+namespace detail {
+// An array of `s`'s type with no data (a tracer of a finished trace): only its type is read, so
+// it stands for an argument when tracing (eval_shape).
+Array abstract_array(const ShapeDtypeStruct& s);
+template <class T>
+decltype(auto) abstract_or_self(const T& x) {
+  if constexpr (std::is_same_v<T, ShapeDtypeStruct>) return abstract_array(x);
+  else return (x);
+}
+std::vector<ShapeDtypeStruct> output_types(const Jaxpr& j);
+}  // namespace detail
+
+// eval_shape(f)(args...) (jax.eval_shape): the shapes and dtypes of f's outputs, flattened in
+// pytree order, for arguments shaped like args — pytrees of Arrays (only their types are read),
+// static values, or ShapeDtypeStructs standing for Array arguments — without computing or
+// allocating anything.
+//   auto out = st::eval_shape(model)(params, st::ShapeDtypeStruct({1024, 784}, st::f32));
+template <class F>
+auto eval_shape(F f) {
+  return [f = std::move(f)](const auto&... args) mutable -> std::vector<ShapeDtypeStruct> {
+    auto call = [&](const auto&... xs) {
+      detail::TraceScope scope;
+      auto out = detail::call_traced(scope, f, xs...);
+      return detail::output_types(scope.finish(tree_flatten(out)));
+    };
+    return call(detail::abstract_or_self(args)...);
   };
 }
 
