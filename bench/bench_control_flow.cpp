@@ -1,6 +1,7 @@
 // bench/bench_control_flow.cpp — control flow (issue 12): conjugate gradient on a 512×512
 // Poisson grid (a while_loop, compiled whole) jit vs eager, and the per-step overhead of a
-// scan whose body does almost nothing (goal: < 50 ns a step beyond the body's work).
+// scan whose body does almost nothing (goal: < 50 ns a step beyond the body's work), and the
+// cost of a host callback from compiled code.
 // Run through bench/run.sh bench_control_flow (medians and Jit/Eager ratios).
 #include <benchmark/benchmark.h>
 
@@ -84,6 +85,35 @@ void BM_ScanTiny_Cpp(benchmark::State& state) {
   per_step(state);
 }
 BENCHMARK(BM_ScanTiny_Cpp)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Host callbacks: one jitted call of a small function holding one pure_callback (the call, the
+// runtime's copy in and out, the C++ function), and a scan of kCallbackSteps steps each calling
+// an io_callback (the per-call cost inside compiled code). JAX: bench/control_flow_jax.py.
+constexpr int64_t kCallbackSteps = 10000;
+
+Array add_one(const Array& v) { return v + 1.0f; }
+
+void BM_Callback_Jit(benchmark::State& state) {
+  auto f = st::jit([](const Array& x) { return st::pure_callback(add_one, st::ShapeDtypeStruct(x), x * 2.0f) + 1.0f; });
+  Array x = st::ones({16});
+  f(x).block_until_ready();
+  for (auto _ : state) f(x).block_until_ready();
+}
+BENCHMARK(BM_Callback_Jit)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
+void BM_CallbackScan_Jit(benchmark::State& state) {
+  auto f = st::jit([](const Array& c0) {
+    return st::fori_loop(0, kCallbackSteps, [](const Array&, const Array& c) {
+      return st::io_callback(add_one, st::ShapeDtypeStruct(c), c);
+    }, c0);
+  });
+  Array c0 = st::zeros({});
+  f(c0).block_until_ready();
+  for (auto _ : state) f(c0).block_until_ready();
+  state.counters["ns_per_call"] = benchmark::Counter(static_cast<double>(kCallbackSteps) * 1e-9,
+                                                     benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_CallbackScan_Jit)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -1,12 +1,14 @@
 """JAX CPU timings of bench/bench_control_flow.cpp's workloads (jit, block_until_ready, median of
 repetitions): 50 conjugate-gradient steps on a 512x512 Poisson grid (lax.while_loop, the same
 5-point operator built from slices and concatenates), and the per-step cost of a scan whose body
-adds one number (2^20 steps). Run with /work/venv-jax/bin/python bench/control_flow_jax.py
+adds one number (2^20 steps), and host callbacks: a jitted call holding one pure_callback, and
+an io_callback in each of 10^4 loop steps. Run with /work/venv-jax/bin/python bench/control_flow_jax.py
 (bench/run_control_flow.sh runs both)."""
 
 import jax
 import jax.numpy as jnp
 from jax import lax
+from jax.experimental import io_callback
 from jax_util import median_ms
 
 CG_STEPS = 50
@@ -43,12 +45,33 @@ def running_sum(xs):
     return lax.scan(lambda c, x: (c + x, c), jnp.float32(0), xs)
 
 
+CALLBACK_STEPS = 10000
+
+
+def add_one(v):
+    return v + 1.0
+
+
+def callback_once(x):
+    return jax.pure_callback(add_one, jax.ShapeDtypeStruct(x.shape, x.dtype), x * 2.0) + 1.0
+
+
+def callback_scan(c0):
+    def body(_, c):
+        return io_callback(add_one, jax.ShapeDtypeStruct(c.shape, c.dtype), c)
+    return lax.fori_loop(0, CALLBACK_STEPS, body, c0)
+
+
 def main():
     b = jax.random.uniform(jax.random.key(1), (512, 512), jnp.float32)
     print(f"jax cg512_50steps_ms {median_ms(jax.jit(cg), b):.2f}")
     xs = jax.random.uniform(jax.random.key(2), (SCAN_STEPS,), jnp.float32)
     ms = median_ms(jax.jit(running_sum), xs)
     print(f"jax scan_tiny_ms {ms:.3f} ({ms * 1e6 / SCAN_STEPS:.2f} ns per step)")
+    x = jnp.ones((16,), jnp.float32)
+    print(f"jax callback_jit_us {median_ms(jax.jit(callback_once), x, reps=201) * 1e3:.1f}")
+    ms = median_ms(jax.jit(callback_scan), jnp.float32(0))
+    print(f"jax callback_scan_ms {ms:.2f} ({ms * 1e6 / CALLBACK_STEPS:.0f} ns per call)")
 
 
 if __name__ == "__main__":
