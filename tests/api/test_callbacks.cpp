@@ -346,6 +346,42 @@ TEST(Callbacks, Derivatives) {
   EXPECT_EQ(seen.size(), 1u);
 }
 
+// Reverse mode through control flow recomputes the forward pass (the residuals of a scan, a
+// branch's backward program): the debug callbacks in it run once per step, as in JAX, not again.
+TEST(Callbacks, DebugCallbacksRunOnceUnderGradOfControlFlow) {
+  int steps = 0, taken = 0;
+  auto scanned = [&](const Array& x) {
+    auto [c, ys] = st::scan(
+        [&](const Array& c, const Array& xi) {
+          st::debug::callback([&](const Array&) { ++steps; }, c);
+          return std::make_pair(st::sin(c) * xi, c);
+        },
+        x, st::full({5}, 1.5, st::f64));
+    return c + st::sum(ys);
+  };
+  auto branch = [&](const Array& x) {
+    return st::cond(
+        x > 0.0,
+        [&](const Array& v) {
+          st::debug::callback([&](const Array&) { ++taken; }, v);
+          return st::sin(v) * v;
+        },
+        [](const Array& v) { return v; }, x);
+  };
+  Array x(0.5);
+  for (bool jitted : {false, true}) {
+    steps = taken = 0;
+    Array g = jitted ? st::jit(st::grad(scanned))(x) : st::grad(scanned)(x);
+    EXPECT_EQ(steps, 5) << (jitted ? "jit" : "eager");
+    Array h = jitted ? st::jit(st::grad(branch))(x) : st::grad(branch)(x);
+    EXPECT_EQ(taken, 1) << (jitted ? "jit" : "eager");
+    expect_relative(h, {std::cos(0.5) * 0.5 + std::sin(0.5)}, 1e-15);
+    double eps = 1e-6;
+    double fd = (scanned(Array(0.5 + eps)).item<double>() - scanned(Array(0.5 - eps)).item<double>()) / (2 * eps);
+    expect_relative(g, {fd}, 1e-7);
+  }
+}
+
 TEST(Callbacks, DebugPrintFormats) {
   Array v = st::array<float>({1.5, -2, 3}, {3});
   Array m = st::array<int32_t>({1, 2, 3, 4}, {2, 2});

@@ -144,11 +144,30 @@ Traced jvp_program(const JaxprImpl& j, const std::vector<bool>& nonzero) {
   });
 }
 
+JaxprPtr without_debug_callbacks(const JaxprImpl& j) {
+  auto r = std::make_shared<JaxprImpl>(j);
+  std::erase_if(r->eqns, [](const Equation& e) { return e.prim == &prim::kDebugCallback; });
+  for (Equation& e : r->eqns) {
+    std::vector<std::pair<std::string, ParamValue>> stripped;
+    for (const auto& [name, v] : e.params.items()) {
+      if (const auto* sub = std::get_if<JaxprPtr>(&v); sub && *sub && has_effects(**sub)) {
+        stripped.emplace_back(name, without_debug_callbacks(**sub));
+      } else if (const auto* list = std::get_if<JaxprList>(&v)) {
+        JaxprList l;
+        for (const JaxprPtr& b : *list) l.push_back(b && has_effects(*b) ? without_debug_callbacks(*b) : b);
+        stripped.emplace_back(name, std::move(l));
+      }
+    }
+    for (auto& [name, v] : stripped) e.params.set(name, std::move(v));
+  }
+  return r;
+}
+
 Traced backward_program(const JaxprImpl& j, const std::vector<bool>& needed) {
   std::vector<AbstractValue> avals = in_avals(j), outs = out_avals(j);
   std::vector<bool> wrt;
   for (size_t i = 0; i < avals.size(); ++i) wrt.push_back(differentiable(avals[i]) && (needed.empty() || needed[i]));
-  JaxprPtr program = ad::vjp_program(j, wrt, outs.size());
+  JaxprPtr program = ad::vjp_program(*without_debug_callbacks(j), wrt, outs.size());
   avals.insert(avals.end(), outs.begin(), outs.end());
   return trace(avals, [&](std::span<const Array> in) {
     std::vector<Array> r = eval_jaxpr(*program, in);

@@ -58,9 +58,12 @@ std::vector<T> cat(std::initializer_list<std::span<const T>> parts) {
 // Forward mode of `j`: a program over (primals..., tangents of the inputs with nonzero[i]...)
 // returning (outputs..., tangents of the float outputs (zeros instantiated)...).
 Traced jvp_program(const JaxprImpl& j, const std::vector<bool>& nonzero);
+// `j` without its debug callbacks, sub-programs included: what a backward pass recomputes of a
+// forward pass that already ran them (JAX runs them once, in the forward pass).
+JaxprPtr without_debug_callbacks(const JaxprImpl& j);
 // Input cotangents of `j` (for the float inputs i with needed[i]; all float inputs when
 // `needed` is empty) from its primal inputs and one cotangent per output (zeros for non-float
-// outputs): a program over (inputs..., cotangents...).
+// outputs): a program over (inputs..., cotangents...), without j's debug callbacks.
 Traced backward_program(const JaxprImpl& j, const std::vector<bool>& needed = {});
 // `j` applied to a batch: inputs with batched[i] carry a leading batch dimension of `size`;
 // every output does. Returns the batched program.

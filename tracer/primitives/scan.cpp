@@ -191,7 +191,9 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
     bool carry = i >= s.k && i < s.k + s.c;
     wrt.push_back(differentiable(body_av[i]) && (carry || ad::cotangent_needed(i)));
   }
-  JaxprPtr program = ad::vjp_program(s.body, wrt, outs_av.size());
+  // The primal scan ran the body's debug callbacks: the passes below recompute, silently.
+  JaxprPtr body = without_debug_callbacks(s.body);
+  JaxprPtr program = ad::vjp_program(*body, wrt, outs_av.size());
   std::span<const Array> consts = x.subspan(0, s.k), xs = x.subspan(s.k + s.c);
 
   // 1. Forward, with residuals as extra ys.
@@ -200,7 +202,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   Traced fwd;
   if (remat(p)) {
     fwd = trace(body_av, [&](std::span<const Array> in) {
-      std::vector<Array> outs = eval_jaxpr(s.body, in);
+      std::vector<Array> outs = eval_jaxpr(*body, in);
       for (size_t i = 0; i < s.c; ++i) outs.push_back(in[s.k + i]);
       return outs;
     });
