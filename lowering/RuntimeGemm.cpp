@@ -112,6 +112,20 @@ struct ZeroInit {
   Operation* op = nullptr;
   bool erasable = false;
 };
+// Whether `o` (an op without regions) may write the memory of `root`: as touches() says, but a
+// call writes only what it is handed (a view of root, or its address: the runtime functions
+// reach memory through their arguments), and an address of root stored to memory escapes.
+bool mayWrite(Operation* o, Value root) {
+  auto derived = [&](Value v) {
+    if (isa<MemRefType>(v.getType())) return rootOf(v) == root;
+    auto p = v.getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>();
+    return p && rootOf(p.getSource()) == root;
+  };
+  if (isa<func::CallOp>(o)) return llvm::any_of(o->getOperands(), derived);
+  if (auto store = dyn_cast<memref::StoreOp>(o); store && derived(store.getValueToStore())) return true;
+  return touches(o, root) == Touch::kWrite;
+}
+
 ZeroInit findZeroInit(Operation* op, Value out) {
   Value root = rootOf(out);
   bool read = false;
@@ -126,7 +140,19 @@ ZeroInit findZeroInit(Operation* op, Value out) {
     if (t == Touch::kWrite) return {};
     read = read || t == Touch::kRead;
   }
-  return {};
+  // At the start of a loop body: a buffer made outside the loop that nothing in the loop writes
+  // holds what it held before the loop (loop-invariant code motion hoists the zero fill of a
+  // GEMM's shared zero buffer out of a scan's body). Its zeroing stays: the loop reads it.
+  Operation* loop = op->getParentOp();
+  if (!loop || isa<func::FuncOp>(loop)) return {};
+  Operation* made = root.getDefiningOp() ? root.getDefiningOp() : root.getParentRegion()->getParentOp();
+  if (loop->isAncestor(made)) return {};
+  bool written = loop->walk([&](Operation* o) {
+                       return o->getNumRegions() == 0 && mayWrite(o, root) ? WalkResult::interrupt() : WalkResult::advance();
+                     }).wasInterrupted();
+  if (written) return {};
+  ZeroInit outside = findZeroInit(loop, out);
+  return outside.op ? ZeroInit{outside.op, false} : ZeroInit{};
 }
 
 bool contiguous(Value v) { return cast<MemRefType>(v.getType()).getLayout().isIdentity(); }

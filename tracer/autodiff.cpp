@@ -93,15 +93,32 @@ std::shared_ptr<JaxprImpl> vjp_program(const JaxprImpl& j, const std::vector<boo
     // differentiated input reaches (only their equations are transposed).
     std::vector<bool> depends(j.vars.size(), false);
     for (size_t i = 0; i < j.invars.size(); ++i) depends[j.invars[i]] = wrt[i];
-    for (const Equation& e : j.eqns) {
+    // The backward halves of equations whose forward pass kept what they need (vjp_split).
+    std::vector<VjpBackward> split(j.eqns.size());
+    auto needed_of = [&](const Equation& e) {
+      std::vector<bool> needed;
+      for (const Atom& a : e.inputs)
+        needed.push_back(!a.is_literal() && depends[a.var] && differentiable(j.vars[a.var].dtype));
+      return needed;
+    };
+    for (size_t k = 0; k < j.eqns.size(); ++k) {
+      const Equation& e = j.eqns[k];
       std::vector<Array> ins;
       bool reached = false;
       for (const Atom& a : e.inputs) {
         ins.push_back(read(a));
         reached = reached || (!a.is_literal() && depends[a.var]);
       }
+      std::vector<Array> outs;
+      if (reached && e.prim->vjp_split && !e.prim->has(kNotDifferentiable)) {
+        ScopedLocation at(e.loc);
+        std::vector<bool> needed = needed_of(e);
+        ScopedNeeded scope(&needed);
+        std::tie(outs, split[k]) = e.prim->vjp_split(ins, e.params);
+      } else {
+        outs = strata::bind(*e.prim, ins, e.params, e.loc);
+      }
       for (int v : e.outputs) depends[v] = reached;
-      std::vector<Array> outs = strata::bind(*e.prim, ins, e.params, e.loc);
       for (size_t i = 0; i < outs.size(); ++i) env[e.outputs[i]] = std::move(outs[i]);
     }
     // Seed: each output's cotangent (an output may appear twice; cotangents add).
@@ -110,8 +127,8 @@ std::shared_ptr<JaxprImpl> vjp_program(const JaxprImpl& j, const std::vector<boo
       if (!a.is_literal() && differentiable(j.vars[a.var].dtype)) ct[a.var] = add_cotangent(ct[a.var], out_cts[i]);
     }
     // Backward: each equation's VJP rule, in reverse.
-    for (auto it = j.eqns.rbegin(); it != j.eqns.rend(); ++it) {
-      const Equation& e = *it;
+    for (size_t k = j.eqns.size(); k-- > 0;) {
+      const Equation& e = j.eqns[k];
       std::vector<Array> cts;
       bool any = false;
       for (int v : e.outputs) {
@@ -122,19 +139,16 @@ std::shared_ptr<JaxprImpl> vjp_program(const JaxprImpl& j, const std::vector<boo
       bool reached = false;
       for (const Atom& a : e.inputs) reached = reached || (!a.is_literal() && depends[a.var]);
       if (!reached) continue;  // no differentiated input behind it: its cotangents are unused
-      if (!e.prim->vjp) missing_rule(*e.prim, "vjp");
+      if (!e.prim->vjp && !split[k]) missing_rule(*e.prim, "vjp");
       ScopedLocation at(e.loc);
       std::vector<Array> ins, outs;
-      std::vector<bool> needed;
-      for (const Atom& a : e.inputs) {
-        ins.push_back(read(a));
-        needed.push_back(!a.is_literal() && depends[a.var] && differentiable(j.vars[a.var].dtype));
-      }
+      std::vector<bool> needed = needed_of(e);
+      for (const Atom& a : e.inputs) ins.push_back(read(a));
       for (int v : e.outputs) outs.push_back(env[v]);
       std::vector<Array> in_cts;
       {
         ScopedNeeded scope(&needed);
-        in_cts = e.prim->vjp(ins, outs, cts, e.params);
+        in_cts = split[k] ? split[k](cts) : e.prim->vjp(ins, outs, cts, e.params);
       }
       for (size_t i = 0; i < e.inputs.size() && i < in_cts.size(); ++i) {
         const Atom& a = e.inputs[i];

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -73,6 +74,36 @@ using VjpRule = std::vector<Array> (*)(std::span<const Array> primals,
                                        std::span<const Array> outputs,
                                        std::span<const Array> cotangents, const Params& params);
 
+// Reverse mode in two halves, for a primitive whose backward pass reads values its forward pass
+// can produce along the way (scan: each step's residuals): the outputs, computed by a forward
+// pass that also keeps those values, and the backward half, a function of the outputs'
+// cotangents returning the inputs' (as a VjpRule's). vjp_program binds it in place of the
+// primitive when a differentiated input reaches it, so the forward pass runs once; the
+// cotangent_needed mask is the same in both halves.
+class VjpBackward {
+ public:
+  VjpBackward() = default;
+  template <class F>
+  VjpBackward(F f) : impl_(std::make_shared<const Impl<F>>(std::move(f))) {}
+  explicit operator bool() const { return impl_ != nullptr; }
+  std::vector<Array> operator()(std::span<const Array> cotangents) const { return (*impl_)(cotangents); }
+
+ private:
+  struct Base {
+    virtual ~Base() = default;
+    virtual std::vector<Array> operator()(std::span<const Array> cotangents) const = 0;
+  };
+  template <class F>
+  struct Impl final : Base {
+    explicit Impl(F g) : f(std::move(g)) {}
+    std::vector<Array> operator()(std::span<const Array> cotangents) const override { return f(cotangents); }
+    F f;
+  };
+  std::shared_ptr<const Base> impl_;
+};
+using VjpSplitRule = std::pair<std::vector<Array>, VjpBackward> (*)(std::span<const Array> primals,
+                                                                     const Params& params);
+
 // Batching (vmap): the outputs of the primitive applied to `args` with an extra batch
 // dimension, `batch_dims[i]` of args[i] (or `not_mapped` for an unbatched arg), and the batch
 // dimension of each output (JAX's signature).
@@ -100,6 +131,7 @@ struct Primitive {
   JvpRule jvp = nullptr;
   VjpRule vjp = nullptr;
   BatchRule batch = nullptr;  // null: not batchable yet
+  VjpSplitRule vjp_split = nullptr;  // optional, besides `vjp`
 
   bool has(PrimitiveTrait t) const { return (traits & t) != 0; }
 };

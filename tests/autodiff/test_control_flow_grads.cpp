@@ -70,6 +70,28 @@ TEST(ControlFlowGrads, Scan) {
   }, {c0}, "scan of length 0");
 }
 
+// Reverse mode runs the forward scan once: the scan that keeps each step's residuals also gives
+// the outputs (Primitive::vjp_split), so value_and_grad's program holds that scan and the
+// backward one — not the primal scan as well. With checkpoint, the carry-saving scan likewise.
+TEST(ControlFlowGrads, ScanForwardRunsOnce) {
+  for (bool remat : {false, true}) {
+    auto f = [remat](const Array& x) {
+      auto step = [](const Array& c, const Array& xi) { return std::make_pair(st::sin(c) * xi, c * c); };
+      auto [c, ys] = remat ? st::scan(st::checkpoint(step), x, st::full({5}, 1.5, st::f64))
+                           : st::scan(step, x, st::full({5}, 1.5, st::f64));
+      return c + st::sum(ys);
+    };
+    st::Jaxpr j = st::make_jaxpr(st::value_and_grad(f))(Array(0.5));
+    int scans = 0;
+    for (const std::string& name : j.primitive_names()) scans += name == "scan";
+    EXPECT_EQ(scans, 2) << j;
+    check_grads([&](const V& v) { return f(v[0]); }, {Array(0.5)}, remat ? "scan, checkpoint" : "scan");
+    auto [value, g] = st::jit(st::value_and_grad(f))(Array(0.5));
+    EXPECT_NEAR(value.item<double>(), f(Array(0.5)).item<double>(), 1e-15);
+    EXPECT_NEAR(g.item<double>(), st::grad(f)(Array(0.5)).item<double>(), 1e-14);
+  }
+}
+
 TEST(ControlFlowGrads, ForiLoopStatic) {
   Array x = f64s({0.5, -0.4}, {2});
   check_grads([](const V& v) {

@@ -177,10 +177,13 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
 }
 
 // Reverse mode: a forward scan that also stacks each step's residuals (the values the step's
-// backward part reads; with remat only the step's carry), then a scan in the other direction
-// over the residuals and the ys' cotangents, carrying the cotangents of the carry and the sum
-// of the constants' cotangents.
-std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params& p) {
+// backward part reads; with remat only the step's carry) and gives the outputs, then, for the
+// cotangents, a scan in the other direction over the residuals and the ys' cotangents, carrying
+// the cotangents of the carry and the sum of the constants' cotangents (vjp_split: the forward
+// scan is the only one when vjp_program differentiates a scan).
+// `primal`: this forward scan is the primal pass (it runs the body's debug callbacks; the
+// backward never does).
+std::pair<std::vector<Array>, VjpBackward> split(std::span<const Array> x, const Params& p, bool primal) {
   Parts s = parts(p);
   std::vector<AbstractValue> body_av = in_avals(s.body), outs_av = out_avals(s.body);
   size_t ny = outs_av.size() - s.c;
@@ -191,18 +194,23 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
     bool carry = i >= s.k && i < s.k + s.c;
     wrt.push_back(differentiable(body_av[i]) && (carry || ad::cotangent_needed(i)));
   }
-  // The primal scan ran the body's debug callbacks: the passes below recompute, silently.
-  JaxprPtr body = without_debug_callbacks(s.body);
-  JaxprPtr program = ad::vjp_program(*body, wrt, outs_av.size());
+  // The body's debug callbacks run in the primal pass only: the partial evaluation below leaves
+  // them on the forward side, and remat's backward recomputes without them.
+  JaxprPtr quiet = without_debug_callbacks(s.body);
+  const JaxprImpl& fwd_body = primal ? s.body : *quiet;
+  JaxprPtr program = ad::vjp_program(remat(p) ? *quiet : fwd_body, wrt, outs_av.size());
   std::span<const Array> consts = x.subspan(0, s.k), xs = x.subspan(s.k + s.c);
 
-  // 1. Forward, with residuals as extra ys.
+  // 1. Forward, with residuals as extra ys — but a residual that is a constant or an x of the
+  //    step (a weight matrix, the input itself) is not stacked: the backward scan takes the
+  //    constant as its own constant and the xs as they are. res_src: per residual of
+  //    `unknown`, -1 (stacked) or the body input it is.
   JaxprPtr unknown;
-  std::vector<AbstractValue> res_av;
+  std::vector<int> res_src;
   Traced fwd;
   if (remat(p)) {
     fwd = trace(body_av, [&](std::span<const Array> in) {
-      std::vector<Array> outs = eval_jaxpr(*body, in);
+      std::vector<Array> outs = eval_jaxpr(fwd_body, in);
       for (size_t i = 0; i < s.c; ++i) outs.push_back(in[s.k + i]);
       return outs;
     });
@@ -210,69 +218,103 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
     fwd = trace(body_av, [&](std::span<const Array> in) {
       ad::Partial part = ad::partial_eval(*program, in, outs_av.size());
       unknown = part.unknown;
-      res_av = avals_of(part.residuals);
-      return cat<Array>({part.known_outputs, part.residuals});
+      res_src.clear();
+      std::vector<Array> stacked;
+      for (const Array& r : part.residuals) {
+        int src = -1;
+        for (size_t j = 0; j < in.size(); ++j)
+          if ((j < s.k || j >= s.k + s.c) && r.impl() == in[j].impl()) src = static_cast<int>(j);
+        res_src.push_back(src);
+        if (src < 0) stacked.push_back(r);
+      }
+      return cat<Array>({part.known_outputs, stacked});
     });
   }
   std::vector<Array> fwd_out = bind_scan(fwd, s.k, s.c, s.length, s.reverse, p, x);
+  std::vector<Array> outputs(fwd_out.begin(), fwd_out.begin() + static_cast<std::ptrdiff_t>(s.c + ny));
+  // The backward scan's constants and per-step inputs: stacked residuals, then forwarded xs.
   std::vector<Array> res(fwd_out.begin() + static_cast<std::ptrdiff_t>(s.c + ny), fwd_out.end());
+  const size_t n_stacked = res.size();
   std::vector<Array> bconsts;
   if (remat(p)) {
     bconsts.assign(consts.begin(), consts.end());
     res.insert(res.end(), xs.begin(), xs.end());
+  } else {
+    for (int src : res_src)
+      if (src >= 0) (static_cast<size_t>(src) < s.k ? bconsts : res).push_back(x[static_cast<size_t>(src)]);
   }
+  std::vector<AbstractValue> y_av = avals_of(outputs);
 
   // 2. Backward. Carry: (cotangents of the float constants, of the float carries); xs:
   //    (residuals, cotangents of the float ys).
-  std::vector<AbstractValue> av = avals_of(bconsts);
-  std::vector<Array> carry0, ys_ct;
-  for (size_t i = 0; i < s.k; ++i)
-    if (wrt[i]) {
-      av.push_back(body_av[i]);
-      carry0.push_back(lax::zeros(body_av[i]));
-    }
-  for (size_t i = 0; i < s.c; ++i)
-    if (wrt[s.k + i]) {
-      av.push_back(body_av[s.k + i]);
-      carry0.push_back(ad::instantiate(ct[i], detail::aval_of(y[i])));
-    }
-  for (const Array& r : res) av.push_back(unstacked(detail::aval_of(r)));
-  for (size_t i = 0; i < ny; ++i)
-    if (differentiable(outs_av[s.c + i])) {
-      av.push_back(outs_av[s.c + i]);
-      ys_ct.push_back(ad::instantiate(ct[s.c + i], detail::aval_of(y[s.c + i])));
-    }
-  size_t kf = 0, cf = 0;
-  for (size_t i = 0; i < s.k; ++i) kf += wrt[i];
-  for (size_t i = 0; i < s.c; ++i) cf += wrt[s.k + i];
-  size_t nb = bconsts.size();
-  Traced bwd = trace(av, [&](std::span<const Array> in) {
-    std::span<const Array> acc = in.subspan(nb, kf), carry_ct = in.subspan(nb + kf, cf),
-                           r = in.subspan(nb + kf + cf, res.size()), yct = in.subspan(nb + kf + cf + res.size());
-    std::vector<Array> cts;
-    size_t a = 0, b = 0;
-    for (size_t i = 0; i < s.c; ++i) cts.push_back(wrt[s.k + i] ? carry_ct[a++] : lax::zeros(outs_av[i]));
-    for (size_t i = 0; i < ny; ++i) cts.push_back(differentiable(outs_av[s.c + i]) ? yct[b++] : lax::zeros(outs_av[s.c + i]));
-    std::vector<Array> in_cts;
-    if (remat(p)) {
-      std::vector<Array> all = eval_jaxpr(*program, cat<Array>({in.subspan(0, nb), r, cts}));
-      in_cts.assign(all.begin() + static_cast<std::ptrdiff_t>(outs_av.size()), all.end());
-    } else {
-      in_cts = eval_jaxpr(*unknown, cat<Array>({r, cts}));
-    }
-    std::vector<Array> out;
-    for (size_t i = 0; i < kf; ++i) out.push_back(lax::add(acc[i], in_cts[i]));
-    out.insert(out.end(), in_cts.begin() + static_cast<std::ptrdiff_t>(kf), in_cts.end());
-    return out;
-  });
-  Params q = p;
-  q.set("remat", false);
-  std::vector<Array> bwd_out =
-      bind_scan(bwd, nb, kf + cf, s.length, !s.reverse, q, cat<Array>({bconsts, carry0, res, ys_ct}));
-  std::vector<Array> r;
-  size_t k = 0;
-  for (size_t i = 0; i < body_av.size(); ++i) r.push_back(wrt[i] ? bwd_out[k++] : Array());
-  return r;
+  VjpBackward backward = [p, wrt, program, unknown, res_src, n_stacked, res = std::move(res),
+                          bconsts = std::move(bconsts), body_av, outs_av, y_av,
+                          ny](std::span<const Array> ct) -> std::vector<Array> {
+    Parts s = parts(p);
+    std::vector<AbstractValue> av = avals_of(bconsts);
+    std::vector<Array> carry0, ys_ct;
+    for (size_t i = 0; i < s.k; ++i)
+      if (wrt[i]) {
+        av.push_back(body_av[i]);
+        carry0.push_back(lax::zeros(body_av[i]));
+      }
+    for (size_t i = 0; i < s.c; ++i)
+      if (wrt[s.k + i]) {
+        av.push_back(body_av[s.k + i]);
+        carry0.push_back(ad::instantiate(ct[i], y_av[i]));
+      }
+    for (const Array& r : res) av.push_back(unstacked(detail::aval_of(r)));
+    for (size_t i = 0; i < ny; ++i)
+      if (differentiable(outs_av[s.c + i])) {
+        av.push_back(outs_av[s.c + i]);
+        ys_ct.push_back(ad::instantiate(ct[s.c + i], y_av[s.c + i]));
+      }
+    size_t kf = 0, cf = 0;
+    for (size_t i = 0; i < s.k; ++i) kf += wrt[i];
+    for (size_t i = 0; i < s.c; ++i) cf += wrt[s.k + i];
+    size_t nb = bconsts.size();
+    Traced bwd = trace(av, [&](std::span<const Array> in) {
+      std::span<const Array> acc = in.subspan(nb, kf), carry_ct = in.subspan(nb + kf, cf),
+                             r = in.subspan(nb + kf + cf, res.size()), yct = in.subspan(nb + kf + cf + res.size());
+      std::vector<Array> cts;
+      size_t a = 0, b = 0;
+      for (size_t i = 0; i < s.c; ++i) cts.push_back(wrt[s.k + i] ? carry_ct[a++] : lax::zeros(outs_av[i]));
+      for (size_t i = 0; i < ny; ++i)
+        cts.push_back(differentiable(outs_av[s.c + i]) ? yct[b++] : lax::zeros(outs_av[s.c + i]));
+      std::vector<Array> in_cts;
+      if (remat(p)) {
+        std::vector<Array> all = eval_jaxpr(*program, cat<Array>({in.subspan(0, nb), r, cts}));
+        in_cts.assign(all.begin() + static_cast<std::ptrdiff_t>(outs_av.size()), all.end());
+      } else {
+        std::vector<Array> full;  // the residuals in `unknown`'s order
+        size_t st = 0, c = 0, xf = n_stacked;
+        for (int src : res_src) full.push_back(src < 0 ? r[st++] : static_cast<size_t>(src) < s.k ? in[c++] : r[xf++]);
+        in_cts = eval_jaxpr(*unknown, cat<Array>({full, cts}));
+      }
+      std::vector<Array> out;
+      for (size_t i = 0; i < kf; ++i) out.push_back(lax::add(acc[i], in_cts[i]));
+      out.insert(out.end(), in_cts.begin() + static_cast<std::ptrdiff_t>(kf), in_cts.end());
+      return out;
+    });
+    Params q = p;
+    q.set("remat", false);
+    std::vector<Array> bwd_out =
+        bind_scan(bwd, nb, kf + cf, s.length, !s.reverse, q, cat<Array>({bconsts, carry0, res, ys_ct}));
+    std::vector<Array> r;
+    size_t k = 0;
+    for (size_t i = 0; i < body_av.size(); ++i) r.push_back(wrt[i] ? bwd_out[k++] : Array());
+    return r;
+  };
+  return {std::move(outputs), std::move(backward)};
+}
+
+std::pair<std::vector<Array>, VjpBackward> vjp_split(std::span<const Array> x, const Params& p) {
+  return split(x, p, true);
+}
+
+// The one-shot VJP, after a primal pass: the forward scan again (silently), then the backward.
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
+  return split(x, p, false).second(ct);
 }
 
 // Every carry is batched (batch first); xs keep their scan axis first and the batch second,
@@ -308,6 +350,7 @@ const Primitive prim::kScan{
     .jvp = jvp,
     .vjp = vjp,
     .batch = batch,
+    .vjp_split = vjp_split,
 };
 
 }  // namespace strata
