@@ -53,3 +53,50 @@ func.func @main(%a: memref<1x4x8xf32>, %b: memref<1x8x16xf32>, %c: memref<1x4x16
   linalg.batch_matmul ins(%a, %b : memref<1x4x8xf32>, memref<1x8x16xf32>) outs(%c : memref<1x4x16xf32>)
   return
 }
+
+// -----
+
+// In a loop body (a scan's): the output is zeroed by a copy of a zero buffer whose fill LICM
+// hoisted out of the loop; nothing in the loop writes that buffer, so the GEMM is the runtime's
+// and the copy goes (the fill stays, outside).
+// CHECK-LABEL: func.func @in_loop
+// CHECK:       linalg.fill
+// CHECK:       scf.for
+// CHECK-NOT:     memref.copy
+// CHECK:         call @strata_rt_dot_f32(
+// CHECK-NOT:     linalg.batch_matmul
+func.func @in_loop(%a: memref<1x4x8xf32>, %b: memref<1x8x16xf32>, %c: memref<1x4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %z = memref.alloc() : memref<1x4x16xf32>
+  linalg.fill ins(%zero : f32) outs(%z : memref<1x4x16xf32>)
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    memref.copy %z, %c : memref<1x4x16xf32> to memref<1x4x16xf32>
+    linalg.batch_matmul ins(%a, %b : memref<1x4x8xf32>, memref<1x8x16xf32>) outs(%c : memref<1x4x16xf32>)
+  }
+  return
+}
+
+// -----
+
+// The same, but the loop also writes the zero buffer: its contents at the copy are unknown, so
+// the matmul stays (it lowers to loops).
+// CHECK-LABEL: func.func @zero_buffer_written_in_loop
+// CHECK:         linalg.batch_matmul
+func.func @zero_buffer_written_in_loop(%a: memref<1x4x8xf32>, %b: memref<1x8x16xf32>, %c: memref<1x4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %z = memref.alloc() : memref<1x4x16xf32>
+  linalg.fill ins(%zero : f32) outs(%z : memref<1x4x16xf32>)
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    memref.copy %z, %c : memref<1x4x16xf32> to memref<1x4x16xf32>
+    linalg.batch_matmul ins(%a, %b : memref<1x4x8xf32>, memref<1x8x16xf32>) outs(%c : memref<1x4x16xf32>)
+    memref.store %one, %z[%c0, %c0, %c0] : memref<1x4x16xf32>
+  }
+  return
+}
