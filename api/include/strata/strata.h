@@ -52,3 +52,4 @@
 #include "strata/vectorize.h"  // jnp.vectorize
 #include "strata/vmap.h"
 #include "strata/callbacks.h"  // pure_callback, io_callback, debug::callback, debug::print
+#include "strata/optimizers.h"  // optim::adam, sgd, chain, clip_by_global_norm, schedules (optax)
