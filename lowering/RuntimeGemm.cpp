@@ -4,7 +4,9 @@
 // 1. The operands' layouts come from the op's indexing maps: lhs (b, m, k) or (b, k, m), rhs
 //    (b, k, n) or (b, n, k); either transposition is a flag, not a copy.
 // 2. An operand or result buffer with a non-identity layout (a strided view) goes through a
-//    contiguous temporary (memref.alloc, later placed in the scratch arena).
+//    contiguous temporary (memref.alloc, later placed in the scratch arena) — except an operand
+//    whose elements are packed row-major at an offset (a step's slice of a stacked array),
+//    which is read in place from its address plus the offset.
 // 3. The zeroing of the result that the tensor-level lowering put before the matmul (a zero
 //    fill, or a copy of a zero-filled buffer that CSE shared) is erased unless something else
 //    reads it: the runtime writes C = A·B rather than accumulating. Without such a zeroing the
@@ -18,6 +20,7 @@
 //    into one strata_rt_dot_ep_<t> call that runs the epilogue on each block as soon as the
 //    GEMM has written it (CpuAbi.h).
 // REQUIRES: bufferized; static shapes.
+#include "dialect/ElementTypes.h"
 #include "lowering/CpuAbi.h"
 #include "lowering/RuntimeDecl.h"
 #include "lowering/BufferAliasing.h"
@@ -156,6 +159,32 @@ ZeroInit findZeroInit(Operation* op, Value out) {
 }
 
 bool contiguous(Value v) { return cast<MemRefType>(v.getType()).getLayout().isIdentity(); }
+
+// A view whose elements lie row-major and packed, at some offset (step i of a stacked array, a
+// scan's residual or xs): the GEMM reads it in place, from its address plus the offset.
+bool dense(Value v) {
+  auto t = cast<MemRefType>(v.getType());
+  if (t.getLayout().isIdentity()) return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(t.getStridesAndOffset(strides, offset))) return false;
+  int64_t expect = 1;
+  for (int64_t i = t.getRank() - 1; i >= 0; --i) {
+    if (t.getDimSize(i) != 1 && strides[i] != expect) return false;
+    expect *= t.getDimSize(i);
+  }
+  return true;
+}
+
+// The address of a dense view's first element (an index).
+Value addressOf(OpBuilder& b, Location loc, Value m) {
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, m);
+  auto t = cast<MemRefType>(m.getType());
+  if (t.getLayout().isIdentity()) return base;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, m);
+  Value bytes = arith::ConstantOp::create(b, loc, b.getIndexAttr(storageBits(t.getElementType()) / 8));
+  return arith::AddIOp::create(b, loc, base, arith::MulIOp::create(b, loc, meta.getOffset(), bytes));
+}
 
 // A contiguous buffer of `v`'s shape; copies v into it when `copyIn`.
 Value contiguousTemp(OpBuilder& b, Location loc, Value v, bool copyIn) {
@@ -359,8 +388,8 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
   int64_t B = ot.getDimSize(0), M = ot.getDimSize(1), N = ot.getDimSize(2);
   int64_t K = lhsMK ? lt.getDimSize(2) : lt.getDimSize(1);
   OpBuilder b(rounding ? rounding.getOperation() : op.getOperation());
-  if (!contiguous(lhs)) lhs = contiguousTemp(b, loc, lhs, true);
-  if (!contiguous(rhs)) rhs = contiguousTemp(b, loc, rhs, true);
+  if (!dense(lhs)) lhs = contiguousTemp(b, loc, lhs, true);
+  if (!dense(rhs)) rhs = contiguousTemp(b, loc, rhs, true);
   Value written = rounding ? rounding.getDpsInits()[0] : out;
   Value result = contiguous(written) ? written : contiguousTemp(b, loc, written, false);
   Type index = b.getIndexType(), i64 = b.getI64Type();
@@ -378,7 +407,8 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
                   (rhsNK ? ::strata::cpu_abi::kRhsFreeFirst : 0) |
                   (parallel ? ::strata::cpu_abi::kDotParallel : 0);
   auto c = [&](int64_t v) -> Value { return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v)); };
-  SmallVector<Value> args{c(flags), c(B), c(M), c(N), c(K), ptr(lhs), ptr(rhs), ptr(result), workspace};
+  SmallVector<Value> args{c(flags), c(B), c(M), c(N), c(K), addressOf(b, loc, lhs), addressOf(b, loc, rhs),
+                          ptr(result), workspace};
   std::string name = std::string(::strata::cpu_abi::kDotPrefix) + suffix;
   auto type = FunctionType::get(ctx, {i64, i64, i64, i64, i64, index, index, index, index}, {});
   linalg::GenericOp epilogue = rounding ? linalg::GenericOp() : findEpilogue(op, out);

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "llvm/Support/raw_ostream.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -87,7 +88,9 @@ SmallVector<int64_t> usePositions(Value v, Block& block, const DenseMap<Operatio
       if (Operation* top = block.findAncestorOpInBlock(*user))
         if (auto it = index.find(top); it != index.end()) out.push_back(it->second);
       // Views, and pointers taken from the buffer (runtime calls read and write through them).
-      bool pointer = isa<memref::ExtractAlignedPointerAsIndexOp, memref::ExtractStridedMetadataOp>(user);
+      // (An address plus an offset is still the buffer's: a view's first element.)
+      bool pointer = isa<memref::ExtractAlignedPointerAsIndexOp, memref::ExtractStridedMetadataOp>(user) ||
+                     (isa<arith::AddIOp>(user) && isa<IndexType>(cur.getType()) && !isa<MemRefType>(cur.getType()));
       for (Value r : user->getResults())
         if (pointer || isa<MemRefType>(r.getType())) work.push_back(r);
       // A pointer stored in a table (a host callback's): whoever reads the table uses the buffer.

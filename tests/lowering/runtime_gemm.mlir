@@ -100,3 +100,37 @@ func.func @zero_buffer_written_in_loop(%a: memref<1x4x8xf32>, %b: memref<1x8x16x
   }
   return
 }
+
+// -----
+
+// An operand that is step %i of a stacked array (a subview packed row-major at an offset) is
+// read in place: its address plus the offset, no contiguous copy.
+// CHECK-LABEL: func.func @stacked_operand
+// CHECK-NOT:   memref.copy
+// CHECK:       %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %subview
+// CHECK:       %[[META:.*]], %[[OFF:.*]], %{{.*}}:3, %{{.*}}:3 = memref.extract_strided_metadata
+// CHECK:       %[[BYTES:.*]] = arith.muli %[[OFF]], %c4
+// CHECK:       %[[ADDR:.*]] = arith.addi %[[BASE]], %[[BYTES]]
+// CHECK:       call @strata_rt_dot_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ADDR]],
+func.func @stacked_operand(%a: memref<3x4x8xf32>, %b: memref<1x8x16xf32>, %c: memref<1x4x16xf32>, %i: index) {
+  %zero = arith.constant 0.0 : f32
+  %s = memref.subview %a[%i, 0, 0] [1, 4, 8] [1, 1, 1] : memref<3x4x8xf32> to memref<1x4x8xf32, strided<[32, 8, 1], offset: ?>>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x4x16xf32>)
+  linalg.batch_matmul ins(%s, %b : memref<1x4x8xf32, strided<[32, 8, 1], offset: ?>>, memref<1x8x16xf32>) outs(%c : memref<1x4x16xf32>)
+  return
+}
+
+// -----
+
+// A transposed view is not packed: it still goes through a contiguous copy.
+// CHECK-LABEL: func.func @strided_operand
+// CHECK:       memref.copy
+// CHECK:       call @strata_rt_dot_f32(
+func.func @strided_operand(%a: memref<8x4xf32>, %b: memref<1x8x16xf32>, %c: memref<1x4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.transpose %a (i, j) -> (j, i) : memref<8x4xf32> to memref<4x8xf32, strided<[1, 4]>>
+  %e = memref.expand_shape %t [[0, 1], [2]] output_shape [1, 4, 8] : memref<4x8xf32, strided<[1, 4]>> into memref<1x4x8xf32, strided<[4, 1, 4]>>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x4x16xf32>)
+  linalg.batch_matmul ins(%e, %b : memref<1x4x8xf32, strided<[4, 1, 4]>>, memref<1x8x16xf32>) outs(%c : memref<1x4x16xf32>)
+  return
+}
