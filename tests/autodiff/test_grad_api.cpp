@@ -178,6 +178,37 @@ TEST(Grad, CustomVjpStableSoftplus) {
   expect_contains(m, "custom_vjp");
 }
 
+// Under reverse mode only fwd runs (as in JAX): its outputs are the function's value, so fun is
+// not computed as well; a plain call runs fun alone.
+TEST(Grad, CustomVjpRunsFwdNotFunUnderGrad) {
+  int fun_runs = 0, fwd_runs = 0;
+  auto f = st::custom_vjp(
+      [&](const Array& x) {
+        st::debug::callback([&](const Array&) { ++fun_runs; }, x);
+        return st::sin(x);
+      },
+      [&](const Array& x) {
+        st::debug::callback([&](const Array&) { ++fwd_runs; }, x);
+        return std::make_pair(st::sin(x), st::cos(x));
+      },
+      [](const Array& c, const Array& g) { return g * c; });
+  Array x = st::array({0.3, 1.1}, {2}, st::f64);
+  auto loss = [&](const Array& v) { return st::sum(f(v) * v); };
+  for (bool jitted : {false, true}) {
+    fun_runs = fwd_runs = 0;
+    auto [value, g] = jitted ? st::jit(st::value_and_grad(loss))(x) : st::value_and_grad(loss)(x);
+    EXPECT_EQ(fun_runs, 0);
+    EXPECT_EQ(fwd_runs, 1);
+    EXPECT_NEAR(value.item<double>(), std::sin(0.3) * 0.3 + std::sin(1.1) * 1.1, 1e-15);
+    std::vector<double> gv = g.to_vector<double>();
+    EXPECT_NEAR(gv[0], std::cos(0.3) * 0.3 + std::sin(0.3), 1e-15);
+  }
+  fun_runs = fwd_runs = 0;
+  f(x);
+  EXPECT_EQ(fun_runs, 1);
+  EXPECT_EQ(fwd_runs, 0);
+}
+
 TEST(Grad, MakeJaxprOfGradPrintsTheBackwardProgram) {
   auto loss = [](const Array& x, const Array& w, const Array& b) { return st::sum(st::relu(st::matmul(x, w) + b)); };
   Array x = st::zeros({4, 8}), w = st::zeros({8, 16}), b = st::zeros({16});

@@ -28,22 +28,36 @@ std::vector<Array> jvp(std::span<const Array>, std::span<const Array>, std::span
               "of it is not supported. Use grad/vjp, or define the function without custom_vjp.");
 }
 
-// Runs the user's forward (for the residuals) and backward functions, inlined where we are.
-// Operands: (consts..., args...); fwd takes them all, bwd (consts..., residuals..., cts...).
-std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params& p) {
+// Runs the user's forward function, inlined where we are: its first outputs are fun's, the rest
+// the residuals; the backward half runs bwd on them. Under grad this replaces fun (vjp_split),
+// so only fwd runs, as in JAX. Operands: (consts..., args...); fwd takes them all, bwd
+// (consts..., residuals..., cts...).
+std::pair<std::vector<Array>, VjpBackward> vjp_split(std::span<const Array> x, const Params& p) {
   const JaxprImpl& fwd = *p.get<JaxprPtr>("fwd");
-  const JaxprImpl& bwd = *p.get<JaxprPtr>("bwd");
   const size_t nc = static_cast<size_t>(custom_calls::num_consts(p));
+  const size_t ny = p.get<JaxprPtr>("fun")->outvars.size();
   for (size_t i = 0; i < nc; ++i)
     if (is_inexact(x[i].dtype()) && ad::cotangent_needed(i)) custom_calls::refuse_closed_over("custom_vjp");
   std::vector<Array> fwd_out = eval_jaxpr(fwd, x);
+  std::vector<Array> outputs(fwd_out.begin(), fwd_out.begin() + static_cast<std::ptrdiff_t>(ny));
   std::vector<Array> args(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(nc));
-  args.insert(args.end(), fwd_out.begin() + static_cast<std::ptrdiff_t>(y.size()), fwd_out.end());
-  for (size_t i = 0; i < ct.size(); ++i) args.push_back(ad::instantiate(ct[i], detail::aval_of(y[i])));
-  std::vector<Array> r(nc);
-  std::vector<Array> g = eval_jaxpr(bwd, args);
-  r.insert(r.end(), g.begin(), g.end());
-  return r;
+  args.insert(args.end(), fwd_out.begin() + static_cast<std::ptrdiff_t>(ny), fwd_out.end());
+  std::vector<AbstractValue> y_av;
+  for (const Array& o : outputs) y_av.push_back(detail::aval_of(o));
+  VjpBackward backward = [p, nc, args = std::move(args), y_av](std::span<const Array> ct) {
+    std::vector<Array> in = args;
+    for (size_t i = 0; i < ct.size(); ++i) in.push_back(ad::instantiate(ct[i], y_av[i]));
+    std::vector<Array> r(nc);
+    std::vector<Array> g = eval_jaxpr(*p.get<JaxprPtr>("bwd"), in);
+    r.insert(r.end(), g.begin(), g.end());
+    return r;
+  };
+  return {std::move(outputs), std::move(backward)};
+}
+
+// The one-shot VJP (after a primal call of fun): fwd for the residuals, then bwd.
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::span<const Array> ct, const Params& p) {
+  return vjp_split(x, p).second(ct);
 }
 
 // vmap: every operand but the captured values batched along dimension 0 (an unbatched one
@@ -71,6 +85,7 @@ const Primitive prim::kCustomVjpCall{
     .jvp = jvp,
     .vjp = vjp,
     .batch = batch,
+    .vjp_split = vjp_split,
 };
 
 }  // namespace strata
