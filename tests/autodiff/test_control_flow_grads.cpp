@@ -92,6 +92,36 @@ TEST(ControlFlowGrads, ScanForwardRunsOnce) {
   }
 }
 
+// cond's reverse mode too: the forward cond also returns each branch's residuals (zeros in the
+// other branch's slots), so the backward cond does not recompute the branch: value_and_grad's
+// program holds one sin (the forward's) and cos only where the forward computes residuals.
+TEST(ControlFlowGrads, CondForwardRunsOnce) {
+  auto f = [](const Array& x) {
+    return st::cond(st::sum(x) > 0.0, [](const Array& v) { return st::sum(st::sin(v) * v); },
+                    [](const Array& v) { return st::sum(st::exp(v)); }, x);
+  };
+  Array x = f64s({0.3, 0.7}, {2});
+  st::Jaxpr j = st::make_jaxpr(st::value_and_grad(f))(x);
+  std::string text = j.to_string();
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(" sin "), 1u) << text;
+  EXPECT_EQ(count(" exp "), 1u) << text;
+  int conds = 0;
+  for (const std::string& name : j.primitive_names()) conds += name == "cond";
+  EXPECT_EQ(conds, 2) << text;
+  for (double sign : {1.0, -1.0}) {
+    Array xs = x * sign;
+    check_grads([&](const V& v) { return f(v[0]); }, {xs}, sign > 0 ? "cond, sin branch" : "cond, exp branch");
+    auto [value, g] = st::jit(st::value_and_grad(f))(xs);
+    EXPECT_NEAR(value.item<double>(), f(xs).item<double>(), 1e-15);
+    st::testing::expect_relative(g, st::testing::values(st::grad(f)(xs)), 1e-15);
+  }
+}
+
 TEST(ControlFlowGrads, ForiLoopStatic) {
   Array x = f64s({0.5, -0.4}, {2});
   check_grads([](const V& v) {

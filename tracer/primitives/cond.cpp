@@ -86,6 +86,73 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   return r;
 }
 
+// Reverse mode in one forward pass (vjp_split): each branch computes its outputs and the
+// residuals its backward part reads (partial evaluation of its vjp program); as the branches
+// must agree on their results, every branch returns every branch's residual slots, zeros in
+// the others' (as JAX's cond partial evaluation). The backward cond takes them all, each branch
+// reading its own.
+std::pair<std::vector<Array>, VjpBackward> vjp_split(std::span<const Array> x, const Params& p) {
+  std::span<const Array> ops = x.subspan(1);
+  const JaxprList& bs = branches_of(p);
+  std::vector<bool> needed;
+  for (size_t i = 0; i < ops.size(); ++i)
+    needed.push_back(differentiable(detail::aval_of(ops[i])) && ad::cotangent_needed(i + 1));
+  const size_t nout = out_avals(*bs[0]).size();
+  const std::vector<AbstractValue> op_av = avals_of(ops);
+  std::vector<JaxprPtr> unknown(bs.size());
+  std::vector<std::vector<AbstractValue>> res_av(bs.size());
+  std::vector<Traced> fwd;
+  for (size_t b = 0; b < bs.size(); ++b) {
+    JaxprPtr program = ad::vjp_program(*bs[b], needed, nout);
+    fwd.push_back(trace(op_av, [&](std::span<const Array> in) {
+      ad::Partial part = ad::partial_eval(*program, in, nout);
+      unknown[b] = part.unknown;
+      res_av[b] = avals_of(part.residuals);
+      return cat<Array>({part.known_outputs, part.residuals});
+    }));
+  }
+  std::vector<AbstractValue> all_res;
+  std::vector<size_t> start;
+  for (const auto& r : res_av) {
+    start.push_back(all_res.size());
+    all_res.insert(all_res.end(), r.begin(), r.end());
+  }
+  std::vector<Traced> joined;
+  for (size_t b = 0; b < bs.size(); ++b)
+    joined.push_back(trace(op_av, [&](std::span<const Array> in) {
+      std::vector<Array> r = eval_jaxpr(*fwd[b].jaxpr, cat<Array>({fwd[b].consts, in}));
+      std::vector<Array> out(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(nout));
+      for (size_t o = 0; o < bs.size(); ++o)
+        for (size_t i = 0; i < res_av[o].size(); ++i) out.push_back(o == b ? r[nout + i] : lax::zeros(res_av[o][i]));
+      return out;
+    }));
+  auto [branches, consts] = join_branches(joined);
+  std::vector<Array> fwd_out = bind_cond(x[0], branches, cat<Array>({consts, ops}));
+  std::vector<Array> outputs(fwd_out.begin(), fwd_out.begin() + static_cast<std::ptrdiff_t>(nout));
+  std::vector<Array> residuals(fwd_out.begin() + static_cast<std::ptrdiff_t>(nout), fwd_out.end());
+  std::vector<AbstractValue> y_av = avals_of(outputs);
+  Array index = x[0];
+  VjpBackward backward = [index, residuals, unknown, res_av, start, all_res, y_av, needed,
+                          n = ops.size()](std::span<const Array> ct) {
+    std::vector<Array> cts;
+    for (size_t i = 0; i < y_av.size(); ++i) cts.push_back(ad::instantiate(ct[i], y_av[i]));
+    std::vector<AbstractValue> av = cat<AbstractValue>({all_res, y_av});
+    std::vector<Traced> ts;
+    for (size_t b = 0; b < unknown.size(); ++b)
+      ts.push_back(trace(av, [&](std::span<const Array> in) {
+        std::span<const Array> mine = in.subspan(start[b], res_av[b].size()), c = in.subspan(all_res.size());
+        return eval_jaxpr(*unknown[b], cat<Array>({mine, c}));
+      }));
+    auto [bwd, bconsts] = join_branches(ts);
+    std::vector<Array> in_cts = bind_cond(index, bwd, cat<Array>({bconsts, residuals, cts}));
+    std::vector<Array> r{Array()};
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i) r.push_back(needed[i] ? in_cts[k++] : Array());
+    return r;
+  };
+  return {std::move(outputs), std::move(backward)};
+}
+
 // A batched index computes every branch and selects per example (as JAX turns cond into
 // select); otherwise the branches are batched and the cond stays.
 std::pair<std::vector<Array>, std::vector<int>> batch(std::span<const Array> args, std::span<const int> dims,
@@ -141,6 +208,7 @@ const Primitive prim::kCond{
     .jvp = jvp,
     .vjp = vjp,
     .batch = batch,
+    .vjp_split = vjp_split,
 };
 
 }  // namespace strata
