@@ -99,16 +99,28 @@ std::pair<std::vector<Array>, VjpBackward> vjp_split(std::span<const Array> x, c
     needed.push_back(differentiable(detail::aval_of(ops[i])) && ad::cotangent_needed(i + 1));
   const size_t nout = out_avals(*bs[0]).size();
   const std::vector<AbstractValue> op_av = avals_of(ops);
+  // Per branch: its backward program, the residuals it computes (returned by the forward cond)
+  // and, for each residual the backward program reads, where it comes from: -1 (computed, the
+  // next of res_av) or the operand it is (passed to the backward cond as it is, not copied).
   std::vector<JaxprPtr> unknown(bs.size());
   std::vector<std::vector<AbstractValue>> res_av(bs.size());
+  std::vector<std::vector<int>> res_src(bs.size());
   std::vector<Traced> fwd;
   for (size_t b = 0; b < bs.size(); ++b) {
     JaxprPtr program = ad::vjp_program(*bs[b], needed, nout);
     fwd.push_back(trace(op_av, [&](std::span<const Array> in) {
       ad::Partial part = ad::partial_eval(*program, in, nout);
       unknown[b] = part.unknown;
-      res_av[b] = avals_of(part.residuals);
-      return cat<Array>({part.known_outputs, part.residuals});
+      std::vector<Array> computed;
+      for (const Array& r : part.residuals) {
+        int src = -1;
+        for (size_t j = 0; j < in.size(); ++j)
+          if (r.impl() == in[j].impl()) src = static_cast<int>(j);
+        res_src[b].push_back(src);
+        if (src < 0) computed.push_back(r);
+      }
+      res_av[b] = avals_of(computed);
+      return cat<Array>({part.known_outputs, computed});
     }));
   }
   std::vector<AbstractValue> all_res;
@@ -132,19 +144,26 @@ std::pair<std::vector<Array>, VjpBackward> vjp_split(std::span<const Array> x, c
   std::vector<Array> residuals(fwd_out.begin() + static_cast<std::ptrdiff_t>(nout), fwd_out.end());
   std::vector<AbstractValue> y_av = avals_of(outputs);
   Array index = x[0];
-  VjpBackward backward = [index, residuals, unknown, res_av, start, all_res, y_av, needed,
+  std::vector<Array> operands(ops.begin(), ops.end());
+  VjpBackward backward = [index, residuals, operands, unknown, res_av, res_src, start, all_res, y_av, op_av, needed,
                           n = ops.size()](std::span<const Array> ct) {
     std::vector<Array> cts;
     for (size_t i = 0; i < y_av.size(); ++i) cts.push_back(ad::instantiate(ct[i], y_av[i]));
-    std::vector<AbstractValue> av = cat<AbstractValue>({all_res, y_av});
+    // The backward cond's operands: the computed residuals, the forward's operands, cotangents.
+    std::vector<AbstractValue> av = cat<AbstractValue>({all_res, op_av, y_av});
     std::vector<Traced> ts;
     for (size_t b = 0; b < unknown.size(); ++b)
       ts.push_back(trace(av, [&](std::span<const Array> in) {
-        std::span<const Array> mine = in.subspan(start[b], res_av[b].size()), c = in.subspan(all_res.size());
-        return eval_jaxpr(*unknown[b], cat<Array>({mine, c}));
+        std::span<const Array> mine = in.subspan(start[b], res_av[b].size()),
+                               op = in.subspan(all_res.size(), op_av.size()),
+                               c = in.subspan(all_res.size() + op_av.size());
+        std::vector<Array> reads;
+        size_t k = 0;
+        for (int src : res_src[b]) reads.push_back(src < 0 ? mine[k++] : op[static_cast<size_t>(src)]);
+        return eval_jaxpr(*unknown[b], cat<Array>({reads, c}));
       }));
     auto [bwd, bconsts] = join_branches(ts);
-    std::vector<Array> in_cts = bind_cond(index, bwd, cat<Array>({bconsts, residuals, cts}));
+    std::vector<Array> in_cts = bind_cond(index, bwd, cat<Array>({bconsts, residuals, operands, cts}));
     std::vector<Array> r{Array()};
     size_t k = 0;
     for (size_t i = 0; i < n; ++i) r.push_back(needed[i] ? in_cts[k++] : Array());
