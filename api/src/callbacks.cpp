@@ -197,10 +197,25 @@ class Printer final : public HostFunction {
   std::string fmt_;
 };
 
-}  // namespace
+// Fails a debug::check: the message formatted from the values, when the predicate has a false
+// element (its first argument).
+class Checker final : public HostFunction {
+ public:
+  explicit Checker(std::string fmt) : fmt_(std::move(fmt)) {}
+  std::vector<Array> operator()(std::span<const Array> args) const override {
+    std::vector<uint8_t> pred = args[0].to_vector<uint8_t>();
+    for (uint8_t p : pred)
+      if (!p) throw ValueError("debug::check failed: " + debug::format(fmt_, args.subspan(1)));
+    return {};
+  }
 
-void debug_print(std::string fmt, std::vector<Array> args, const CallbackOptions& options) {
-  // The format checked now, against the arguments' types (values come when it runs).
+ private:
+  std::string fmt_;
+};
+
+// The format checked when the call is made, against the arguments' types (values come when it
+// runs): the errors format() would raise, with specs only for 0-d arguments.
+void check_format(const std::string& fmt, const std::vector<Array>& args) {
   std::vector<AbstractValue> avals;
   for (size_t i = 0; i < args.size(); ++i) {
     if (!args[i].valid()) throw ValueError("debug::print: argument " + std::to_string(i) + " is a null Array");
@@ -216,9 +231,25 @@ void debug_print(std::string fmt, std::vector<Array> args, const CallbackOptions
     }
     return std::string();
   });
+}
+
+}  // namespace
+
+void debug_print(std::string fmt, std::vector<Array> args, const CallbackOptions& options) {
+  check_format(fmt, args);
   CallbackOptions o = options;
   if (o.name.empty()) o.name = "debug.print";
   bind_callback(CallbackKind::debug, std::make_shared<const Printer>(std::move(fmt)), {}, std::move(args), o);
+}
+
+void debug_check(const Array& pred, std::string fmt, std::vector<Array> args) {
+  if (!pred.valid()) throw ValueError("debug::check: the predicate is a null Array");
+  if (pred.dtype() != DType::bool_)
+    throw DTypeError("debug::check: expects a boolean predicate, but got " + type_string(pred.dtype(), pred.shape()));
+  check_format(fmt, args);
+  args.insert(args.begin(), pred);
+  bind_callback(CallbackKind::debug, std::make_shared<const Checker>(std::move(fmt)), {}, std::move(args),
+                {.name = "debug.check"});
 }
 
 }  // namespace detail

@@ -432,6 +432,32 @@ TEST(Callbacks, DebugPrintWritesWhenTheCodeRuns) {
       << jf.lower(x).jaxpr();
 }
 
+// debug::check: a run-time assertion, eagerly and in compiled code (the jitted call throws the
+// formatted message), per example under vmap, and silent when it holds.
+TEST(Callbacks, DebugCheck) {
+  auto f = [](const Array& x) {
+    st::debug::check(st::all(x > 0.0f), "x must be positive, got {} (sum {:.1f})", x, st::sum(x));
+    return st::log(x);
+  };
+  Array good = st::array<float>({1, 2}, {2}), bad = st::array<float>({1, -2}, {2});
+  EXPECT_NO_THROW(f(good));
+  std::string eager = message_of([&] { f(bad); });
+  EXPECT_EQ(eager, "debug::check failed: x must be positive, got [ 1. -2.] (sum -1.0)");
+  auto jf = st::jit(f);
+  expect_relative(jf(good), {0, std::log(2.0)}, 1e-7, 1e-7);
+  std::string jitted = message_of([&] { jf(bad); });
+  EXPECT_EQ(jitted, eager);
+  expect_relative(jf(good * 2.0f), {std::log(2.0), std::log(4.0)}, 1e-7);  // the next call runs normally
+  // Per example under vmap: the second row fails.
+  Array rows = st::array<float>({1, 2, 3, -4}, {2, 2});
+  std::string batched = message_of([&] { st::jit(st::vmap(f))(rows); });
+  EXPECT_EQ(batched, "debug::check failed: x must be positive, got [ 3. -4.] (sum -1.0)");
+  // Under grad it checks the primal values.
+  EXPECT_NO_THROW(st::grad([&](const Array& v) { return st::sum(f(v)); })(good));
+  std::string type = message_of([&] { st::debug::check(Array(1.0f), "no"); });
+  EXPECT_NE(type.find("expects a boolean predicate, but got f32[]"), std::string::npos) << type;
+}
+
 // A program holding a callback is not written to the persistent cache (its id means nothing in
 // another process); it still compiles and runs with a cache directory set.
 TEST(Callbacks, PersistentCacheSkipsThem) {

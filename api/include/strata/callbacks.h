@@ -63,6 +63,9 @@ enum class CallbackKind { pure, io, debug };
 // debug::print's callback: checks fmt against args, binds a debug callback that formats them.
 void debug_print(std::string fmt, std::vector<Array> args, const CallbackOptions& options);
 
+// debug::check's callback: throws when `pred` has a false element.
+void debug_check(const Array& pred, std::string fmt, std::vector<Array> args);
+
 // Binds the callback primitive of `kind` (checking the arguments and the options).
 std::vector<Array> bind_callback(CallbackKind kind, std::shared_ptr<const HostFunction> fn,
                                  std::vector<ShapeDtypeStruct> results, std::vector<Array> args,
@@ -237,6 +240,18 @@ template <class... A>
   requires detail::all_arrays<A...>
 void print(std::string fmt, const CallbackOptions& options, const A&... args) {
   detail::debug_print(std::move(fmt), std::vector<Array>{Array(args)...}, options);
+}
+
+// A run-time assertion in traced code (jax.experimental.checkify.check, raising at once): when
+// the code runs and any element of the boolean `pred` is false, the call running it — the
+// jitted function's, or eagerly this one — throws a ValueError "debug::check failed: " +
+// format(fmt, args). A debug callback: never removed as dead code, per example under vmap, on
+// primal values under grad.
+//   st::debug::check(st::all(x > 0.0f), "x must be positive, got {}", x);
+template <class... A>
+  requires detail::all_arrays<A...>
+void check(const Array& pred, std::string fmt, const A&... args) {
+  detail::debug_check(pred, std::move(fmt), std::vector<Array>{Array(args)...});
 }
 
 }  // namespace debug
