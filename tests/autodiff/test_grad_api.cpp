@@ -209,6 +209,36 @@ TEST(Grad, CustomVjpRunsFwdNotFunUnderGrad) {
   EXPECT_EQ(fwd_runs, 0);
 }
 
+// custom_jvp under reverse mode: the rule's primal part gives the value (fun is not computed),
+// its tangent part is transposed (as JAX linearizes the rule).
+TEST(Grad, CustomJvpRunsTheRuleNotFunUnderGrad) {
+  int fun_runs = 0, rule_runs = 0;
+  auto f = st::custom_jvp(
+      [&](const Array& x) {
+        st::debug::callback([&](const Array&) { ++fun_runs; }, x);
+        return st::sin(x);
+      },
+      [&](const Array& x, const Array& t) {
+        st::debug::callback([&](const Array&) { ++rule_runs; }, x);
+        return std::make_pair(st::sin(x), st::cos(x) * t);
+      });
+  Array x = st::array({0.3, 1.1}, {2}, st::f64);
+  auto loss = [&](const Array& v) { return st::sum(f(v) * v); };
+  for (bool jitted : {false, true}) {
+    fun_runs = rule_runs = 0;
+    auto [value, g] = jitted ? st::jit(st::value_and_grad(loss))(x) : st::value_and_grad(loss)(x);
+    EXPECT_EQ(fun_runs, 0);
+    EXPECT_EQ(rule_runs, 1);
+    EXPECT_NEAR(value.item<double>(), std::sin(0.3) * 0.3 + std::sin(1.1) * 1.1, 1e-15);
+    std::vector<double> gv = g.to_vector<double>();
+    EXPECT_NEAR(gv[1], std::cos(1.1) * 1.1 + std::sin(1.1), 1e-15);
+  }
+  // Second order through the transposed rule: d²/dx² sum(sin x · x) = 2 cos x − x sin x.
+  Array h = st::grad([&](const Array& v) { return st::sum(st::grad(loss)(v)); })(x);
+  std::vector<double> hv = h.to_vector<double>();
+  EXPECT_NEAR(hv[0], 2 * std::cos(0.3) - 0.3 * std::sin(0.3), 1e-12);
+}
+
 TEST(Grad, MakeJaxprOfGradPrintsTheBackwardProgram) {
   auto loss = [](const Array& x, const Array& w, const Array& b) { return st::sum(st::relu(st::matmul(x, w) + b)); };
   Array x = st::zeros({4, 8}), w = st::zeros({8, 16}), b = st::zeros({16});

@@ -52,6 +52,29 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   });
 }
 
+// Reverse mode in one forward pass (vjp_split), as JAX linearizes the rule: the rule partially
+// evaluated with the primals known gives the outputs (its primal part) and the residuals its
+// tangent part reads; the backward half transposes that tangent part. fun is not computed.
+std::pair<std::vector<Array>, VjpBackward> vjp_split(std::span<const Array> x, const Params& p) {
+  const size_t nc = static_cast<size_t>(custom_calls::num_consts(p));
+  for (size_t i = 0; i < nc; ++i)
+    if (is_inexact(x[i].dtype()) && ad::cotangent_needed(i)) custom_calls::refuse_closed_over("custom_jvp");
+  const JaxprImpl& rule = *p.get<JaxprPtr>("jvp");
+  const size_t ny = p.get<JaxprPtr>("fun")->outvars.size();
+  ad::Partial part = ad::partial_eval(rule, x, ny);
+  std::vector<Array> outputs = part.known_outputs;
+  std::vector<Array> operands(x.begin(), x.end());
+  VjpBackward backward = [nc, operands, outputs, residuals = std::move(part.residuals),
+                          unknown = std::shared_ptr<const JaxprImpl>(part.unknown)](std::span<const Array> ct) {
+    return ad::transpose_tangent_map(operands, outputs, ct, [&](std::span<const Array> t) {
+      std::vector<Array> in = residuals;
+      for (size_t i = nc; i < operands.size(); ++i) in.push_back(ad::instantiate(t[i], detail::aval_of(operands[i])));
+      return eval_jaxpr(*unknown, in);
+    });
+  };
+  return {std::move(outputs), std::move(backward)};
+}
+
 // vmap: fun and the rule batched along dimension 0 (as custom_vjp_call's; captured values stay
 // unbatched when they are), so the user's rule still applies to the vmapped function.
 batching::Out batch(std::span<const Array> args, std::span<const int> dims, const Params& p) {
@@ -75,6 +98,7 @@ const Primitive prim::kCustomJvpCall{
     .jvp = jvp,
     .vjp = vjp,
     .batch = batch,
+    .vjp_split = vjp_split,
 };
 
 }  // namespace strata
