@@ -85,6 +85,9 @@ class Lexer {
       t.kind = Token::kPunct;
     } else {
       *error = std::string("expects a jaxpr token, but got '") + c + "'";
+      if (c == '<')  // `callback=<debug.print #3>`, JAX's `<function f at 0x...>`
+        *error += " (a host callback or other C++/Python object, printed in angle brackets, cannot be read "
+                  "back: it exists only in the process that traced the program)";
       return t;
     }
     t.text = text_.substr(start, pos_ - start);

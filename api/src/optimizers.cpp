@@ -20,7 +20,7 @@ Array power_of(const Array& x, double p) { return p == 1 ? x : power(x, full({},
 
 }  // namespace
 
-Schedule::Schedule(double constant) : constant_(constant) {
+Schedule::Schedule(double constant, Constant) : constant_(constant) {
   impl_ = Schedule::of([constant](const Array&) { return full({}, constant, f32); }).impl_;
 }
 

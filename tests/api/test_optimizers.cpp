@@ -112,6 +112,10 @@ TEST(Optimizers, SchedulesAsOptax) {
     EXPECT_NEAR(at(Array(int32_t{7})).item<double>(), s.want[4], 2e-6) << s.name;
   }
   EXPECT_EQ(opt::constant_schedule(0.5)(Array(int32_t{9})).item<double>(), 0.5);
+  // Any C++ number is a constant schedule (an int64_t or a float as well as a double).
+  EXPECT_EQ(opt::Schedule(int64_t{2})(Array(int32_t{0})).item<double>(), 2.0);
+  EXPECT_EQ(opt::Schedule(0.25f).constant(), 0.25);
+  EXPECT_EQ(opt::sgd(int64_t{1}).init(params0()).size(), 0u);  // a constant rate keeps no count
   auto custom = opt::Schedule::of([](const Array& n) { return 1.0f / (st::astype(n, st::f32) + 1.0f); });
   EXPECT_NEAR(custom(Array(int32_t{3})).item<double>(), 0.25, 1e-7);
 }

@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -37,8 +38,10 @@ class Schedule {
     virtual ~Impl() = default;
     virtual Array operator()(const Array& count) const = 0;
   };
-  Schedule(double constant);  // NOLINT: a constant learning rate converts implicitly
-  Schedule(int constant) : Schedule(static_cast<double>(constant)) {}  // NOLINT
+  // A constant (any C++ number) converts implicitly: adam(1e-3), sgd(lr) with an int64_t lr.
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  Schedule(T constant) : Schedule(static_cast<double>(constant), Constant{}) {}  // NOLINT
   explicit Schedule(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
   // A schedule of any function of the count: Schedule::of([](const Array& n) { ... }).
   template <class F>
@@ -56,6 +59,8 @@ class Schedule {
   std::optional<double> constant() const { return constant_; }
 
  private:
+  struct Constant {};
+  Schedule(double constant, Constant);
   std::shared_ptr<const Impl> impl_;
   std::optional<double> constant_;
 };
