@@ -90,7 +90,7 @@ SmallVector<int64_t> usePositions(Value v, Block& block, const DenseMap<Operatio
       // Views, and pointers taken from the buffer (runtime calls read and write through them).
       // (An address plus an offset is still the buffer's: a view's first element.)
       bool pointer = isa<memref::ExtractAlignedPointerAsIndexOp, memref::ExtractStridedMetadataOp>(user) ||
-                     (isa<arith::AddIOp>(user) && isa<IndexType>(cur.getType()) && !isa<MemRefType>(cur.getType()));
+                     (isa<arith::AddIOp>(user) && isa<IndexType>(cur.getType()));
       for (Value r : user->getResults())
         if (pointer || isa<MemRefType>(r.getType())) work.push_back(r);
       // A pointer stored in a table (a host callback's): whoever reads the table uses the buffer.

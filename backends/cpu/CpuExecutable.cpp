@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 
 #include "host_callback.h"
 #include "lowering/LlvmCodegen.h"
@@ -54,10 +55,14 @@ absl::Status CpuExecutable::execute(const void* const* inputs, void* const* outp
   // in use.
   thread_local int depth = 0;
   thread_local std::vector<void*> outer_buffers;
-  std::vector<void*> nested_buffers;
-  Arena nested_arena;
-  std::vector<void*>& buffers = depth == 0 ? outer_buffers : nested_buffers;
-  Arena& arena_used = depth == 0 ? arena : nested_arena;
+  struct Nested {
+    std::vector<void*> buffers;
+    Arena arena;
+  };
+  std::optional<Nested> nested;  // made only for a nested run: nothing more on the common path
+  if (depth > 0) nested.emplace();
+  std::vector<void*>& buffers = nested ? nested->buffers : outer_buffers;
+  Arena& arena_used = nested ? nested->arena : arena;
   size_t nc = const_ptrs_.size(), ni = p_.inputs.size(), no = p_.outputs.size();
   if (buffers.size() < nc + ni + no + 1) {
     try {

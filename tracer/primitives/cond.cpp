@@ -111,14 +111,8 @@ std::pair<std::vector<Array>, VjpBackward> vjp_split(std::span<const Array> x, c
     fwd.push_back(trace(op_av, [&](std::span<const Array> in) {
       ad::Partial part = ad::partial_eval(*program, in, nout);
       unknown[b] = part.unknown;
-      std::vector<Array> computed;
-      for (const Array& r : part.residuals) {
-        int src = -1;
-        for (size_t j = 0; j < in.size(); ++j)
-          if (r.impl() == in[j].impl()) src = static_cast<int>(j);
-        res_src[b].push_back(src);
-        if (src < 0) computed.push_back(r);
-      }
+      std::vector<Array> computed =
+          computed_residuals(part.residuals, in, std::vector<bool>(in.size(), true), res_src[b]);
       res_av[b] = avals_of(computed);
       return cat<Array>({part.known_outputs, computed});
     }));

@@ -144,6 +144,20 @@ Traced jvp_program(const JaxprImpl& j, const std::vector<bool>& nonzero) {
   });
 }
 
+std::vector<Array> computed_residuals(std::span<const Array> residuals, std::span<const Array> in,
+                                      const std::vector<bool>& forwardable, std::vector<int>& src) {
+  std::vector<Array> computed;
+  src.clear();
+  for (const Array& r : residuals) {
+    int from = -1;
+    for (size_t j = 0; j < in.size(); ++j)
+      if (forwardable[j] && r.impl() == in[j].impl()) from = static_cast<int>(j);
+    src.push_back(from);
+    if (from < 0) computed.push_back(r);
+  }
+  return computed;
+}
+
 JaxprPtr without_debug_callbacks(const JaxprImpl& j) {
   auto r = std::make_shared<JaxprImpl>(j);
   std::erase_if(r->eqns, [](const Equation& e) { return e.prim == &prim::kDebugCallback; });

@@ -58,6 +58,11 @@ std::vector<T> cat(std::initializer_list<std::span<const T>> parts) {
 // Forward mode of `j`: a program over (primals..., tangents of the inputs with nonzero[i]...)
 // returning (outputs..., tangents of the float outputs (zeros instantiated)...).
 Traced jvp_program(const JaxprImpl& j, const std::vector<bool>& nonzero);
+// The residuals of a partial evaluation over inputs `in`, split: a residual that is an input
+// j with forwardable[j] is passed on as that input (src gets j), the others (src gets -1) are
+// returned, for the forward pass to output.
+std::vector<Array> computed_residuals(std::span<const Array> residuals, std::span<const Array> in,
+                                      const std::vector<bool>& forwardable, std::vector<int>& src);
 // `j` without its debug callbacks, sub-programs included: what a backward pass recomputes of a
 // forward pass that already ran them (JAX runs them once, in the forward pass).
 JaxprPtr without_debug_callbacks(const JaxprImpl& j);

@@ -218,16 +218,9 @@ std::pair<std::vector<Array>, VjpBackward> split(std::span<const Array> x, const
     fwd = trace(body_av, [&](std::span<const Array> in) {
       ad::Partial part = ad::partial_eval(*program, in, outs_av.size());
       unknown = part.unknown;
-      res_src.clear();
-      std::vector<Array> stacked;
-      for (const Array& r : part.residuals) {
-        int src = -1;
-        for (size_t j = 0; j < in.size(); ++j)
-          if ((j < s.k || j >= s.k + s.c) && r.impl() == in[j].impl()) src = static_cast<int>(j);
-        res_src.push_back(src);
-        if (src < 0) stacked.push_back(r);
-      }
-      return cat<Array>({part.known_outputs, stacked});
+      std::vector<bool> forwardable(in.size());  // constants and xs (a step's carry is its own)
+      for (size_t j = 0; j < in.size(); ++j) forwardable[j] = j < s.k || j >= s.k + s.c;
+      return cat<Array>({part.known_outputs, computed_residuals(part.residuals, in, forwardable, res_src)});
     });
   }
   std::vector<Array> fwd_out = bind_scan(fwd, s.k, s.c, s.length, s.reverse, p, x);
