@@ -28,6 +28,8 @@ Type elementType(MLIRContext* ctx, st::DType t) {
     case st::DType::f64: return b.getF64Type();
     case st::DType::c64: return ComplexType::get(b.getF32Type());
     case st::DType::c128: return ComplexType::get(b.getF64Type());
+    case st::DType::f8_e4m3fn: return Float8E4M3FNType::get(ctx);
+    case st::DType::f8_e5m2: return Float8E5M2Type::get(ctx);
   }
   return b.getF32Type();
 }

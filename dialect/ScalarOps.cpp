@@ -397,6 +397,7 @@ Value nextAfter(Emitter& e, Value x, Value y) {
   Type bitsType = e.b.getIntegerType(width);
   APInt sign = APInt::getSignMask(width), abs = ~sign;
   APInt inf = abs & ~APInt::getLowBitsSet(width, mantissa), quiet = APInt::getOneBitSet(width, mantissa - 1);
+  if (!APFloat::semanticsHasInf(t.getFloatSemantics())) inf = abs - 1;  // e4m3fn: above 0x7E is nan
   Value bx = e.bitcast(bitsType, x), by = e.bitcast(bitsType, y);
   Value ax = e.andi(bx, e.intC(bitsType, abs)), ay = e.andi(by, e.intC(bitsType, abs));
   Value signBit = e.intC(bitsType, sign), zero = e.intC(bitsType, 0), one = e.intC(bitsType, 1);
@@ -540,8 +541,72 @@ Type signless(Type t) {
   return t;
 }
 
+namespace {
+
+// The layout of an 8-bit float (tracer/kernels/float8.h's Float8Format, the same numbers).
+struct Float8Layout {
+  int expBits, mantBits, bias;
+  bool ieeeSpecials;
+  int64_t nanBits() const { return ieeeSpecials ? 0x7E : 0x7F; }
+  int64_t infBits() const { return ((int64_t{1} << expBits) - 1) << mantBits; }
+  int64_t maxBits() const { return ieeeSpecials ? infBits() - 1 : 0x7E; }
+};
+std::optional<Float8Layout> float8Layout(Type t) {
+  if (isa<Float8E4M3FNType>(t)) return Float8Layout{4, 3, 7, false};
+  if (isa<Float8E5M2Type>(t)) return Float8Layout{5, 2, 15, true};
+  return std::nullopt;
+}
+
+// float8_to_float (float8.h) on the stored byte: the exact f32.
+Value float8ToF32(Emitter& e, Value stored, const Float8Layout& f) {
+  Type i32 = e.b.getI32Type();
+  Value w = arith::ExtUIOp::create(e.b, e.loc, i32, e.bitcast(e.b.getI8Type(), stored));
+  auto c = [&](int64_t v) { return e.intC(i32, v); };
+  Value sign = e.shli(e.andi(w, c(0x80)), c(24));
+  Value mag7 = e.andi(w, c(0x7F));
+  Value exp = e.andi(e.shrui(w, c(f.mantBits)), c((1 << f.expBits) - 1));
+  Value mant = e.andi(w, c((1 << f.mantBits) - 1));
+  Value normal = e.ori(e.shli(e.addi(exp, c(127 - f.bias)), c(23)), e.shli(mant, c(23 - f.mantBits)));
+  Value sub = arith::MulFOp::create(e.b, e.loc, arith::UIToFPOp::create(e.b, e.loc, e.b.getF32Type(), mant),
+                                    e.floatC(e.b.getF32Type(), std::ldexp(1.0, 1 - f.bias - f.mantBits)));
+  Value mag = e.select(e.cmpi(CmpIPredicate::eq, exp, c(0)), e.bitcast(i32, sub), normal);
+  Value nan = f.ieeeSpecials ? e.cmpi(CmpIPredicate::ugt, mag7, c(f.infBits())) : e.cmpi(CmpIPredicate::eq, mag7, c(0x7F));
+  if (f.ieeeSpecials) mag = e.select(e.cmpi(CmpIPredicate::eq, mag7, c(f.infBits())), c(0x7F800000), mag);
+  mag = e.select(nan, c(0x7FC00000), mag);
+  return e.bitcast(e.b.getF32Type(), e.ori(sign, mag));
+}
+
+// float_to_float8 (float8.h): round to nearest even on the f32 bits, overflow to inf (e5m2)
+// or nan (e4m3fn), nan keeping its sign. Both paths computed, one selected (vectorisable).
+Value f32ToFloat8(Emitter& e, Value x, Type storage, const Float8Layout& f) {
+  Type i32 = e.b.getI32Type(), i8 = e.b.getI8Type();
+  auto c = [&](int64_t v) { return e.intC(i32, v); };
+  const int64_t shift = 23 - f.mantBits, minNormal = 128 - f.bias;
+  Value bits = e.bitcast(i32, x);
+  Value sign = arith::TruncIOp::create(e.b, e.loc, i8, e.andi(e.shrui(bits, c(24)), c(0x80)));
+  Value a = e.andi(bits, c(0x7FFFFFFF));
+  Value exp = e.shrui(a, c(23));
+  Value rebased = e.subi(a, c((127 - f.bias) << 23));
+  Value rn = e.shrui(e.addi(rebased, e.addi(c((1 << (shift - 1)) - 1), e.andi(e.shrui(rebased, c(shift)), c(1)))), c(shift));
+  Value hasExp = e.cmpi(CmpIPredicate::ne, exp, c(0));
+  Value m = e.ori(e.andi(a, c(0x7FFFFF)), e.select(hasExp, c(0x800000), c(0)));
+  // The subnormal's shift, kept in [1, 31] (outside the subnormal range it is not selected).
+  Value s = e.subi(c(shift + minNormal), arith::MaxUIOp::create(e.b, e.loc, exp, c(1)));
+  s = arith::MaxUIOp::create(e.b, e.loc, arith::MinUIOp::create(e.b, e.loc, s, c(31)), c(1));
+  Value half = e.subi(e.shli(c(1), e.subi(s, c(1))), c(1));
+  Value rs = e.shrui(e.addi(m, e.addi(half, e.andi(e.shrui(m, s), c(1)))), s);
+  Value r = e.select(e.cmpi(CmpIPredicate::uge, exp, c(minNormal)), rn, rs);
+  Value over = e.cmpi(CmpIPredicate::ugt, r, c(f.maxBits()));
+  Value r8 = arith::TruncIOp::create(e.b, e.loc, i8, r);
+  r8 = e.select(over, e.intC(i8, f.ieeeSpecials ? f.infBits() : f.nanBits()), r8);
+  r8 = e.select(e.cmpi(CmpIPredicate::ugt, a, c(0x7F800000)), e.intC(i8, f.nanBits()), r8);
+  return e.bitcast(storage, e.ori(sign, r8));
+}
+
+}  // namespace
+
 Type computeType(Type storage) {
-  if (storage.isBF16() || storage.isF16()) return Float32Type::get(storage.getContext());
+  if (storage.isBF16() || storage.isF16() || float8Layout(storage)) return Float32Type::get(storage.getContext());
   return storage;
 }
 
@@ -554,6 +619,7 @@ Value toCompute(OpBuilder& b, Location loc, Value stored) {
     return e.bitcast(b.getF32Type(), e.shli(wide, e.intC(b.getI32Type(), 16)));
   }
   if (t.isF16()) return arith::ExtFOp::create(b, loc, b.getF32Type(), stored);
+  if (auto f8 = float8Layout(t)) return float8ToF32(e, stored, *f8);
   return stored;
 }
 
@@ -572,6 +638,7 @@ Value toStorage(OpBuilder& b, Location loc, Value computed, Type storage) {
     return e.bitcast(storage, arith::TruncIOp::create(b, loc, b.getI16Type(), half));
   }
   if (storage.isF16()) return arith::TruncFOp::create(b, loc, storage, computed);
+  if (auto f8 = float8Layout(storage)) return f32ToFloat8(e, computed, storage, *f8);
   return computed;
 }
 

@@ -474,7 +474,7 @@ LogicalResult checkElementTypes(ModuleOp module) {
   llvm::raw_string_ostream os(name);
   e.print(os);
   InFlightDiagnostic d = where->emitError() << "element type " << name << " (in " << bad
-                                            << ") is not supported: strata's element types are f16, bf16, f32, f64, "
+                                            << ") is not supported: strata's element types are f8E4M3FN, f8E5M2, f16, bf16, f32, f64, "
                                                "i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, complex<f32>, complex<f64>";
   return d;
 }
@@ -651,7 +651,8 @@ LogicalResult exportCumulative(CumulativeOp op, OpBuilder& b) {
     const llvm::fltSemantics& sem = f.getFloatSemantics();
     llvm::APFloat v = kind == "sum" ? llvm::APFloat::getZero(sem)
                       : kind == "prod" ? llvm::APFloat(sem, "1")
-                                       : llvm::APFloat::getInf(sem, /*Negative=*/kind != "min");
+                      : llvm::APFloat::semanticsHasInf(sem) ? llvm::APFloat::getInf(sem, /*Negative=*/kind != "min")
+                                                            : llvm::APFloat::getLargest(sem, /*Negative=*/kind != "min");
     init = FloatAttr::get(e, v);
   } else {
     unsigned w = e.getIntOrFloatBitWidth();

@@ -33,21 +33,22 @@ def Strata_Dialect : Dialect {
 }
 
 //===----------------------------------------------------------------------------------===//
-// Types: statically shaped tensors of the fifteen element types (complex<f32>, complex<f64>
-// are c64, c128). Integers are StableHLO's:
+// Types: statically shaped tensors of the seventeen element types (complex<f32>, complex<f64>
+// are c64, c128; f8E4M3FN, f8E5M2 the 8-bit floats). Integers are StableHLO's:
 // signless (i8 .. i64) for the signed dtypes, unsigned (ui8 .. ui64) for the unsigned ones; the
 // lowering erases the signedness (strata-to-linalg) once each op has recorded what it needs.
 //===----------------------------------------------------------------------------------===//
 
 def Strata_Int : AnyTypeOf<[I8, I16, I32, I64, UI8, UI16, UI32, UI64], "8/16/32/64-bit signless or unsigned integer">;
 def Strata_Complex : AnyTypeOf<[Complex<F32>, Complex<F64>], "complex<f32> or complex<f64>">;
-def Strata_Tensor : StaticShapeTensorOf<[F32, F64, BF16, F16, I1, Strata_Int, Strata_Complex]>;
-def Strata_RealTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, I1, Strata_Int]>;
-def Strata_FloatTensor : StaticShapeTensorOf<[F32, F64, BF16, F16]>;
-def Strata_InexactTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Complex]>;
+def Strata_Float8 : AnyTypeOf<[F8E4M3FN, F8E5M2], "f8E4M3FN or f8E5M2">;
+def Strata_Tensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Float8, I1, Strata_Int, Strata_Complex]>;
+def Strata_RealTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Float8, I1, Strata_Int]>;
+def Strata_FloatTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Float8]>;
+def Strata_InexactTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Float8, Strata_Complex]>;
 def Strata_ComplexTensor : StaticShapeTensorOf<[Strata_Complex]>;
-def Strata_NumericTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Int, Strata_Complex]>;
-def Strata_RealNumericTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Int]>;
+def Strata_NumericTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Float8, Strata_Int, Strata_Complex]>;
+def Strata_RealNumericTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Float8, Strata_Int]>;
 def Strata_IntTensor : StaticShapeTensorOf<[Strata_Int]>;
 def Strata_PredOrIntTensor : StaticShapeTensorOf<[I1, Strata_Int]>;
 def Strata_PredTensor : StaticShapeTensorOf<[I1]>;

@@ -171,6 +171,7 @@ void addLlvmDialectPasses(OpPassManager& pm, const PipelineOptions& options) {
   //    Complex arithmetic becomes arith and math on the parts (MLIR's formulas: Smith's
   //    division, the careful abs, log1p, expm1); creating and taking parts stays for LLVM.
   pm.addPass(createConvertComplexToStandardPass());
+  pm.addPass(createExpandFloat8Pass());  // before arith-to-llvm: LLVM has no 8-bit float
   pm.addPass(createMathToLibmCallsPass());
   // 2. Each dialect to LLVM; casts between the partial conversions cancel out at the end.
   pm.addPass(createConvertMathToLLVMPass());

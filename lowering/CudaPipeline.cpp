@@ -124,6 +124,7 @@ void addNvvmPasses(OpPassManager& pm, const PipelineOptions& options) {
   // Complex arithmetic as float arithmetic on the parts (as on the CPU); what builds and takes
   // apart complex values becomes LLVM structs after the NVVM conversion.
   kernels.addPass(createConvertComplexToStandardPass());
+  kernels.addPass(createExpandFloat8Pass());  // LLVM has no 8-bit float (as on the CPU)
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));

@@ -320,7 +320,8 @@ LogicalResult threefry(Eqn& q, SmallVectorImpl<Value>& r) {
 
 enum class Combiner { kAdd, kMul, kMax, kMin };
 
-// The identity of `c` as a 0-d constant: 0, 1, the lowest value, the highest value.
+// The identity of `c` as a 0-d constant: 0, 1, the lowest value, the highest value (±inf, or the
+// largest finite numbers of a float type without infinities).
 Value identityOf(OpBuilder& b, Location loc, Type element, Combiner c) {
   auto type = RankedTensorType::get({}, element);
   Attribute value;
@@ -332,7 +333,9 @@ Value identityOf(OpBuilder& b, Location loc, Type element, Combiner c) {
     const llvm::fltSemantics& sem = f.getFloatSemantics();
     APFloat v = c == Combiner::kAdd   ? APFloat::getZero(sem)
                 : c == Combiner::kMul ? APFloat::getOne(sem)
-                                      : APFloat::getInf(sem, /*Negative=*/c == Combiner::kMax);
+                : APFloat::semanticsHasInf(sem)
+                    ? APFloat::getInf(sem, /*Negative=*/c == Combiner::kMax)
+                    : APFloat::getLargest(sem, /*Negative=*/c == Combiner::kMax);  // e4m3fn: ±448, as JAX
     value = DenseElementsAttr::get(type, v);
   } else {
     unsigned w = element.getIntOrFloatBitWidth();

@@ -537,6 +537,24 @@ def ScratchArenaPass : Pass<"strata-scratch-arena", "::mlir::ModuleOp"> {
 
 //===-- llvm-dialect stage ------------------------------------------------------------===//
 
+def ExpandFloat8Pass : Pass<"strata-expand-float8"> {
+  let summary = "Lower the conversions between the 8-bit floats (f8E4M3FN, f8E5M2) and f32/f64 to integer code";
+  let description = [{
+    LLVM has no 8-bit float type: the LLVM type converter stores f8E4M3FN and f8E5M2 as i8,
+    but arith.extf and arith.truncf of them have no lowering. The scalar bodies convert through
+    toCompute/toStorage (dialect/ScalarOps.cpp) already; what linalg's named ops build (the
+    widening arith.extf in a linalg.batch_matmul body) reaches this pass.
+
+    1. Each scalar arith.extf from an 8-bit float becomes the integer decoding of its byte
+       (exact), followed by an f32 → f64 extension when f64 was asked for.
+    2. Each scalar arith.truncf to an 8-bit float becomes the round-to-nearest-even encoding
+       (an f64 source first rounded to f32 to odd, so that the value is rounded once).
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded-conversions", "8-bit float conversions expanded">,
+  ];
+}
+
 def MathToLibmCallsPass : Pass<"strata-math-to-libm-calls", "::mlir::ModuleOp"> {
   let summary = "Lower f32 math.tanh to Eigen's rational approximation, and the math ops LLVM has no accurate intrinsic for (log1p, expm1, f64 tanh, erf, ...) to calls of libm";
   let description = [{

@@ -11,7 +11,7 @@ namespace mlir::strata {
 namespace {
 
 // SortKeyKind of tracer/kernels/sort.h.
-enum : int64_t { kUnsigned = 0, kSigned = 1, kFloat = 2, kBFloat16 = 3 };
+enum : int64_t { kUnsigned = 0, kSigned = 1, kFloat = 2, kBFloat16 = 3, kFloat8E4M3FN = 4, kFloat8E5M2 = 5 };
 
 RankedTensorType scalarOf(Type element) { return RankedTensorType::get({}, element); }
 
@@ -26,6 +26,8 @@ int64_t sortKeyCode(Type element, std::optional<bool> unsignedInt) {
   if (isa<ComplexType>(element)) return storageBits(element) / 8 | kFloat << 8;
   int64_t bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
   int64_t kind = element.isBF16() ? kBFloat16
+                 : isa<Float8E4M3FNType>(element) ? kFloat8E4M3FN
+                 : isa<Float8E5M2Type>(element) ? kFloat8E5M2
                  : isa<FloatType>(element) ? kFloat
                  : element.isInteger(1) || (unsignedInt ? *unsignedInt : element.isUnsignedInteger()) ? kUnsigned
                                                                                                       : kSigned;

@@ -21,25 +21,27 @@ constexpr DTypeInfo kInfo[] = {
     {"f16", "float16", 2}, {"f32", "float32", 4}, {"f64", "float64", 8}, {"i8", "int8", 1},
     {"i16", "int16", 2},   {"u8", "uint8", 1},    {"u16", "uint16", 2},  {"u32", "uint32", 4},
     {"u64", "uint64", 8},  {"c64", "complex64", 8}, {"c128", "complex128", 16},
+    {"f8_e4m3fn", "float8_e4m3fn", 1}, {"f8_e5m2", "float8_e5m2", 1},
 };
 
 // Lattice nodes: the dtypes plus the three weak nodes i*, f* and c*.
-enum Node { kB, kIW, kU8, kU16, kU32, kU64, kI8, kI16, kI32, kI64, kFW, kBF16, kF16, kF32, kF64, kCW, kC64, kC128, kNumNodes };
+enum Node { kB, kIW, kU8, kU16, kU32, kU64, kI8, kI16, kI32, kI64, kFW, kBF16, kF16, kF32, kF64, kCW, kC64, kC128, kF8E4M3FN, kF8E5M2, kNumNodes };
 // Direct successors in JAX's lattice (jax._src.dtypes, restricted to strata's types).
 constexpr std::array<std::initializer_list<int>, kNumNodes> kEdges = {{
     {kIW},                          // bool
     {kU8, kI8},                     // i*
     {kU16, kI16}, {kU32, kI32}, {kU64, kI64}, {kFW},  // u8 u16 u32 u64
     {kI16}, {kI32}, {kI64}, {kFW},  // i8 i16 i32 i64
-    {kBF16, kF16, kCW},             // f*
+    {kBF16, kF16, kCW, kF8E4M3FN, kF8E5M2},  // f*
     {kF32}, {kF32}, {kF64, kC64}, {kC128},  // bf16 f16 f32 f64
     {kC64}, {kC128}, {},            // c* c64 c128
+    {}, {},                         // f8_e4m3fn f8_e5m2: no implicit promotion upwards
 }};
 
 // ancestors[n] = bitmask of nodes >= n.
 constexpr std::array<uint32_t, kNumNodes> compute_ancestors() {
   std::array<uint32_t, kNumNodes> up{};
-  for (int n = kNumNodes - 1; n >= 0; --n) {
+  for (int n = kNumNodes - 1; n >= 0; --n) {  // every edge points to a later node
     up[n] = 1u << n;
     for (int s : kEdges[n]) up[n] |= up[s];
   }
@@ -65,6 +67,8 @@ Node node_of(TypeSpec t) {
     case DType::f64: return kF64;
     case DType::c64: return kC64;
     case DType::c128: return kC128;
+    case DType::f8_e4m3fn: return kF8E4M3FN;
+    case DType::f8_e5m2: return kF8E5M2;
   }
   return kF32;
 }
@@ -74,7 +78,9 @@ Node node_of(TypeSpec t) {
 std::size_t itemsize(DType t) { return kInfo[static_cast<int>(t)].size; }
 std::string_view short_name(DType t) { return kInfo[static_cast<int>(t)].short_name; }
 std::string_view long_name(DType t) { return kInfo[static_cast<int>(t)].long_name; }
-bool is_floating(DType t) { return t == DType::bf16 || t == DType::f16 || t == DType::f32 || t == DType::f64; }
+bool is_floating(DType t) { return t == DType::bf16 || t == DType::f16 || t == DType::f32 || t == DType::f64 || is_float8(t); }
+bool is_float8(DType t) { return t == DType::f8_e4m3fn || t == DType::f8_e5m2; }
+bool supports_inf(DType t) { return is_inexact(t) && t != DType::f8_e4m3fn; }
 bool is_complex(DType t) { return t == DType::c64 || t == DType::c128; }
 bool is_integer(DType t) { return t != DType::bool_ && !is_floating(t) && !is_complex(t); }
 DType real_dtype(DType t) { return t == DType::c64 ? DType::f32 : t == DType::c128 ? DType::f64 : t; }
@@ -101,6 +107,10 @@ TypeSpec promote_types(TypeSpec a, TypeSpec b) {
   int lub = -1;
   for (int n = 0; n < kNumNodes; ++n)
     if ((common >> n & 1) && (kUp[n] & common) == common) lub = n;
+  if (lub < 0)  // only the 8-bit floats lack a common upper bound with another type
+    throw DTypeError("input dtypes " + std::string(long_name(a.dtype)) + " and " + std::string(long_name(b.dtype)) +
+                     " have no implicit promotion: 8-bit floats promote with no other float (as in JAX); "
+                     "convert one explicitly, e.g. x.astype(st::f32)");
   switch (lub) {
     case kB: return {DType::bool_, false};
     case kI8: return {DType::i8, false};
@@ -117,6 +127,8 @@ TypeSpec promote_types(TypeSpec a, TypeSpec b) {
     case kF64: return {DType::f64, false};
     case kC64: return {DType::c64, false};
     case kC128: return {DType::c128, false};
+    case kF8E4M3FN: return {DType::f8_e4m3fn, false};
+    case kF8E5M2: return {DType::f8_e5m2, false};
     case kCW: {  // weak complex: c128 when a weak operand is 64 bits a part, else c64
       bool wide = false;
       for (TypeSpec t : {a, b}) wide |= t.weak && (t.dtype == DType::f64 || t.dtype == DType::c128);
@@ -176,6 +188,18 @@ FInfo finfo(DType t) {
     case DType::f16: return make(16, 10, 5, 3);
     case DType::f32: return make(32, 23, 8, 6);
     case DType::f64: return make(64, 52, 11, 15);
+    case DType::f8_e4m3fn: {  // no infinity: the all-ones exponent holds numbers up to 448
+      FInfo f = make(8, 3, 4, 1);
+      f.maxexp = 9;
+      f.max = 448.0, f.min = -448.0;
+      f.resolution = 0.1015625;  // 10^-precision in the type, as ml_dtypes gives it
+      return f;
+    }
+    case DType::f8_e5m2: {
+      FInfo f = make(8, 2, 5, 1);
+      f.resolution = 0.09375;
+      return f;
+    }
     default: throw DTypeError("finfo: expects a floating-point or complex dtype, but got " + std::string(long_name(t)));
   }
 }

@@ -20,22 +20,10 @@ Kind kind_of(DType t) {
   return Kind::kFloat;
 }
 
-// Mantissa bits (with the implicit one) of a float type, or of a complex type's parts.
-int mantissa_bits(DType t) {
-  switch (real_dtype(t)) {
-    case DType::bf16: return 8;
-    case DType::f16: return 11;
-    case DType::f32: return 24;
-    default: return 53;
-  }
-}
-int exponent_bits(DType t) {
-  switch (real_dtype(t)) {
-    case DType::f16: return 5;
-    case DType::f64: return 11;
-    default: return 8;  // bf16, f32
-  }
-}
+// Mantissa bits (with the implicit one) and exponent bits of a float type, or of a complex
+// type's parts.
+int mantissa_bits(DType t) { return finfo(t).nmant + 1; }
+int exponent_bits(DType t) { return finfo(t).nexp; }
 
 // NumPy's safe casts: every value of `from` exactly representable in `to`.
 bool safe(DType from, DType to) {

@@ -64,6 +64,9 @@ Descr parse_descr(std::string d, const std::string& path) {
   if (code == "V2") return {DType::bf16, big};  // ml_dtypes' bfloat16 as NumPy writes it
   if (code == "c8") return {DType::c64, big};
   if (code == "c16") return {DType::c128, big};
+  if (code == "V1")
+    fail(path, "its dtype '" + d + "' is one untyped byte (NumPy's spelling of an 8-bit float, whose kind it does not "
+               "keep); save it as uint8 and bitcast_convert_type the loaded array to f8_e4m3fn or f8_e5m2");
   constexpr const char* kOurs = " (bool, int8-64, uint8-64, bfloat16, float16, float32, float64, complex64, complex128)";
   if (code == "f16") fail(path, "its dtype float128 ('" + d + "') is not one of strata's dtypes" + kOurs);
   fail(path, "its dtype '" + d + "' is not one of strata's dtypes" + kOurs);
@@ -108,8 +111,12 @@ std::string descr_of(DType t) {
     case DType::f64: return "<f8";
     case DType::c64: return "<c8";
     case DType::c128: return "<c16";
+    case DType::f8_e4m3fn: case DType::f8_e5m2: break;
   }
-  return "";
+  // NumPy writes ml_dtypes' float8 arrays as raw bytes ('<V1'), which do not say which kind.
+  throw DTypeError("save_npy: the .npy format has no " + std::string(long_name(t)) +
+                   " (NumPy stores 8-bit floats as untyped bytes, '<V1'); save x.astype(st::f32), or the bytes "
+                   "bitcast_convert_type(x, st::u8)");
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace strata {
 namespace {
 
 Array c_like(double v, const Array& x) { return astype(Array(v), x.dtype()); }
-DType bits_type(DType t) { return itemsize(t) == 8 ? i64 : itemsize(t) == 4 ? i32 : i16; }
+DType bits_type(DType t) { return itemsize(t) == 8 ? i64 : itemsize(t) == 4 ? i32 : itemsize(t) == 2 ? i16 : i8; }
 
 void expect_real(const Array& x, const char* op) {
   if (is_complex(api::aval(x, op).dtype))
@@ -92,10 +92,7 @@ Array nan_to_num(const Array& x, double nan, std::optional<double> posinf, std::
   if (is_complex(t))
     return complex(nan_to_num(real(x, loc), nan, posinf, neginf, loc), nan_to_num(imag(x, loc), nan, posinf, neginf, loc), loc);
   if (!is_floating(t)) return x;
-  double big = t == f64 ? std::numeric_limits<double>::max()
-               : t == f32 ? static_cast<double>(std::numeric_limits<float>::max())
-               : t == f16 ? 65504.0
-                          : 3.3895313892515355e38;  // bf16's largest finite value
+  double big = finfo(t).max;
   Array y = where(isnan(x, loc), c_like(nan, x), x, loc);
   y = where(isposinf(x, loc), c_like(posinf.value_or(big), x), y, loc);
   return where(isneginf(x, loc), c_like(neginf.value_or(-big), x), y, loc);
@@ -122,8 +119,7 @@ std::pair<Array, Array> frexp(const Array& x_in, SourceLocation loc) {
   Array x = api::to_inexact(x_in, "frexp", loc);
   expect_real(x, "frexp");
   DType t = x.dtype(), bt = bits_type(t);
-  const int nmant = t == f64 ? 52 : t == f32 ? 23 : t == f16 ? 10 : 7;
-  const int nexp = t == f64 ? 11 : t == f32 ? 8 : t == f16 ? 5 : 8;
+  const int nmant = finfo(t).nmant, nexp = finfo(t).nexp;
   const int64_t mask = (int64_t{1} << nexp) - 1, bias = (int64_t{1} << (nexp - 1)) - 1;
   double smallest_normal = std::ldexp(1.0, static_cast<int>(1 - bias));
   Array sub = less(abs(x, loc), c_like(smallest_normal, x), loc);

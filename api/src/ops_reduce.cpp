@@ -53,10 +53,11 @@ Array mean(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
   IntList ax = api::normalize_axes("mean", axes, av);
   int64_t n = 1;
   for (int64_t a : ax) n *= av.shape[static_cast<size_t>(a)];
-  // bf16/f16 accumulate and divide in f32 and round once (jnp.mean does the same); the count is
-  // a weak scalar of the computation dtype, so that a weak f32 input stays f32.
+  // bf16/f16 (and the 8-bit floats) accumulate and divide in f32 and round once (jnp.mean does
+  // the same for the 16-bit ones); the count is a weak scalar of the computation dtype, so that
+  // a weak f32 input stays f32.
   DType t = av.dtype;
-  bool half = t == DType::bf16 || t == DType::f16;
+  bool half = t == DType::bf16 || t == DType::f16 || is_float8(t);
   Array s = sum(half ? api::convert(in, {DType::f32, av.weak}, loc) : in, axes, keepdims, loc);
   Array count = api::convert(Array(static_cast<double>(n)), {half ? DType::f32 : t, true}, loc);
   Array r = divide(s, count, loc);

@@ -60,7 +60,7 @@ Array expint_tail(const double (&a)[NA], const double (&b)[NB], const Array& x) 
 }
 
 Array machine_eps(const Array& x) {
-  return c_like(x.dtype() == f64 ? 0x1p-52 : x.dtype() == f32 ? 0x1p-23 : x.dtype() == f16 ? 0x1p-10 : 0x1p-7, x);
+  return c_like(finfo(x.dtype()).eps, x);
 }
 
 // E_n(x) for 0 < x <= 1: the power series (Cephes' expn), ψ(n) - log x with ψ = digamma (JAX

@@ -19,10 +19,10 @@ using st::Params;
 using namespace st::testing;
 
 
-constexpr DType kFloats[] = {st::f32, st::f64, st::bf16, st::f16};
+constexpr DType kFloats[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2};
 constexpr DType kInts[] = {st::i32, st::i64};
-constexpr DType kNumeric[] = {st::f32, st::f64, st::bf16, st::f16, st::i32, st::i64};
-constexpr DType kAll[] = {st::f32, st::f64, st::bf16, st::f16, st::i32, st::i64, st::bool_};
+constexpr DType kNumeric[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2, st::i32, st::i64};
+constexpr DType kAll[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2, st::i32, st::i64, st::bool_};
 constexpr DType kComplex[] = {st::c64, st::c128};
 
 // One primitive applied once: the unit of these tests.
@@ -430,7 +430,7 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
          std::vector<Case> cs;
          for (int64_t y : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{3}, int64_t{7}, int64_t{12}, int64_t{31},
                            int64_t{-1}, int64_t{-2}, int64_t{-5}}) {
-           std::vector<DType> types(kFloats, kFloats + 4);
+           std::vector<DType> types(std::begin(kFloats), std::end(kFloats));
            if (y >= 0) types.insert(types.end(), kInts, kInts + 2);
            for (Case c : plus(unary_cases(types, -3, 3), with_tolerance(finite_only(unary_cases(kComplex, -2, 2)), {16}))) {
              c.what += " y=" + std::to_string(y);

@@ -3,7 +3,7 @@
 // the same from strata-opt, at the op's file:line:col).
 // RUN: not strata-run %s --split-input-file 2>&1 | FileCheck %s
 
-// CHECK: FAIL unsupported_types.mlir:[[@LINE+1]] @complex_bf16: error: element type complex<bf16> (in 'tensor<2xcomplex<bf16>>') is not supported: strata's element types are f16, bf16, f32, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, complex<f32>, complex<f64>
+// CHECK: FAIL unsupported_types.mlir:[[@LINE+1]] @complex_bf16: error: element type complex<bf16> (in 'tensor<2xcomplex<bf16>>') is not supported: strata's element types are f8E4M3FN, f8E5M2, f16, bf16, f32, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, complex<f32>, complex<f64>
 func.func @complex_bf16() {
   %x = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<bf16>>
   %y = stablehlo.add %x, %x : tensor<2xcomplex<bf16>>

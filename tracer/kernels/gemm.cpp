@@ -145,7 +145,7 @@ Plan plan(DType dtype, const void* lhs, const void* rhs, const DotGeneralDims& d
   int64_t isz = static_cast<int64_t>(itemsize(dtype));
   if (p.lv.needs_copy) p.lhs_copy = align_up(num_elements(d.lhs) * isz);
   if (p.rv.needs_copy) p.rhs_copy = align_up(num_elements(d.rhs) * isz);
-  if (dtype == DType::bf16 || dtype == DType::f16) {
+  if (dtype == DType::bf16 || dtype == DType::f16 || is_float8(dtype)) {
     int64_t M = p.lv.free, N = p.rv.free, K = p.lv.contract, B = p.lv.batch;
     p.widened = align_up(B * M * K * 4) + align_up(B * K * N * 4) + align_up(B * M * N * 4);
   }
@@ -189,7 +189,7 @@ void dot_general(DType dtype, const void* lhs, const void* rhs, void* out,
         gemm<C>(static_cast<const C*>(lv.data), static_cast<const C*>(rv.data), static_cast<C*>(out), lv, rv, parallel);
       }
     } else {
-      // bf16/f16: widen to f32, multiply, round once on store.
+      // bf16/f16 and the 8-bit floats: widen to f32, multiply, round once on store.
       float* l = reinterpret_cast<float*>(ws);
       float* r = reinterpret_cast<float*>(ws + align_up(B * M * K * 4));
       float* o = reinterpret_cast<float*>(ws + align_up(B * M * K * 4) + align_up(B * K * N * 4));

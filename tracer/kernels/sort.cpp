@@ -24,6 +24,8 @@ SortOperand sort_operand(void* data, DType dtype) {
     using S = typename decltype(tag)::type;
     using C = typename ComputeOf<S>::type;
     SortKeyKind kind = std::is_same_v<S, bf16_t>  ? SortKeyKind::kBFloat16
+                       : std::is_same_v<S, f8e4m3fn_t> ? SortKeyKind::kFloat8E4M3FN
+                       : std::is_same_v<S, f8e5m2_t>   ? SortKeyKind::kFloat8E5M2
                        : std::is_floating_point_v<C> ? SortKeyKind::kFloat
                        : std::is_signed_v<S>         ? SortKeyKind::kSigned
                                                      : SortKeyKind::kUnsigned;
@@ -33,9 +35,12 @@ SortOperand sort_operand(void* data, DType dtype) {
 
 namespace {
 
-// The exponent field of a float of `bytes` (bf16 has f32's).
+// The largest magnitude that is not a nan (+inf's bits; bf16 has f32's exponent field; e4m3fn,
+// with no inf, its largest finite number).
 uint64_t exponent_mask(SortKeyKind kind, int64_t bytes) {
   if (kind == SortKeyKind::kBFloat16) return 0x7F80;
+  if (kind == SortKeyKind::kFloat8E4M3FN) return 0x7E;
+  if (kind == SortKeyKind::kFloat8E5M2) return 0x7C;
   switch (bytes) {
     case 2: return 0x7C00;
     case 4: return 0x7F800000u;
@@ -62,7 +67,7 @@ struct KeyMap {
       : kind(op.kind), bytes(op.bytes), canonical(spec.canonical_floats), descending(spec.descending) {
     sign = uint64_t{1} << (8 * bytes - 1);
     all = bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
-    exp = kind == SortKeyKind::kFloat || kind == SortKeyKind::kBFloat16 ? exponent_mask(kind, bytes) : 0;
+    exp = kind == SortKeyKind::kSigned || kind == SortKeyKind::kUnsigned ? 0 : exponent_mask(kind, bytes);
   }
   uint64_t operator()(uint64_t u) const {
     uint64_t k = u;

@@ -12,6 +12,7 @@
 
 #include "strata/dtype.h"
 #include "strata/errors.h"
+#include "kernels/float8.h"
 
 namespace strata::kernels {
 
@@ -39,11 +40,15 @@ template <> struct Storage<DType::f32> { using type = float; };
 template <> struct Storage<DType::f64> { using type = double; };
 template <> struct Storage<DType::c64> { using type = c64_t; };
 template <> struct Storage<DType::c128> { using type = c128_t; };
+template <> struct Storage<DType::f8_e4m3fn> { using type = f8e4m3fn_t; };
+template <> struct Storage<DType::f8_e5m2> { using type = f8e5m2_t; };
 
-// Compute type: bf16 and f16 are computed in f32 and rounded on store.
+// Compute type: bf16, f16 and the 8-bit floats are computed in f32 and rounded on store.
 template <class S> struct ComputeOf { using type = S; };
 template <> struct ComputeOf<bf16_t> { using type = float; };
 template <> struct ComputeOf<f16_t> { using type = float; };
+template <> struct ComputeOf<f8e4m3fn_t> { using type = float; };
+template <> struct ComputeOf<f8e5m2_t> { using type = float; };
 
 template <class T> inline constexpr bool is_complex_storage = false;
 template <class T> inline constexpr bool is_complex_storage<std::complex<T>> = true;
@@ -68,6 +73,8 @@ decltype(auto) dispatch(DType t, Fn&& fn) {
     case DType::f16: return fn(Tag<f16_t>{});
     case DType::f32: return fn(Tag<float>{});
     case DType::f64: return fn(Tag<double>{});
+    case DType::f8_e4m3fn: return fn(Tag<f8e4m3fn_t>{});
+    case DType::f8_e5m2: return fn(Tag<f8e5m2_t>{});
     case DType::c64: case DType::c128: break;
   }
   throw Error("internal: a kernel of real dtypes was given " + std::string(short_name(t)));
@@ -83,37 +90,13 @@ decltype(auto) dispatch_any(DType t, Fn&& fn) {
 
 template <class T>
 constexpr bool is_float_storage = std::is_floating_point_v<T> || std::is_same_v<T, bf16_t> ||
-                                  std::is_same_v<T, f16_t>;
+                                  std::is_same_v<T, f16_t> || is_float8_storage<T>;
+// The storage types computed in f32 (ComputeOf): bf16, f16 and the 8-bit floats.
+template <class T>
+constexpr bool is_narrow_float_storage = is_float_storage<T> && !std::is_floating_point_v<T>;
 // The integer storage types (signed or unsigned, not bool).
 template <class T>
 constexpr bool is_int_storage = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-
-// v rounded to f32 *to odd*: exact values stay, inexact ones become the neighbour whose last
-// mantissa bit is 1. Rounding that result to nearest-even in a type with at most 22 mantissa
-// bits (bf16, f16) equals rounding v directly; a plain f32 detour rounds twice (f64
-// 1 + 2^-8 + 2^-30 would become bf16 1, not 1 + 2^-7).
-inline float round_to_odd_f32(double v) {
-  float f = static_cast<float>(v);
-  if (std::isfinite(f) && static_cast<double>(f) != v) {
-    uint32_t bits;
-    std::memcpy(&bits, &f, sizeof bits);
-    if ((bits & 1u) == 0) f = std::nextafter(f, v > static_cast<double>(f) ? INFINITY : -INFINITY);
-  }
-  return f;
-}
-template <class I>
-inline float round_to_odd_f32_int(I v) {
-  using U = std::make_unsigned_t<I>;
-  U u = v < 0 ? static_cast<U>(U(0) - static_cast<U>(v)) : static_cast<U>(v);
-  int shift = static_cast<int>(std::bit_width(u)) - 24;
-  if (shift > 0) {  // keep 24 significant bits; any dropped bit sets the last kept one
-    U dropped = u & ((U(1) << shift) - 1);
-    u = (u >> shift) << shift;
-    if (dropped) u |= U(1) << shift;
-  }
-  float f = static_cast<float>(u);  // exact
-  return v < 0 ? -f : f;
-}
 
 // One element converted as convert_element_type does: float → int truncates toward zero and
 // saturates (NaN → 0; negative → 0 for unsigned); int → int keeps the value modulo 2^bits
@@ -148,13 +131,13 @@ inline To convert_value(From v) {
     } else {
       return static_cast<To>(v);
     }
-  } else if constexpr (std::is_same_v<To, bf16_t> || std::is_same_v<To, f16_t>) {
-    // One rounding: values wider than f32 go through f32 rounded to odd (see above).
+  } else if constexpr (is_narrow_float_storage<To>) {
+    // One rounding: values wider than f32 go through f32 rounded to odd (float8.h).
     if constexpr (std::is_same_v<From, double>) return To(round_to_odd_f32(v));
     else if constexpr (is_int_storage<From> && sizeof(From) >= 4) return To(round_to_odd_f32_int(v));
     else return To(static_cast<float>(v));  // bool, f32, bf16, f16: exact in f32
   } else {  // float or double
-    if constexpr (std::is_same_v<From, bf16_t> || std::is_same_v<From, f16_t>) return static_cast<To>(static_cast<float>(v));
+    if constexpr (is_narrow_float_storage<From>) return static_cast<To>(static_cast<float>(v));
     else return static_cast<To>(v);
   }
 }

@@ -15,18 +15,23 @@ namespace {
 
 // One step on the stored bits of S, in integer arithmetic only (bf16 and f16 step in their own
 // precision; the compiled body, dialect/ScalarOps.cpp nextAfter, is the same expression).
+// The 8-bit floats step alike; e4m3fn's magnitudes above 0x7E are its nan (no inf).
 template <class S> S step(S xs, S ys) {
-  using U = std::conditional_t<sizeof(S) == 2, uint16_t, std::conditional_t<sizeof(S) == 4, uint32_t, uint64_t>>;
+  using U = std::conditional_t<sizeof(S) == 1, uint8_t,
+                               std::conditional_t<sizeof(S) == 2, uint16_t, std::conditional_t<sizeof(S) == 4, uint32_t, uint64_t>>>;
   constexpr int kMantissa = std::numeric_limits<S>::digits - 1;
   constexpr U kSign = U{1} << (8 * sizeof(S) - 1), kAbs = static_cast<U>(~kSign);
-  constexpr U kInf = static_cast<U>(kAbs & ~((U{1} << kMantissa) - 1)), kQuiet = U{1} << (kMantissa - 1);
-  U x = std::bit_cast<U>(xs), y = std::bit_cast<U>(ys), ax = x & kAbs, ay = y & kAbs;
+  constexpr U kInf = std::numeric_limits<S>::has_infinity ? static_cast<U>(kAbs & ~((U{1} << kMantissa) - 1))
+                                                          : static_cast<U>(kAbs - 1);
+  constexpr U kQuiet = U{1} << (kMantissa - 1);
+  U x = std::bit_cast<U>(xs), y = std::bit_cast<U>(ys);
+  U ax = static_cast<U>(x & kAbs), ay = static_cast<U>(y & kAbs);
   U r;
   if (ax > kInf) r = x | kQuiet;  // nan in: that nan, quiet (as x86 returns x + y)
   else if (ay > kInf) r = y | kQuiet;
   else if (x == y || (ax == 0 && ay == 0)) r = y;
   else if (ax == 0) r = (y & kSign) | 1;  // the least subnormal of y's sign
-  else r = ((x & kSign) == (y & kSign) && ay > ax) ? x + 1 : x - 1;  // magnitude up or down
+  else r = static_cast<U>(((x & kSign) == (y & kSign) && ay > ax) ? x + 1 : x - 1);  // magnitude up or down
   return std::bit_cast<S>(static_cast<U>(r));
 }
 

@@ -45,6 +45,10 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
   if (e < 1 || m < 0)
     throw ValueError("reduce_precision: expects exponent_bits >= 1 and mantissa_bits >= 0, but got " +
                      std::to_string(e) + " and " + std::to_string(m));
+  // XLA's recipe assumes IEEE specials (e4m3fn has none) and is no use below 8 bits.
+  if (!in.empty() && is_float8(in[0].dtype))
+    throw DTypeError("reduce_precision: expects bf16, f16, f32 or f64, but got " + std::string(long_name(in[0].dtype)) +
+                     "; convert 8-bit floats to f32 first");
   return elementwise::rule("reduce_precision", in, elementwise::Accepts::kFloat, false);
 }
 
@@ -52,7 +56,7 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
   int64_t e = p.get_int("exponent_bits"), m = p.get_int("mantissa_bits");
   kernels::dispatch(in[0].dtype(), [&](auto tag) {
     using S = typename decltype(tag)::type;
-    if constexpr (kernels::is_float_storage<S>) {
+    if constexpr (kernels::is_float_storage<S> && !kernels::is_float8_storage<S>) {
       const S* x = in[0].as<S>();
       S* z = out[0].as<S>();
       kernels::parallel_for(out[0].size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {

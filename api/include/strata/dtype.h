@@ -9,9 +9,12 @@ namespace strata {
 
 // The element types an Array may hold. bf16 and f16 are stored as 2-byte values and computed
 // in f32 by the eager kernels (rounded on store). c64 and c128 are complex numbers of f32 and
-// f64 parts, stored as std::complex (real part first). Newer dtypes come last so that the
-// values of the older ones (in caches and files) stay as they were.
-enum class DType : uint8_t { bool_, i32, i64, bf16, f16, f32, f64, i8, i16, u8, u16, u32, u64, c64, c128 };
+// f64 parts, stored as std::complex (real part first). f8_e4m3fn and f8_e5m2 are JAX's 8-bit
+// floats (ml_dtypes' float8_e4m3fn: 4 exponent bits, 3 mantissa bits, no infinity, max 448;
+// float8_e5m2: IEEE-like, max 57344), one byte each, computed in f32 and rounded to nearest
+// even on store; as in JAX, they promote implicitly with no other float. Newer dtypes come
+// last so that the values of the older ones (in caches and files) stay as they were.
+enum class DType : uint8_t { bool_, i32, i64, bf16, f16, f32, f64, i8, i16, u8, u16, u32, u64, c64, c128, f8_e4m3fn, f8_e5m2 };
 
 inline constexpr DType bool_ = DType::bool_;
 inline constexpr DType i32 = DType::i32;
@@ -28,10 +31,12 @@ inline constexpr DType u32 = DType::u32;
 inline constexpr DType u64 = DType::u64;
 inline constexpr DType c64 = DType::c64;
 inline constexpr DType c128 = DType::c128;
+inline constexpr DType f8_e4m3fn = DType::f8_e4m3fn;
+inline constexpr DType f8_e5m2 = DType::f8_e5m2;
 
-inline constexpr DType kAllDTypes[] = {bool_, i8, i16, i32, i64, u8, u16, u32, u64, bf16, f16, f32, f64, c64, c128};
+inline constexpr DType kAllDTypes[] = {bool_, i8, i16, i32, i64, u8, u16, u32, u64, f8_e4m3fn, f8_e5m2, bf16, f16, f32, f64, c64, c128};
 // Every dtype but the complex ones (those ordered comparisons, min/max and rounding accept).
-inline constexpr DType kRealDTypes[] = {bool_, i8, i16, i32, i64, u8, u16, u32, u64, bf16, f16, f32, f64};
+inline constexpr DType kRealDTypes[] = {bool_, i8, i16, i32, i64, u8, u16, u32, u64, f8_e4m3fn, f8_e5m2, bf16, f16, f32, f64};
 
 // Bytes per element.
 std::size_t itemsize(DType t);
@@ -42,7 +47,10 @@ std::string_view long_name(DType t);
 // Parses either spelling; returns false when `name` names no dtype.
 bool parse_dtype(std::string_view name, DType* out);
 
-bool is_floating(DType t);          // bf16, f16, f32, f64 (real)
+bool is_floating(DType t);          // f8_e4m3fn, f8_e5m2, bf16, f16, f32, f64 (real)
+bool is_float8(DType t);            // f8_e4m3fn, f8_e5m2
+// Whether the dtype has infinities (every float but f8_e4m3fn, whose overflow is nan).
+bool supports_inf(DType t);
 bool is_complex(DType t);           // c64, c128
 inline bool is_inexact(DType t) { return is_floating(t) || is_complex(t); }
 bool is_integer(DType t);           // signed or unsigned, any width (not bool)
