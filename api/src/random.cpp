@@ -107,10 +107,13 @@ Array raw_bits(const Array& key, int width, const Shape& shape, const SourceLoca
   return lax::reshape(slice(flat, {0}, {n}, {}, loc), shape, loc);
 }
 
-int mantissa_bits(DType t) { return t == DType::f64 ? 52 : t == DType::f32 ? 23 : t == DType::f16 ? 10 : 7; }
-int float_bits(DType t) { return t == DType::f64 ? 64 : t == DType::f32 ? 32 : 16; }
+int mantissa_bits(DType t) { return finfo(t).nmant; }
+int float_bits(DType t) { return static_cast<int>(8 * itemsize(t)); }
+// The bits of 1.0: the exponent bias in the exponent field (every float type here has a bias
+// of 2^(nexp-1) - 1, e4m3fn's 7 included).
 double one_bits(DType t) {
-  return t == DType::f64 ? 0x3FF0000000000000p0 : t == DType::f32 ? 0x3F800000 : t == DType::f16 ? 0x3C00 : 0x3F80;
+  FInfo f = finfo(t);
+  return std::ldexp(static_cast<double>((int64_t{1} << (f.nexp - 1)) - 1), f.nmant);
 }
 // a * b + c rounded once, as XLA's CPU code computes `floats * (maxval - minval) + minval`
 // (LLVM contracts it into an FMA). Narrower floats through f64 (their product is exact there);
@@ -166,14 +169,12 @@ Array uniform_impl(const Array& key, const Shape& shape, DType t, const Array& m
 // towards the other infinity).
 Array next_toward(const Array& x, bool up, const SourceLocation& loc) {
   DType t = api::aval(x, "random").dtype;
-  DType it = t == DType::f64 ? DType::i64 : t == DType::f32 ? DType::i32 : DType::i16;
+  DType it = t == DType::f64 ? DType::i64 : t == DType::f32 ? DType::i32 : t == DType::f16 || t == DType::bf16 ? DType::i16 : DType::i8;
   Array bits = bitcast(x, it, loc);
   Array pos = lax::gt(x, c(0, t), loc);
   Array step = lax::select(up ? pos : lax::not_(pos, loc), c(1, it), c(-1, it), loc);
   Array moved = bitcast(lax::add(bits, step, loc), t, loc);
-  double denorm = t == DType::f64 ? std::numeric_limits<double>::denorm_min()
-                  : t == DType::f32 ? std::numeric_limits<float>::denorm_min()
-                  : t == DType::f16 ? 0x1p-24 : 0x1p-133;
+  double denorm = finfo(t).smallest_subnormal;
   Array zero_case = c(up ? denorm : -denorm, t);
   Array r = lax::select(lax::eq(x, c(0, t), loc), lax::broadcast_in_dim(zero_case, api::aval(x, "random").shape, {}, loc), moved, loc);
   return lax::select(lax::ne(x, x, loc), x, r, loc);

@@ -17,12 +17,16 @@ namespace {
 
 enum class Combine { kSum, kProd, kMax, kMin };
 
-// The identity of `c` in dtype t: 0, 1, the lowest (-inf) or highest (+inf) value.
+// The identity of `c` in dtype t: 0, 1, the lowest (-inf) or highest (+inf) value (a float
+// without infinities: its largest finite values).
 Array identity(Combine c, DType t) {
   if (c == Combine::kSum) return astype(Array(0), t);
   if (c == Combine::kProd) return astype(Array(1), t);
   bool lowest = c == Combine::kMax;
-  if (is_floating(t)) return astype(Array(lowest ? -INFINITY : INFINITY), t);
+  if (is_floating(t)) {
+    double top = supports_inf(t) ? INFINITY : finfo(t).max;
+    return astype(Array(lowest ? -top : top), t);
+  }
   if (is_bool(t)) return astype(Array(lowest ? 0 : 1), t);
   if (is_unsigned_integer(t))
     return lowest ? astype(Array(0), t) : astype(Array(std::numeric_limits<uint64_t>::max()), t);

@@ -194,5 +194,8 @@ const std::vector<float> kE4M3FNMatmul = {36.0f, -9.0f, 104.0f, 6.0f};
 const std::vector<float> kE5M2Prod = {1.25f, 0.375f, -7.0f, 96.0f, 0.75f, -1.0f};
 const float kE5M2Sum = 80.0f;
 const std::vector<float> kE5M2Matmul = {32.0f, -10.0f, 112.0f, 5.0f};
+// jax.random.uniform(PRNGKey(0), (6,), float8_e4m3fn), jax.random.normal(..., float8_e5m2)
+const std::vector<float> kE4M3FNUniform = {0.625f, 0.5f, 0.125f, 0.125f, 0.625f, 0.25f};
+const std::vector<float> kE5M2Normal = {0.15625f, 0.15625f, -1.5f, -1.5f, 0.15625f, -0.5f};
 
 }  // namespace float8_values

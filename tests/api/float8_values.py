@@ -65,4 +65,11 @@ for name, t in FORMATS.items():
     print(f"const std::vector<float> k{name.upper()}Prod = {{{', '.join(repr(float(v)) + 'f' for v in prod)}}};")
     print(f"const float k{name.upper()}Sum = {float(total)!r}f;")
     print(f"const std::vector<float> k{name.upper()}Matmul = {{{', '.join(repr(float(v)) + 'f' for v in m.ravel())}}};")
+# jax.random in the types (threefry, PRNGKey(0)).
+k = jax.random.PRNGKey(0)
+u = jax.random.uniform(k, (6,), ml_dtypes.float8_e4m3fn).astype(jnp.float32)
+g = jax.random.normal(k, (6,), ml_dtypes.float8_e5m2).astype(jnp.float32)
+print("// jax.random.uniform(PRNGKey(0), (6,), float8_e4m3fn), jax.random.normal(..., float8_e5m2)")
+print(f"const std::vector<float> kE4M3FNUniform = {{{', '.join(repr(float(v)) + 'f' for v in u)}}};")
+print(f"const std::vector<float> kE5M2Normal = {{{', '.join(repr(float(v)) + 'f' for v in g)}}};")
 print("\n}  // namespace float8_values")

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "float8_values.h"
+#include "jaxpr_parser.h"
 #include "strata/strata.h"
 #include "test_util.h"
 
@@ -255,4 +256,26 @@ TEST(Float8, NpyRefusesWithAClearMessage) {
   Array x = st::astype(st::ones({2}), st::f8_e5m2);
   std::string path = ::testing::TempDir() + "/float8.npy";
   st::testing::expect_contains(st::testing::error_message<st::Error>([&] { st::save_npy(path, x); }), "float8_e5m2");
+}
+
+TEST(Float8, RandomMatchesJax) {
+  Array k = st::random::key(0);
+  for (bool compiled : {false, true}) {
+    auto u = [](const Array& key) { return st::random::uniform(key, {6}, st::f8_e4m3fn); };
+    auto g = [](const Array& key) { return st::random::normal(key, {6}, st::f8_e5m2); };
+    EXPECT_EQ((compiled ? st::jit(u)(k) : u(k)).to_vector<float>(), fv::kE4M3FNUniform) << compiled;
+    EXPECT_EQ((compiled ? st::jit(g)(k) : g(k)).to_vector<float>(), fv::kE5M2Normal) << compiled;
+  }
+}
+
+TEST(Float8, JaxprsPrintAndParseTheTypes) {
+  Array x = st::astype(st::array(std::vector<double>{0.3, -1.5, 2.0}, {3}), st::f8_e4m3fn);
+  std::string text = st::make_jaxpr([](const Array& v) { return st::exp(v) * 2.0 + v; })(x).to_string();
+  st::testing::expect_contains(text, "a:f8_e4m3fn[3]");
+  st::testing::expect_contains(text, "mul b 2.0:f8_e4m3fn[]");  // JAX prints the same
+  st::ParsedJaxpr parsed = st::parse_jaxpr(text);
+  ASSERT_TRUE(parsed.jaxpr) << parsed.error.message;
+  st::Jaxpr j(parsed.jaxpr);
+  EXPECT_EQ(j.to_string(), text);
+  EXPECT_EQ(st::eval_jaxpr(j, {x})[0].to_vector<float>(), (st::exp(x) * 2.0 + x).to_vector<float>());
 }

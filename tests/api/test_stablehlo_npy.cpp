@@ -50,6 +50,7 @@ std::string bytes_of(const st::Array& a) {
 
 TEST(Npy, RoundTripsEveryDtypeAndShape) {
   for (st::DType t : st::kAllDTypes) {
+    if (st::is_float8(t)) continue;  // .npy has no 8-bit float: Float8.NpyRefusesWithAClearMessage
     for (const st::Shape& shape : {st::Shape{2, 3}, st::Shape{}, st::Shape{0, 4}, st::Shape{5}}) {
       st::Array x = st::astype(st::arange(0, static_cast<double>(st::num_elements(shape)), 1, st::f64) * 0.75 - 1.0, t);
       x = st::reshape(x, shape);
@@ -163,11 +164,11 @@ TEST(LoadStablehlo, RefusesWrongArgumentsAndReportsLocations) {
   }
   // An element type strata lacks: named, at its op.
   try {
-    st::load_stablehlo("func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.convert %x : (tensor<2xf32>) -> tensor<2xf8E5M2>\n  return %x : tensor<2xf32>\n}\n")("main")(st::zeros({2}));
+    st::load_stablehlo("func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.convert %x : (tensor<2xf32>) -> tensor<2xf8E4M3FNUZ>\n  return %x : tensor<2xf32>\n}\n")("main")(st::zeros({2}));
     FAIL() << "no error";
   } catch (const st::Error& e) {
     EXPECT_NE(std::string(e.what()).find("<stablehlo>:2:8"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("element type f8E5M2 (in 'tensor<2xf8E5M2>') is not supported"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("element type f8E4M3FNUZ (in 'tensor<2xf8E4M3FNUZ>') is not supported"), std::string::npos)
         << e.what();
   }
   EXPECT_THROW(m("absent")(st::zeros({2, 3}), st::zeros({3, 4})), st::Error);

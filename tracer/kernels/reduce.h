@@ -19,16 +19,19 @@
 
 namespace strata::kernels {
 
-// The identities of max and min: -inf and +inf, or an integer type's extremes.
-template <class T> T lowest() {
-  return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+// The identities of max and min for storage type S, in compute type T: -inf and +inf, or the
+// extremes of a type without infinities (an integer type; f8_e4m3fn: ±448, as JAX).
+template <class T, class S = T> T lowest() {
+  if constexpr (std::numeric_limits<S>::has_infinity) return -std::numeric_limits<T>::infinity();
+  else return static_cast<T>(std::numeric_limits<S>::lowest());
 }
-template <class T> T highest() {
-  return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+template <class T, class S = T> T highest() {
+  if constexpr (std::numeric_limits<S>::has_infinity) return std::numeric_limits<T>::infinity();
+  else return static_cast<T>(std::numeric_limits<S>::max());
 }
 
 // Op provides, for compute type C:
-//   static C init<C>();                              identity element
+//   static C init<C, S>();                           identity element (S: the storage type)
 //   static C reduce(const Eigen::ArrayBase<D>& v);   whole-vector reduction (non-empty v)
 //   static void combine(Acc& acc, const Row& row);   acc = op(acc, row), elementwise
 template <class Op>
@@ -63,7 +66,7 @@ void reduce_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out
       const S* x = in[0].as<S>();
       S* y = out[0].as<S>();
       if (n == 0 || kept == 0) {
-        for (int64_t i = 0; i < kept; ++i) y[i] = static_cast<S>(Op::template init<C>());
+        for (int64_t i = 0; i < kept; ++i) y[i] = static_cast<S>(Op::template init<C, S>());
         return;
       }
       std::unique_ptr<S[]> moved;  // not std::vector: vector<bool> has no data()

@@ -10,7 +10,7 @@ namespace {
 // Over 0/1 bytes, `and` is the minimum.
 struct Op {
   template <class S> static constexpr bool supports = std::is_same_v<S, bool>;
-  template <class T> static T init() { return T(1); }
+  template <class T, class S> static T init() { return T(1); }
   template <class V> static auto reduce(const V& v) { return v.minCoeff(); }
   template <class A, class R> static void combine(A& acc, const R& row) { acc = acc.min(row); }
 };

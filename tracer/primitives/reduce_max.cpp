@@ -9,7 +9,7 @@ namespace {
 
 struct Op {
   template <class S> static constexpr bool supports = !std::is_same_v<S, bool> && !kernels::is_complex_storage<S>;
-  template <class T> static T init() { return kernels::lowest<T>(); }
+  template <class T, class S> static T init() { return kernels::lowest<T, S>(); }
   template <class V> static auto reduce(const V& v) { return v.template maxCoeff<Eigen::PropagateNaN>(); }
   template <class A, class R> static void combine(A& acc, const R& row) { acc = acc.binaryExpr(row, Eigen::internal::scalar_max_op<typename A::Scalar, typename A::Scalar, Eigen::PropagateNaN>()); }
 };

@@ -10,7 +10,7 @@ namespace {
 // Over 0/1 bytes, `or` is the maximum.
 struct Op {
   template <class S> static constexpr bool supports = std::is_same_v<S, bool>;
-  template <class T> static T init() { return T(0); }
+  template <class T, class S> static T init() { return T(0); }
   template <class V> static auto reduce(const V& v) { return v.maxCoeff(); }
   template <class A, class R> static void combine(A& acc, const R& row) { acc = acc.max(row); }
 };

@@ -10,7 +10,7 @@ namespace {
 
 struct Op {
   template <class S> static constexpr bool supports = !std::is_same_v<S, bool>;
-  template <class T> static T init() { return T(1); }
+  template <class T, class S> static T init() { return T(1); }
   template <class V> static auto reduce(const V& v) {
     using T = typename V::Scalar;
     if constexpr (std::is_integral_v<T>) {  // wrapping (kernels/wrapping.h)

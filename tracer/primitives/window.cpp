@@ -121,11 +121,12 @@ template <class C> C combine(Kind k, C a, C b) {
   else return k == Kind::kMax ? kernels::ieee_max(a, b) : kernels::ieee_min(a, b);
 }
 
-// The identity of kind k (the init value and what padding reads) in the compute type.
-template <class C> C identity(Kind k) {
+// The identity of kind k (the init value and what padding reads) in the compute type C of
+// storage type S.
+template <class C, class S> C identity(Kind k) {
   if (k == Kind::kSum) return C(0);
   if constexpr (kernels::is_complex_storage<C>) return C(0);
-  else return k == Kind::kMax ? kernels::lowest<C>() : kernels::highest<C>();
+  else return k == Kind::kMax ? kernels::lowest<C, S>() : kernels::highest<C, S>();
 }
 
 }  // namespace
@@ -158,9 +159,9 @@ void kernel(Kind k, std::span<const KernelArg> in, std::span<const KernelArg> ou
     kernels::parallel_for(n, std::max<int64_t>(1, kernels::kElementwiseGrain / std::max<int64_t>(1, g.taps)),
                           [&](int64_t lo, int64_t hi) {
                             for (int64_t i = lo; i < hi; ++i) {
-                              C acc = identity<C>(k);
+                              C acc = identity<C, S>(k);
                               g.each_tap(i, [&](int64_t off) {
-                                C v = off < 0 ? identity<C>(k) : static_cast<C>(x[off]);
+                                C v = off < 0 ? identity<C, S>(k) : static_cast<C>(x[off]);
                                 acc = combine<C>(k, acc, v);
                               });
                               y[i] = static_cast<S>(acc);
@@ -366,7 +367,7 @@ void gather_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out
     const S* t = in[0].as<S>();
     const S* x = in[1].as<S>();
     S* y = out[0].as<S>();
-    const C init = identity<C>(ge ? Kind::kMax : Kind::kMin);
+    const C init = identity<C, S>(ge ? Kind::kMax : Kind::kMin);
     kernels::parallel_for(out[0].size(), std::max<int64_t>(1, kernels::kElementwiseGrain / std::max<int64_t>(1, g.taps)),
                           [&](int64_t lo, int64_t hi) {
                             for (int64_t i = lo; i < hi; ++i) {
