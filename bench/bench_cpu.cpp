@@ -103,6 +103,25 @@ void BM_Chain8_Jit(benchmark::State& state) {
   chain_bytes(state, 3);
 }
 BENCHMARK(BM_Chain8_Jit)->Unit(benchmark::kMillisecond)->UseRealTime();
+// The same chain in f32, bf16 and the 8-bit floats (the argument: an index into kChainTypes;
+// inputs converted once, outside the timing). Narrow types compute in f32 and round on store,
+// so each op of eager mode converts twice; the jit converts once per fused loop.
+// bench/float8_jax.py times JAX's jit of the chain in the same types.
+constexpr st::DType kChainTypes[] = {st::f32, st::bf16, st::f8_e4m3fn, st::f8_e5m2};
+void chain_typed(benchmark::State& state, bool jit) {
+  st::DType t = kChainTypes[state.range(0)];
+  Array x = st::astype(rnd({kChainN}, 1), t), y = st::astype(rnd({kChainN}, 2), t);
+  auto f = st::jit(chain8);
+  if (jit) f(x, y);
+  for (auto _ : state) benchmark::DoNotOptimize(jit ? f(x, y) : chain8(x, y));
+  state.SetLabel(std::string(st::short_name(t)));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kChainN * st::itemsize(t) * 3));
+}
+void BM_Chain8Typed_Eager(benchmark::State& state) { chain_typed(state, false); }
+void BM_Chain8Typed_Jit(benchmark::State& state) { chain_typed(state, true); }
+BENCHMARK(BM_Chain8Typed_Eager)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Chain8Typed_Jit)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // STREAM triad a = b + s*c on the same size, on every thread of the pool (as the jit's loops use).
 void BM_StreamTriad(benchmark::State& state) {
   std::vector<float> a(kChainN), b(kChainN, 1.0f), c(kChainN, 2.0f);

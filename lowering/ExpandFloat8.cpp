@@ -3,6 +3,7 @@
 #include "dialect/ScalarOps.h"
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::strata {

@@ -550,6 +550,7 @@ def ExpandFloat8Pass : Pass<"strata-expand-float8"> {
     2. Each scalar arith.truncf to an 8-bit float becomes the round-to-nearest-even encoding
        (an f64 source first rounded to f32 to odd, so that the value is rounded once).
   }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
   let statistics = [
     Statistic<"numExpanded", "expanded-conversions", "8-bit float conversions expanded">,
   ];

@@ -279,3 +279,10 @@ TEST(Float8, JaxprsPrintAndParseTheTypes) {
   EXPECT_EQ(j.to_string(), text);
   EXPECT_EQ(st::eval_jaxpr(j, {x})[0].to_vector<float>(), (st::exp(x) * 2.0 + x).to_vector<float>());
 }
+
+TEST(Float8, ReducePrecisionRefusesThem) {
+  Array x = st::astype(st::ones({2}), st::f8_e5m2);
+  st::testing::expect_contains(
+      st::testing::error_message<st::DTypeError>([&] { (void)st::reduce_precision(x, 5, 2); }),
+      "reduce_precision: expects bf16, f16, f32 or f64, but got float8_e5m2");
+}

@@ -609,7 +609,8 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"reduce_precision", [] {
          std::vector<Case> cs;
          for (auto [e, m] : {std::pair<int64_t, int64_t>{5, 10}, {8, 7}, {4, 3}, {2, 1}, {11, 30}}) {
-           for (Case c : with_tolerance(unary_cases(kFloats, -70000, 70000), {0})) {
+           // The 8-bit floats are refused (Float8 tests): XLA's recipe assumes IEEE specials.
+           for (Case c : with_tolerance(unary_cases(std::vector<DType>{st::f32, st::f64, st::bf16, st::f16}, -70000, 70000), {0})) {
              c.what += " e" + std::to_string(e) + "m" + std::to_string(m);
              c.params = Params{{"exponent_bits", e}, {"mantissa_bits", m}};
              cs.push_back(c);
