@@ -52,6 +52,8 @@ const char* typeSuffix(Type t) {
   if (t.isF64()) return "f64";
   if (t.isBF16()) return "bf16";
   if (t.isF16()) return "f16";
+  if (isa<Float8E4M3FNType>(t)) return "f8e4m3fn";  // widened to f32 by the runtime, as bf16
+  if (isa<Float8E5M2Type>(t)) return "f8e5m2";
   if (t.isInteger(32)) return "i32";
   if (t.isInteger(64)) return "i64";
   if (auto c = dyn_cast<ComplexType>(t)) {  // Eigen's complex GEMM, as the eager kernel's
@@ -396,7 +398,7 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
   auto ptr = [&](Value m) -> Value { return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, m); };
   Value workspace;
   Type element = lt.getElementType();
-  if ((element.isBF16() || element.isF16()) && options.halfWorkspace) {
+  if ((element.isBF16() || element.isF16() || isa<Float8E4M3FNType, Float8E5M2Type>(element)) && options.halfWorkspace) {
     int64_t bytes = 4 * (B * M * K + B * K * N);
     auto wsType = MemRefType::get({bytes}, b.getI8Type());
     workspace = ptr(memref::AllocOp::create(b, loc, wsType, b.getI64IntegerAttr(64)));

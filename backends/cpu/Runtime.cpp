@@ -55,7 +55,7 @@ void dot(strata::DType t, int64_t flags, int64_t B, int64_t M, int64_t N, int64_
   try {
     bool parallel = flags & abi::kDotParallel;
     strata::kernels::DotGeneralDims d = canonical_dims(flags, B, M, N, K);
-    if (t == strata::DType::bf16 || t == strata::DType::f16) {
+    if (t == strata::DType::bf16 || t == strata::DType::f16 || strata::is_float8(t)) {
       // Widen both operands into the workspace, multiply in f32; the compiled code rounds.
       float* l = static_cast<float*>(workspace);
       float* r = l + B * M * K;
@@ -214,6 +214,8 @@ STRATA_RT_DOT(bf16, bf16)
 STRATA_RT_DOT(f16, f16)
 STRATA_RT_DOT(c64, c64)
 STRATA_RT_DOT(c128, c128)
+STRATA_RT_DOT(f8e4m3fn, f8_e4m3fn)
+STRATA_RT_DOT(f8e5m2, f8_e5m2)
 #undef STRATA_RT_DOT
 
 // B = 1 only (the compiler fuses epilogues into 2-D dots).
@@ -392,6 +394,8 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {"strata_rt_dot_f16", reinterpret_cast<void*>(&strata_rt_dot_f16)},
       {"strata_rt_dot_c64", reinterpret_cast<void*>(&strata_rt_dot_c64)},
       {"strata_rt_dot_c128", reinterpret_cast<void*>(&strata_rt_dot_c128)},
+      {"strata_rt_dot_f8e4m3fn", reinterpret_cast<void*>(&strata_rt_dot_f8e4m3fn)},
+      {"strata_rt_dot_f8e5m2", reinterpret_cast<void*>(&strata_rt_dot_f8e5m2)},
       {"strata_rt_dot_ep_f32", reinterpret_cast<void*>(&strata_rt_dot_ep_f32)},
       {"strata_rt_dot_ep_f64", reinterpret_cast<void*>(&strata_rt_dot_ep_f64)},
       {abi::kParallelFor, reinterpret_cast<void*>(&strata_rt_parallel_for)},

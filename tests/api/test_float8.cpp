@@ -286,3 +286,19 @@ TEST(Float8, ReducePrecisionRefusesThem) {
       st::testing::error_message<st::DTypeError>([&] { (void)st::reduce_precision(x, 5, 2); }),
       "reduce_precision: expects bf16, f16, f32 or f64, but got float8_e5m2");
 }
+
+TEST(Float8, CompiledMatmulIsTheRuntimeGemm) {
+  // As bf16: the operands widened to f32 in the runtime GEMM (Eigen's, the eager kernel's),
+  // the f32 sum rounded once; compiled and eager give the same bits.
+  for (st::DType t : {st::f8_e4m3fn, st::f8_e5m2}) {
+    Array a = st::astype(st::random::normal(st::random::key(1), {2, 48, 96}), t);
+    Array b = st::astype(st::random::normal(st::random::key(2), {2, 96, 40}), t);
+    auto f = [](const Array& p, const Array& q) { return st::matmul(p, q); };
+    auto jf = st::jit(f);
+    std::string llvm = jf.lower(a, b).as_text("loops");
+    st::testing::expect_contains(llvm, std::string("strata_rt_dot_") + (t == st::f8_e4m3fn ? "f8e4m3fn" : "f8e5m2"));
+    Array e = f(a, b), c = jf(a, b);
+    EXPECT_EQ(st::bitcast_convert_type(c, st::u8).to_vector<uint8_t>(), st::bitcast_convert_type(e, st::u8).to_vector<uint8_t>())
+        << st::short_name(t);
+  }
+}

@@ -45,6 +45,27 @@ func.func @main(%a: memref<2x8x4xbf16>, %b: memref<2x8x16xbf16>, %c: memref<2x4x
 
 // -----
 
+// The 8-bit floats as bf16: widened by the runtime into the workspace, the f32 sum rounded after.
+// CHECK-LABEL: func.func @main
+// CHECK-DAG:   memref.alloc() {alignment = 64 : i64} : memref<768xi8>
+// CHECK:       call @strata_rt_dot_f8e4m3fn(
+// CHECK-LABEL: func.func @other
+// CHECK:       call @strata_rt_dot_f8e5m2(
+func.func @main(%a: memref<1x4x16xf8E4M3FN>, %b: memref<1x16x8xf8E4M3FN>, %c: memref<1x4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x4x8xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<1x4x16xf8E4M3FN>, memref<1x16x8xf8E4M3FN>) outs(%c : memref<1x4x8xf32>)
+  return
+}
+func.func @other(%a: memref<1x4x16xf8E5M2>, %b: memref<1x16x8xf8E5M2>, %c: memref<1x4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x4x8xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<1x4x16xf8E5M2>, memref<1x16x8xf8E5M2>) outs(%c : memref<1x4x8xf32>)
+  return
+}
+
+// -----
+
 // Without a zero fill the op accumulates: it is left for the loops.
 // CHECK-LABEL: func.func @main
 // CHECK:       linalg.batch_matmul
