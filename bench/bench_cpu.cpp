@@ -122,6 +122,17 @@ void BM_Chain8Typed_Jit(benchmark::State& state) { chain_typed(state, true); }
 BENCHMARK(BM_Chain8Typed_Eager)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Chain8Typed_Jit)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// A 1024³ matmul in the same types (the runtime GEMM: narrow operands widened to f32).
+void BM_MatmulTyped_Jit(benchmark::State& state) {
+  st::DType t = kChainTypes[state.range(0)];
+  Array a = st::astype(rnd({1024, 1024}, 3), t), b = st::astype(rnd({1024, 1024}, 4), t);
+  auto f = st::jit([](const Array& p, const Array& q) { return st::matmul(p, q); });
+  f(a, b);
+  for (auto _ : state) benchmark::DoNotOptimize(f(a, b));
+  state.SetLabel(std::string(st::short_name(t)));
+}
+BENCHMARK(BM_MatmulTyped_Jit)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // STREAM triad a = b + s*c on the same size, on every thread of the pool (as the jit's loops use).
 void BM_StreamTriad(benchmark::State& state) {
   std::vector<float> a(kChainN), b(kChainN, 1.0f), c(kChainN, 2.0f);

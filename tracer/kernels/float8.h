@@ -8,6 +8,7 @@
 // compiled results agree bit for bit.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -62,14 +63,21 @@ constexpr bool float8_is_nan(Float8Format f, uint8_t b) {
   return (b & 0x7F) > f.inf_bits();
 }
 
+constexpr float exp2_int(int e) {
+  float r = 1;
+  for (; e > 0; --e) r *= 2;
+  for (; e < 0; ++e) r *= 0.5f;
+  return r;
+}
+
 // The exact f32 value of the bits.
-inline float float8_to_float(Float8Format f, uint8_t b) {
+constexpr float float8_to_float(Float8Format f, uint8_t b) {
   uint32_t sign = static_cast<uint32_t>(b & 0x80) << 24;
   uint32_t e = (b >> f.mant_bits) & ((1u << f.exp_bits) - 1), m = b & ((1u << f.mant_bits) - 1);
   if (float8_is_nan(f, b)) return std::bit_cast<float>(sign | 0x7FC00000u);
   if (f.ieee_specials && (b & 0x7F) == f.inf_bits()) return std::bit_cast<float>(sign | 0x7F800000u);
   if (e == 0) {  // subnormal: m units of 2^(1 - bias - mant_bits)
-    float v = std::ldexp(static_cast<float>(m), 1 - f.bias - f.mant_bits);
+    float v = static_cast<float>(m) * exp2_int(1 - f.bias - f.mant_bits);
     return std::bit_cast<float>(sign | std::bit_cast<uint32_t>(v));
   }
   return std::bit_cast<float>(sign | ((e + 127 - f.bias) << 23) | (m << (23 - f.mant_bits)));
@@ -98,6 +106,14 @@ inline uint8_t float_to_float8(Float8Format f, float x) {
   return r > f.max_bits() ? sign | overflow : sign | static_cast<uint8_t>(r);
 }
 
+// Every byte's value, for decoding by lookup (the eager kernels and the runtime GEMM's widening).
+template <const Float8Format& F>
+inline constexpr std::array<float, 256> kFloat8Values = [] {
+  std::array<float, 256> t{};
+  for (int i = 0; i < 256; ++i) t[static_cast<size_t>(i)] = float8_to_float(F, static_cast<uint8_t>(i));
+  return t;
+}();
+
 // The storage type of one format: explicit conversions from and to float; arithmetic and
 // comparisons in float (so generic code written for Eigen::half compiles for it).
 template <const Float8Format& F>
@@ -119,8 +135,8 @@ struct float8 {
     else
       bits = float_to_float8(F, static_cast<float>(x));
   }
-  explicit operator float() const { return float8_to_float(F, bits); }
-  explicit operator double() const { return float8_to_float(F, bits); }
+  explicit operator float() const { return kFloat8Values<F>[bits]; }
+  explicit operator double() const { return kFloat8Values<F>[bits]; }
   explicit operator bool() const { return (bits & 0x7F) != 0; }
 
   friend float8 operator+(float8 a, float8 b) { return float8(float(a) + float(b)); }
