@@ -1052,3 +1052,10 @@ LogicalResult RngBitGeneratorOp::verify() {
     return emitOpError("expects an output of 8-, 16-, 32- or 64-bit elements, but got ") << out;
   return success();
 }
+
+LogicalResult OptimizationBarrierOp::inferReturnTypes(MLIRContext*, std::optional<Location>, ValueRange operands,
+                                                      DictionaryAttr, OpaqueProperties, RegionRange,
+                                                      SmallVectorImpl<Type>& inferred) {
+  for (Value v : operands) inferred.push_back(v.getType());  // the operands' own types
+  return success();
+}

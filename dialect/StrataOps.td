@@ -1851,6 +1851,28 @@ def Strata_ReducePrecisionOp : Strata_ElementwiseOp<"reduce_precision", [SameOpe
   }];
 }
 
+def Strata_OptimizationBarrierOp : Strata_Op<"optimization_barrier",
+    [Pure, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "the operands, unchanged, across which no computation moves";
+  let description = [{
+    Returns its operands as they are (StableHLO's optimization_barrier, which JAX emits for
+    jax.lax.optimization_barrier and in the backward pass of jax.checkpoint). Its results are
+    not known to equal its operands before the lowering to linalg, which forwards them: so
+    CSE does not merge a recomputation behind it with the value computed before, and fusion
+    does not merge computations on its two sides.
+
+    Example:
+    ```mlir
+    %1:2 = strata.optimization_barrier %0, %x : tensor<3xf32>, tensor<2xi32>
+    ```
+  }];
+  let arguments = (ins Variadic<Strata_Tensor>:$operand);
+  let results = (outs Variadic<Strata_Tensor>:$result);
+  let assemblyFormat = [{
+    attr-dict ($operand^ `:` type($operand))?
+  }];
+}
+
 def Strata_RngAlgorithm : I32EnumAttr<"RngAlgorithm",
     "the bit generator of `strata.rng_bit_generator` (StableHLO's rng_algorithm)", [
       I32EnumAttrCase<"DEFAULT", 0>, I32EnumAttrCase<"THREE_FRY", 1>, I32EnumAttrCase<"PHILOX", 2>]> {

@@ -273,6 +273,12 @@ LogicalResult slice(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+LogicalResult optimizationBarrier(Eqn& q, SmallVectorImpl<Value>& r) {
+  auto op = OptimizationBarrierOp::create(q.b, q.loc, q.operands);
+  r.append(op.getResults().begin(), op.getResults().end());
+  return success();
+}
+
 LogicalResult concatenate(Eqn& q, SmallVectorImpl<Value>& r) {
   const int64_t* dim = q.integer("dimension");
   if (!dim) return failure();
@@ -901,6 +907,7 @@ const Entry kLowerings[] = {
     {"argmax", argExtremum<true>, "strata.reduce"},
     {"dot_general", dotGeneral, "strata.dot_general"},
     {"stop_gradient", identity, nullptr},
+    {"optimization_barrier", optimizationBarrier, "strata.optimization_barrier"},
     {"custom_vjp_call", customCall, nullptr},
     {"custom_jvp_call", customCall, nullptr},
     {"custom_linear_solve", customLinearSolve, nullptr},

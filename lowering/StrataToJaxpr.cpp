@@ -693,6 +693,7 @@ class Converter {
                            {"dimension", static_cast<int64_t>(c.getIotaDimension())}});
     }
     if (auto c = dyn_cast<ReverseOp>(op)) return bindOp(s, op, "rev", P{{"dimensions", ints(c.getDimensions())}});
+    if (isa<OptimizationBarrierOp>(op)) return bindOp(s, op, "optimization_barrier");
     if (auto c = dyn_cast<DotGeneralOp>(op))
       return bindOp(s, op, "dot_general",
                     P{{"lhs_batch", ints(c.getLhsBatchingDimensions())}, {"rhs_batch", ints(c.getRhsBatchingDimensions())},

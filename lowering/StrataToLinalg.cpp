@@ -202,6 +202,16 @@ struct BroadcastInDimLowering : OpConversionPattern<BroadcastInDimOp> {
   }
 };
 
+// optimization_barrier: the strata-level passes (CSE, fusion) have run; from here the results
+// are the operands.
+struct OptimizationBarrierLowering : OpConversionPattern<OptimizationBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(OptimizationBarrierOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
+    rw.replaceOp(op, adaptor.getOperands());
+    return success();
+  }
+};
+
 struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(ReshapeOp op, OpAdaptor adaptor, ConversionPatternRewriter& rw) const override {
@@ -629,7 +639,7 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
   patterns.add<ElementwiseLowering>(ctx);
   patterns.add<ConstantLowering, IotaLowering, BroadcastInDimLowering, ReshapeLowering,
                TransposeLowering, SliceLowering, PadLowering, ConcatenateLowering,
-               ReduceLowering, DotGeneralLowering, Threefry2x32Lowering>(ctx);
+               ReduceLowering, DotGeneralLowering, Threefry2x32Lowering, OptimizationBarrierLowering>(ctx);
   populateControlFlowToScfPatterns(patterns);
   populateIndexingToLinalgPatterns(patterns);
   populateConvolutionToLinalgPatterns(patterns);  // convolution and pooling (issue 13)

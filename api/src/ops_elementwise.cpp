@@ -137,6 +137,13 @@ Array reduce_precision(const Array& x, int64_t exponent_bits, int64_t mantissa_b
                loc);
 }
 
+std::vector<Array> optimization_barrier(const std::vector<Array>& xs, SourceLocation loc) {
+  for (const Array& x : xs) (void)api::aval(x, "optimization_barrier");  // a clear error for an empty Array
+  if (xs.empty()) return {};
+  return lax::bind(prim::kOptimizationBarrier, std::span<const Array>(xs), {}, loc);
+}
+Array optimization_barrier(const Array& x, SourceLocation loc) { return optimization_barrier(std::vector<Array>{x}, loc)[0]; }
+
 Array divide(const Array& a, const Array& b, SourceLocation loc) {
   auto [x, y] = promote_binary("divide", a, b, loc);
   return bind1(prim::kDiv, {api::to_inexact(x, "divide", loc), api::to_inexact(y, "divide", loc)}, {}, loc);

@@ -543,6 +543,17 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"argmax", argmax_cases},
       {"dot_general", dot_cases},
       {"stop_gradient", [] { return shape_op_cases("stop_gradient"); }},
+      {"optimization_barrier", [] {
+         // Any number of operands of any dtypes: each comes back unchanged.
+         std::vector<Case> cs;
+         std::vector<DType> types(std::begin(kAll), std::end(kAll));
+         types.insert(types.end(), std::begin(kComplex), std::end(kComplex));
+         for (DType t : types) cs.push_back({"one " + std::string(st::short_name(t)), {}, {random_array({3, 4}, t, -5, 5)}});
+         cs.push_back({"three", {}, {random_array({kLarge}, st::f32, -1, 1), random_array({2}, st::i32, -9, 9),
+                                    random_array({}, st::f8_e5m2, -3, 3)}});
+         cs.push_back({"empty", {}, {random_array({0, 3}, st::f64, -1, 1)}});
+         return cs;
+       }},
       {"threefry2x32", threefry_cases},
       // custom_vjp_call and custom_jvp_call need sub-programs: CpuPrimitives.CustomVjpCall and
       // CustomJvpCall build them through the API.

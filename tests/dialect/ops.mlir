@@ -239,3 +239,11 @@ func.func @threefry(%k0: tensor<i32>, %k1: tensor<i32>, %x0: tensor<8xi32>, %x1:
   %y0, %y1 = strata.threefry2x32 %k0, %k1, %x0, %x1 : tensor<8xi32>
   return %y1 : tensor<8xi32>
 }
+
+// CHECK-LABEL: func.func @optimization_barrier
+func.func @optimization_barrier(%x: tensor<3xf32>, %n: tensor<2xi32>) -> (tensor<3xf32>, tensor<2xi32>) {
+  // CHECK: %[[B:.*]]:2 = strata.optimization_barrier %{{.*}}, %{{.*}} : tensor<3xf32>, tensor<2xi32>
+  // CHECK: return %[[B]]#0, %[[B]]#1
+  %b:2 = strata.optimization_barrier %x, %n : tensor<3xf32>, tensor<2xi32>
+  return %b#0, %b#1 : tensor<3xf32>, tensor<2xi32>
+}

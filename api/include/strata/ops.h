@@ -87,6 +87,12 @@ Array integer_pow(const Array& x, int64_t n, SourceLocation loc = SourceLocation
 // ±inf, below its smallest normal ±0; floats only. Its derivative is itself, as in JAX.
 Array reduce_precision(const Array& x, int64_t exponent_bits, int64_t mantissa_bits,
                        SourceLocation loc = SourceLocation::current());
+// The arrays, unchanged, with no computation moved across them by the compiler
+// (jax.lax.optimization_barrier): jit does not merge a recomputation behind the barrier with
+// the same value computed before it (CSE), nor fuse the computations on its two sides.
+// Derivatives and vmap pass through it (behind barriers of their own).
+std::vector<Array> optimization_barrier(const std::vector<Array>& xs, SourceLocation loc = SourceLocation::current());
+Array optimization_barrier(const Array& x, SourceLocation loc = SourceLocation::current());
 
 Array operator+(const Operand& a, const Operand& b);
 Array operator-(const Operand& a, const Operand& b);
