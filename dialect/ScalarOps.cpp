@@ -11,6 +11,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "bessel_i.h"
+#include "kernels/float8.h"
 #include "erf_inv_poly.h"
 #include "gamma_lanczos.h"
 #include "incomplete_beta.h"
@@ -543,45 +544,39 @@ Type signless(Type t) {
 
 namespace {
 
-// The layout of an 8-bit float (tracer/kernels/float8.h's Float8Format, the same numbers).
-struct Float8Layout {
-  int expBits, mantBits, bias;
-  bool ieeeSpecials;
-  int64_t nanBits() const { return ieeeSpecials ? 0x7E : 0x7F; }
-  int64_t infBits() const { return ((int64_t{1} << expBits) - 1) << mantBits; }
-  int64_t maxBits() const { return ieeeSpecials ? infBits() - 1 : 0x7E; }
-};
-std::optional<Float8Layout> float8Layout(Type t) {
-  if (isa<Float8E4M3FNType>(t)) return Float8Layout{4, 3, 7, false};
-  if (isa<Float8E5M2Type>(t)) return Float8Layout{5, 2, 15, true};
+// The layout of an 8-bit float: tracer/kernels/float8.h's, which the eager conversions use.
+using ::strata::kernels::Float8Format;
+std::optional<Float8Format> float8Layout(Type t) {
+  if (isa<Float8E4M3FNType>(t)) return ::strata::kernels::kE4M3FN;
+  if (isa<Float8E5M2Type>(t)) return ::strata::kernels::kE5M2;
   return std::nullopt;
 }
 
 // float8_to_float (float8.h) on the stored byte: the exact f32.
-Value float8ToF32(Emitter& e, Value stored, const Float8Layout& f) {
+Value float8ToF32(Emitter& e, Value stored, const Float8Format& f) {
   Type i32 = e.b.getI32Type();
   Value w = arith::ExtUIOp::create(e.b, e.loc, i32, e.bitcast(e.b.getI8Type(), stored));
   auto c = [&](int64_t v) { return e.intC(i32, v); };
   Value sign = e.shli(e.andi(w, c(0x80)), c(24));
   Value mag7 = e.andi(w, c(0x7F));
-  Value exp = e.andi(e.shrui(w, c(f.mantBits)), c((1 << f.expBits) - 1));
-  Value mant = e.andi(w, c((1 << f.mantBits) - 1));
-  Value normal = e.ori(e.shli(e.addi(exp, c(127 - f.bias)), c(23)), e.shli(mant, c(23 - f.mantBits)));
+  Value exp = e.andi(e.shrui(w, c(f.mant_bits)), c((1 << f.exp_bits) - 1));
+  Value mant = e.andi(w, c((1 << f.mant_bits) - 1));
+  Value normal = e.ori(e.shli(e.addi(exp, c(127 - f.bias)), c(23)), e.shli(mant, c(23 - f.mant_bits)));
   Value sub = arith::MulFOp::create(e.b, e.loc, arith::UIToFPOp::create(e.b, e.loc, e.b.getF32Type(), mant),
-                                    e.floatC(e.b.getF32Type(), std::ldexp(1.0, 1 - f.bias - f.mantBits)));
+                                    e.floatC(e.b.getF32Type(), std::ldexp(1.0, 1 - f.bias - f.mant_bits)));
   Value mag = e.select(e.cmpi(CmpIPredicate::eq, exp, c(0)), e.bitcast(i32, sub), normal);
-  Value nan = f.ieeeSpecials ? e.cmpi(CmpIPredicate::ugt, mag7, c(f.infBits())) : e.cmpi(CmpIPredicate::eq, mag7, c(0x7F));
-  if (f.ieeeSpecials) mag = e.select(e.cmpi(CmpIPredicate::eq, mag7, c(f.infBits())), c(0x7F800000), mag);
+  Value nan = f.ieee_specials ? e.cmpi(CmpIPredicate::ugt, mag7, c(f.inf_bits())) : e.cmpi(CmpIPredicate::eq, mag7, c(0x7F));
+  if (f.ieee_specials) mag = e.select(e.cmpi(CmpIPredicate::eq, mag7, c(f.inf_bits())), c(0x7F800000), mag);
   mag = e.select(nan, c(0x7FC00000), mag);
   return e.bitcast(e.b.getF32Type(), e.ori(sign, mag));
 }
 
 // float_to_float8 (float8.h): round to nearest even on the f32 bits, overflow to inf (e5m2)
 // or nan (e4m3fn), nan keeping its sign. Both paths computed, one selected (vectorisable).
-Value f32ToFloat8(Emitter& e, Value x, Type storage, const Float8Layout& f) {
+Value f32ToFloat8(Emitter& e, Value x, Type storage, const Float8Format& f) {
   Type i32 = e.b.getI32Type(), i8 = e.b.getI8Type();
   auto c = [&](int64_t v) { return e.intC(i32, v); };
-  const int64_t shift = 23 - f.mantBits, minNormal = 128 - f.bias;
+  const int64_t shift = 23 - f.mant_bits, minNormal = 128 - f.bias;
   Value bits = e.bitcast(i32, x);
   Value sign = arith::TruncIOp::create(e.b, e.loc, i8, e.andi(e.shrui(bits, c(24)), c(0x80)));
   Value a = e.andi(bits, c(0x7FFFFFFF));
@@ -596,10 +591,10 @@ Value f32ToFloat8(Emitter& e, Value x, Type storage, const Float8Layout& f) {
   Value half = e.subi(e.shli(c(1), e.subi(s, c(1))), c(1));
   Value rs = e.shrui(e.addi(m, e.addi(half, e.andi(e.shrui(m, s), c(1)))), s);
   Value r = e.select(e.cmpi(CmpIPredicate::uge, exp, c(minNormal)), rn, rs);
-  Value over = e.cmpi(CmpIPredicate::ugt, r, c(f.maxBits()));
+  Value over = e.cmpi(CmpIPredicate::ugt, r, c(f.max_bits()));
   Value r8 = arith::TruncIOp::create(e.b, e.loc, i8, r);
-  r8 = e.select(over, e.intC(i8, f.ieeeSpecials ? f.infBits() : f.nanBits()), r8);
-  r8 = e.select(e.cmpi(CmpIPredicate::ugt, a, c(0x7F800000)), e.intC(i8, f.nanBits()), r8);
+  r8 = e.select(over, e.intC(i8, f.ieee_specials ? f.inf_bits() : f.nan_bits()), r8);
+  r8 = e.select(e.cmpi(CmpIPredicate::ugt, a, c(0x7F800000)), e.intC(i8, f.nan_bits()), r8);
   return e.bitcast(storage, e.ori(sign, r8));
 }
 
