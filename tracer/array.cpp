@@ -1,6 +1,7 @@
 // Array: the handle's accessors, scalar construction, copying data out, and printing.
 #include "strata/array.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -379,6 +380,24 @@ void print_body(std::ostream& os, const detail::ArrayImpl& impl, int indent, boo
     for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
       if (++idx[static_cast<size_t>(d)] < shape[static_cast<size_t>(d)]) break;
       idx[static_cast<size_t>(d)] = 0;
+    }
+  }
+  // Real floats align on the decimal point, as numpy's: integer parts padded on the left,
+  // fractions on the right (nan and inf right-aligned in the common width). Exponent forms
+  // (%g chose one per element, numpy one for all) stay right-aligned.
+  DType t = impl.aval.dtype;
+  if (is_floating(t) && std::none_of(elems.begin(), elems.end(), [](const std::string& e) { return e.find('e') != std::string::npos; })) {
+    size_t left = 0, right = 0;
+    for (const std::string& e : elems)
+      if (size_t dot = e.find('.'); dot != std::string::npos) {
+        left = std::max(left, dot);
+        right = std::max(right, e.size() - dot - 1);
+      }
+    width = 0;
+    for (std::string& e : elems) {
+      if (size_t dot = e.find('.'); dot != std::string::npos)
+        e = std::string(left - dot, ' ') + e + std::string(right - (e.size() - dot - 1), ' ');
+      width = std::max(width, e.size());
     }
   }
   print_rec(os, impl, elems, index_of, width, 0, 0, indent, summarize, repr);

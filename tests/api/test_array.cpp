@@ -168,6 +168,11 @@ TEST(ArrayPrint, VectorsOfEachKind) {
   EXPECT_EQ(str(st::array({NAN, INFINITY, -INFINITY}, {3})), "array([ nan,  inf, -inf], dtype=float32)");
   EXPECT_EQ(str(st::array({1.f / 3.f}, {1})), "array([0.33333334], dtype=float32)");
   EXPECT_EQ(str(st::array({0.1f}, {1})), "array([0.1], dtype=float32)");
+  // Aligned on the decimal point, as numpy prints them.
+  EXPECT_EQ(str(st::array({1.5f, -2.f, 3.f}, {3})), "array([ 1.5, -2. ,  3. ], dtype=float32)");
+  EXPECT_EQ(str(st::array({100.5f, INFINITY}, {2})), "array([100.5,   inf], dtype=float32)");
+  EXPECT_EQ(str(st::array({0.3125f, 3.f}, {2})), "array([0.3125, 3.    ], dtype=float32)");
+  EXPECT_EQ(str(st::array({1.5, -2.0, 3.0, 0.25}, {2, 2})), "array([[ 1.5 , -2.  ],\n       [ 3.  ,  0.25]], dtype=float64)");
 }
 
 TEST(ArrayPrint, Scalars) {

@@ -386,13 +386,13 @@ TEST(Callbacks, DebugPrintFormats) {
   Array v = st::array<float>({1.5, -2, 3}, {3});
   Array m = st::array<int32_t>({1, 2, 3, 4}, {2, 2});
   std::vector<Array> args{Array(0.25), v, m, Array(true)};
-  EXPECT_EQ(st::debug::format("x={} v={} m={} b={}", args), "x=0.25 v=[1.5 -2.  3.] m=[[1 2]\n [3 4]] b=True");
+  EXPECT_EQ(st::debug::format("x={} v={} m={} b={}", args), "x=0.25 v=[ 1.5 -2.   3. ] m=[[1 2]\n [3 4]] b=True");
   EXPECT_EQ(st::debug::format("{1} {0:.3f} {0:+8.2e} {2!r}", std::vector<Array>{args[0], args[1], args[3]}),
-            "[1.5 -2.  3.] 0.250 +2.50e-01 array(True, dtype=bool)");
+            "[ 1.5 -2.   3. ] 0.250 +2.50e-01 array(True, dtype=bool)");
   EXPECT_EQ(st::debug::format("{{literal}} {0}", std::vector<Array>{args[2]}), "{literal} [[1 2]\n [3 4]]");
   std::vector<Array> ints{Array(int64_t{255}), Array(1.0f)};
   EXPECT_EQ(st::debug::format("{:x} {:05d} {}", std::vector<Array>{ints[0], ints[0], ints[1]}), "ff 00255 1.0");
-  EXPECT_EQ(st::debug::format("no fields:", args), "no fields: 0.25 [1.5 -2.  3.] [[1 2]\n [3 4]] True");
+  EXPECT_EQ(st::debug::format("no fields:", args), "no fields: 0.25 [ 1.5 -2.   3. ] [[1 2]\n [3 4]] True");
 
   auto error = [&](std::string fmt, std::vector<Array> a) { return message_of([&] { st::debug::format(fmt, a); }); };
   EXPECT_NE(error("{} {}", {Array(1.0f)}).find("field 1 with 1 argument"), std::string::npos);
