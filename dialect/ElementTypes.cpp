@@ -44,6 +44,13 @@ int64_t storageBytes(Type t) {
   return s.getNumElements() * std::max<int64_t>(1, storageBits(s.getElementType()) / 8);
 }
 
+bool isFloat8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+llvm::APFloat floatExtreme(const llvm::fltSemantics& semantics, bool negative) {
+  return llvm::APFloat::semanticsHasInf(semantics) ? llvm::APFloat::getInf(semantics, negative)
+                                                   : llvm::APFloat::getLargest(semantics, negative);
+}
+
 std::optional<st::DType> dtypeOf(Type t) {
   for (st::DType d : st::kAllDTypes)
     if (elementType(t.getContext(), d) == t) return d;

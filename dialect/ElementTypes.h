@@ -1,12 +1,13 @@
 // dialect/ElementTypes.h — strata's dtypes as MLIR element types and back: i1; i8 .. i64;
-// ui8 .. ui64; bf16, f16, f32, f64; complex<f32>, complex<f64>. Any other type (f8, i4, si32,
-// complex<bf16>, ...) has no dtype:
+// ui8 .. ui64; f8E4M3FN, f8E5M2, bf16, f16, f32, f64; complex<f32>, complex<f64>. Any other
+// type (f8E4M3FNUZ, i4, si32, complex<bf16>, ...) has no dtype:
 // the one definition of which element types strata has, for the lowering from jaxprs and the
 // StableHLO import alike. Compiler-side only.
 #pragma once
 
 #include <optional>
 
+#include "llvm/ADT/APFloat.h"
 #include "mlir/IR/Types.h"
 #include "strata/dtype.h"
 
@@ -24,5 +25,11 @@ std::optional<::strata::DType> dtypeOf(Type elementType);
 unsigned storageBits(Type elementType);
 // The bytes of a statically shaped tensor or memref (an i1 element takes one byte).
 int64_t storageBytes(Type shapedType);
+
+// strata's 8-bit floats (f8E4M3FN, f8E5M2): no LLVM type; stored as i8.
+bool isFloat8(Type elementType);
+// +inf (-inf when `negative`), or the largest finite value of a float type without infinities
+// (f8E4M3FN: ±448): the identity of max and min.
+llvm::APFloat floatExtreme(const llvm::fltSemantics& semantics, bool negative);
 
 }  // namespace mlir::strata

@@ -651,8 +651,7 @@ LogicalResult exportCumulative(CumulativeOp op, OpBuilder& b) {
     const llvm::fltSemantics& sem = f.getFloatSemantics();
     llvm::APFloat v = kind == "sum" ? llvm::APFloat::getZero(sem)
                       : kind == "prod" ? llvm::APFloat(sem, "1")
-                      : llvm::APFloat::semanticsHasInf(sem) ? llvm::APFloat::getInf(sem, /*Negative=*/kind != "min")
-                                                            : llvm::APFloat::getLargest(sem, /*Negative=*/kind != "min");
+                                       : floatExtreme(sem, /*negative=*/kind != "min");
     init = FloatAttr::get(e, v);
   } else {
     unsigned w = e.getIntOrFloatBitWidth();

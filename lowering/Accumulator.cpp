@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "dialect/ElementTypes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 namespace mlir::strata {
@@ -13,15 +14,10 @@ TypedAttr reductionIdentity(Operation* op) {
   if (isa<FloatType>(t)) {
     auto f = [&](double v) -> TypedAttr { return FloatAttr::get(t, v); };
     const llvm::fltSemantics& sem = cast<FloatType>(t).getFloatSemantics();
-    // ±inf, or the largest finite numbers of a type without infinities (f8E4M3FN).
-    auto extreme = [&](bool negative) -> TypedAttr {
-      if (APFloat::semanticsHasInf(sem)) return f(negative ? -INFINITY : INFINITY);
-      return FloatAttr::get(t, APFloat::getLargest(sem, negative));
-    };
     if (isa<arith::AddFOp>(op)) return f(-0.0);
     if (isa<arith::MulFOp>(op)) return f(1.0);
-    if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op)) return extreme(true);
-    if (isa<arith::MinimumFOp, arith::MinNumFOp>(op)) return extreme(false);
+    if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op)) return FloatAttr::get(t, floatExtreme(sem, true));
+    if (isa<arith::MinimumFOp, arith::MinNumFOp>(op)) return FloatAttr::get(t, floatExtreme(sem, false));
     return {};
   }
   if (!t.isSignlessInteger()) return {};

@@ -1,5 +1,6 @@
 // --strata-expand-float8: arith.extf / arith.truncf of the 8-bit floats as integer code, the
 // same as the scalar bodies' toCompute / toStorage (Passes.td).
+#include "dialect/ElementTypes.h"
 #include "dialect/ScalarOps.h"
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,8 +13,6 @@ namespace mlir::strata {
 #include "lowering/Passes.h.inc"
 
 namespace {
-
-bool isFloat8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 struct ExpandFloat8Pass : impl::ExpandFloat8PassBase<ExpandFloat8Pass> {
   using Base::Base;

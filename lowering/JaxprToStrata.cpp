@@ -339,9 +339,7 @@ Value identityOf(OpBuilder& b, Location loc, Type element, Combiner c) {
     const llvm::fltSemantics& sem = f.getFloatSemantics();
     APFloat v = c == Combiner::kAdd   ? APFloat::getZero(sem)
                 : c == Combiner::kMul ? APFloat::getOne(sem)
-                : APFloat::semanticsHasInf(sem)
-                    ? APFloat::getInf(sem, /*Negative=*/c == Combiner::kMax)
-                    : APFloat::getLargest(sem, /*Negative=*/c == Combiner::kMax);  // e4m3fn: ±448, as JAX
+                                      : floatExtreme(sem, /*negative=*/c == Combiner::kMax);  // e4m3fn: ±448, as JAX
     value = DenseElementsAttr::get(type, v);
   } else {
     unsigned w = element.getIntOrFloatBitWidth();

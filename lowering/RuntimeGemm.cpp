@@ -398,7 +398,7 @@ LogicalResult lowerMatmul(linalg::BatchMatmulOp op, ZeroInit init, const GemmOpt
   auto ptr = [&](Value m) -> Value { return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, m); };
   Value workspace;
   Type element = lt.getElementType();
-  if ((element.isBF16() || element.isF16() || isa<Float8E4M3FNType, Float8E5M2Type>(element)) && options.halfWorkspace) {
+  if ((element.isBF16() || element.isF16() || isFloat8(element)) && options.halfWorkspace) {
     int64_t bytes = 4 * (B * M * K + B * K * N);
     auto wsType = MemRefType::get({bytes}, b.getI8Type());
     workspace = ptr(memref::AllocOp::create(b, loc, wsType, b.getI64IntegerAttr(64)));

@@ -6,6 +6,7 @@
 // the runtime's key sort (radix for one key); any other is compiled into a function
 // `<fn>_sort_less_N(ctx, lhs, rhs) -> i8` (its region's ops on scalars loaded from the element
 // pointers) that the runtime's merge sort calls (CpuAbi.h).
+#include "dialect/ElementTypes.h"
 #include "dialect/ScalarOps.h"
 #include "lowering/CpuAbi.h"
 #include "lowering/RuntimeDecl.h"
@@ -69,7 +70,7 @@ func::FuncOp buildLess(OpBuilder& b, SortOp op, func::FuncOp parent) {
       Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, entry->getArgument(1 + side), ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
       Value at = LLVM::LoadOp::create(b, loc, ptr, slot);
       // An 8-bit float has no LLVM type: its byte, read as the float.
-      bool byte = isa<Float8E4M3FNType, Float8E5M2Type>(element);
+      bool byte = isFloat8(element);
       Value v = LLVM::LoadOp::create(b, loc, byte ? b.getI8Type() : element, at);
       if (byte) v = arith::BitcastOp::create(b, loc, element, v);
       map.map(body.getArgument(2 * i + side), toCompute(b, loc, v));

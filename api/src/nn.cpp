@@ -33,7 +33,7 @@ Array relu(const Array& x, SourceLocation loc) {
   DType t = api::aval(x, "relu").dtype;
   if (t == DType::bool_ || is_unsigned_integer(t)) return x;  // never negative
   Array hi;
-  if (is_floating(t)) hi = Array(supports_inf(t) ? INFINITY : finfo(t).max);  // e4m3fn has no inf
+  if (is_floating(t)) hi = Array(api::float_top(t));  // e4m3fn has no inf
   else if (t == DType::i8) hi = Array(int64_t{INT8_MAX});
   else if (t == DType::i16) hi = Array(int64_t{INT16_MAX});
   else if (t == DType::i32) hi = Array(int64_t{INT32_MAX});

@@ -2,6 +2,7 @@
 // primitives through the tracer's op layer (lax.h), after NumPy's promotion and broadcasting.
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <source_location>
 #include <string>
@@ -51,6 +52,15 @@ Array match_shape(const Array& x, const Shape& shape, const SourceLocation& loc)
 // turn an f32 or f16 operand into f64).
 inline Array weak_scalar_like(double v, const Array& x, std::string_view op, const SourceLocation& loc) {
   return convert(Array(v), {aval(x, op).dtype, true}, loc);
+}
+
+// +inf, or the largest finite value of a float type without infinities (f8_e4m3fn: 448): the
+// top of max/min identities and bounds.
+inline double float_top(DType t) { return supports_inf(t) ? INFINITY : finfo(t).max; }
+
+// The signed integer type of t's width, to read a float's bits as (frexp, nextafter steps).
+inline DType bits_type(DType t) {
+  return itemsize(t) == 8 ? DType::i64 : itemsize(t) == 4 ? DType::i32 : itemsize(t) == 2 ? DType::i16 : DType::i8;
 }
 
 // v as a strong 0-d i32 (indices, counts).

@@ -18,7 +18,6 @@ namespace strata {
 namespace {
 
 Array c_like(double v, const Array& x) { return astype(Array(v), x.dtype()); }
-DType bits_type(DType t) { return itemsize(t) == 8 ? i64 : itemsize(t) == 4 ? i32 : itemsize(t) == 2 ? i16 : i8; }
 
 void expect_real(const Array& x, const char* op) {
   if (is_complex(api::aval(x, op).dtype))
@@ -46,7 +45,7 @@ Array signbit(const Array& x, SourceLocation loc) {
   expect_real(x, "signbit");
   if (is_bool(t) || is_unsigned_integer(t)) return zeros(x.shape(), bool_);
   if (is_integer(t)) return less(x, astype(Array(0), t), loc);
-  DType bt = bits_type(t);
+  DType bt = api::bits_type(t);
   return less(bitcast_convert_type(x, bt, loc), astype(Array(0), bt), loc);
 }
 Array copysign(const Array& a, const Array& b, SourceLocation loc) {
@@ -118,7 +117,7 @@ Array ldexp(const Array& x, const Array& e, SourceLocation loc) {
 std::pair<Array, Array> frexp(const Array& x_in, SourceLocation loc) {
   Array x = api::to_inexact(x_in, "frexp", loc);
   expect_real(x, "frexp");
-  DType t = x.dtype(), bt = bits_type(t);
+  DType t = x.dtype(), bt = api::bits_type(t);
   const int nmant = finfo(t).nmant, nexp = finfo(t).nexp;
   const int64_t mask = (int64_t{1} << nexp) - 1, bias = (int64_t{1} << (nexp - 1)) - 1;
   double smallest_normal = std::ldexp(1.0, static_cast<int>(1 - bias));

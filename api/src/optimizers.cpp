@@ -140,9 +140,13 @@ Array bias_correction(const Array& m, double decay, const Array& count) {
   return m / astype(c, m.dtype());
 }
 
-struct Identity final : Impl {
+// A transformation that keeps no state (its update returns an empty slice).
+struct Stateless : Impl {
   size_t state_size(size_t) const override { return 0; }
   OptState init(std::span<const Array>) const override { return {}; }
+};
+
+struct Identity final : Stateless {
   OptState update(std::vector<Array>&, std::span<const Array>, std::span<const Array>) const override { return {}; }
 };
 
@@ -176,10 +180,8 @@ struct Chain final : Impl {
   std::vector<GradientTransformation> parts;
 };
 
-struct Scale final : Impl {
+struct Scale final : Stateless {
   explicit Scale(double f) : factor(f) {}
-  size_t state_size(size_t) const override { return 0; }
-  OptState init(std::span<const Array>) const override { return {}; }
   OptState update(std::vector<Array>& u, std::span<const Array>, std::span<const Array>) const override {
     for (Array& g : u) g = g * factor;
     return {};
@@ -315,10 +317,8 @@ struct Trace final : Impl {
   }
 };
 
-struct AddDecayedWeights final : Impl {
+struct AddDecayedWeights final : Stateless {
   explicit AddDecayedWeights(double w) : weight_decay(w) {}
-  size_t state_size(size_t) const override { return 0; }
-  OptState init(std::span<const Array>) const override { return {}; }
   OptState update(std::vector<Array>& u, std::span<const Array>, std::span<const Array> params) const override {
     if (weight_decay == 0) return {};
     if (params.size() != u.size())
@@ -330,10 +330,8 @@ struct AddDecayedWeights final : Impl {
   double weight_decay;
 };
 
-struct Clip final : Impl {
+struct Clip final : Stateless {
   explicit Clip(double m) : max_delta(m) {}
-  size_t state_size(size_t) const override { return 0; }
-  OptState init(std::span<const Array>) const override { return {}; }
   OptState update(std::vector<Array>& u, std::span<const Array>, std::span<const Array>) const override {
     for (Array& g : u) g = clip(g, Array(-max_delta), Array(max_delta));
     return {};
@@ -341,10 +339,8 @@ struct Clip final : Impl {
   double max_delta;
 };
 
-struct ClipByGlobalNorm final : Impl {
+struct ClipByGlobalNorm final : Stateless {
   explicit ClipByGlobalNorm(double m) : max_norm(m) {}
-  size_t state_size(size_t) const override { return 0; }
-  OptState init(std::span<const Array>) const override { return {}; }
   OptState update(std::vector<Array>& u, std::span<const Array>, std::span<const Array>) const override {
     if (u.empty()) return {};
     Array norm = global_norm_leaves(u);

@@ -169,7 +169,7 @@ Array uniform_impl(const Array& key, const Shape& shape, DType t, const Array& m
 // towards the other infinity).
 Array next_toward(const Array& x, bool up, const SourceLocation& loc) {
   DType t = api::aval(x, "random").dtype;
-  DType it = t == DType::f64 ? DType::i64 : t == DType::f32 ? DType::i32 : t == DType::f16 || t == DType::bf16 ? DType::i16 : DType::i8;
+  DType it = api::bits_type(t);
   Array bits = bitcast(x, it, loc);
   Array pos = lax::gt(x, c(0, t), loc);
   Array step = lax::select(up ? pos : lax::not_(pos, loc), c(1, it), c(-1, it), loc);

@@ -23,10 +23,7 @@ Array identity(Combine c, DType t) {
   if (c == Combine::kSum) return astype(Array(0), t);
   if (c == Combine::kProd) return astype(Array(1), t);
   bool lowest = c == Combine::kMax;
-  if (is_floating(t)) {
-    double top = supports_inf(t) ? INFINITY : finfo(t).max;
-    return astype(Array(lowest ? -top : top), t);
-  }
+  if (is_floating(t)) return astype(Array(lowest ? -api::float_top(t) : api::float_top(t)), t);
   if (is_bool(t)) return astype(Array(lowest ? 0 : 1), t);
   if (is_unsigned_integer(t))
     return lowest ? astype(Array(0), t) : astype(Array(std::numeric_limits<uint64_t>::max()), t);

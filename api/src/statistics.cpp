@@ -119,9 +119,6 @@ Array nanmedian(const Array& a, std::optional<int> axis, bool keepdims, SourceLo
 namespace {
 
 bool has_nans(const Array& x, const char* op) { return is_inexact(api::aval(x, op).dtype); }
-// +inf, or the largest finite value of a float type without infinities (e4m3fn).
-double top_of(DType t) { return is_floating(t) && !supports_inf(t) ? finfo(t).max : INFINITY; }
-
 // x with its NaNs replaced by v (of x's dtype).
 Array nan_to(const Array& x, double v, const SourceLocation& loc) {
   return where(isnan(x, loc), astype(Array(v), x.dtype(), loc), x, loc);
@@ -145,12 +142,12 @@ Array nanmean(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
 }
 Array nanmax(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
   if (!has_nans(x, "nanmax")) return max(x, axes, keepdims, loc);
-  Array m = max(nan_to(x, -top_of(x.dtype()), loc), axes, keepdims, loc);
+  Array m = max(nan_to(x, -api::float_top(x.dtype()), loc), axes, keepdims, loc);
   return where(all(isnan(x, loc), axes, keepdims, loc), astype(Array(NAN), x.dtype(), loc), m, loc);
 }
 Array nanmin(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
   if (!has_nans(x, "nanmin")) return min(x, axes, keepdims, loc);
-  Array m = min(nan_to(x, top_of(x.dtype()), loc), axes, keepdims, loc);
+  Array m = min(nan_to(x, api::float_top(x.dtype()), loc), axes, keepdims, loc);
   return where(all(isnan(x, loc), axes, keepdims, loc), astype(Array(NAN), x.dtype(), loc), m, loc);
 }
 Array nanvar(const Array& x, Axes axes, int ddof, bool keepdims, SourceLocation loc) {
@@ -229,7 +226,7 @@ Array nanarg(bool largest, const Array& x, std::optional<int> axis, bool keepdim
   DType t = api::aval(x, op).dtype;
   if (!is_floating(t)) return largest ? argmax(x, axis, keepdims, loc) : argmin(x, axis, keepdims, loc);
   Array nan = isnan(x, loc);
-  Array filled = where(nan, api::weak_scalar_like(largest ? -top_of(t) : top_of(t), x, op, loc), x, loc);
+  Array filled = where(nan, api::weak_scalar_like(largest ? -api::float_top(t) : api::float_top(t), x, op, loc), x, loc);
   Array r = largest ? argmax(filled, axis, keepdims, loc) : argmin(filled, axis, keepdims, loc);
   Array none = axis ? all(nan, *axis, keepdims, loc) : all(nan, {}, false, loc);
   if (!axis && keepdims) none = reshape(none, r.shape(), loc);
