@@ -122,6 +122,32 @@ void BM_Chain8Typed_Jit(benchmark::State& state) { chain_typed(state, true); }
 BENCHMARK(BM_Chain8Typed_Eager)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Chain8Typed_Jit)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// An integer chain of 7 ops on 16M elements in i32, i8 and the 4-bit integers (wrapping
+// arithmetic, xor, max, a logical shift). Eager mode computes i4/u4 in 8 bits and wraps on
+// store; compiled code computes them as LLVM's i4, stored a byte each.
+// bench/subbyte_jax.py times JAX's jit of the same chain.
+constexpr st::DType kIntChainTypes[] = {st::i32, st::i8, st::i4, st::u4};
+Array int_chain(const Array& x, const Array& y) {
+  Array a = x * y + x;
+  Array b = a ^ y;
+  Array c = st::maximum(b, x) - y;
+  return st::shift_right_logical(c, st::full({}, 1, x.dtype())) + 3;
+}
+void int_chain_typed(benchmark::State& state, bool jit) {
+  st::DType t = kIntChainTypes[state.range(0)];
+  Array x = st::random::randint(st::random::key(1), {kChainN}, -8, 8, t);
+  Array y = st::random::randint(st::random::key(2), {kChainN}, -8, 8, t);
+  auto f = st::jit(int_chain);
+  if (jit) f(x, y);
+  for (auto _ : state) benchmark::DoNotOptimize(jit ? f(x, y) : int_chain(x, y));
+  state.SetLabel(std::string(st::short_name(t)));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kChainN * st::itemsize(t) * 3));
+}
+void BM_IntChainTyped_Eager(benchmark::State& state) { int_chain_typed(state, false); }
+void BM_IntChainTyped_Jit(benchmark::State& state) { int_chain_typed(state, true); }
+BENCHMARK(BM_IntChainTyped_Eager)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_IntChainTyped_Jit)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // A 1024³ matmul in the same types (the runtime GEMM: narrow operands widened to f32).
 void BM_MatmulTyped_Jit(benchmark::State& state) {
   st::DType t = kChainTypes[state.range(0)];

@@ -30,6 +30,10 @@ Type elementType(MLIRContext* ctx, st::DType t) {
     case st::DType::c128: return ComplexType::get(b.getF64Type());
     case st::DType::f8_e4m3fn: return Float8E4M3FNType::get(ctx);
     case st::DType::f8_e5m2: return Float8E5M2Type::get(ctx);
+    case st::DType::i4: return b.getIntegerType(4);
+    case st::DType::u4: return b.getIntegerType(4, /*isSigned=*/false);
+    case st::DType::i2: return b.getIntegerType(2);
+    case st::DType::u2: return b.getIntegerType(2, /*isSigned=*/false);
   }
   return b.getF32Type();
 }

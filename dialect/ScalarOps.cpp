@@ -423,6 +423,14 @@ Value floatMax(Emitter& e, Value x, Value y, bool max) {
   return arith::MinimumFOp::create(e.b, e.loc, x, y);
 }
 
+Value complexMax(Emitter& e, Value x, Value y, bool max) {
+  CmpFPredicate beyond = max ? CmpFPredicate::OGT : CmpFPredicate::OLT;
+  Value xr = complex::ReOp::create(e.b, e.loc, x), yr = complex::ReOp::create(e.b, e.loc, y);
+  Value xi = complex::ImOp::create(e.b, e.loc, x), yi = complex::ImOp::create(e.b, e.loc, y);
+  Value pick = e.select(e.cmpf(CmpFPredicate::OEQ, xr, yr), e.cmpf(beyond, xi, yi), e.cmpf(beyond, xr, yr));
+  return e.select(pick, x, y);
+}
+
 // logistic.cpp: 1 / (1 + exp(-x)) inside ±lim; outside (and nan), e / (1 + e) or 1 / (1 + e)
 // with e = exp(-|x|).
 Value complexSqrt(Emitter& e, Value z) {
@@ -663,7 +671,7 @@ Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to, bool 
   to = signless(to);
   if (from == to) return v;  // i32 ↔ u32 too: the same bits
   // Complex numbers (tracer/kernels/types.h, convert_value): to complex, the value and 0i (or
-  // each part converted); from complex, the real part, or either part nonzero for bool.
+  // each part converted); from complex, the real part (to bool too, as StableHLO's convert).
   auto cfromT = dyn_cast<ComplexType>(from), ctoT = dyn_cast<ComplexType>(to);
   if (cfromT && ctoT) {
     Type pf = cfromT.getElementType(), pt = ctoT.getElementType();
@@ -674,11 +682,6 @@ Value emitConvert(OpBuilder& b, Location loc, Value v, Type from, Type to, bool 
   if (cfromT) {
     Type pf = cfromT.getElementType();
     Value re = complex::ReOp::create(b, loc, v);
-    if (isBool(to)) {
-      Value zero = e.floatC(pf, 0.0);
-      return e.ori(e.cmpf(CmpFPredicate::UNE, re, zero),
-                   e.cmpf(CmpFPredicate::UNE, complex::ImOp::create(b, loc, v), zero));
-    }
     return emitConvert(b, loc, re, pf, to, false, toUnsigned);
   }
   if (ctoT) {

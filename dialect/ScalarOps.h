@@ -26,6 +26,8 @@ namespace mlir::strata {
 // `strata.unsigned_result`.
 inline constexpr llvm::StringLiteral kUnsignedAttr = "strata.unsigned";
 inline constexpr llvm::StringLiteral kUnsignedResultAttr = "strata.unsigned_result";
+// On a strata.host_callback: which of its operands, then results, were unsigned (EraseSignedness).
+inline constexpr llvm::StringLiteral kUnsignedBuffersAttr = "strata.unsigned_buffers";
 bool unsignedOperands(Operation* op);
 bool unsignedResult(Operation* op);
 // `t` (a scalar or shaped type) with an unsigned integer element type made signless.
@@ -128,6 +130,10 @@ Value shiftLeft(Emitter& e, Value x, Value y);
 Value shiftRightLogical(Emitter& e, Value x, Value y);
 // Float max (or min) propagating nan (max.cpp, min.cpp).
 Value floatMax(Emitter& e, Value x, Value y, bool max);
+// Complex max (or min) in the lexicographic order of (real, imaginary), as JAX lowers lax.max
+// and StableHLO defines it: x where its real part is greater (less), or equal with its
+// imaginary part greater (less); else y (a nan compares false).
+Value complexMax(Emitter& e, Value x, Value y, bool max);
 // 1 / (1 + exp(-x)) without overflow (logistic.cpp).
 Value logistic(Emitter& e, Value x);
 // The principal square root of a complex z as C's csqrt computes it (the eager kernel's

@@ -475,7 +475,7 @@ LogicalResult checkElementTypes(ModuleOp module) {
   e.print(os);
   InFlightDiagnostic d = where->emitError() << "element type " << name << " (in " << bad
                                             << ") is not supported: strata's element types are f8E4M3FN, f8E5M2, f16, bf16, f32, f64, "
-                                               "i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, complex<f32>, complex<f64>";
+                                               "i1, i2, i4, i8, i16, i32, i64, ui2, ui4, ui8, ui16, ui32, ui64, complex<f32>, complex<f64>";
   return d;
 }
 

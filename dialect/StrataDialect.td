@@ -39,7 +39,7 @@ def Strata_Dialect : Dialect {
 // lowering erases the signedness (strata-to-linalg) once each op has recorded what it needs.
 //===----------------------------------------------------------------------------------===//
 
-def Strata_Int : AnyTypeOf<[I8, I16, I32, I64, UI8, UI16, UI32, UI64], "8/16/32/64-bit signless or unsigned integer">;
+def Strata_Int : AnyTypeOf<[I<2>, I<4>, I8, I16, I32, I64, UI<2>, UI<4>, UI8, UI16, UI32, UI64], "2/4/8/16/32/64-bit signless or unsigned integer">;
 def Strata_Complex : AnyTypeOf<[Complex<F32>, Complex<F64>], "complex<f32> or complex<f64>">;
 def Strata_Float8 : AnyTypeOf<[F8E4M3FN, F8E5M2], "f8E4M3FN or f8E5M2">;
 def Strata_Tensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Float8, I1, Strata_Int, Strata_Complex]>;

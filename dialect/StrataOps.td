@@ -180,12 +180,14 @@ def Strata_RemainderOp : Strata_BinaryElementwiseOp<"remainder", Strata_RealNume
   }];
   let summary = "elementwise remainder";
 }
-def Strata_MaximumOp : Strata_BinaryElementwiseOp<"maximum", Strata_RealTensor,
-    "The larger of `lhs` and `rhs` elementwise; nan if either is nan.",
+def Strata_MaximumOp : Strata_BinaryElementwiseOp<"maximum", Strata_Tensor,
+    "The larger of `lhs` and `rhs` elementwise; nan if either is nan. Complex numbers compare "
+    "lexicographically, real parts first (as StableHLO).",
     "%2 = strata.maximum %0, %1 : tensor<4xf32>", [Commutative]> {
   let jaxprPrimitive = "max";
   let scalar = [{
     if (fl) return scalar::floatMax(e, x, y, /*max=*/true);
+    if (cx) return scalar::complexMax(e, x, y, /*max=*/true);
     if (boolean) return e.ori(x, y);
     if (uns) return arith::MaxUIOp::create(b, loc, x, y);
     return arith::MaxSIOp::create(b, loc, x, y);
@@ -193,12 +195,14 @@ def Strata_MaximumOp : Strata_BinaryElementwiseOp<"maximum", Strata_RealTensor,
   let summary = "elementwise maximum";
   let hasFolder = 1;
 }
-def Strata_MinimumOp : Strata_BinaryElementwiseOp<"minimum", Strata_RealTensor,
-    "The smaller of `lhs` and `rhs` elementwise; nan if either is nan.",
+def Strata_MinimumOp : Strata_BinaryElementwiseOp<"minimum", Strata_Tensor,
+    "The smaller of `lhs` and `rhs` elementwise; nan if either is nan. Complex numbers compare "
+    "lexicographically, real parts first (as StableHLO).",
     "%2 = strata.minimum %0, %1 : tensor<4xf32>", [Commutative]> {
   let jaxprPrimitive = "min";
   let scalar = [{
     if (fl) return scalar::floatMax(e, x, y, /*max=*/false);
+    if (cx) return scalar::complexMax(e, x, y, /*max=*/false);
     if (boolean) return e.andi(x, y);
     if (uns) return arith::MinUIOp::create(b, loc, x, y);
     return arith::MinSIOp::create(b, loc, x, y);

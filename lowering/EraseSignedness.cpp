@@ -11,7 +11,9 @@
 //  - unsigned index operands (dynamic_slice / dynamic_update_slice starts, gather and scatter
 //    indices) are first zero-extended to i64 by a strata.convert, so the index code, which
 //    reads indices as signed, sees their values;
-//  - constants are re-typed with the same bits, functions get signless signatures.
+//  - constants are re-typed with the same bits, functions get signless signatures;
+//  - a host callback gets `strata.unsigned_buffers`, which of its operands then results are
+//    unsigned, so that the runtime hands the host function arrays of their own dtypes.
 #include "dialect/ScalarOps.h"
 #include "dialect/StrataOps.h"
 #include "lowering/StrataToLinalg.h"
@@ -74,6 +76,11 @@ LogicalResult eraseSignedness(ModuleOp module) {
       if (std::optional<ComparisonType> t = c.getCompareType(); !t || *t == ComparisonType::SIGNED || *t == ComparisonType::NOTYPE)
         c.setCompareType(ComparisonType::UNSIGNED);
     if (isa<ConvertOp>(op) && isUnsigned(op->getResult(0).getType())) op->setAttr(kUnsignedResultAttr, unit);
+    if (isa<HostCallbackOp>(op)) {
+      SmallVector<bool> buffers = llvm::map_to_vector(op->getOperandTypes(), isUnsigned);
+      for (Type t : op->getResultTypes()) buffers.push_back(isUnsigned(t));
+      if (llvm::is_contained(buffers, true)) op->setAttr(kUnsignedBuffersAttr, DenseBoolArrayAttr::get(ctx, buffers));
+    }
   });
 
   // 3. Signless types everywhere, with the same bits.

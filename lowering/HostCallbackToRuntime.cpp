@@ -8,6 +8,7 @@
 #include "lowering/JaxprToStrata.h"
 #include "lowering/RuntimeDecl.h"
 #include "lowering/StrataToLinalg.h"
+#include "dialect/ScalarOps.h"
 #include "dialect/StrataOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -26,9 +27,17 @@ struct HostCallbackLowering : OpConversionPattern<HostCallbackOp> {
     auto c = [&](Type t, int64_t v) -> Value { return arith::ConstantOp::create(rw, loc, rw.getIntegerAttr(t, v)); };
     SmallVector<int64_t> desc{static_cast<int64_t>(adaptor.getOperands().size()),
                               static_cast<int64_t>(op.getNumResults())};
+    // The buffers' dtypes as the callback declared them: unsigned ones were made signless
+    // (EraseSignedness, which says which in kUnsignedBuffersAttr).
+    auto unsignedBuffers = op->getAttrOfType<DenseBoolArrayAttr>(kUnsignedBuffersAttr);
+    size_t buffer = 0;
     auto describe = [&](Type type) -> LogicalResult {
       auto t = cast<RankedTensorType>(type);
-      std::optional<::strata::DType> dtype = dtypeOf(t.getElementType());
+      Type element = t.getElementType();
+      if (unsignedBuffers && unsignedBuffers.asArrayRef()[buffer] && element.isSignlessInteger())
+        element = IntegerType::get(element.getContext(), element.getIntOrFloatBitWidth(), IntegerType::Unsigned);
+      ++buffer;
+      std::optional<::strata::DType> dtype = dtypeOf(element);
       if (!dtype) return op.emitError("strata.host_callback: no runtime type for ") << t.getElementType();
       desc.append({static_cast<int64_t>(*dtype), t.getRank()});
       desc.append(t.getShape().begin(), t.getShape().end());

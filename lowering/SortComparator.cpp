@@ -3,6 +3,8 @@
 
 #include "dialect/ElementTypes.h"
 
+#include <algorithm>
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -11,7 +13,7 @@ namespace mlir::strata {
 namespace {
 
 // SortKeyKind of tracer/kernels/sort.h.
-enum : int64_t { kUnsigned = 0, kSigned = 1, kFloat = 2, kBFloat16 = 3, kFloat8E4M3FN = 4, kFloat8E5M2 = 5 };
+enum : int64_t { kUnsigned = 0, kSigned = 1, kFloat = 2, kBFloat16 = 3, kFloat8E4M3FN = 4, kFloat8E5M2 = 5, kSigned4 = 6, kSigned2 = 7 };
 
 RankedTensorType scalarOf(Type element) { return RankedTensorType::get({}, element); }
 
@@ -24,13 +26,16 @@ Value constant(OpBuilder& b, Location loc, Type element, Attribute value) {
 int64_t sortKeyCode(Type element, std::optional<bool> unsignedInt) {
   // A complex operand is moved, never compared (the primitive refuses complex keys).
   if (isa<ComplexType>(element)) return storageBits(element) / 8 | kFloat << 8;
-  int64_t bits = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
+  // Sub-byte types (bool, the 2- and 4-bit integers) take a byte each.
+  int64_t bits = std::max<int64_t>(8, element.getIntOrFloatBitWidth());
   int64_t kind = element.isBF16() ? kBFloat16
                  : isa<Float8E4M3FNType>(element) ? kFloat8E4M3FN
                  : isa<Float8E5M2Type>(element) ? kFloat8E5M2
                  : isa<FloatType>(element) ? kFloat
                  : element.isInteger(1) || (unsignedInt ? *unsignedInt : element.isUnsignedInteger()) ? kUnsigned
-                                                                                                      : kSigned;
+                 : element.isInteger(4) ? kSigned4
+                 : element.isInteger(2) ? kSigned2
+                                        : kSigned;
   return bits / 8 | kind << 8;
 }
 

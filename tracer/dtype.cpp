@@ -22,20 +22,22 @@ constexpr DTypeInfo kInfo[] = {
     {"i16", "int16", 2},   {"u8", "uint8", 1},    {"u16", "uint16", 2},  {"u32", "uint32", 4},
     {"u64", "uint64", 8},  {"c64", "complex64", 8}, {"c128", "complex128", 16},
     {"f8_e4m3fn", "float8_e4m3fn", 1}, {"f8_e5m2", "float8_e5m2", 1},
+    {"i4", "int4", 1}, {"u4", "uint4", 1}, {"i2", "int2", 1}, {"u2", "uint2", 1},
 };
 
 // Lattice nodes: the dtypes plus the three weak nodes i*, f* and c*.
-enum Node { kB, kIW, kU8, kU16, kU32, kU64, kI8, kI16, kI32, kI64, kFW, kBF16, kF16, kF32, kF64, kCW, kC64, kC128, kF8E4M3FN, kF8E5M2, kNumNodes };
+enum Node { kB, kIW, kU8, kU16, kU32, kU64, kI8, kI16, kI32, kI64, kFW, kBF16, kF16, kF32, kF64, kCW, kC64, kC128, kF8E4M3FN, kF8E5M2, kI4, kU4, kI2, kU2, kNumNodes };
 // Direct successors in JAX's lattice (jax._src.dtypes, restricted to strata's types).
 constexpr std::array<std::initializer_list<int>, kNumNodes> kEdges = {{
     {kIW},                          // bool
-    {kU8, kI8},                     // i*
+    {kU8, kI8, kI4, kU4, kI2, kU2},  // i*
     {kU16, kI16}, {kU32, kI32}, {kU64, kI64}, {kFW},  // u8 u16 u32 u64
     {kI16}, {kI32}, {kI64}, {kFW},  // i8 i16 i32 i64
     {kBF16, kF16, kCW, kF8E4M3FN, kF8E5M2},  // f*
     {kF32}, {kF32}, {kF64, kC64}, {kC128},  // bf16 f16 f32 f64
     {kC64}, {kC128}, {},            // c* c64 c128
     {}, {},                         // f8_e4m3fn f8_e5m2: no implicit promotion upwards
+    {}, {}, {}, {},                 // i4 u4 i2 u2: likewise
 }};
 
 // ancestors[n] = bitmask of nodes >= n.
@@ -69,6 +71,10 @@ Node node_of(TypeSpec t) {
     case DType::c128: return kC128;
     case DType::f8_e4m3fn: return kF8E4M3FN;
     case DType::f8_e5m2: return kF8E5M2;
+    case DType::i4: return kI4;
+    case DType::u4: return kU4;
+    case DType::i2: return kI2;
+    case DType::u2: return kU2;
   }
   return kF32;
 }
@@ -76,6 +82,14 @@ Node node_of(TypeSpec t) {
 }  // namespace
 
 std::size_t itemsize(DType t) { return kInfo[static_cast<int>(t)].size; }
+int bit_width(DType t) {
+  switch (t) {
+    case DType::bool_: return 1;
+    case DType::i2: case DType::u2: return 2;
+    case DType::i4: case DType::u4: return 4;
+    default: return static_cast<int>(8 * itemsize(t));
+  }
+}
 std::string_view short_name(DType t) { return kInfo[static_cast<int>(t)].short_name; }
 std::string_view long_name(DType t) { return kInfo[static_cast<int>(t)].long_name; }
 bool is_floating(DType t) { return t == DType::bf16 || t == DType::f16 || t == DType::f32 || t == DType::f64 || is_float8(t); }
@@ -88,8 +102,9 @@ DType complex_dtype(DType t) {
   return t == DType::f64 || t == DType::c128 ? DType::c128 : DType::c64;
 }
 bool is_unsigned_integer(DType t) {
-  return t == DType::u8 || t == DType::u16 || t == DType::u32 || t == DType::u64;
+  return t == DType::u8 || t == DType::u16 || t == DType::u32 || t == DType::u64 || t == DType::u4 || t == DType::u2;
 }
+bool is_subbyte_integer(DType t) { return t == DType::i4 || t == DType::u4 || t == DType::i2 || t == DType::u2; }
 
 bool parse_dtype(std::string_view name, DType* out) {
   for (DType t : kAllDTypes)
@@ -107,10 +122,15 @@ TypeSpec promote_types(TypeSpec a, TypeSpec b) {
   int lub = -1;
   for (int n = 0; n < kNumNodes; ++n)
     if ((common >> n & 1) && (kUp[n] & common) == common) lub = n;
-  if (lub < 0)  // only the 8-bit floats lack a common upper bound with another type
-    throw DTypeError("input dtypes " + std::string(long_name(a.dtype)) + " and " + std::string(long_name(b.dtype)) +
-                     " have no implicit promotion: 8-bit floats promote with no other float (as in JAX); "
-                     "convert one explicitly, e.g. x.astype(st::f32)");
+  if (lub < 0) {  // only the 8-bit floats and sub-byte integers lack one with another type
+    bool ints = is_subbyte_integer(a.dtype) || is_subbyte_integer(b.dtype);
+    throw DTypeError("input dtypes " + std::string(long_name(a.dtype)) + (a.weak ? " (weak)" : "") + " and " +
+                     std::string(long_name(b.dtype)) + (b.weak ? " (weak)" : "") + " have no implicit promotion: " +
+                     (ints ? "2-bit and 4-bit integers promote only with bool and integer scalars (as in JAX); "
+                             "convert one explicitly, e.g. x.astype(st::i32)"
+                           : "8-bit floats promote with no other float (as in JAX); "
+                             "convert one explicitly, e.g. x.astype(st::f32)"));
+  }
   switch (lub) {
     case kB: return {DType::bool_, false};
     case kI8: return {DType::i8, false};
@@ -129,6 +149,10 @@ TypeSpec promote_types(TypeSpec a, TypeSpec b) {
     case kC128: return {DType::c128, false};
     case kF8E4M3FN: return {DType::f8_e4m3fn, false};
     case kF8E5M2: return {DType::f8_e5m2, false};
+    case kI4: return {DType::i4, false};
+    case kU4: return {DType::u4, false};
+    case kI2: return {DType::i2, false};
+    case kU2: return {DType::u2, false};
     case kCW: {  // weak complex: c128 when a weak operand is 64 bits a part, else c64
       bool wide = false;
       for (TypeSpec t : {a, b}) wide |= t.weak && (t.dtype == DType::f64 || t.dtype == DType::c128);
@@ -206,7 +230,7 @@ FInfo finfo(DType t) {
 
 IInfo iinfo(DType t) {
   if (!is_integer(t)) throw DTypeError("iinfo: expects an integer dtype, but got " + std::string(long_name(t)));
-  int bits = static_cast<int>(itemsize(t) * 8);
+  int bits = bit_width(t);
   if (is_unsigned_integer(t)) return {t, bits, 0, bits == 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1};
   return {t, bits, bits == 64 ? INT64_MIN : -(int64_t{1} << (bits - 1)),
           bits == 64 ? static_cast<uint64_t>(INT64_MAX) : (uint64_t{1} << (bits - 1)) - 1};

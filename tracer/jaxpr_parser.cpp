@@ -549,7 +549,7 @@ class Parser {
     } else if (t == DType::bool_) {
       fill = literal(t, int64_t{1});
     } else if (is_integer(t)) {  // the lowest signed value, the highest unsigned (-1 wrapped)
-      fill = literal(t, is_signed_integer(t) ? -(int64_t{1} << (8 * itemsize(t) - 1)) : int64_t{-1});
+      fill = literal(t, is_signed_integer(t) ? -(int64_t{1} << (bit_width(t) - 1)) : int64_t{-1});
     }
     const Params p = params_of(q, "gather");
     const Primitive& gather = primitive(q, "gather");

@@ -29,16 +29,16 @@ int exponent_bits(DType t) { return finfo(t).nexp; }
 bool safe(DType from, DType to) {
   if (from == to) return true;
   const Kind kf = kind_of(from), kt = kind_of(to);
-  const int bits = static_cast<int>(itemsize(from) * 8);
+  const int bits = bit_width(from);
   switch (kf) {
     case Kind::kBool: return true;
     case Kind::kUnsigned:
-      if (kt == Kind::kUnsigned) return itemsize(to) >= itemsize(from);
-      if (kt == Kind::kSigned) return itemsize(to) > itemsize(from);
+      if (kt == Kind::kUnsigned) return bit_width(to) >= bits;
+      if (kt == Kind::kSigned) return bit_width(to) > bits;
       if (kt == Kind::kFloat || kt == Kind::kComplex) return from == DType::u64 ? real_dtype(to) == DType::f64 : mantissa_bits(to) > bits;
       return false;
     case Kind::kSigned:
-      if (kt == Kind::kSigned) return itemsize(to) >= itemsize(from);
+      if (kt == Kind::kSigned) return bit_width(to) >= bits;
       if (kt == Kind::kFloat || kt == Kind::kComplex) return from == DType::i64 ? real_dtype(to) == DType::f64 : mantissa_bits(to) >= bits;
       return false;
     case Kind::kFloat:

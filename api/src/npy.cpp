@@ -111,12 +111,13 @@ std::string descr_of(DType t) {
     case DType::f64: return "<f8";
     case DType::c64: return "<c8";
     case DType::c128: return "<c16";
-    case DType::f8_e4m3fn: case DType::f8_e5m2: break;
+    case DType::f8_e4m3fn: case DType::f8_e5m2: case DType::i4: case DType::u4: case DType::i2: case DType::u2: break;
   }
-  // NumPy writes ml_dtypes' float8 arrays as raw bytes ('<V1'), which do not say which kind.
-  throw DTypeError("save_npy: the .npy format has no " + std::string(long_name(t)) +
-                   " (NumPy stores 8-bit floats as untyped bytes, '<V1'); save x.astype(st::f32), or the bytes "
-                   "bitcast_convert_type(x, st::u8)");
+  // NumPy writes ml_dtypes' arrays as raw bytes ('<V1'), which do not say which kind.
+  throw DTypeError("save_npy: the .npy format has no " + std::string(long_name(t)) + " (NumPy stores ml_dtypes' " +
+                   (is_float8(t) ? "8-bit floats" : "sub-byte integers") + " as untyped bytes, '<V1'); save x.astype(" +
+                   (is_float8(t) ? "st::f32" : "st::i32") + ")" +
+                   (is_float8(t) ? ", or the bytes bitcast_convert_type(x, st::u8)" : ""));
 }
 
 }  // namespace

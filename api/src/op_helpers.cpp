@@ -16,6 +16,9 @@ const AbstractValue& aval(const Array& a, std::string_view op) {
 Array convert(const Array& x, TypeSpec to, const SourceLocation& loc) {
   const AbstractValue& av = aval(x, "convert_element_type");
   if (av.dtype == to.dtype && av.weak == to.weak) return x;
+  // complex -> bool is `x != 0` (either part nonzero), as jnp's astype; the primitive, as
+  // jax.lax and StableHLO's convert, looks at the real part only.
+  if (is_complex(av.dtype) && to.dtype == DType::bool_) return lax::ne(x, lax::scalar(0.0, av.dtype), loc);
   Params params{{"new_dtype", to.dtype}, {"weak_type", to.weak}};
   if (av.dtype == to.dtype && !x.is_tracer()) {
     // Only the weak flag changes: share the data.

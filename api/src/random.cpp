@@ -394,6 +394,8 @@ Array bits(const Array& key, const Shape& shape, DType dtype, SourceLocation loc
     throw DTypeError("random::bits: expects an integer dtype, but got " + std::string(short_name(dtype)));
   int width = static_cast<int>(8 * itemsize(dtype));
   Array b = raw_bits(key, width, shape, loc);
+  // A sub-byte integer keeps the low bits of a byte.
+  if (is_subbyte_integer(dtype)) return lax::convert_element_type(b, dtype, false, loc);
   return dtype == unsigned_of(width) ? b : bitcast(b, dtype, loc);
 }
 
@@ -439,12 +441,12 @@ Array randint(const Array& key, const Shape& shape, const Array& minval, const A
     if (!is_integer(api::aval(v, op).dtype) && api::aval(v, op).dtype != DType::bool_ && !is_floating(api::aval(v, op).dtype))
       throw DTypeError("random::randint: expects numeric bounds, but got " + api::aval(v, op).str());
   auto lim = [](DType t, bool hi) -> double {
-    int bits = static_cast<int>(8 * itemsize(t));
+    int bits = bit_width(t);
     if (is_unsigned_integer(t)) return hi ? std::ldexp(1.0, bits) - 1 : 0;
     return hi ? std::ldexp(1.0, bits - 1) - 1 : -std::ldexp(1.0, bits - 1);
   };
   // Narrow integers are drawn as i32 within their range, then converted (as randint).
-  int width = static_cast<int>(8 * itemsize(dtype));
+  int width = bit_width(dtype);
   DType st = width < 32 ? DType::i32 : dtype;
   auto as_int = [&](const Array& v) {
     const AbstractValue& av = api::aval(v, op);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 
+#include "lax.h"
 #include "strata/strata.h"
 #include "test_util.h"
 
@@ -137,6 +138,19 @@ TEST(Complex, PartsAndBuilding) {
   };
   std::vector<Array> e = f(re, im), j = st::jit(f)(re, im);
   for (int k = 0; k < 3; ++k) EXPECT_EQ(j[k].to_vector<float>(), e[k].to_vector<float>()) << k;
+}
+
+TEST(Complex, ConversionToBoolAsJax) {
+  // jnp's astype(bool) is z != 0 (either part); jax.lax.convert_element_type (and StableHLO's
+  // convert) keeps the real part: JAX gives [True, True, True] and [True, False, True].
+  Array z = st::array(std::vector<c128>{{-1, 0}, {0, 1}, {1, 0}}, {3});
+  auto astype = [](const Array& v) { return st::astype(v, st::bool_); };
+  auto lax = [](const Array& v) { return st::lax::convert_element_type(v, st::bool_, false); };
+  for (bool compiled : {false, true}) {
+    EXPECT_EQ((compiled ? st::jit(astype)(z) : astype(z)).to_vector<bool>(), (std::vector<bool>{true, true, true})) << compiled;
+    EXPECT_EQ((compiled ? st::jit(lax)(z) : lax(z)).to_vector<bool>(), (std::vector<bool>{true, false, true})) << compiled;
+  }
+  expect_contains(st::make_jaxpr(astype)(z).to_string(), "bool[3] = ne a (0.0+0.0j):c128[]");  // JAX: ne a 0j
 }
 
 TEST(Complex, UnaryOpsC64) { check_unaries<c64>(2e-6); }
@@ -350,10 +364,25 @@ TEST(Complex, SortsLexicographically) {
                   "sort: expects real keys (complex ones sort by their real and imaginary parts as two keys");
 }
 
+TEST(Complex, MaximumAndMinimumAreLexicographicAsJax) {
+  // jax.lax.max / min (and jnp.maximum / minimum) compare real parts, then imaginary ones.
+  Array a = st::array(std::vector<c128>{{1.5, 2.5}, {1.5, 7.5}, {0.0, 1.5}}, {3});
+  Array b = st::array(std::vector<c128>{{7.5, 1.5}, {1.5, 2.5}, {-0.0, 2.5}}, {3});
+  auto f = [](const Array& p, const Array& q) { return std::vector<Array>{st::maximum(p, q), st::minimum(p, q)}; };
+  for (bool compiled : {false, true}) {
+    std::vector<Array> r = compiled ? st::jit(f)(a, b) : f(a, b);
+    EXPECT_EQ(r[0].to_vector<c128>(), (std::vector<c128>{{7.5, 1.5}, {1.5, 7.5}, {-0.0, 2.5}})) << compiled;
+    EXPECT_EQ(r[1].to_vector<c128>(), (std::vector<c128>{{1.5, 2.5}, {1.5, 2.5}, {0.0, 1.5}})) << compiled;
+  }
+  // The derivative flows to the operand picked: of sum(real(max(a, b))) in a, 1 where a is.
+  auto loss = [&](const Array& p) { return st::sum(st::real(st::maximum(p, b))); };
+  EXPECT_EQ(st::grad(loss)(a).to_vector<c128>(), (std::vector<c128>{{0, 0}, {1, 0}, {0, 0}}));
+  EXPECT_EQ(st::jit(st::grad(loss))(a).to_vector<c128>(), (std::vector<c128>{{0, 0}, {1, 0}, {0, 0}}));
+}
+
 TEST(Complex, OpsWithoutAnOrderSayWhy) {
   Array z = st::complex(st::array(std::vector<float>{1, 2}, {2}), st::array(std::vector<float>{0, 1}, {2}));
   expect_contains(error_message<st::Error>([&] { (void)(z < z); }), "lt: expects an ordered dtype (not complex), but got c64[2]");
-  expect_contains(error_message<st::Error>([&] { (void)st::maximum(z, z); }), "max: expects a real numeric dtype");
   expect_contains(error_message<st::Error>([&] { (void)st::max(z); }), "reduce_max: expects an ordered dtype (not complex)");
   expect_contains(error_message<st::Error>([&] { (void)st::floor(z); }), "floor");
   expect_contains(error_message<st::Error>([&] { (void)st::complex(z, z); }), "complex: expects real parts, but got c64[2]");

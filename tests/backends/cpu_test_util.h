@@ -143,13 +143,20 @@ inline std::vector<double> float_edges(DType t) {
 }
 
 inline std::vector<int64_t> int_edges(DType t) {
+  if (is_subbyte_integer(t)) {  // every value
+    std::vector<int64_t> all;
+    for (int64_t v = iinfo(t).min; v <= static_cast<int64_t>(iinfo(t).max); ++v) all.push_back(v);
+    return all;
+  }
   int64_t lo = t == i32 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min();
   int64_t hi = t == i32 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max();
   return {0, 1, -1, 2, -2, 7, -7, 100, 31, 32, 63, 64, lo, hi, lo + 1, hi - 1};
 }
 
+// The values as `t` (i32 unless i64; another integer dtype keeps them modulo its width).
 inline Array ints(const std::vector<int64_t>& v, const Shape& shape, DType t) {
   if (t == i64) return array(v, shape, i64);
+  if (t != i32 && is_integer(t)) return astype(array(v, shape, i64), t);
   std::vector<int32_t> w(v.begin(), v.end());
   return array(w, shape, i32);
 }

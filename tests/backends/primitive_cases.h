@@ -20,9 +20,11 @@ using namespace st::testing;
 
 
 constexpr DType kFloats[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2};
-constexpr DType kInts[] = {st::i32, st::i64};
-constexpr DType kNumeric[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2, st::i32, st::i64};
-constexpr DType kAll[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2, st::i32, st::i64, st::bool_};
+// The 4-bit integers stand for the sub-byte ones (computed in 8 bits eagerly, in iN compiled).
+constexpr DType kInts[] = {st::i32, st::i64, st::i4, st::u4};
+constexpr DType kIndexInts[] = {st::i32, st::i64};
+constexpr DType kNumeric[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2, st::i32, st::i64, st::i4, st::u4};
+constexpr DType kAll[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2, st::i32, st::i64, st::i4, st::u4, st::bool_};
 constexpr DType kComplex[] = {st::c64, st::c128};
 
 // One primitive applied once: the unit of these tests.
@@ -279,7 +281,7 @@ inline std::vector<Case> shape_op_cases(const std::string& prim) {
 inline std::vector<Case> argmax_cases() {
   std::vector<Case> cs;
   for (DType t : kNumeric)
-    for (DType index : kInts) {
+    for (DType index : kIndexInts) {
       std::string n = std::string(st::short_name(t)) + " -> " + std::string(st::short_name(index));
       Params p0{{"axes", st::IntList{0}}, {"index_dtype", index}}, p1{{"axes", st::IntList{1}}, {"index_dtype", index}};
       Array x = random_array({5, 6}, t, -3, 3);  // integer values: ties
@@ -431,7 +433,7 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
          for (int64_t y : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{3}, int64_t{7}, int64_t{12}, int64_t{31},
                            int64_t{-1}, int64_t{-2}, int64_t{-5}}) {
            std::vector<DType> types(std::begin(kFloats), std::end(kFloats));
-           if (y >= 0) types.insert(types.end(), kInts, kInts + 2);
+           if (y >= 0) types.insert(types.end(), std::begin(kInts), std::end(kInts));
            for (Case c : plus(unary_cases(types, -3, 3), with_tolerance(finite_only(unary_cases(kComplex, -2, 2)), {16}))) {
              c.what += " y=" + std::to_string(y);
              c.params = Params{{"y", y}};
@@ -478,8 +480,8 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"mul", [] { return plus(binary_cases(kNumeric, -1e3, 1e3), with_tolerance(finite_only(binary_cases(kComplex, -1000.0, 1000.0)), {16})); }},
       {"div", [] { return plus(binary_cases(kNumeric, -1e3, 1e3), with_tolerance(finite_only(binary_cases(kComplex, -1000.0, 1000.0)), {16})); }},
       {"rem", [] { return binary_cases(kNumeric, -1e3, 1e3); }},
-      {"max", [] { return with_tolerance(binary_cases(kNumeric, -3, 3), {4, 0, 0, true}); }},
-      {"min", [] { return with_tolerance(binary_cases(kNumeric, -3, 3), {4, 0, 0, true}); }},
+      {"max", [] { return with_tolerance(plus(binary_cases(kNumeric, -3, 3), binary_cases(kComplex, -3, 3)), {4, 0, 0, true}); }},
+      {"min", [] { return with_tolerance(plus(binary_cases(kNumeric, -3, 3), binary_cases(kComplex, -3, 3)), {4, 0, 0, true}); }},
       {"pow", [] { return plus(binary_cases(kNumeric, -4, 4), with_tolerance(finite_only(binary_cases(kComplex, -2, 2)), {16})); }},
       {"atan2", [] { return binary_cases(kFloats, -10, 10); }},
       {"nextafter", [] { return with_tolerance(binary_cases(kFloats, -10, 10), {0}); }},

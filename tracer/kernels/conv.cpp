@@ -30,6 +30,7 @@
 #include "copy.h"
 #include "parallel.h"
 #include "types.h"
+#include "wrapping.h"
 
 namespace strata::kernels {
 namespace {
@@ -455,7 +456,7 @@ template <class T>
 void conv_integer(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, const Shape& ys, const ConvParams& p) {
   // Products and sums in an unsigned type of at least 32 bits: wraps without undefined
   // behaviour (u16 · u16 would overflow int), truncated to T's width at the end.
-  using W = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
+  using W = std::conditional_t<(sizeof(T) < 4), uint32_t, wrap_unsigned_t<T>>;  // sub-byte: uint32_t
   const ConvGeometry geo(xs, ws, ys, p);
   const size_t nsp = geo.nsp;
   const int64_t G = geo.G, B = geo.B, N = geo.N, Cg = geo.Cg, Og = geo.Og, O = Og * geo.NG, S = geo.S, K = geo.K;
@@ -562,7 +563,7 @@ void conv_general_dilated(DType dtype, const void* lhs, const void* rhs, void* o
     else if constexpr (is_float_storage<T>)
       conv_impl<T>(static_cast<const T*>(lhs), static_cast<const T*>(rhs), static_cast<T*>(out), lhs_shape,
                    rhs_shape, out_shape, p);
-    else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    else if constexpr (is_int_storage<T>) {
       if (num_elements(out_shape) > 0)
         conv_integer<T>(static_cast<const T*>(lhs), static_cast<const T*>(rhs), static_cast<T*>(out), lhs_shape,
                         rhs_shape, out_shape, p);

@@ -145,7 +145,7 @@ Plan plan(DType dtype, const void* lhs, const void* rhs, const DotGeneralDims& d
   int64_t isz = static_cast<int64_t>(itemsize(dtype));
   if (p.lv.needs_copy) p.lhs_copy = align_up(num_elements(d.lhs) * isz);
   if (p.rv.needs_copy) p.rhs_copy = align_up(num_elements(d.rhs) * isz);
-  if (dtype == DType::bf16 || dtype == DType::f16 || is_float8(dtype)) {
+  if (dtype == DType::bf16 || dtype == DType::f16 || is_float8(dtype) || is_subbyte_integer(dtype)) {
     int64_t M = p.lv.free, N = p.rv.free, K = p.lv.contract, B = p.lv.batch;
     p.widened = align_up(B * M * K * 4) + align_up(B * K * N * 4) + align_up(B * M * N * 4);
   }
@@ -189,15 +189,19 @@ void dot_general(DType dtype, const void* lhs, const void* rhs, void* out,
         gemm<C>(static_cast<const C*>(lv.data), static_cast<const C*>(rv.data), static_cast<C*>(out), lv, rv, parallel);
       }
     } else {
-      // bf16/f16 and the 8-bit floats: widen to f32, multiply, round once on store.
-      float* l = reinterpret_cast<float*>(ws);
-      float* r = reinterpret_cast<float*>(ws + align_up(B * M * K * 4));
-      float* o = reinterpret_cast<float*>(ws + align_up(B * M * K * 4) + align_up(B * K * N * 4));
-      convert_elements(lv.data, dtype, l, DType::f32, B * M * K);
-      convert_elements(rv.data, dtype, r, DType::f32, B * K * N);
-      std::fill_n(o, B * M * N, 0.0f);
-      if (K > 0) gemm<float>(l, r, o, lv, rv, parallel);
-      convert_elements(o, DType::f32, out, dtype, B * M * N);
+      // bf16/f16 and the 8-bit floats: widen to f32, multiply, round once on store. Sub-byte
+      // integers: widen to 32 bits and multiply wrapping (unsigned arithmetic); their low bits
+      // are the product modulo 2^N.
+      using W = std::conditional_t<is_intN_storage<S>, uint32_t, float>;
+      const DType wide = is_intN_storage<S> ? DType::u32 : DType::f32;
+      W* l = reinterpret_cast<W*>(ws);
+      W* r = reinterpret_cast<W*>(ws + align_up(B * M * K * 4));
+      W* o = reinterpret_cast<W*>(ws + align_up(B * M * K * 4) + align_up(B * K * N * 4));
+      convert_elements(lv.data, dtype, l, wide, B * M * K);
+      convert_elements(rv.data, dtype, r, wide, B * K * N);
+      std::fill_n(o, B * M * N, W(0));
+      if (K > 0) gemm<W>(l, r, o, lv, rv, parallel);
+      convert_elements(o, wide, out, dtype, B * M * N);
     }
   });
 }

@@ -27,6 +27,8 @@ SortOperand sort_operand(void* data, DType dtype) {
                        : std::is_same_v<S, f8e4m3fn_t> ? SortKeyKind::kFloat8E4M3FN
                        : std::is_same_v<S, f8e5m2_t>   ? SortKeyKind::kFloat8E5M2
                        : std::is_floating_point_v<C> ? SortKeyKind::kFloat
+                       : std::is_same_v<S, i4_t>     ? SortKeyKind::kSigned4
+                       : std::is_same_v<S, i2_t>     ? SortKeyKind::kSigned2
                        : std::is_signed_v<S>         ? SortKeyKind::kSigned
                                                      : SortKeyKind::kUnsigned;
     return SortOperand{data, static_cast<int64_t>(sizeof(S)), kind};
@@ -65,13 +67,16 @@ struct KeyMap {
   uint64_t sign, all, exp;
   KeyMap(const SortOperand& op, const SortSpec& spec)
       : kind(op.kind), bytes(op.bytes), canonical(spec.canonical_floats), descending(spec.descending) {
-    sign = uint64_t{1} << (8 * bytes - 1);
+    sign = kind == SortKeyKind::kSigned4 ? 0x8 : kind == SortKeyKind::kSigned2 ? 0x2 : uint64_t{1} << (8 * bytes - 1);
     all = bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
-    exp = kind == SortKeyKind::kSigned || kind == SortKeyKind::kUnsigned ? 0 : exponent_mask(kind, bytes);
+    exp = is_signed() || kind == SortKeyKind::kUnsigned ? 0 : exponent_mask(kind, bytes);
+  }
+  bool is_signed() const {
+    return kind == SortKeyKind::kSigned || kind == SortKeyKind::kSigned4 || kind == SortKeyKind::kSigned2;
   }
   uint64_t operator()(uint64_t u) const {
     uint64_t k = u;
-    if (kind == SortKeyKind::kSigned) {
+    if (is_signed()) {
       k = u ^ sign;
     } else if (exp) {
       uint64_t mag = u & ~sign & all;
@@ -84,7 +89,7 @@ struct KeyMap {
   // The element's bits back from its key, when the key came without canonicalisation.
   uint64_t bits_of(uint64_t k) const {
     if (descending) k = ~k & all;
-    if (kind == SortKeyKind::kSigned) return k ^ sign;
+    if (is_signed()) return k ^ sign;
     if (exp) return (k & sign) ? (k & ~sign) : (~k & all);
     return k;
   }

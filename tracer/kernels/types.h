@@ -13,6 +13,7 @@
 #include "strata/dtype.h"
 #include "strata/errors.h"
 #include "kernels/float8.h"
+#include "kernels/int_n.h"
 
 namespace strata::kernels {
 
@@ -42,9 +43,15 @@ template <> struct Storage<DType::c64> { using type = c64_t; };
 template <> struct Storage<DType::c128> { using type = c128_t; };
 template <> struct Storage<DType::f8_e4m3fn> { using type = f8e4m3fn_t; };
 template <> struct Storage<DType::f8_e5m2> { using type = f8e5m2_t; };
+template <> struct Storage<DType::i4> { using type = i4_t; };
+template <> struct Storage<DType::u4> { using type = u4_t; };
+template <> struct Storage<DType::i2> { using type = i2_t; };
+template <> struct Storage<DType::u2> { using type = u2_t; };
 
-// Compute type: bf16, f16 and the 8-bit floats are computed in f32 and rounded on store.
+// Compute type: bf16, f16 and the 8-bit floats are computed in f32 and rounded on store; the
+// sub-byte integers in int8_t / uint8_t, wrapped on store (int_n.h).
 template <class S> struct ComputeOf { using type = S; };
+template <int N, bool S> struct ComputeOf<intN<N, S>> { using type = typename intN<N, S>::compute_type; };
 template <> struct ComputeOf<bf16_t> { using type = float; };
 template <> struct ComputeOf<f16_t> { using type = float; };
 template <> struct ComputeOf<f8e4m3fn_t> { using type = float; };
@@ -75,6 +82,10 @@ decltype(auto) dispatch(DType t, Fn&& fn) {
     case DType::f64: return fn(Tag<double>{});
     case DType::f8_e4m3fn: return fn(Tag<f8e4m3fn_t>{});
     case DType::f8_e5m2: return fn(Tag<f8e5m2_t>{});
+    case DType::i4: return fn(Tag<i4_t>{});
+    case DType::u4: return fn(Tag<u4_t>{});
+    case DType::i2: return fn(Tag<i2_t>{});
+    case DType::u2: return fn(Tag<u2_t>{});
     case DType::c64: case DType::c128: break;
   }
   throw Error("internal: a kernel of real dtypes was given " + std::string(short_name(t)));
@@ -94,9 +105,9 @@ constexpr bool is_float_storage = std::is_floating_point_v<T> || std::is_same_v<
 // The storage types computed in f32 (ComputeOf): bf16, f16 and the 8-bit floats.
 template <class T>
 constexpr bool is_narrow_float_storage = is_float_storage<T> && !std::is_floating_point_v<T>;
-// The integer storage types (signed or unsigned, not bool).
+// The integer storage types (signed or unsigned, any width, not bool).
 template <class T>
-constexpr bool is_int_storage = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+constexpr bool is_int_storage = (std::is_integral_v<T> && !std::is_same_v<T, bool>) || is_intN_storage<T>;
 
 // One element converted as convert_element_type does: float → int truncates toward zero and
 // saturates (NaN → 0; negative → 0 for unsigned); int → int keeps the value modulo 2^bits
@@ -107,24 +118,26 @@ inline To convert_value(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (is_complex_storage<From>) {
-    // complex -> bool: either part nonzero; complex -> real: the real part (as JAX, which
-    // warns); complex -> complex: each part.
-    if constexpr (std::is_same_v<To, bool>) return v.real() != 0 || v.imag() != 0;
+    // complex -> real or bool: the real part (as jax.lax and StableHLO's convert; JAX warns;
+    // jnp's astype to bool is `x != 0`, api::convert); complex -> complex: each part.
+    if constexpr (std::is_same_v<To, bool>) return v.real() != 0;
     else if constexpr (is_complex_storage<To>) return To(static_cast<typename To::value_type>(v.real()),
                                                          static_cast<typename To::value_type>(v.imag()));
     else return convert_value<To>(v.real());
   } else if constexpr (is_complex_storage<To>) {  // real -> complex: the real part, 0i
     return To(convert_value<typename To::value_type>(v), 0);
+  } else if constexpr (is_intN_storage<From>) {  // a sub-byte integer: its value, as int8/uint8
+    return convert_value<To>(v.value());
   } else if constexpr (std::is_same_v<To, bool>) {
     if constexpr (std::is_same_v<From, double>) return v != 0.0;  // an f64 subnormal is true
     else if constexpr (is_float_storage<From>) return static_cast<float>(v) != 0.0f;
     else return v != 0;
-  } else if constexpr (std::is_integral_v<To>) {
+  } else if constexpr (is_int_storage<To>) {
     if constexpr (is_float_storage<From>) {
       double d;
       if constexpr (std::is_same_v<From, double>) d = v;
       else d = static_cast<float>(v);
-      if (d != d) return 0;
+      if (d != d) return To(0);
       if (d <= static_cast<double>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
       if (d >= static_cast<double>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
       return static_cast<To>(d);

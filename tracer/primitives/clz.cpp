@@ -6,13 +6,21 @@
 namespace strata {
 namespace {
 
-struct Fn {
-  template <class T> T operator()(T a) const { return static_cast<T>(std::countl_zero(static_cast<std::make_unsigned_t<T>>(a))); }
+// Bits: the storage type's width (a sub-byte integer computes in 8 bits: its leading zeros
+// are those of its low Bits bits).
+template <int Bits> struct Fn {
+  template <class T> T operator()(T a) const {
+    using U = std::make_unsigned_t<T>;
+    constexpr int kSpare = 8 * static_cast<int>(sizeof(T)) - Bits;
+    U bits = static_cast<U>(a);
+    if constexpr (kSpare > 0) bits = static_cast<U>(static_cast<U>(bits << kSpare) | ((U{1} << kSpare) - 1));
+    return static_cast<T>(std::countl_zero(bits));
+  }
 };
 
 struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsInt<S>;
-  template <class X> static auto eval(const X& x) { return x.unaryExpr(Fn{}); }
+  template <int Bits, class X> static auto eval(const X& x) { return x.unaryExpr(Fn<Bits>{}); }
 };
 
 }  // namespace

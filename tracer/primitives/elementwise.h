@@ -149,6 +149,17 @@ const S* padded_copy(const S* p, int64_t n, int64_t padded) {
   return buffer;
 }
 
+// Op::eval(x...), given the storage type's bit width when it takes one (`template <int Bits,
+// class X> eval`): shifts, population_count and clz, since the sub-byte integers compute in
+// 8 bits (kernels/int_n.h).
+template <class Op, class S, class... X>
+auto op_eval(const X&... x) {
+  if constexpr (requires { Op::template eval<kernels::int_bits<S>>(x...); })
+    return Op::template eval<kernels::int_bits<S>>(x...);
+  else
+    return Op::eval(x...);
+}
+
 // Evaluates out = op(x) over chunks split across the thread pool. Op::eval takes an Eigen
 // array expression in the compute type C (f32 for bf16/f16) and returns one; the result is
 // cast to the output storage type O.
@@ -161,8 +172,8 @@ void map_unary(const KernelArg& a, const KernelArg& o) {
   auto eval = [](const S* xp, O* yp, int64_t n) {
     CMap<S> xm(xp, n);
     MMap<O> ym(yp, n);
-    if constexpr (std::is_same_v<S, C>) ym = Op::eval(xm).template cast<O>();
-    else ym = Op::eval(xm.template cast<C>()).template cast<O>();
+    if constexpr (std::is_same_v<S, C>) ym = op_eval<Op, S>(xm).template cast<O>();
+    else ym = op_eval<Op, S>(xm.template cast<C>()).template cast<O>();
   };
   kernels::parallel_for(o.size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
     for_blocks(lo, hi, [&](int64_t b, int64_t e) {
@@ -199,19 +210,19 @@ void map_binary(const KernelArg& a, const KernelArg& b, const KernelArg& o) {
     // Fast paths avoid materialising the operands for the common f32/f64 cases.
     if constexpr (std::is_same_v<S, C>) {
       if (!xs && !ys) {
-        zm = Op::eval(CMap<S>(xp, n), CMap<S>(yp, n)).template cast<O>();
+        zm = op_eval<Op, S>(CMap<S>(xp, n), CMap<S>(yp, n)).template cast<O>();
         return;
       }
       if (!xs && ys) {
-        zm = Op::eval(CMap<S>(xp, n), Vec<C>::Constant(n, *yp)).template cast<O>();
+        zm = op_eval<Op, S>(CMap<S>(xp, n), Vec<C>::Constant(n, *yp)).template cast<O>();
         return;
       }
       if (xs && !ys) {
-        zm = Op::eval(Vec<C>::Constant(n, *xp), CMap<S>(yp, n)).template cast<O>();
+        zm = op_eval<Op, S>(Vec<C>::Constant(n, *xp), CMap<S>(yp, n)).template cast<O>();
         return;
       }
     }
-    zm = Op::eval(in(xp, xs), in(yp, ys)).template cast<O>();
+    zm = op_eval<Op, S>(in(xp, xs), in(yp, ys)).template cast<O>();
   };
   kernels::parallel_for(o.size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
     for_blocks(lo, hi, [&](int64_t s, int64_t e) {

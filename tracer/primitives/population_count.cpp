@@ -6,13 +6,20 @@
 namespace strata {
 namespace {
 
-struct Fn {
-  template <class T> T operator()(T a) const { return static_cast<T>(std::popcount(static_cast<std::make_unsigned_t<T>>(a))); }
+// Bits: the storage type's width (a sub-byte integer computes in 8 bits, sign-extended when
+// signed: only its low Bits bits count).
+template <int Bits> struct Fn {
+  template <class T> T operator()(T a) const {
+    using U = std::make_unsigned_t<T>;
+    U bits = static_cast<U>(a);
+    if constexpr (Bits < 8 * static_cast<int>(sizeof(T))) bits = static_cast<U>(bits & ((U{1} << Bits) - 1));
+    return static_cast<T>(std::popcount(bits));
+  }
 };
 
 struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsInt<S>;
-  template <class X> static auto eval(const X& x) { return x.unaryExpr(Fn{}); }
+  template <int Bits, class X> static auto eval(const X& x) { return x.unaryExpr(Fn<Bits>{}); }
 };
 
 }  // namespace

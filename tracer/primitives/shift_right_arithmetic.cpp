@@ -5,19 +5,25 @@
 namespace strata {
 namespace {
 
-struct Fn {
+// Bits: the storage type's width (a sub-byte integer computes in 8 bits).
+template <int Bits> struct Fn {
   template <class T> T operator()(T a, T b) const {
-    // On the bits as a signed integer, for unsigned types too (XLA's ShiftRightArithmetic).
+    // On the bits as a signed integer, for unsigned types too (XLA's ShiftRightArithmetic): an
+    // unsigned sub-byte value is first sign-extended from its bit Bits-1.
     using Signed = std::make_signed_t<T>;
-    const T width = static_cast<T>(sizeof(T) * 8);
+    using U = std::make_unsigned_t<T>;
+    constexpr int kSpare = 8 * static_cast<int>(sizeof(T)) - Bits;
+    const T width = static_cast<T>(Bits);
     bool out_of_range = std::is_signed_v<T> ? (b < T(0) || b >= width) : b >= width;
-    return static_cast<T>(static_cast<Signed>(a) >> (out_of_range ? width - 1 : b));
+    Signed v = static_cast<Signed>(a);
+    if constexpr (kSpare > 0) v = static_cast<Signed>(static_cast<Signed>(static_cast<U>(static_cast<U>(a) << kSpare)) >> kSpare);
+    return static_cast<T>(v >> (out_of_range ? width - 1 : b));
   }
 };
 
 struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsInt<S>;
-  template <class X, class Y> static auto eval(const X& x, const Y& y) { return x.binaryExpr(y, Fn{}); }
+  template <int Bits, class X, class Y> static auto eval(const X& x, const Y& y) { return x.binaryExpr(y, Fn<Bits>{}); }
 };
 
 }  // namespace

@@ -5,17 +5,21 @@
 namespace strata {
 namespace {
 
-struct Fn {
+// Bits: the storage type's width; a sub-byte integer computes in 8 bits, sign-extended when
+// signed, so its bits above Bits are cleared before the shift.
+template <int Bits> struct Fn {
   template <class T> T operator()(T a, T b) const {
     using U = std::make_unsigned_t<T>;
-    if ((std::is_signed_v<T> && b < T(0)) || b >= static_cast<T>(sizeof(T) * 8)) return 0;
-    return static_cast<T>(static_cast<U>(a) >> b);
+    if ((std::is_signed_v<T> && b < T(0)) || b >= static_cast<T>(Bits)) return 0;
+    U bits = static_cast<U>(a);
+    if constexpr (Bits < 8 * static_cast<int>(sizeof(T))) bits = static_cast<U>(bits & ((U{1} << Bits) - 1));
+    return static_cast<T>(bits >> b);
   }
 };
 
 struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsInt<S>;
-  template <class X, class Y> static auto eval(const X& x, const Y& y) { return x.binaryExpr(y, Fn{}); }
+  template <int Bits, class X, class Y> static auto eval(const X& x, const Y& y) { return x.binaryExpr(y, Fn<Bits>{}); }
 };
 
 }  // namespace

@@ -12,9 +12,13 @@ namespace strata {
 // f64 parts, stored as std::complex (real part first). f8_e4m3fn and f8_e5m2 are JAX's 8-bit
 // floats (ml_dtypes' float8_e4m3fn: 4 exponent bits, 3 mantissa bits, no infinity, max 448;
 // float8_e5m2: IEEE-like, max 57344), one byte each, computed in f32 and rounded to nearest
-// even on store; as in JAX, they promote implicitly with no other float. Newer dtypes come
-// last so that the values of the older ones (in caches and files) stay as they were.
-enum class DType : uint8_t { bool_, i32, i64, bf16, f16, f32, f64, i8, i16, u8, u16, u32, u64, c64, c128, f8_e4m3fn, f8_e5m2 };
+// even on store; as in JAX, they promote implicitly with no other float. i4, u4, i2 and u2 are
+// JAX's sub-byte integers (jnp.int4, uint4, int2, uint2), one byte per element as ml_dtypes
+// stores them: the low bits hold the value (two's complement when signed), the others are
+// zero; they wrap around at their own width and, as in JAX, promote implicitly only with bool
+// and C++ integer scalars. Newer dtypes come last so that the values of the older ones (in
+// caches and files) stay as they were.
+enum class DType : uint8_t { bool_, i32, i64, bf16, f16, f32, f64, i8, i16, u8, u16, u32, u64, c64, c128, f8_e4m3fn, f8_e5m2, i4, u4, i2, u2 };
 
 inline constexpr DType bool_ = DType::bool_;
 inline constexpr DType i32 = DType::i32;
@@ -33,13 +37,19 @@ inline constexpr DType c64 = DType::c64;
 inline constexpr DType c128 = DType::c128;
 inline constexpr DType f8_e4m3fn = DType::f8_e4m3fn;
 inline constexpr DType f8_e5m2 = DType::f8_e5m2;
+inline constexpr DType i4 = DType::i4;
+inline constexpr DType u4 = DType::u4;
+inline constexpr DType i2 = DType::i2;
+inline constexpr DType u2 = DType::u2;
 
-inline constexpr DType kAllDTypes[] = {bool_, i8, i16, i32, i64, u8, u16, u32, u64, f8_e4m3fn, f8_e5m2, bf16, f16, f32, f64, c64, c128};
+inline constexpr DType kAllDTypes[] = {bool_, i2, i4, i8, i16, i32, i64, u2, u4, u8, u16, u32, u64, f8_e4m3fn, f8_e5m2, bf16, f16, f32, f64, c64, c128};
 // Every dtype but the complex ones (those ordered comparisons, min/max and rounding accept).
-inline constexpr DType kRealDTypes[] = {bool_, i8, i16, i32, i64, u8, u16, u32, u64, f8_e4m3fn, f8_e5m2, bf16, f16, f32, f64};
+inline constexpr DType kRealDTypes[] = {bool_, i2, i4, i8, i16, i32, i64, u2, u4, u8, u16, u32, u64, f8_e4m3fn, f8_e5m2, bf16, f16, f32, f64};
 
-// Bytes per element.
+// Bytes per element (1 for the sub-byte integers, as ml_dtypes stores them).
 std::size_t itemsize(DType t);
+// Bits of an element's value: 8 * itemsize, but 2 or 4 for the sub-byte integers and 1 for bool.
+int bit_width(DType t);
 // Short name as jaxprs print it: "f32", "bf16", "bool".
 std::string_view short_name(DType t);
 // NumPy-style name: "float32", "bfloat16", "bool".
@@ -54,7 +64,8 @@ bool supports_inf(DType t);
 bool is_complex(DType t);           // c64, c128
 inline bool is_inexact(DType t) { return is_floating(t) || is_complex(t); }
 bool is_integer(DType t);           // signed or unsigned, any width (not bool)
-bool is_unsigned_integer(DType t);  // u8, u16, u32, u64
+bool is_unsigned_integer(DType t);  // u2, u4, u8, u16, u32, u64
+bool is_subbyte_integer(DType t);   // i2, i4, u2, u4
 inline bool is_signed_integer(DType t) { return is_integer(t) && !is_unsigned_integer(t); }
 inline bool is_bool(DType t) { return t == DType::bool_; }
 // The dtype of a complex dtype's parts (c64 -> f32, c128 -> f64); any other dtype itself.
@@ -74,10 +85,12 @@ struct TypeSpec {
 };
 
 // Least upper bound of a and b in JAX's standard promotion lattice, restricted to strata's
-// dtypes: bool < i* < {u8, i8}; u8 < {u16, i16}; u16 < {u32, i32}; u32 < {u64, i64};
+// dtypes: bool < i* < {u8, i8, u2, u4, i2, i4}; u8 < {u16, i16}; u16 < {u32, i32}; u32 < {u64, i64};
 // i8 < i16 < i32 < i64; {u64, i64} < f* < {bf16, f16} < f32 < f64; f* < c*; f32 < c64;
 // {f64, c64} < c128; c* < c64, where i*, f* and c* are the weak int, float and complex types
-// (which materialise as i32, f32 and c64). The result is weak only when
+// (which materialise as i32, f32 and c64); the 8-bit floats sit above f* and the sub-byte
+// integers above i*, each below nothing (a DTypeError with any other type, as JAX's
+// TypePromotionError). The result is weak only when
 // it is the weak node itself (e.g. weak int with weak float gives weak f32); two strong types
 // that meet only at f* (u64 with a signed integer) give f64, as JAX does with 64-bit types.
 TypeSpec promote_types(TypeSpec a, TypeSpec b);

@@ -54,7 +54,8 @@ Array key_at(const Array& keys, int i, SourceLocation loc = SourceLocation::curr
 Array fold_in(const Array& key, const Array& data, SourceLocation loc = SourceLocation::current());
 Array fold_in(const Array& key, uint32_t data, SourceLocation loc = SourceLocation::current());
 // Uniformly random bit patterns of an integer dtype of 8, 16, 32 or 64 bits (jax.random.bits;
-// a signed dtype holds the same bits as its unsigned counterpart).
+// a signed dtype holds the same bits as its unsigned counterpart); a 2- or 4-bit integer takes
+// the low bits of random bytes.
 Array bits(const Array& key, const Shape& shape, DType dtype = u32, SourceLocation loc = SourceLocation::current());
 
 // Uniform floats in [minval, maxval); minval/maxval may be arrays broadcasting to `shape`.
