@@ -12,6 +12,8 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/SystemLibraries.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -137,6 +139,48 @@ PooledTargetMachine acquireHostTargetMachine(int optLevel, std::string& error) {
   return PooledTargetMachine(createHostTargetMachine(optLevel, error).release(), ReturnTargetMachine{optLevel});
 }
 
+namespace {
+
+// Loads and stores of an iN with N < 8 (bool, the sub-byte integers) as byte accesses. Each
+// element takes a byte either way, its bits above N zero (an iN store writes them so, an iN
+// load assumes it), but LLVM's vectoriser keeps the memory accesses of such irregular types
+// scalar: an int4 chain ran 12x slower than the same in int8. As bytes, the loads, the stores
+// and the truncations and extensions between them vectorise.
+void widenSubByteAccesses(llvm::Module& m) {
+  llvm::Type* i8 = llvm::Type::getInt8Ty(m.getContext());
+  auto narrow = [](llvm::Type* t) { return t->isIntegerTy() && t->getIntegerBitWidth() < 8; };
+  auto copyAliasInfo = [](llvm::Instruction& to, const llvm::Instruction& from) {
+    for (unsigned kind : {llvm::LLVMContext::MD_alias_scope, llvm::LLVMContext::MD_noalias, llvm::LLVMContext::MD_nontemporal})
+      if (llvm::MDNode* md = from.getMetadata(kind)) to.setMetadata(kind, md);
+  };
+  for (llvm::Function& f : m)
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& inst : llvm::make_early_inc_range(bb)) {
+        if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst)) {
+          if (narrow(gep->getSourceElementType()) && gep->getNumIndices() == 1) {  // alloc size 1 either way
+            gep->setSourceElementType(i8);
+            gep->setResultElementType(i8);
+          }
+        } else if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
+          if (!load->isSimple() || !narrow(load->getType())) continue;
+          llvm::IRBuilder<> b(load);
+          llvm::LoadInst* wide = b.CreateAlignedLoad(i8, load->getPointerOperand(), load->getAlign());
+          copyAliasInfo(*wide, *load);
+          load->replaceAllUsesWith(b.CreateTrunc(wide, load->getType()));
+          load->eraseFromParent();
+        } else if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
+          if (!store->isSimple() || !narrow(store->getValueOperand()->getType())) continue;
+          llvm::IRBuilder<> b(store);
+          llvm::StoreInst* wide =
+              b.CreateAlignedStore(b.CreateZExt(store->getValueOperand(), i8), store->getPointerOperand(), store->getAlign());
+          copyAliasInfo(*wide, *store);
+          store->eraseFromParent();
+        }
+      }
+}
+
+}  // namespace
+
 std::unique_ptr<llvm::Module> translateForHost(ModuleOp module, llvm::LLVMContext& context, llvm::TargetMachine& tm) {
   std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, context, "strata");
   if (!llvmModule) {
@@ -145,6 +189,7 @@ std::unique_ptr<llvm::Module> translateForHost(ModuleOp module, llvm::LLVMContex
   }
   llvmModule->setDataLayout(tm.createDataLayout());
   llvmModule->setTargetTriple(tm.getTargetTriple());
+  widenSubByteAccesses(*llvmModule);
   const HostTarget& host = hostTarget();
   for (llvm::Function& f : *llvmModule) {
     if (f.isDeclaration()) continue;
