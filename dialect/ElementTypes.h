@@ -1,6 +1,6 @@
-// dialect/ElementTypes.h — strata's dtypes as MLIR element types and back: i1; i8 .. i64;
-// ui8 .. ui64; f8E4M3FN, f8E5M2, bf16, f16, f32, f64; complex<f32>, complex<f64>. Any other
-// type (f8E4M3FNUZ, i4, si32, complex<bf16>, ...) has no dtype:
+// dialect/ElementTypes.h — strata's dtypes as MLIR element types and back: i1; i2, i4, i8 ..
+// i64; ui2, ui4, ui8 .. ui64; f8E4M3FN, f8E5M2, bf16, f16, f32, f64; complex<f32>,
+// complex<f64>. Any other type (f8E4M3FNUZ, i3, si32, complex<bf16>, ...) has no dtype:
 // the one definition of which element types strata has, for the lowering from jaxprs and the
 // StableHLO import alike. Compiler-side only.
 #pragma once

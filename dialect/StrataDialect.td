@@ -33,9 +33,9 @@ def Strata_Dialect : Dialect {
 }
 
 //===----------------------------------------------------------------------------------===//
-// Types: statically shaped tensors of the seventeen element types (complex<f32>, complex<f64>
+// Types: statically shaped tensors of the twenty-one element types (complex<f32>, complex<f64>
 // are c64, c128; f8E4M3FN, f8E5M2 the 8-bit floats). Integers are StableHLO's:
-// signless (i8 .. i64) for the signed dtypes, unsigned (ui8 .. ui64) for the unsigned ones; the
+// signless (i2 .. i64) for the signed dtypes, unsigned (ui2 .. ui64) for the unsigned ones; the
 // lowering erases the signedness (strata-to-linalg) once each op has recorded what it needs.
 //===----------------------------------------------------------------------------------===//
 

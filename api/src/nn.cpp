@@ -32,12 +32,8 @@ int64_t reduced_count(const Array& x, const Axes& axes, std::string_view op) {
 Array relu(const Array& x, SourceLocation loc) {
   DType t = api::aval(x, "relu").dtype;
   if (t == DType::bool_ || is_unsigned_integer(t)) return x;  // never negative
-  Array hi;
-  if (is_floating(t)) hi = Array(api::float_top(t));  // e4m3fn has no inf
-  else if (t == DType::i8) hi = Array(int64_t{INT8_MAX});
-  else if (t == DType::i16) hi = Array(int64_t{INT16_MAX});
-  else if (t == DType::i32) hi = Array(int64_t{INT32_MAX});
-  else hi = Array(int64_t{INT64_MAX});
+  // The largest value: +inf (e4m3fn has none: 448), or the integer type's maximum.
+  Array hi = is_floating(t) ? Array(api::float_top(t)) : Array(static_cast<int64_t>(iinfo(t).max));
   return clamp(api::convert(Array(0), {t, true}, loc), x, api::convert(hi, {t, true}, loc), loc);
 }
 

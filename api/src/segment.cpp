@@ -25,14 +25,8 @@ Array identity(Combine c, DType t) {
   bool lowest = c == Combine::kMax;
   if (is_floating(t)) return astype(Array(lowest ? -api::float_top(t) : api::float_top(t)), t);
   if (is_bool(t)) return astype(Array(lowest ? 0 : 1), t);
-  if (is_unsigned_integer(t))
-    return lowest ? astype(Array(0), t) : astype(Array(std::numeric_limits<uint64_t>::max()), t);
-  switch (t) {
-    case i8: return astype(Array(lowest ? INT8_MIN : INT8_MAX), t);
-    case i16: return astype(Array(lowest ? INT16_MIN : INT16_MAX), t);
-    case i32: return astype(Array(lowest ? INT32_MIN : INT32_MAX), t);
-    default: return astype(Array(lowest ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max()), t);
-  }
+  IInfo limits = iinfo(t);
+  return lowest ? astype(Array(limits.min), t) : astype(Array(limits.max), t);
 }
 
 Array segment(Combine c, const char* op, const Array& data, const Array& ids, std::optional<int64_t> num_segments,

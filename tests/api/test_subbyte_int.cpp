@@ -191,6 +191,17 @@ TEST(SubbyteInt, ReductionsSortsAndScans) {
   EXPECT_EQ(m.item<int>(), 3);
 }
 
+TEST(SubbyteInt, RelusAndSegmentsUseTheTypesLimits) {
+  // relu clamps to [0, the type's maximum]; an empty segment's max/min is the type's lowest/highest.
+  expect_both([](auto& a) { return st::relu(a[0]); }, {ints({-8, -1, 0, 1, 7}, st::i4)}, {0, 0, 0, 1, 7}, "relu i4");
+  expect_both([](auto& a) { return st::relu(a[0]); }, {ints({-2, -1, 0, 1}, st::i2)}, {0, 0, 0, 1}, "relu i2");
+  Array ids = st::array(std::vector<int32_t>{0, 0, 1}, {3});
+  expect_both([&](auto& a) { return st::segment_max(a[0], ids, 3); }, {ints({-8, -3, -5}, st::i4)}, {-3, -5, -8}, "segment_max i4");
+  expect_both([&](auto& a) { return st::segment_min(a[0], ids, 3); }, {ints({-8, -3, -5}, st::i4)}, {-8, -5, 7}, "segment_min i4");
+  expect_both([&](auto& a) { return st::segment_min(a[0], ids, 3); }, {ints({9, 4, 2}, st::u4)}, {4, 2, 15}, "segment_min u4");
+  expect_both([&](auto& a) { return st::segment_max(a[0], ids, 3); }, {ints({1, 0, 1}, st::i2)}, {1, 1, -2}, "segment_max i2");
+}
+
 TEST(SubbyteInt, DotsAndConvolutionsWrap) {
   // Against the i64 result taken modulo 16.
   Array a = st::random::randint(st::random::key(3), {3, 40, 24}, -8, 8, st::i4);
