@@ -2,6 +2,7 @@
 #include "lowering/SortComparator.h"
 
 #include "dialect/ElementTypes.h"
+#include "kernels/sort.h"
 
 #include <algorithm>
 
@@ -12,8 +13,7 @@ namespace mlir::strata {
 
 namespace {
 
-// SortKeyKind of tracer/kernels/sort.h.
-enum : int64_t { kUnsigned = 0, kSigned = 1, kFloat = 2, kBFloat16 = 3, kFloat8E4M3FN = 4, kFloat8E5M2 = 5, kSigned4 = 6, kSigned2 = 7 };
+using Kind = ::strata::kernels::SortKeyKind;  // the runtime's (tracer/kernels/sort.h)
 
 RankedTensorType scalarOf(Type element) { return RankedTensorType::get({}, element); }
 
@@ -25,18 +25,18 @@ Value constant(OpBuilder& b, Location loc, Type element, Attribute value) {
 
 int64_t sortKeyCode(Type element, std::optional<bool> unsignedInt) {
   // A complex operand is moved, never compared (the primitive refuses complex keys).
-  if (isa<ComplexType>(element)) return storageBits(element) / 8 | kFloat << 8;
+  if (isa<ComplexType>(element)) return storageBits(element) / 8 | static_cast<int64_t>(Kind::kFloat) << 8;
   // Sub-byte types (bool, the 2- and 4-bit integers) take a byte each.
   int64_t bits = std::max<int64_t>(8, element.getIntOrFloatBitWidth());
-  int64_t kind = element.isBF16() ? kBFloat16
-                 : isa<Float8E4M3FNType>(element) ? kFloat8E4M3FN
-                 : isa<Float8E5M2Type>(element) ? kFloat8E5M2
-                 : isa<FloatType>(element) ? kFloat
-                 : element.isInteger(1) || (unsignedInt ? *unsignedInt : element.isUnsignedInteger()) ? kUnsigned
-                 : element.isInteger(4) ? kSigned4
-                 : element.isInteger(2) ? kSigned2
-                                        : kSigned;
-  return bits / 8 | kind << 8;
+  Kind kind = element.isBF16() ? Kind::kBFloat16
+              : isa<Float8E4M3FNType>(element) ? Kind::kFloat8E4M3FN
+              : isa<Float8E5M2Type>(element) ? Kind::kFloat8E5M2
+              : isa<FloatType>(element) ? Kind::kFloat
+              : element.isInteger(1) || (unsignedInt ? *unsignedInt : element.isUnsignedInteger()) ? Kind::kUnsigned
+              : element.isInteger(4) ? Kind::kSigned4
+              : element.isInteger(2) ? Kind::kSigned2
+                                     : Kind::kSigned;
+  return bits / 8 | static_cast<int64_t>(kind) << 8;
 }
 
 void buildLexicographicComparator(OpBuilder& b, Location loc, Region& region, TypeRange elements, int64_t numKeys) {

@@ -94,6 +94,7 @@ std::string_view short_name(DType t) { return kInfo[static_cast<int>(t)].short_n
 std::string_view long_name(DType t) { return kInfo[static_cast<int>(t)].long_name; }
 bool is_floating(DType t) { return t == DType::bf16 || t == DType::f16 || t == DType::f32 || t == DType::f64 || is_float8(t); }
 bool is_float8(DType t) { return t == DType::f8_e4m3fn || t == DType::f8_e5m2; }
+bool is_narrow_float(DType t) { return is_floating(t) && itemsize(t) < 4; }
 bool supports_inf(DType t) { return is_inexact(t) && t != DType::f8_e4m3fn; }
 bool is_complex(DType t) { return t == DType::c64 || t == DType::c128; }
 bool is_integer(DType t) { return t != DType::bool_ && !is_floating(t) && !is_complex(t); }

@@ -57,7 +57,7 @@ Array mean(const Array& x, Axes axes, bool keepdims, SourceLocation loc) {
   // the same for the 16-bit ones); the count is a weak scalar of the computation dtype, so that
   // a weak f32 input stays f32.
   DType t = av.dtype;
-  bool half = t == DType::bf16 || t == DType::f16 || is_float8(t);
+  bool half = is_narrow_float(t);
   Array s = sum(half ? api::convert(in, {DType::f32, av.weak}, loc) : in, axes, keepdims, loc);
   Array count = api::convert(Array(static_cast<double>(n)), {half ? DType::f32 : t, true}, loc);
   Array r = divide(s, count, loc);

@@ -108,7 +108,6 @@ Array raw_bits(const Array& key, int width, const Shape& shape, const SourceLoca
 }
 
 int mantissa_bits(DType t) { return finfo(t).nmant; }
-int float_bits(DType t) { return static_cast<int>(8 * itemsize(t)); }
 // The bits of 1.0: the exponent bias in the exponent field (every float type here has a bias
 // of 2^(nexp-1) - 1, e4m3fn's 7 included).
 double one_bits(DType t) {
@@ -143,11 +142,11 @@ Array fused_mul_add(const Array& a, const Array& b, const Array& cc, DType t, co
   return lax::select(lax::eq(sub(p, p, loc), c(0, t), loc), r, s, loc);
 }
 
-int uniform_rng_bits(DType t) { return mantissa_bits(t) < 8 ? 8 : float_bits(t); }
+int uniform_rng_bits(DType t) { return mantissa_bits(t) < 8 ? 8 : bit_width(t); }
 
 // The rest of _uniform from its random bits (uniform_rng_bits(t) wide).
 Array uniform_from_bits(Array b, DType t, const Array& minval, const Array& maxval, const SourceLocation& loc) {
-  int nbits = float_bits(t), nmant = mantissa_bits(t);
+  int nbits = bit_width(t), nmant = mantissa_bits(t);
   int rng_bits = uniform_rng_bits(t);
   DType ut = unsigned_of(nbits);
   if (rng_bits != nbits) b = lax::convert_element_type(b, ut, false, loc);

@@ -31,8 +31,8 @@ constexpr double kDawsnBD[] = {1.00000000000000000000e0, -6.31839869873368190192
 constexpr double kDawsnCN[] = {-5.90592860534773254987e-1, 6.29235242724368800674e-1, -1.72858975380388136411e-1, 1.64837047825189632310e-2, -4.86827613020462700845e-4};
 constexpr double kDawsnCD[] = {1.00000000000000000000e0, -2.69820057197544900361e0, 1.73270799045947845857e0, -3.93708582281939493482e-1, 3.44278924041233391079e-2, -9.73655226040941223894e-4};
 
-// x in f32 when it is a 16-bit float (the tables and thresholds are for f32 and f64).
-Array widened(const Array& x) { return x.dtype() == f16 || x.dtype() == bf16 || is_float8(x.dtype()) ? astype(x, f32) : x; }
+// x in f32 when it is a float narrower than f32 (the tables and thresholds are for f32 and f64).
+Array widened(const Array& x) { return is_narrow_float(x.dtype()) ? astype(x, f32) : x; }
 
 Array erfcx_value(const Array& x_in) {
   Array x = widened(x_in);

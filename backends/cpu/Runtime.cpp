@@ -55,7 +55,7 @@ void dot(strata::DType t, int64_t flags, int64_t B, int64_t M, int64_t N, int64_
   try {
     bool parallel = flags & abi::kDotParallel;
     strata::kernels::DotGeneralDims d = canonical_dims(flags, B, M, N, K);
-    if (t == strata::DType::bf16 || t == strata::DType::f16 || strata::is_float8(t)) {
+    if (strata::is_narrow_float(t)) {
       // Widen both operands into the workspace, multiply in f32; the compiled code rounds.
       float* l = static_cast<float*>(workspace);
       float* r = l + B * M * K;

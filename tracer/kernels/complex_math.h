@@ -44,4 +44,15 @@ std::complex<T> complex_sign(std::complex<T> z) {
   return a == 0 ? std::complex<T>(0, 0) : z / a;
 }
 
+// The larger (kMax) or smaller of a and b in the lexicographic order of (real, imaginary), as
+// jax.lax.max/min and StableHLO order complex numbers (dialect/ScalarOps.cpp's complexMax is
+// the compiled twin): a where its real part is beyond b's, or equal with its imaginary part
+// beyond; else b (also where a nan compares false).
+template <bool kMax, class T>
+std::complex<T> complex_extremum(std::complex<T> a, std::complex<T> b) {
+  auto beyond = [](T p, T q) { return kMax ? p > q : p < q; };
+  bool pick = a.real() == b.real() ? beyond(a.imag(), b.imag()) : beyond(a.real(), b.real());
+  return pick ? a : b;
+}
+
 }  // namespace strata::kernels

@@ -456,7 +456,7 @@ template <class T>
 void conv_integer(const T* x, const T* w, T* y, const Shape& xs, const Shape& ws, const Shape& ys, const ConvParams& p) {
   // Products and sums in an unsigned type of at least 32 bits: wraps without undefined
   // behaviour (u16 · u16 would overflow int), truncated to T's width at the end.
-  using W = std::conditional_t<(sizeof(T) < 4), uint32_t, wrap_unsigned_t<T>>;  // sub-byte: uint32_t
+  using W = wrap_unsigned_t<T>;  // `unsigned` for types narrower than it (sub-byte ones too)
   const ConvGeometry geo(xs, ws, ys, p);
   const size_t nsp = geo.nsp;
   const int64_t G = geo.G, B = geo.B, N = geo.N, Cg = geo.Cg, Og = geo.Og, O = Og * geo.NG, S = geo.S, K = geo.K;

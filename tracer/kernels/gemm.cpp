@@ -145,7 +145,7 @@ Plan plan(DType dtype, const void* lhs, const void* rhs, const DotGeneralDims& d
   int64_t isz = static_cast<int64_t>(itemsize(dtype));
   if (p.lv.needs_copy) p.lhs_copy = align_up(num_elements(d.lhs) * isz);
   if (p.rv.needs_copy) p.rhs_copy = align_up(num_elements(d.rhs) * isz);
-  if (dtype == DType::bf16 || dtype == DType::f16 || is_float8(dtype) || is_subbyte_integer(dtype)) {
+  if (is_narrow_float(dtype) || is_subbyte_integer(dtype)) {
     int64_t M = p.lv.free, N = p.rv.free, K = p.lv.contract, B = p.lv.batch;
     p.widened = align_up(B * M * K * 4) + align_up(B * K * N * 4) + align_up(B * M * N * 4);
   }

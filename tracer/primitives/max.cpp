@@ -1,25 +1,17 @@
-// tracer/primitives/max.cpp — `max`: the larger of x and y, elementwise; nan if either is nan; complex numbers
-// lexicographically, real parts first (as jax.lax).
+// tracer/primitives/max.cpp — `max`: the larger of x and y, elementwise; nan if either
+// is nan; complex numbers lexicographically, real parts first (as jax.lax).
 #include "ad_rules.h"
 #include "elementwise.h"
+#include "../kernels/complex_math.h"
 
 namespace strata {
 namespace {
-
-// Complex numbers: lexicographically, real parts first, as jax.lax (x where its real part is
-// greater, or equal with its imaginary part greater; else y, also where a nan compares false).
-struct Complex {
-  template <class T> T operator()(const T& a, const T& b) const {
-    bool pick = a.real() == b.real() ? a.imag() > b.imag() : a.real() > b.real();
-    return pick ? a : b;
-  }
-};
 
 struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S> || elementwise::kIsComplex<S>;
   template <class X, class Y> static auto eval(const X& x, const Y& y) {
     using T = typename X::Scalar;
-    if constexpr (elementwise::kIsComplex<T>) return x.binaryExpr(y, Complex{});
+    if constexpr (elementwise::kIsComplex<T>) return x.binaryExpr(y, [](T a, T b) { return kernels::complex_extremum<true>(a, b); });
     else return x.binaryExpr(y, Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>());
   }
 };

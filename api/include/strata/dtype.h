@@ -59,6 +59,8 @@ bool parse_dtype(std::string_view name, DType* out);
 
 bool is_floating(DType t);          // f8_e4m3fn, f8_e5m2, bf16, f16, f32, f64 (real)
 bool is_float8(DType t);            // f8_e4m3fn, f8_e5m2
+// The floats narrower than f32 (bf16, f16, the 8-bit floats): stored as such, computed in f32.
+bool is_narrow_float(DType t);
 // Whether the dtype has infinities (every float but f8_e4m3fn, whose overflow is nan).
 bool supports_inf(DType t);
 bool is_complex(DType t);           // c64, c128
