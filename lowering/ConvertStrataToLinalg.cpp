@@ -4,6 +4,7 @@
 #include "dialect/StrataOps.h"
 #include "lowering/Passes.h"
 #include "lowering/StrataToLinalg.h"
+#include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -57,6 +58,40 @@ int64_t inlineCalls(ModuleOp module) {
   return inlined;
 }
 
+// Complex arithmetic becomes arith and math on the parts here, before any canonicalizer sees
+// it: the complex dialect's folders rewrite (a - b) + b and (a + b) - b to a, log(exp(z)) and
+// exp(log(z)) to z, z·(1+0i) and z/(1+0i) to z and z + 0 to z — identities of the complex
+// numbers, not of floating point (exp(2^31·i) - 2^31·i + 2^31·i loses the imaginary part;
+// log(exp(10i)) is (10 - 4π)i; (inf+0i)·1 is inf+nan·i), so jit differed from eager. Folding is
+// off in this conversion for the same reason. The bodies of named linalg ops (a complex GEMM's
+// mul and add) are left as they are: the runtime GEMM replaces them, and nothing folds there.
+// The ops the others lower to (abs, pow, sqrt, ...) have no such folders; they are expanded at
+// the LLVM stage as before.
+LogicalResult expandComplexArithmetic(ModuleOp module) {
+  auto kept = [](Operation* op) {
+    Operation* parent = op->getParentOp();
+    return isa<linalg::LinalgOp>(parent) && !isa<linalg::GenericOp>(parent);
+  };
+  bool any = module
+                 .walk([&](Operation* op) {
+                   bool folds = isa<complex::AddOp, complex::SubOp, complex::MulOp, complex::DivOp, complex::ExpOp,
+                                    complex::LogOp>(op);
+                   return folds && !kept(op) ? WalkResult::interrupt() : WalkResult::advance();
+                 })
+                 .wasInterrupted();
+  if (!any) return success();  // most programs: no conversion run (compile latency)
+  MLIRContext* ctx = module.getContext();
+  ConversionTarget target(*ctx);
+  target.markUnknownOpDynamicallyLegal([](Operation*) { return true; });
+  target.addDynamicallyLegalOp<complex::AddOp, complex::SubOp, complex::MulOp, complex::DivOp, complex::ExpOp,
+                               complex::LogOp>(kept);
+  RewritePatternSet patterns(ctx);
+  populateComplexToStandardConversionPatterns(patterns);
+  ConversionConfig config;
+  config.foldingMode = DialectConversionFoldingMode::Never;
+  return applyPartialConversion(module, target, std::move(patterns), config);
+}
+
 struct StrataToLinalgPass : impl::StrataToLinalgPassBase<StrataToLinalgPass> {
   using Base::Base;
 
@@ -80,7 +115,8 @@ struct StrataToLinalgPass : impl::StrataToLinalgPassBase<StrataToLinalgPass> {
     RewritePatternSet patterns(ctx);
     populateStrataToLinalgPatterns(patterns);
     if (runtimeConvolution) populateConvolutionToRuntimePatterns(patterns);
-    if (failed(applyPartialConversion(module, target, std::move(patterns)))) signalPassFailure();
+    if (failed(applyPartialConversion(module, target, std::move(patterns)))) return signalPassFailure();
+    if (failed(expandComplexArithmetic(module))) signalPassFailure();
   }
 };
 

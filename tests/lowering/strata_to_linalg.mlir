@@ -119,3 +119,30 @@ func.func @main(%a: tensor<2x3xf32>, %v: tensor<f32>) -> tensor<3x7xf32> {
   %0 = strata.pad %a, %v, low = [1, 0], high = [0, 2], interior = [0, 1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x7xf32>
   return %0 : tensor<3x7xf32>
 }
+
+// -----
+
+// Complex add, subtract, exp and log (and multiply, divide) become arith and math on the
+// parts here, before a canonicalizer could apply the complex dialect's folders
+// ((a - b) + b → a, log(exp(z)) → z), which do not hold in floating point.
+// CHECK-LABEL: func.func @complex_arithmetic_on_parts
+// CHECK-NOT:     complex.sub
+// CHECK-NOT:     complex.add
+// CHECK-NOT:     complex.exp
+// CHECK-NOT:     complex.log
+// CHECK:         arith.subf
+// CHECK:         arith.subf
+// CHECK:         complex.create
+// CHECK:         arith.addf
+// CHECK:         arith.addf
+// CHECK:         complex.create
+// CHECK:         math.exp
+// CHECK:         math.atan2
+// CHECK:         return
+func.func @complex_arithmetic_on_parts(%x: tensor<3xcomplex<f32>>, %y: tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>> {
+  %a = strata.subtract %x, %y : tensor<3xcomplex<f32>>
+  %b = strata.add %a, %y : tensor<3xcomplex<f32>>
+  %c = strata.exponential %b : tensor<3xcomplex<f32>>
+  %d = strata.log %c : tensor<3xcomplex<f32>>
+  return %d : tensor<3xcomplex<f32>>
+}
