@@ -3,6 +3,7 @@
 // lowers from; the comment names the kernel's file.
 #include "dialect/ScalarOps.h"
 
+#include <cmath>
 #include <limits>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -425,10 +426,16 @@ Value floatMax(Emitter& e, Value x, Value y, bool max) {
 
 Value complexMax(Emitter& e, Value x, Value y, bool max) {
   CmpFPredicate beyond = max ? CmpFPredicate::OGT : CmpFPredicate::OLT;
+  auto ct = cast<ComplexType>(x.getType());
   Value xr = complex::ReOp::create(e.b, e.loc, x), yr = complex::ReOp::create(e.b, e.loc, y);
   Value xi = complex::ImOp::create(e.b, e.loc, x), yi = complex::ImOp::create(e.b, e.loc, y);
-  Value pick = e.select(e.cmpf(CmpFPredicate::OEQ, xr, yr), e.cmpf(beyond, xi, yi), e.cmpf(beyond, xr, yr));
-  return e.select(pick, x, y);
+  Value sameRe = e.cmpf(CmpFPredicate::OEQ, xr, yr), sameIm = e.cmpf(CmpFPredicate::OEQ, xi, yi);
+  Value pick = e.select(sameRe, e.cmpf(beyond, xi, yi), e.cmpf(beyond, xr, yr));
+  // Equal but for the signs of zeros: the partwise IEEE extremum (+0 over -0 for max).
+  Value tie = complex::CreateOp::create(e.b, e.loc, ct, floatMax(e, xr, yr, max), floatMax(e, xi, yi, max));
+  Value r = e.select(e.andi(sameRe, sameIm), tie, e.select(pick, x, y));
+  Value anyNan = e.ori(e.cmpf(CmpFPredicate::UNO, xr, xi), e.cmpf(CmpFPredicate::UNO, yr, yi));
+  return e.select(anyNan, complexC(e, ct, NAN, NAN), r);
 }
 
 // logistic.cpp: 1 / (1 + exp(-x)) inside ±lim; outside (and nan), e / (1 + e) or 1 / (1 + e)

@@ -131,8 +131,9 @@ Value shiftRightLogical(Emitter& e, Value x, Value y);
 // Float max (or min) propagating nan (max.cpp, min.cpp).
 Value floatMax(Emitter& e, Value x, Value y, bool max);
 // Complex max (or min) in the lexicographic order of (real, imaginary), as JAX lowers lax.max
-// and StableHLO defines it: x where its real part is greater (less), or equal with its
-// imaginary part greater (less); else y (a nan compares false).
+// and StableHLO defines it, made commutative and associative for reductions: nan + nan·i if
+// either has a nan part; partwise IEEE max (min) for values equal but for zeros' signs
+// (tracer/kernels/complex_math.h's complex_extremum, the eager twin).
 Value complexMax(Emitter& e, Value x, Value y, bool max);
 // 1 / (1 + exp(-x)) without overflow (logistic.cpp).
 Value logistic(Emitter& e, Value x);

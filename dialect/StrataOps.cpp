@@ -876,10 +876,6 @@ LogicalResult ScatterOp::verify() {
     return emitOpError("expects updates of the operand's element type, but got ") << updates << " for " << operand;
   if (getCombiner() != ScatterCombiner::REPLACE && operand.getElementType().isInteger(1))
     return emitOpError("expects a numeric operand for combiner ") << stringifyScatterCombiner(getCombiner()) << ", but got " << operand;
-  if ((getCombiner() == ScatterCombiner::MIN || getCombiner() == ScatterCombiner::MAX) &&
-      isa<ComplexType>(operand.getElementType()))
-    return emitOpError("expects an ordered (not complex) operand for combiner ") << stringifyScatterCombiner(getCombiner())
-                                                                                 << ", but got " << operand;
   ::strata::shape_rules::ScatterDims dims{vec(getUpdateWindowDims()), vec(getInsertedWindowDims()),
                                           vec(getScatterDimsToOperandDims()), static_cast<int64_t>(getIndexVectorDim())};
   auto r = ::strata::shape_rules::scatter(vec(operand.getShape()), vec(indices.getShape()), vec(updates.getShape()), dims);
@@ -935,8 +931,8 @@ LogicalResult CumulativeOp::verify() {
   if (e.isInteger(1) || (k == "logsumexp" && !isa<FloatType>(e)))
     return emitOpError("expects ") << (k == "logsumexp" ? "a float" : "a numeric (not i1)") << " operand for kind \""
                                    << k << "\", but got " << type;
-  if (isa<ComplexType>(e) && k != "sum" && k != "prod")
-    return emitOpError("expects a kind of sum or prod for complex numbers, but got \"") << k << "\"";
+  if (isa<ComplexType>(e) && k == "logsumexp")
+    return emitOpError("expects a kind of sum, prod, max or min for complex numbers, but got \"") << k << "\"";
   return success();
 }
 

@@ -20,9 +20,10 @@ namespace {
 Value combine(OpBuilder& b, Location loc, StringRef kind, Value prev, Value x, bool uns) {
   scalar::Emitter e{b, loc};
   bool fl = isa<FloatType>(x.getType());
-  if (isa<ComplexType>(x.getType())) {  // sums and products only (the verifier)
+  if (isa<ComplexType>(x.getType())) {  // no logsumexp (the verifier)
     if (kind == "sum") return complex::AddOp::create(b, loc, prev, x);
-    return complex::MulOp::create(b, loc, prev, x);
+    if (kind == "prod") return complex::MulOp::create(b, loc, prev, x);
+    return scalar::complexMax(e, prev, x, kind == "max");
   }
   if (kind == "sum") return fl ? Value(arith::AddFOp::create(b, loc, prev, x)) : Value(e.addi(prev, x));
   if (kind == "prod") return fl ? Value(arith::MulFOp::create(b, loc, prev, x)) : Value(arith::MulIOp::create(b, loc, prev, x));

@@ -12,6 +12,7 @@
 #include "lowering/GpuWideAccesses.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
@@ -38,7 +39,7 @@ namespace {
 // What the host itself runs of a cuda program: constants, views (pointer arithmetic), whole
 // buffer copies (a copy step) and the loops handed to the GPU.
 bool runsOnHost(Operation* op) {
-  return isa<arith::ConstantOp, memref::ViewOp, memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+  return isa<arith::ConstantOp, complex::ConstantOp, memref::ViewOp, memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
              memref::ReinterpretCastOp, memref::CastOp, memref::GetGlobalOp, memref::CopyOp, func::ReturnOp,
              scf::ParallelOp, memref::ExtractAlignedPointerAsIndexOp, func::CallOp>(op);
 }
@@ -425,7 +426,7 @@ struct GpuMapLoopsPass : impl::GpuMapLoopsPassBase<GpuMapLoopsPass> {
           m = def->getOperand(0);
         }
         ok = isa<BlockArgument>(m);
-      } else if (isMemoryEffectFree(&op) && op.getNumRegions() == 0 && !isa<arith::ConstantOp>(op) &&
+      } else if (isMemoryEffectFree(&op) && op.getNumRegions() == 0 && !isa<arith::ConstantOp, complex::ConstantOp>(op) &&
                  op.getNumResults() == 1 && !isa<MemRefType>(op.getResult(0).getType())) {
         ok = llvm::any_of(op.getOperands(), [&](Value v) { return v.getDefiningOp() && sinkable.count(v.getDefiningOp()); });
       }

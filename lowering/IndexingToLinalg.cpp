@@ -100,9 +100,11 @@ Value combine(OpBuilder& b, Location loc, ScatterCombiner c, Value old, Value up
   Type element = old.getType();
   if (c == ScatterCombiner::REPLACE) return update;
   Value x = toCompute(b, loc, old), y = toCompute(b, loc, update);
-  if (isa<ComplexType>(x.getType())) {  // add and mul (the verifier refuses min/max of complex)
+  if (isa<ComplexType>(x.getType())) {  // max and min in the lexicographic order
     if (c == ScatterCombiner::ADD) return complex::AddOp::create(b, loc, x, y);
     if (c == ScatterCombiner::MUL) return complex::MulOp::create(b, loc, x, y);
+    scalar::Emitter e{b, loc};
+    return scalar::complexMax(e, x, y, c == ScatterCombiner::MAX);
   }
   bool isFloat = isa<FloatType>(x.getType());
   Value r;

@@ -331,9 +331,12 @@ enum class Combiner { kAdd, kMul, kMax, kMin };
 Value identityOf(OpBuilder& b, Location loc, Type element, Combiner c) {
   auto type = RankedTensorType::get({}, element);
   Attribute value;
-  if (auto ct = dyn_cast<ComplexType>(element)) {  // sums and products only (the tracer's rules)
+  if (auto ct = dyn_cast<ComplexType>(element)) {  // max and min: (-inf, 0) and (inf, 0), as JAX
     const llvm::fltSemantics& sem = cast<FloatType>(ct.getElementType()).getFloatSemantics();
-    std::complex<APFloat> v(c == Combiner::kMul ? APFloat::getOne(sem) : APFloat::getZero(sem), APFloat::getZero(sem));
+    APFloat re = c == Combiner::kAdd   ? APFloat::getZero(sem)
+                 : c == Combiner::kMul ? APFloat::getOne(sem)
+                                       : APFloat::getInf(sem, /*Negative=*/c == Combiner::kMax);
+    std::complex<APFloat> v(re, APFloat::getZero(sem));
     value = DenseElementsAttr::get(type, ArrayRef<std::complex<APFloat>>(v));
   } else if (auto f = dyn_cast<FloatType>(element)) {
     const llvm::fltSemantics& sem = f.getFloatSemantics();

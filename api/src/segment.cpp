@@ -18,11 +18,12 @@ namespace {
 enum class Combine { kSum, kProd, kMax, kMin };
 
 // The identity of `c` in dtype t: 0, 1, the lowest (-inf) or highest (+inf) value (a float
-// without infinities: its largest finite values).
+// without infinities: its largest finite values; a complex type: (-inf, 0) or (inf, 0)).
 Array identity(Combine c, DType t) {
   if (c == Combine::kSum) return astype(Array(0), t);
   if (c == Combine::kProd) return astype(Array(1), t);
   bool lowest = c == Combine::kMax;
+  if (is_complex(t)) return astype(Array(lowest ? -INFINITY : INFINITY), t);  // (∓inf, 0), as JAX
   if (is_floating(t)) return astype(Array(lowest ? -api::float_top(t) : api::float_top(t)), t);
   if (is_bool(t)) return astype(Array(lowest ? 0 : 1), t);
   IInfo limits = iinfo(t);
@@ -36,8 +37,6 @@ Array segment(Combine c, const char* op, const Array& data, const Array& ids, st
   if (iv.shape.size() != 1 || dv.shape.empty() || dv.shape[0] != iv.shape[0])
     throw ShapeError(std::string(op) + ": expects 1-d segment ids, one per row of data, but got " + iv.str() + " for " +
                      dv.str());
-  if (is_complex(dv.dtype) && (c == Combine::kMax || c == Combine::kMin))
-    throw DTypeError(std::string(op) + ": expects an ordered dtype (not complex), but got " + dv.str());
   int64_t n;
   if (num_segments) {
     n = *num_segments;

@@ -360,8 +360,19 @@ TEST(Complex, ScattersIntoComplexArrays) {
   }
   for (size_t k = 0; k < 3; ++k) EXPECT_EQ(e[k].to_vector<c64>(), j[k].to_vector<c64>()) << k;
   EXPECT_EQ(x.to_vector<c64>(), v);  // the operand is not modified
-  // min and max need an order.
-  expect_contains(error_message<st::Error>([&] { (void)x.at(at).max(upd); }), "scatter_max");
+  // min and max in the lexicographic order (Complex.OrderedReductionsAsJax has JAX's values).
+  auto g = [](const Array& a, const Array& i, const Array& w) { return std::vector<Array>{a.at(i).max(w), a.at(i).min(w)}; };
+  std::vector<c64> hi = v, lo = v;
+  auto less = [](c64 p, c64 q) { return p.real() != q.real() ? p.real() < q.real() : p.imag() < q.imag(); };
+  for (size_t k = 0; k < idx.size(); ++k) {
+    if (less(hi[idx[k]], u[k])) hi[idx[k]] = u[k];
+    if (less(u[k], lo[idx[k]])) lo[idx[k]] = u[k];
+  }
+  std::vector<Array> ge = g(x, at, upd), gj = st::jit(g)(x, at, upd);
+  for (const std::vector<Array>& r : {ge, gj}) {
+    EXPECT_EQ(r[0].to_vector<c64>(), hi);
+    EXPECT_EQ(r[1].to_vector<c64>(), lo);
+  }
 }
 
 TEST(Complex, SortsLexicographically) {
@@ -416,10 +427,110 @@ TEST(Complex, MaximumAndMinimumAreLexicographicAsJax) {
   EXPECT_EQ(st::jit(st::grad(loss))(a).to_vector<c128>(), (std::vector<c128>{{0, 0}, {1, 0}, {0, 0}}));
 }
 
+// Reductions, scans, windows, scatters and segments take the lexicographic max/min too, as in
+// JAX (jax 0.10.2, complex64, on z below): max (2-1j), max over rows [2-1j, 2-5j, 9j], min
+// over columns [9j, -1], cummax along rows [[1+2j, 1+3j, 1+3j], [2-1j]*3], a (1, 2) window max
+// [[1+3j, 1+3j], [2-1j, 2-5j]], segment_max [1+3j, 2-1j], .at[[0, 0, 1]].max([5, 1+1j, 0])
+// [5, 1+3j, 9j, ...]. The identity (-inf + 0i for max) takes part as in JAX: max of
+// [-inf - 5i] is -inf + 0i. Eager and jit agree.
+TEST(Complex, OrderedReductionsAsJax) {
+  const double inf = INFINITY;
+  Array z = st::astype(st::array(std::vector<c128>{{1, 2}, {1, 3}, {0, 9}, {2, -1}, {2, -5}, {-1, 0}}, {2, 3}), st::c64);
+  auto f = [](const Array& v) {
+    Array flat = st::reshape(v, {6});
+    return std::vector<Array>{st::max(v),
+                              st::max(v, {0}),
+                              st::min(v, {1}),
+                              st::cummax(v, 1),
+                              st::reduce_window_max(v, {1, 2}),
+                              st::segment_max(flat, st::array(std::vector<int32_t>{0, 0, 1, 1, 1, 0}, {6}), 2),
+                              flat.at({st::array(std::vector<int32_t>{0, 0, 1}, {3})})
+                                  .max(st::astype(st::array(std::vector<c128>{{5, 0}, {1, 1}, {0, 0}}, {3}), st::c64)),
+                              st::cummin(flat)};
+  };
+  std::vector<std::vector<c128>> want = {
+      {{2, -1}},
+      {{2, -1}, {2, -5}, {0, 9}},
+      {{0, 9}, {-1, 0}},
+      {{1, 2}, {1, 3}, {1, 3}, {2, -1}, {2, -1}, {2, -1}},
+      {{1, 3}, {1, 3}, {2, -1}, {2, -5}},
+      {{1, 3}, {2, -1}},
+      {{5, 0}, {1, 3}, {0, 9}, {2, -1}, {2, -5}, {-1, 0}},
+      {{1, 2}, {1, 2}, {0, 9}, {0, 9}, {0, 9}, {-1, 0}}};
+  for (bool compiled : {false, true}) {
+    std::vector<Array> r = compiled ? st::jit(f)(z) : f(z);
+    ASSERT_EQ(r.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      std::vector<c128> got = st::astype(r[i], st::c128).to_vector<c128>();
+      EXPECT_EQ(got, want[i]) << "result " << i << (compiled ? " (jit)" : " (eager)");
+    }
+  }
+  // Gradients flow to the element picked (JAX: grad of imag(max(z)) is -1j at z[1, 0]; of
+  // sum(real(cummax(z, axis=1))) 1, 2 and 3 at the picked elements).
+  auto top = [](const Array& v) { return st::imag(st::max(v)); };
+  auto scan = [](const Array& v) { return st::sum(st::real(st::cummax(v, 1))); };
+  for (bool compiled : {false, true}) {
+    EXPECT_EQ((compiled ? st::jit(st::grad(top))(z) : st::grad(top)(z)).to_vector<c64>(),
+              (std::vector<c64>{{0, 0}, {0, 0}, {0, 0}, {0, -1}, {0, 0}, {0, 0}})) << compiled;
+    EXPECT_EQ((compiled ? st::jit(st::grad(scan))(z) : st::grad(scan)(z)).to_vector<c64>(),
+              (std::vector<c64>{{1, 0}, {2, 0}, {0, 0}, {3, 0}, {0, 0}, {0, 0}})) << compiled;
+  }
+  // JAX has no gradient of a complex window max (select_and_scatter_add compares with ge).
+  expect_contains(error_message<st::Error>([&] {
+                    (void)st::grad([](const Array& v) { return st::sum(st::real(st::reduce_window_max(v, {1, 2}))); })(z);
+                  }),
+                  "complex");
+  Array edge = st::astype(st::array(std::vector<c128>{{-inf, -5}, {-inf, -7}}, {2}), st::c64);
+  auto g = [](const Array& v) {
+    return std::vector<Array>{st::max(v), st::min(v), st::segment_max(v, st::array(std::vector<int32_t>{0, 0}, {2}), 3)};
+  };
+  for (bool compiled : {false, true}) {
+    std::vector<Array> r = compiled ? st::jit(g)(edge) : g(edge);
+    EXPECT_EQ(r[0].to_vector<c64>(), (std::vector<c64>{{-INFINITY, 0}})) << compiled;
+    EXPECT_EQ(r[1].to_vector<c64>(), (std::vector<c64>{{-INFINITY, -7}})) << compiled;
+    EXPECT_EQ(r[2].to_vector<c64>(), (std::vector<c64>{{-INFINITY, 0}, {-INFINITY, 0}, {-INFINITY, 0}})) << compiled;
+  }
+}
+
+// A nan in either part makes max/min nan + nan·i whichever operand it is in, and values equal
+// but for the signs of zeros give +0 (max) or -0 (min) partwise: the operation is commutative
+// and associative, so that a reduction split into chunks (jit) equals the sequential one.
+TEST(Complex, ExtremaAreCommutativeWithNansAndSignedZeros) {
+  const double nan = NAN;
+  Array a = st::array(std::vector<c128>{{1, 2}, {nan, 0}, {1, nan}, {0.0, -0.0}, {3, 1}}, {5});
+  Array b = st::array(std::vector<c128>{{nan, 0}, {1, 2}, {1, 2}, {-0.0, 0.0}, {3, 1}}, {5});
+  for (bool compiled : {false, true}) {
+    auto mx = [](const Array& p, const Array& q) { return st::maximum(p, q); };
+    auto mn = [](const Array& p, const Array& q) { return st::minimum(p, q); };
+    for (auto [p, q] : {std::pair{a, b}, std::pair{b, a}}) {
+      std::vector<c128> hi = (compiled ? st::jit(mx)(p, q) : mx(p, q)).to_vector<c128>();
+      std::vector<c128> lo = (compiled ? st::jit(mn)(p, q) : mn(p, q)).to_vector<c128>();
+      for (int i = 0; i < 3; ++i)
+        EXPECT_TRUE(std::isnan(hi[i].real()) && std::isnan(hi[i].imag()) && std::isnan(lo[i].real()) &&
+                    std::isnan(lo[i].imag()))
+            << i << " " << hi[i] << " " << lo[i] << " " << compiled;
+      EXPECT_FALSE(std::signbit(hi[3].real()) || std::signbit(hi[3].imag())) << hi[3];
+      EXPECT_TRUE(std::signbit(lo[3].real()) && std::signbit(lo[3].imag())) << lo[3];
+      EXPECT_EQ(hi[4], c128(3, 1));
+    }
+  }
+  // A long reduction (the jit splits it into chunks) with one nan: nan either way.
+  std::vector<c128> v(100000);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = {std::sin(double(i)), std::cos(double(i))};
+  v[77777] = {0, nan};
+  Array big = st::array(v, {100000});
+  auto red = [](const Array& x) { return st::max(x); };
+  EXPECT_TRUE(std::isnan(red(big).to_vector<c128>()[0].real()));
+  EXPECT_TRUE(std::isnan(st::jit(red)(big).to_vector<c128>()[0].real()));
+  v[77777] = {0.5, 0.5};
+  Array clean = st::array(v, {100000});
+  EXPECT_EQ(red(clean).to_vector<c128>(), st::jit(red)(clean).to_vector<c128>());
+}
+
 TEST(Complex, OpsWithoutAnOrderSayWhy) {
   Array z = st::complex(st::array(std::vector<float>{1, 2}, {2}), st::array(std::vector<float>{0, 1}, {2}));
   expect_contains(error_message<st::Error>([&] { (void)(z < z); }), "lt: expects an ordered dtype (not complex), but got c64[2]");
-  expect_contains(error_message<st::Error>([&] { (void)st::max(z); }), "reduce_max: expects an ordered dtype (not complex)");
+  expect_contains(error_message<st::Error>([&] { (void)st::argmax(z); }), "complex");
   expect_contains(error_message<st::Error>([&] { (void)st::floor(z); }), "floor");
   expect_contains(error_message<st::Error>([&] { (void)st::complex(z, z); }), "complex: expects real parts, but got c64[2]");
   // The same inside jit: the trace stops at the op.

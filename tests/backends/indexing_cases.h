@@ -71,7 +71,8 @@ inline std::vector<Case> gather_cases() {
 
 // A scatter with every dtype it takes: rows by id with repeats and drops, elements by 2-d
 // index, empty updates, a large table.
-inline std::vector<Case> scatter_cases(bool numeric) {
+// complex_too: c64 as well (scatter_max/min: the lexicographic order).
+inline std::vector<Case> scatter_cases(bool numeric, bool complex_too = false) {
   std::vector<Case> cs;
   auto params = [](st::IntList window, st::IntList inserted, st::IntList map, int64_t ivd) {
     return Params{{"update_window_dims", window}, {"inserted_window_dims", inserted}, {"scatter_dims_to_operand_dims", map},
@@ -79,6 +80,7 @@ inline std::vector<Case> scatter_cases(bool numeric) {
   };
   std::vector<DType> types{st::f32, st::f64, st::bf16, st::f16, st::i32, st::i64};
   if (!numeric) types.push_back(st::bool_);
+  if (complex_too) types.push_back(st::c64);
   for (DType t : types) {
     std::string n(st::short_name(t));
     Array x = random_array({10, 4}, t, -9, 9, 1);

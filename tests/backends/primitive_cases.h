@@ -134,6 +134,16 @@ inline std::vector<Case> reduce_cases(bool extremes) {
     add("large leading", {0}, random_array({300, 400}, t, lo, hi, 4));
     if (extremes) add("edges", {0}, edges(t));
   }
+  if (extremes)  // complex max and min: the lexicographic order
+    for (DType t : kComplex) {
+      std::string n(st::short_name(t));
+      Array x = random_array({3, 4, 5}, t, -2, 2);
+      for (auto [what, a] : {std::pair<std::string, st::IntList>{"trailing axis", {2}}, {"leading axis", {0}}, {"all axes", {0, 1, 2}}})
+        cs.push_back({what + " " + n, axes(a), {x}, Tolerance{4, 0, 0, true}});
+      cs.push_back({"empty axis " + n, axes({1}), {random_array({3, 0, 2}, t, -2, 2)}, Tolerance{4, 0, 0, true}});
+      cs.push_back({"large trailing " + n, axes({1}), {random_array({400, 300}, t, -2, 2, 3)}, Tolerance{4, 0, 0, true}});
+      cs.push_back({"large leading " + n, axes({0}), {random_array({300, 400}, t, -2, 2, 4)}, Tolerance{4, 0, 0, true}});
+    }
   return cs;
 }
 
@@ -575,8 +585,8 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"scatter", [] { return scatter_cases(false); }},
       {"scatter_add", [] { return scatter_cases(true); }},
       {"scatter_mul", [] { return scatter_cases(true); }},
-      {"scatter_min", [] { return with_tolerance(scatter_cases(true), {4, 0, 0, true}); }},
-      {"scatter_max", [] { return with_tolerance(scatter_cases(true), {4, 0, 0, true}); }},
+      {"scatter_min", [] { return with_tolerance(scatter_cases(true, true), {4, 0, 0, true}); }},
+      {"scatter_max", [] { return with_tolerance(scatter_cases(true, true), {4, 0, 0, true}); }},
       // Convolution and pooling (issue 13).
       {"conv_general_dilated", conv_cases},
       {"rev", rev_cases},
@@ -587,8 +597,8 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"clamp", clamp_cases},
       {"cumsum", [] { return cumulative_cases(false, -3, 3); }},
       {"cumprod", [] { return cumulative_cases(false, 0.9, 1.1); }},
-      {"cummax", [] { return cumulative_cases(false, -9, 9); }},
-      {"cummin", [] { return cumulative_cases(false, -9, 9); }},
+      {"cummax", [] { return cumulative_cases(false, -9, 9, true); }},
+      {"cummin", [] { return cumulative_cases(false, -9, 9, true); }},
       {"cumlogsumexp", [] { return cumulative_cases(true, -9, 9); }},
       // Window reductions and their derivatives (issue 13; window_cases.h).
       {"reduce_window_sum", [] { return reduce_window_cases(false); }},

@@ -30,9 +30,12 @@ inline std::vector<Case> clamp_cases() {
 }
 
 
-inline std::vector<Case> cumulative_cases(bool float_only, double lo, double hi) {
+// complex_too: c64 and c128 as well (cummax/cummin: the lexicographic order).
+inline std::vector<Case> cumulative_cases(bool float_only, double lo, double hi, bool complex_too = false) {
   std::vector<Case> cs;
-  for (DType t : kNumeric) {
+  std::vector<DType> types(std::begin(kNumeric), std::end(kNumeric));
+  if (complex_too) types.insert(types.end(), std::begin(kComplex), std::end(kComplex));
+  for (DType t : types) {
     if (float_only && !st::is_floating(t)) continue;
     std::string n(st::short_name(t));
     Tolerance tol{16, 0, 0, true};

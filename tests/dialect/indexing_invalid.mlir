@@ -31,11 +31,3 @@ func.func @scatter_bool_add(%x: tensor<10x4xi1>, %i: tensor<6x1xi32>, %u: tensor
   %r = strata.scatter ADD, %x[%i], %u, update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1 : (tensor<10x4xi1>, tensor<6x1xi32>, tensor<6x4xi1>) -> tensor<10x4xi1>
   return
 }
-
-// -----
-
-func.func @scatter_complex_max(%x: tensor<10x4xcomplex<f32>>, %i: tensor<6x1xi32>, %u: tensor<6x4xcomplex<f32>>) {
-  // expected-error @+1 {{'strata.scatter' op expects an ordered (not complex) operand for combiner MAX, but got 'tensor<10x4xcomplex<f32>>'}}
-  %r = strata.scatter MAX, %x[%i], %u, update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1 : (tensor<10x4xcomplex<f32>>, tensor<6x1xi32>, tensor<6x4xcomplex<f32>>) -> tensor<10x4xcomplex<f32>>
-  return
-}

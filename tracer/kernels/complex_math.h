@@ -4,6 +4,9 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
+
+#include "ieee_minmax.h"
 
 namespace strata::kernels {
 
@@ -46,13 +49,30 @@ std::complex<T> complex_sign(std::complex<T> z) {
 
 // The larger (kMax) or smaller of a and b in the lexicographic order of (real, imaginary), as
 // jax.lax.max/min and StableHLO order complex numbers (dialect/ScalarOps.cpp's complexMax is
-// the compiled twin): a where its real part is beyond b's, or equal with its imaginary part
-// beyond; else b (also where a nan compares false).
+// the compiled twin): the one whose real part is beyond the other's, or, with equal real parts,
+// whose imaginary part is. So that reductions, scans, windows and scatters give one answer in
+// any order (commutative and associative, as IEEE maximum is on floats): a nan in either part
+// of either operand gives nan + nan·i, and equal values differing only in the signs of zeros
+// give the partwise IEEE maximum (minimum), +0 over -0. (XLA's select is order-dependent in
+// both cases: max(1+2i, nan) is nan but max(nan, 1+2i) is 1+2i.)
 template <bool kMax, class T>
 std::complex<T> complex_extremum(std::complex<T> a, std::complex<T> b) {
+  if (std::isnan(a.real()) || std::isnan(a.imag()) || std::isnan(b.real()) || std::isnan(b.imag()))
+    return {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::quiet_NaN()};
   auto beyond = [](T p, T q) { return kMax ? p > q : p < q; };
-  bool pick = a.real() == b.real() ? beyond(a.imag(), b.imag()) : beyond(a.real(), b.real());
-  return pick ? a : b;
+  if (a.real() != b.real()) return beyond(a.real(), b.real()) ? a : b;
+  if (a.imag() != b.imag()) return beyond(a.imag(), b.imag()) ? a : b;
+  auto part = [](T p, T q) { return kMax ? ieee_max(p, q) : ieee_min(p, q); };
+  return {part(a.real(), b.real()), part(a.imag(), b.imag())};
+}
+
+// The identity of complex_extremum in a reduction: (-inf, 0) for max and (inf, 0) for min, as
+// JAX's jnp.max/min and segment_max/min start from (the init takes part: max of [-inf - 5i] is
+// -inf + 0i, as in JAX).
+template <bool kMax, class T>
+std::complex<T> complex_extremum_identity() {
+  T inf = std::numeric_limits<T>::infinity();
+  return {kMax ? -inf : inf, T(0)};
 }
 
 }  // namespace strata::kernels

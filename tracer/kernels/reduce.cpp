@@ -10,8 +10,6 @@ std::vector<AbstractValue> reduce_rule(std::string_view op, std::span<const Abst
   if (in.size() != 1) throw ValueError(name + ": expects one operand");
   if (!allow_bool && in[0].dtype == DType::bool_)
     throw DTypeError(name + ": expects a numeric dtype, but got " + in[0].str());
-  if ((op == "reduce_max" || op == "reduce_min") && is_complex(in[0].dtype))
-    throw DTypeError(name + ": expects an ordered dtype (not complex), but got " + in[0].str());
   shape_rules::Result r = shape_rules::reduce(in[0].shape, p.get_ints("axes"));
   if (!r.ok()) throw ValueError(name + ": " + r.error + " for " + in[0].str());
   return {AbstractValue{r.shape, in[0].dtype, in[0].weak}};

@@ -34,6 +34,14 @@ template <class T, class S = T> T highest() {
 //   static C init<C, S>();                           identity element (S: the storage type)
 //   static C reduce(const Eigen::ArrayBase<D>& v);   whole-vector reduction (non-empty v)
 //   static void combine(Acc& acc, const Row& row);   acc = op(acc, row), elementwise
+// and may say `template <class S> static constexpr bool joins_init`: the identity then takes
+// part in every result (complex max/min, where (-inf, 0) can win, as in StableHLO's reduce).
+template <class Op, class S>
+constexpr bool joins_init() {
+  if constexpr (requires { Op::template joins_init<S>; }) return Op::template joins_init<S>;
+  else return false;
+}
+
 template <class Op>
 void reduce_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
   const IntList& axes = p.get_ints("axes");
@@ -77,6 +85,7 @@ void reduce_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out
           Vec acc = Eigen::Map<const Eigen::Array<S, Eigen::Dynamic, 1>>(x + lo, w).template cast<C>();
           for (int64_t r = 1; r < n; ++r)
             Op::combine(acc, Eigen::Map<const Eigen::Array<S, Eigen::Dynamic, 1>>(x + r * kept + lo, w).template cast<C>());
+          if constexpr (joins_init<Op, S>()) Op::combine(acc, Vec::Constant(w, Op::template init<C, S>()));
           Eigen::Map<Eigen::Array<S, Eigen::Dynamic, 1>>(y + lo, w) = acc.template cast<S>();
         });
         return;
@@ -96,7 +105,12 @@ void reduce_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out
       parallel_for(kept, std::max<int64_t>(1, kElementwiseGrain / n), [&](int64_t lo, int64_t hi) {
         for (int64_t r = lo; r < hi; ++r) {
           Eigen::Map<const Eigen::Array<S, Eigen::Dynamic, 1>> row(x + r * n, n);
-          y[r] = static_cast<S>(Op::reduce(row.template cast<C>()));
+          C v = Op::reduce(row.template cast<C>());
+          if constexpr (joins_init<Op, S>()) {
+            Eigen::Array<C, 2, 1> pair(Op::template init<C, S>(), v);
+            v = Op::reduce(pair);
+          }
+          y[r] = static_cast<S>(v);
         }
       });
     }

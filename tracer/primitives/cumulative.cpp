@@ -7,6 +7,7 @@
 
 #include "../array_impl.h"
 #include "../autodiff.h"
+#include "../kernels/complex_math.h"
 #include "../kernels/ieee_minmax.h"
 #include "../kernels/wrapping.h"
 #include "../lax.h"
@@ -53,8 +54,8 @@ template <class C> C logaddexp(C a, C b) {
 template <class C> C combine(Kind k, C a, C b) {
   if (k == Kind::kSum) return kernels::WrappingAdd{}(a, b);
   if (k == Kind::kProd) return kernels::WrappingMul{}(a, b);
-  if constexpr (kernels::is_complex_storage<C>) {
-    return a;  // only sums and products take complex operands (the rule)
+  if constexpr (kernels::is_complex_storage<C>) {  // no logcumsumexp (the rule)
+    return k == Kind::kMax ? kernels::complex_extremum<true>(a, b) : kernels::complex_extremum<false>(a, b);
   } else if constexpr (std::is_integral_v<C>) {
     switch (k) {
       case Kind::kMax: return a > b ? a : b;
@@ -83,8 +84,6 @@ std::vector<AbstractValue> rule(Kind k, std::span<const AbstractValue> in, const
     throw DTypeError(name + ": expects " +
                      (k == Kind::kLogSumExp ? "a floating-point operand" : "a numeric operand") + ", but got " +
                      x.str());
-  if ((k == Kind::kMax || k == Kind::kMin) && is_complex(x.dtype))
-    throw DTypeError(name + ": expects an ordered dtype (not complex), but got " + x.str());
   int64_t axis = p.get_int("axis");
   if (axis < 0 || axis >= static_cast<int64_t>(x.shape.size()))
     throw ValueError(name + ": axis " + std::to_string(axis) + " is out of range for " + x.str());

@@ -32,7 +32,7 @@ Array bind(Kind k, const Array& x, int64_t axis, bool reverse);
   const Primitive prim::NAME{                                                                            \
       .name = STR,                                                                                       \
       .arity = 1,                                                                                        \
-      .traits = kTakesComplex, /* sums and products (the rule) */                                             \
+      .traits = kTakesComplex, /* not logcumsumexp (the rule) */                                          \
       .shape_rule = [](std::span<const AbstractValue> in, const Params& p) {                             \
         return cumulative::rule(KIND, in, p);                                                            \
       },                                                                                                 \

@@ -14,6 +14,7 @@
 
 #include "../array_impl.h"
 #include "../gather_rules.h"
+#include "../kernels/complex_math.h"
 #include "../kernels/wrapping.h"
 #include "ad_rules.h"
 #include "batch_rules.h"
@@ -171,8 +172,8 @@ namespace strata::gather_scatter {
 
 // The scatter kernel: the operand copied, then each update whose window stays inside combined
 // into it, in row-major order of the index vectors (the last of equal indices wins for
-// replace). C::apply(old, update) works on compute types (bf16/f16 in f32); complex numbers
-// for every combiner but the ordered ones (C::kOrdered: min, max).
+// replace). C::apply(old, update) works on compute types (bf16/f16 in f32) and on complex
+// numbers (min and max in the lexicographic order, kernels::complex_extremum).
 template <class C>
 void scatter_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
   ScatterDims s = scatter_dims(p);
@@ -202,41 +203,41 @@ void scatter_kernel(std::span<const KernelArg> in, std::span<const KernelArg> ou
       }
     });
   };
-  if constexpr (C::kOrdered)
-    kernels::dispatch(in[0].dtype(), run);
-  else
-    kernels::dispatch_any(in[0].dtype(), run);
+  kernels::dispatch_any(in[0].dtype(), run);
 }
 
 struct Replace {
-  static constexpr bool kOrdered = false;
   template <class T> static T apply(T, T u) { return u; }
 };
 struct Add {
-  static constexpr bool kOrdered = false;
   template <class T> static T apply(T a, T u) {
     return kernels::WrappingAdd{}(a, u);
   }
 };
 struct Mul {
-  static constexpr bool kOrdered = false;
   template <class T> static T apply(T a, T u) {
     return kernels::WrappingMul{}(a, u);
   }
 };
 // max and min propagate nan (as the elementwise max/min).
 struct Max {
-  static constexpr bool kOrdered = true;
   template <class T> static T apply(T a, T u) {
-    if constexpr (!std::is_integral_v<T>) if (a != a || u != u) return a != a ? a : u;
-    return a < u ? u : a;
+    if constexpr (kernels::is_complex_storage<T>) {
+      return kernels::complex_extremum<true>(a, u);
+    } else {
+      if constexpr (!std::is_integral_v<T>) if (a != a || u != u) return a != a ? a : u;
+      return a < u ? u : a;
+    }
   }
 };
 struct Min {
-  static constexpr bool kOrdered = true;
   template <class T> static T apply(T a, T u) {
-    if constexpr (!std::is_integral_v<T>) if (a != a || u != u) return a != a ? a : u;
-    return u < a ? u : a;
+    if constexpr (kernels::is_complex_storage<T>) {
+      return kernels::complex_extremum<false>(a, u);
+    } else {
+      if constexpr (!std::is_integral_v<T>) if (a != a || u != u) return a != a ? a : u;
+      return u < a ? u : a;
+    }
   }
 };
 

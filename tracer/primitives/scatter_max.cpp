@@ -25,6 +25,7 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array>, std::sp
 const Primitive prim::kScatterMax{
     .name = "scatter_max",
     .arity = 3,
+    .traits = kTakesComplex,
     .shape_rule = rule,
     .eager = scatter_kernel<Max>,
     .jvp = jvp,

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "../array_impl.h"
+#include "../kernels/complex_math.h"
 #include "../kernels/ieee_minmax.h"
 #include "../kernels/reduce.h"
 #include "../kernels/wrapping.h"
@@ -116,7 +117,8 @@ void check_rank(std::string_view op, const Shape& s) {
 
 template <class C> C combine(Kind k, C a, C b) {
   if (k == Kind::kSum) return kernels::WrappingAdd{}(a, b);
-  if constexpr (kernels::is_complex_storage<C>) return a + b;  // the rule lets complex reach only the sum
+  if constexpr (kernels::is_complex_storage<C>)
+    return k == Kind::kMax ? kernels::complex_extremum<true>(a, b) : kernels::complex_extremum<false>(a, b);
   else if constexpr (std::is_integral_v<C>) return k == Kind::kMax ? (a > b ? a : b) : (a < b ? a : b);
   else return k == Kind::kMax ? kernels::ieee_max(a, b) : kernels::ieee_min(a, b);
 }
@@ -125,7 +127,9 @@ template <class C> C combine(Kind k, C a, C b) {
 // storage type S.
 template <class C, class S> C identity(Kind k) {
   if (k == Kind::kSum) return C(0);
-  if constexpr (kernels::is_complex_storage<C>) return C(0);
+  if constexpr (kernels::is_complex_storage<C>)
+    return k == Kind::kMax ? kernels::complex_extremum_identity<true, typename C::value_type>()
+                           : kernels::complex_extremum_identity<false, typename C::value_type>();
   else return k == Kind::kMax ? kernels::lowest<C, S>() : kernels::highest<C, S>();
 }
 
@@ -138,8 +142,6 @@ std::vector<AbstractValue> rule(Kind k, std::span<const AbstractValue> in, const
   primitives::expect_arity(name, in, 1);
   const AbstractValue& x = in[0];
   if (x.dtype == DType::bool_) throw DTypeError(name + ": expects a numeric operand, but got " + x.str());
-  if (is_complex(x.dtype) && k != Kind::kSum)
-    throw DTypeError(name + ": expects an ordered dtype (not complex), but got " + x.str());
   check_rank(name, x.shape);
   Shape out = primitives::check(name, shape_rules::reduce_window(x.shape, from_params(p)));
   return {AbstractValue{out, x.dtype, x.weak}};

@@ -64,7 +64,7 @@ std::pair<std::vector<Array>, std::vector<int>> gather_batch(std::span<const Arr
   const Primitive prim::NAME{                                                                            \
       .name = STR,                                                                                       \
       .arity = 1,                                                                                        \
-      .traits = (KIND) == window::Kind::kSum ? uint32_t{kTakesComplex} : 0u, /* rule refuses complex max/min */ \
+      .traits = kTakesComplex,                                                                           \
       .shape_rule = [](std::span<const AbstractValue> in, const Params& p) { return window::rule(KIND, in, p); }, \
       .eager = [](std::span<const KernelArg> in, std::span<const KernelArg> out,                         \
                   const Params& p) { window::kernel(KIND, in, out, p); },                                \

@@ -208,6 +208,8 @@ Array concatenate(const std::vector<Array>& xs, int axis = 0,
                   SourceLocation loc = SourceLocation::current());
 
 // ---- Reductions ----
+// max/min of complex numbers: lexicographic (real part, then imaginary), from (∓inf, 0) as JAX;
+// a nan part gives nan + nan·i.
 Array sum(const Array& x, Axes axes = {}, bool keepdims = false, SourceLocation loc = SourceLocation::current());
 Array mean(const Array& x, Axes axes = {}, bool keepdims = false, SourceLocation loc = SourceLocation::current());
 Array max(const Array& x, Axes axes = {}, bool keepdims = false, SourceLocation loc = SourceLocation::current());

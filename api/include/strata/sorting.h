@@ -15,7 +15,8 @@ namespace strata {
 // Element i is the sum (product, maximum, minimum, log-sum-exp) of elements 0..i along `axis`
 // (i..n-1 with `reverse`); over the flattened array when no axis is given. Bools sum and
 // multiply as i32 (as jnp); cummax/cummin of bools stay bool; cumlogsumexp promotes integers
-// to a float. A nan propagates from where it appears on.
+// to a float. A nan propagates from where it appears on. cummax/cummin order complex numbers
+// by real, then imaginary part (as max/min).
 Array cumsum(const Array& x, std::optional<int> axis = std::nullopt, bool reverse = false,
              SourceLocation loc = SourceLocation::current());
 Array cumprod(const Array& x, std::optional<int> axis = std::nullopt, bool reverse = false,
