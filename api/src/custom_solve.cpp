@@ -8,14 +8,17 @@
 namespace strata::detail {
 
 namespace {
+// The program's first outputs (the solution; auxiliary values may follow) typed like b's leaves.
 void expect_b_types(const char* what, const JaxprImpl& j, const std::vector<Array>& b) {
   std::vector<AbstractValue> want = control_flow::avals_of(b), got = control_flow::out_avals(j);
+  if (got.size() > want.size()) got.resize(want.size());
   control_flow::expect_types("custom_linear_solve", std::string(what) + " output", got, want);
 }
 }  // namespace
 
 std::vector<Array> custom_linear_solve_call(const Jaxpr& matvec, const std::optional<Jaxpr>& vecmat, const Jaxpr& solve,
-                                            const std::optional<Jaxpr>& transpose_solve, const std::vector<Array>& b) {
+                                            const std::optional<Jaxpr>& transpose_solve, const std::vector<Array>& b,
+                                            bool has_aux) {
   for (const Array& leaf : b) api::aval(leaf, "custom_linear_solve");
   expect_b_types("matvec", *matvec.impl(), b);
   expect_b_types("solve", *solve.impl(), b);
@@ -36,6 +39,12 @@ std::vector<Array> custom_linear_solve_call(const Jaxpr& matvec, const std::opti
     operands.insert(operands.end(), t.consts.begin(), t.consts.end());
   }
   p.set("const_lengths", lengths);
+  if (has_aux) {  // solve's (and transpose_solve's) outputs after the solution
+    auto extra = [&](const std::optional<Jaxpr>& j) {
+      return j ? static_cast<int64_t>(j->impl()->outvars.size()) - static_cast<int64_t>(b.size()) : int64_t{0};
+    };
+    p.set("num_aux", IntList{extra(solve), extra(transpose_solve)});
+  }
   operands.insert(operands.end(), b.begin(), b.end());
   return strata::bind(prim::kCustomLinearSolve, operands, p, SourceLoc{"custom_linear_solve", 0, 0});
 }

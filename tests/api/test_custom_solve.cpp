@@ -136,6 +136,67 @@ TEST(CustomLinearSolve, PytreeRightHandSide) {
   }, {w, b.first, b.second}, "pytree custom_linear_solve", 1e-6);
 }
 
+// has_aux (jax.lax.custom_linear_solve(..., has_aux=True)): solve returns (x, aux); the result
+// is (x, aux) from one solve, aux without derivative; derivatives of x as without aux, under
+// jit and vmap too; transpose_solve returns an aux of its own, which reverse mode drops.
+TEST(CustomLinearSolve, AuxiliaryOutputs) {
+  Array a = general(), s = spd(), b = rhs();
+  // CG that also returns its residual norm and the number of steps it took (an integer).
+  auto cg_aux = [](auto mv, const Array& r) {
+    Array x = cg_loop(mv, r);
+    return std::make_pair(x, std::make_tuple(st::sqrt(st::vdot(r - mv(x), r - mv(x))), st::Array(int32_t{30})));
+  };
+  auto solve_sym = [&](const Array& m, const Array& bb) {
+    return st::custom_linear_solve([&](const Array& v) { return st::matmul(m, v); }, bb, cg_aux, true, st::has_aux);
+  };
+  auto [x, aux] = solve_sym(s, b);
+  expect_relative(x, values(st::linalg::solve(s, b)), 1e-10, 1e-11);
+  EXPECT_LT(std::get<0>(aux).item<double>(), 1e-10);
+  EXPECT_EQ(std::get<1>(aux).item<int32_t>(), 30);
+  EXPECT_EQ(std::get<1>(aux).dtype(), st::i32);
+  // One custom_linear_solve with three outputs: x, the residual and the count.
+  st::Jaxpr j = st::make_jaxpr([&](const Array& bb) { return solve_sym(s, bb); })(b);
+  EXPECT_EQ(j.primitive_names(), std::vector<std::string>{"custom_linear_solve"}) << j;
+  // The derivative of x is the implicit one; the aux adds nothing to a loss that uses it.
+  auto loss = [&](const Array& m, const Array& bb) {
+    auto [xx, au] = solve_sym(m, bb);
+    return st::sum(st::sin(xx)) + st::stop_gradient(std::get<0>(au));
+  };
+  auto direct = [](const Array& m, const Array& bb) { return st::sum(st::sin(st::linalg::solve(m, bb))); };
+  auto [gm, gb] = st::grad(loss, st::argnums<0, 1>)(s, b);
+  auto [dm, db] = st::grad(direct, st::argnums<0, 1>)(s, b);
+  expect_relative(gm, values(dm), 1e-8, 1e-10);
+  expect_relative(gb, values(db), 1e-8, 1e-10);
+  // The aux has zero tangent: d(residual)/db through the aux alone is 0 (JAX: symbolic zero).
+  auto aux_only = [&](const Array& bb) { return std::get<0>(solve_sym(s, bb).second); };
+  EXPECT_EQ(st::jvp(aux_only, b, st::ones_like(b)).second.item<double>(), 0.0);
+  // jit and vmap.
+  auto both = [&](const Array& m, const Array& bb) {
+    auto [xx, au] = solve_sym(m, bb);
+    return std::make_pair(xx, std::get<1>(au));
+  };
+  auto [xj, nj] = st::jit(both)(s, b);
+  expect_relative(xj, values(x), 1e-12, 1e-13);
+  EXPECT_EQ(nj.item<int32_t>(), 30);
+  Array bs = st::stack({b, 2.0 * b, -b});
+  auto [xv, nv] = st::vmap([&](const Array& bb) { return both(s, bb); })(bs);
+  expect_relative(xv, values(st::stack({x, 2.0 * x, -x})), 1e-9, 1e-10);
+  EXPECT_EQ(nv.to_vector<int32_t>(), (std::vector<int32_t>{30, 30, 30}));
+  // transpose_solve with an aux of another type: reverse mode through the general matrix.
+  auto dense_aux = [](auto mv, const Array& r) { return std::make_pair(solve_by_columns(mv, r), st::Array(1.5)); };
+  auto dense_t_aux = [](auto mv, const Array& r) { return std::make_pair(solve_by_columns(mv, r), st::Array(int32_t{7})); };
+  auto loss_g = [&](const Array& m, const Array& bb) {
+    auto [xx, au] = st::custom_linear_solve([&](const Array& v) { return st::matmul(m, v); }, bb, dense_aux, dense_t_aux,
+                                            st::has_aux);
+    EXPECT_EQ(au.dtype(), st::f64);
+    return st::sum(st::sin(xx));
+  };
+  auto [ga, gba] = st::grad(loss_g, st::argnums<0, 1>)(a, b);
+  auto [da, dba] = st::grad(direct, st::argnums<0, 1>)(a, b);
+  expect_relative(ga, values(da), 1e-8, 1e-10);
+  expect_relative(gba, values(dba), 1e-8, 1e-10);
+}
+
 TEST(CustomLinearSolve, Errors) {
   Array a = general(), b = rhs();
   auto matvec = [&](const Array& v) { return st::matmul(a, v); };
@@ -176,6 +237,41 @@ TEST(CustomRoot, ScalarNewton) {
   EXPECT_NEAR(st::grad(st::grad(newton_sqrt))(a).item<double>(), -0.25 * std::pow(2.5, -1.5), 1e-12);
   Array as = st::array(std::vector<double>{1.0, 4.0, 9.0}, {3}, st::f64);
   expect_relative(st::vmap(st::grad(newton_sqrt))(as), {0.5, 0.25, 1.0 / 6.0}, 1e-13);
+}
+
+// has_aux (jax.lax.custom_root(..., has_aux=True)): solve returns (root, aux); the root's
+// derivative is the implicit one, the aux (here the last Newton step and the step count) has
+// none, under jit and vmap too.
+TEST(CustomRoot, AuxiliaryOutputs) {
+  auto sqrt_aux = [](const Array& a) {
+    auto f = [&](const Array& x) { return x * x - a; };
+    auto solve = [](auto fn, const Array& x0) {
+      auto step = [&](const Array&, std::tuple<Array, Array> c) {
+        Array x = std::get<0>(c);
+        Array dx = fn(x) / st::grad([&](const Array& y) { return fn(y); })(x);
+        return std::make_tuple(x - dx, dx);
+      };
+      auto [x, last] = st::fori_loop(0, 40, step, std::make_tuple(x0, st::zeros_like(x0)));
+      return std::make_pair(x, std::make_tuple(st::abs(last), st::Array(int32_t{40})));
+    };
+    auto tangent_solve = [](auto g, const Array& r) { return r / g(st::ones_like(r)); };
+    return st::custom_root(f, st::ones_like(a), solve, tangent_solve, st::has_aux);
+  };
+  Array a = st::full({}, 2.5, st::f64);
+  auto [x, aux] = sqrt_aux(a);
+  EXPECT_NEAR(x.item<double>(), std::sqrt(2.5), 1e-14);
+  EXPECT_LT(std::get<0>(aux).item<double>(), 1e-14);
+  EXPECT_EQ(std::get<1>(aux).item<int32_t>(), 40);
+  auto root = [&](const Array& v) { return sqrt_aux(v).first; };
+  auto step = [&](const Array& v) { return std::get<0>(sqrt_aux(v).second); };
+  EXPECT_NEAR(st::grad(root)(a).item<double>(), 0.5 / std::sqrt(2.5), 1e-13);
+  EXPECT_NEAR(st::jit(st::grad(root))(a).item<double>(), 0.5 / std::sqrt(2.5), 1e-13);
+  EXPECT_EQ(st::jvp(step, a, st::full({}, 1.0, st::f64)).second.item<double>(), 0.0);
+  EXPECT_EQ(st::grad(step)(a).item<double>(), 0.0);
+  Array as = st::array(std::vector<double>{1.0, 4.0, 9.0}, {3}, st::f64);
+  expect_relative(st::vmap(st::grad(root))(as), {0.5, 0.25, 1.0 / 6.0}, 1e-13);
+  auto counts = st::vmap([&](const Array& v) { return std::get<1>(sqrt_aux(v).second); })(as);
+  EXPECT_EQ(counts.to_vector<int32_t>(), (std::vector<int32_t>{40, 40, 40}));
 }
 
 TEST(CustomRoot, VectorSystem) {

@@ -1,11 +1,14 @@
 // tracer/primitives/custom_linear_solve.cpp — `custom_linear_solve[matvec, vecmat, solve,
-// transpose_solve, const_lengths] consts... b...` (jax.lax.custom_linear_solve): x = solve(b), a
-// solution of matvec(x) = b, differentiated implicitly instead of through the solver's steps.
+// transpose_solve, const_lengths, num_aux] consts... b...` (jax.lax.custom_linear_solve): x =
+// solve(b), a solution of matvec(x) = b, differentiated implicitly instead of through the
+// solver's steps.
 //
 // Operands: the values each program captured (const_lengths: matvec's, vecmat's, solve's,
 // transpose_solve's, in that order), then the right-hand side b. Each program is open and takes
 // its own captured values first. vecmat (the transpose of matvec) and transpose_solve are absent
-// when the user gave no transpose_solve: then reverse mode is refused.
+// when the user gave no transpose_solve: then reverse mode is refused. num_aux (absent: none)
+// counts the outputs solve and transpose_solve return after the solution (has_aux: solver
+// diagnostics); the primitive returns x, then solve's; they get no derivative (JAX's has_aux).
 //
 //   jvp:  ẋ = solve(ḃ − ∂matvec/∂consts[ċ] (x))      (the same primitive on a new right-hand side)
 //   vjp:  b̄ = transpose_solve(x̄);  c̄ = −(∂matvec/∂consts at x)ᵀ b̄  (matvec's captured values only:
@@ -32,6 +35,8 @@ struct Parts {
   JaxprPtr program[4];     // null where absent (vecmat, transpose_solve)
   size_t offset[5] = {};   // operand offsets of each program's consts; offset[4]: b
   size_t num_b = 0;
+  int64_t num_aux[2] = {0, 0};  // solve's, transpose_solve's
+  int64_t aux_of(int k) const { return k == kSolve ? num_aux[0] : k == kTransposeSolve ? num_aux[1] : 0; }
   std::span<const Array> consts(std::span<const Array> x, int k) const {
     return x.subspan(offset[k], offset[k + 1] - offset[k]);
   }
@@ -54,6 +59,13 @@ Parts parts(const Params& p, size_t num_operands) {
     throw ValueError("custom_linear_solve: const_lengths add up to " + std::to_string(s.offset[4]) + ", but there are " +
                      std::to_string(num_operands) + " operands");
   s.num_b = num_operands - s.offset[4];
+  if (p.has("num_aux")) {
+    const IntList& aux = p.get_ints("num_aux");
+    if (aux.size() != 2 || aux[0] < 0 || aux[1] < 0)
+      throw ValueError("custom_linear_solve: num_aux must hold 2 non-negative counts (solve's, transpose_solve's)");
+    s.num_aux[0] = aux[0];
+    s.num_aux[1] = aux[1];
+  }
   return s;
 }
 
@@ -65,12 +77,20 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
     const JaxprImpl& j = *s.program[k];
     std::vector<AbstractValue> want = cat<AbstractValue>({in.subspan(s.offset[k], s.offset[k + 1] - s.offset[k]), b});
     expect_types("custom_linear_solve", std::string(kPrograms[k]) + " input", in_avals(j), want);
-    expect_types("custom_linear_solve", std::string(kPrograms[k]) + " output", out_avals(j), b);
+    std::vector<AbstractValue> got = out_avals(j);
+    if (got.size() != b.size() + static_cast<size_t>(s.aux_of(k)))
+      throw ValueError("custom_linear_solve: " + std::string(kPrograms[k]) + " returns " + std::to_string(got.size()) +
+                      " values, but the right-hand side has " + std::to_string(b.size()) +
+                      (s.aux_of(k) ? " and it has " + std::to_string(s.aux_of(k)) + " auxiliary ones" : std::string()));
+    got.resize(b.size());
+    expect_types("custom_linear_solve", std::string(kPrograms[k]) + " output", got, b);
   }
   if (!s.program[kVecmat] != !s.program[kTransposeSolve])
     throw ValueError("custom_linear_solve: vecmat and transpose_solve come together");
   std::vector<AbstractValue> out(b.begin(), b.end());
   for (AbstractValue& a : out) a.weak = false;
+  std::vector<AbstractValue> aux = out_avals(*s.program[kSolve]);
+  out.insert(out.end(), aux.begin() + static_cast<std::ptrdiff_t>(s.num_b), aux.end());
   return out;
 }
 
@@ -84,8 +104,9 @@ std::vector<Array> solve_again(std::span<const Array> x, const Parts& s, std::sp
   return lax::bind(prim::kCustomLinearSolve, cat<Array>({x.subspan(0, s.offset[4]), rhs}), p);
 }
 
-std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params& p) {
+std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> outs, const Params& p) {
   Parts s = parts(p, x.size());
+  std::span<const Array> y = outs.subspan(0, s.num_b);  // the solution (then solve's auxiliary outputs)
   std::vector<Array> rhs(t.begin() + static_cast<std::ptrdiff_t>(s.offset[4]), t.end());
   bool consts_move = false;
   for (size_t i = s.offset[kMatvec]; i < s.offset[kMatvec + 1]; ++i) consts_move = consts_move || t[i].valid();
@@ -102,13 +123,17 @@ std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::
   }
   bool any = false;
   for (const Array& r : rhs) any = any || r.valid();
-  if (!any) return std::vector<Array>(y.size());
+  if (!any) return std::vector<Array>(outs.size());
   for (size_t i = 0; i < rhs.size(); ++i) rhs[i] = ad::instantiate(rhs[i], detail::aval_of(y[i]));
-  return solve_again(x, s, rhs, p);
+  std::vector<Array> dx = solve_again(x, s, rhs, p);
+  dx.resize(s.num_b);
+  dx.resize(outs.size());  // the auxiliary outputs: no tangent
+  return dx;
 }
 
-std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::span<const Array> ct, const Params& p) {
+std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> outs, std::span<const Array> ct, const Params& p) {
   Parts s = parts(p, x.size());
+  std::span<const Array> y = outs.subspan(0, s.num_b);  // the auxiliary outputs' cotangents are ignored
   std::vector<Array> result(x.size());
   std::vector<bool> consts_needed;
   bool any_const = false, any_b = false;
@@ -131,9 +156,11 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   q.set("solve", s.program[kTransposeSolve]);
   q.set("transpose_solve", s.program[kSolve]);
   q.set("const_lengths", IntList{n[kVecmat], n[kMatvec], n[kTransposeSolve], n[kSolve]});
+  if (p.has("num_aux")) q.set("num_aux", IntList{s.num_aux[1], s.num_aux[0]});
   std::vector<Array> bbar = lax::bind(
       prim::kCustomLinearSolve,
       cat<Array>({s.consts(x, kVecmat), s.consts(x, kMatvec), s.consts(x, kTransposeSolve), s.consts(x, kSolve), cts}), q);
+  bbar.resize(s.num_b);
   for (size_t i = 0; i < s.num_b; ++i) result[s.offset[4] + i] = bbar[i];
   if (any_const) {
     // c̄ = −(∂matvec/∂consts at x)ᵀ b̄.
