@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "complex_math.h"
 #include "copy.h"
 #include "parallel.h"
 #include "types.h"
@@ -116,6 +117,32 @@ void reduce_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out
     }
   });
 }
+
+// reduce_max (kMax) and reduce_min's Op: nan propagates; complex numbers in the lexicographic
+// order (complex_extremum), from the identity (the init takes part, as in StableHLO's reduce
+// and JAX).
+template <bool kMax>
+struct ExtremumReduce {
+  template <class S> static constexpr bool supports = !std::is_same_v<S, bool>;
+  template <class S> static constexpr bool joins_init = is_complex_storage<S>;
+  template <class T, class S> static T init() {
+    if constexpr (is_complex_storage<T>) return complex_extremum_identity<kMax, typename T::value_type>();
+    else if constexpr (kMax) return lowest<T, S>();
+    else return highest<T, S>();
+  }
+  template <class V> static auto reduce(const V& v) {
+    using T = typename V::Scalar;
+    if constexpr (is_complex_storage<T>) return v.redux([](T a, T b) { return complex_extremum<kMax>(a, b); });
+    else if constexpr (kMax) return v.template maxCoeff<Eigen::PropagateNaN>();
+    else return v.template minCoeff<Eigen::PropagateNaN>();
+  }
+  template <class A, class R> static void combine(A& acc, const R& row) {
+    using T = typename A::Scalar;
+    if constexpr (is_complex_storage<T>) acc = acc.binaryExpr(row, [](T a, T b) { return complex_extremum<kMax>(a, b); });
+    else if constexpr (kMax) acc = acc.binaryExpr(row, Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>());
+    else acc = acc.binaryExpr(row, Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNaN>());
+  }
+};
 
 // The shape rule of reduce_sum/max/min/prod[axes].
 std::vector<AbstractValue> reduce_rule(std::string_view op, std::span<const AbstractValue> in,
