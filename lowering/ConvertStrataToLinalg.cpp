@@ -65,8 +65,8 @@ int64_t inlineCalls(ModuleOp module) {
 // log(exp(10i)) is (10 - 4π)i; (inf+0i)·1 is inf+nan·i), so jit differed from eager. Folding is
 // off in this conversion for the same reason. The bodies of named linalg ops (a complex GEMM's
 // mul and add) are left as they are: the runtime GEMM replaces them, and nothing folds there.
-// The ops the others lower to (abs, pow, sqrt, ...) have no such folders; they are expanded at
-// the LLVM stage as before.
+// The other complex ops (abs, pow, sqrt, ...) have no such folders; they are expanded at the
+// LLVM stage as before.
 LogicalResult expandComplexArithmetic(ModuleOp module) {
   auto kept = [](Operation* op) {
     Operation* parent = op->getParentOp();
