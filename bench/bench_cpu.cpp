@@ -108,14 +108,19 @@ BENCHMARK(BM_Chain8_Jit)->Unit(benchmark::kMillisecond)->UseRealTime();
 // so each op of eager mode converts twice; the jit converts once per fused loop.
 // bench/float8_jax.py times JAX's jit of the chain in the same types.
 constexpr st::DType kChainTypes[] = {st::f32, st::bf16, st::f8_e4m3fn, st::f8_e5m2};
+// Times fn(x, y) eagerly or its jit (compiled before timing), labelled with the dtype; bytes:
+// two operands read and one result written.
+void time_typed_chain(benchmark::State& state, Array (*fn)(const Array&, const Array&), const Array& x, const Array& y,
+                      bool jit) {
+  auto f = st::jit(fn);
+  if (jit) f(x, y);
+  for (auto _ : state) benchmark::DoNotOptimize(jit ? f(x, y) : fn(x, y));
+  state.SetLabel(std::string(st::short_name(x.dtype())));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * x.size() * st::itemsize(x.dtype()) * 3));
+}
 void chain_typed(benchmark::State& state, bool jit) {
   st::DType t = kChainTypes[state.range(0)];
-  Array x = st::astype(rnd({kChainN}, 1), t), y = st::astype(rnd({kChainN}, 2), t);
-  auto f = st::jit(chain8);
-  if (jit) f(x, y);
-  for (auto _ : state) benchmark::DoNotOptimize(jit ? f(x, y) : chain8(x, y));
-  state.SetLabel(std::string(st::short_name(t)));
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kChainN * st::itemsize(t) * 3));
+  time_typed_chain(state, chain8, st::astype(rnd({kChainN}, 1), t), st::astype(rnd({kChainN}, 2), t), jit);
 }
 void BM_Chain8Typed_Eager(benchmark::State& state) { chain_typed(state, false); }
 void BM_Chain8Typed_Jit(benchmark::State& state) { chain_typed(state, true); }
@@ -137,11 +142,7 @@ void int_chain_typed(benchmark::State& state, bool jit) {
   st::DType t = kIntChainTypes[state.range(0)];
   Array x = st::random::randint(st::random::key(1), {kChainN}, -8, 8, t);
   Array y = st::random::randint(st::random::key(2), {kChainN}, -8, 8, t);
-  auto f = st::jit(int_chain);
-  if (jit) f(x, y);
-  for (auto _ : state) benchmark::DoNotOptimize(jit ? f(x, y) : int_chain(x, y));
-  state.SetLabel(std::string(st::short_name(t)));
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kChainN * st::itemsize(t) * 3));
+  time_typed_chain(state, int_chain, x, y, jit);
 }
 void BM_IntChainTyped_Eager(benchmark::State& state) { int_chain_typed(state, false); }
 void BM_IntChainTyped_Jit(benchmark::State& state) { int_chain_typed(state, true); }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "jaxpr_parser.h"
 #include "strata/strata.h"
 
 namespace strata::testing {
@@ -262,6 +263,19 @@ void expect_jax_cases(const std::vector<JaxCase>& cases, Tol tol) {
 // EXPECT that `msg` contains `part`.
 inline void expect_contains(const std::string& msg, const std::string& part) {
   EXPECT_NE(msg.find(part), std::string::npos) << "message: " << msg << "\nexpected to contain: " << part;
+}
+
+// The jaxpr `text` parsed back, EXPECTing that it parses and prints as `text` again; an empty
+// Jaxpr where it does not parse.
+inline Jaxpr reparsed_jaxpr(const std::string& text) {
+  ParsedJaxpr parsed = parse_jaxpr(text);
+  if (!parsed.jaxpr) {
+    ADD_FAILURE() << "does not parse: " << parsed.error.message << "\n" << text;
+    return Jaxpr(nullptr);
+  }
+  Jaxpr j(parsed.jaxpr);
+  EXPECT_EQ(j.to_string(), text);
+  return j;
 }
 
 // How many times `what` occurs in `text` (ops in a stage's text).

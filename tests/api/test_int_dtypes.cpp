@@ -307,9 +307,7 @@ TEST(IntDTypes, JaxprSpellsThem) {
   EXPECT_NE(text.find("a:u8[3]"), std::string::npos) << text;
   EXPECT_NE(text.find("u32[3]"), std::string::npos) << text;
   // and the parser reads them back
-  st::ParsedJaxpr parsed = st::parse_jaxpr(text);
-  ASSERT_TRUE(parsed.jaxpr) << parsed.error.message;
-  EXPECT_EQ(st::Jaxpr(parsed.jaxpr).to_string(), text);
+  st::testing::reparsed_jaxpr(text);
 }
 
 }  // namespace
