@@ -34,6 +34,15 @@ Type elementType(MLIRContext* ctx, st::DType t) {
     case st::DType::u4: return b.getIntegerType(4, /*isSigned=*/false);
     case st::DType::i2: return b.getIntegerType(2);
     case st::DType::u2: return b.getIntegerType(2, /*isSigned=*/false);
+    case st::DType::f8_e4m3fnuz: return Float8E4M3FNUZType::get(ctx);
+    case st::DType::f8_e5m2fnuz: return Float8E5M2FNUZType::get(ctx);
+    case st::DType::f8_e4m3b11fnuz: return Float8E4M3B11FNUZType::get(ctx);
+    case st::DType::f8_e4m3: return Float8E4M3Type::get(ctx);
+    case st::DType::f8_e3m4: return Float8E3M4Type::get(ctx);
+    case st::DType::f8_e8m0fnu: return Float8E8M0FNUType::get(ctx);
+    case st::DType::f6_e2m3fn: return Float6E2M3FNType::get(ctx);
+    case st::DType::f6_e3m2fn: return Float6E3M2FNType::get(ctx);
+    case st::DType::f4_e2m1fn: return Float4E2M1FNType::get(ctx);
   }
   return b.getF32Type();
 }
@@ -48,11 +57,15 @@ int64_t storageBytes(Type t) {
   return s.getNumElements() * std::max<int64_t>(1, storageBits(s.getElementType()) / 8);
 }
 
-bool isFloat8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+bool isFloat8(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType, Float8E5M2FNUZType, Float8E4M3B11FNUZType,
+             Float8E4M3Type, Float8E3M4Type, Float8E8M0FNUType, Float6E2M3FNType, Float6E3M2FNType, Float4E2M1FNType>(t);
+}
 
 llvm::APFloat floatExtreme(const llvm::fltSemantics& semantics, bool negative) {
-  return llvm::APFloat::semanticsHasInf(semantics) ? llvm::APFloat::getInf(semantics, negative)
-                                                   : llvm::APFloat::getLargest(semantics, negative);
+  if (llvm::APFloat::semanticsHasInf(semantics)) return llvm::APFloat::getInf(semantics, negative);
+  if (negative && !llvm::APFloat::semanticsHasSignedRepr(semantics)) return llvm::APFloat::getSmallest(semantics);
+  return llvm::APFloat::getLargest(semantics, negative);
 }
 
 std::optional<st::DType> dtypeOf(Type t) {

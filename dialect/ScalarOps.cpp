@@ -22,6 +22,10 @@
 namespace mlir::strata {
 namespace {
 
+// The byte floats' layouts and their nextafter, defined with their conversions below.
+std::optional<::strata::kernels::Float8Format> float8Layout(Type t);
+Value float8NextAfter(scalar::Emitter& e, Value x, Value y, const ::strata::kernels::Float8Format& f);
+
 using scalar::Emitter;
 using arith::CmpFPredicate;
 using arith::CmpIPredicate;
@@ -394,6 +398,7 @@ Value reducePrecision(Emitter& e, Value x, int64_t exponentBits, int64_t mantiss
 }
 
 Value nextAfter(Emitter& e, Value x, Value y) {
+  if (auto f8 = float8Layout(x.getType())) return float8NextAfter(e, x, y, *f8);
   auto t = cast<FloatType>(x.getType());
   unsigned width = t.getWidth(), mantissa = t.getFPMantissaWidth() - 1;
   Type bitsType = e.b.getIntegerType(width);
@@ -559,42 +564,89 @@ Type signless(Type t) {
 
 namespace {
 
-// The layout of an 8-bit float: tracer/kernels/float8.h's, which the eager conversions use.
+// The layout of a byte float: tracer/kernels/float8.h's, which the eager conversions use.
 using ::strata::kernels::Float8Format;
+using ::strata::kernels::Float8Specials;
 std::optional<Float8Format> float8Layout(Type t) {
-  if (isa<Float8E4M3FNType>(t)) return ::strata::kernels::kE4M3FN;
-  if (isa<Float8E5M2Type>(t)) return ::strata::kernels::kE5M2;
+  namespace k = ::strata::kernels;
+  if (isa<Float8E4M3FNType>(t)) return k::kE4M3FN;
+  if (isa<Float8E5M2Type>(t)) return k::kE5M2;
+  if (isa<Float8E4M3FNUZType>(t)) return k::kE4M3FNUZ;
+  if (isa<Float8E5M2FNUZType>(t)) return k::kE5M2FNUZ;
+  if (isa<Float8E4M3B11FNUZType>(t)) return k::kE4M3B11FNUZ;
+  if (isa<Float8E4M3Type>(t)) return k::kE4M3;
+  if (isa<Float8E3M4Type>(t)) return k::kE3M4;
+  if (isa<Float8E8M0FNUType>(t)) return k::kE8M0FNU;
+  if (isa<Float6E2M3FNType>(t)) return k::kE2M3FN;
+  if (isa<Float6E3M2FNType>(t)) return k::kE3M2FN;
+  if (isa<Float4E2M1FNType>(t)) return k::kE2M1FN;
   return std::nullopt;
 }
 
-// float8_to_float (float8.h) on the stored byte: the exact f32.
+// float8_is_nan (float8.h) on the bits, widened to i32.
+Value float8IsNan(Emitter& e, Value w, const Float8Format& f) {
+  Type i32 = e.b.getI32Type();
+  auto c = [&](int64_t v) { return e.intC(i32, v); };
+  switch (f.specials) {
+    case Float8Specials::kIEEE: return e.cmpi(CmpIPredicate::ugt, e.andi(w, c(0x7F)), c(f.inf_bits()));
+    case Float8Specials::kFN: return e.cmpi(CmpIPredicate::eq, e.andi(w, c(0x7F)), c(0x7F));
+    case Float8Specials::kFNUZ: return e.cmpi(CmpIPredicate::eq, w, c(0x80));
+    case Float8Specials::kE8M0: return e.cmpi(CmpIPredicate::eq, w, c(0xFF));
+    case Float8Specials::kNone: break;
+  }
+  return e.intC(e.b.getI1Type(), 0);
+}
+
+// The stored bits (an iN of the format's width) zero-extended to i32, and back.
+Value float8Bits(Emitter& e, Value stored, const Float8Format& f) {
+  return arith::ExtUIOp::create(e.b, e.loc, e.b.getI32Type(), e.bitcast(e.b.getIntegerType(f.bits), stored));
+}
+Value float8FromBits(Emitter& e, Value w, Type storage, const Float8Format& f) {
+  return e.bitcast(storage, arith::TruncIOp::create(e.b, e.loc, e.b.getIntegerType(f.bits), w));
+}
+
+// float8_to_float (float8.h) on the stored bits: the exact f32.
 Value float8ToF32(Emitter& e, Value stored, const Float8Format& f) {
   Type i32 = e.b.getI32Type();
-  Value w = arith::ExtUIOp::create(e.b, e.loc, i32, e.bitcast(e.b.getI8Type(), stored));
   auto c = [&](int64_t v) { return e.intC(i32, v); };
-  Value sign = e.shli(e.andi(w, c(0x80)), c(24));
-  Value mag7 = e.andi(w, c(0x7F));
+  Value w = float8Bits(e, stored, f);
+  if (f.specials == Float8Specials::kE8M0) {  // 2^(w - 127); 0 is 2^-127, an f32 subnormal
+    Value r = e.select(e.cmpi(CmpIPredicate::eq, w, c(0)), c(0x00400000), e.shli(w, c(23)));
+    return e.bitcast(e.b.getF32Type(), e.select(float8IsNan(e, w, f), c(0x7FC00000), r));
+  }
+  Value sign = e.shli(e.andi(w, c(f.sign_bit())), c(32 - f.bits));
+  Value mag = e.andi(w, c(f.magnitude_mask()));
   Value exp = e.andi(e.shrui(w, c(f.mant_bits)), c((1 << f.exp_bits) - 1));
   Value mant = e.andi(w, c((1 << f.mant_bits) - 1));
   Value normal = e.ori(e.shli(e.addi(exp, c(127 - f.bias)), c(23)), e.shli(mant, c(23 - f.mant_bits)));
   Value sub = arith::MulFOp::create(e.b, e.loc, arith::UIToFPOp::create(e.b, e.loc, e.b.getF32Type(), mant),
                                     e.floatC(e.b.getF32Type(), std::ldexp(1.0, 1 - f.bias - f.mant_bits)));
-  Value mag = e.select(e.cmpi(CmpIPredicate::eq, exp, c(0)), e.bitcast(i32, sub), normal);
-  Value nan = f.ieee_specials ? e.cmpi(CmpIPredicate::ugt, mag7, c(f.inf_bits())) : e.cmpi(CmpIPredicate::eq, mag7, c(0x7F));
-  if (f.ieee_specials) mag = e.select(e.cmpi(CmpIPredicate::eq, mag7, c(f.inf_bits())), c(0x7F800000), mag);
-  mag = e.select(nan, c(0x7FC00000), mag);
-  return e.bitcast(e.b.getF32Type(), e.ori(sign, mag));
+  Value r = e.select(e.cmpi(CmpIPredicate::eq, exp, c(0)), e.bitcast(i32, sub), normal);
+  if (f.ieee()) r = e.select(e.cmpi(CmpIPredicate::eq, mag, c(f.inf_bits())), c(0x7F800000), r);
+  if (f.has_nan()) r = e.select(float8IsNan(e, w, f), c(0x7FC00000), r);
+  return e.bitcast(e.b.getF32Type(), e.ori(sign, r));
 }
 
-// float_to_float8 (float8.h): round to nearest even on the f32 bits, overflow to inf (e5m2)
-// or nan (e4m3fn), nan keeping its sign. Both paths computed, one selected (vectorisable).
+// float_to_float8 (float8.h): round to nearest even on the f32 bits; an overflow gives inf, nan
+// or the largest number as the format has them; nan as ml_dtypes converts it. Every path is
+// computed and one selected (vectorisable).
 Value f32ToFloat8(Emitter& e, Value x, Type storage, const Float8Format& f) {
-  Type i32 = e.b.getI32Type(), i8 = e.b.getI8Type();
+  Type i32 = e.b.getI32Type();
   auto c = [&](int64_t v) { return e.intC(i32, v); };
-  const int64_t shift = 23 - f.mant_bits, minNormal = 128 - f.bias;
   Value bits = e.bitcast(i32, x);
-  Value sign = arith::TruncIOp::create(e.b, e.loc, i8, e.andi(e.shrui(bits, c(24)), c(0x80)));
   Value a = e.andi(bits, c(0x7FFFFFFF));
+  Value negative = e.cmpi(CmpIPredicate::ne, e.shrui(bits, c(31)), c(0));
+  Value nanIn = e.cmpi(CmpIPredicate::ugt, a, c(0x7F800000));
+  if (f.specials == Float8Specials::kE8M0) {  // half up on the exponent; 0, < 0, inf, nan: nan
+    Value r = e.shrui(e.addi(a, c(0x400000)), c(23));
+    Value sub = e.select(e.cmpi(CmpIPredicate::uge, a, c(0x600000)), c(1), c(0));
+    r = e.select(e.cmpi(CmpIPredicate::ult, a, c(0x800000)), sub, r);
+    Value none = e.ori(e.ori(e.cmpi(CmpIPredicate::eq, a, c(0)), negative), e.cmpi(CmpIPredicate::uge, a, c(0x7F800000)));
+    r = e.select(e.ori(none, e.cmpi(CmpIPredicate::ugt, r, c(0xFE))), c(0xFF), r);
+    return float8FromBits(e, r, storage, f);
+  }
+  const int64_t shift = 23 - f.mant_bits, minNormal = 128 - f.bias;
+  Value sign = e.select(negative, c(f.sign_bit()), c(0));
   Value exp = e.shrui(a, c(23));
   Value rebased = e.subi(a, c((127 - f.bias) << 23));
   Value rn = e.shrui(e.addi(rebased, e.addi(c((1 << (shift - 1)) - 1), e.andi(e.shrui(rebased, c(shift)), c(1)))), c(shift));
@@ -606,11 +658,42 @@ Value f32ToFloat8(Emitter& e, Value x, Type storage, const Float8Format& f) {
   Value half = e.subi(e.shli(c(1), e.subi(s, c(1))), c(1));
   Value rs = e.shrui(e.addi(m, e.addi(half, e.andi(e.shrui(m, s), c(1)))), s);
   Value r = e.select(e.cmpi(CmpIPredicate::uge, exp, c(minNormal)), rn, rs);
-  Value over = e.cmpi(CmpIPredicate::ugt, r, c(f.max_bits()));
-  Value r8 = arith::TruncIOp::create(e.b, e.loc, i8, r);
-  r8 = e.select(over, e.intC(i8, f.ieee_specials ? f.inf_bits() : f.nan_bits()), r8);
-  r8 = e.select(e.cmpi(CmpIPredicate::ugt, a, c(0x7F800000)), e.intC(i8, f.nan_bits()), r8);
-  return e.bitcast(storage, e.ori(sign, r8));
+  const bool fnuz = f.specials == Float8Specials::kFNUZ;
+  Value overflow = fnuz ? c(f.nan_bits())
+                        : e.ori(sign, c(f.has_inf() ? f.inf_bits() : f.has_nan() ? f.nan_bits() : f.max_bits()));
+  Value result = e.ori(sign, r);
+  if (fnuz) result = e.select(e.cmpi(CmpIPredicate::eq, r, c(0)), c(0), result);  // no -0
+  result = e.select(e.cmpi(CmpIPredicate::ugt, r, c(f.max_bits())), overflow, result);  // inf too
+  Value nanOut = !f.has_nan() ? e.xori(sign, c(f.sign_bit())) : fnuz ? c(f.nan_bits()) : e.ori(sign, c(f.nan_bits()));
+  return float8FromBits(e, e.select(nanIn, nanOut, result), storage, f);
+}
+
+// scalar::nextAfter for a byte float: tracer/primitives/nextafter.cpp's step8.
+Value float8NextAfter(Emitter& e, Value x, Value y, const Float8Format& f) {
+  Type i32 = e.b.getI32Type();
+  auto c = [&](int64_t v) { return e.intC(i32, v); };
+  Value bx = float8Bits(e, x, f), by = float8Bits(e, y, f);
+  Value one = c(1);
+  Value r;
+  if (!f.has_sign()) {
+    r = e.select(e.cmpi(CmpIPredicate::ugt, by, bx), e.addi(bx, one), e.subi(bx, one));
+    r = e.select(e.cmpi(CmpIPredicate::eq, bx, by), by, r);
+  } else {
+    Value abs = c(f.magnitude_mask()), signBit = c(f.sign_bit());
+    Value ax = e.andi(bx, abs), ay = e.andi(by, abs), sx = e.andi(bx, signBit), sy = e.andi(by, signBit);
+    Value up = e.andi(e.cmpi(CmpIPredicate::eq, sx, sy), e.cmpi(CmpIPredicate::ugt, ay, ax));
+    r = e.select(up, e.addi(bx, one), e.subi(bx, one));
+    if (f.specials == Float8Specials::kFNUZ) r = e.select(e.cmpi(CmpIPredicate::eq, r, c(0x80)), c(0), r);
+    Value xZero = e.cmpi(CmpIPredicate::eq, ax, c(0)), yZero = e.cmpi(CmpIPredicate::eq, ay, c(0));
+    r = e.select(xZero, e.ori(sy, one), r);
+    r = e.select(e.ori(e.cmpi(CmpIPredicate::eq, bx, by), e.andi(xZero, yZero)), by, r);
+  }
+  if (f.has_nan()) {
+    Value quiet = c(f.ieee() ? 1 << (f.mant_bits - 1) : 0);
+    r = e.select(float8IsNan(e, by, f), e.ori(by, quiet), r);
+    r = e.select(float8IsNan(e, bx, f), e.ori(bx, quiet), r);
+  }
+  return float8FromBits(e, r, x.getType(), f);
 }
 
 }  // namespace

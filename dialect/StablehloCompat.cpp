@@ -441,8 +441,8 @@ LogicalResult importOne(Operation* op, OpBuilder& b) {
   return success();
 }
 
-// The first type in `types` whose element type is a number strata has no dtype for (f8/f4 and
-// other float formats, i2/i4 and other integer widths, complex<bf16>), or null. Other types (index,
+// The first type in `types` whose element type is a number strata has no dtype for (tf32 and
+// other float formats, i3 and other integer widths, complex<bf16>), or null. Other types (index,
 // tokens, the LLVM dialect's) are not element types of a program's values: not checked here.
 Type unsupportedElement(TypeRange types) {
   for (Type t : types) {
@@ -474,7 +474,8 @@ LogicalResult checkElementTypes(ModuleOp module) {
   llvm::raw_string_ostream os(name);
   e.print(os);
   InFlightDiagnostic d = where->emitError() << "element type " << name << " (in " << bad
-                                            << ") is not supported: strata's element types are f8E4M3FN, f8E5M2, f16, bf16, f32, f64, "
+                                            << ") is not supported: strata's element types are f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, "
+                                               "f8E4M3B11FNUZ, f8E4M3, f8E3M4, f8E8M0FNU, f6E2M3FN, f6E3M2FN, f4E2M1FN, f16, bf16, f32, f64, "
                                                "i1, i2, i4, i8, i16, i32, i64, ui2, ui4, ui8, ui16, ui32, ui64, complex<f32>, complex<f64>";
   return d;
 }

@@ -33,15 +33,16 @@ def Strata_Dialect : Dialect {
 }
 
 //===----------------------------------------------------------------------------------===//
-// Types: statically shaped tensors of the twenty-one element types (complex<f32>, complex<f64>
-// are c64, c128; f8E4M3FN, f8E5M2 the 8-bit floats). Integers are StableHLO's:
+// Types: statically shaped tensors of the thirty element types (complex<f32>, complex<f64>
+// are c64, c128; f8E4M3FN, f8E5M2 and the rest the 8-, 6- and 4-bit floats). Integers are StableHLO's:
 // signless (i2 .. i64) for the signed dtypes, unsigned (ui2 .. ui64) for the unsigned ones; the
 // lowering erases the signedness (strata-to-linalg) once each op has recorded what it needs.
 //===----------------------------------------------------------------------------------===//
 
 def Strata_Int : AnyTypeOf<[I<2>, I<4>, I8, I16, I32, I64, UI<2>, UI<4>, UI8, UI16, UI32, UI64], "2/4/8/16/32/64-bit signless or unsigned integer">;
 def Strata_Complex : AnyTypeOf<[Complex<F32>, Complex<F64>], "complex<f32> or complex<f64>">;
-def Strata_Float8 : AnyTypeOf<[F8E4M3FN, F8E5M2], "f8E4M3FN or f8E5M2">;
+def Strata_Float8 : AnyTypeOf<[F8E4M3FN, F8E5M2, F8E4M3FNUZ, F8E5M2FNUZ, F8E4M3B11FNUZ, F8E4M3, F8E3M4, F8E8M0FNU,
+                               F6E2M3FN, F6E3M2FN, F4E2M1FN], "8-, 6- or 4-bit float">;
 def Strata_Tensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Float8, I1, Strata_Int, Strata_Complex]>;
 def Strata_RealTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Float8, I1, Strata_Int]>;
 def Strata_FloatTensor : StaticShapeTensorOf<[F32, F64, BF16, F16, Strata_Float8]>;

@@ -20,10 +20,18 @@ namespace {
 
 constexpr int64_t kFoldLimit = 1 << 16;
 
+// The byte floats whose values APFloat rounds otherwise than ml_dtypes (and so the eager and
+// the compiled code): e8m0fnu (APFloat: 0 to 2^-127; ml_dtypes: nan) and the 6- and 4-bit
+// formats (APFloat: nan to +0; ml_dtypes: the zero of the other sign). Not folded.
+bool roundsAsApFloat(Type element) {
+  return !isa<Float8E8M0FNUType, Float6E2M3FNType, Float6E3M2FNType, Float4E2M1FNType>(element);
+}
+
 // Complex constants are not folded (the folders below are written for floats and integers).
 bool foldable(Attribute a) {
   auto e = dyn_cast_or_null<DenseElementsAttr>(a);
-  return e && !isa<ComplexType>(e.getElementType()) && (e.isSplat() || e.getNumElements() <= kFoldLimit);
+  return e && !isa<ComplexType>(e.getElementType()) && roundsAsApFloat(e.getElementType()) &&
+         (e.isSplat() || e.getNumElements() <= kFoldLimit);
 }
 
 bool isI1(Type t) { return getElementTypeOrSelf(t).isInteger(1); }
@@ -289,7 +297,7 @@ OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
   auto in = dyn_cast_or_null<DenseElementsAttr>(adaptor.getOperand());
   if (!in || !in.isSplat()) return {};
   Type from = in.getElementType(), to = getType().getElementType();
-  if (isa<ComplexType>(from) || isa<ComplexType>(to)) return {};
+  if (isa<ComplexType>(from) || isa<ComplexType>(to) || !roundsAsApFloat(from) || !roundsAsApFloat(to)) return {};
   bool lost;
   if (auto toFloat = dyn_cast<FloatType>(to)) {
     APFloat r(toFloat.getFloatSemantics());

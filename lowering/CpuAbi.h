@@ -17,7 +17,7 @@ inline constexpr const char* kEntry = "strata_entry";
 //                        const void* lhs, const void* rhs, void* out, void* workspace)
 // out[b] (M×N, row-major) = lhs[b] (M×K, or K×M when kLhsContractFirst) ×
 // rhs[b] (K×N, or N×K when kRhsFreeFirst); <t> is f32, f64, i32, i64, c64, c128 (out of the same
-// type) or bf16, f16, f8e4m3fn, f8e5m2 (out in f32; workspace holds 4·(B·M·K + B·K·N) bytes for
+// type) or bf16, f16 or a byte float, f8e4m3fn .. f4e2m1fn (out in f32; workspace holds 4·(B·M·K + B·K·N) bytes for
 // the widened operands).
 inline constexpr const char* kDotPrefix = "strata_rt_dot_";
 inline constexpr int64_t kLhsContractFirst = 1;

@@ -1,4 +1,4 @@
-// --strata-expand-float8: arith.extf / arith.truncf of the 8-bit floats as integer code, the
+// --strata-expand-float8: arith.extf / arith.truncf of the byte floats as integer code, the
 // same as the scalar bodies' toCompute / toStorage (Passes.td).
 #include "dialect/ElementTypes.h"
 #include "dialect/ScalarOps.h"

@@ -538,16 +538,17 @@ def ScratchArenaPass : Pass<"strata-scratch-arena", "::mlir::ModuleOp"> {
 //===-- llvm-dialect stage ------------------------------------------------------------===//
 
 def ExpandFloat8Pass : Pass<"strata-expand-float8"> {
-  let summary = "Lower the conversions between the 8-bit floats (f8E4M3FN, f8E5M2) and f32/f64 to integer code";
+  let summary = "Lower the conversions between the byte floats (f8E4M3FN .. f4E2M1FN) and f32/f64 to integer code";
   let description = [{
-    LLVM has no 8-bit float type: the LLVM type converter stores f8E4M3FN and f8E5M2 as i8,
-    but arith.extf and arith.truncf of them have no lowering. The scalar bodies convert through
+    LLVM has no 8-, 6- or 4-bit float type: the LLVM type converter stores f8E4M3FN, f8E5M2
+    and the rarer formats as integers of their width (i8, i6, i4), but arith.extf and
+    arith.truncf of them have no lowering. The scalar bodies convert through
     toCompute/toStorage (dialect/ScalarOps.cpp) already; what linalg's named ops build (the
     widening arith.extf in a linalg.batch_matmul body) reaches this pass.
 
-    1. Each scalar arith.extf from an 8-bit float becomes the integer decoding of its byte
+    1. Each scalar arith.extf from a byte float becomes the integer decoding of its bits
        (exact), followed by an f32 → f64 extension when f64 was asked for.
-    2. Each scalar arith.truncf to an 8-bit float becomes the round-to-nearest-even encoding
+    2. Each scalar arith.truncf to a byte float becomes the round-to-nearest-even encoding
        (an f64 source first rounded to f32 to odd, so that the value is rounded once).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];

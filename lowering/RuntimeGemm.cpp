@@ -54,6 +54,15 @@ const char* typeSuffix(Type t) {
   if (t.isF16()) return "f16";
   if (isa<Float8E4M3FNType>(t)) return "f8e4m3fn";  // widened to f32 by the runtime, as bf16
   if (isa<Float8E5M2Type>(t)) return "f8e5m2";
+  if (isa<Float8E4M3FNUZType>(t)) return "f8e4m3fnuz";
+  if (isa<Float8E5M2FNUZType>(t)) return "f8e5m2fnuz";
+  if (isa<Float8E4M3B11FNUZType>(t)) return "f8e4m3b11fnuz";
+  if (isa<Float8E4M3Type>(t)) return "f8e4m3";
+  if (isa<Float8E3M4Type>(t)) return "f8e3m4";
+  if (isa<Float8E8M0FNUType>(t)) return "f8e8m0fnu";
+  if (isa<Float6E2M3FNType>(t)) return "f6e2m3fn";
+  if (isa<Float6E3M2FNType>(t)) return "f6e3m2fn";
+  if (isa<Float4E2M1FNType>(t)) return "f4e2m1fn";
   if (t.isInteger(32)) return "i32";
   if (t.isInteger(64)) return "i64";
   if (auto c = dyn_cast<ComplexType>(t)) {  // Eigen's complex GEMM, as the eager kernel's

@@ -69,9 +69,9 @@ func::FuncOp buildLess(OpBuilder& b, SortOp op, func::FuncOp parent) {
     for (int side = 0; side < 2; ++side) {
       Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, entry->getArgument(1 + side), ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
       Value at = LLVM::LoadOp::create(b, loc, ptr, slot);
-      // An 8-bit float has no LLVM type: its byte, read as the float.
+      // A byte float has no LLVM type: its bits (i8, or i6/i4 in their byte), read as the float.
       bool byte = isFloat8(element);
-      Value v = LLVM::LoadOp::create(b, loc, byte ? b.getI8Type() : element, at);
+      Value v = LLVM::LoadOp::create(b, loc, byte ? b.getIntegerType(element.getIntOrFloatBitWidth()) : element, at);
       if (byte) v = arith::BitcastOp::create(b, loc, element, v);
       map.map(body.getArgument(2 * i + side), toCompute(b, loc, v));
     }

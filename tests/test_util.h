@@ -28,10 +28,12 @@ inline double round_to(double v, DType t) {
 
 // Units in the last place of dtype t near |v| (for float tolerances).
 inline double ulp(double v, DType t) {
-  int mant = t == f64 ? 52 : t == f32 ? 23 : t == f16 ? 10 : t == f8_e4m3fn ? 3 : t == f8_e5m2 ? 2 : 7;
+  // A real float's own mantissa and smallest normal (finfo); bf16's for anything else.
+  FInfo f = finfo(is_floating(t) ? t : bf16);
+  int mant = f.nmant;
   double m = std::fabs(v);
   // Below the dtype's smallest normal the spacing is that of the subnormals.
-  double min_normal = std::ldexp(1.0, t == f64 ? -1022 : t == f16 || t == f8_e5m2 ? -14 : t == f8_e4m3fn ? -6 : -126);
+  double min_normal = f.smallest_normal;
   if (m < min_normal || !std::isfinite(m)) m = min_normal;
   return std::ldexp(1.0, std::ilogb(m) - mant);
 }

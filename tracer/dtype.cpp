@@ -23,35 +23,49 @@ constexpr DTypeInfo kInfo[] = {
     {"u64", "uint64", 8},  {"c64", "complex64", 8}, {"c128", "complex128", 16},
     {"f8_e4m3fn", "float8_e4m3fn", 1}, {"f8_e5m2", "float8_e5m2", 1},
     {"i4", "int4", 1}, {"u4", "uint4", 1}, {"i2", "int2", 1}, {"u2", "uint2", 1},
+    {"f8_e4m3fnuz", "float8_e4m3fnuz", 1}, {"f8_e5m2fnuz", "float8_e5m2fnuz", 1},
+    {"f8_e4m3b11fnuz", "float8_e4m3b11fnuz", 1}, {"f8_e4m3", "float8_e4m3", 1}, {"f8_e3m4", "float8_e3m4", 1},
+    {"f8_e8m0fnu", "float8_e8m0fnu", 1}, {"f6_e2m3fn", "float6_e2m3fn", 1}, {"f6_e3m2fn", "float6_e3m2fn", 1},
+    {"f4_e2m1fn", "float4_e2m1fn", 1},
 };
+static_assert(std::size(kInfo) == std::size(kAllDTypes), "one entry per dtype");
 
 // Lattice nodes: the dtypes plus the three weak nodes i*, f* and c*.
-enum Node { kB, kIW, kU8, kU16, kU32, kU64, kI8, kI16, kI32, kI64, kFW, kBF16, kF16, kF32, kF64, kCW, kC64, kC128, kF8E4M3FN, kF8E5M2, kI4, kU4, kI2, kU2, kNumNodes };
+// The byte floats (the 8-, 6- and 4-bit ones) are one node each, kF8First + their index in kByteFloats.
+enum Node { kB, kIW, kU8, kU16, kU32, kU64, kI8, kI16, kI32, kI64, kFW, kBF16, kF16, kF32, kF64, kCW, kC64, kC128, kI4, kU4, kI2, kU2, kF8First };
+constexpr DType kByteFloats[] = {DType::f8_e4m3fn, DType::f8_e5m2, DType::f8_e4m3fnuz, DType::f8_e5m2fnuz,
+                                 DType::f8_e4m3b11fnuz, DType::f8_e4m3, DType::f8_e3m4, DType::f8_e8m0fnu,
+                                 DType::f6_e2m3fn, DType::f6_e3m2fn, DType::f4_e2m1fn};
+constexpr int kNumNodes = kF8First + static_cast<int>(std::size(kByteFloats));
+static_assert(kNumNodes <= 64, "the lattice's ancestor sets are 64-bit masks");
 // Direct successors in JAX's lattice (jax._src.dtypes, restricted to strata's types).
-constexpr std::array<std::initializer_list<int>, kNumNodes> kEdges = {{
+// The byte floats and sub-byte integers have none: no implicit promotion upwards.
+constexpr std::array<std::initializer_list<int>, kF8First> kEdges = {{
     {kIW},                          // bool
     {kU8, kI8, kI4, kU4, kI2, kU2},  // i*
     {kU16, kI16}, {kU32, kI32}, {kU64, kI64}, {kFW},  // u8 u16 u32 u64
     {kI16}, {kI32}, {kI64}, {kFW},  // i8 i16 i32 i64
-    {kBF16, kF16, kCW, kF8E4M3FN, kF8E5M2},  // f*
+    {kBF16, kF16, kCW},             // f* (and every byte float, below)
     {kF32}, {kF32}, {kF64, kC64}, {kC128},  // bf16 f16 f32 f64
     {kC64}, {kC128}, {},            // c* c64 c128
-    {}, {},                         // f8_e4m3fn f8_e5m2: no implicit promotion upwards
-    {}, {}, {}, {},                 // i4 u4 i2 u2: likewise
+    {}, {}, {}, {},                 // i4 u4 i2 u2
 }};
 
 // ancestors[n] = bitmask of nodes >= n.
-constexpr std::array<uint32_t, kNumNodes> compute_ancestors() {
-  std::array<uint32_t, kNumNodes> up{};
+constexpr std::array<uint64_t, kNumNodes> compute_ancestors() {
+  std::array<uint64_t, kNumNodes> up{};
   for (int n = kNumNodes - 1; n >= 0; --n) {  // every edge points to a later node
-    up[n] = 1u << n;
-    for (int s : kEdges[n]) up[n] |= up[s];
+    up[n] = uint64_t{1} << n;
+    if (n < kF8First)
+      for (int s : kEdges[n]) up[n] |= up[s];
+    if (n == kFW)
+      for (int f = kF8First; f < kNumNodes; ++f) up[n] |= up[f];
   }
   return up;
 }
 constexpr auto kUp = compute_ancestors();
 
-Node node_of(TypeSpec t) {
+int node_of(TypeSpec t) {
   if (t.weak && t.dtype != DType::bool_) return is_complex(t.dtype) ? kCW : is_floating(t.dtype) ? kFW : kIW;
   switch (t.dtype) {
     case DType::bool_: return kB;
@@ -69,13 +83,14 @@ Node node_of(TypeSpec t) {
     case DType::f64: return kF64;
     case DType::c64: return kC64;
     case DType::c128: return kC128;
-    case DType::f8_e4m3fn: return kF8E4M3FN;
-    case DType::f8_e5m2: return kF8E5M2;
     case DType::i4: return kI4;
     case DType::u4: return kU4;
     case DType::i2: return kI2;
     case DType::u2: return kU2;
+    default: break;
   }
+  for (size_t i = 0; i < std::size(kByteFloats); ++i)
+    if (kByteFloats[i] == t.dtype) return kF8First + static_cast<int>(i);
   return kF32;
 }
 
@@ -86,16 +101,18 @@ int bit_width(DType t) {
   switch (t) {
     case DType::bool_: return 1;
     case DType::i2: case DType::u2: return 2;
-    case DType::i4: case DType::u4: return 4;
+    case DType::i4: case DType::u4: case DType::f4_e2m1fn: return 4;
+    case DType::f6_e2m3fn: case DType::f6_e3m2fn: return 6;
     default: return static_cast<int>(8 * itemsize(t));
   }
 }
 std::string_view short_name(DType t) { return kInfo[static_cast<int>(t)].short_name; }
 std::string_view long_name(DType t) { return kInfo[static_cast<int>(t)].long_name; }
 bool is_floating(DType t) { return t == DType::bf16 || t == DType::f16 || t == DType::f32 || t == DType::f64 || is_float8(t); }
-bool is_float8(DType t) { return t == DType::f8_e4m3fn || t == DType::f8_e5m2; }
+bool is_float8(DType t) { return std::find(std::begin(kByteFloats), std::end(kByteFloats), t) != std::end(kByteFloats); }
 bool is_narrow_float(DType t) { return is_floating(t) && itemsize(t) < 4; }
-bool supports_inf(DType t) { return is_inexact(t) && t != DType::f8_e4m3fn; }
+bool supports_inf(DType t) { return is_inexact(t) && (!is_float8(t) || t == DType::f8_e5m2 || t == DType::f8_e4m3 || t == DType::f8_e3m4); }
+bool supports_nan(DType t) { return is_inexact(t) && t != DType::f6_e2m3fn && t != DType::f6_e3m2fn && t != DType::f4_e2m1fn; }
 bool is_complex(DType t) { return t == DType::c64 || t == DType::c128; }
 bool is_integer(DType t) { return t != DType::bool_ && !is_floating(t) && !is_complex(t); }
 DType real_dtype(DType t) { return t == DType::c64 ? DType::f32 : t == DType::c128 ? DType::f64 : t; }
@@ -117,19 +134,20 @@ bool parse_dtype(std::string_view name, DType* out) {
 }
 
 TypeSpec promote_types(TypeSpec a, TypeSpec b) {
-  Node na = node_of(a), nb = node_of(b);
-  uint32_t common = kUp[na] & kUp[nb];
+  int na = node_of(a), nb = node_of(b);
+  uint64_t common = kUp[na] & kUp[nb];
   // The least upper bound is the common ancestor whose own ancestors include all the others.
   int lub = -1;
   for (int n = 0; n < kNumNodes; ++n)
     if ((common >> n & 1) && (kUp[n] & common) == common) lub = n;
-  if (lub < 0) {  // only the 8-bit floats and sub-byte integers lack one with another type
+  if (lub >= kF8First) return {kByteFloats[lub - kF8First], false};
+  if (lub < 0) {  // only the byte floats and sub-byte integers lack one with another type
     bool ints = is_subbyte_integer(a.dtype) || is_subbyte_integer(b.dtype);
     throw DTypeError("input dtypes " + std::string(long_name(a.dtype)) + (a.weak ? " (weak)" : "") + " and " +
                      std::string(long_name(b.dtype)) + (b.weak ? " (weak)" : "") + " have no implicit promotion: " +
                      (ints ? "2-bit and 4-bit integers promote only with bool and integer scalars (as in JAX); "
                              "convert one explicitly, e.g. x.astype(st::i32)"
-                           : "8-bit floats promote with no other float (as in JAX); "
+                           : "8-, 6- and 4-bit floats promote with no other float (as in JAX); "
                              "convert one explicitly, e.g. x.astype(st::f32)"));
   }
   switch (lub) {
@@ -148,8 +166,6 @@ TypeSpec promote_types(TypeSpec a, TypeSpec b) {
     case kF64: return {DType::f64, false};
     case kC64: return {DType::c64, false};
     case kC128: return {DType::c128, false};
-    case kF8E4M3FN: return {DType::f8_e4m3fn, false};
-    case kF8E5M2: return {DType::f8_e5m2, false};
     case kI4: return {DType::i4, false};
     case kU4: return {DType::u4, false};
     case kI2: return {DType::i2, false};
@@ -225,8 +241,42 @@ FInfo finfo(DType t) {
       f.resolution = 0.09375;
       return f;
     }
-    default: throw DTypeError("finfo: expects a floating-point or complex dtype, but got " + std::string(long_name(t)));
+    default: break;
   }
+  // The rarer formats: ml_dtypes' finfo, field for field (their exponent ranges follow from
+  // each format's bias and specials rather than from nexp alone).
+  struct Row {
+    DType t;
+    int bits, nmant, nexp, minexp, maxexp, precision;
+    double max, min, tiny, resolution;
+  };
+  static constexpr Row kRows[] = {
+      {DType::f8_e4m3fnuz, 8, 3, 4, -7, 8, 1, 240.0, -240.0, 0x1p-7, 0.1015625},
+      {DType::f8_e5m2fnuz, 8, 2, 5, -15, 16, 1, 57344.0, -57344.0, 0x1p-15, 0.09375},
+      {DType::f8_e4m3b11fnuz, 8, 3, 4, -10, 5, 1, 30.0, -30.0, 0x1p-10, 0.1015625},
+      {DType::f8_e4m3, 8, 3, 4, -6, 8, 1, 240.0, -240.0, 0x1p-6, 0.1015625},
+      {DType::f8_e3m4, 8, 4, 3, -2, 4, 1, 15.5, -15.5, 0x1p-2, 0.09375},
+      {DType::f8_e8m0fnu, 8, 0, 8, -127, 128, 1, 0x1p127, 0x1p-127, 0x1p-127, 0.125},  // min: its smallest, no sign
+      {DType::f6_e2m3fn, 6, 3, 2, 0, 3, 0, 7.5, -7.5, 1.0, 1.0},
+      {DType::f6_e3m2fn, 6, 2, 3, -2, 5, 0, 28.0, -28.0, 0x1p-2, 1.0},
+      {DType::f4_e2m1fn, 4, 1, 2, 0, 3, 0, 6.0, -6.0, 1.0, 1.0},
+  };
+  for (const Row& row : kRows) {
+    if (row.t != r) continue;
+    FInfo f{};
+    f.dtype = r;
+    f.bits = row.bits, f.nmant = row.nmant, f.nexp = row.nexp, f.minexp = row.minexp, f.maxexp = row.maxexp;
+    f.precision = row.precision;
+    f.eps = std::ldexp(1.0, -row.nmant);
+    // The gap below 1: half eps, but eps itself where 1 is the smallest normal (f6_e2m3fn, f4_e2m1fn).
+    f.epsneg = row.minexp == 0 ? f.eps : f.eps / 2;
+    f.max = row.max, f.min = row.min;
+    f.tiny = f.smallest_normal = row.tiny;
+    f.smallest_subnormal = r == DType::f8_e8m0fnu ? row.tiny : std::ldexp(row.tiny, -row.nmant);
+    f.resolution = row.resolution;
+    return f;
+  }
+  throw DTypeError("finfo: expects a floating-point or complex dtype, but got " + std::string(long_name(t)));
 }
 
 IInfo iinfo(DType t) {

@@ -197,7 +197,7 @@ class Parser {
     Token name = expect_ident("a dtype (f32, i32, bool, ...)");
     AbstractValue av;
     if (!parse_dtype(name.text, &av.dtype) || short_name(av.dtype) != name.text)
-      fail(name, "expects a dtype (f32, f64, bf16, f16, f8_e4m3fn, f8_e5m2, i2, i4, i8, i16, i32, i64, u2, u4, u8, u16, u32, u64, bool), but got " + describe(name));
+      fail(name, "expects a dtype (f32, f64, bf16, f16, f8_e4m3fn, f8_e5m2 and the other f8, f6 and f4 formats, i2, i4, i8, i16, i32, i64, u2, u4, u8, u16, u32, u64, bool), but got " + describe(name));
     expect("[");
     while (!is("]")) {
       if (!av.shape.empty()) expect(",", "',' or ']'");

@@ -66,7 +66,7 @@ Descr parse_descr(std::string d, const std::string& path) {
   if (code == "c16") return {DType::c128, big};
   if (code == "V1")
     fail(path, "its dtype '" + d + "' is one untyped byte (NumPy's spelling of an 8-bit float, whose kind it does not "
-               "keep); save it as uint8 and bitcast_convert_type the loaded array to f8_e4m3fn or f8_e5m2");
+               "keep); save it as uint8 and bitcast_convert_type the loaded array to its float type (f8_e4m3fn, f8_e5m2, ...)");
   constexpr const char* kOurs = " (bool, int8-64, uint8-64, bfloat16, float16, float32, float64, complex64, complex128)";
   if (code == "f16") fail(path, "its dtype float128 ('" + d + "') is not one of strata's dtypes" + kOurs);
   fail(path, "its dtype '" + d + "' is not one of strata's dtypes" + kOurs);
@@ -111,11 +111,11 @@ std::string descr_of(DType t) {
     case DType::f64: return "<f8";
     case DType::c64: return "<c8";
     case DType::c128: return "<c16";
-    case DType::f8_e4m3fn: case DType::f8_e5m2: case DType::i4: case DType::u4: case DType::i2: case DType::u2: break;
+    default: break;  // the byte floats and sub-byte integers
   }
   // NumPy writes ml_dtypes' arrays as raw bytes ('<V1'), which do not say which kind.
   throw DTypeError("save_npy: the .npy format has no " + std::string(long_name(t)) + " (NumPy stores ml_dtypes' " +
-                   (is_float8(t) ? "8-bit floats" : "sub-byte integers") + " as untyped bytes, '<V1'); save x.astype(" +
+                   (is_float8(t) ? "8-, 6- and 4-bit floats" : "sub-byte integers") + " as untyped bytes, '<V1'); save x.astype(" +
                    (is_float8(t) ? "st::f32" : "st::i32") + ")" +
                    (is_float8(t) ? ", or the bytes bitcast_convert_type(x, st::u8)" : ""));
 }

@@ -108,11 +108,11 @@ Array raw_bits(const Array& key, int width, const Shape& shape, const SourceLoca
 }
 
 int mantissa_bits(DType t) { return finfo(t).nmant; }
-// The bits of 1.0: the exponent bias in the exponent field (every float type here has a bias
-// of 2^(nexp-1) - 1, e4m3fn's 7 included).
+// The bits of 1.0: the exponent bias in the exponent field, 1 - minexp (2^(nexp-1) - 1 for
+// most; 2^(nexp-1) for e4m3fnuz and e5m2fnuz, 11 for e4m3b11fnuz).
 double one_bits(DType t) {
   FInfo f = finfo(t);
-  return std::ldexp(static_cast<double>((int64_t{1} << (f.nexp - 1)) - 1), f.nmant);
+  return std::ldexp(static_cast<double>(1 - f.minexp), f.nmant);
 }
 // a * b + c rounded once, as XLA's CPU code computes `floats * (maxval - minval) + minval`
 // (LLVM contracts it into an FMA). Narrower floats through f64 (their product is exact there);

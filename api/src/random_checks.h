@@ -32,12 +32,15 @@ inline void check_shape(const Shape& shape, std::string_view op) {
 inline void check_float(DType dtype, std::string_view op) {
   if (!is_floating(dtype))
     throw DTypeError(std::string(op) + ": expects a floating-point dtype, but got " + std::string(short_name(dtype)));
+  // JAX draws floats from their bits: it refuses the 6- and 4-bit floats, and its e8m0fnu
+  // draws are nan (no sign, no mantissa); strata refuses both.
+  if (bit_width(dtype) < 8 || dtype == DType::f8_e8m0fnu)
+    throw DTypeError(std::string(op) + ": expects a floating-point dtype of 8, 16, 32 or 64 bits with a sign and a mantissa, but got " +
+                     std::string(short_name(dtype)) + "; draw in f32 and convert with astype");
 }
 
-// The smallest normal number (finfo.tiny).
-inline double tiny(DType t) {
-  return t == DType::f64 ? std::numeric_limits<double>::min() : t == DType::f16 ? 0x1p-14 : std::numeric_limits<float>::min();
-}
+// The smallest normal number (finfo.tiny; an 8-bit float's own, as JAX's gumbel takes it).
+inline double tiny(DType t) { return finfo(t).tiny; }
 
 // NumPy's broadcast of two shapes, or nullopt when they do not broadcast.
 inline std::optional<Shape> broadcast_pair(const Shape& a, const Shape& b) {

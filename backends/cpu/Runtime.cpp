@@ -216,6 +216,15 @@ STRATA_RT_DOT(c64, c64)
 STRATA_RT_DOT(c128, c128)
 STRATA_RT_DOT(f8e4m3fn, f8_e4m3fn)
 STRATA_RT_DOT(f8e5m2, f8_e5m2)
+STRATA_RT_DOT(f8e4m3fnuz, f8_e4m3fnuz)
+STRATA_RT_DOT(f8e5m2fnuz, f8_e5m2fnuz)
+STRATA_RT_DOT(f8e4m3b11fnuz, f8_e4m3b11fnuz)
+STRATA_RT_DOT(f8e4m3, f8_e4m3)
+STRATA_RT_DOT(f8e3m4, f8_e3m4)
+STRATA_RT_DOT(f8e8m0fnu, f8_e8m0fnu)
+STRATA_RT_DOT(f6e2m3fn, f6_e2m3fn)
+STRATA_RT_DOT(f6e3m2fn, f6_e3m2fn)
+STRATA_RT_DOT(f4e2m1fn, f4_e2m1fn)
 #undef STRATA_RT_DOT
 
 // B = 1 only (the compiler fuses epilogues into 2-D dots).
@@ -396,6 +405,15 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
       {"strata_rt_dot_c128", reinterpret_cast<void*>(&strata_rt_dot_c128)},
       {"strata_rt_dot_f8e4m3fn", reinterpret_cast<void*>(&strata_rt_dot_f8e4m3fn)},
       {"strata_rt_dot_f8e5m2", reinterpret_cast<void*>(&strata_rt_dot_f8e5m2)},
+      {"strata_rt_dot_f8e4m3fnuz", reinterpret_cast<void*>(&strata_rt_dot_f8e4m3fnuz)},
+      {"strata_rt_dot_f8e5m2fnuz", reinterpret_cast<void*>(&strata_rt_dot_f8e5m2fnuz)},
+      {"strata_rt_dot_f8e4m3b11fnuz", reinterpret_cast<void*>(&strata_rt_dot_f8e4m3b11fnuz)},
+      {"strata_rt_dot_f8e4m3", reinterpret_cast<void*>(&strata_rt_dot_f8e4m3)},
+      {"strata_rt_dot_f8e3m4", reinterpret_cast<void*>(&strata_rt_dot_f8e3m4)},
+      {"strata_rt_dot_f8e8m0fnu", reinterpret_cast<void*>(&strata_rt_dot_f8e8m0fnu)},
+      {"strata_rt_dot_f6e2m3fn", reinterpret_cast<void*>(&strata_rt_dot_f6e2m3fn)},
+      {"strata_rt_dot_f6e3m2fn", reinterpret_cast<void*>(&strata_rt_dot_f6e3m2fn)},
+      {"strata_rt_dot_f4e2m1fn", reinterpret_cast<void*>(&strata_rt_dot_f4e2m1fn)},
       {"strata_rt_dot_ep_f32", reinterpret_cast<void*>(&strata_rt_dot_ep_f32)},
       {"strata_rt_dot_ep_f64", reinterpret_cast<void*>(&strata_rt_dot_ep_f64)},
       {abi::kParallelFor, reinterpret_cast<void*>(&strata_rt_parallel_for)},

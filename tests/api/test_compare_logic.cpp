@@ -149,7 +149,7 @@ TEST(Logic, TruthValuesFollowNumPy) {
     SCOPED_TRACE(name(t));
     std::vector<double> a = t == st::bool_ ? std::vector<double>{0, 1, 0, 1} : std::vector<double>{0, 3, -0.0, -2};
     std::vector<double> b = t == st::bool_ ? std::vector<double>{0, 0, 1, 1} : std::vector<double>{0, 0, 5, -1};
-    if (st::is_floating(t)) a[3] = NAN;
+    if (st::supports_nan(t)) a[3] = NAN;
     if (st::is_unsigned_integer(t)) a[3] = 2, b[3] = 1;  // -2.0 would convert to 0
     st::Array x = st::array(a, {4}, t), y = st::array(b, {4}, t);
     st::Array land = st::logical_and(x, y), lor = st::logical_or(x, y), lnot = st::logical_not(x);
@@ -157,7 +157,8 @@ TEST(Logic, TruthValuesFollowNumPy) {
       EXPECT_EQ(r->dtype(), st::bool_);
       EXPECT_EQ(r->shape(), st::Shape{4});
     }
-    std::vector<bool> ta = as_bools(a), tb = as_bools(b), want_and, want_or, want_not;
+    // The values as stored (e8m0fnu's zeros are nan: true).
+    std::vector<bool> ta = as_bools(round_all(a, t)), tb = as_bools(round_all(b, t)), want_and, want_or, want_not;
     for (size_t i = 0; i < 4; ++i) {
       want_and.push_back(ta[i] && tb[i]);
       want_or.push_back(ta[i] || tb[i]);
@@ -338,7 +339,7 @@ TEST(Astype, ToBoolIsNonZeroAndBoolToNumberIsZeroOrOne) {
   st::Array t = st::array({true, false, true}, {3});
   for (st::DType to : st::kAllDTypes) {
     SCOPED_TRACE(name(to));
-    expect_exact(st::astype(t, to), {3}, to, {1, 0, 1});
+    expect_exact(st::astype(t, to), {3}, to, round_all({1, 0, 1}, to));  // e8m0fnu's 0 is nan
   }
 }
 

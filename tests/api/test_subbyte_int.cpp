@@ -264,7 +264,7 @@ TEST(SubbyteInt, RefusalsAreClear) {
   Array x = ints({1, 2}, st::i4);
   st::testing::expect_contains(
       st::testing::error_message<st::DTypeError>([&] { (void)st::bitcast_convert_type(x, st::u8); }),
-      "bitcast_convert_type: reinterprets a 2- or 4-bit integer only as another of its width");
+      "bitcast_convert_type: reinterprets a 2-, 4- or 6-bit number only as another of its width");
   std::string path = ::testing::TempDir() + "/int4.npy";
   st::testing::expect_contains(st::testing::error_message<st::Error>([&] { st::save_npy(path, x); }),
                                "the .npy format has no int4");

@@ -19,12 +19,14 @@ using st::Params;
 using namespace st::testing;
 
 
-constexpr DType kFloats[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2};
+// f8_e4m3fnuz and f4_e2m1fn stand for the rarer byte floats (one nan at 0x80, no -0; no nan,
+// saturating, sub-byte).
+constexpr DType kFloats[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2, st::f8_e4m3fnuz, st::f4_e2m1fn};
 // The 4-bit integers stand for the sub-byte ones (computed in 8 bits eagerly, in iN compiled).
 constexpr DType kInts[] = {st::i32, st::i64, st::i4, st::u4};
 constexpr DType kIndexInts[] = {st::i32, st::i64};
-constexpr DType kNumeric[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2, st::i32, st::i64, st::i4, st::u4};
-constexpr DType kAll[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2, st::i32, st::i64, st::i4, st::u4, st::bool_};
+constexpr DType kNumeric[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2, st::f4_e2m1fn, st::i32, st::i64, st::i4, st::u4};
+constexpr DType kAll[] = {st::f32, st::f64, st::bf16, st::f16, st::f8_e4m3fn, st::f8_e5m2, st::f4_e2m1fn, st::i32, st::i64, st::i4, st::u4, st::bool_};
 constexpr DType kComplex[] = {st::c64, st::c128};
 
 // One primitive applied once: the unit of these tests.

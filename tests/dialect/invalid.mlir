@@ -413,7 +413,7 @@ func.func @fusion_results(%a: tensor<4xf32>) {
 
 // The type constraints come from ODS; one example of their wording.
 func.func @elementwise_types(%a: tensor<4xi32>) {
-  // expected-error @+1 {{'strata.exponential' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float or f8E4M3FN or f8E5M2 or complex<f32> or complex<f64> values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'strata.exponential' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or bfloat16 type or 16-bit float or 8-, 6- or 4-bit float or complex<f32> or complex<f64> values, but got 'tensor<4xi32>'}}
   %0 = strata.exponential %a : tensor<4xi32>
   return
 }

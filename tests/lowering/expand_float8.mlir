@@ -43,3 +43,27 @@ func.func @others(%x: bf16) -> f16 {
   %b = arith.truncf %a : f32 to f16
   return %b : f16
 }
+
+// The 6- and 4-bit floats: their bits are an i6 / i4 (a byte each in memory).
+// CHECK-LABEL: func.func @narrower
+// CHECK:       arith.bitcast %arg0 : f4E2M1FN to i4
+// CHECK:       arith.extui {{.*}} : i4 to i32
+// CHECK:       arith.trunci {{.*}} : i32 to i6
+// CHECK:       arith.bitcast {{.*}} : i6 to f6E3M2FN
+// CHECK-NOT:   arith.extf {{.*}} : f4E2M1FN
+// CHECK-NOT:   arith.truncf {{.*}} to f6E3M2FN
+func.func @narrower(%x: f4E2M1FN) -> f6E3M2FN {
+  %a = arith.extf %x : f4E2M1FN to f32
+  %b = arith.truncf %a : f32 to f6E3M2FN
+  return %b : f6E3M2FN
+}
+
+// e8m0fnu and the fnuz formats likewise (their own specials: see tracer/kernels/float8.h).
+// CHECK-LABEL: func.func @scales
+// CHECK:       arith.bitcast %arg0 : f8E8M0FNU to i8
+// CHECK:       arith.bitcast {{.*}} : i8 to f8E4M3FNUZ
+func.func @scales(%x: f8E8M0FNU) -> f8E4M3FNUZ {
+  %a = arith.extf %x : f8E8M0FNU to f32
+  %b = arith.truncf %a : f32 to f8E4M3FNUZ
+  return %b : f8E4M3FNUZ
+}

@@ -71,3 +71,35 @@ func.func @sort() {
   check.expect_eq_const %s, dense<[-448.0, -0.5, 0.0, 1.25, 3.0, 448.0]> : tensor<6xf8E4M3FN>
   func.return
 }
+
+// -----
+
+// The rarer formats: the fnuz ones (no -0, one nan at 0x80), e8m0fnu (powers of two, half up)
+// and the 6- and 4-bit ones (saturating), values as ml_dtypes rounds them.
+// CHECK: PASS float8.mlir:[[@LINE+1]] @convert_rarer
+func.func @convert_rarer() {
+  %x = stablehlo.constant dense<[-0.0, 300.0, 3.0, 0.3, 100.0]> : tensor<5xf32>
+  %a = stablehlo.convert %x : (tensor<5xf32>) -> tensor<5xf8E4M3FNUZ>
+  %b = stablehlo.bitcast_convert %a : (tensor<5xf8E4M3FNUZ>) -> tensor<5xui8>
+  check.expect_eq_const %b, dense<[0, 128, 76, 50, 116]> : tensor<5xui8>
+  %e = stablehlo.convert %x : (tensor<5xf32>) -> tensor<5xf8E8M0FNU>
+  %eb = stablehlo.bitcast_convert %e : (tensor<5xf8E8M0FNU>) -> tensor<5xui8>
+  check.expect_eq_const %eb, dense<[255, 135, 129, 125, 134]> : tensor<5xui8>
+  %f = stablehlo.convert %x : (tensor<5xf32>) -> tensor<5xf4E2M1FN>
+  %fw = stablehlo.convert %f : (tensor<5xf4E2M1FN>) -> tensor<5xf32>
+  check.expect_eq_const %fw, dense<[-0.0, 6.0, 3.0, 0.5, 6.0]> : tensor<5xf32>
+  func.return
+}
+
+// -----
+
+// Arithmetic in f6E3M2FN, rounded after each op and saturating at 28.
+// CHECK: PASS float8.mlir:[[@LINE+1]] @arithmetic_f6
+func.func @arithmetic_f6() {
+  %a = stablehlo.constant dense<[1.5, -2.0, 3.5, 20.0]> : tensor<4xf6E3M2FN>
+  %b = stablehlo.constant dense<[0.75, 0.3125, -1.25, 2.0]> : tensor<4xf6E3M2FN>
+  %p = stablehlo.multiply %a, %b : tensor<4xf6E3M2FN>
+  %w = stablehlo.convert %p : (tensor<4xf6E3M2FN>) -> tensor<4xf32>
+  check.expect_eq_const %w, dense<[1.0, -0.625, -4.0, 28.0]> : tensor<4xf32>
+  func.return
+}

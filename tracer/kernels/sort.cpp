@@ -17,6 +17,21 @@
 
 namespace strata::kernels {
 
+namespace {
+
+constexpr SortKeyKind float8_sort_kind(const Float8Format& f) {
+  switch (f.specials) {
+    case Float8Specials::kFN: return SortKeyKind::kFloat8E4M3FN;
+    case Float8Specials::kFNUZ: return SortKeyKind::kFloat8FNUZ;
+    case Float8Specials::kE8M0: return SortKeyKind::kUnsigned;
+    case Float8Specials::kNone: return f.bits == 6 ? SortKeyKind::kFloat6 : SortKeyKind::kFloat4;
+    case Float8Specials::kIEEE: break;
+  }
+  return f.exp_bits == 5 ? SortKeyKind::kFloat8E5M2 : f.exp_bits == 4 ? SortKeyKind::kFloat8E4M3 : SortKeyKind::kFloat8E3M4;
+}
+
+}  // namespace
+
 SortOperand sort_operand(void* data, DType dtype) {
   // Complex numbers are never keys (the primitive refuses them): moved as bytes.
   if (is_complex(dtype)) return SortOperand{data, static_cast<int64_t>(itemsize(dtype)), SortKeyKind::kFloat};
@@ -24,8 +39,7 @@ SortOperand sort_operand(void* data, DType dtype) {
     using S = typename decltype(tag)::type;
     using C = typename ComputeOf<S>::type;
     SortKeyKind kind = std::is_same_v<S, bf16_t>  ? SortKeyKind::kBFloat16
-                       : std::is_same_v<S, f8e4m3fn_t> ? SortKeyKind::kFloat8E4M3FN
-                       : std::is_same_v<S, f8e5m2_t>   ? SortKeyKind::kFloat8E5M2
+                       : is_float8_storage<S>        ? float8_sort_kind(*float8_format_of<S>)
                        : std::is_floating_point_v<C> ? SortKeyKind::kFloat
                        : std::is_same_v<S, i4_t>     ? SortKeyKind::kSigned4
                        : std::is_same_v<S, i2_t>     ? SortKeyKind::kSigned2
@@ -38,11 +52,16 @@ SortOperand sort_operand(void* data, DType dtype) {
 namespace {
 
 // The largest magnitude that is not a nan (+inf's bits; bf16 has f32's exponent field; e4m3fn,
-// with no inf, its largest finite number).
+// with no inf, its largest finite number; the 6- and 4-bit floats, with no nan, every magnitude).
 uint64_t exponent_mask(SortKeyKind kind, int64_t bytes) {
   if (kind == SortKeyKind::kBFloat16) return 0x7F80;
   if (kind == SortKeyKind::kFloat8E4M3FN) return 0x7E;
   if (kind == SortKeyKind::kFloat8E5M2) return 0x7C;
+  if (kind == SortKeyKind::kFloat8E4M3) return 0x78;
+  if (kind == SortKeyKind::kFloat8E3M4) return 0x70;
+  if (kind == SortKeyKind::kFloat8FNUZ) return 0x7F;
+  if (kind == SortKeyKind::kFloat6) return 0x1F;
+  if (kind == SortKeyKind::kFloat4) return 0x07;
   switch (bytes) {
     case 2: return 0x7C00;
     case 4: return 0x7F800000u;
@@ -67,16 +86,28 @@ struct KeyMap {
   uint64_t sign, all, exp;
   KeyMap(const SortOperand& op, const SortSpec& spec)
       : kind(op.kind), bytes(op.bytes), canonical(spec.canonical_floats), descending(spec.descending) {
-    sign = kind == SortKeyKind::kSigned4 ? 0x8 : kind == SortKeyKind::kSigned2 ? 0x2 : uint64_t{1} << (8 * bytes - 1);
-    all = bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
+    sign = kind == SortKeyKind::kSigned4 || kind == SortKeyKind::kFloat4 ? 0x8
+           : kind == SortKeyKind::kSigned2                                ? 0x2
+           : kind == SortKeyKind::kFloat6                                 ? 0x20
+                                                                          : uint64_t{1} << (8 * bytes - 1);
+    // The 6- and 4-bit floats' keys keep to their width (a negative one's complement would
+    // set the byte's zero high bits); the signed sub-byte integers' (u ^ sign) need not.
+    all = kind == SortKeyKind::kFloat4 ? 0x0F : kind == SortKeyKind::kFloat6 ? 0x3F
+          : bytes == 8                 ? ~uint64_t{0}
+                                       : (uint64_t{1} << (8 * bytes)) - 1;
     exp = is_signed() || kind == SortKeyKind::kUnsigned ? 0 : exponent_mask(kind, bytes);
   }
   bool is_signed() const {
     return kind == SortKeyKind::kSigned || kind == SortKeyKind::kSigned4 || kind == SortKeyKind::kSigned2;
   }
+  // The fnuz formats: 255 numbers and one nan (0x80, where -0 would be) in one byte, keyed
+  // -max .. -min, 0, min .. max, nan as 0 .. 255 (no -0 to merge, one nan: canonical as is).
+  bool fnuz() const { return kind == SortKeyKind::kFloat8FNUZ; }
   uint64_t operator()(uint64_t u) const {
     uint64_t k = u;
-    if (is_signed()) {
+    if (fnuz()) {
+      k = u == 0x80 ? 0xFF : (u & 0x80) ? 0x7F - (u & 0x7F) : 0x7F + u;
+    } else if (is_signed()) {
       k = u ^ sign;
     } else if (exp) {
       uint64_t mag = u & ~sign & all;
@@ -89,13 +120,14 @@ struct KeyMap {
   // The element's bits back from its key, when the key came without canonicalisation.
   uint64_t bits_of(uint64_t k) const {
     if (descending) k = ~k & all;
+    if (fnuz()) return k == 0xFF ? 0x80 : k < 0x7F ? 0x80 | (0x7F - k) : k - 0x7F;
     if (is_signed()) return k ^ sign;
     if (exp) return (k & sign) ? (k & ~sign) : (~k & all);
     return k;
   }
   // Whether canonicalisation leaves u as it is (not a nan, not -0.0).
   bool plain(uint64_t u) const {
-    if (!exp || !canonical) return true;
+    if (!exp || !canonical || fnuz()) return true;
     uint64_t mag = u & ~sign & all;
     return mag <= exp && u != sign;
   }

@@ -11,9 +11,14 @@
 namespace strata::kernels {
 
 // How an operand's bits order when it is a key.
-// (The 8-bit floats: their own kinds, for where nan starts: e4m3fn has no infinity. The signed
-// sub-byte integers too: their sign is bit 3 or 1 of the byte, whose higher bits are zero.)
-enum class SortKeyKind : int64_t { kUnsigned = 0, kSigned = 1, kFloat = 2, kBFloat16 = 3, kFloat8E4M3FN = 4, kFloat8E5M2 = 5, kSigned4 = 6, kSigned2 = 7 };
+// (The byte floats: their own kinds, for where nan starts: e4m3fn has no infinity, the fnuz
+// formats' one nan is 0x80, and the 6- and 4-bit ones have their sign in bit 5 or 3 and no
+// nan; e8m0fnu, unsigned with its nan at 0xFF, orders as kUnsigned. The signed sub-byte
+// integers too: their sign is bit 3 or 1 of the byte, whose higher bits are zero.)
+enum class SortKeyKind : int64_t {
+  kUnsigned = 0, kSigned = 1, kFloat = 2, kBFloat16 = 3, kFloat8E4M3FN = 4, kFloat8E5M2 = 5, kSigned4 = 6, kSigned2 = 7,
+  kFloat8FNUZ = 8, kFloat8E4M3 = 9, kFloat8E3M4 = 10, kFloat6 = 11, kFloat4 = 12,
+};
 
 // One operand, sorted in place: `bytes` per element (1, 2, 4 or 8), contiguous row-major.
 struct SortOperand {

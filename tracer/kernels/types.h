@@ -47,15 +47,23 @@ template <> struct Storage<DType::i4> { using type = i4_t; };
 template <> struct Storage<DType::u4> { using type = u4_t; };
 template <> struct Storage<DType::i2> { using type = i2_t; };
 template <> struct Storage<DType::u2> { using type = u2_t; };
+template <> struct Storage<DType::f8_e4m3fnuz> { using type = f8e4m3fnuz_t; };
+template <> struct Storage<DType::f8_e5m2fnuz> { using type = f8e5m2fnuz_t; };
+template <> struct Storage<DType::f8_e4m3b11fnuz> { using type = f8e4m3b11fnuz_t; };
+template <> struct Storage<DType::f8_e4m3> { using type = f8e4m3_t; };
+template <> struct Storage<DType::f8_e3m4> { using type = f8e3m4_t; };
+template <> struct Storage<DType::f8_e8m0fnu> { using type = f8e8m0fnu_t; };
+template <> struct Storage<DType::f6_e2m3fn> { using type = f6e2m3fn_t; };
+template <> struct Storage<DType::f6_e3m2fn> { using type = f6e3m2fn_t; };
+template <> struct Storage<DType::f4_e2m1fn> { using type = f4e2m1fn_t; };
 
-// Compute type: bf16, f16 and the 8-bit floats are computed in f32 and rounded on store; the
+// Compute type: bf16, f16 and the byte floats are computed in f32 and rounded on store; the
 // sub-byte integers in int8_t / uint8_t, wrapped on store (int_n.h).
 template <class S> struct ComputeOf { using type = S; };
 template <int N, bool S> struct ComputeOf<intN<N, S>> { using type = typename intN<N, S>::compute_type; };
 template <> struct ComputeOf<bf16_t> { using type = float; };
 template <> struct ComputeOf<f16_t> { using type = float; };
-template <> struct ComputeOf<f8e4m3fn_t> { using type = float; };
-template <> struct ComputeOf<f8e5m2_t> { using type = float; };
+template <const Float8Format& F> struct ComputeOf<float8<F>> { using type = float; };
 
 template <class T> inline constexpr bool is_complex_storage = false;
 template <class T> inline constexpr bool is_complex_storage<std::complex<T>> = true;
@@ -86,6 +94,15 @@ decltype(auto) dispatch(DType t, Fn&& fn) {
     case DType::u4: return fn(Tag<u4_t>{});
     case DType::i2: return fn(Tag<i2_t>{});
     case DType::u2: return fn(Tag<u2_t>{});
+    case DType::f8_e4m3fnuz: return fn(Tag<f8e4m3fnuz_t>{});
+    case DType::f8_e5m2fnuz: return fn(Tag<f8e5m2fnuz_t>{});
+    case DType::f8_e4m3b11fnuz: return fn(Tag<f8e4m3b11fnuz_t>{});
+    case DType::f8_e4m3: return fn(Tag<f8e4m3_t>{});
+    case DType::f8_e3m4: return fn(Tag<f8e3m4_t>{});
+    case DType::f8_e8m0fnu: return fn(Tag<f8e8m0fnu_t>{});
+    case DType::f6_e2m3fn: return fn(Tag<f6e2m3fn_t>{});
+    case DType::f6_e3m2fn: return fn(Tag<f6e3m2fn_t>{});
+    case DType::f4_e2m1fn: return fn(Tag<f4e2m1fn_t>{});
     case DType::c64: case DType::c128: break;
   }
   throw Error("internal: a kernel of real dtypes was given " + std::string(short_name(t)));
@@ -102,7 +119,7 @@ decltype(auto) dispatch_any(DType t, Fn&& fn) {
 template <class T>
 constexpr bool is_float_storage = std::is_floating_point_v<T> || std::is_same_v<T, bf16_t> ||
                                   std::is_same_v<T, f16_t> || is_float8_storage<T>;
-// The storage types computed in f32 (ComputeOf): bf16, f16 and the 8-bit floats.
+// The storage types computed in f32 (ComputeOf): bf16, f16 and the byte floats.
 template <class T>
 constexpr bool is_narrow_float_storage = is_float_storage<T> && !std::is_floating_point_v<T>;
 // The integer storage types (signed or unsigned, any width, not bool).

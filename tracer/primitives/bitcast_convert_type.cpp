@@ -2,8 +2,8 @@
 // each element's bits as another dtype (jax.lax.bitcast_convert_type): of the same width, the
 // same shape (i32 ↔ f32); to a narrower dtype, a last dimension of the ratio of the widths is
 // added (f32[3] → u8[3, 4], bytes in memory order) and from one removed. bool and complex only
-// to themselves, as in JAX; a sub-byte integer only to the other of its width (i4 ↔ u4:
-// the byte's low bits are the same). The bytes stay as they are, so the kernel is a copy.
+// to themselves, as in JAX; a sub-byte number only to another of its width (i4 ↔ u4 ↔
+// f4_e2m1fn: the byte's low bits are the same). The bytes stay as they are, so the kernel is a copy.
 #include <cstring>
 
 #include "elementwise.h"
@@ -19,9 +19,9 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
   if (is_complex(to) || is_complex(from) || is_bool(to) || is_bool(from))
     throw DTypeError("bitcast_convert_type: does not reinterpret bool or complex values unless the operand and "
                      "result dtypes match (as jax.lax), but got " + in[0].str() + " to " + std::string(short_name(to)));
-  if ((is_subbyte_integer(from) || is_subbyte_integer(to)) && bit_width(from) != bit_width(to))
-    throw DTypeError("bitcast_convert_type: reinterprets a 2- or 4-bit integer only as another of its width "
-                     "(i4 <-> u4, i2 <-> u2), but got " + in[0].str() + " to " + std::string(short_name(to)) +
+  if ((bit_width(from) < 8 || bit_width(to) < 8) && bit_width(from) != bit_width(to))
+    throw DTypeError("bitcast_convert_type: reinterprets a 2-, 4- or 6-bit number only as another of its width "
+                     "(i4 <-> u4 <-> f4_e2m1fn, i2 <-> u2), but got " + in[0].str() + " to " + std::string(short_name(to)) +
                      "; convert_element_type changes the width");
   std::size_t wi = itemsize(from), wo = itemsize(to);
   Shape shape = in[0].shape;

@@ -15,24 +15,44 @@ namespace {
 
 // One step on the stored bits of S, in integer arithmetic only (bf16 and f16 step in their own
 // precision; the compiled body, dialect/ScalarOps.cpp nextAfter, is the same expression).
-// The 8-bit floats step alike; e4m3fn's magnitudes above 0x7E are its nan (no inf).
+// The byte floats step alike, on their own sign bit and nans (step8).
+template <const kernels::Float8Format& F> kernels::float8<F> step8(kernels::float8<F> xs, kernels::float8<F> ys);
 template <class S> S step(S xs, S ys) {
-  using U = std::conditional_t<sizeof(S) == 1, uint8_t,
-                               std::conditional_t<sizeof(S) == 2, uint16_t, std::conditional_t<sizeof(S) == 4, uint32_t, uint64_t>>>;
-  constexpr int kMantissa = std::numeric_limits<S>::digits - 1;
-  constexpr U kSign = U{1} << (8 * sizeof(S) - 1), kAbs = static_cast<U>(~kSign);
-  constexpr U kInf = std::numeric_limits<S>::has_infinity ? static_cast<U>(kAbs & ~((U{1} << kMantissa) - 1))
-                                                          : static_cast<U>(kAbs - 1);
-  constexpr U kQuiet = U{1} << (kMantissa - 1);
-  U x = std::bit_cast<U>(xs), y = std::bit_cast<U>(ys);
-  U ax = static_cast<U>(x & kAbs), ay = static_cast<U>(y & kAbs);
-  U r;
-  if (ax > kInf) r = x | kQuiet;  // nan in: that nan, quiet (as x86 returns x + y)
-  else if (ay > kInf) r = y | kQuiet;
-  else if (x == y || (ax == 0 && ay == 0)) r = y;
-  else if (ax == 0) r = (y & kSign) | 1;  // the least subnormal of y's sign
-  else r = static_cast<U>(((x & kSign) == (y & kSign) && ay > ax) ? x + 1 : x - 1);  // magnitude up or down
-  return std::bit_cast<S>(static_cast<U>(r));
+  if constexpr (kernels::is_float8_storage<S>) {
+    return step8(xs, ys);
+  } else {
+    using U = std::conditional_t<sizeof(S) == 2, uint16_t, std::conditional_t<sizeof(S) == 4, uint32_t, uint64_t>>;
+    constexpr int kMantissa = std::numeric_limits<S>::digits - 1;
+    constexpr U kSign = U{1} << (8 * sizeof(S) - 1), kAbs = static_cast<U>(~kSign);
+    constexpr U kInf = static_cast<U>(kAbs & ~((U{1} << kMantissa) - 1));
+    constexpr U kQuiet = U{1} << (kMantissa - 1);
+    U x = std::bit_cast<U>(xs), y = std::bit_cast<U>(ys);
+    U ax = static_cast<U>(x & kAbs), ay = static_cast<U>(y & kAbs);
+    U r;
+    if (ax > kInf) r = x | kQuiet;  // nan in: that nan, quiet (as x86 returns x + y)
+    else if (ay > kInf) r = y | kQuiet;
+    else if (x == y || (ax == 0 && ay == 0)) r = y;
+    else if (ax == 0) r = (y & kSign) | 1;  // the least subnormal of y's sign
+    else r = static_cast<U>(((x & kSign) == (y & kSign) && ay > ax) ? x + 1 : x - 1);  // magnitude up or down
+    return std::bit_cast<S>(static_cast<U>(r));
+  }
+}
+
+// A byte float: e4m3fn's magnitudes above 0x7E are its nan (no inf); the fnuz formats' one nan
+// is 0x80 and a step to zero from below is +0; e8m0fnu has no sign (the bits are in order);
+// the 6- and 4-bit formats have no nan. y is a number of the format, so a step never leaves it.
+template <const kernels::Float8Format& F> kernels::float8<F> step8(kernels::float8<F> xs, kernels::float8<F> ys) {
+  using T = kernels::float8<F>;
+  const uint8_t x = xs.bits, y = ys.bits, sign = F.sign_bit(), abs = F.magnitude_mask();
+  const uint8_t quiet = F.ieee() ? static_cast<uint8_t>(1u << (F.mant_bits - 1)) : 0;
+  if (kernels::float8_is_nan(F, x)) return T::from_bits(x | quiet);
+  if (kernels::float8_is_nan(F, y)) return T::from_bits(y | quiet);
+  const uint8_t ax = x & abs, ay = y & abs;
+  if (x == y || (ax == 0 && ay == 0)) return ys;
+  if (!F.has_sign()) return T::from_bits(static_cast<uint8_t>(y > x ? x + 1 : x - 1));
+  if (ax == 0) return T::from_bits((y & sign) | 1);  // the least subnormal of y's sign
+  uint8_t r = static_cast<uint8_t>(((x & sign) == (y & sign) && ay > ax) ? x + 1 : x - 1);  // magnitude up or down
+  return T::from_bits(F.specials == kernels::Float8Specials::kFNUZ && r == 0x80 ? 0 : r);
 }
 
 // Operands of one shape, or one of them 0-d.

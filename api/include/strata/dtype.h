@@ -12,13 +12,20 @@ namespace strata {
 // f64 parts, stored as std::complex (real part first). f8_e4m3fn and f8_e5m2 are JAX's 8-bit
 // floats (ml_dtypes' float8_e4m3fn: 4 exponent bits, 3 mantissa bits, no infinity, max 448;
 // float8_e5m2: IEEE-like, max 57344), one byte each, computed in f32 and rounded to nearest
-// even on store; as in JAX, they promote implicitly with no other float. i4, u4, i2 and u2 are
+// even on store; as in JAX, they promote implicitly with no other float. The rarer formats of
+// ml_dtypes and StableHLO are there too, alike: f8_e4m3fnuz, f8_e5m2fnuz and f8_e4m3b11fnuz
+// (one nan, 0x80; no inf, no -0), f8_e4m3 and f8_e3m4 (IEEE-like), f8_e8m0fnu (an unsigned
+// power of two: the MX scale), and the MX element types f6_e2m3fn, f6_e3m2fn and f4_e2m1fn
+// (no inf, no nan: an overflow saturates), each stored in one byte. i4, u4, i2 and u2 are
 // JAX's sub-byte integers (jnp.int4, uint4, int2, uint2), one byte per element as ml_dtypes
 // stores them: the low bits hold the value (two's complement when signed), the others are
 // zero; they wrap around at their own width and, as in JAX, promote implicitly only with bool
 // and C++ integer scalars. Newer dtypes come last so that the values of the older ones (in
 // caches and files) stay as they were.
-enum class DType : uint8_t { bool_, i32, i64, bf16, f16, f32, f64, i8, i16, u8, u16, u32, u64, c64, c128, f8_e4m3fn, f8_e5m2, i4, u4, i2, u2 };
+enum class DType : uint8_t {
+  bool_, i32, i64, bf16, f16, f32, f64, i8, i16, u8, u16, u32, u64, c64, c128, f8_e4m3fn, f8_e5m2, i4, u4, i2, u2,
+  f8_e4m3fnuz, f8_e5m2fnuz, f8_e4m3b11fnuz, f8_e4m3, f8_e3m4, f8_e8m0fnu, f6_e2m3fn, f6_e3m2fn, f4_e2m1fn,
+};
 
 inline constexpr DType bool_ = DType::bool_;
 inline constexpr DType i32 = DType::i32;
@@ -41,14 +48,28 @@ inline constexpr DType i4 = DType::i4;
 inline constexpr DType u4 = DType::u4;
 inline constexpr DType i2 = DType::i2;
 inline constexpr DType u2 = DType::u2;
+inline constexpr DType f8_e4m3fnuz = DType::f8_e4m3fnuz;
+inline constexpr DType f8_e5m2fnuz = DType::f8_e5m2fnuz;
+inline constexpr DType f8_e4m3b11fnuz = DType::f8_e4m3b11fnuz;
+inline constexpr DType f8_e4m3 = DType::f8_e4m3;
+inline constexpr DType f8_e3m4 = DType::f8_e3m4;
+inline constexpr DType f8_e8m0fnu = DType::f8_e8m0fnu;
+inline constexpr DType f6_e2m3fn = DType::f6_e2m3fn;
+inline constexpr DType f6_e3m2fn = DType::f6_e3m2fn;
+inline constexpr DType f4_e2m1fn = DType::f4_e2m1fn;
 
-inline constexpr DType kAllDTypes[] = {bool_, i2, i4, i8, i16, i32, i64, u2, u4, u8, u16, u32, u64, f8_e4m3fn, f8_e5m2, bf16, f16, f32, f64, c64, c128};
+inline constexpr DType kAllDTypes[] = {bool_, i2, i4, i8, i16, i32, i64, u2, u4, u8, u16, u32, u64,
+                                       f4_e2m1fn, f6_e2m3fn, f6_e3m2fn, f8_e3m4, f8_e4m3, f8_e4m3b11fnuz, f8_e4m3fn,
+                                       f8_e4m3fnuz, f8_e5m2, f8_e5m2fnuz, f8_e8m0fnu, bf16, f16, f32, f64, c64, c128};
 // Every dtype but the complex ones (those ordered comparisons, min/max and rounding accept).
-inline constexpr DType kRealDTypes[] = {bool_, i2, i4, i8, i16, i32, i64, u2, u4, u8, u16, u32, u64, f8_e4m3fn, f8_e5m2, bf16, f16, f32, f64};
+inline constexpr DType kRealDTypes[] = {bool_, i2, i4, i8, i16, i32, i64, u2, u4, u8, u16, u32, u64,
+                                        f4_e2m1fn, f6_e2m3fn, f6_e3m2fn, f8_e3m4, f8_e4m3, f8_e4m3b11fnuz, f8_e4m3fn,
+                                        f8_e4m3fnuz, f8_e5m2, f8_e5m2fnuz, f8_e8m0fnu, bf16, f16, f32, f64};
 
-// Bytes per element (1 for the sub-byte integers, as ml_dtypes stores them).
+// Bytes per element (1 for the sub-byte integers and floats, as ml_dtypes stores them).
 std::size_t itemsize(DType t);
-// Bits of an element's value: 8 * itemsize, but 2 or 4 for the sub-byte integers and 1 for bool.
+// Bits of an element's value: 8 * itemsize, but 2, 4 or 6 for the sub-byte integers and floats
+// and 1 for bool.
 int bit_width(DType t);
 // Short name as jaxprs print it: "f32", "bf16", "bool".
 std::string_view short_name(DType t);
@@ -57,12 +78,16 @@ std::string_view long_name(DType t);
 // Parses either spelling; returns false when `name` names no dtype.
 bool parse_dtype(std::string_view name, DType* out);
 
-bool is_floating(DType t);          // f8_e4m3fn, f8_e5m2, bf16, f16, f32, f64 (real)
-bool is_float8(DType t);            // f8_e4m3fn, f8_e5m2
-// The floats narrower than f32 (bf16, f16, the 8-bit floats): stored as such, computed in f32.
+bool is_floating(DType t);          // the f8, f6 and f4 formats, bf16, f16, f32, f64 (real)
+// The floats of one byte: the 8-bit ones and the 6- and 4-bit ones stored in a byte.
+bool is_float8(DType t);
+// The floats narrower than f32 (bf16, f16, the byte floats): stored as such, computed in f32.
 bool is_narrow_float(DType t);
-// Whether the dtype has infinities (every float but f8_e4m3fn, whose overflow is nan).
+// Whether the dtype has infinities (every float but f8_e4m3fn and the fnuz formats, whose
+// overflow is nan, e8m0fnu, and the 6- and 4-bit floats, which saturate).
 bool supports_inf(DType t);
+// Whether the dtype has nan: every inexact type but the 6- and 4-bit floats.
+bool supports_nan(DType t);
 bool is_complex(DType t);           // c64, c128
 inline bool is_inexact(DType t) { return is_floating(t) || is_complex(t); }
 bool is_integer(DType t);           // signed or unsigned, any width (not bool)
@@ -90,7 +115,7 @@ struct TypeSpec {
 // dtypes: bool < i* < {u8, i8, u2, u4, i2, i4}; u8 < {u16, i16}; u16 < {u32, i32}; u32 < {u64, i64};
 // i8 < i16 < i32 < i64; {u64, i64} < f* < {bf16, f16} < f32 < f64; f* < c*; f32 < c64;
 // {f64, c64} < c128; c* < c64, where i*, f* and c* are the weak int, float and complex types
-// (which materialise as i32, f32 and c64); the 8-bit floats sit above f* and the sub-byte
+// (which materialise as i32, f32 and c64); the byte floats sit above f* and the sub-byte
 // integers above i*, each below nothing (a DTypeError with any other type, as JAX's
 // TypePromotionError). The result is weak only when
 // it is the weak node itself (e.g. weak int with weak float gives weak f32); two strong types
