@@ -20,10 +20,19 @@ Kind kind_of(DType t) {
   return Kind::kFloat;
 }
 
-// Mantissa bits (with the implicit one) and exponent bits of a float type, or of a complex
-// type's parts.
+// Mantissa bits (with the implicit one) of a float type, or of a complex type's parts.
 int mantissa_bits(DType t) { return finfo(t).nmant + 1; }
-int exponent_bits(DType t) { return finfo(t).nexp; }
+
+// Every value of float (or complex) `from` in `to`: as many mantissa bits, the range, the
+// subnormal grid, and the specials. By the values rather than the field widths, which the
+// byte floats' biases and specials make disagree (e4m3fnuz reaches 2^-10, e4m3fn 2^-9; e4m3fn
+// reaches 448, e4m3 240; e8m0fnu has no sign).
+bool float_values_fit(DType from, DType to) {
+  FInfo f = finfo(from), t = finfo(to);
+  return t.nmant >= f.nmant && t.max >= f.max && t.min <= f.min && t.smallest_subnormal <= f.smallest_subnormal &&
+         (!supports_inf(real_dtype(from)) || supports_inf(real_dtype(to))) &&
+         (!supports_nan(real_dtype(from)) || supports_nan(real_dtype(to)));
+}
 
 // NumPy's safe casts: every value of `from` exactly representable in `to`.
 bool safe(DType from, DType to) {
@@ -45,12 +54,44 @@ bool safe(DType from, DType to) {
     case Kind::kComplex:
       if (kt != Kind::kFloat && kt != Kind::kComplex) return false;
       if (kf == Kind::kComplex && kt == Kind::kFloat) return false;
-      return mantissa_bits(to) >= mantissa_bits(from) && exponent_bits(to) >= exponent_bits(from);
+      return float_values_fit(from, to);
   }
   return false;
 }
 
 }  // namespace
+
+bool isdtype(DType t, std::string_view kind) {
+  if (kind == "bool") return is_bool(t);
+  if (kind == "signed integer") return is_signed_integer(t);
+  if (kind == "unsigned integer") return is_unsigned_integer(t);
+  if (kind == "integral") return is_integer(t);
+  if (kind == "real floating") return is_floating(t);
+  if (kind == "complex floating") return is_complex(t);
+  if (kind == "numeric") return !is_bool(t);
+  throw ValueError("isdtype: expects a kind \"bool\", \"signed integer\", \"unsigned integer\", \"integral\", "
+                   "\"real floating\", \"complex floating\" or \"numeric\", or a dtype, but got \"" + std::string(kind) + "\"");
+}
+
+bool isdtype(DType t, std::initializer_list<std::string_view> kinds) {
+  bool any = false;
+  for (std::string_view k : kinds) any = isdtype(t, k) || any;  // every kind checked, so a bad one is refused
+  return any;
+}
+
+bool issubdtype(DType t, DTypeCategory category) {
+  switch (category) {
+    case DTypeCategory::generic: return true;
+    case DTypeCategory::number: return !is_bool(t);
+    case DTypeCategory::integer: return is_integer(t);
+    case DTypeCategory::signedinteger: return is_signed_integer(t);
+    case DTypeCategory::unsignedinteger: return is_unsigned_integer(t);
+    case DTypeCategory::inexact: return is_inexact(t);
+    case DTypeCategory::floating: return is_floating(t);
+    case DTypeCategory::complexfloating: return is_complex(t);
+  }
+  return false;
+}
 
 DType result_type(const std::vector<Array>& xs) {
   if (xs.empty()) throw ValueError("result_type: expects at least one array");

@@ -34,10 +34,39 @@ TEST(ArrayUtils, DtypeQueries) {
                                          {st::bf16, st::f32, "safe", true},   {st::bool_, st::f16, "safe", true},
                                          {st::i8, st::f16, "safe", true},     {st::u16, st::f16, "safe", false},
                                          {st::f32, st::c64, "safe", true},    {st::f64, st::c64, "safe", false},
-                                         {st::f64, st::i8, "unsafe", true},   {st::f32, st::f64, "no", false}}) {
+                                         {st::f64, st::i8, "unsafe", true},   {st::f32, st::f64, "no", false},
+                                         // The byte floats: by their values (biases and specials differ).
+                                         {st::f8_e4m3fnuz, st::f8_e4m3fn, "safe", false},  // 2^-10 below e4m3fn's grid
+                                         {st::f8_e4m3fn, st::f8_e4m3, "safe", false},      // 448 past e4m3's 240
+                                         {st::f8_e4m3fn, st::bf16, "safe", true},  {st::f8_e8m0fnu, st::f32, "safe", true},
+                                         {st::f4_e2m1fn, st::f6_e2m3fn, "safe", true}, {st::f6_e3m2fn, st::f8_e5m2, "safe", true},
+                                         {st::f6_e2m3fn, st::f8_e5m2, "safe", false}, {st::f4_e2m1fn, st::f8_e8m0fnu, "safe", false},
+                                         {st::f8_e5m2, st::f8_e5m2fnuz, "safe", false}}) {  // inf
     EXPECT_EQ(st::can_cast(c.from, c.to, c.casting), c.want)
         << st::short_name(c.from) << " -> " << st::short_name(c.to) << " " << c.casting;
   }
+  // jnp.isdtype / issubdtype / isscalar (values from jax 0.10.2).
+  EXPECT_TRUE(st::isdtype(st::bf16, "real floating"));
+  EXPECT_TRUE(st::isdtype(st::f8_e4m3fn, "real floating"));
+  EXPECT_TRUE(st::isdtype(st::i4, "signed integer"));
+  EXPECT_FALSE(st::isdtype(st::bool_, "numeric"));
+  EXPECT_TRUE(st::isdtype(st::u8, "integral"));
+  EXPECT_TRUE(st::isdtype(st::c64, "numeric"));
+  EXPECT_TRUE(st::isdtype(st::f32, {"integral", "real floating"}));
+  EXPECT_TRUE(st::isdtype(st::f32, st::f32));
+  st::testing::expect_error([] { (void)st::isdtype(st::f32, "floating"); }, "isdtype: expects a kind");
+  using C = st::DTypeCategory;
+  EXPECT_TRUE(st::issubdtype(st::f8_e4m3fn, C::floating));
+  EXPECT_TRUE(st::issubdtype(st::bf16, C::inexact));
+  EXPECT_TRUE(st::issubdtype(st::i4, C::signedinteger));
+  EXPECT_TRUE(st::issubdtype(st::u2, C::unsignedinteger));
+  EXPECT_FALSE(st::issubdtype(st::bool_, C::number));
+  EXPECT_FALSE(st::issubdtype(st::bool_, C::integer));
+  EXPECT_TRUE(st::issubdtype(st::bool_, C::generic));
+  EXPECT_TRUE(st::issubdtype(st::c64, C::number));
+  EXPECT_FALSE(st::issubdtype(st::f32, st::f64));
+  EXPECT_TRUE(st::isscalar(st::array(std::vector<double>{1.0}, {})));
+  EXPECT_FALSE(st::isscalar(st::array(std::vector<double>{1.0}, {1})));
   const Array z = st::complex(st::array(std::vector<double>{1, 2, 3}, {3}), st::array(std::vector<double>{0, 1, -0.0}, {3}));
   EXPECT_TRUE(st::iscomplexobj(z));
   EXPECT_TRUE(st::isrealobj(st::zeros({2})));

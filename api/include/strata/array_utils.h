@@ -1,11 +1,13 @@
 // strata/array_utils.h — jax.numpy's small array utilities: dtype queries (result_type,
-// can_cast, isrealobj), broadcast_shapes, fliplr/flipud/rollaxis, array_equiv, bitwise_count,
+// can_cast, isrealobj, isdtype, issubdtype, isscalar), broadcast_shapes, fliplr/flipud/rollaxis, array_equiv, bitwise_count,
 // isreal/iscomplex, put, tril/triu_indices_from, and the ones that take a function
 // (piecewise, fromfunction, apply_over_axes, mask_indices); scipy.cluster.vq.vq.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -29,6 +31,20 @@ bool can_cast(DType from, DType to, const std::string& casting = "safe");
 // jnp.isrealobj / iscomplexobj: by the dtype alone.
 inline bool iscomplexobj(const Array& x) { return is_complex(x.dtype()); }
 inline bool isrealobj(const Array& x) { return !is_complex(x.dtype()); }
+// jnp.isdtype: whether `t` is of `kind`: "bool", "signed integer", "unsigned integer",
+// "integral", "real floating" (the byte floats, bf16, f16, f32, f64), "complex floating" or
+// "numeric" (every dtype but bool); ValueError for another kind. With a dtype: equality; with
+// a list: any of them.
+bool isdtype(DType t, std::string_view kind);
+inline bool isdtype(DType t, DType other) { return t == other; }
+bool isdtype(DType t, std::initializer_list<std::string_view> kinds);
+// NumPy's abstract dtype categories, for jnp.issubdtype.
+enum class DTypeCategory { generic, number, integer, signedinteger, unsignedinteger, inexact, floating, complexfloating };
+// jnp.issubdtype: whether `t` lies in the category (bool only in generic), or is `other`.
+bool issubdtype(DType t, DTypeCategory category);
+inline bool issubdtype(DType t, DType other) { return t == other; }
+// jnp.isscalar, for arrays: whether x is 0-d.
+inline bool isscalar(const Array& x) { return x.ndim() == 0; }
 // jnp.isreal / iscomplex: elementwise, whether the imaginary part is (not) zero (all true /
 // false for real dtypes).
 Array isreal(const Array& x, SourceLocation loc = SourceLocation::current());
