@@ -61,10 +61,19 @@ struct CumulativeLowering : OpConversionPattern<CumulativeOp> {
       Value c0 = idx(rw, 0), c1 = idx(rw, 1);
       auto outerLoop = scf::ForOp::create(
           rw, loc, c0, idx(rw, outer), c1, ValueRange{result}, [&](OpBuilder& b, Location l, Value o, ValueRange carry) {
-            // Row `first` is the operand's own.
+            // Row `first` is the operand's own; complex max/min combine it with their identity
+            // (-inf + 0i / inf + 0i), which takes part as in JAX's scan (the eager kernel's too).
             Value first = idx(b, reverse ? n - 1 : 0);
             auto copy = scf::ForOp::create(b, l, c0, idx(b, inner), c1, carry, [&](OpBuilder& b2, Location l2, Value i, ValueRange t) {
               Value v = tensor::ExtractOp::create(b2, l2, x, ValueRange{o, first, i});
+              if (auto ct = dyn_cast<ComplexType>(storage); ct && (kind == "max" || kind == "min")) {
+                auto part = cast<FloatType>(ct.getElementType());
+                APFloat inf = APFloat::getInf(part.getFloatSemantics(), /*Negative=*/kind == "max");
+                Value init = complex::ConstantOp::create(
+                    b2, l2, ct, b2.getArrayAttr({FloatAttr::get(part, inf), FloatAttr::get(part, 0.0)}));
+                scalar::Emitter e{b2, l2};
+                v = scalar::complexMax(e, init, v, kind == "max");
+              }
               scf::YieldOp::create(b2, l2, ValueRange{tensor::InsertOp::create(b2, l2, v, t[0], ValueRange{o, first, i})});
             });
             auto rows = scf::ForOp::create(

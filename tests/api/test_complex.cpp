@@ -482,13 +482,26 @@ TEST(Complex, OrderedReductionsAsJax) {
                   "complex");
   Array edge = st::astype(st::array(std::vector<c128>{{-inf, -5}, {-inf, -7}}, {2}), st::c64);
   auto g = [](const Array& v) {
-    return std::vector<Array>{st::max(v), st::min(v), st::segment_max(v, st::array(std::vector<int32_t>{0, 0}, {2}), 3)};
+    return std::vector<Array>{st::max(v), st::min(v), st::segment_max(v, st::array(std::vector<int32_t>{0, 0}, {2}), 3),
+                              st::cummax(v), st::cummax(v, 0, /*reverse=*/true)};
   };
   for (bool compiled : {false, true}) {
     std::vector<Array> r = compiled ? st::jit(g)(edge) : g(edge);
     EXPECT_EQ(r[0].to_vector<c64>(), (std::vector<c64>{{-INFINITY, 0}})) << compiled;
     EXPECT_EQ(r[1].to_vector<c64>(), (std::vector<c64>{{-INFINITY, -7}})) << compiled;
     EXPECT_EQ(r[2].to_vector<c64>(), (std::vector<c64>{{-INFINITY, 0}, {-INFINITY, 0}, {-INFINITY, 0}})) << compiled;
+    // The scans too (jax.lax.cummax, forwards and reversed: [-inf + 0j, -inf + 0j]).
+    EXPECT_EQ(r[3].to_vector<c64>(), (std::vector<c64>{{-INFINITY, 0}, {-INFINITY, 0}})) << compiled;
+    EXPECT_EQ(r[4].to_vector<c64>(), (std::vector<c64>{{-INFINITY, 0}, {-INFINITY, 0}})) << compiled;
+  }
+  // jax.lax.cummax([-inf - 5j, 1, -inf + 3j]) = [-inf + 0j, 1, 1]; cummin([inf + 5j, 2 - 1j]) = [inf + 0j, 2 - 1j].
+  Array a = st::astype(st::array(std::vector<c128>{{-inf, -5}, {1, 0}, {-inf, 3}}, {3}), st::c64);
+  Array b = st::astype(st::array(std::vector<c128>{{inf, 5}, {2, -1}}, {2}), st::c64);
+  auto scans = [](const Array& p, const Array& q) { return std::vector<Array>{st::cummax(p), st::cummin(q)}; };
+  for (bool compiled : {false, true}) {
+    std::vector<Array> r = compiled ? st::jit(scans)(a, b) : scans(a, b);
+    EXPECT_EQ(r[0].to_vector<c64>(), (std::vector<c64>{{-INFINITY, 0}, {1, 0}, {1, 0}})) << compiled;
+    EXPECT_EQ(r[1].to_vector<c64>(), (std::vector<c64>{{INFINITY, 0}, {2, -1}})) << compiled;
   }
 }
 

@@ -92,7 +92,8 @@ std::vector<AbstractValue> rule(Kind k, std::span<const AbstractValue> in, const
 }
 
 // Each element is the previous result (as stored: bf16/f16 round at every step, as the
-// compiled loop does) combined with the operand's element.
+// compiled loop does) combined with the operand's element; the first is the operand's own
+// (complex max/min: combined with their identity).
 void kernel(Kind k, std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
   const Shape& s = in[0].shape();
   size_t axis = static_cast<size_t>(p.get_int("axis"));
@@ -115,6 +116,16 @@ void kernel(Kind k, std::span<const KernelArg> in, std::span<const KernelArg> ou
           const S* xr = xo + kk * inner;
           S* yr = yo + kk * inner;
           if (step == 0) {
+            if constexpr (kernels::is_complex_storage<C>) {
+              // Complex max/min start from their identity (-inf + 0i / inf + 0i), which takes
+              // part as in JAX's scan: cummax([-inf - 5i]) is -inf + 0i.
+              if (k == Kind::kMax || k == Kind::kMin) {
+                C init = k == Kind::kMax ? kernels::complex_extremum_identity<true, typename C::value_type>()
+                                         : kernels::complex_extremum_identity<false, typename C::value_type>();
+                for (int64_t i = 0; i < inner; ++i) yr[i] = static_cast<S>(combine<C>(k, init, static_cast<C>(xr[i])));
+                continue;
+              }
+            }
             for (int64_t i = 0; i < inner; ++i) yr[i] = xr[i];
             continue;
           }
