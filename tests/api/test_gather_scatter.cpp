@@ -371,3 +371,24 @@ TEST(GatherScatter, VmapMatchesPerExample) {
 }
 
 }  // namespace
+
+TEST(Scatter, MaxAndMinOfSignedZerosAreIeee) {
+  // IEEE maximum/minimum, as the compiled maximumf/minimumf: +0 over -0 for max, -0 under +0
+  // for min, whichever of the operand and the update holds which; eager and jit alike.
+  Array x = st::array({-0.0, 0.0, -0.0, 0.0}, {4});
+  Array idx = st::array(std::vector<int32_t>{0, 1, 2, 3}, {4});
+  Array u = st::array({0.0, -0.0, -0.0, 0.0}, {4});
+  auto f = [](const Array& a, const Array& i, const Array& v) {
+    return std::vector<Array>{a.at({i}).max(v), a.at({i}).min(v)};
+  };
+  for (bool compiled : {false, true}) {
+    std::vector<Array> r = compiled ? st::jit(f)(x, idx, u) : f(x, idx, u);
+    std::vector<float> mx = r[0].to_vector<float>(), mn = r[1].to_vector<float>();
+    for (int i = 0; i < 4; ++i) {
+      bool both_negative = i == 2;
+      EXPECT_EQ(std::signbit(mx[i]), both_negative) << "max " << i << (compiled ? " jit" : " eager");
+      bool both_positive = i == 3;
+      EXPECT_EQ(std::signbit(mn[i]), !both_positive) << "min " << i << (compiled ? " jit" : " eager");
+    }
+  }
+}

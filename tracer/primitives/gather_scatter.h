@@ -15,6 +15,7 @@
 #include "../array_impl.h"
 #include "../gather_rules.h"
 #include "../kernels/complex_math.h"
+#include "../kernels/ieee_minmax.h"
 #include "../kernels/wrapping.h"
 #include "ad_rules.h"
 #include "batch_rules.h"
@@ -224,8 +225,9 @@ struct Max {
   template <class T> static T apply(T a, T u) {
     if constexpr (kernels::is_complex_storage<T>) {
       return kernels::complex_extremum<true>(a, u);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return kernels::ieee_max(a, u);  // nan wins, +0 over -0: the compiled maximumf
     } else {
-      if constexpr (!std::is_integral_v<T>) if (a != a || u != u) return a != a ? a : u;
       return a < u ? u : a;
     }
   }
@@ -234,8 +236,9 @@ struct Min {
   template <class T> static T apply(T a, T u) {
     if constexpr (kernels::is_complex_storage<T>) {
       return kernels::complex_extremum<false>(a, u);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return kernels::ieee_min(a, u);  // nan wins, -0 under +0: the compiled minimumf
     } else {
-      if constexpr (!std::is_integral_v<T>) if (a != a || u != u) return a != a ? a : u;
       return u < a ? u : a;
     }
   }
