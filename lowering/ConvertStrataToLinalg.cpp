@@ -4,6 +4,7 @@
 #include "dialect/StrataOps.h"
 #include "lowering/Passes.h"
 #include "lowering/StrataToLinalg.h"
+#include "transforms/InlineCalls.h"
 #include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -25,38 +26,6 @@ namespace mlir::strata {
 #include "lowering/Passes.h.inc"
 
 namespace {
-
-// Calls of functions of the module (custom_vjp_call's `fun`) are inlined, and the functions
-// then unused are erased: the CPU pipeline compiles one function, @main.
-int64_t inlineCalls(ModuleOp module) {
-  int64_t inlined = 0;
-  for (bool changed = true; changed;) {
-    changed = false;
-    SmallVector<func::CallOp> calls;
-    module.walk([&](func::CallOp c) {
-      auto callee = module.lookupSymbol<func::FuncOp>(c.getCallee());
-      if (callee && !callee.isExternal() && callee.getBody().hasOneBlock()) calls.push_back(c);
-    });
-    for (func::CallOp call : calls) {
-      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-      Block& body = callee.getBody().front();
-      IRMapping map;
-      map.map(body.getArguments(), call.getOperands());
-      OpBuilder b(call);
-      for (Operation& op : body.without_terminator()) b.clone(op, map);
-      for (auto [result, v] : llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
-        result.replaceAllUsesWith(map.lookupOrDefault(v));
-      call.erase();
-      ++inlined;
-      changed = true;
-    }
-  }
-  SmallVector<func::FuncOp> dead;
-  for (auto fn : module.getOps<func::FuncOp>())
-    if (fn.isPrivate() && SymbolTable::symbolKnownUseEmpty(fn, module)) dead.push_back(fn);
-  for (func::FuncOp fn : dead) fn.erase();
-  return inlined;
-}
 
 // Complex arithmetic becomes arith and math on the parts here, before any canonicalizer sees
 // it: the complex dialect's folders rewrite (a - b) + b and (a + b) - b to a, log(exp(z)) and
@@ -97,7 +66,7 @@ struct StrataToLinalgPass : impl::StrataToLinalgPassBase<StrataToLinalgPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    numInlinedCalls += inlineCalls(module);
+    numInlinedCalls += inlineCalls(module);  // what --strata-inline-calls left (a module given at this stage)
     if (failed(eraseSignedness(module))) return signalPassFailure();
     module.walk([&](FusionOp) { ++numFusions; });
     lowerFusions(module);

@@ -16,7 +16,11 @@
 namespace mlir::strata {
 namespace {
 
-void addCanonicalize(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCachedCanonicalizerPass()); }
+// Calls inlined first (fusion does not cross a call), then folders and patterns.
+void addCanonicalize(OpPassManager& pm, const PipelineOptions&) {
+  pm.addPass(createStrataInlineCalls());
+  pm.addPass(createCachedCanonicalizerPass());
+}
 void addCse(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCSEPass()); }
 // Fusion off (JitOptions::fuse): the stage is the program unchanged, every op its own loop nest.
 // Which dots take an epilogue is the target's to say (PipelineOptions::dotEpilogueTypes).
@@ -59,8 +63,9 @@ void measureFlops(ModuleOp module, StageCost& cost) {
 const Stage kShared[] = {
     // 1. The program as parsed (.mlir) or lowered from the jaxpr.
     {"strata", "the program in the strata dialect, as parsed or lowered", nullptr},
-    // 2. Constant folding, identities (x + 0, x * 1, transpose of transpose, ...), DCE.
-    {"canonicalized", "after canonicalization (folders and patterns)", addCanonicalize},
+    // 2. Calls inlined; constant folding, identities (x + 0, x * 1, transpose of transpose,
+    //    ...), DCE.
+    {"canonicalized", "after inlining calls and canonicalization (folders and patterns)", addCanonicalize},
     // 3. Common subexpressions merged; the program's flops are counted here.
     {"cse", "after common subexpression elimination", addCse, nullptr, nullptr, measureFlops},
     // 4. Ops grouped into strata.fusion regions, one loop nest each (JitOptions::fuse off: none).

@@ -1,7 +1,7 @@
 #include "trace.h"
 
 #include <atomic>
-
+#include <cstring>
 #include <string>
 
 namespace strata {
@@ -27,12 +27,48 @@ Array TraceState::new_var(const AbstractValue& aval, int producer_eqn) {
   return Array(std::move(impl));
 }
 
+namespace {
+
+// Whether a concrete array's elements, on the host, are all the same bytes (st::zeros,
+// full_like, ones of a shape): it needs only its first element.
+bool is_host_splat(const ArrayImpl& impl) {
+  if (!impl.buffer || impl.buffer->device.kind != DeviceKind::cpu || !impl.buffer->data) return false;
+  const int64_t n = impl.aval.size();
+  const size_t w = itemsize(impl.aval.dtype);
+  if (n < 2) return false;
+  const char* p = static_cast<const char*>(impl.buffer->data);
+  for (int64_t i = 1; i < n; ++i)
+    if (std::memcmp(p, p + i * static_cast<int64_t>(w), w) != 0) return false;
+  return true;
+}
+
+}  // namespace
+
 Atom TraceState::atom_for(const Array& a) {
   const auto& impl = a.impl();
   if (impl->trace.get() == this) return Atom{impl->var, {}};
   if (!impl->trace && impl->aval.shape.empty()) return Atom{-1, a};
   auto it = captured.find(impl.get());
   if (it != captured.end()) return Atom{it->second, {}};
+  if (!impl->trace && is_host_splat(*impl)) {
+    // A concrete splat (what st::zeros, ones or full_like made while tracing) is recorded as
+    // broadcast_in_dim of its element, as JAX's traced jnp.zeros is: the compiled program then
+    // makes it in registers, fused into its consumers, rather than reading a constant argument
+    // from memory at every call.
+    Array element = detail::make_concrete(AbstractValue{{}, impl->aval.dtype, impl->aval.weak});
+    std::memcpy(element.impl()->buffer->data, impl->buffer->data, itemsize(impl->aval.dtype));
+    Equation eqn;
+    eqn.prim = &prim::kBroadcastInDim;
+    eqn.inputs.push_back(Atom{-1, element});
+    eqn.params = Params{{"shape", IntList(impl->aval.shape)}, {"broadcast_dimensions", IntList{}}};
+    if (g_location_override) eqn.loc = *g_location_override;
+    Array v = new_var(impl->aval, static_cast<int>(jaxpr.eqns.size()));
+    eqn.outputs.push_back(v.impl()->var);
+    jaxpr.eqns.push_back(std::move(eqn));
+    captured.emplace(impl.get(), v.impl()->var);
+    splat_sources.push_back(a);  // keeps impl alive, so the pointer key stays unique
+    return Atom{v.impl()->var, {}};
+  }
   Array v = new_var(impl->aval, -1);
   int id = v.impl()->var;
   jaxpr.constvars.push_back(id);

@@ -14,13 +14,14 @@ namespace strata {
 // One active trace: it records every equation bound while it is the innermost trace
 // (everything is staged, as with JAX's omnistaging). Arrays that do not belong to it —
 // concrete arrays and tracers of enclosing traces — become constvars (or literals when 0-d
-// and concrete).
+// and concrete; concrete splats become broadcast_in_dim of a literal).
 struct detail::TraceState : std::enable_shared_from_this<detail::TraceState> {
   int level = 0;
   bool alive = true;
   JaxprImpl jaxpr;
   std::vector<int> producer;  // var id -> index of the producing equation, -1 for inputs
   std::unordered_map<const ArrayImpl*, int> captured;  // foreign array -> its constvar
+  std::vector<Array> splat_sources;  // concrete splats recorded as broadcasts (kept alive)
 
   Array new_var(const AbstractValue& aval, int producer_eqn);
   Atom atom_for(const Array& a);

@@ -6,6 +6,22 @@
 
 include "mlir/Pass/PassBase.td"
 
+def StrataInlineCalls : Pass<"strata-inline-calls", "::mlir::ModuleOp"> {
+  let summary = "Inline calls of the module's own functions, so that fusion sees one function";
+  let description = [{
+    Replaces every `func.call` of a function defined in the module by the callee's body
+    (the jaxpr lowering makes private functions of custom_jvp_call's and custom_vjp_call's
+    `fun` and of custom_linear_solve's solvers; StableHLO programs call helpers), then erases
+    the private functions left unused. It runs before canonicalization: a call is a boundary
+    that fusion does not cross, so an elementwise chain through jnp.xlogy's custom_jvp would
+    otherwise be three loop nests, each writing its result to memory.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let statistics = [
+    Statistic<"numInlined", "inlined-calls", "Calls replaced by the callee's body">,
+  ];
+}
+
 def StrataFuse : Pass<"strata-fuse", "::mlir::ModuleOp"> {
   let summary = "Group ops into strata.fusion regions, each computed as one loop nest";
   let description = [{

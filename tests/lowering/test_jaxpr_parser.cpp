@@ -122,7 +122,7 @@ TEST(JaxprParser, RoundTripsMultipleResultsAndRandomBits) {
 }
 
 TEST(JaxprParser, KeepsConstvarsWithoutValues) {
-  st::Array captured = st::ones({3});
+  st::Array captured = st::array({1.0, 2.0, 3.0}, {3});  // not a splat (those become broadcasts)
   auto f = [captured](st::Array x) { return x * captured; };
   st::Jaxpr j = st::make_jaxpr(f)(st::zeros({3}));
   ASSERT_EQ(j.impl()->constvars.size(), 1u) << j;

@@ -101,12 +101,28 @@ TEST(Lowered, TakesPytreesAndStaticArguments) {
 }
 
 TEST(Lowered, ConstvarsBecomeLeadingArguments) {
-  st::Array captured = st::ones({3});
+  st::Array captured = st::array(std::vector<float>{1, 2, 3}, {3});
   auto f = [captured](st::Array x) { return x + captured; };
   std::string s = st::jit(f).lower(st::zeros({3})).as_text("strata");
   EXPECT_NE(s.find("@main(%arg0: tensor<3xf32> {strata.constvar}, %arg1: tensor<3xf32>)"),
             std::string::npos)
       << s;
+}
+
+TEST(Lowered, CapturedSplatsBecomeBroadcasts) {
+  // What st::zeros / ones / full_like made while tracing: its element broadcast, not an
+  // argument read from memory at every call (as JAX traces jnp.zeros); the values as before.
+  st::Array ones = st::ones({4}), twos = st::full({4}, 2.0, st::f32);
+  auto f = [&](st::Array x) { return x * ones + twos + st::zeros_like(x); };
+  st::Jaxpr j = st::make_jaxpr(f)(st::zeros({4}));
+  EXPECT_TRUE(j.impl()->constvars.empty()) << j;
+  std::string text = j.to_string();
+  EXPECT_NE(text.find("broadcast_in_dim[broadcast_dimensions=() shape=(4,)] 1.0:f32[]"), std::string::npos) << text;
+  std::string s = st::jit(f).lower(st::zeros({4})).as_text("strata");
+  EXPECT_EQ(s.find("strata.constvar"), std::string::npos) << s;
+  st::Array x = st::array(std::vector<float>{1, -2, 3.5, 0}, {4});
+  EXPECT_EQ(st::jit(f)(x).to_vector<float>(), (std::vector<float>{3.0f, 0.0f, 5.5f, 2.0f}));
+  EXPECT_EQ(st::eval_jaxpr(j, {x})[0].to_vector<float>(), (std::vector<float>{3.0f, 0.0f, 5.5f, 2.0f}));
 }
 
 TEST(Lowered, DumpsEveryStageWithLocations) {
