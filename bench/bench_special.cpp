@@ -1,6 +1,7 @@
 // bench/bench_special.cpp — issue 14's special-function benchmarks: erf, lgamma, digamma,
 // bessel_i0e, bessel_i1e, and of two or three operands igamma, igammac, zeta, betainc (and
-// tanh, log1p, erfc, exp for reference) over 16M f32, jit and eager; abs is the memory-bound
+// tanh, log1p, erfc, exp for reference; exp, log and lgamma on inputs libmvec calls special)
+// over 16M f32, jit and eager; abs is the memory-bound
 // floor (one read and one write of 64 MiB each) that cheap functions such as tanh sit on. bench/special_jax.py times the
 // same in JAX; bench/run_special.sh runs both, one after the other.
 #include <benchmark/benchmark.h>
@@ -33,6 +34,12 @@ void Eager(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kN);
 }
 
+// Inputs libmvec calls special lanes (lowering/MathToLibmCalls.cpp keeps them from it): exp of
+// a half masked to -inf (a masked softmax), log of floor(x) (-inf below 1, as in entropies of
+// counts), lgamma at integers (poisson.logpmf's lgamma(k + 1): log|sin(pi k)| is log 0).
+Array exp_masked(const Array& x, st::SourceLocation loc) { return st::exp(st::where(x < 5.1f, x - 10.0f, -INFINITY), loc); }
+Array log_floor(const Array& x, st::SourceLocation loc) { return st::log(st::floor(x), loc); }
+Array lgamma_int(const Array& x, st::SourceLocation loc) { return st::lgamma(st::floor(x) + 1.0f, loc); }
 #define STRATA_BENCH_SPECIAL(fn)                                                                         \
   BENCHMARK(Jit<st::fn>)->Name("BM_" #fn "16M_Jit")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0); \
   BENCHMARK(Eager<st::fn>)->Name("BM_" #fn "16M_Eager")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
@@ -47,6 +54,13 @@ STRATA_BENCH_SPECIAL(exp)
 STRATA_BENCH_SPECIAL(bessel_i0e)
 STRATA_BENCH_SPECIAL(bessel_i1e)
 #undef STRATA_BENCH_SPECIAL
+#define STRATA_BENCH_LANES(fn)                                                                           \
+  BENCHMARK(Jit<fn>)->Name("BM_" #fn "16M_Jit")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0); \
+  BENCHMARK(Eager<fn>)->Name("BM_" #fn "16M_Eager")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+STRATA_BENCH_LANES(exp_masked)
+STRATA_BENCH_LANES(log_floor)
+STRATA_BENCH_LANES(lgamma_int)
+#undef STRATA_BENCH_LANES
 
 // Functions of several operands: a, b in (0.1, 10.1), u in (0, 1) (the same draws as JAX's).
 struct Igamma {

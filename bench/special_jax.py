@@ -17,6 +17,11 @@ def main():
                     ("erfc", lax.erfc), ("tanh", jnp.tanh), ("log1p", jnp.log1p),
                     ("bessel_i0e", lax.bessel_i0e), ("bessel_i1e", lax.bessel_i1e)]:
         print(f"jax {name}16M_ms {median_ms(jax.jit(f), x):.2f}")
+    # Special lanes (bench_special.cpp: exp_masked, log_floor, lgamma_int).
+    for name, f in [("exp_masked", lambda v: jnp.exp(jnp.where(v < 5.1, v - 10.0, -jnp.inf))),
+                    ("log_floor", lambda v: jnp.log(jnp.floor(v))),
+                    ("lgamma_int", lambda v: lax.lgamma(jnp.floor(v) + 1.0))]:
+        print(f"jax {name}16M_ms {median_ms(jax.jit(f), x):.2f}")
     # strata draws its operands with the same threefry keys, so these are the same values.
     b = jax.random.uniform(jax.random.key(2), (1 << 24,), jnp.float32, 0.1, 10.1)
     u = jax.random.uniform(jax.random.key(3), (1 << 24,), jnp.float32, 0.0, 1.0)

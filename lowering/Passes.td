@@ -563,6 +563,11 @@ def MathToLibmCallsPass : Pass<"strata-math-to-libm-calls", "::mlir::ModuleOp"> 
     LLVM has no accurate intrinsic for log1p, expm1, tanh, erf and the others listed in
     lowering/LibmCalls.def (the one list: the CPU runtime resolves exactly those names).
 
+    0. math.exp and math.log (f32, f64) get guards: glibc's libmvec, which the vectoriser
+       calls for them, computes a vector with any special lane (log of 0, of a negative
+       number, inf, nan; exp whose result is not normal) by a scalar call per such lane, 20-40x
+       slower. Those lanes get a harmless argument and their result is selected afterwards
+       (exp's subnormal results from exp(x + 64 ln 2)·2^-64, within an ulp).
     1. f32 math.tanh becomes Eigen's rational approximation (MLIR's port of it, the algorithm
        of the eager kernel): inline arithmetic that LLVM vectorises, 40x faster than a libm
        call per element.
@@ -574,6 +579,7 @@ def MathToLibmCallsPass : Pass<"strata-math-to-libm-calls", "::mlir::ModuleOp"> 
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];
   let statistics = [
+    Statistic<"numGuarded", "guarded-exp-log", "exp and log ops whose special lanes were kept from libmvec">,
     Statistic<"numApproximated", "approximated-tanh", "f32 tanh ops approximated inline">,
     Statistic<"numCalls", "libm-calls", "Ops turned into libm calls">,
   ];

@@ -8,7 +8,10 @@
 // element-by-element head and tail (std::exp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <vector>
 #include <random>
 
 #include "strata/strata.h"
@@ -99,5 +102,55 @@ TEST(MathLanes, ArgmaxOfATieIsTheFirstIndexAsInEager) {
   for (float v : {0.1f, 0.7f, 1.3f, 2.9f, -4.2f, 5.5f}) {
     Array x = st::full({37}, v, st::f32);
     EXPECT_EQ(st::jit(f)(x).item<int64_t>(), f(x).item<int64_t>()) << v;
+  }
+}
+
+// exp and log keep their special lanes from libmvec (lowering/MathToLibmCalls.cpp: guardedExp,
+// guardedLog), which would compute a vector holding one by a scalar call per such lane (20-40x
+// slower): the results stay libm's. exp's subnormal results come from exp(x + 64 ln 2)·2^-64:
+// libmvec's exp (an ulp from libm's at most) and one more rounding; the special values exact.
+TEST(MathLanes, ExpAndLogOfSpecialLanesAsLibm) {
+  auto ulps = [](double got, double want, double spacing) { return std::fabs(got - want) / spacing; };
+  for (st::DType t : {st::f32, st::f64}) {
+    const bool f32 = t == st::f32;
+    // exp where the result is subnormal or 0 (and just around), 4001 points.
+    const double lo = f32 ? -110 : -750, hi = f32 ? -80 : -700;
+    std::vector<double> x;
+    for (int i = 0; i <= 4000; ++i) x.push_back(lo + (hi - lo) * i / 4000);
+    Array xs = st::astype(st::array(x, {static_cast<int64_t>(x.size())}, st::f64), t);
+    std::vector<double> xv = xs.to_vector<double>(), got = st::jit([](const Array& v) { return st::exp(v); })(xs).to_vector<double>();
+    const double least = f32 ? 0x1p-149 : 0x1p-1074, normal = f32 ? 0x1p-126 : 0x1p-1022;
+    double worst = 0;
+    for (size_t i = 0; i < xv.size(); ++i) {
+      double want = f32 ? static_cast<double>(std::exp(static_cast<float>(xv[i]))) : std::exp(xv[i]);
+      double spacing = want < normal ? least : std::ldexp(1.0, std::ilogb(want) - (f32 ? 23 : 52));
+      worst = std::max(worst, ulps(got[i], want, spacing));
+    }
+    EXPECT_LE(worst, 2.0) << st::short_name(t) << ": exp's subnormal results within two ulps of libm's";
+    // The special values, exactly, in an array long enough for vector lanes and a remainder.
+    const double inf = INFINITY, nan = NAN;
+    std::vector<double> e_in = {-inf, -1e30, f32 ? -200.0 : -2000.0, nan, 0.0, -0.0, 1.0, inf, 1e30};
+    std::vector<double> l_in = {0.0, -0.0, -1.0, -inf, inf, nan, f32 ? 1e-40 : 1e-310, 1.0, 0.5};
+    for (int rep = 0; rep < 2; ++rep) {  // 18 lanes each: a vector and a remainder
+      e_in.insert(e_in.end(), e_in.begin(), e_in.begin() + 9);
+      l_in.insert(l_in.end(), l_in.begin(), l_in.begin() + 9);
+    }
+    Array e = st::astype(st::array(e_in, {static_cast<int64_t>(e_in.size())}, st::f64), t);
+    Array l = st::astype(st::array(l_in, {static_cast<int64_t>(l_in.size())}, st::f64), t);
+    std::vector<double> eg = st::jit([](const Array& v) { return st::exp(v); })(e).to_vector<double>();
+    std::vector<double> lg = st::jit([](const Array& v) { return st::log(v); })(l).to_vector<double>();
+    std::vector<double> ev = e.to_vector<double>(), lv = l.to_vector<double>();
+    for (size_t i = 0; i < eg.size(); ++i) {
+      double want = f32 ? static_cast<double>(std::exp(static_cast<float>(ev[i]))) : std::exp(ev[i]);
+      if (std::isnan(want)) EXPECT_TRUE(std::isnan(eg[i])) << "exp(" << ev[i] << ")";
+      else if (want == 0 || std::isinf(want) || want == 1) EXPECT_EQ(eg[i], want) << "exp(" << ev[i] << ") " << st::short_name(t);
+      else EXPECT_NEAR(eg[i], want, want * (f32 ? 2e-7 : 4e-16)) << "exp(" << ev[i] << ") " << st::short_name(t);
+    }
+    for (size_t i = 0; i < lg.size(); ++i) {
+      double want = f32 ? static_cast<double>(std::log(static_cast<float>(lv[i]))) : std::log(lv[i]);
+      if (std::isnan(want)) EXPECT_TRUE(std::isnan(lg[i])) << "log(" << lv[i] << ")";
+      else if (std::isinf(want)) EXPECT_EQ(lg[i], want) << "log(" << lv[i] << ") " << st::short_name(t);
+      else EXPECT_NEAR(lg[i], want, std::fabs(want) * (f32 ? 1e-7 : 1e-15)) << "log(" << lv[i] << ") " << st::short_name(t);
+    }
   }
 }

@@ -54,3 +54,25 @@ func.func @half(%a: f16) -> f16 {
   %0 = math.log1p %a : f16
   return %0 : f16
 }
+
+// -----
+
+// exp and log keep their special lanes from libmvec: the call gets x only where x is ordinary
+// (log: in (0, inf); exp: above ln of the smallest normal), another argument elsewhere, and the
+// result is chosen on x's bits afterwards.
+// CHECK-LABEL: func.func @guarded
+// CHECK:       arith.maxnumf
+// CHECK:       %[[LOGARG:.*]] = arith.select
+// CHECK:       math.log %[[LOGARG]] : f32
+// CHECK:       arith.bitcast %arg0 : f32 to i32
+// CHECK:       arith.cmpi ult
+// CHECK:       arith.maximumf %arg1
+// CHECK:       %[[EXPARG:.*]] = arith.select
+// CHECK:       math.exp %[[EXPARG]] : f64
+// CHECK:       math.fma
+// CHECK:       arith.bitcast %arg1 : f64 to i64
+func.func @guarded(%x: f32, %y: f64) -> (f32, f64) {
+  %a = math.log %x : f32
+  %b = math.exp %y : f64
+  return %a, %b : f32, f64
+}
