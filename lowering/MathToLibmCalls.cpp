@@ -77,7 +77,8 @@ Value guardedLog(OpBuilder& b, math::LogOp op) {
 // exp(x) where the result is not normal (x below ln of the smallest normal; -inf): as
 // exp(r)·2^-64 with r = x + 64 ln 2 (a normal result), r kept as r_hi + r_lo (64 ln 2 in two
 // parts, the first exact in the sum) and exp(r_hi + r_lo) as exp(r_hi) + exp(r_hi)·r_lo, so the
-// subnormal results are within an ulp; below ln of half the least subnormal, 0. Larger x
+// subnormal results are within two ulps of libm's (libmvec's own ulp and one rounding more);
+// below ln of half the least subnormal, 0. Larger x
 // (overflow to inf, nan) stay as they were: rare.
 Value guardedExp(OpBuilder& b, math::ExpOp op) {
   Location loc = op.getLoc();
