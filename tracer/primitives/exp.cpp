@@ -19,10 +19,19 @@ struct Op {
     using T = typename X::Scalar;
     constexpr bool kF32 = std::is_same_v<T, float>;
     const T lo = kF32 ? T(-87) : T(-708), hi = kF32 ? T(88) : T(709);
+    // Below ln of half the least subnormal the result is 0: set without libm (whose underflow
+    // path is slow) and without a branch per element, since such lanes (-inf in a masked
+    // softmax) come mixed with ordinary ones at random; libm takes the few others.
+    const T zero = kF32 ? T(-104) : T(-745.5);
     Eigen::Array<T, Eigen::Dynamic, 1> r = x.exp();
-    if (!elementwise::all_within(x, lo, hi))
-      for (Eigen::Index i = 0; i < r.size(); ++i)
-        if (!(x[i] >= lo && x[i] <= hi)) r[i] = std::exp(x[i]);
+    if (!elementwise::all_within(x, lo, hi)) {
+      T* out = r.data();
+      for (Eigen::Index i = 0; i < r.size(); ++i) out[i] = x[i] < zero ? T(0) : out[i];  // a blend, vectorised
+      for (Eigen::Index i = 0; i < r.size(); ++i) {
+        const T v = x[i];
+        if (((v >= zero) & (v < lo)) | (v > hi) | (v != v)) r[i] = std::exp(v);
+      }
+    }
     return r;
   }
 };

@@ -20,6 +20,16 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
   return {AbstractValue{out, in[1].dtype, in[1].weak && in[2].weak}};
 }
 
+// Both sides loaded for every element, so the choice is a blend, not a branch on the predicate
+// (which mispredicts on random masks: a masked array's where took 7x a plain one's).
+template <bool kTScalar, bool kFScalar, class T>
+void blend(const bool* p, const T* t, const T* f, T* o, int64_t lo, int64_t hi) {
+  for (int64_t i = lo; i < hi; ++i) {
+    const T a = t[kTScalar ? 0 : i], b = f[kFScalar ? 0 : i];
+    o[i] = p[i] ? a : b;
+  }
+}
+
 void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params&) {
   const bool* p = in[0].as<bool>();
   bool ps = in[0].shape().empty(), ts = in[1].shape().empty(), fs = in[2].shape().empty();
@@ -29,8 +39,15 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
     const T* f = in[2].as<T>();
     T* o = out[0].as<T>();
     kernels::parallel_for(out[0].size(), kernels::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i)
-        o[i] = p[ps ? 0 : i] ? t[ts ? 0 : i] : f[fs ? 0 : i];
+      if (ps) {  // one predicate: one side, copied or broadcast
+        const T* side = p[0] ? t : f;
+        const bool scalar = p[0] ? ts : fs;
+        for (int64_t i = lo; i < hi; ++i) o[i] = side[scalar ? 0 : i];
+      } else if (ts) {
+        fs ? blend<true, true>(p, t, f, o, lo, hi) : blend<true, false>(p, t, f, o, lo, hi);
+      } else {
+        fs ? blend<false, true>(p, t, f, o, lo, hi) : blend<false, false>(p, t, f, o, lo, hi);
+      }
     });
   });
 }
