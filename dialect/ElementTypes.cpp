@@ -57,9 +57,20 @@ int64_t storageBytes(Type t) {
   return s.getNumElements() * std::max<int64_t>(1, storageBits(s.getElementType()) / 8);
 }
 
-bool isFloat8(Type t) {
-  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType, Float8E5M2FNUZType, Float8E4M3B11FNUZType,
-             Float8E4M3Type, Float8E3M4Type, Float8E8M0FNUType, Float6E2M3FNType, Float6E3M2FNType, Float4E2M1FNType>(t);
+std::optional<::strata::kernels::Float8Format> float8Format(Type t) {
+  namespace k = ::strata::kernels;
+  if (isa<Float8E4M3FNType>(t)) return k::kE4M3FN;
+  if (isa<Float8E5M2Type>(t)) return k::kE5M2;
+  if (isa<Float8E4M3FNUZType>(t)) return k::kE4M3FNUZ;
+  if (isa<Float8E5M2FNUZType>(t)) return k::kE5M2FNUZ;
+  if (isa<Float8E4M3B11FNUZType>(t)) return k::kE4M3B11FNUZ;
+  if (isa<Float8E4M3Type>(t)) return k::kE4M3;
+  if (isa<Float8E3M4Type>(t)) return k::kE3M4;
+  if (isa<Float8E8M0FNUType>(t)) return k::kE8M0FNU;
+  if (isa<Float6E2M3FNType>(t)) return k::kE2M3FN;
+  if (isa<Float6E3M2FNType>(t)) return k::kE3M2FN;
+  if (isa<Float4E2M1FNType>(t)) return k::kE2M1FN;
+  return std::nullopt;
 }
 
 llvm::APFloat floatExtreme(const llvm::fltSemantics& semantics, bool negative) {

@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "mlir/IR/Types.h"
+#include "kernels/float8.h"
 #include "strata/dtype.h"
 
 namespace mlir {
@@ -27,9 +28,11 @@ unsigned storageBits(Type elementType);
 // The bytes of a statically shaped tensor or memref (an i1 element takes one byte).
 int64_t storageBytes(Type shapedType);
 
-// strata's byte floats (f8E4M3FN, f8E5M2, ... f6E2M3FN, f4E2M1FN): no LLVM type; stored as
-// i8 (the 6- and 4-bit ones as i6 and i4, which take a byte each too).
-bool isFloat8(Type elementType);
+// The layout of one of strata's byte floats (f8E4M3FN, f8E5M2, ... f6E2M3FN, f4E2M1FN):
+// tracer/kernels/float8.h's, which the eager conversions use; nullopt for any other type. They
+// have no LLVM type: stored as i8 (the 6- and 4-bit ones as i6 and i4, a byte each too).
+std::optional<::strata::kernels::Float8Format> float8Format(Type elementType);
+inline bool isFloat8(Type elementType) { return float8Format(elementType).has_value(); }
 // +inf (-inf when `negative`), or the largest finite value of a float type without infinities
 // (f8E4M3FN: ±448), or for f8E8M0FNU, which has no sign, its smallest value 2^-127 when
 // `negative`: the identity of max and min.

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "bessel_i.h"
+#include "dialect/ElementTypes.h"
 #include "kernels/float8.h"
 #include "erf_inv_poly.h"
 #include "gamma_lanczos.h"
@@ -22,8 +23,7 @@
 namespace mlir::strata {
 namespace {
 
-// The byte floats' layouts and their nextafter, defined with their conversions below.
-std::optional<::strata::kernels::Float8Format> float8Layout(Type t);
+// The byte floats' nextafter, defined with their conversions below.
 Value float8NextAfter(scalar::Emitter& e, Value x, Value y, const ::strata::kernels::Float8Format& f);
 
 using scalar::Emitter;
@@ -398,7 +398,7 @@ Value reducePrecision(Emitter& e, Value x, int64_t exponentBits, int64_t mantiss
 }
 
 Value nextAfter(Emitter& e, Value x, Value y) {
-  if (auto f8 = float8Layout(x.getType())) return float8NextAfter(e, x, y, *f8);
+  if (auto f8 = float8Format(x.getType())) return float8NextAfter(e, x, y, *f8);
   auto t = cast<FloatType>(x.getType());
   unsigned width = t.getWidth(), mantissa = t.getFPMantissaWidth() - 1;
   Type bitsType = e.b.getIntegerType(width);
@@ -564,24 +564,8 @@ Type signless(Type t) {
 
 namespace {
 
-// The layout of a byte float: tracer/kernels/float8.h's, which the eager conversions use.
 using ::strata::kernels::Float8Format;
 using ::strata::kernels::Float8Specials;
-std::optional<Float8Format> float8Layout(Type t) {
-  namespace k = ::strata::kernels;
-  if (isa<Float8E4M3FNType>(t)) return k::kE4M3FN;
-  if (isa<Float8E5M2Type>(t)) return k::kE5M2;
-  if (isa<Float8E4M3FNUZType>(t)) return k::kE4M3FNUZ;
-  if (isa<Float8E5M2FNUZType>(t)) return k::kE5M2FNUZ;
-  if (isa<Float8E4M3B11FNUZType>(t)) return k::kE4M3B11FNUZ;
-  if (isa<Float8E4M3Type>(t)) return k::kE4M3;
-  if (isa<Float8E3M4Type>(t)) return k::kE3M4;
-  if (isa<Float8E8M0FNUType>(t)) return k::kE8M0FNU;
-  if (isa<Float6E2M3FNType>(t)) return k::kE2M3FN;
-  if (isa<Float6E3M2FNType>(t)) return k::kE3M2FN;
-  if (isa<Float4E2M1FNType>(t)) return k::kE2M1FN;
-  return std::nullopt;
-}
 
 // float8_is_nan (float8.h) on the bits, widened to i32.
 Value float8IsNan(Emitter& e, Value w, const Float8Format& f) {
@@ -699,7 +683,7 @@ Value float8NextAfter(Emitter& e, Value x, Value y, const Float8Format& f) {
 }  // namespace
 
 Type computeType(Type storage) {
-  if (storage.isBF16() || storage.isF16() || float8Layout(storage)) return Float32Type::get(storage.getContext());
+  if (storage.isBF16() || storage.isF16() || float8Format(storage)) return Float32Type::get(storage.getContext());
   return storage;
 }
 
@@ -712,7 +696,7 @@ Value toCompute(OpBuilder& b, Location loc, Value stored) {
     return e.bitcast(b.getF32Type(), e.shli(wide, e.intC(b.getI32Type(), 16)));
   }
   if (t.isF16()) return arith::ExtFOp::create(b, loc, b.getF32Type(), stored);
-  if (auto f8 = float8Layout(t)) return float8ToF32(e, stored, *f8);
+  if (auto f8 = float8Format(t)) return float8ToF32(e, stored, *f8);
   return stored;
 }
 
@@ -731,7 +715,7 @@ Value toStorage(OpBuilder& b, Location loc, Value computed, Type storage) {
     return e.bitcast(storage, arith::TruncIOp::create(b, loc, b.getI16Type(), half));
   }
   if (storage.isF16()) return arith::TruncFOp::create(b, loc, storage, computed);
-  if (auto f8 = float8Layout(storage)) return f32ToFloat8(e, computed, storage, *f8);
+  if (auto f8 = float8Format(storage)) return f32ToFloat8(e, computed, storage, *f8);
   return computed;
 }
 

@@ -28,16 +28,10 @@ int64_t sortKeyCode(Type element, std::optional<bool> unsignedInt) {
   if (isa<ComplexType>(element)) return storageBits(element) / 8 | static_cast<int64_t>(Kind::kFloat) << 8;
   // Sub-byte types (bool, the 2- and 4-bit integers) take a byte each.
   int64_t bits = std::max<int64_t>(8, element.getIntOrFloatBitWidth());
+  std::optional<::strata::kernels::Float8Format> f8 = float8Format(element);
   Kind kind = element.isBF16() ? Kind::kBFloat16
-              : isa<Float8E4M3FNType>(element) ? Kind::kFloat8E4M3FN
-              : isa<Float8E5M2Type>(element) ? Kind::kFloat8E5M2
-              : isa<Float8E4M3FNUZType, Float8E5M2FNUZType, Float8E4M3B11FNUZType>(element) ? Kind::kFloat8FNUZ
-              : isa<Float8E4M3Type>(element) ? Kind::kFloat8E4M3
-              : isa<Float8E3M4Type>(element) ? Kind::kFloat8E3M4
-              : isa<Float8E8M0FNUType>(element) ? Kind::kUnsigned
-              : isa<Float6E2M3FNType, Float6E3M2FNType>(element) ? Kind::kFloat6
-              : isa<Float4E2M1FNType>(element) ? Kind::kFloat4
-              : isa<FloatType>(element) ? Kind::kFloat
+              : f8                        ? ::strata::kernels::float8_sort_kind(*f8)
+              : isa<FloatType>(element)   ? Kind::kFloat
               : element.isInteger(1) || (unsignedInt ? *unsignedInt : element.isUnsignedInteger()) ? Kind::kUnsigned
               : element.isInteger(4) ? Kind::kSigned4
               : element.isInteger(2) ? Kind::kSigned2

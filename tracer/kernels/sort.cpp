@@ -17,21 +17,6 @@
 
 namespace strata::kernels {
 
-namespace {
-
-constexpr SortKeyKind float8_sort_kind(const Float8Format& f) {
-  switch (f.specials) {
-    case Float8Specials::kFN: return SortKeyKind::kFloat8E4M3FN;
-    case Float8Specials::kFNUZ: return SortKeyKind::kFloat8FNUZ;
-    case Float8Specials::kE8M0: return SortKeyKind::kUnsigned;
-    case Float8Specials::kNone: return f.bits == 6 ? SortKeyKind::kFloat6 : SortKeyKind::kFloat4;
-    case Float8Specials::kIEEE: break;
-  }
-  return f.exp_bits == 5 ? SortKeyKind::kFloat8E5M2 : f.exp_bits == 4 ? SortKeyKind::kFloat8E4M3 : SortKeyKind::kFloat8E3M4;
-}
-
-}  // namespace
-
 SortOperand sort_operand(void* data, DType dtype) {
   // Complex numbers are never keys (the primitive refuses them): moved as bytes.
   if (is_complex(dtype)) return SortOperand{data, static_cast<int64_t>(itemsize(dtype)), SortKeyKind::kFloat};

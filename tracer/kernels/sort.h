@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 
+#include "float8.h"
 #include "strata/dtype.h"
 
 namespace strata::kernels {
@@ -19,6 +20,18 @@ enum class SortKeyKind : int64_t {
   kUnsigned = 0, kSigned = 1, kFloat = 2, kBFloat16 = 3, kFloat8E4M3FN = 4, kFloat8E5M2 = 5, kSigned4 = 6, kSigned2 = 7,
   kFloat8FNUZ = 8, kFloat8E4M3 = 9, kFloat8E3M4 = 10, kFloat6 = 11, kFloat4 = 12,
 };
+
+// The key kind of a byte float (the eager kernel's and the compiled comparator's one mapping).
+constexpr SortKeyKind float8_sort_kind(const Float8Format& f) {
+  switch (f.specials) {
+    case Float8Specials::kFN: return SortKeyKind::kFloat8E4M3FN;
+    case Float8Specials::kFNUZ: return SortKeyKind::kFloat8FNUZ;
+    case Float8Specials::kE8M0: return SortKeyKind::kUnsigned;
+    case Float8Specials::kNone: return f.bits == 6 ? SortKeyKind::kFloat6 : SortKeyKind::kFloat4;
+    case Float8Specials::kIEEE: break;
+  }
+  return f.exp_bits == 5 ? SortKeyKind::kFloat8E5M2 : f.exp_bits == 4 ? SortKeyKind::kFloat8E4M3 : SortKeyKind::kFloat8E3M4;
+}
 
 // One operand, sorted in place: `bytes` per element (1, 2, 4 or 8), contiguous row-major.
 struct SortOperand {
