@@ -1,6 +1,7 @@
 // bench/bench_special.cpp — issue 14's special-function benchmarks: erf, lgamma, digamma,
 // bessel_i0e, bessel_i1e, and of two or three operands igamma, igammac, zeta, betainc (and
-// tanh, log1p, erfc, exp for reference; exp, log and lgamma on inputs libmvec calls special)
+// tanh, log1p, erfc, exp for reference; exp, log and lgamma on inputs libmvec calls special;
+// random bits from rng_bit_generator and random::bits, /1 jit and /0 eager)
 // over 16M f32, jit and eager; abs is the memory-bound
 // floor (one read and one write of 64 MiB each) that cheap functions such as tanh sit on. bench/special_jax.py times the
 // same in JAX; bench/run_special.sh runs both, one after the other.
@@ -104,6 +105,25 @@ STRATA_BENCH_SPECIAL_N(igammac, Igammac)
 STRATA_BENCH_SPECIAL_N(zeta, Zeta)
 STRATA_BENCH_SPECIAL_N(betainc, Betainc)
 #undef STRATA_BENCH_SPECIAL_N
+
+// Random bits for reference: 16M u32 from jax.lax.rng_bit_generator's two algorithms (one
+// fused loop nest compiled; C++ loops eagerly) and from jax.random.bits (threefry2x32).
+template <int Algorithm>
+void RngBits(benchmark::State& state) {
+  Array key = st::array(std::vector<uint32_t>{1, 2, 3, 4}, {4});
+  auto draw = [](const Array& k) {
+    if constexpr (Algorithm < 0) return st::random::bits(st::random::key(1), {kN}, st::u32);
+    else return st::rng_bit_generator(k, {kN}, st::u32, static_cast<st::RngAlgorithm>(Algorithm)).second;
+  };
+  const bool compiled = state.range(0) == 1;
+  auto f = st::jit(draw);
+  (compiled ? f(key) : draw(key)).block_until_ready();
+  for (auto _ : state) (compiled ? f(key) : draw(key)).block_until_ready();
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+BENCHMARK(RngBits<2>)->Name("BM_rng_philox16M")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK(RngBits<1>)->Name("BM_rng_three_fry16M")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK(RngBits<-1>)->Name("BM_random_bits16M")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
 
 }  // namespace
 

@@ -22,6 +22,13 @@ def main():
                     ("log_floor", lambda v: jnp.log(jnp.floor(v))),
                     ("lgamma_int", lambda v: lax.lgamma(jnp.floor(v) + 1.0))]:
         print(f"jax {name}16M_ms {median_ms(jax.jit(f), x):.2f}")
+    # Random bits (bench_special.cpp: BM_rng_*, BM_random_bits).
+    key = jnp.array([1, 2, 3, 4], dtype=jnp.uint32)
+    for name, alg in [("rng_philox", lax.RandomAlgorithm.RNG_PHILOX), ("rng_three_fry", lax.RandomAlgorithm.RNG_THREE_FRY)]:
+        f = jax.jit(lambda k, alg=alg: lax.rng_bit_generator(k, (1 << 24,), jnp.uint32, alg)[1])
+        print(f"jax {name}16M_ms {median_ms(f, key):.2f}")
+    f = jax.jit(lambda k: jax.random.bits(k, (1 << 24,), jnp.uint32))
+    print(f"jax random_bits16M_ms {median_ms(f, jax.random.key(1)):.2f}")
     # strata draws its operands with the same threefry keys, so these are the same values.
     b = jax.random.uniform(jax.random.key(2), (1 << 24,), jnp.float32, 0.1, 10.1)
     u = jax.random.uniform(jax.random.key(3), (1 << 24,), jnp.float32, 0.0, 1.0)

@@ -118,7 +118,9 @@ Value narrowToWide(OpBuilder& b, Location loc, Value x, Type element) {
   {
     OpBuilder::InsertionGuard guard(b);
     Block* body = b.createBlock(&reduce.getBody(), {}, {scalar, scalar}, {loc, loc});
-    ReturnOp::create(b, loc, ValueRange{OrOp::create(b, loc, body->getArgument(0), body->getArgument(1))});
+    // The pieces' bits are disjoint, so their sum is their `or` (no carries, no signed
+    // overflow); a sum has a jaxpr form (reduce_sum), so a module's bitcast traces.
+    ReturnOp::create(b, loc, ValueRange{AddOp::create(b, loc, body->getArgument(0), body->getArgument(1))});
   }
   return sameWidth(b, loc, reduce.getResult(0), element);
 }

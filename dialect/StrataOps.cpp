@@ -1032,19 +1032,22 @@ LogicalResult FftOp::verify() {
 }
 
 LogicalResult RngBitGeneratorOp::verify() {
-  if (getRngAlgorithm() != RngAlgorithm::THREE_FRY)
-    return emitOpError("computes the THREE_FRY algorithm only (DEFAULT's and PHILOX's bits are not written "
-                       "here), but got ")
-           << stringifyRngAlgorithm(getRngAlgorithm());
+  // DEFAULT is PHILOX, as XLA's CPU and GPU compilers take it.
+  const bool threeFry = getRngAlgorithm() == RngAlgorithm::THREE_FRY;
   auto state = cast<RankedTensorType>(getInitialState().getType());
-  if (state.getShape() != ArrayRef<int64_t>{2} || !state.getElementType().isInteger(64))
+  const bool words = state.getRank() == 1 && state.getElementType().isInteger(64);
+  if (threeFry && (!words || state.getDimSize(0) != 2))
     return emitOpError("expects a THREE_FRY state of two 64-bit integers (tensor<2xui64>), but got ") << state;
+  if (!threeFry && (!words || (state.getDimSize(0) != 2 && state.getDimSize(0) != 3)))
+    return emitOpError("expects a PHILOX state of two or three 64-bit integers (tensor<2xui64> or tensor<3xui64>), but got ")
+           << state;
   if (getOutputState().getType() != state)
     return emitOpError("expects the output state of the initial state's type ") << state << ", but got "
                                                                                  << getOutputState().getType();
   auto out = cast<RankedTensorType>(getOutput().getType());
   unsigned width = out.getElementType().getIntOrFloatBitWidth();
-  if (out.getElementType().isInteger(1) || (width != 8 && width != 16 && width != 32 && width != 64))
+  if (out.getElementType().isInteger(1) || isa<ComplexType>(out.getElementType()) ||
+      (width != 8 && width != 16 && width != 32 && width != 64))
     return emitOpError("expects an output of 8-, 16-, 32- or 64-bit elements, but got ") << out;
   return success();
 }

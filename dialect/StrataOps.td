@@ -1886,14 +1886,21 @@ def Strata_RngAlgorithm : I32EnumAttr<"RngAlgorithm",
 def Strata_RngBitGeneratorOp : Strata_Op<"rng_bit_generator", [Pure]> {
   let summary = "uniform random bits from a counter-based generator's state";
   let description = [{
-    StableHLO's rng_bit_generator: `output` filled with random bits and the state advanced.
-    strata computes THREE_FRY as XLA does (its RngBitGeneratorExpander and ThreeFryBitGenerator),
-    so the bits equal JAX's on CPU: the state is (key, counter) as ui64[2]; the output's
-    elements come from Threefry-2x32 of consecutive counters under the key (two 32-bit words
-    per counter: 32-bit results take both halves along a split dimension, 64-bit ones join
-    them, 8/16-bit ones truncate 32-bit ones), and the counter advances by the number of
-    counters used. Floats receive the bits of the unsigned type of their width. DEFAULT and
-    PHILOX are refused (their bits are the backend's choice, and Philox is not written here).
+    StableHLO's rng_bit_generator (jax.lax.rng_bit_generator): `output` filled with random
+    bits and the state advanced, as XLA computes them (its RngBitGeneratorExpander and
+    prng.cc), so the bits equal JAX's on CPU and GPU. Floats receive the bits of the unsigned
+    type of their width.
+
+    THREE_FRY: the state is (key, counter) as ui64[2]; the output's elements come from
+    Threefry-2x32 of consecutive counters under the key (two 32-bit words per counter: 32-bit
+    results take both halves along a split dimension, 64-bit ones join them, 8/16-bit ones
+    truncate 32-bit ones), and the counter advances by the number of counters used.
+
+    PHILOX, and DEFAULT (which XLA's CPU and GPU compilers take as PHILOX): the state is
+    (key, counter) as ui64[2], the 128-bit counter's high word being the key, or
+    (key, counter low, counter high) as ui64[3]; Philox-4x32-10 of consecutive counters gives
+    four 32-bit words each, taken in order (64-bit results join pairs, 8/16-bit ones truncate),
+    and the counter advances by the number of blocks (ui64[2] keeps its low word only).
 
     Example:
     ```mlir

@@ -4,6 +4,7 @@
 #include "dialect/StrataOps.h"
 #include "lowering/Passes.h"
 #include "lowering/StrataToLinalg.h"
+#include "transforms/ExpandRngBitGenerator.h"
 #include "transforms/InlineCalls.h"
 #include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -67,6 +68,7 @@ struct StrataToLinalgPass : impl::StrataToLinalgPassBase<StrataToLinalgPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     numInlinedCalls += inlineCalls(module);  // what --strata-inline-calls left (a module given at this stage)
+    expandRngBitGenerators(module);          // likewise --strata-expand-rng-bit-generator
     if (failed(eraseSignedness(module))) return signalPassFailure();
     module.walk([&](FusionOp) { ++numFusions; });
     lowerFusions(module);

@@ -322,6 +322,37 @@ LogicalResult threefry(Eqn& q, SmallVectorImpl<Value>& r) {
   return success();
 }
 
+// rng_bit_generator[shape, dtype, algorithm]: strata.rng_bit_generator on the key's 64-bit
+// words; a u32[4] key is bitcast to u64[2] and back around it, as JAX lowers it.
+LogicalResult rngBitGenerator(Eqn& q, SmallVectorImpl<Value>& r) {
+  const int64_t* algorithm = q.integer("algorithm");
+  if (failed(q.expectArity(1)) || !algorithm) return failure();
+  std::optional<RngAlgorithm> a = symbolizeRngAlgorithm(static_cast<uint32_t>(*algorithm));
+  if (!a) return emitError(q.loc) << "rng_bit_generator: expects algorithm 0 to 2, but got " << *algorithm;
+  Value key = q.operands[0];
+  auto keyType = cast<RankedTensorType>(key.getType());
+  Type u64 = IntegerType::get(q.ctx(), 64, IntegerType::Unsigned);
+  const bool words32 = keyType.getElementType().getIntOrFloatBitWidth() == 32;
+  auto error = [&] { return q.error(); };
+  if (words32) {
+    Type u32 = keyType.getElementType();
+    key = ReshapeOp::create(q.b, q.loc, RankedTensorType::get({2, 2}, u32), key);
+    FailureOr<Value> k = bitcastConvert(q.b, q.loc, key, RankedTensorType::get({2}, u64), error);
+    if (failed(k)) return failure();
+    key = *k;
+  }
+  auto op = RngBitGeneratorOp::create(q.b, q.loc, TypeRange{key.getType(), q.resultType(1)}, key, *a);
+  Value state = op.getOutputState();
+  if (words32) {
+    FailureOr<Value> s = bitcastConvert(q.b, q.loc, state, RankedTensorType::get({2, 2}, keyType.getElementType()), error);
+    if (failed(s)) return failure();
+    state = ReshapeOp::create(q.b, q.loc, keyType, *s);
+  }
+  r.push_back(state);
+  r.push_back(op.getOutput());
+  return success();
+}
+
 // --- Reductions: strata.reduce with a body, as JAX lowers reduce_* and argmax. ----------
 
 enum class Combiner { kAdd, kMul, kMax, kMin };
@@ -916,6 +947,7 @@ const Entry kLowerings[] = {
     {"while", whileLoop, "strata.while"},
     {"scan", scan, "strata.while"},
     {"threefry2x32", threefry, "strata.threefry2x32"},
+    {"rng_bit_generator", rngBitGenerator, "strata.rng_bit_generator"},
     // Indexing.
     {"dynamic_slice", dynamicSlice, "strata.dynamic_slice"},
     {"dynamic_update_slice", dynamicUpdateSlice, "strata.dynamic_update_slice"},

@@ -16,9 +16,11 @@
 namespace mlir::strata {
 namespace {
 
-// Calls inlined first (fusion does not cross a call), then folders and patterns.
+// Calls inlined first (fusion does not cross a call), rng_bit_generator written as the
+// elementwise ops fusion merges, then folders and patterns.
 void addCanonicalize(OpPassManager& pm, const PipelineOptions&) {
   pm.addPass(createStrataInlineCalls());
+  pm.addPass(createStrataExpandRngBitGenerator());
   pm.addPass(createCachedCanonicalizerPass());
 }
 void addCse(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCSEPass()); }

@@ -621,6 +621,32 @@ class Converter {
     return "eq";
   }
 
+  // rng_bit_generator: the primitive draws unsigned bits of the output's width (its dtypes are
+  // JAX's); another element type of that width is their bitcast.
+  bool rngBitGenerator(Scope& s, RngBitGeneratorOp op) {
+    auto out = cast<RankedTensorType>(op.getOutput().getType());
+    auto want = aval(out, op.getLoc());
+    if (!want) return false;
+    const unsigned width = out.getElementType().getIntOrFloatBitWidth();
+    const st::DType unsignedOf = width == 8 ? st::DType::u8 : width == 16 ? st::DType::u16 : width == 32 ? st::DType::u32 : st::DType::u64;
+    st::Params params{{"shape", ints(out.getShape())},
+                      {"dtype", unsignedOf},
+                      {"algorithm", static_cast<int64_t>(op.getRngAlgorithm())}};
+    if (want->dtype == unsignedOf) return bindOp(s, op, "rng_bit_generator", std::move(params));
+    std::vector<st::Atom> in, drawn, bits;
+    if (!lookupAll(s, op->getOperands(), in)) return false;
+    Type types[] = {op.getOutputState().getType(),
+                    RankedTensorType::get(out.getShape(), IntegerType::get(op.getContext(), width, IntegerType::Unsigned))};
+    const st::Primitive* rng = st::find_primitive("rng_bit_generator");
+    const st::Primitive* bitcast = st::find_primitive("bitcast_convert_type");
+    if (!rng || !bitcast || !equation(s, op.getLoc(), *rng, std::move(in), std::move(params), types, drawn) ||
+        !equation(s, op.getLoc(), *bitcast, {drawn[1]}, st::Params{{"new_dtype", want->dtype}}, TypeRange{out}, bits))
+      return false;
+    s.env[op.getOutputState()] = drawn[0];
+    s.env[op.getOutput()] = bits[0];
+    return true;
+  }
+
   std::optional<st::DType> resultDType(Operation* op) {
     auto av = aval(op->getResult(0).getType(), op->getLoc());
     return av ? std::optional<st::DType>(av->dtype) : std::nullopt;
@@ -694,6 +720,7 @@ class Converter {
     }
     if (auto c = dyn_cast<ReverseOp>(op)) return bindOp(s, op, "rev", P{{"dimensions", ints(c.getDimensions())}});
     if (isa<OptimizationBarrierOp>(op)) return bindOp(s, op, "optimization_barrier");
+    if (auto c = dyn_cast<RngBitGeneratorOp>(op)) return rngBitGenerator(s, c);
     if (auto c = dyn_cast<DotGeneralOp>(op))
       return bindOp(s, op, "dot_general",
                     P{{"lhs_batch", ints(c.getLhsBatchingDimensions())}, {"rhs_batch", ints(c.getRhsBatchingDimensions())},

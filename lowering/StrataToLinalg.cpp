@@ -650,7 +650,6 @@ void populateStrataToLinalgPatterns(RewritePatternSet& patterns) {
   populateFftToRuntimePatterns(patterns);  // jax.lax.fft
   populateCollectiveToRuntimePatterns(patterns);  // collectives (issue 18)
   populateHostCallbackToRuntimePatterns(patterns);  // host callbacks
-  populateRngBitGeneratorPatterns(patterns);  // rng_bit_generator (issue 15)
 }
 
 Value emitBatchMatmulTensors(OpBuilder& b, Location loc, Value lhs, ArrayRef<int64_t> lb, ArrayRef<int64_t> lc,

@@ -52,9 +52,6 @@ void populateHostCallbackToRuntimePatterns(RewritePatternSet& patterns);
 // strata.convolution of a float type → strata_rt_conv, ahead of the linalg lowering (issue 13;
 // ConvolutionToRuntime.cpp; added by --strata-to-linalg with runtime-convolution).
 void populateConvolutionToRuntimePatterns(RewritePatternSet& patterns);
-// strata.rng_bit_generator → Threefry-2x32 of counters, as XLA expands it (issue 15;
-// RngBitGeneratorLowering.cpp).
-void populateRngBitGeneratorPatterns(RewritePatternSet& patterns);
 
 // A body of scalar ops (ScalarOpInterface, 0-d constants; a reduce, window or select body)
 // evaluated on compute-type `args`, one per block argument: the values it yields, in the compute

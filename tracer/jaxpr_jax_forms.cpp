@@ -210,6 +210,13 @@ Params to_params(std::string_view prim, const RawParams& raw, std::span<const Ab
       std::optional<fft_rules::Type> t = fft_rules::type_from_name(v.text.substr(v.text.rfind('.') + 1));
       if (!t) unreadable(name, "an FftType (FFT, IFFT, RFFT, IRFFT)", v);
       p.set("fft_type", static_cast<int64_t>(*t));
+    } else if (name == "algorithm" && prim == "rng_bit_generator" && v.kind == RawValue::kWord) {
+      // JAX prints the enum's member (RNG_DEFAULT, or RandomAlgorithm.RNG_DEFAULT); its value is
+      // StableHLO's number.
+      const std::string m = v.text.substr(v.text.rfind('.') + 1);
+      const int64_t a = m == "RNG_DEFAULT" ? 0 : m == "RNG_THREE_FRY" ? 1 : m == "RNG_PHILOX" ? 2 : -1;
+      if (a < 0) unreadable(name, "a RandomAlgorithm (RNG_DEFAULT, RNG_THREE_FRY, RNG_PHILOX)", v);
+      p.set("algorithm", a);
     } else if (std::optional<ParamValue> value = plain(name, v)) {
       p.set(name, std::move(*value));
     }

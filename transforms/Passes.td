@@ -22,6 +22,21 @@ def StrataInlineCalls : Pass<"strata-inline-calls", "::mlir::ModuleOp"> {
   ];
 }
 
+def StrataExpandRngBitGenerator : Pass<"strata-expand-rng-bit-generator", "::mlir::ModuleOp"> {
+  let summary = "Write strata.rng_bit_generator as XLA expands it, in strata integer ops";
+  let description = [{
+    THREE_FRY as strata.threefry2x32 of consecutive counters (the words split or joined by
+    XLA's rule), PHILOX and DEFAULT (XLA's CPU and GPU default) as Philox-4x32-10 of a 128-bit
+    counter in elementwise integer ops, four words a block in order; the new state as XLA
+    computes it. The bits equal JAX's. It runs before fusion (after strata-inline-calls in the
+    `canonicalized` stage), so the generator is one fused loop nest rather than an op for
+    linalg to lower alone.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded-rng-bit-generators", "rng_bit_generator ops expanded">,
+  ];
+}
+
 def StrataFuse : Pass<"strata-fuse", "::mlir::ModuleOp"> {
   let summary = "Group ops into strata.fusion regions, each computed as one loop nest";
   let description = [{

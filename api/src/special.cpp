@@ -82,13 +82,14 @@ Array logit(const Array& x_in, SourceLocation loc) {
 }
 Array expit(const Array& x, SourceLocation loc) { return logistic(real_inexact(x, "expit", loc), loc); }
 
-// JAX's: through erf near 0 and erfc in the tails, so neither side loses digits.
+// erfc(-x/√2)/2: one erfc, accurate (to an ulp or two) over the whole line: its lower tail
+// keeps every digit and near 0 and above it is 1 + erf(x/√2) rounded. JAX selects between
+// 1 + erf(w), 2 - erfc(|w|) and erfc(|w|), computing both functions per element, because XLA's
+// erfc near 0 is 1 - erf; glibc's and libdevice's erfc are accurate there, so strata computes
+// one function where JAX computes two (the same values to rounding).
 Array ndtr(const Array& x_in, SourceLocation loc) {
   Array x = real_inexact(x_in, "ndtr", loc);
-  Array w = x * c_like(M_SQRT1_2, x), z = abs(w, loc);
-  Array y = where(less(z, c_like(M_SQRT1_2, x), loc), c_like(1, x) + erf(w, loc),
-                  where(greater(w, c_like(0, x), loc), c_like(2, x) - erfc(z, loc), erfc(z, loc), loc), loc);
-  return c_like(0.5, x) * y;
+  return c_like(0.5, x) * erfc(x * c_like(-M_SQRT1_2, x), loc);
 }
 
 Array log_ndtr(const Array& x_in, SourceLocation loc) {

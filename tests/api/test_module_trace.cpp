@@ -484,3 +484,48 @@ func.func @main(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi1> {
   EXPECT_EQ(f(a, b)[0].to_vector<uint8_t>(), want);
   EXPECT_EQ(st::jit([&](const st::Array& x, const st::Array& y) { return f(x, y)[0]; })(a, b).to_vector<uint8_t>(), want);
 }
+
+// rng_bit_generator inside a trace: JAX's export of lax.rng_bit_generator (the u32[4] key
+// bitcast to u64[2] around the op) becomes the primitive, and a float output of the op is the
+// primitive's unsigned bits bitcast; jit equals the direct call, and a loss using the bits
+// differentiates (the bits are constants).
+TEST(ModuleTrace, RngBitGeneratorTracesAsThePrimitive) {
+  const char* text = R"(
+func.func @main(%k: tensor<4xui32>, %x: tensor<3xf32>) -> (tensor<4xui32>, tensor<2x3xui8>, tensor<3xf32>) {
+  %0 = stablehlo.reshape %k : (tensor<4xui32>) -> tensor<2x2xui32>
+  %1 = stablehlo.bitcast_convert %0 : (tensor<2x2xui32>) -> tensor<2xui64>
+  %state, %bits = stablehlo.rng_bit_generator %1, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x3xui8>)
+  %2 = stablehlo.bitcast_convert %state : (tensor<2xui64>) -> tensor<2x2xui32>
+  %3 = stablehlo.reshape %2 : (tensor<2x2xui32>) -> tensor<4xui32>
+  %s2, %f = stablehlo.rng_bit_generator %state, algorithm = PHILOX : (tensor<2xui64>) -> (tensor<2xui64>, tensor<3xf32>)
+  %c = stablehlo.constant dense<1.0e-38> : tensor<3xf32>
+  %4 = stablehlo.abs %f : tensor<3xf32>
+  %5 = stablehlo.minimum %4, %c : tensor<3xf32>
+  %6 = stablehlo.multiply %x, %x : tensor<3xf32>
+  %7 = stablehlo.multiply %6, %5 : tensor<3xf32>
+  return %3, %bits, %7 : tensor<4xui32>, tensor<2x3xui8>, tensor<3xf32>
+}
+)";
+  st::ModuleFunction f = st::load_stablehlo(text)("main");
+  st::Array key = st::array(std::vector<uint32_t>{0x12345678, 0x9abcdef0, 0x0fedcba9, 0x87654321}, {4});
+  st::Array x = st::array({1.f, -2.f, 3.f}, {3});
+  std::vector<st::Array> direct = f(key, x);
+  // jax.lax.rng_bit_generator(key, (2, 3), uint8) on CPU.
+  EXPECT_EQ(direct[0].to_vector<uint32_t>(), (std::vector<uint32_t>{0x12345678, 0x9abcdef0, 0x0fedcbab, 0x87654321}));
+  EXPECT_EQ(direct[1].to_vector<uint8_t>(), (std::vector<uint8_t>{0x19, 0x49, 0xe5, 0x90, 0xb9, 0x9c}));
+  auto traced = st::jit([&](const st::Array& k, const st::Array& v) {
+    std::vector<st::Array> r = f(k, v);
+    return std::make_tuple(r[0], r[1], r[2]);
+  });
+  auto [k2, b2, l2] = traced(key, x);
+  EXPECT_EQ(k2.to_vector<uint32_t>(), direct[0].to_vector<uint32_t>());
+  EXPECT_EQ(b2.to_vector<uint8_t>(), direct[1].to_vector<uint8_t>());
+  EXPECT_EQ(l2.to_vector<float>(), direct[2].to_vector<float>());
+  std::string j = st::make_jaxpr([&](const st::Array& k) { return f(k, x)[2]; })(key).to_string();
+  EXPECT_EQ(st::testing::count(j, "rng_bit_generator["), 2) << j;
+  EXPECT_NE(j.find("bitcast_convert_type[new_dtype=float32]"), std::string::npos) << j;
+  // d/dx sum(x² · m) = 2x · m, m the clipped bits as floats.
+  st::Array g = st::grad([&](const st::Array& v) { return st::sum(f(key, v)[2]); })(x);
+  st::Array m = st::minimum(st::abs(st::bitcast_convert_type(st::rng_bit_generator(st::rng_bit_generator(key, {2, 3}, st::u8).first, {3}).second, st::f32)), 1e-38f);
+  EXPECT_EQ(g.to_vector<float>(), (2.0f * x * m).to_vector<float>());
+}

@@ -319,6 +319,26 @@ inline std::vector<Case> threefry_cases() {
   return cs;
 }
 
+// rng_bit_generator: each algorithm (DEFAULT is PHILOX) and dtype, u32[4] and u64 keys, odd,
+// even, empty, 0-d and large shapes, a counter about to wrap.
+inline std::vector<Case> rng_bit_generator_cases() {
+  std::vector<Case> cs;
+  Array key = st::array(std::vector<uint32_t>{0x12345678, 0x9abcdef0, 0xfffffffd, 0xffffffff}, {4});
+  Array two = st::array(std::vector<uint64_t>{7, 0xfffffffffffffffeull}, {2});
+  Array three = st::array(std::vector<uint64_t>{7, 0xfffffffffffffffeull, 9}, {3});
+  const st::Shape shapes[] = {{5}, {3, 3}, {2, 0}, {}, {kLarge}, {4, 3, 5}};
+  for (int64_t a : {0, 1, 2})
+    for (DType t : {st::u8, st::u16, st::u32, st::u64})
+      for (const st::Shape& s : shapes) {
+        Params p{{"shape", st::IntList(s.begin(), s.end())}, {"dtype", t}, {"algorithm", a}};
+        std::string what = "algorithm " + std::to_string(a) + " " + std::string(st::short_name(t)) + st::shape_string(s);
+        cs.push_back({what, p, {key}});
+        if (s.size() == 1) cs.push_back({what + " u64[2] key", p, {two}});
+        if (s.size() == 1 && a != 1) cs.push_back({what + " u64[3] key", p, {three}});
+      }
+  return cs;
+}
+
 #include "indexing_cases.h"
 
 #include "sortscan_cases.h"
@@ -569,6 +589,7 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
          return cs;
        }},
       {"threefry2x32", threefry_cases},
+      {"rng_bit_generator", rng_bit_generator_cases},
       // custom_vjp_call and custom_jvp_call need sub-programs: CpuPrimitives.CustomVjpCall and
       // CustomJvpCall build them through the API.
       {"custom_vjp_call", [] { return std::vector<Case>{}; }},

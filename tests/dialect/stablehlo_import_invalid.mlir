@@ -18,9 +18,9 @@ func.func @gather_batching_on_index_vector(%t: tensor<2x5xf32>, %i: tensor<2x2xi
 
 // -----
 
-func.func @rng_philox(%s: tensor<3xui64>) -> tensor<4xui32> {
-  // expected-error @+1 {{'strata.rng_bit_generator' op computes the THREE_FRY algorithm only (DEFAULT's and PHILOX's bits are not written here), but got PHILOX}}
-  %state, %bits = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<3xui64>) -> (tensor<3xui64>, tensor<4xui32>)
+func.func @rng_philox(%s: tensor<4xui64>) -> tensor<4xui32> {
+  // expected-error @+1 {{'strata.rng_bit_generator' op expects a PHILOX state of two or three 64-bit integers (tensor<2xui64> or tensor<3xui64>), but got 'tensor<4xui64>'}}
+  %state, %bits = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<4xui64>) -> (tensor<4xui64>, tensor<4xui32>)
   func.return %bits : tensor<4xui32>
 }
 

@@ -1,6 +1,7 @@
-// StableHLO's rng_bit_generator (THREE_FRY, as XLA expands it: lowering/RngBitGeneratorLowering)
-// and reduce_precision. Expected values: JAX 0.10.2 on CPU (jax.lax.rng_bit_generator with
-// RNG_THREE_FRY; jax.lax.reduce_precision), bit for bit.
+// StableHLO's rng_bit_generator (THREE_FRY, PHILOX and DEFAULT, as XLA expands them:
+// lowering/RngBitGeneratorLowering) and reduce_precision. Expected values: JAX 0.10.2 on CPU
+// (jax.lax.rng_bit_generator; the three-word PHILOX state through XLA's compiler directly;
+// jax.lax.reduce_precision), bit for bit.
 // RUN: strata-run %s --split-input-file | FileCheck %s
 
 // 32-bit words from both halves of each counter, split along the even dimension.
@@ -106,4 +107,53 @@ func.func @reduce_precision() {
   func.return
 }
 
-// CHECK: 6 passed, 0 failed
+// -----
+
+// PHILOX: four 32-bit words per 128-bit counter, whose high word is the key with a two-word
+// state; DEFAULT is PHILOX (XLA's CPU default). Floats take the bits.
+// CHECK: PASS rng_bit_generator.mlir:[[@LINE+1]] @philox (12 checks)
+func.func @philox() {
+  %s = stablehlo.constant dense<[11150031900141442680, 9756277977048271785]> : tensor<2xui64>
+  %s1, %b1 = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<2xui64>) -> (tensor<2xui64>, tensor<5xui32>)
+  check.expect_eq_const %s1, dense<[11150031900141442680, 9756277977048271787]> : tensor<2xui64>
+  check.expect_eq_const %b1, dense<[615903769, 1917516873, 1873322213, 661864336, 2819177401]> : tensor<5xui32>
+  %s2, %b2 = stablehlo.rng_bit_generator %s, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<3x3xui32>)
+  check.expect_eq_const %s2, dense<[11150031900141442680, 9756277977048271788]> : tensor<2xui64>
+  check.expect_eq_const %b2, dense<[[615903769, 1917516873, 1873322213], [661864336, 2819177401, 4141081500], [599463017, 3127864427, 3413600443]]> : tensor<3x3xui32>
+  %s3, %b3 = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x3xui64>)
+  check.expect_eq_const %s3, dense<[11150031900141442680, 9756277977048271788]> : tensor<2xui64>
+  check.expect_eq_const %b3, dense<[[8235672259679089177, 2842685679382077669, 17785809615389801401], [13434075420886242409, 112715407142906043, 15239495695248110993]]> : tensor<2x3xui64>
+  %s4, %b4 = stablehlo.rng_bit_generator %s, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<7xui8>)
+  check.expect_eq_const %s4, dense<[11150031900141442680, 9756277977048271787]> : tensor<2xui64>
+  check.expect_eq_const %b4, dense<[25, 73, 229, 144, 185, 156, 105]> : tensor<7xui8>
+  %s5, %b5 = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<2xui64>) -> (tensor<2xui64>, tensor<ui16>)
+  check.expect_eq_const %s5, dense<[11150031900141442680, 9756277977048271786]> : tensor<2xui64>
+  check.expect_eq_const %b5, dense<61977> : tensor<ui16>
+  %s6, %f6 = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<2xui64>) -> (tensor<2xui64>, tensor<5xf32>)
+  %b6 = stablehlo.bitcast_convert %f6 : (tensor<5xf32>) -> tensor<5xui32>
+  check.expect_eq_const %b6, dense<[615903769, 1917516873, 1873322213, 661864336, 2819177401]> : tensor<5xui32>
+  check.expect_eq_const %s6, dense<[11150031900141442680, 9756277977048271787]> : tensor<2xui64>
+  func.return
+}
+
+// -----
+
+// The counter's low word wraps: with two words the high word (the key) is not advanced, with
+// three the carry reaches the third.
+// CHECK: PASS rng_bit_generator.mlir:[[@LINE+1]] @philox_carry (6 checks)
+func.func @philox_carry() {
+  %s = stablehlo.constant dense<[17179869187, 18446744073709551614]> : tensor<2xui64>
+  %s1, %b1 = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<2xui64>) -> (tensor<2xui64>, tensor<11xui32>)
+  check.expect_eq_const %s1, dense<[17179869187, 1]> : tensor<2xui64>
+  check.expect_eq_const %b1, dense<[4223629417, 905247413, 2530372659, 1260194835, 626496924, 2239892759, 1707544137, 978689254, 3909226126, 2523396654, 1146688573]> : tensor<11xui32>
+  %s2, %b2 = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui64>)
+  check.expect_eq_const %s2, dense<[17179869187, 0]> : tensor<2xui64>
+  check.expect_eq_const %b2, dense<[3888008037847234665, 5412495605443488819, 9620266147078706588, 4203438340584181321]> : tensor<4xui64>
+  %t = stablehlo.constant dense<[7, 18446744073709551614, 9]> : tensor<3xui64>
+  %s3, %b3 = "stablehlo.rng_bit_generator"(%t) <{rng_algorithm = #stablehlo<rng_algorithm PHILOX>}> : (tensor<3xui64>) -> (tensor<3xui64>, tensor<6xui32>)
+  check.expect_eq_const %s3, dense<[7, 0, 10]> : tensor<3xui64>
+  check.expect_eq_const %b3, dense<[0xb3d3c2ca, 0x434bbb9f, 0xf06d7566, 0x4fe1e875, 0x3282737c, 0x95362b70]> : tensor<6xui32>
+  func.return
+}
+
+// CHECK: 8 passed, 0 failed

@@ -119,3 +119,30 @@ TEST(JaxPrintedJaxprs, FftTypeAsNumberOrEnum) {
   ASSERT_FALSE(bad.jaxpr);
   EXPECT_NE(bad.error.message.find("FftType"), std::string::npos) << bad.error.message;
 }
+
+// lax.rng_bit_generator as JAX prints it (the algorithm as the enum's member, out_sharding):
+// read as the primitive and run, the bits JAX gave.
+TEST(JaxPrintedJaxprs, RngBitGeneratorAlgorithm) {
+  for (std::string algorithm : {"RNG_DEFAULT", "RandomAlgorithm.RNG_PHILOX"}) {
+    SCOPED_TRACE(algorithm);
+    std::string text = "{ lambda ; a:u32[4]. let\n"
+                       "    b:u32[4] c:u8[2,3] = rng_bit_generator[\n"
+                       "      algorithm=" + algorithm + "\n"
+                       "      dtype=uint8\n"
+                       "      out_sharding=None\n"
+                       "      shape=(2, 3)\n"
+                       "    ] a\n"
+                       "  in (b, c) }";
+    st::ParsedJaxpr parsed = st::parse_jaxpr(text);
+    ASSERT_TRUE(parsed.jaxpr) << parsed.error.line << ":" << parsed.error.column << ": " << parsed.error.message;
+    st::Array key = st::array(std::vector<uint32_t>{0x12345678, 0x9abcdef0, 0x0fedcba9, 0x87654321}, {4});
+    std::vector<st::Array> r = st::eval_jaxpr(st::Jaxpr(parsed.jaxpr), {key});
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(r[0].to_vector<uint32_t>(), (std::vector<uint32_t>{0x12345678, 0x9abcdef0, 0x0fedcbab, 0x87654321}));
+    EXPECT_EQ(r[1].to_vector<uint8_t>(), (std::vector<uint8_t>{0x19, 0x49, 0xe5, 0x90, 0xb9, 0x9c}));
+  }
+  st::ParsedJaxpr bad = st::parse_jaxpr(
+      "{ lambda ; a:u32[4]. let b:u32[4] c:u8[2] = rng_bit_generator[algorithm=RNG_MT19937 dtype=uint8 shape=(2,)] a in (b, c) }");
+  ASSERT_FALSE(bad.jaxpr);
+  EXPECT_NE(bad.error.message.find("RandomAlgorithm"), std::string::npos) << bad.error.message;
+}

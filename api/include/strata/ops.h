@@ -7,6 +7,7 @@
 #include <optional>
 #include <source_location>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "strata/array.h"
@@ -93,6 +94,18 @@ Array reduce_precision(const Array& x, int64_t exponent_bits, int64_t mantissa_b
 // Derivatives and vmap pass through it (behind barriers of their own).
 std::vector<Array> optimization_barrier(const std::vector<Array>& xs, SourceLocation loc = SourceLocation::current());
 Array optimization_barrier(const Array& x, SourceLocation loc = SourceLocation::current());
+// jax.lax.rng_bit_generator's algorithms, by StableHLO's numbers. kDefault is kPhilox, as
+// XLA's CPU and GPU compilers take it.
+enum class RngAlgorithm { kDefault = 0, kThreeFry = 1, kPhilox = 2 };
+// Uniformly random bits of `shape` and an unsigned dtype (u8, u16, u32, u64) from a
+// counter-based generator's state `key` — u32[4] (JAX's form), u64[2], or u64[3] for Philox —
+// and the advanced state: (new key, bits), jax.lax.rng_bit_generator. The bits are XLA's, so
+// equal JAX's on CPU and GPU for the same key, shape, dtype and algorithm. Not differentiable.
+// Under vmap, as in JAX, only the first key of a batch draws (bits of shape [batch, *shape]) and
+// advances; the other keys come back unchanged. Most code wants strata::random instead.
+std::pair<Array, Array> rng_bit_generator(const Array& key, const Shape& shape, DType dtype = u32,
+                                          RngAlgorithm algorithm = RngAlgorithm::kDefault,
+                                          SourceLocation loc = SourceLocation::current());
 
 Array operator+(const Operand& a, const Operand& b);
 Array operator-(const Operand& a, const Operand& b);
