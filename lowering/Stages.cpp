@@ -16,17 +16,18 @@
 namespace mlir::strata {
 namespace {
 
-// Calls inlined first (fusion does not cross a call), rng_bit_generator written as the
-// elementwise ops fusion merges, then folders and patterns.
+// Calls inlined first (fusion does not cross a call), then folders and patterns.
 void addCanonicalize(OpPassManager& pm, const PipelineOptions&) {
   pm.addPass(createStrataInlineCalls());
-  pm.addPass(createStrataExpandRngBitGenerator());
   pm.addPass(createCachedCanonicalizerPass());
 }
 void addCse(OpPassManager& pm, const PipelineOptions&) { pm.addPass(createCSEPass()); }
-// Fusion off (JitOptions::fuse): the stage is the program unchanged, every op its own loop nest.
-// Which dots take an epilogue is the target's to say (PipelineOptions::dotEpilogueTypes).
+// rng_bit_generator written first as the elementwise ops fusion merges (after cse, whose
+// program --emit=stablehlo exports with the op StableHLO has). Fusion off (JitOptions::fuse):
+// the stage is otherwise the program unchanged, every op its own loop nest. Which dots take an
+// epilogue is the target's to say (PipelineOptions::dotEpilogueTypes).
 void addFuse(OpPassManager& pm, const PipelineOptions& options) {
+  pm.addPass(createStrataExpandRngBitGenerator());
   if (!options.jit.fuse) return;
   StrataFuseOptions fuse;
   fuse.dotEpilogueTypes.assign(options.dotEpilogueTypes.begin(), options.dotEpilogueTypes.end());

@@ -19,14 +19,15 @@
 // output's 32-bit words are the blocks' words in order (64-bit elements join pairs, low word
 // first; 8/16-bit ones truncate 32-bit ones); new state = (key, low + blocks[, high + carry]).
 // Floats take the bits of the unsigned type of their width.
-// It runs before fusion (first in the `canonicalized` stage), so the generator's elementwise
-// ops fuse into one loop nest; the state is bitcast to signless words and back, and the
+// It runs before fusion (first in the `fused` stage), so the generator's elementwise ops fuse
+// into loop nests; the state is bitcast to signless words and back, and the
 // arithmetic is on signless integers (zero extension by masks, an UNSIGNED comparison for the
 // carry).
 #include "transforms/ExpandRngBitGenerator.h"
 
 #include "dialect/StrataOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "transforms/Passes.h"
 
 namespace mlir::strata {
@@ -166,6 +167,7 @@ std::pair<Value, int64_t> philox(Bits& k, Value key, Value low, Value high, Arra
   if (blocks * per != elements)
     all = SliceOp::create(rw, loc, tensorOf({elements}, t), all, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{elements},
                           ArrayRef<int64_t>{1});
+  if (shape.size() == 1) return {all, blocks};
   return {ReshapeOp::create(rw, loc, tensorOf(shape, t), all), blocks};
 }
 
@@ -213,6 +215,19 @@ int64_t expandRngBitGenerators(ModuleOp module) {
   SmallVector<RngBitGeneratorOp> ops;
   module.walk([&](RngBitGeneratorOp op) { ops.push_back(op); });
   for (RngBitGeneratorOp op : ops) expand(op);
+  if (ops.empty()) return 0;
+  // The expansion runs after canonicalization: what it made unused (a new state nobody reads)
+  // goes here, as fusion expects no dead ops.
+  for (bool erased = true; erased;) {
+    erased = false;
+    SmallVector<Operation*> dead;
+    module.walk([&](Operation* op) {
+      if (op->getDialect() == op->getContext()->getLoadedDialect<StrataDialect>() && isOpTriviallyDead(op))
+        dead.push_back(op);
+    });
+    for (Operation* op : dead) op->erase();
+    erased = !dead.empty();
+  }
   return static_cast<int64_t>(ops.size());
 }
 

@@ -28,9 +28,9 @@ def StrataExpandRngBitGenerator : Pass<"strata-expand-rng-bit-generator", "::mli
     THREE_FRY as strata.threefry2x32 of consecutive counters (the words split or joined by
     XLA's rule), PHILOX and DEFAULT (XLA's CPU and GPU default) as Philox-4x32-10 of a 128-bit
     counter in elementwise integer ops, four words a block in order; the new state as XLA
-    computes it. The bits equal JAX's. It runs before fusion (after strata-inline-calls in the
-    `canonicalized` stage), so the generator is one fused loop nest rather than an op for
-    linalg to lower alone.
+    computes it. The bits equal JAX's. It runs first in the `fused` stage, before strata-fuse
+    (after cse, whose program --emit=stablehlo exports with the op itself), so the generator's
+    ops fuse into loop nests rather than being lowered to linalg one by one.
   }];
   let statistics = [
     Statistic<"numExpanded", "expanded-rng-bit-generators", "rng_bit_generator ops expanded">,
