@@ -22,9 +22,9 @@ func.func @three_fry(%s: tensor<2xui64>) -> (tensor<2xui64>, tensor<3x2xui32>) {
 // CHECK:       strata.concatenate {{.*}} dim = 1 : (tensor<2x1xi32>, tensor<2x1xi32>, tensor<2x1xi32>, tensor<2x1xi32>) -> tensor<2x4xi32>
 // CHECK:       strata.slice {{.*}} -> tensor<5xi32>
 // CHECK:       strata.convert {{.*}} -> tensor<5xi16>
-// CHECK:       strata.bitcast_convert {{.*}} : (tensor<5xi16>) -> tensor<5xf16>
+// CHECK:       strata.bitcast_convert {{.*}} : (tensor<5xi16>) -> tensor<5xui16>
 // CHECK-NOT:   strata.rng_bit_generator
-func.func @philox(%s: tensor<3xui64>) -> (tensor<3xui64>, tensor<5xf16>) {
-  %state, %bits = strata.rng_bit_generator %s, algorithm = DEFAULT : (tensor<3xui64>) -> (tensor<3xui64>, tensor<5xf16>)
-  return %state, %bits : tensor<3xui64>, tensor<5xf16>
+func.func @philox(%s: tensor<3xui64>) -> (tensor<3xui64>, tensor<5xui16>) {
+  %state, %bits = strata.rng_bit_generator %s, algorithm = DEFAULT : (tensor<3xui64>) -> (tensor<3xui64>, tensor<5xui16>)
+  return %state, %bits : tensor<3xui64>, tensor<5xui16>
 }
