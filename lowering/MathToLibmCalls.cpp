@@ -120,68 +120,11 @@ Value guardedExp(OpBuilder& b, math::ExpOp op) {
   return g.sel(g.belowNegative(x, normal), small, e);
 }
 
-// erfc(x) where libmvec's result would not be normal (x above ~9.1945 in f32, ~26.54 in f64,
-// +inf, nan) or where it is 2 to the last bit (x below -4 / -6): libmvec computes such lanes by
-// scalar calls (30-300x slower). In [T, Z), the asymptotic series
-//   erfc(x) = e^(-x²) / (x √π) · (1 - 1/(2x²) + 3/(4x⁴) - 15/(8x⁶) + ...)
-// (five terms in f32, seven in f64: the next is below half an ulp), with x² = hi + lo exactly
-// (fma) and e^(-x²) = e^(C - hi) · (1 - lo) · e^(-C) for an integer C that keeps e^(C - hi)
-// normal (C - hi is exact) and the one rounding into the subnormals last: within 3 (f32) and 6
-// (f64) ulps of glibc's erfc, exactly 0 beyond. The lanes' tests on x's bits, as in Guard.
-Value guardedErfc(OpBuilder& b, math::ErfcOp op) {
-  Location loc = op.getLoc();
-  Value x = op.getOperand();
-  Guard g{b, loc, x.getType()};
-  using P = arith::CmpFPredicate;
-  const bool f32 = x.getType().isF32();
-  const double low = f32 ? -4.0 : -6.0, t = f32 ? 9.1875 : 26.5, z = f32 ? 10.5 : 27.5, c = f32 ? 44.0 : 704.0;
-  // The call: x in [low, t) (the complement of the tests below), else ±1 (derived from x, so
-  // LLVM cannot fold the call of a constant into a select of x's call).
-  Value mid = arith::AndIOp::create(b, loc, g.cmp(P::OGE, x, g.c(low)), g.cmp(P::OLT, x, g.c(t)));
-  Value one = math::CopySignOp::create(b, loc, g.c(1), x);
-  Value y = math::ErfcOp::create(b, loc, g.sel(mid, x, one), op.getFastmath());
-  // The series: x in [t, z), else t.
-  Value inBand = arith::AndIOp::create(b, loc, g.cmp(P::OGE, x, g.c(t)), g.cmp(P::OLT, x, g.c(z)));
-  Value xb = g.sel(inBand, x, g.c(t));
-  Value hi = arith::MulFOp::create(b, loc, xb, xb);
-  Value lo = math::FmaOp::create(b, loc, xb, xb, arith::NegFOp::create(b, loc, hi));
-  Value r = arith::DivFOp::create(b, loc, g.c(1), hi);
-  const double series[] = {1, -0.5, 0.75, -1.875, 6.5625, -29.53125, 162.421875};  // (-1)^k (2k-1)!! / 2^k
-  const int terms = f32 ? 5 : 7;
-  Value s = g.c(series[terms - 1]);
-  for (int k = terms - 2; k >= 0; --k) s = math::FmaOp::create(b, loc, s, r, g.c(series[k]));
-  Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, g.c(c), hi), op.getFastmath());
-  Value m = arith::MulFOp::create(b, loc, e, arith::SubFOp::create(b, loc, g.c(1), lo));
-  m = arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, m, s), xb);
-  Value band = g.timesTiny(m, std::exp(-c) / std::sqrt(M_PI));  // mostly subnormal
-  // Which: below low (and nans with the sign bit) 2, from t the series, from z (and +inf, nans)
-  // 0, nans themselves last.
-  auto atLeast = [&](double v) {  // x >= v > 0, or +inf, or a nan without the sign bit
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, g.bits(x), g.intC(g.bitsOf(v)));
-  };
-  Value result = g.sel(g.belowNegative(x, low), g.c(2), g.sel(atLeast(t), g.sel(atLeast(z), g.c(0), band), y));
-  return g.sel(g.cmp(P::UNO, x, x), x, result);
-}
-
 struct MathToLibmCallsPass : impl::MathToLibmCallsPassBase<MathToLibmCallsPass> {
   using Base::Base;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // erfc's special lanes (guardedErfc), before exp's: the series' exp is guarded too.
-    {
-      SmallVector<math::ErfcOp> guarded;
-      module.walk([&](math::ErfcOp op) {
-        Type t = op.getType();
-        if (t.isF32() || t.isF64()) guarded.push_back(op);
-      });
-      for (math::ErfcOp op : guarded) {
-        OpBuilder b(op);
-        op.getResult().replaceAllUsesWith(guardedErfc(b, op));
-        op.erase();
-        ++numGuarded;
-      }
-    }
     // exp and log with their special lanes kept from libmvec (guardedExp, guardedLog).
     {
       SmallVector<Operation*> guarded;

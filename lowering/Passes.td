@@ -567,10 +567,8 @@ def MathToLibmCallsPass : Pass<"strata-math-to-libm-calls", "::mlir::ModuleOp"> 
        calls for them, computes a vector with any special lane (log of 0, of a negative
        number, inf, nan; exp whose result is not normal) by a scalar call per such lane, 20-40x
        slower. Those lanes get a harmless argument and their result is selected afterwards
-       (exp's subnormal results from exp(x + 64 ln 2)·2^-64, within an ulp). math.erfc
-       likewise (its special lanes: results below the smallest normal, +inf, nan): those
-       from the asymptotic series e^(-x²)/(x√π)·(1 - 1/(2x²) + ...), within a few ulps;
-       below -4 (f32) / -6 (f64) exactly 2.
+       (exp's subnormal results from exp(x + 64 ln 2)·2^-64, within an ulp). Subnormal results are made as integers
+       (no arithmetic result in the subnormal range: x86's microcode assists).
     1. f32 math.tanh becomes Eigen's rational approximation (MLIR's port of it, the algorithm
        of the eager kernel): inline arithmetic that LLVM vectorises, 40x faster than a libm
        call per element.
@@ -582,7 +580,7 @@ def MathToLibmCallsPass : Pass<"strata-math-to-libm-calls", "::mlir::ModuleOp"> 
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];
   let statistics = [
-    Statistic<"numGuarded", "guarded-exp-log", "exp, log and erfc ops whose special lanes were kept from libmvec">,
+    Statistic<"numGuarded", "guarded-exp-log", "exp and log ops whose special lanes were kept from libmvec">,
     Statistic<"numApproximated", "approximated-tanh", "f32 tanh ops approximated inline">,
     Statistic<"numCalls", "libm-calls", "Ops turned into libm calls">,
   ];

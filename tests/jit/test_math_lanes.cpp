@@ -154,37 +154,3 @@ TEST(MathLanes, ExpAndLogOfSpecialLanesAsLibm) {
     }
   }
 }
-
-// erfc keeps its special lanes from libmvec too (guardedErfc): results below the smallest
-// normal come from the asymptotic series (within 3 ulps of libm's in f32, 6 in f64, counted in
-// the subnormals' spacing where libm's result is subnormal or 0), x below -4 (f32) or -6 (f64)
-// is 2, from 10.5 (27.5) 0, nans stay; the boundaries of each range on both sides.
-TEST(MathLanes, ErfcOfSpecialLanesAsLibm) {
-  for (st::DType t : {st::f32, st::f64}) {
-    const bool f32 = t == st::f32;
-    const double lo = f32 ? 9.0 : 26.0, hi = f32 ? 10.6 : 27.6;
-    std::vector<double> x;
-    for (int i = 0; i <= 8000; ++i) x.push_back(lo + (hi - lo) * i / 8000);
-    const double inf = INFINITY, nan = NAN;
-    for (double v : {-inf, -1e30, -6.0, -4.0, -3.999, -0.0, 0.0, 1.0, 9.1875, 10.5, 26.5, 27.5, 30.0, 1e30, inf, nan})
-      x.push_back(v);
-    Array xs = st::astype(st::array(x, {static_cast<int64_t>(x.size())}, st::f64), t);
-    std::vector<double> xv = xs.to_vector<double>(), got = st::jit([](const Array& v) { return st::erfc(v); })(xs).to_vector<double>();
-    const double least = f32 ? 0x1p-149 : 0x1p-1074, normal = f32 ? 0x1p-126 : 0x1p-1022;
-    double worst = 0;
-    for (size_t i = 0; i < xv.size(); ++i) {
-      double want = f32 ? static_cast<double>(std::erfc(static_cast<float>(xv[i]))) : std::erfc(xv[i]);
-      if (std::isnan(want)) {
-        EXPECT_TRUE(std::isnan(got[i])) << "erfc(" << xv[i] << ")";
-        continue;
-      }
-      if (want == 2 || want == 1 || xv[i] >= (f32 ? 10.5 : 27.5)) {
-        EXPECT_EQ(got[i], want) << "erfc(" << xv[i] << ") " << st::short_name(t);
-        continue;
-      }
-      double spacing = want < normal ? least : std::ldexp(1.0, std::ilogb(want) - (f32 ? 23 : 52));
-      worst = std::max(worst, std::fabs(got[i] - want) / spacing);
-    }
-    EXPECT_LE(worst, f32 ? 3.0 : 6.0) << st::short_name(t) << ": erfc's tail within a few ulps of libm's";
-  }
-}

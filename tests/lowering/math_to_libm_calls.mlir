@@ -76,24 +76,3 @@ func.func @guarded(%x: f32, %y: f64) -> (f32, f64) {
   %b = math.exp %y : f64
   return %a, %b : f32, f64
 }
-
-// -----
-
-// erfc keeps its special lanes (results below the smallest normal, +inf, nan) from libmvec: the
-// call gets x only in [-4, 9.1875) (else ±1), the series sees x only in [9.1875, 10.5), and the
-// result is chosen on x's bits: 2 below -4, the series from 9.1875, 0 from 10.5, nans as they are.
-// CHECK-DAG:   func.func private @erfcf(f32) -> f32 attributes {llvm.readnone}
-// CHECK-LABEL: func.func @guarded_erfc
-// CHECK:       %[[ONE:.*]] = math.copysign
-// CHECK:       %[[ARG:.*]] = arith.select %{{.*}}, %arg0, %[[ONE]] : f32
-// CHECK:       call @erfcf(%[[ARG]]) : (f32) -> f32
-// CHECK:       math.fma
-// CHECK:       math.exp
-// CHECK:       arith.bitcast %arg0 : f32 to i32
-// CHECK:       arith.cmpi sge
-// CHECK:       arith.cmpf uno, %arg0, %arg0 : f32
-// CHECK-NOT:   math.erfc
-func.func @guarded_erfc(%x: f32) -> f32 {
-  %a = math.erfc %x : f32
-  return %a : f32
-}
