@@ -251,6 +251,31 @@ TEST(Complex, DivisionEdgeCasesAsJax) {
   }
 }
 
+// exp(a + bi) as XLA computes it, e^a·(cos b + i·sin b), with a real argument's imaginary
+// part kept (found by the differential fuzzer: eager took C99's cexp, 0 for exp(-inf - inf i),
+// jit nan): jax.numpy's values (jax 0.10.2, complex64), eager and jit.
+TEST(Complex, ExpOfNonFiniteValuesAsJax) {
+  const float inf = INFINITY, nan = NAN;
+  std::vector<float> re = {-inf, -inf, inf, inf, -inf, nan, 1, inf, -inf, inf, 0};
+  std::vector<float> im = {-inf, nan, inf, nan, 1, 0, inf, 0, 0, 2, nan};
+  // Finite parts of jnp.exp(re + im·1j); nan where JAX gives nan.
+  std::vector<float> want_re = {nan, nan, nan, nan, 0, nan, nan, inf, 0, -inf, nan};
+  std::vector<float> want_im = {nan, nan, nan, nan, 0, 0, nan, 0, 0, inf, nan};
+  const Array x = st::array(re, {11}), y = st::array(im, {11});
+  auto e = [](const Array& a, const Array& b) { return st::exp(st::complex(a, b)); };
+  const Array results[] = {e(x, y), st::jit(e)(x, y)};
+  for (int path = 0; path < 2; ++path) {
+    const std::vector<c64> got = results[path].to_vector<c64>();
+    for (size_t i = 0; i < re.size(); ++i) {
+      SCOPED_TRACE(std::string(path ? "jit" : "eager") + " exp(" + std::to_string(re[i]) + ", " + std::to_string(im[i]) + ")");
+      for (auto [g, w] : {std::pair{got[i].real(), want_re[i]}, std::pair{got[i].imag(), want_im[i]}}) {
+        if (std::isnan(w)) EXPECT_TRUE(std::isnan(g)) << got[i];
+        else EXPECT_EQ(g, w) << got[i];
+      }
+    }
+  }
+}
+
 // The complex dialect's folders rewrite (a - b) + b to a, log(exp(z)) to z and z·1 to z, which
 // floating point does not allow (found by the differential fuzzer: jit kept exp(2^31 i)'s
 // imaginary part, which eager rounds away). jax.numpy op by op gives 0.2378162+0j and
