@@ -13,7 +13,7 @@
 //     Philox-4x32-10 of counter + i gives 32-bit elements 4i..4i+3 (64-bit ones 2i, 2i+1, of
 //     word pairs); the counter advances by the number of blocks (its high word kept with three
 //     words only).
-// The compiled form is the dialect op's lowering (lowering/RngBitGeneratorLowering.cpp), the
+// The compiled form is the dialect op's expansion (transforms/ExpandRngBitGenerator.cpp), the
 // same arithmetic. Not differentiable (bits). vmap is JAX's rule: only the first key of a batch
 // is used, for bits of shape [batch, *shape], and the first key is advanced (JAX's quirk, kept so
 // that a batch draws the numbers it draws in JAX).
@@ -23,6 +23,7 @@
 
 #include "batch_rules.h"
 #include "common.h"
+#include "threefry2x32.h"
 
 namespace strata {
 namespace {
@@ -57,19 +58,7 @@ uint32_t hi32(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 uint64_t join(uint32_t lo, uint32_t hi) { return uint64_t{lo} | uint64_t{hi} << 32; }
 
 std::array<uint32_t, 2> threefry(uint64_t key, uint64_t counter) {
-  const uint32_t ks[3] = {lo32(key), hi32(key), lo32(key) ^ hi32(key) ^ 0x1BD11BDAu};
-  static constexpr int kRot[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
-  uint32_t a = lo32(counter) + ks[0], b = hi32(counter) + ks[1];
-  for (int block = 0; block < 5; ++block) {
-    for (int r : kRot[block % 2]) {
-      a += b;
-      b = (b << r) | (b >> (32 - r));
-      b ^= a;
-    }
-    a += ks[(block + 1) % 3];
-    b += ks[(block + 2) % 3] + static_cast<uint32_t>(block + 1);
-  }
-  return {a, b};
+  return threefry::block(lo32(key), hi32(key), lo32(counter), hi32(counter));
 }
 
 std::array<uint32_t, 4> philox(uint64_t key, uint64_t lo, uint64_t hi) {
@@ -84,35 +73,21 @@ std::array<uint32_t, 4> philox(uint64_t key, uint64_t lo, uint64_t hi) {
   return x;
 }
 
-// Element i of the output gets `v`, truncated to the dtype's width.
-struct Sink {
-  void* data;
-  int width;
-  void put(int64_t i, uint64_t v) const {
-    switch (width) {
-      case 8: static_cast<uint8_t*>(data)[i] = static_cast<uint8_t>(v); break;
-      case 16: static_cast<uint16_t*>(data)[i] = static_cast<uint16_t>(v); break;
-      case 32: static_cast<uint32_t*>(data)[i] = static_cast<uint32_t>(v); break;
-      default: static_cast<uint64_t*>(data)[i] = v;
-    }
-  }
-};
-
-// THREE_FRY's bits; returns the number of counters used.
-int64_t three_fry_bits(uint64_t key, uint64_t counter, const Shape& shape, const Sink& out) {
+// THREE_FRY's bits as T (truncated); returns the number of counters used.
+template <class T> int64_t three_fry_bits(uint64_t key, uint64_t counter, const Shape& shape, T* out) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
-  if (out.width == 64) {
+  if constexpr (sizeof(T) == 8) {
     kernels::parallel_for(n, kernels::kElementwiseGrain / 8, [&](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) {
         auto [y0, y1] = threefry(key, counter + static_cast<uint64_t>(i));
-        out.put(i, join(y0, y1));
+        out[i] = join(y0, y1);
       }
     });
     return n;
   }
   if (shape.empty()) {
-    out.put(0, threefry(key, counter)[0]);
+    out[0] = static_cast<T>(threefry(key, counter)[0]);
     return 1;
   }
   // The split dimension (XLA's SplitShapeIntoHalves): the first even one, else the longest.
@@ -132,24 +107,26 @@ int64_t three_fry_bits(uint64_t key, uint64_t counter, const Shape& shape, const
     for (int64_t g = b; g < e; ++g) {
       const int64_t in = g % inner, h = (g / inner) % half, o = g / (inner * half);
       auto [y0, y1] = threefry(key, counter + static_cast<uint64_t>(g));
-      out.put((o * s + 2 * h) * inner + in, y0);
-      if (2 * h + 1 < s) out.put((o * s + 2 * h + 1) * inner + in, y1);
+      out[(o * s + 2 * h) * inner + in] = static_cast<T>(y0);
+      if (2 * h + 1 < s) out[(o * s + 2 * h + 1) * inner + in] = static_cast<T>(y1);
     }
   });
   return counters;
 }
 
-// PHILOX's bits from the 128-bit counter (lo, hi); returns the number of blocks used.
-int64_t philox_bits(uint64_t key, uint64_t lo, uint64_t hi, int64_t n, const Sink& out) {
-  const int64_t words = out.width == 64 ? 2 * n : n, blocks = (words + 3) / 4;
+// PHILOX's bits as T (truncated) from the 128-bit counter (lo, hi); returns the number of
+// blocks used.
+template <class T> int64_t philox_bits(uint64_t key, uint64_t lo, uint64_t hi, int64_t n, T* out) {
+  constexpr bool kWide = sizeof(T) == 8;
+  const int64_t words = kWide ? 2 * n : n, blocks = (words + 3) / 4;
   kernels::parallel_for(blocks, kernels::kElementwiseGrain / 16, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) {
       const uint64_t c = lo + static_cast<uint64_t>(i);
       const std::array<uint32_t, 4> y = philox(key, c, hi + (c < lo ? 1 : 0));
-      if (out.width == 64) {
-        for (int64_t j = 0; j < 2 && 2 * i + j < n; ++j) out.put(2 * i + j, join(y[2 * j], y[2 * j + 1]));
+      if constexpr (kWide) {
+        for (int64_t j = 0; j < 2 && 2 * i + j < n; ++j) out[2 * i + j] = join(y[2 * j], y[2 * j + 1]);
       } else {
-        for (int64_t j = 0; j < 4 && 4 * i + j < n; ++j) out.put(4 * i + j, y[j]);
+        for (int64_t j = 0; j < 4 && 4 * i + j < n; ++j) out[4 * i + j] = static_cast<T>(y[j]);
       }
     }
   });
@@ -168,15 +145,20 @@ void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const
   } else {
     std::memcpy(w.data(), in[0].data, sizeof(uint64_t) * static_cast<size_t>(nwords));
   }
-  const Sink sink{out[1].data, 8 * static_cast<int>(itemsize(out[1].dtype()))};
   std::array<uint64_t, 3> next = w;
-  if (p.get_int("algorithm") == kThreeFry) {
-    next[1] = w[1] + static_cast<uint64_t>(three_fry_bits(w[0], w[1], out[1].shape(), sink));
-  } else {
-    const uint64_t lo = w[1], hi = nwords == 3 ? w[2] : w[0];
-    next[1] = lo + static_cast<uint64_t>(philox_bits(w[0], lo, hi, out[1].size(), sink));
-    if (nwords == 3) next[2] = hi + (next[1] < lo ? 1 : 0);
+  const bool three_fry = p.get_int("algorithm") == kThreeFry;
+  const uint64_t lo = w[1], hi = nwords == 3 ? w[2] : w[0];
+  auto draw = [&]<class T>(T* bits) {
+    if (three_fry) next[1] = w[1] + static_cast<uint64_t>(three_fry_bits(w[0], w[1], out[1].shape(), bits));
+    else next[1] = lo + static_cast<uint64_t>(philox_bits(w[0], lo, hi, out[1].size(), bits));
+  };
+  switch (out[1].dtype()) {
+    case DType::u8: draw(out[1].as<uint8_t>()); break;
+    case DType::u16: draw(out[1].as<uint16_t>()); break;
+    case DType::u32: draw(out[1].as<uint32_t>()); break;
+    default: draw(out[1].as<uint64_t>());
   }
+  if (!three_fry && nwords == 3) next[2] = hi + (next[1] < lo ? 1 : 0);
   if (narrow_key) {
     uint32_t* k = out[0].as<uint32_t>();
     for (int i = 0; i < 2; ++i) k[2 * i] = lo32(next[i]), k[2 * i + 1] = hi32(next[i]);

@@ -21,29 +21,16 @@ std::vector<AbstractValue> rule(std::span<const AbstractValue> in, const Params&
   return {out, out};
 }
 
-inline uint32_t rotl(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
-
 void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params&) {
   const uint32_t k0 = static_cast<uint32_t>(*in[0].as<int32_t>());
   const uint32_t k1 = static_cast<uint32_t>(*in[1].as<int32_t>());
-  const uint32_t ks[3] = {k0, k1, k0 ^ k1 ^ 0x1BD11BDAu};
-  static constexpr int kRot[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
   const uint32_t* x0 = reinterpret_cast<const uint32_t*>(in[2].data);
   const uint32_t* x1 = reinterpret_cast<const uint32_t*>(in[3].data);
   uint32_t* y0 = reinterpret_cast<uint32_t*>(out[0].data);
   uint32_t* y1 = reinterpret_cast<uint32_t*>(out[1].data);
   kernels::parallel_for(in[2].size(), kernels::kElementwiseGrain / 8, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i) {
-      uint32_t a = x0[i] + ks[0], b = x1[i] + ks[1];
-      for (int block = 0; block < 5; ++block) {
-        for (int r : kRot[block % 2]) {
-          a += b;
-          b = rotl(b, r);
-          b ^= a;
-        }
-        a += ks[(block + 1) % 3];
-        b += ks[(block + 2) % 3] + static_cast<uint32_t>(block + 1);
-      }
+      const auto [a, b] = threefry::block(k0, k1, x0[i], x1[i]);
       y0[i] = a;
       y1[i] = b;
     }
