@@ -172,6 +172,7 @@ std::pair<Value, int64_t> philox(Bits& k, Value key, Value low, Value high, Arra
 }
 
 void expand(RngBitGeneratorOp op) {
+  Operation* before = op->getPrevNode();  // null: op was first in its block
   OpBuilder rw(op);
   Bits k{rw, op.getLoc()};
   auto outType = cast<RankedTensorType>(op.getOutput().getType());
@@ -201,7 +202,16 @@ void expand(RngBitGeneratorOp op) {
   if (outType.getElementType() != intType) bits = BitcastConvertOp::create(rw, k.loc, outType, bits);
   op.getOutputState().replaceAllUsesWith(newState);
   op.getOutput().replaceAllUsesWith(bits);
+  // The expansion runs after canonicalization, and fusion expects no dead ops: what it made
+  // that nobody reads (the carry of a 2-word state, a new state or bits unused) goes here. Its
+  // ops stand in order just before `op`: walked backwards, users go before what they read.
+  Operation* end = op->getPrevNode();
   op.erase();
+  for (Operation* o = end; o && o != before;) {
+    Operation* prev = o->getPrevNode();
+    if (isOpTriviallyDead(o)) o->erase();
+    o = prev;
+  }
 }
 
 struct StrataExpandRngBitGeneratorPass : impl::StrataExpandRngBitGeneratorBase<StrataExpandRngBitGeneratorPass> {
@@ -215,19 +225,6 @@ int64_t expandRngBitGenerators(ModuleOp module) {
   SmallVector<RngBitGeneratorOp> ops;
   module.walk([&](RngBitGeneratorOp op) { ops.push_back(op); });
   for (RngBitGeneratorOp op : ops) expand(op);
-  if (ops.empty()) return 0;
-  // The expansion runs after canonicalization: what it made unused (a new state nobody reads)
-  // goes here, as fusion expects no dead ops.
-  for (bool erased = true; erased;) {
-    erased = false;
-    SmallVector<Operation*> dead;
-    module.walk([&](Operation* op) {
-      if (op->getDialect() == op->getContext()->getLoadedDialect<StrataDialect>() && isOpTriviallyDead(op))
-        dead.push_back(op);
-    });
-    for (Operation* op : dead) op->erase();
-    erased = !dead.empty();
-  }
   return static_cast<int64_t>(ops.size());
 }
 
