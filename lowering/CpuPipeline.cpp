@@ -93,6 +93,9 @@ void addAssignBuffersPasses(OpPassManager& pm, const PipelineOptions& options) {
 void addBufferizePasses(OpPassManager& pm, const PipelineOptions& options) {
   // 1. Inputs belong to the caller: never written in place.
   pm.addPass(createMarkReadOnlyInputsPass());
+  //    The copies of values overwritten in place but read afterwards are made first: made by
+  //    the analysis, each would cost it a search exponential in the loops behind the value.
+  pm.addPass(createCopyOverwrittenValuesPass());
   // 2. Tensors become buffers across the whole module; contiguous (identity) layouts at
   //    function boundaries, so that @main takes plain row-major buffers.
   //    A loop's new carry is computed in the carry's own buffer where the analysis allows:

@@ -136,6 +136,29 @@ def MarkReadOnlyInputsPass : Pass<"strata-mark-readonly-inputs", "::mlir::Module
   ];
 }
 
+def CopyOverwrittenValuesPass : Pass<"strata-copy-overwritten-values", "::mlir::ModuleOp"> {
+  let summary = "Make the copies of values overwritten in place but read afterwards before bufferization";
+  let description = [{
+    One-shot bufferization copies a value that an op would overwrite in place while it is
+    still read; to make the copy it asks for the value's buffer type, which it finds by
+    following aliases through loops (init and yield) and scf.if (both branches) without
+    remembering them: exponential in a chain of loops that carry each other's results (a chain
+    of 12 scatters whose indices read earlier results took 40 s). The copies are made here
+    instead, with their memory space stated, which ends that search.
+
+    1. For each loop init (scf.for, scf.while), linalg output and tensor insert destination
+       of tensor type that is not a fresh tensor (tensor.empty, bufferization.alloc_tensor):
+    2. when the writer is in the value's own block and the value is read by an op of that
+       block that is not before the writer (or within it), the operand becomes
+       `bufferization.alloc_tensor() copy(value) {memory_space = 0}`. Writers nested deeper
+       (a branch, a loop body the value comes from outside) are left to the analysis.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+  let statistics = [
+    Statistic<"numCopies", "copies", "Copies made before bufferization">,
+  ];
+}
+
 def ForwardOutputsPass : Pass<"strata-forward-outputs", "::mlir::ModuleOp"> {
   let summary = "Compute results that are reshaped before being returned directly in the output buffer";
   let description = [{
