@@ -466,6 +466,23 @@ Value complexSqrt(Emitter& e, Value z) {
   return complex::CreateOp::create(e.b, e.loc, ct, re, im);
 }
 
+namespace {
+// i·z = (-im z) + (re z)·i.
+Value timesI(Emitter& e, Value z) {
+  Value re = complex::ReOp::create(e.b, e.loc, z), im = complex::ImOp::create(e.b, e.loc, z);
+  return complex::CreateOp::create(e.b, e.loc, z.getType(), arith::NegFOp::create(e.b, e.loc, im), re);
+}
+}  // namespace
+
+Value complexSinh(Emitter& e, Value z) {
+  // -i·w = (im w) - (re w)·i.
+  Value w = complex::SinOp::create(e.b, e.loc, timesI(e, z));
+  Value re = complex::ReOp::create(e.b, e.loc, w), im = complex::ImOp::create(e.b, e.loc, w);
+  return complex::CreateOp::create(e.b, e.loc, z.getType(), im, arith::NegFOp::create(e.b, e.loc, re));
+}
+
+Value complexCosh(Emitter& e, Value z) { return complex::CosOp::create(e.b, e.loc, timesI(e, z)); }
+
 Value complexRsqrt(Emitter& e, Value z) {
   return complex::DivOp::create(e.b, e.loc, complexC(e, cast<ComplexType>(z.getType()), 1.0, 0.0), complexSqrt(e, z));
 }

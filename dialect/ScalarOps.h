@@ -144,6 +144,10 @@ Value logistic(Emitter& e, Value x);
 Value complexSqrt(Emitter& e, Value z);
 // 1 / complexSqrt(z) (rsqrt(-1) is exactly -i).
 Value complexRsqrt(Emitter& e, Value z);
+// sinh(z) = -i·sin(i·z) and cosh(z) = cos(i·z): the complex dialect's sin and cos on the parts
+// swapped, so that their care at large and non-finite parts carries over.
+Value complexSinh(Emitter& e, Value z);
+Value complexCosh(Emitter& e, Value z);
 // ±1 by sign, keeping ±0 and nan (sign.cpp); 0 or 1 for unsigned.
 Value sign(Emitter& e, Value x, bool uns = false);
 // The comparison `d` (ordered for floats except NE; bool as false < true), in the order

@@ -608,21 +608,23 @@ def Strata_TanhOp : Strata_UnaryElementwiseOp<"tanh", Strata_InexactTensor,
   let summary = "elementwise hyperbolic tangent";
   let hasFolder = 1;
 }
-def Strata_SinhOp : Strata_UnaryElementwiseOp<"sinh", Strata_FloatTensor,
+def Strata_SinhOp : Strata_UnaryElementwiseOp<"sinh", Strata_InexactTensor,
     "The hyperbolic sine of `operand`, elementwise.",
     "%1 = strata.sinh %0 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise hyperbolic sine";
   let jaxprPrimitive = "sinh";
   let scalar = [{
+    if (cx) return scalar::complexSinh(e, x);
     return math::SinhOp::create(b, loc, x);
   }];
 }
-def Strata_CoshOp : Strata_UnaryElementwiseOp<"cosh", Strata_FloatTensor,
+def Strata_CoshOp : Strata_UnaryElementwiseOp<"cosh", Strata_InexactTensor,
     "The hyperbolic cosine of `operand`, elementwise.",
     "%1 = strata.cosh %0 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise hyperbolic cosine";
   let jaxprPrimitive = "cosh";
   let scalar = [{
+    if (cx) return scalar::complexCosh(e, x);
     return math::CoshOp::create(b, loc, x);
   }];
 }

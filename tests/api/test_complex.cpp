@@ -61,6 +61,8 @@ std::vector<Unary> unaries() {
       {"cos", [](const Array& x) { return st::cos(x); }, [](c128 z) { return std::cos(z); }},
       {"tan", [](const Array& x) { return st::tan(x); }, [](c128 z) { return std::tan(z); }},
       {"tanh", [](const Array& x) { return st::tanh(x); }, [](c128 z) { return std::tanh(z); }},
+      {"sinh", [](const Array& x) { return st::sinh(x); }, [](c128 z) { return std::sinh(z); }},
+      {"cosh", [](const Array& x) { return st::cosh(x); }, [](c128 z) { return std::cosh(z); }},
       {"logistic", [](const Array& x) { return st::logistic(x); }, [](c128 z) { return 1.0 / (1.0 + std::exp(-z)); }},
       {"sign", [](const Array& x) { return st::sign(x); }, [](c128 z) { return z / std::abs(z); }},
       {"conj", [](const Array& x) { return st::conj(x); }, [](c128 z) { return std::conj(z); }},
