@@ -450,7 +450,9 @@ Value complexSqrt(Emitter& e, Value z) {
   Type p = ct.getElementType();
   Value x = complex::ReOp::create(e.b, e.loc, z), y = complex::ImOp::create(e.b, e.loc, z);
   Value half = e.floatC(p, 0.5), zero = e.floatC(p, 0.0), inf = e.floatC(p, INFINITY);
-  Value r = complex::AbsOp::create(e.b, e.loc, z);
+  // |z| is inf when a part is, the other nan too (C's hypot; the complex dialect's abs says
+  // nan): √(-inf + nan·i) is nan ± inf·i, as C's csqrt.
+  Value r = e.select(e.cmpf(CmpFPredicate::OEQ, e.absf(x), inf), inf, complex::AbsOp::create(e.b, e.loc, z));
   Value t = math::SqrtOp::create(e.b, e.loc, e.addf(arith::MulFOp::create(e.b, e.loc, e.absf(x), half),
                                                     arith::MulFOp::create(e.b, e.loc, r, half)));
   Value twoT = e.addf(t, t);
@@ -483,8 +485,97 @@ Value complexSinh(Emitter& e, Value z) {
 
 Value complexCosh(Emitter& e, Value z) { return complex::CosOp::create(e.b, e.loc, timesI(e, z)); }
 
+namespace {
+// The parts of a complex value, and one made of parts.
+struct Parts {
+  Value re, im;
+};
+Parts parts(Emitter& e, Value z) { return {complex::ReOp::create(e.b, e.loc, z), complex::ImOp::create(e.b, e.loc, z)}; }
+Value make(Emitter& e, Type t, Value re, Value im) { return complex::CreateOp::create(e.b, e.loc, t, re, im); }
+Value mulf(Emitter& e, Value x, Value y) { return arith::MulFOp::create(e.b, e.loc, x, y); }
+Value subf(Emitter& e, Value x, Value y) { return arith::SubFOp::create(e.b, e.loc, x, y); }
+// √(c + s·z) for c = ±1 and s = ±1 (complexSqrt, as sqrt computes).
+Parts sqrtOf(Emitter& e, Value z, double c, double s) {
+  auto t = cast<ComplexType>(z.getType());
+  Parts p = parts(e, z);
+  Value re = e.addf(e.floatC(t.getElementType(), c), s > 0 ? p.re : e.negf(p.re));
+  Value im = s > 0 ? p.im : e.negf(p.im);
+  return parts(e, complexSqrt(e, make(e, t, re, im)));
+}
+Value atan2(Emitter& e, Value y, Value x) { return math::Atan2Op::create(e.b, e.loc, y, x); }
+Value asinh(Emitter& e, Value x) { return math::AsinhOp::create(e.b, e.loc, x); }
+// -i·w = im w - (re w)·i.
+Value timesMinusI(Emitter& e, Value w) {
+  Parts p = parts(e, w);
+  return make(e, w.getType(), p.im, e.negf(p.re));
+}
+}  // namespace
+
+Value complexAsin(Emitter& e, Value z) {
+  Parts a = sqrtOf(e, z, 1, -1), b = sqrtOf(e, z, 1, 1), p = parts(e, z);
+  Value re = atan2(e, p.re, subf(e, mulf(e, a.re, b.re), mulf(e, a.im, b.im)));  // atan2(x, re(a·b))
+  Value im = asinh(e, subf(e, mulf(e, a.re, b.im), mulf(e, a.im, b.re)));        // asinh(im(conj(a)·b))
+  return make(e, z.getType(), re, im);
+}
+
+Value complexAcos(Emitter& e, Value z) {
+  Parts a = sqrtOf(e, z, 1, -1), b = sqrtOf(e, z, 1, 1);
+  Value t = atan2(e, a.re, b.re);
+  Value re = e.addf(t, t);
+  Value im = asinh(e, subf(e, mulf(e, b.re, a.im), mulf(e, b.im, a.re)));  // asinh(im(conj(b)·a))
+  return make(e, z.getType(), re, im);
+}
+
+Value complexAcosh(Emitter& e, Value z) {
+  Parts a = sqrtOf(e, z, -1, 1), b = sqrtOf(e, z, 1, 1);
+  Value re = asinh(e, e.addf(mulf(e, a.re, b.re), mulf(e, a.im, b.im)));  // asinh(re(conj(a)·b))
+  Value t = atan2(e, a.im, b.re);
+  return make(e, z.getType(), re, e.addf(t, t));
+}
+
+Value complexAsinh(Emitter& e, Value z) { return timesMinusI(e, complexAsin(e, timesI(e, z))); }
+
+Value complexAtanh(Emitter& e, Value z) {
+  Parts p = parts(e, z);
+  Value minusZ = make(e, z.getType(), e.negf(p.re), e.negf(p.im));
+  Value d = complex::SubOp::create(e.b, e.loc, complex::Log1pOp::create(e.b, e.loc, z),
+                                   complex::Log1pOp::create(e.b, e.loc, minusZ));
+  Parts q = parts(e, d);
+  Type t = cast<ComplexType>(z.getType()).getElementType();
+  Value half = e.floatC(t, 0.5);
+  Value near = make(e, z.getType(), mulf(e, q.re, half), mulf(e, q.im, half));
+  // Far from 0 (where 1/(3z²) is below an ulp of 1) the difference of logs cancels, or is
+  // inf - inf: atanh(z) = 1/z ± iπ/2 there, with 1/z's real part x/|z|² as (x/|z|)/|z|, ±0 at
+  // infinity, and a nan imaginary part kept (C99's catanh).
+  // (A part infinite, the other nan: |z| is inf, which abs may not say.)
+  Value r = complex::AbsOp::create(e.b, e.loc, z), inf = e.floatC(t, INFINITY);
+  Value infinite = e.ori(e.cmpf(CmpFPredicate::OEQ, e.absf(p.re), inf), e.cmpf(CmpFPredicate::OEQ, e.absf(p.im), inf));
+  Value farRe = e.select(infinite, math::CopySignOp::create(e.b, e.loc, e.floatC(t, 0), p.re), e.divf(e.divf(p.re, r), r));
+  Value farIm = e.select(e.isNan(p.im), p.im, math::CopySignOp::create(e.b, e.loc, e.floatC(t, M_PI / 2), p.im));
+  const double threshold = t.isF64() ? 0x1p28 : 0x1p13;
+  Value far = e.ori(infinite, e.cmpf(CmpFPredicate::OGT, r, e.floatC(t, threshold)));
+  return e.select(far, make(e, z.getType(), farRe, farIm), near);
+}
+
+Value complexAtan(Emitter& e, Value z) { return timesMinusI(e, complexAtanh(e, timesI(e, z))); }
+
 Value complexRsqrt(Emitter& e, Value z) {
-  return complex::DivOp::create(e.b, e.loc, complexC(e, cast<ComplexType>(z.getType()), 1.0, 0.0), complexSqrt(e, z));
+  auto ct = cast<ComplexType>(z.getType());
+  Type t = ct.getElementType();
+  Value s = complexSqrt(e, z);
+  Value q = complex::DivOp::create(e.b, e.loc, complexC(e, ct, 1.0, 0.0), s);
+  // 1/s for an s with an infinite part (√(±inf + nan·i)) as C's Annex G divides (eager's
+  // 1/std::sqrt): c' = copysign(isinf(c) ? 1 : 0, c) for each part c of s, then 0·(1·c' + 0·d')
+  // + 0·(0·c' - 1·d')·i; the complex division gives nan there.
+  Value sr = complex::ReOp::create(e.b, e.loc, s), si = complex::ImOp::create(e.b, e.loc, s);
+  Value zero = e.floatC(t, 0.0), one = e.floatC(t, 1.0), inf = e.floatC(t, INFINITY);
+  Value rInf = e.cmpf(CmpFPredicate::OEQ, e.absf(sr), inf), iInf = e.cmpf(CmpFPredicate::OEQ, e.absf(si), inf);
+  Value c = math::CopySignOp::create(e.b, e.loc, e.select(rInf, one, zero), sr);
+  Value d = math::CopySignOp::create(e.b, e.loc, e.select(iInf, one, zero), si);
+  auto mul = [&](Value x, Value y) { return arith::MulFOp::create(e.b, e.loc, x, y).getResult(); };
+  Value re = mul(zero, e.addf(c, mul(zero, d)));
+  Value im = mul(zero, arith::SubFOp::create(e.b, e.loc, mul(zero, c), d));
+  return e.select(e.ori(rInf, iInf), complex::CreateOp::create(e.b, e.loc, ct, re, im), q);
 }
 
 Value logistic(Emitter& e, Value x) {

@@ -148,6 +148,16 @@ Value complexRsqrt(Emitter& e, Value z);
 // swapped, so that their care at large and non-finite parts carries over.
 Value complexSinh(Emitter& e, Value z);
 Value complexCosh(Emitter& e, Value z);
+// The inverse functions by Kahan's formulas ("Branch cuts for complex elementary functions"),
+// on square roots of 1 ± z: no overflow for any finite z, the cuts and signed zeros of C99's
+// casin etc.; atanh(z) = (log1p(z) - log1p(-z))/2; atan(z) = -i·atanh(i·z), asinh(z) =
+// -i·asin(i·z).
+Value complexAsin(Emitter& e, Value z);
+Value complexAcos(Emitter& e, Value z);
+Value complexAtan(Emitter& e, Value z);
+Value complexAsinh(Emitter& e, Value z);
+Value complexAcosh(Emitter& e, Value z);
+Value complexAtanh(Emitter& e, Value z);
 // ±1 by sign, keeping ±0 and nan (sign.cpp); 0 or 1 for unsigned.
 Value sign(Emitter& e, Value x, bool uns = false);
 // The comparison `d` (ordered for floats except NE; bool as false < true), in the order

@@ -628,30 +628,33 @@ def Strata_CoshOp : Strata_UnaryElementwiseOp<"cosh", Strata_InexactTensor,
     return math::CoshOp::create(b, loc, x);
   }];
 }
-def Strata_AsinhOp : Strata_UnaryElementwiseOp<"asinh", Strata_FloatTensor,
+def Strata_AsinhOp : Strata_UnaryElementwiseOp<"asinh", Strata_InexactTensor,
     "The inverse hyperbolic sine of `operand`, elementwise.",
     "%1 = strata.asinh %0 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise inverse hyperbolic sine";
   let jaxprPrimitive = "asinh";
   let scalar = [{
+    if (cx) return scalar::complexAsinh(e, x);
     return math::AsinhOp::create(b, loc, x);
   }];
 }
-def Strata_AcoshOp : Strata_UnaryElementwiseOp<"acosh", Strata_FloatTensor,
+def Strata_AcoshOp : Strata_UnaryElementwiseOp<"acosh", Strata_InexactTensor,
     "The inverse hyperbolic cosine of `operand`, elementwise (nan below 1).",
     "%1 = strata.acosh %0 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise inverse hyperbolic cosine";
   let jaxprPrimitive = "acosh";
   let scalar = [{
+    if (cx) return scalar::complexAcosh(e, x);
     return math::AcoshOp::create(b, loc, x);
   }];
 }
-def Strata_AtanhOp : Strata_UnaryElementwiseOp<"atanh", Strata_FloatTensor,
+def Strata_AtanhOp : Strata_UnaryElementwiseOp<"atanh", Strata_InexactTensor,
     "The inverse hyperbolic tangent of `operand`, elementwise (+-inf at +-1, nan beyond).",
     "%1 = strata.atanh %0 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise inverse hyperbolic tangent";
   let jaxprPrimitive = "atanh";
   let scalar = [{
+    if (cx) return scalar::complexAtanh(e, x);
     return math::AtanhOp::create(b, loc, x);
   }];
 }
@@ -714,30 +717,33 @@ def Strata_TanOp : Strata_UnaryElementwiseOp<"tan", Strata_InexactTensor,
     return math::TanOp::create(b, loc, x);
   }];
 }
-def Strata_AsinOp : Strata_UnaryElementwiseOp<"asin", Strata_FloatTensor,
+def Strata_AsinOp : Strata_UnaryElementwiseOp<"asin", Strata_InexactTensor,
     "The arcsine of `operand`, elementwise (nan outside [-1, 1]).",
     "%1 = strata.asin %0 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise arcsine";
   let jaxprPrimitive = "asin";
   let scalar = [{
+    if (cx) return scalar::complexAsin(e, x);
     return math::AsinOp::create(b, loc, x);
   }];
 }
-def Strata_AcosOp : Strata_UnaryElementwiseOp<"acos", Strata_FloatTensor,
+def Strata_AcosOp : Strata_UnaryElementwiseOp<"acos", Strata_InexactTensor,
     "The arccosine of `operand`, elementwise (nan outside [-1, 1]).",
     "%1 = strata.acos %0 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise arccosine";
   let jaxprPrimitive = "acos";
   let scalar = [{
+    if (cx) return scalar::complexAcos(e, x);
     return math::AcosOp::create(b, loc, x);
   }];
 }
-def Strata_AtanOp : Strata_UnaryElementwiseOp<"atan", Strata_FloatTensor,
+def Strata_AtanOp : Strata_UnaryElementwiseOp<"atan", Strata_InexactTensor,
     "The arctangent of `operand`, elementwise.",
     "%1 = strata.atan %0 : tensor<4xf32>", [Strata_Expensive]> {
   let summary = "elementwise arctangent";
   let jaxprPrimitive = "atan";
   let scalar = [{
+    if (cx) return scalar::complexAtan(e, x);
     return math::AtanOp::create(b, loc, x);
   }];
 }

@@ -43,6 +43,12 @@ TEST(ComplexGrads, ElementwiseChains) {
          Array p = st::power(z + 2.0, st::complex(v[1], v[0] * 0.25));
          return st::real(st::expm1(z) * st::log1p(z) + p + st::integer_pow(z, 3) + st::integer_pow(z + 2.0, -2));
        }},
+      {"sinh cosh and the inverse functions", [](const std::vector<Array>& v) {
+         // Off the branch cuts: z = x/2 + (y/2 + 0.3)i.
+         Array z = st::complex(v[0] * 0.5, v[1] * 0.5 + 0.3);
+         return st::real(st::sinh(z) + st::cosh(z) * st::asin(z) + st::acos(z) + st::atan(z)) +
+                st::imag(st::asinh(z) + st::acosh(z + 2.0) * st::atanh(z));
+       }},
       {"astype both ways", [](const std::vector<Array>& v) {
          Array z = st::astype(v[0], st::c128) * st::complex(v[1], v[0]);
          return st::astype(z, st::f64) + st::imag(z);

@@ -7,9 +7,9 @@
 namespace strata {
 namespace {
 
-// std::acos per element (acosf for f32 and for bf16/f16, computed in f32).
+// std::acos per element (complex too; acosf for f32 and for bf16/f16, computed in f32).
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsComplex<S>;
   template <class X> static auto eval(const X& x) {
     return x.unaryExpr([](auto v) { return std::acos(v); });
   }
@@ -27,7 +27,7 @@ const Primitive prim::kAcos{
     .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("acos", in, elementwise::Accepts::kFloat, false);
+      return elementwise::rule("acos", in, elementwise::Accepts::kInexact, false);
     },
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,

@@ -7,9 +7,9 @@
 namespace strata {
 namespace {
 
-// std::asin per element (asinf for f32 and for bf16/f16, computed in f32).
+// std::asin per element (complex too; asinf for f32 and for bf16/f16, computed in f32).
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsComplex<S>;
   template <class X> static auto eval(const X& x) {
     return x.unaryExpr([](auto v) { return std::asin(v); });
   }
@@ -27,7 +27,7 @@ const Primitive prim::kAsin{
     .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("asin", in, elementwise::Accepts::kFloat, false);
+      return elementwise::rule("asin", in, elementwise::Accepts::kInexact, false);
     },
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,

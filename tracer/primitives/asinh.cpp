@@ -7,9 +7,9 @@
 namespace strata {
 namespace {
 
-// std::asinh per element (asinhf for f32 and for bf16/f16, computed in f32).
+// std::asinh per element (complex too; asinhf for f32 and for bf16/f16, computed in f32).
 struct Op {
-  template <class S> static constexpr bool supports = elementwise::kIsFloat<S>;
+  template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsComplex<S>;
   template <class X> static auto eval(const X& x) {
     return x.unaryExpr([](auto v) { return std::asinh(v); });
   }
@@ -27,7 +27,7 @@ const Primitive prim::kAsinh{
     .arity = 1,
     .traits = kElementwise,
     .shape_rule = [](std::span<const AbstractValue> in, const Params&) {
-      return elementwise::rule("asinh", in, elementwise::Accepts::kFloat, false);
+      return elementwise::rule("asinh", in, elementwise::Accepts::kInexact, false);
     },
     .eager = elementwise::unary_kernel<Op>,
     .jvp = ad::unary_jvp<scale>,
