@@ -33,6 +33,9 @@ bool readAfterWrite(OpOperand& written) {
   if (v.getParentBlock() != block) return false;
   for (OpOperand& use : v.getUses()) {
     if (&use == &written) continue;
+    // The writer's other operands are its own business (a linalg op reading what it writes
+    // at the same element may do so in place): the analysis judges them.
+    if (use.getOwner() == writer) continue;
     Operation* user = block->findAncestorOpInBlock(*use.getOwner());
     if (!user || user == writer || !user->isBeforeInBlock(writer)) return true;
   }
@@ -63,8 +66,8 @@ struct CopyOverwrittenValuesPass : impl::CopyOverwrittenValuesPassBase<CopyOverw
     getOperation().walk([&](Operation* op) {
       for (OpOperand* o : overwritten(op)) {
         Value v = o->get();
-        // A fresh tensor (tensor.empty, a fill of one, a copy already made) has no reader.
-        if (v.hasOneUse() && !isa<BlockArgument>(v)) continue;
+        // A value with no other use, a fresh tensor (tensor.empty, a copy already made): no reader.
+        if (v.hasOneUse()) continue;
         if (v.getDefiningOp<tensor::EmptyOp>() || v.getDefiningOp<bufferization::AllocTensorOp>()) continue;
         if (readAfterWrite(*o)) copies.push_back(o);
       }
