@@ -450,8 +450,8 @@ Value complexSqrt(Emitter& e, Value z) {
   Type p = ct.getElementType();
   Value x = complex::ReOp::create(e.b, e.loc, z), y = complex::ImOp::create(e.b, e.loc, z);
   Value half = e.floatC(p, 0.5), zero = e.floatC(p, 0.0), inf = e.floatC(p, INFINITY);
-  // |z| is inf when a part is, the other nan too (C's hypot; the complex dialect's abs says
-  // nan): √(-inf + nan·i) is nan ± inf·i, as C's csqrt.
+  // |z| is inf when x is, y nan too (C's hypot; the complex dialect's abs says nan), so that
+  // √(-inf + nan·i) is nan ± inf·i, as C's csqrt (an infinite y is mended below).
   Value r = e.select(e.cmpf(CmpFPredicate::OEQ, e.absf(x), inf), inf, complex::AbsOp::create(e.b, e.loc, z));
   Value t = math::SqrtOp::create(e.b, e.loc, e.addf(arith::MulFOp::create(e.b, e.loc, e.absf(x), half),
                                                     arith::MulFOp::create(e.b, e.loc, r, half)));
@@ -469,23 +469,6 @@ Value complexSqrt(Emitter& e, Value z) {
 }
 
 namespace {
-// i·z = (-im z) + (re z)·i.
-Value timesI(Emitter& e, Value z) {
-  Value re = complex::ReOp::create(e.b, e.loc, z), im = complex::ImOp::create(e.b, e.loc, z);
-  return complex::CreateOp::create(e.b, e.loc, z.getType(), arith::NegFOp::create(e.b, e.loc, im), re);
-}
-}  // namespace
-
-Value complexSinh(Emitter& e, Value z) {
-  // -i·w = (im w) - (re w)·i.
-  Value w = complex::SinOp::create(e.b, e.loc, timesI(e, z));
-  Value re = complex::ReOp::create(e.b, e.loc, w), im = complex::ImOp::create(e.b, e.loc, w);
-  return complex::CreateOp::create(e.b, e.loc, z.getType(), im, arith::NegFOp::create(e.b, e.loc, re));
-}
-
-Value complexCosh(Emitter& e, Value z) { return complex::CosOp::create(e.b, e.loc, timesI(e, z)); }
-
-namespace {
 // The parts of a complex value, and one made of parts.
 struct Parts {
   Value re, im;
@@ -494,7 +477,16 @@ Parts parts(Emitter& e, Value z) { return {complex::ReOp::create(e.b, e.loc, z),
 Value make(Emitter& e, Type t, Value re, Value im) { return complex::CreateOp::create(e.b, e.loc, t, re, im); }
 Value mulf(Emitter& e, Value x, Value y) { return arith::MulFOp::create(e.b, e.loc, x, y); }
 Value subf(Emitter& e, Value x, Value y) { return arith::SubFOp::create(e.b, e.loc, x, y); }
-// √(c + s·z) for c = ±1 and s = ±1 (complexSqrt, as sqrt computes).
+// i·z = -im z + (re z)·i, and -i·z = im z - (re z)·i.
+Value timesI(Emitter& e, Value z) {
+  Parts p = parts(e, z);
+  return make(e, z.getType(), e.negf(p.im), p.re);
+}
+Value timesMinusI(Emitter& e, Value z) {
+  Parts p = parts(e, z);
+  return make(e, z.getType(), p.im, e.negf(p.re));
+}
+// √(c + s·z) for c = ±1 and s = ±1 (complexSqrt, as sqrt computes), as parts.
 Parts sqrtOf(Emitter& e, Value z, double c, double s) {
   auto t = cast<ComplexType>(z.getType());
   Parts p = parts(e, z);
@@ -504,12 +496,13 @@ Parts sqrtOf(Emitter& e, Value z, double c, double s) {
 }
 Value atan2(Emitter& e, Value y, Value x) { return math::Atan2Op::create(e.b, e.loc, y, x); }
 Value asinh(Emitter& e, Value x) { return math::AsinhOp::create(e.b, e.loc, x); }
-// -i·w = im w - (re w)·i.
-Value timesMinusI(Emitter& e, Value w) {
-  Parts p = parts(e, w);
-  return make(e, w.getType(), p.im, e.negf(p.re));
-}
 }  // namespace
+
+Value complexSinh(Emitter& e, Value z) {
+  return timesMinusI(e, complex::SinOp::create(e.b, e.loc, timesI(e, z)));
+}
+
+Value complexCosh(Emitter& e, Value z) { return complex::CosOp::create(e.b, e.loc, timesI(e, z)); }
 
 Value complexAsin(Emitter& e, Value z) {
   Parts a = sqrtOf(e, z, 1, -1), b = sqrtOf(e, z, 1, 1), p = parts(e, z);
