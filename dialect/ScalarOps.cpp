@@ -443,8 +443,6 @@ Value complexMax(Emitter& e, Value x, Value y, bool max) {
   return e.select(anyNan, complexC(e, ct, NAN, NAN), r);
 }
 
-// logistic.cpp: 1 / (1 + exp(-x)) inside ±lim; outside (and nan), e / (1 + e) or 1 / (1 + e)
-// with e = exp(-|x|).
 Value complexSqrt(Emitter& e, Value z) {
   auto ct = cast<ComplexType>(z.getType());
   Type p = ct.getElementType();
@@ -571,6 +569,8 @@ Value complexRsqrt(Emitter& e, Value z) {
   return e.select(e.ori(rInf, iInf), complex::CreateOp::create(e.b, e.loc, ct, re, im), q);
 }
 
+// logistic.cpp: 1 / (1 + exp(-x)) inside ±lim; outside (and nan), e / (1 + e) or 1 / (1 + e)
+// with e = exp(-|x|).
 Value logistic(Emitter& e, Value x) {
   Type t = x.getType();
   if (auto ct = dyn_cast<ComplexType>(t)) {  // 1 / (1 + e^-x), as the eager kernel

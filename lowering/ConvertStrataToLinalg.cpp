@@ -2,11 +2,11 @@
 // are StrataToLinalg.cpp's, the fusion regions' lowering FusionToLinalg.cpp's.
 #include "dialect/StrataDialect.h"
 #include "dialect/StrataOps.h"
+#include "lowering/ComplexToStandard.h"
 #include "lowering/Passes.h"
 #include "lowering/StrataToLinalg.h"
 #include "transforms/ExpandRngBitGenerator.h"
 #include "transforms/InlineCalls.h"
-#include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -56,7 +56,7 @@ LogicalResult expandComplexArithmetic(ModuleOp module) {
   target.addDynamicallyLegalOp<complex::AddOp, complex::SubOp, complex::MulOp, complex::DivOp, complex::ExpOp,
                                complex::LogOp>(kept);
   RewritePatternSet patterns(ctx);
-  populateComplexToStandardConversionPatterns(patterns);
+  populateComplexToStandardPatterns(patterns);  // complex.mul as XLA's fused multiply-adds
   ConversionConfig config;
   config.foldingMode = DialectConversionFoldingMode::Never;
   return applyPartialConversion(module, target, std::move(patterns), config);

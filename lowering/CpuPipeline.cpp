@@ -172,8 +172,9 @@ void addLlvmDialectPasses(OpPassManager& pm, const PipelineOptions& options) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   //    Complex arithmetic becomes arith and math on the parts (MLIR's formulas: Smith's
-  //    division, the careful abs, log1p, expm1); creating and taking parts stays for LLVM.
-  pm.addPass(createConvertComplexToStandardPass());
+  //    division, the careful abs, log1p, expm1; products as XLA's fused multiply-adds);
+  //    creating and taking parts stays for LLVM.
+  pm.addPass(createComplexToStandardPass());
   pm.addPass(createExpandFloat8Pass());  // before arith-to-llvm: LLVM has no 8-bit float
   pm.addPass(createMathToLibmCallsPass());
   // 2. Each dialect to LLVM; casts between the partial conversions cancel out at the end.

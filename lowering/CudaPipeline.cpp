@@ -123,7 +123,7 @@ void addNvvmPasses(OpPassManager& pm, const PipelineOptions& options) {
   kernels.addPass(createLowerAffinePass());
   // Complex arithmetic as float arithmetic on the parts (as on the CPU); what builds and takes
   // apart complex values becomes LLVM structs after the NVVM conversion.
-  kernels.addPass(createConvertComplexToStandardPass());
+  kernels.addPass(createComplexToStandardPass());
   kernels.addPass(createExpandFloat8Pass());  // LLVM has no 8-bit float (as on the CPU)
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;

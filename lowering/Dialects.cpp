@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -19,7 +20,7 @@
 
 void mlir::strata::registerStrataDialects(DialectRegistry& registry) {
   registry.insert<StrataDialect, StablehloCompatDialect, ChloCompatDialect, func::FuncDialect, arith::ArithDialect, math::MathDialect,
-                  tensor::TensorDialect, linalg::LinalgDialect, scf::SCFDialect,
+                  complex::ComplexDialect, tensor::TensorDialect, linalg::LinalgDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, memref::MemRefDialect,
                   bufferization::BufferizationDialect, vector::VectorDialect,
                   affine::AffineDialect, LLVM::LLVMDialect>();

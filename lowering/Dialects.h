@@ -8,8 +8,8 @@ class DialectRegistry;
 
 namespace mlir::strata {
 
-// `strata` and the upstream dialects the stages lower through (func, arith, math, tensor,
-// linalg, scf, cf, memref, bufferization, vector, affine, llvm).
+// `strata` and the upstream dialects the stages lower through (func, arith, math, complex,
+// tensor, linalg, scf, cf, memref, bufferization, vector, affine, llvm).
 void registerStrataDialects(DialectRegistry& registry);
 
 }  // namespace mlir::strata

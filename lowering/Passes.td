@@ -560,6 +560,19 @@ def ScratchArenaPass : Pass<"strata-scratch-arena", "::mlir::ModuleOp"> {
 
 //===-- llvm-dialect stage ------------------------------------------------------------===//
 
+def ComplexToStandardPass : Pass<"strata-complex-to-standard"> {
+  let summary = "Lower complex arithmetic to arith and math on the parts, complex.mul as fused multiply-adds";
+  let description = [{
+    MLIR's --convert-complex-to-standard (Smith's division, the careful abs, log1p, expm1),
+    but for complex.mul: (a + bi)(c + di) = fma(a, c, -(b·d)) + fma(b, c, a·d)·i, each part
+    rounded once, as XLA computes it (its backends let LLVM fuse multiply-adds; JAX's
+    (1e30 + 1e30i)² in c64 is -inf + inf·i, MLIR's expansion gives nan + inf·i). Stated as
+    math.fma rather than left to LLVM's fusion, which x86's vectorised complex multiply escapes,
+    it is the same in every lane and on every target; the eager kernels compute the same.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
+}
+
 def ExpandFloat8Pass : Pass<"strata-expand-float8"> {
   let summary = "Lower the conversions between the byte floats (f8E4M3FN .. f4E2M1FN) and f32/f64 to integer code";
   let description = [{

@@ -1,10 +1,11 @@
 // tracer/primitives/div.cpp — `div`: x / y, elementwise. Integer division truncates toward
-// zero; as in XLA, x / 0 is -1 and INT_MIN / -1 is INT_MIN (no trap). Complex: ComplexDiv.
+// zero; as in XLA, x / 0 is -1 and INT_MIN / -1 is INT_MIN (no trap). Complex: complex_arith::div.
 #include <cmath>
 #include <limits>
 
 #include "ad_rules.h"
 #include "../kernels/wrapping.h"
+#include "complex_arith.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -19,49 +20,12 @@ struct IntDiv {
   }
 };
 
-// Complex division as the compiled code does it (MLIR's complex-to-standard: Smith's
-// algorithm, then C Annex G's recovery of infinities and zeros when both parts came out nan),
-// which XLA's and so JAX's agree with: no overflow in |b|² (1 / (1e30 + 1e30i) in c64 is
-// 5e-31 - 5e-31i, not 0) and finite / infinite = 0 (Eigen's a·conj(b)/|b|² gives nan).
-struct ComplexDiv {
-  template <class C> C operator()(C a, C b) const {
-    using R = typename C::value_type;
-    const R ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
-    const R inf = std::numeric_limits<R>::infinity();
-    R re, im;
-    if (std::fabs(br) < std::fabs(bi)) {
-      const R r = br / bi, d = bi + r * br;
-      re = (ar * r + ai) / d;
-      im = (ai * r - ar) / d;
-    } else {
-      const R r = bi / br, d = br + r * bi;
-      re = (ar + ai * r) / d;
-      im = (ai - ar * r) / d;
-    }
-    if (!(std::isnan(re) && std::isnan(im))) return C(re, im);
-    if (br == 0 && bi == 0 && (!std::isnan(ar) || !std::isnan(ai))) {  // x / 0
-      const R s = std::copysign(inf, br);
-      return C(s * ar, s * ai);
-    }
-    auto unit = [](R v) { return std::copysign(std::isinf(v) ? R(1) : R(0), v); };
-    if ((std::isinf(ar) || std::isinf(ai)) && std::isfinite(br) && std::isfinite(bi)) {  // inf / finite
-      const R x = unit(ar), y = unit(ai);
-      return C(inf * (x * br + y * bi), inf * (y * br - x * bi));
-    }
-    if (std::isfinite(ar) && std::isfinite(ai) && (std::isinf(br) || std::isinf(bi))) {  // finite / inf
-      const R x = unit(br), y = unit(bi);
-      return C(R(0) * (ar * x + ai * y), R(0) * (ai * x - ar * y));
-    }
-    return C(re, im);
-  }
-};
-
 struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S> || elementwise::kIsComplex<S>;
   template <class X, class Y> static auto eval(const X& x, const Y& y) {
     using T = typename X::Scalar;
     if constexpr (std::is_integral_v<T>) return x.binaryExpr(y, IntDiv{});
-    else if constexpr (elementwise::kIsComplex<T>) return x.binaryExpr(y, ComplexDiv{});
+    else if constexpr (elementwise::kIsComplex<T>) return x.binaryExpr(y, [](T a, T b) { return complex_arith::div(a, b); });
     else return x / y;
   }
 };

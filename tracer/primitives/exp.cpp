@@ -1,5 +1,6 @@
 // tracer/primitives/exp.cpp — `exp`: e^x, elementwise.
 #include "ad_rules.h"
+#include "complex_arith.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -12,16 +13,8 @@ struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsComplex<S>;
   template <class X> static auto eval(const X& x) {
     using T = typename X::Scalar;
-    if constexpr (elementwise::kIsComplex<T>) return elementwise::each(x, complex<T>);
+    if constexpr (elementwise::kIsComplex<T>) return elementwise::each(x, complex_arith::exp<T>);  // as compiled
     else return real(x);
-  }
-  // XLA's e^a·(cos b + i·sin b), as the jit computes it, not C99's cexp: they differ where a
-  // part is infinite or nan (exp(-inf - inf·i) is nan + nan·i in JAX, 0 in C99) or e^a
-  // overflows. A real argument's imaginary part stays as it is (exp(inf + 0i) = inf + 0i).
-  template <class T> static T complex(T v) {
-    using R = typename T::value_type;
-    const R e = std::exp(v.real());
-    return T(e * std::cos(v.imag()), v.imag() == R(0) ? v.imag() : e * std::sin(v.imag()));
   }
   template <class X> static auto real(const X& x) {
     using T = typename X::Scalar;

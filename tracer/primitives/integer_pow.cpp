@@ -7,6 +7,7 @@
 
 #include "ad_rules.h"
 #include "../kernels/wrapping.h"
+#include "complex_arith.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -25,6 +26,13 @@ T integer_pow(T x, int64_t y) {
       if (e > 1) base = static_cast<U>(base * base);
     }
     return static_cast<T>(acc);
+  } else if constexpr (elementwise::kIsComplex<T>) {  // the compiled complex.mul/div, not std::'s
+    T acc = 1, base = x;
+    for (bool first = true; e; e >>= 1) {
+      if (e & 1) acc = first ? base : complex_arith::mul(acc, base), first = false;
+      if (e > 1) base = complex_arith::mul(base, base);
+    }
+    return y < 0 ? complex_arith::div(T(1), acc) : acc;
   } else {
     T acc = 1, base = x;
     for (bool first = true; e; e >>= 1) {

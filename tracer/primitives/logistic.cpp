@@ -1,5 +1,6 @@
 // tracer/primitives/logistic.cpp — `logistic`: the logistic sigmoid 1 / (1 + e^-x), elementwise.
 #include "ad_rules.h"
+#include "complex_arith.h"
 #include "elementwise.h"
 
 namespace strata {
@@ -12,7 +13,8 @@ struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsComplex<S>;
   template <class X> static auto eval(const X& x) {
     using T = typename X::Scalar;
-    if constexpr (elementwise::kIsComplex<T>) return elementwise::each(x, [](T v) { return T(1) / (T(1) + std::exp(-v)); });
+    if constexpr (elementwise::kIsComplex<T>)  // as compiled (and JAX): logistic(-inf + inf·i) is nan, not 0
+      return elementwise::each(x, [](T v) { return complex_arith::div(T(1), T(1) + complex_arith::exp(-v)); });
     else return real(x);
   }
   template <class X> static auto real(const X& x) {

@@ -1,5 +1,6 @@
 // tracer/primitives/mul.cpp — `mul`: x * y, elementwise.
 #include "ad_rules.h"
+#include "complex_arith.h"
 #include "elementwise.h"
 #include "../kernels/wrapping.h"
 
@@ -8,7 +9,11 @@ namespace {
 
 struct Op {
   template <class S> static constexpr bool supports = elementwise::kIsFloat<S> || elementwise::kIsInt<S> || elementwise::kIsComplex<S>;
-  template <class X, class Y> static auto eval(const X& x, const Y& y) { return kernels::wrapping_mul(x, y); }
+  template <class X, class Y> static auto eval(const X& x, const Y& y) {
+    using T = typename X::Scalar;
+    if constexpr (elementwise::kIsComplex<T>) return x.binaryExpr(y, [](T a, T b) { return complex_arith::mul(a, b); });
+    else return kernels::wrapping_mul(x, y);
+  }
 };
 
 std::vector<Array> jvp(std::span<const Array> x, std::span<const Array> t, std::span<const Array> y, const Params&) {
