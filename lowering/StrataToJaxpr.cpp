@@ -628,7 +628,7 @@ class Converter {
     auto want = aval(out, op.getLoc());
     if (!want) return false;
     const unsigned width = out.getElementType().getIntOrFloatBitWidth();
-    const st::DType unsignedOf = width == 8 ? st::DType::u8 : width == 16 ? st::DType::u16 : width == 32 ? st::DType::u32 : st::DType::u64;
+    const st::DType unsignedOf = st::integer_dtype(static_cast<int>(width), false);
     st::Params params{{"shape", ints(out.getShape())},
                       {"dtype", unsignedOf},
                       {"algorithm", static_cast<int64_t>(op.getRngAlgorithm())}};

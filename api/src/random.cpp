@@ -70,13 +70,9 @@ Array hash(const Array& key, const Array& count, const SourceLocation& loc) {
 
 Array hash_iota(const Array& key, int64_t n, const SourceLocation& loc) { return hash(key, iota({n}, loc), loc); }
 
-DType unsigned_of(int width) {
-  return width == 8 ? DType::u8 : width == 16 ? DType::u16 : width == 32 ? DType::u32 : DType::u64;
-}
-
 // _threefry_random_bits_{partitionable,original}: unsigned bits of `width` and `shape`.
 Array raw_bits(const Array& key, int width, const Shape& shape, const SourceLocation& loc) {
-  DType ut = unsigned_of(width);
+  DType ut = integer_dtype(width, false);
   int64_t n = num_elements(shape);
   if (g_partitionable.load()) {
     // Counter i of the row-major shape is the 64-bit pair (0, i).
@@ -148,7 +144,7 @@ int uniform_rng_bits(DType t) { return mantissa_bits(t) < 8 ? 8 : bit_width(t); 
 Array uniform_from_bits(Array b, DType t, const Array& minval, const Array& maxval, const SourceLocation& loc) {
   int nbits = bit_width(t), nmant = mantissa_bits(t);
   int rng_bits = uniform_rng_bits(t);
-  DType ut = unsigned_of(nbits);
+  DType ut = integer_dtype(nbits, false);
   if (rng_bits != nbits) b = lax::convert_element_type(b, ut, false, loc);
   Array fb = bind1(prim::kShiftRightLogical, {b, c(rng_bits - nmant, ut)}, {}, loc);
   fb = lax::or_(fb, c(one_bits(t), ut), loc);
@@ -216,7 +212,7 @@ Array lane_uniform(const Array& keys, DType t, double minval, double maxval, con
     b = lax::or_(bind1(prim::kShiftLeft, {hi, c(32, DType::u64)}, {}, loc), lo, loc);
   } else {
     b = bind1(prim::kXor, {y0, y1}, {}, loc);
-    if (width != 32) b = lax::convert_element_type(b, unsigned_of(width), false, loc);
+    if (width != 32) b = lax::convert_element_type(b, integer_dtype(width, false), false, loc);
   }
   return uniform_from_bits(b, t, c(minval, t), c(maxval, t), loc);
 }
@@ -395,7 +391,7 @@ Array bits(const Array& key, const Shape& shape, DType dtype, SourceLocation loc
   Array b = raw_bits(key, width, shape, loc);
   // A sub-byte integer keeps the low bits of a byte.
   if (is_subbyte_integer(dtype)) return lax::convert_element_type(b, dtype, false, loc);
-  return dtype == unsigned_of(width) ? b : bitcast(b, dtype, loc);
+  return dtype == integer_dtype(width, false) ? b : bitcast(b, dtype, loc);
 }
 
 Array uniform(const Array& key, const Shape& shape, DType dtype, const Array& minval, const Array& maxval,
@@ -472,7 +468,7 @@ Array randint(const Array& key, const Shape& shape, const Array& minval, const A
   lo = fit(lo, shape, st, op, loc);
   hi = fit(hi, shape, st, op, loc);
   int nbits = static_cast<int>(8 * itemsize(st));
-  DType ut = unsigned_of(nbits);
+  DType ut = integer_dtype(nbits, false);
   Array ks = split(key, 2, loc);
   Array higher = raw_bits(key_at(ks, 0, loc), nbits, shape, loc), lower = raw_bits(key_at(ks, 1, loc), nbits, shape, loc);
   Array span = lax::convert_element_type(lax::sub(hi, lo, loc), ut, false, loc);

@@ -34,10 +34,7 @@ constexpr DType dtype_of() {
   else if constexpr (std::is_same_v<T, std::complex<double>>) return DType::c128;
   else if constexpr (std::is_same_v<T, float>) return DType::f32;
   else if constexpr (std::is_same_v<T, double>) return DType::f64;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
-    return sizeof(T) == 1 ? DType::i8 : sizeof(T) == 2 ? DType::i16 : sizeof(T) == 4 ? DType::i32 : DType::i64;
-  else if constexpr (std::is_integral_v<T>)
-    return sizeof(T) == 1 ? DType::u8 : sizeof(T) == 2 ? DType::u16 : sizeof(T) == 4 ? DType::u32 : DType::u64;
+  else if constexpr (std::is_integral_v<T>) return integer_dtype(static_cast<int>(8 * sizeof(T)), std::is_signed_v<T>);
   else static_assert(sizeof(T) == 0, "strata: no dtype for this C++ type");
 }
 

@@ -71,6 +71,16 @@ std::size_t itemsize(DType t);
 // Bits of an element's value: 8 * itemsize, but 2, 4 or 6 for the sub-byte integers and floats
 // and 1 for bool.
 int bit_width(DType t);
+// The integer dtype of `bits` bits (2, 4, 8, 16, 32 or 64; others are taken as 64), signed or
+// unsigned: dtype_of<uint16_t>() is u16, random bits of width 32 are u32.
+constexpr DType integer_dtype(int bits, bool is_signed) {
+  if (bits == 2) return is_signed ? DType::i2 : DType::u2;
+  if (bits == 4) return is_signed ? DType::i4 : DType::u4;
+  if (bits == 8) return is_signed ? DType::i8 : DType::u8;
+  if (bits == 16) return is_signed ? DType::i16 : DType::u16;
+  if (bits == 32) return is_signed ? DType::i32 : DType::u32;
+  return is_signed ? DType::i64 : DType::u64;
+}
 // Short name as jaxprs print it: "f32", "bf16", "bool".
 std::string_view short_name(DType t);
 // NumPy-style name: "float32", "bfloat16", "bool".
