@@ -96,10 +96,11 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel, std::
   jtmb.setCodeGenOptLevel(codeGenLevel(optLevel));
   jtmb.setRelocationModel(llvm::Reloc::PIC_);
   jtmb.setCodeModel(llvm::CodeModel::Small);
-  // a·b + c as one fused multiply-add wherever the code has it, as XLA's CPU backend does: one
-  // rounding instead of two (never less accurate), and JAX's values where a product overflows
-  // or cancels ((1e30 + 1e30i)² in c64 is -inf + inf·i there, nan + inf·i unfused).
-  jtmb.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // No fusing of a·b + c into an FMA behind the code's back (XLA's CPU backend does): the
+  // compiled code keeps the roundings its ops state, and LLVM fuses differently in vector
+  // bodies and scalar tails (lgamma(2) in f16 came out 0 in one, 2^-21 in the other, and sign()
+  // made that 0 or 1; found by fuzz_differential). FMAs the semantics want are stated as
+  // math.fma (complex products, --strata-complex-to-standard).
   auto tm = jtmb.createTargetMachine();
   if (!tm) {
     error = "cannot create a target machine for " + host.triple + " (" + host.cpu +
