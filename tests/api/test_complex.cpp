@@ -314,7 +314,7 @@ TEST(Complex, ExpOfNonFiniteValuesAsJax) {
 // Products that overflow or cancel, and the quotients and sigmoids built on them, give JAX's
 // values eager and compiled (jax 0.10.2, jit on the CPU): XLA fuses a·c - b·d into one
 // multiply-add, so (1e30 + 1e30i)² is -inf + inf·i (unfused, inf - inf is nan; the 4 squares
-// take x86's vectorised complex multiply, which LLVM's own fusion leaves unfused), and its complex
+// are one x86 vector: the fused product must hold in vector code too), and its complex
 // multiply has no Annex G recovery, so logistic(-inf + inf·i) is nan (std::complex's gives 0).
 TEST(Complex, OverflowingProductsAndQuotientsAsJax) {
   const float inf = INFINITY, nan = NAN;

@@ -26,20 +26,20 @@ T integer_pow(T x, int64_t y) {
       if (e > 1) base = static_cast<U>(base * base);
     }
     return static_cast<T>(acc);
-  } else if constexpr (elementwise::kIsComplex<T>) {  // the compiled complex.mul/div, not std::'s
-    T acc = 1, base = x;
-    for (bool first = true; e; e >>= 1) {
-      if (e & 1) acc = first ? base : complex_arith::mul(acc, base), first = false;
-      if (e > 1) base = complex_arith::mul(base, base);
-    }
-    return y < 0 ? complex_arith::div(T(1), acc) : acc;
   } else {
+    // Complex numbers by the compiled complex.mul and complex.div, not std::complex's operators.
+    auto mul = [](T a, T b) -> T {
+      if constexpr (elementwise::kIsComplex<T>) return complex_arith::mul(a, b);
+      else return a * b;
+    };
     T acc = 1, base = x;
     for (bool first = true; e; e >>= 1) {
-      if (e & 1) acc = first ? base : acc * base, first = false;
-      if (e > 1) base = base * base;
+      if (e & 1) acc = first ? base : mul(acc, base), first = false;
+      if (e > 1) base = mul(base, base);
     }
-    return y < 0 ? T(1) / acc : acc;
+    if (y >= 0) return acc;
+    if constexpr (elementwise::kIsComplex<T>) return complex_arith::div(T(1), acc);
+    else return T(1) / acc;
   }
 }
 
