@@ -144,6 +144,33 @@ TEST(Fft, RealTransformsMatchTheDefinition) {
   }
 }
 
+// Many rows go through blocks of 16 (c64) or 8 (c128) rows transformed side by side, a full
+// block through vector-register tiles (kernels/fft_row_tiles.h), the rest through scalar
+// loops; real rows are unpacked (packed) in the block. 37 rows: two or four full blocks and a
+// partial one; lengths whose half spectrum is and is not a whole number of tiles, radix 8 and
+// 4, odd, and a half length that goes through Bluestein's algorithm (211).
+TEST(Fft, ManyRowsInBlocks) {
+  const int64_t rows = 37;
+  for (int64_t n : {2, 31, 32, 34, 64, 100, 422, 1024}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const st::Shape shape{rows, n};
+    std::vector<c128> z = random_complex(static_cast<size_t>(rows * n), static_cast<uint64_t>(n) + 7);
+    std::vector<double> x = real_parts(z);
+    std::vector<c128> spectrum = dft_axis(as_complex(x), shape, 1, false);
+    Array a = st::array(x, shape);
+    expect_close(fft::rfft(a).to_vector<c128>(), half_spectrum(spectrum, rows, n), 1e-13, "rfft f64");
+    expect_close(fft::rfft(st::astype(a, st::f32)).to_vector<c64>(), half_spectrum(spectrum, rows, n), 2e-6, "rfft f32");
+    Array h = st::array(half_spectrum(spectrum, rows, n), {rows, n / 2 + 1});
+    expect_close(fft::irfft(h, n).to_vector<double>(), as_complex(x), 1e-13, "irfft f64");
+    expect_close(fft::irfft(st::astype(h, st::c64), n).to_vector<float>(), as_complex(x), 2e-6, "irfft f32");
+    Array c = st::array(z, shape);
+    expect_close(fft::fft(c).to_vector<c128>(), dft_axis(z, shape, 1, false), 1e-13, "fft rows c128");
+    expect_close(fft::ifft(st::astype(c, st::c64)).to_vector<c64>(), dft_axis(z, shape, 1, true), 2e-6, "ifft rows c64");
+    expect_close(fft::fft(st::astype(c, st::c64), std::nullopt, 0).to_vector<c64>(), dft_axis(z, shape, 0, false), 2e-6,
+                 "fft columns c64");
+  }
+}
+
 TEST(Fft, SeveralAxes) {
   // fftn over every axis; fft2 over non-adjacent axes; rfftn/irfftn of even and odd lengths.
   const st::Shape s{4, 6, 5};

@@ -60,7 +60,7 @@ class Plan {
       Stage st{static_cast<int>(p), m, stride, twiddles_.size(), roots_.size()};
       for (int64_t j = 0; j < m; ++j)
         for (int64_t k = 1; k < p; ++k) twiddles_.push_back(C<T>(root((j * k) % length, length)));
-      if (p > 5)
+      if (p > 5 && p != 8)
         for (int64_t k = 0; k < p; ++k) roots_.push_back(C<T>(root(k, p)));
       stages_.push_back(st);
       length = m;
@@ -107,6 +107,7 @@ class Plan {
         case 3: split_butterflies<3>(st, s, xr, xi, yr, yi); break;
         case 4: split_butterflies<4>(st, s, xr, xi, yr, yi); break;
         case 5: split_butterflies<5>(st, s, xr, xi, yr, yi); break;
+        case 8: split_butterflies<8>(st, s, xr, xi, yr, yi); break;
         default: split_butterflies<0>(st, s, xr, xi, yr, yi); break;
       }
       std::swap(xr, yr);
@@ -126,6 +127,17 @@ class Plan {
     size_t twiddle;  // w^{jk}, j < m, 1 <= k < p, at twiddles_[twiddle + j(p-1) + k-1]
     size_t roots;   // ω_p^k at roots_[roots + k] (radix above 5)
   };
+
+  // The 4-point DFT of a[0], a[S], a[2S], a[3S] (parts apart) into b[0..3].
+  template <int S>
+  static void split_dft4(const T* ar, const T* ai, T* br, T* bi) {
+    T t0r = ar[0] + ar[2 * S], t0i = ai[0] + ai[2 * S], t1r = ar[0] - ar[2 * S], t1i = ai[0] - ai[2 * S];
+    T t2r = ar[S] + ar[3 * S], t2i = ai[S] + ai[3 * S], t3r = ai[S] - ai[3 * S], t3i = ar[3 * S] - ar[S];  // -i·(a1 - a3)
+    br[0] = t0r + t2r, bi[0] = t0i + t2i;
+    br[1] = t1r + t3r, bi[1] = t1i + t3i;
+    br[2] = t0r - t2r, bi[2] = t0i - t2i;
+    br[3] = t1r - t3r, bi[3] = t1i - t3i;
+  }
 
   // One Stockham step on split data (see run_stage), radix P (0: the plain DFT butterfly).
   template <int P>
@@ -159,7 +171,6 @@ class Plan {
             }
           }
       } else {
-#pragma GCC ivdep
         for (int64_t q = 0; q < s; ++q) {
           T ar[P], ai[P], br[P], bi[P];
           for (int r = 0; r < P; ++r) ar[r] = ir[q + r * step], ai[r] = ii[q + r * step];
@@ -175,12 +186,21 @@ class Plan {
             br[1] = t2r + t3r, bi[1] = t2i + t3i;
             br[2] = t2r - t3r, bi[2] = t2i - t3i;
           } else if constexpr (P == 4) {
-            T t0r = ar[0] + ar[2], t0i = ai[0] + ai[2], t1r = ar[0] - ar[2], t1i = ai[0] - ai[2];
-            T t2r = ar[1] + ar[3], t2i = ai[1] + ai[3], t3r = ai[1] - ai[3], t3i = ar[3] - ar[1];  // -i·(a1 - a3)
-            br[0] = t0r + t2r, bi[0] = t0i + t2i;
-            br[1] = t1r + t3r, bi[1] = t1i + t3i;
-            br[2] = t0r - t2r, bi[2] = t0i - t2i;
-            br[3] = t1r - t3r, bi[3] = t1i - t3i;
+            split_dft4<1>(ar, ai, br, bi);
+          } else if constexpr (P == 8) {
+            // Two 4-point transforms (even and odd inputs), the odd one's k-th output times
+            // ω8^k: X[k] = E[k] + ω8^k O[k], X[k + 4] = E[k] - ω8^k O[k].
+            T er[4], ei[4], qr[4], qi[4];
+            split_dft4<2>(ar, ai, er, ei);
+            split_dft4<2>(ar + 1, ai + 1, qr, qi);
+            constexpr T h = T(0.70710678118654752440084436210484904);  // 1/√2
+            T o1r = h * (qr[1] + qi[1]), o1i = h * (qi[1] - qr[1]);    // (1 - i)/√2 · O1
+            T o3r = h * (qi[3] - qr[3]), o3i = -h * (qr[3] + qi[3]);   // (-1 - i)/√2 · O3
+            T pr[4] = {qr[0], o1r, qi[2], o3r}, pi[4] = {qi[0], o1i, -qr[2], o3i};  // -i · O2
+            for (int k = 0; k < 4; ++k) {
+              br[k] = er[k] + pr[k], bi[k] = ei[k] + pi[k];
+              br[k + 4] = er[k] - pr[k], bi[k + 4] = ei[k] - pi[k];
+            }
           } else {  // P == 5
             constexpr T c1 = T(0.30901699437494742410229341718281906), c2 = T(-0.80901699437494742410229341718281906);
             constexpr T s1 = T(0.95105651629515357211643933337938214), s2 = T(0.58778525229247312916870595463907277);
@@ -208,17 +228,23 @@ class Plan {
 
   static std::vector<int64_t> factor(int64_t n) {
     std::vector<int64_t> r;
-    while (n % 4 == 0) {
-      r.push_back(4);
-      n /= 4;
-    }
-    for (int64_t p = 2; p * p <= n; ++p)
+    // The factors of two as radix 8 as far as they go, then 4 (4·4 rather than 8·2: a pass of
+    // radix 2 costs about what one of radix 8 does); fewer passes over the block.
+    int twos = 0;
+    for (; n % 2 == 0; n /= 2) ++twos;
+    if (twos % 3 == 1 && twos >= 4) r.insert(r.end(), {4, 4}), twos -= 4;
+    for (; twos >= 3; twos -= 3) r.push_back(8);
+    if (twos == 2) r.push_back(4);
+    if (twos == 1) r.push_back(2);
+    for (int64_t p = 3; p * p <= n; ++p)
       while (n % p == 0) {
         r.push_back(p);
         n /= p;
       }
     if (n > 1) r.push_back(n);
-    std::sort(r.begin(), r.end(), [](int64_t a, int64_t b) { return (a == 4) > (b == 4) || ((a == 4) == (b == 4) && a < b); });
+    // Radix 8, then 4, first; then the rest ascending.
+    auto rank = [](int64_t p) { return p == 8 ? 0 : p == 4 ? 1 : 2; };
+    std::sort(r.begin(), r.end(), [&](int64_t a, int64_t b) { return rank(a) != rank(b) ? rank(a) < rank(b) : a < b; });
     return r;
   }
 
@@ -232,6 +258,7 @@ class Plan {
         case 3: return butterflies<3>(st, s, x, y, j0, j1, q0, q1);
         case 4: return butterflies<4>(st, s, x, y, j0, j1, q0, q1);
         case 5: return butterflies<5>(st, s, x, y, j0, j1, q0, q1);
+        case 8: return butterflies<8>(st, s, x, y, j0, j1, q0, q1);
         default: return butterflies<0>(st, s, x, y, j0, j1, q0, q1);
       }
     };
@@ -241,6 +268,16 @@ class Plan {
       parallel_for(st.m, std::max<int64_t>(1, 4096 / (s * st.p)), [&](int64_t a, int64_t b) { range(a, b, 0, s); });
     else
       parallel_for(s, std::max<int64_t>(1, 4096 / (st.m * st.p)), [&](int64_t a, int64_t b) { range(0, st.m, a, b); });
+  }
+
+  // The 4-point DFT of a[0], a[S], a[2S], a[3S] into b[0..3].
+  template <int S>
+  static void dft4(const C<T>* a, C<T>* b) {
+    C<T> t0 = a[0] + a[2 * S], t1 = a[0] - a[2 * S], t2 = a[S] + a[3 * S], t3 = times_minus_i(a[S] - a[3 * S]);
+    b[0] = t0 + t2;
+    b[1] = t1 + t3;
+    b[2] = t0 - t2;
+    b[3] = t1 - t3;
   }
 
   template <int P>
@@ -264,11 +301,16 @@ class Plan {
           b[1] = t2 + t3;
           b[2] = t2 - t3;
         } else if constexpr (P == 4) {
-          C<T> t0 = a[0] + a[2], t1 = a[0] - a[2], t2 = a[1] + a[3], t3 = times_minus_i(a[1] - a[3]);
-          b[0] = t0 + t2;
-          b[1] = t1 + t3;
-          b[2] = t0 - t2;
-          b[3] = t1 - t3;
+          dft4<1>(a, b);
+        } else if constexpr (P == 8) {  // as split_butterflies' radix 8
+          C<T> e[4], o[4];
+          dft4<2>(a, e);
+          dft4<2>(a + 1, o);
+          constexpr T h = T(0.70710678118654752440084436210484904);
+          o[1] = C<T>(h * (o[1].real() + o[1].imag()), h * (o[1].imag() - o[1].real()));
+          o[2] = times_minus_i(o[2]);
+          o[3] = C<T>(h * (o[3].imag() - o[3].real()), -h * (o[3].real() + o[3].imag()));
+          for (int k = 0; k < 4; ++k) b[k] = e[k] + o[k], b[k + 4] = e[k] - o[k];
         } else if constexpr (P == 5) {
           constexpr T c1 = T(0.30901699437494742410229341718281906), c2 = T(-0.80901699437494742410229341718281906);
           constexpr T s1 = T(0.95105651629515357211643933337938214), s2 = T(0.58778525229247312916870595463907277);
@@ -355,6 +397,51 @@ std::shared_ptr<const Plan<T>> plan_for(int64_t n) {
 template <class T>
 constexpr int64_t kBlock = 128 / sizeof(C<T>);
 
+// Line b < lines of a block has element j at src[b·step + j·stride] (complex numbers): into
+// re/im[j·lines + b]. Gathers write the block in order and scatters read it in order (strided
+// stores are the slow side): rows are read element j of every line at a time, columns a
+// contiguous run of `lines` at a time; a full block of whole rows goes through tiles transposed
+// in vector registers where the CPU can.
+template <class T>
+void gather_lines(const C<T>* src, int64_t len, int64_t step, int64_t stride, int64_t lines, T* re, T* im) {
+  const T* from = reinterpret_cast<const T*>(src);
+  const int64_t j0 = stride == 1 && step == len && lines == kBlock<T> ? fft_row_tiles::gather(from, len, re, im) : 0;
+  for (int64_t j = j0; j < len; ++j) {
+    T* r = re + j * lines;
+    T* i = im + j * lines;
+    const T* at = from + 2 * j * stride;
+    for (int64_t b = 0; b < lines; ++b) r[b] = at[2 * b * step], i[b] = at[2 * b * step + 1];
+  }
+}
+
+// The inverse, each element times `scale`: re/im[j·lines + b] to element j of line b.
+template <class T>
+void scatter_lines(const T* re, const T* im, int64_t len, int64_t step, int64_t stride, int64_t lines, T scale,
+                   C<T>* dst) {
+  T* to = reinterpret_cast<T*>(dst);
+  if (stride == 1) {
+    const int64_t j0 = step == len && lines == kBlock<T> ? fft_row_tiles::scatter(to, len, re, im, scale) : 0;
+    for (int64_t b = 0; b < lines; ++b) {
+      T* row = to + 2 * b * step;
+      for (int64_t j = j0; j < len; ++j) row[2 * j] = re[j * lines + b] * scale, row[2 * j + 1] = im[j * lines + b] * scale;
+    }
+    return;
+  }
+  for (int64_t j = 0; j < len; ++j) {
+    T* run = to + 2 * j * stride;
+    const T* r = re + j * lines;
+    const T* i = im + j * lines;
+    for (int64_t b = 0; b < lines; ++b) run[2 * b * step] = r[b] * scale, run[2 * b * step + 1] = i[b] * scale;
+  }
+}
+
+// Uninitialized scratch (std::vector and std::complex would zero it first): every element of a
+// block is written before it is read.
+template <class T>
+std::unique_ptr<T[]> scratch(int64_t count) {
+  return std::make_unique_for_overwrite<T[]>(static_cast<size_t>(count));
+}
+
 // The complex transform along the middle dimension of a contiguous [outer, n, inner] buffer,
 // from src to dst (the same buffer or disjoint ones), every output times `scale`: blocks of up
 // to kBlock lines gathered side by side, transformed, scattered.
@@ -384,8 +471,9 @@ void transform_axis(const C<T>* src, C<T>* dst, int64_t outer, int64_t n, int64_
   const int64_t blocks = inner == 1 ? (outer + kBlock<T> - 1) / kBlock<T> : outer * per_outer;
   const bool split = !plan->uses_bluestein();
   parallel_for(blocks, std::max<int64_t>(1, grain_for(n) / kBlock<T>), [&](int64_t begin, int64_t end) {
-    const size_t size = static_cast<size_t>(n * kBlock<T>);
-    std::vector<C<T>> block(size), work(split ? size : static_cast<size_t>(plan->scratch_size()));
+    const int64_t size = n * kBlock<T>;
+    // Parts apart: re, im, then the work arrays, each n·lines (Bluestein: a line and its scratch).
+    std::unique_ptr<T[]> buffer = scratch<T>(split ? 4 * size : 2 * (n + plan->scratch_size()));
     for (int64_t bi = begin; bi < end; ++bi) {
       // Line b of the block starts at first + b·step and steps by stride.
       int64_t first, lines, step, stride;
@@ -396,51 +484,23 @@ void transform_axis(const C<T>* src, C<T>* dst, int64_t outer, int64_t n, int64_
         first = o * n * inner + c, lines = std::min(kBlock<T>, inner - c), step = 1, stride = inner;
       }
       if (!split) {  // Bluestein: one line at a time (its sub-transforms are long; they run split-free)
+        C<T>* work = reinterpret_cast<C<T>*>(buffer.get());
         for (int64_t b = 0; b < lines; ++b) {
-          C<T>* line = stride == 1 ? dst + first + b * step : block.data();
+          C<T>* line = stride == 1 ? dst + first + b * step : work + plan->scratch_size();
           for (int64_t j = 0; j < n; ++j) line[j] = src[first + b * step + j * stride];
-          inverse ? plan->inverse(line, work.data()) : plan->forward(line, work.data());
+          inverse ? plan->inverse(line, work) : plan->forward(line, work);
           for (int64_t j = 0; j < n; ++j) dst[first + b * step + j * stride] = line[j] * scale;
         }
         continue;
       }
-      // Parts apart: re, im, then the work arrays, each n·lines. Gathers write the block in
-      // order and scatters read it in order (strided stores are the slow side): rows are read
-      // element j of every line at a time, columns a contiguous run of `lines` at a time.
-      T* re = reinterpret_cast<T*>(block.data());
+      T* re = buffer.get();
       T* im = re + n * lines;
-      T* wre = reinterpret_cast<T*>(work.data());
+      T* wre = im + n * lines;
       T* wim = wre + n * lines;
-      const T* from = reinterpret_cast<const T*>(src + first);
-      // A full block of rows: whole tiles transposed in vector registers where the CPU can.
-      const bool row_tiles = inner == 1 && lines == kBlock<T>;
-      int64_t j0 = row_tiles ? fft_row_tiles::gather(from, n, re, im) : 0;
-      for (int64_t j = j0; j < n; ++j) {
-        T* r = re + j * lines;
-        T* i = im + j * lines;
-        const T* at = from + 2 * j * stride;
-        const int64_t hop = 2 * step;  // between lines, in reals
-        for (int64_t b = 0; b < lines; ++b) r[b] = at[b * hop], i[b] = at[b * hop + 1];
-      }
+      gather_lines(src + first, n, step, stride, lines, re, im);
       const bool in_work = inverse ? plan->inverse_split(re, im, wre, wim, lines)
                                    : plan->forward_split(re, im, wre, wim, lines);
-      const T* rr = in_work ? wre : re;
-      const T* ri = in_work ? wim : im;
-      T* to = reinterpret_cast<T*>(dst + first);
-      if (inner == 1) {
-        j0 = row_tiles ? fft_row_tiles::scatter(to, n, rr, ri, scale) : 0;
-        for (int64_t b = 0; b < lines; ++b) {
-          T* row = to + 2 * b * n;
-          for (int64_t j = j0; j < n; ++j) row[2 * j] = rr[j * lines + b] * scale, row[2 * j + 1] = ri[j * lines + b] * scale;
-        }
-      } else {
-        for (int64_t j = 0; j < n; ++j) {
-          T* run = to + 2 * j * stride;
-          const T* r = rr + j * lines;
-          const T* i = ri + j * lines;
-          for (int64_t b = 0; b < lines; ++b) run[2 * b] = r[b] * scale, run[2 * b + 1] = i[b] * scale;
-        }
-      }
+      scatter_lines(in_work ? wre : re, in_work ? wim : im, n, step, stride, lines, scale, dst + first);
     }
   });
 }
@@ -490,35 +550,9 @@ class RealPlan {
     C<T>* z = work;
     for (int64_t j = 0; j < h; ++j) z[j] = C<T>(in[2 * j], in[2 * j + 1]);
     half_->forward(z, work + h);
-    unpack(z, out);
-  }
-
-  // Even n: whether the packed form applies (rows read as n/2 complex numbers).
-  bool packed() const { return half_ != nullptr; }
-
-  // Even n: the n/2 + 1 frequencies out of z, the transform of the row read as n/2 complex
-  // numbers x[2j] + i x[2j+1] (forward's last step; many rows' z come from one batched
-  // transform).
-  void unpack(const C<T>* z, C<T>* out) const {
-    const int64_t h = n_ / 2;
-    for (int64_t k = 0; k <= h; ++k) {
-      C<T> zk = z[k % h], zc = std::conj(z[(h - k) % h]);
-      C<T> e = T(0.5) * (zk + zc), o = times_minus_i(T(0.5) * (zk - zc));
-      out[k] = e + plain_mul(w_[static_cast<size_t>(k)], o);
-    }
-  }
-
-  // Even n: the n/2 complex numbers whose unnormalized inverse transform is n/2·(x[2j] + i
-  // x[2j+1]) (twice each value: the 1/2 is in the caller's scale), from the Hermitian row's
-  // first n/2 + 1 entries (inverse's first step).
-  void pack(const C<T>* in, C<T>* z) const {
-    const int64_t h = n_ / 2;
-    const C<T> first(in[0].real(), 0), last(in[h].real(), 0);
-    for (int64_t k = 0; k < h; ++k) {
-      C<T> xk = k ? in[k] : first, xc = std::conj(k ? in[h - k] : last);
-      C<T> e = xk + xc, o = plain_mul(xk - xc, std::conj(w_[static_cast<size_t>(k)]));
-      z[k] = e + C<T>(-o.imag(), o.real());  // e + i·o
-    }
+    T* zt = reinterpret_cast<T*>(z);
+    T* o = reinterpret_cast<T*>(out);
+    unpack(zt, zt + 1, o, o + 1, 2, 1);
   }
 
   // out[0..n) = scale × the unnormalized inverse transform of the Hermitian row whose first n/2+1 entries
@@ -534,7 +568,9 @@ class RealPlan {
     }
     const int64_t h = n_ / 2;
     C<T>* z = work;
-    pack(in, z);
+    const T* x = reinterpret_cast<const T*>(in);
+    T* zt = reinterpret_cast<T*>(z);
+    pack(x, x + 1, zt, zt + 1, 2, 1);
     half_->inverse(z, work + h);  // 2·(n/2)·(x[2j] + i x[2j+1]) = n·(...)
     for (int64_t j = 0; j < h; ++j) {
       out[2 * j] = z[j].real() * scale;
@@ -542,7 +578,100 @@ class RealPlan {
     }
   }
 
+  // Whether many rows go through forward_rows/inverse_rows: even n whose half transform runs
+  // split (not Bluestein's).
+  bool blocked() const { return half_ && !half_->uses_bluestein(); }
+
+  // forward() of `rows` rows (blocked() plans): blocks of kBlock rows read as n/2 complex
+  // numbers each, transformed side by side, unpacked and written as n/2+1 frequencies — one
+  // pass over memory, the unpack vectorized across the block's rows.
+  void forward_rows(const T* in, C<T>* out, int64_t rows) const {
+    const int64_t h = n_ / 2;
+    each_block(rows, [&](int64_t first, int64_t lines, T* re, T* im, T* wre, T* wim) {
+      gather_lines(reinterpret_cast<const C<T>*>(in) + first * h, h, h, 1, lines, re, im);
+      if (half_->forward_split(re, im, wre, wim, lines)) std::swap(re, wre), std::swap(im, wim);
+      unpack(re, im, wre, wim, lines, lines);
+      scatter_lines(wre, wim, h + 1, h + 1, 1, lines, T(1), out + first * (h + 1));
+    });
+  }
+
+  // inverse() of `rows` Hermitian rows of n/2+1 entries (blocked() plans), into rows of n reals.
+  void inverse_rows(const C<T>* in, T* out, int64_t rows, T scale) const {
+    const int64_t h = n_ / 2;
+    each_block(rows, [&](int64_t first, int64_t lines, T* re, T* im, T* wre, T* wim) {
+      gather_lines(in + first * (h + 1), h + 1, h + 1, 1, lines, re, im);
+      pack(re, im, wre, wim, lines, lines);
+      if (!half_->inverse_split(wre, wim, re, im, lines)) std::swap(re, wre), std::swap(im, wim);
+      scatter_lines(re, im, h, h, 1, lines, scale, reinterpret_cast<C<T>*>(out) + first * h);
+    });
+  }
+
  private:
+  // f(first row, lines, re, im, work re, work im) for each block of up to kBlock rows, the four
+  // arrays of (n/2 + 1)·lines reals each; blocks split across the pool.
+  template <class F>
+  void each_block(int64_t rows, F f) const {
+    const int64_t h = n_ / 2, blocks = (rows + kBlock<T> - 1) / kBlock<T>;
+    parallel_for(blocks, std::max<int64_t>(1, grain_for(h) / kBlock<T>), [&](int64_t begin, int64_t end) {
+      std::unique_ptr<T[]> buffer = scratch<T>(4 * (h + 1) * kBlock<T>);
+      for (int64_t bi = begin; bi < end; ++bi) {
+        const int64_t first = bi * kBlock<T>, lines = std::min(kBlock<T>, rows - first), part = (h + 1) * lines;
+        T* re = buffer.get();
+        f(first, lines, re, re + part, re + 2 * part, re + 3 * part);
+      }
+    });
+  }
+
+  // Even n: the n/2 + 1 frequencies out of z, the transform of a row read as n/2 complex
+  // numbers x[2j] + i x[2j+1]. `lines` rows at once: entry k of line b at [k·pitch + b] of the
+  // real parts zr, outr and the imaginary parts zi, outi (a block held split: pitch = lines;
+  // one interleaved row: pitch 2, zi = zr + 1).
+  void unpack(const T* zr, const T* zi, T* outr, T* outi, int64_t pitch, int64_t lines) const {
+    const int64_t h = n_ / 2;
+    for (int64_t k = 0; k <= h; ++k) {
+      // out[k] = e + w^k·o: e = (z[k] + conj z[h-k])/2, o = -i·(z[k] - conj z[h-k])/2.
+      const T* ar = zr + (k % h) * pitch;
+      const T* ai = zi + (k % h) * pitch;
+      const T* cr = zr + ((h - k) % h) * pitch;
+      const T* ci = zi + ((h - k) % h) * pitch;
+      const T wr = w_[static_cast<size_t>(k)].real(), wi = w_[static_cast<size_t>(k)].imag();
+      T* yr = outr + k * pitch;
+      T* yi = outi + k * pitch;
+      for (int64_t b = 0; b < lines; ++b) {
+        const T er = T(0.5) * (ar[b] + cr[b]), ei = T(0.5) * (ai[b] - ci[b]);
+        const T or_ = T(0.5) * (ai[b] + ci[b]), oi = T(0.5) * (cr[b] - ar[b]);
+        yr[b] = er + (wr * or_ - wi * oi);
+        yi[b] = ei + (wr * oi + wi * or_);
+      }
+    }
+  }
+
+  // Even n: the n/2 complex numbers whose unnormalized inverse transform is n/2·(x[2j] + i
+  // x[2j+1]) (twice each value: the 1/2 is in the caller's scale), from the Hermitian row's
+  // first n/2 + 1 entries (inverse's first step); the layouts of unpack.
+  void pack(const T* xr, const T* xi, T* zr, T* zi, int64_t pitch, int64_t lines) const {
+    const int64_t h = n_ / 2;
+    // z[k] = e + i·o: e = x[k] + conj x[h-k], o = (x[k] - conj x[h-k])·conj w^k; the zero and
+    // n/2 frequencies taken as real (w^0 = 1).
+    const T* lr = xr + h * pitch;
+    for (int64_t b = 0; b < lines; ++b) zr[b] = xr[b] + lr[b], zi[b] = xr[b] - lr[b];
+    for (int64_t k = 1; k < h; ++k) {
+      const T* ar = xr + k * pitch;
+      const T* ai = xi + k * pitch;
+      const T* cr = xr + (h - k) * pitch;
+      const T* ci = xi + (h - k) * pitch;
+      const T wr = w_[static_cast<size_t>(k)].real(), wi = w_[static_cast<size_t>(k)].imag();
+      T* yr = zr + k * pitch;
+      T* yi = zi + k * pitch;
+      for (int64_t b = 0; b < lines; ++b) {
+        const T er = ar[b] + cr[b], ei = ai[b] - ci[b], dr = ar[b] - cr[b], di = ai[b] + ci[b];
+        const T or_ = dr * wr + di * wi, oi = di * wr - dr * wi;
+        yr[b] = er - oi;
+        yi[b] = ei + or_;
+      }
+    }
+  }
+
   int64_t n_;
   std::shared_ptr<const Plan<T>> half_, full_;
   std::vector<C<T>> w_;
@@ -568,12 +697,8 @@ void run(const FftCall& c, const void* in_ptr, void* out_ptr) {
       const T* in = static_cast<const T*>(in_ptr);
       auto* out = static_cast<C<T>*>(out_ptr);
       RealPlan<T> plan(n);
-      if (plan.packed() && rows > 1) {  // the rows' packed transforms as one batch (blocks of lines)
-        std::vector<C<T>> z(static_cast<size_t>(rows * (n / 2)));
-        transform_axis<T>(reinterpret_cast<const C<T>*>(in), z.data(), rows, n / 2, 1, false, T(1));
-        parallel_for(rows, grain_for(n), [&](int64_t a, int64_t b) {
-          for (int64_t r = a; r < b; ++r) plan.unpack(z.data() + r * (n / 2), out + r * h);
-        });
+      if (plan.blocked() && rows > 1) {
+        plan.forward_rows(in, out, rows);
       } else {
         parallel_for(rows, grain_for(n), [&](int64_t a, int64_t b) {
           std::vector<C<T>> work(static_cast<size_t>(plan.scratch_size()));
@@ -600,14 +725,7 @@ void run(const FftCall& c, const void* in_ptr, void* out_ptr) {
       RealPlan<T> plan(n);
       // Both row paths compute n·x: the scale is 1/N over every transformed dimension.
       const T scale = T(1.0 / static_cast<double>(points));
-      if (plan.packed() && rows > 1) {  // packed rows, one batched inverse into the output's reals
-        std::vector<C<T>> z(static_cast<size_t>(rows * (n / 2)));
-        parallel_for(rows, grain_for(n), [&](int64_t a, int64_t b) {
-          for (int64_t r = a; r < b; ++r) plan.pack(in + r * h, z.data() + r * (n / 2));
-        });
-        transform_axis<T>(z.data(), reinterpret_cast<C<T>*>(out), rows, n / 2, 1, true, scale);
-        return;
-      }
+      if (plan.blocked() && rows > 1) return plan.inverse_rows(in, out, rows, scale);
       parallel_for(rows, grain_for(n), [&](int64_t a, int64_t b) {
         std::vector<C<T>> work(static_cast<size_t>(plan.scratch_size()));
         for (int64_t r = a; r < b; ++r) plan.inverse(in + r * h, out + r * n, scale, work.data());
