@@ -397,20 +397,26 @@ std::shared_ptr<const Plan<T>> plan_for(int64_t n) {
 template <class T>
 constexpr int64_t kBlock = 128 / sizeof(C<T>);
 
-// Line b < lines of a block has element j at src[b·step + j·stride] (complex numbers): into
-// re/im[j·lines + b]. Gathers write the block in order and scatters read it in order (strided
-// stores are the slow side): rows are read element j of every line at a time, columns a
-// contiguous run of `lines` at a time; a full block of whole rows goes through tiles transposed
-// in vector registers where the CPU can.
+// Line b < lines of a block has element j at src[b·step + j·stride] (complex numbers), the lines
+// rows (stride 1) or columns (step 1): into re/im[j·lines + b]. Gathers write the block in
+// order and scatters read it in order (strided stores are the slow side): rows are read element
+// j of every line at a time, a full block of whole rows through tiles transposed in vector
+// registers where the CPU can; columns a contiguous run of `lines` at a time (its loop on a
+// constant stride, so that it vectorizes).
 template <class T>
 void gather_lines(const C<T>* src, int64_t len, int64_t step, int64_t stride, int64_t lines, T* re, T* im) {
   const T* from = reinterpret_cast<const T*>(src);
-  const int64_t j0 = stride == 1 && step == len && lines == kBlock<T> ? fft_row_tiles::gather(from, len, re, im) : 0;
-  for (int64_t j = j0; j < len; ++j) {
+  if (stride == 1) {
+    const int64_t j0 = step == len && lines == kBlock<T> ? fft_row_tiles::gather(from, len, re, im) : 0;
+    for (int64_t j = j0; j < len; ++j)
+      for (int64_t b = 0; b < lines; ++b) re[j * lines + b] = from[2 * (b * step + j)], im[j * lines + b] = from[2 * (b * step + j) + 1];
+    return;
+  }
+  for (int64_t j = 0; j < len; ++j) {
+    const T* run = from + 2 * j * stride;
     T* r = re + j * lines;
     T* i = im + j * lines;
-    const T* at = from + 2 * j * stride;
-    for (int64_t b = 0; b < lines; ++b) r[b] = at[2 * b * step], i[b] = at[2 * b * step + 1];
+    for (int64_t b = 0; b < lines; ++b) r[b] = run[2 * b], i[b] = run[2 * b + 1];
   }
 }
 
@@ -431,7 +437,7 @@ void scatter_lines(const T* re, const T* im, int64_t len, int64_t step, int64_t 
     T* run = to + 2 * j * stride;
     const T* r = re + j * lines;
     const T* i = im + j * lines;
-    for (int64_t b = 0; b < lines; ++b) run[2 * b * step] = r[b] * scale, run[2 * b * step + 1] = i[b] * scale;
+    for (int64_t b = 0; b < lines; ++b) run[2 * b] = r[b] * scale, run[2 * b + 1] = i[b] * scale;
   }
 }
 
