@@ -379,18 +379,23 @@ class Plan {
   std::vector<C<T>> chirp_, filter_;
 };
 
-// Plans by length, kept: building one costs a sine and cosine per element.
-template <class T>
-std::shared_ptr<const Plan<T>> plan_for(int64_t n) {
+// Plans (Plan<T>, RealPlan<T>) by length, kept: building one costs a sine and cosine per element.
+template <class P>
+std::shared_ptr<const P> cached_plan(int64_t n) {
   static std::mutex mu;
-  static std::map<int64_t, std::shared_ptr<const Plan<T>>> plans;
+  static std::map<int64_t, std::shared_ptr<const P>> plans;
   std::lock_guard<std::mutex> lock(mu);
   auto it = plans.find(n);
   if (it != plans.end()) return it->second;
   if (plans.size() >= 64) plans.clear();
-  auto p = std::make_shared<const Plan<T>>(n);
+  auto p = std::make_shared<const P>(n);
   plans.emplace(n, p);
   return p;
+}
+
+template <class T>
+std::shared_ptr<const Plan<T>> plan_for(int64_t n) {
+  return cached_plan<Plan<T>>(n);
 }
 
 // Lines transformed together (interleaved): 128 bytes of each line's elements side by side.
@@ -554,11 +559,11 @@ class RealPlan {
     }
     const int64_t h = n_ / 2;
     C<T>* z = work;
-    for (int64_t j = 0; j < h; ++j) z[j] = C<T>(in[2 * j], in[2 * j + 1]);
+    std::memcpy(static_cast<void*>(z), in, static_cast<size_t>(n_) * sizeof(T));
     half_->forward(z, work + h);
     T* zt = reinterpret_cast<T*>(z);
     T* o = reinterpret_cast<T*>(out);
-    unpack(zt, zt + 1, o, o + 1, 2, 1);
+    parallel_for(h + 1, kElementwiseGrain, [&](int64_t k0, int64_t k1) { unpack(zt, zt + 1, o, o + 1, 2, 1, k0, k1); });
   }
 
   // out[0..n) = scale × the unnormalized inverse transform of the Hermitian row whose first n/2+1 entries
@@ -576,12 +581,11 @@ class RealPlan {
     C<T>* z = work;
     const T* x = reinterpret_cast<const T*>(in);
     T* zt = reinterpret_cast<T*>(z);
-    pack(x, x + 1, zt, zt + 1, 2, 1);
+    parallel_for(h, kElementwiseGrain, [&](int64_t k0, int64_t k1) { pack(x, x + 1, zt, zt + 1, 2, 1, k0, k1); });
     half_->inverse(z, work + h);  // 2·(n/2)·(x[2j] + i x[2j+1]) = n·(...)
-    for (int64_t j = 0; j < h; ++j) {
-      out[2 * j] = z[j].real() * scale;
-      out[2 * j + 1] = z[j].imag() * scale;
-    }
+    parallel_for(n_, kElementwiseGrain, [&](int64_t a, int64_t b) {
+      for (int64_t j = a; j < b; ++j) out[j] = zt[j] * scale;
+    });
   }
 
   // Whether many rows go through forward_rows/inverse_rows: even n whose half transform runs
@@ -596,7 +600,7 @@ class RealPlan {
     each_block(rows, [&](int64_t first, int64_t lines, T* re, T* im, T* wre, T* wim) {
       gather_lines(reinterpret_cast<const C<T>*>(in) + first * h, h, h, 1, lines, re, im);
       if (half_->forward_split(re, im, wre, wim, lines)) std::swap(re, wre), std::swap(im, wim);
-      unpack(re, im, wre, wim, lines, lines);
+      unpack(re, im, wre, wim, lines, lines, 0, h + 1);
       scatter_lines(wre, wim, h + 1, h + 1, 1, lines, T(1), out + first * (h + 1));
     });
   }
@@ -606,7 +610,7 @@ class RealPlan {
     const int64_t h = n_ / 2;
     each_block(rows, [&](int64_t first, int64_t lines, T* re, T* im, T* wre, T* wim) {
       gather_lines(in + first * (h + 1), h + 1, h + 1, 1, lines, re, im);
-      pack(re, im, wre, wim, lines, lines);
+      pack(re, im, wre, wim, lines, lines, 0, h);
       if (!half_->inverse_split(wre, wim, re, im, lines)) std::swap(re, wre), std::swap(im, wim);
       scatter_lines(re, im, h, h, 1, lines, scale, reinterpret_cast<C<T>*>(out) + first * h);
     });
@@ -628,13 +632,13 @@ class RealPlan {
     });
   }
 
-  // Even n: the n/2 + 1 frequencies out of z, the transform of a row read as n/2 complex
-  // numbers x[2j] + i x[2j+1]. `lines` rows at once: entry k of line b at [k·pitch + b] of the
-  // real parts zr, outr and the imaginary parts zi, outi (a block held split: pitch = lines;
-  // one interleaved row: pitch 2, zi = zr + 1).
-  void unpack(const T* zr, const T* zi, T* outr, T* outi, int64_t pitch, int64_t lines) const {
+  // Even n: frequencies k0 <= k < k1 (of the n/2 + 1) out of z, the transform of a row read as
+  // n/2 complex numbers x[2j] + i x[2j+1]. `lines` rows at once: entry k of line b at
+  // [k·pitch + b] of the real parts zr, outr and the imaginary parts zi, outi (a block held
+  // split: pitch = lines; one interleaved row: pitch 2, zi = zr + 1).
+  void unpack(const T* zr, const T* zi, T* outr, T* outi, int64_t pitch, int64_t lines, int64_t k0, int64_t k1) const {
     const int64_t h = n_ / 2;
-    for (int64_t k = 0; k <= h; ++k) {
+    for (int64_t k = k0; k < k1; ++k) {
       // out[k] = e + w^k·o: e = (z[k] + conj z[h-k])/2, o = -i·(z[k] - conj z[h-k])/2.
       const T* ar = zr + (k % h) * pitch;
       const T* ai = zi + (k % h) * pitch;
@@ -652,16 +656,17 @@ class RealPlan {
     }
   }
 
-  // Even n: the n/2 complex numbers whose unnormalized inverse transform is n/2·(x[2j] + i
-  // x[2j+1]) (twice each value: the 1/2 is in the caller's scale), from the Hermitian row's
-  // first n/2 + 1 entries (inverse's first step); the layouts of unpack.
-  void pack(const T* xr, const T* xi, T* zr, T* zi, int64_t pitch, int64_t lines) const {
+  // Even n: entries k0 <= k < k1 of the n/2 complex numbers whose unnormalized inverse
+  // transform is n/2·(x[2j] + i x[2j+1]) (twice each value: the 1/2 is in the caller's scale),
+  // from the Hermitian row's first n/2 + 1 entries (inverse's first step); the layouts of unpack.
+  void pack(const T* xr, const T* xi, T* zr, T* zi, int64_t pitch, int64_t lines, int64_t k0, int64_t k1) const {
     const int64_t h = n_ / 2;
     // z[k] = e + i·o: e = x[k] + conj x[h-k], o = (x[k] - conj x[h-k])·conj w^k; the zero and
     // n/2 frequencies taken as real (w^0 = 1).
     const T* lr = xr + h * pitch;
-    for (int64_t b = 0; b < lines; ++b) zr[b] = xr[b] + lr[b], zi[b] = xr[b] - lr[b];
-    for (int64_t k = 1; k < h; ++k) {
+    if (k0 == 0)
+      for (int64_t b = 0; b < lines; ++b) zr[b] = xr[b] + lr[b], zi[b] = xr[b] - lr[b];
+    for (int64_t k = std::max<int64_t>(k0, 1); k < k1; ++k) {
       const T* ar = xr + k * pitch;
       const T* ai = xi + k * pitch;
       const T* cr = xr + (h - k) * pitch;
@@ -702,7 +707,8 @@ void run(const FftCall& c, const void* in_ptr, void* out_ptr) {
       const int64_t n = L.back(), h = n / 2 + 1, rows = c.batch * points / n;
       const T* in = static_cast<const T*>(in_ptr);
       auto* out = static_cast<C<T>*>(out_ptr);
-      RealPlan<T> plan(n);
+      const std::shared_ptr<const RealPlan<T>> kept = cached_plan<RealPlan<T>>(n);
+      const RealPlan<T>& plan = *kept;
       if (plan.blocked() && rows > 1) {
         plan.forward_rows(in, out, rows);
       } else {
@@ -728,7 +734,8 @@ void run(const FftCall& c, const void* in_ptr, void* out_ptr) {
         in = spectrum.data();
       }
       auto* out = static_cast<T*>(out_ptr);
-      RealPlan<T> plan(n);
+      const std::shared_ptr<const RealPlan<T>> kept = cached_plan<RealPlan<T>>(n);
+      const RealPlan<T>& plan = *kept;
       // Both row paths compute n·x: the scale is 1/N over every transformed dimension.
       const T scale = T(1.0 / static_cast<double>(points));
       if (plan.blocked() && rows > 1) return plan.inverse_rows(in, out, rows, scale);
