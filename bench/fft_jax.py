@@ -20,6 +20,8 @@ def main():
     print(f"jax fft_prime1000003_ms {median_ms(fft, signal((1000003,))):.2f}")
     x = jax.random.normal(jax.random.key(3), (256, 4096), jnp.float32)
     print(f"jax rfft256x4096_ms {median_ms(jax.jit(jnp.fft.rfft), x):.2f}")
+    x1 = jax.random.normal(jax.random.key(3), (1 << 20,), jnp.float32)
+    print(f"jax rfft1M_ms {median_ms(jax.jit(jnp.fft.rfft), x1):.2f}")
     irfft = jax.jit(lambda v: jnp.fft.irfft(v, n=4096))
     print(f"jax irfft256x4096_ms {median_ms(irfft, jnp.fft.rfft(x)):.2f}")
     print(f"jax fft2d1024_ms {median_ms(jax.jit(jnp.fft.fft2), signal((1024, 1024))):.2f}")
