@@ -350,6 +350,30 @@ TEST(Complex, OverflowingProductsAndQuotientsAsJax) {
   }
 }
 
+// |z| and sign(z) with non-finite parts give JAX's values eager and compiled (jax 0.10.2, jit
+// on the CPU): a nan part makes |z| nan even beside an infinite one (C99's hypot, which eager
+// used, says inf; found by the differential fuzzer as jit nan against eager inf), and sign is
+// z / |z|.
+TEST(Complex, AbsAndSignOfNonFinitePartsAsJax) {
+  const float inf = INFINITY, nan = NAN;
+  const std::vector<c64> in = {{nan, inf}, {inf, nan}, {-inf, 1}, {0, 0}, {inf, inf}, {1e30f, 1e30f}, {3, -4}, {2, nan}};
+  const std::vector<float> abs_want = {nan, nan, inf, 0, inf, 1.4142135e30f, 5, nan};
+  const std::vector<c64> sign_want = {{nan, nan}, {nan, nan}, {nan, 0}, {0, 0}, {nan, nan}, {0.7071068f, 0.7071068f}, {0.6f, -0.8f}, {nan, nan}};
+  auto same = [](float g, float w) { return std::isnan(w) ? std::isnan(g) : g == w; };
+  const Array x = st::array(in, {static_cast<int64_t>(in.size())});
+  auto abs = [](const Array& z) { return st::abs(z); };
+  auto sign = [](const Array& z) { return st::sign(z); };
+  for (int path = 0; path < 2; ++path) {
+    const std::vector<float> a = (path ? st::jit(abs)(x) : abs(x)).to_vector<float>();
+    const std::vector<c64> s = (path ? st::jit(sign)(x) : sign(x)).to_vector<c64>();
+    for (size_t i = 0; i < in.size(); ++i) {
+      EXPECT_TRUE(same(a[i], abs_want[i])) << (path ? "jit" : "eager") << " abs" << in[i] << ": " << a[i] << ", JAX " << abs_want[i];
+      EXPECT_TRUE(same(s[i].real(), sign_want[i].real()) && same(s[i].imag(), sign_want[i].imag()))
+          << (path ? "jit" : "eager") << " sign" << in[i] << ": " << s[i] << ", JAX " << sign_want[i];
+    }
+  }
+}
+
 // The complex dialect's folders rewrite (a - b) + b to a, log(exp(z)) to z and z·1 to z, which
 // floating point does not allow (found by the differential fuzzer: jit kept exp(2^31 i)'s
 // imaginary part, which eager rounds away). jax.numpy op by op gives 0.2378162+0j and

@@ -2,6 +2,7 @@
 #include "ad_rules.h"
 #include "complex_parts.h"
 #include "elementwise.h"
+#include "../kernels/complex_math.h"
 #include "../kernels/wrapping.h"
 
 namespace strata {
@@ -38,10 +39,11 @@ std::vector<Array> vjp(std::span<const Array> x, std::span<const Array> y, std::
   return {lax::mul(direction(x[0], y[0]), lax::convert_element_type(ct[0], x[0].dtype()))};
 }
 
-// |z| of a complex z is real (c64 -> f32): std::abs, hypot's care against overflow.
+// |z| of a complex z is real (c64 -> f32): the compiled code's formula (kernels/complex_math.h;
+// scaled against overflow, nan for a nan part as in JAX).
 void kernel(std::span<const KernelArg> in, std::span<const KernelArg> out, const Params& p) {
   if (!is_complex(in[0].dtype())) return elementwise::unary_kernel<Op>(in, out, p);
-  complex_parts::map_complex(in[0], out[0], [](auto z) { return std::abs(z); });
+  complex_parts::map_complex(in[0], out[0], [](auto z) { return kernels::complex_abs(z); });
 }
 
 }  // namespace
