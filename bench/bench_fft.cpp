@@ -1,7 +1,8 @@
 // bench/bench_fft.cpp — the FFT (c64/f32): one complex transform of 2^20 points, 1024 rows of
-// 1024, 4096 rows of 1000 (radices 2 and 5), a prime length 1000003 (Bluestein), a real
-// transform of 256 rows of 4096 and its inverse, one of 2^20 reals, and a 2-D 1024×1024 complex transform, each under jit and
-// eagerly. bench/fft_jax.py times the same in JAX; bench/run_fft.sh runs both.
+// 1024, 4096 rows of 1000 (radices 8 and 5), a prime length 1000003 (Bluestein), a real
+// transform of 256 rows of 4096 and its inverse, one of 2^20 reals, and a 2-D 1024×1024
+// complex transform, each under jit and eagerly. bench/fft_jax.py times the same in JAX;
+// bench/run_fft.sh runs both.
 #include <benchmark/benchmark.h>
 
 #include "strata/strata.h"
