@@ -496,11 +496,87 @@ Value atan2(Emitter& e, Value y, Value x) { return math::Atan2Op::create(e.b, e.
 Value asinh(Emitter& e, Value x) { return math::AsinhOp::create(e.b, e.loc, x); }
 }  // namespace
 
+namespace {
+// csinh(x + iy) (odd) or ccosh(x + iy) as glibc computes them (the eager kernels' std::sinh and
+// std::cosh), as parts: sinh|x|·cos y and cosh|x|·sin y with the odd factor's sign, so small
+// parts keep their precision (the complex dialect's (e^x ∓ e^-x)/2 cancels: sin(1 + 1e-5i) lost
+// three digits of its imaginary part, and all of it at 1e-20); above t = ⌊(max_exp - 1)·ln 2⌋,
+// e^(|x| - t)·(e^t/2)·(cos y, sin y), so a result that fits does not overflow on the way
+// (cosh 89 is finite in f32, e^89 is not); C99 Annex G's values at infinite and nan parts.
+Parts sinhOrCosh(Emitter& e, Value x, Value y, bool isSinh) {
+  Type p = x.getType();
+  const bool f64 = p.isF64();
+  const double t = f64 ? 709 : 88;
+  Value zero = e.floatC(p, 0), one = e.floatC(p, 1), inf = e.floatC(p, INFINITY), nan = e.floatC(p, NAN);
+  Value ax = e.absf(x), ay = e.absf(y);
+  Value negative = e.cmpf(CmpFPredicate::OLT, math::CopySignOp::create(e.b, e.loc, one, x), zero);
+  Value s = math::SinOp::create(e.b, e.loc, y), c = math::CosOp::create(e.b, e.loc, y);
+  if (isSinh)
+    c = e.select(negative, e.negf(c), c);
+  else
+    s = e.select(negative, e.negf(s), s);
+  Value sh = math::SinhOp::create(e.b, e.loc, ax), ch = math::CoshOp::create(e.b, e.loc, ax);
+  Value re = mulf(e, isSinh ? sh : ch, c), im = mulf(e, isSinh ? ch : sh, s);
+  // The scaled path, as glibc's: e^t once more above 2t, the largest finite value above 3t.
+  Value tC = e.floatC(p, t), expT = e.floatC(p, std::exp(t)), halfExpT = e.floatC(p, std::exp(t) / 2);
+  Value r = subf(e, ax, tC), cs = mulf(e, c, halfExpT), ss = mulf(e, s, halfExpT);
+  Value twice = e.cmpf(CmpFPredicate::OGT, r, tC);
+  r = e.select(twice, subf(e, r, tC), r);
+  cs = e.select(twice, mulf(e, cs, expT), cs);
+  ss = e.select(twice, mulf(e, ss, expT), ss);
+  Value huge = e.floatC(p, f64 ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max());
+  Value scale = e.select(e.cmpf(CmpFPredicate::OGT, r, tC), huge, math::ExpOp::create(e.b, e.loc, r));
+  Value scaled = e.cmpf(CmpFPredicate::OGT, ax, tC);
+  re = e.select(scaled, mulf(e, scale, cs), re);
+  im = e.select(scaled, mulf(e, scale, ss), im);
+  // Annex G (glibc's branches): x finite, y not; x infinite; x nan.
+  Value xFinite = e.cmpf(CmpFPredicate::OLT, ax, inf), yFinite = e.cmpf(CmpFPredicate::OLT, ay, inf);
+  Value xInf = e.cmpf(CmpFPredicate::OEQ, ax, inf), xZero = e.cmpf(CmpFPredicate::OEQ, x, zero);
+  Value yZero = e.cmpf(CmpFPredicate::OEQ, y, zero);
+  Value yMinusY = subf(e, y, y);
+  Value infRe, infIm;  // x infinite
+  if (isSinh) {
+    infRe = e.select(yFinite, e.select(yZero, x, math::CopySignOp::create(e.b, e.loc, inf, c)), inf);
+    infIm = e.select(yFinite, e.select(yZero, y, math::CopySignOp::create(e.b, e.loc, inf, s)), yMinusY);
+  } else {
+    infRe = e.select(e.andi(yFinite, e.cmpf(CmpFPredicate::UNE, y, zero)), math::CopySignOp::create(e.b, e.loc, inf, c), inf);
+    Value yTimesSign = e.select(negative, e.negf(y), y);
+    infIm = e.select(yFinite, e.select(yZero, yTimesSign, math::CopySignOp::create(e.b, e.loc, inf, s)), yMinusY);
+  }
+  Value edgeRe = isSinh ? e.select(xZero, x, nan) : yMinusY;  // x finite, y not
+  Value edgeIm = isSinh ? yMinusY : e.select(xZero, zero, nan);
+  Value yBad = e.andi(xFinite, e.cmpf(CmpFPredicate::UGE, ay, inf));
+  re = e.select(xFinite, e.select(yBad, edgeRe, re), e.select(xInf, infRe, nan));
+  im = e.select(xFinite, e.select(yBad, edgeIm, im), e.select(xInf, infIm, e.select(yZero, y, nan)));
+  return {re, im};
+}
+}  // namespace
+
 Value complexSinh(Emitter& e, Value z) {
-  return timesMinusI(e, complex::SinOp::create(e.b, e.loc, timesI(e, z)));
+  Parts p = parts(e, z), r = sinhOrCosh(e, p.re, p.im, true);
+  return make(e, z.getType(), r.re, r.im);
 }
 
-Value complexCosh(Emitter& e, Value z) { return complex::CosOp::create(e.b, e.loc, timesI(e, z)); }
+Value complexCosh(Emitter& e, Value z) {
+  Parts p = parts(e, z), r = sinhOrCosh(e, p.re, p.im, false);
+  return make(e, z.getType(), r.re, r.im);
+}
+
+Value complexSin(Emitter& e, Value z) {
+  Parts p = parts(e, z), r = sinhOrCosh(e, e.negf(p.im), p.re, true);  // sinh(iz) = a + bi
+  // sin z = b - ai; where Annex G leaves the sign of an infinite imaginary part open (a nan
+  // real part beside it), glibc's csin says +inf.
+  Value im = e.negf(r.re);
+  Value inf = e.floatC(r.re.getType(), INFINITY);
+  im = e.select(e.andi(e.cmpf(CmpFPredicate::UNO, r.im, r.im), e.cmpf(CmpFPredicate::OEQ, e.absf(im), inf)),
+                inf, im);
+  return make(e, z.getType(), r.im, im);
+}
+
+Value complexCos(Emitter& e, Value z) {
+  Parts p = parts(e, z), r = sinhOrCosh(e, e.negf(p.im), p.re, false);  // cos z = cosh(iz)
+  return make(e, z.getType(), r.re, r.im);
+}
 
 Value complexAsin(Emitter& e, Value z) {
   Parts a = sqrtOf(e, z, 1, -1), b = sqrtOf(e, z, 1, 1), p = parts(e, z);

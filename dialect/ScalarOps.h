@@ -144,10 +144,14 @@ Value logistic(Emitter& e, Value x);
 Value complexSqrt(Emitter& e, Value z);
 // 1 / complexSqrt(z) (rsqrt(-1) is exactly -i).
 Value complexRsqrt(Emitter& e, Value z);
-// sinh(z) = -i·sin(i·z) and cosh(z) = cos(i·z): the complex dialect's sin and cos on the parts
-// swapped, so that their care at large and non-finite parts carries over.
+// sinh, cosh, sin and cos of a complex z as glibc computes them (C's csinh etc., the eager
+// kernels): from the real sinh, cosh, sin, cos and exp of the parts, accurate at small parts
+// and finite wherever the result is, with C99 Annex G's values at infinite and nan parts;
+// sin(z) = -i·sinh(i·z), cos(z) = cosh(i·z).
 Value complexSinh(Emitter& e, Value z);
 Value complexCosh(Emitter& e, Value z);
+Value complexSin(Emitter& e, Value z);
+Value complexCos(Emitter& e, Value z);
 // The inverse functions by Kahan's formulas ("Branch cuts for complex elementary functions"),
 // on square roots of 1 ± z: no overflow for any finite z, the cuts and signed zeros of C99's
 // casin etc.; atanh(z) = (log1p(z) - log1p(-z))/2; atan(z) = -i·atanh(i·z), asinh(z) =

@@ -690,7 +690,7 @@ def Strata_SineOp : Strata_UnaryElementwiseOp<"sine", Strata_InexactTensor,
     [Strata_Expensive]> {
   let jaxprPrimitive = "sin";
   let scalar = [{
-    if (cx) return complex::SinOp::create(b, loc, x);
+    if (cx) return scalar::complexSin(e, x);
     return math::SinOp::create(b, loc, x);
   }];
   let summary = "elementwise sine";
@@ -701,7 +701,7 @@ def Strata_CosineOp : Strata_UnaryElementwiseOp<"cosine", Strata_InexactTensor,
     [Strata_Expensive]> {
   let jaxprPrimitive = "cos";
   let scalar = [{
-    if (cx) return complex::CosOp::create(b, loc, x);
+    if (cx) return scalar::complexCos(e, x);
     return math::CosOp::create(b, loc, x);
   }];
   let summary = "elementwise cosine";
