@@ -578,6 +578,58 @@ Value complexCos(Emitter& e, Value z) {
   return make(e, z.getType(), r.re, r.im);
 }
 
+namespace {
+// ctanh(x + iy) as glibc computes it (the eager kernel's std::tanh), as parts:
+// (sinh x·cosh x + i·sin y·cos y)/(sinh²x + cos²y), whose denominator does not cancel near
+// tan's poles as cosh 2x + cos 2y does (the complex dialect's formula: tan(1.5708 + 1e-4i) off by
+// 8e-5); above t = ⌊(max_exp - 1)·ln 2 / 2⌋, ±1 + i·4·sin y·cos y/e^2|x|; Annex G's edges.
+Parts tanhParts(Emitter& e, Value x, Value y) {
+  Type p = x.getType();
+  const bool f64 = p.isF64();
+  const double t = f64 ? 354 : 44;
+  const double eps = f64 ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
+  Value zero = e.floatC(p, 0), one = e.floatC(p, 1), inf = e.floatC(p, INFINITY), nan = e.floatC(p, NAN);
+  Value ax = e.absf(x), ay = e.absf(y);
+  Value s = math::SinOp::create(e.b, e.loc, y), c = math::CosOp::create(e.b, e.loc, y);
+  Value sh = math::SinhOp::create(e.b, e.loc, x), ch = math::CoshOp::create(e.b, e.loc, x);
+  Value cc = mulf(e, c, c), sc = mulf(e, s, c);
+  Value den = e.select(e.cmpf(CmpFPredicate::OGT, e.absf(sh), mulf(e, e.absf(c), e.floatC(p, eps))),
+                       e.addf(mulf(e, sh, sh), cc), cc);
+  Value re = e.divf(mulf(e, sh, ch), den), im = e.divf(sc, den);
+  // |x| > t: the imaginary part divided by e^2t, then by e^2(|x| - t) or (beyond 2t) e^2t again.
+  Value tC = e.floatC(p, t), exp2T = e.floatC(p, std::exp(2 * t));
+  Value r = subf(e, ax, tC);
+  Value second = e.select(e.cmpf(CmpFPredicate::OGT, r, tC), exp2T, math::ExpOp::create(e.b, e.loc, e.addf(r, r)));
+  Value farIm = e.divf(e.divf(mulf(e, e.floatC(p, 4), sc), exp2T), second);
+  Value sign = math::CopySignOp::create(e.b, e.loc, one, x);
+  Value far = e.cmpf(CmpFPredicate::OGT, ax, tC);
+  re = e.select(far, sign, re);
+  im = e.select(far, farIm, im);
+  // Annex G: x infinite: ±1 + ±0i (the zero's sign that of sin y·cos y for a finite |y| > 1, else
+  // y's); else y = 0 (x nan): z itself; else (y not finite, or x nan): x if it is 0, else nan, and
+  // nan.
+  Value xFinite = e.cmpf(CmpFPredicate::OLT, ax, inf), yFinite = e.cmpf(CmpFPredicate::OLT, ay, inf);
+  Value xInf = e.cmpf(CmpFPredicate::OEQ, ax, inf);
+  Value infIm = math::CopySignOp::create(
+      e.b, e.loc, zero, e.select(e.andi(yFinite, e.cmpf(CmpFPredicate::OGT, ay, one)), sc, y));
+  Value yZero = e.cmpf(CmpFPredicate::OEQ, y, zero);
+  Value edgeRe = e.select(xInf, sign, e.select(yZero, x, e.select(e.cmpf(CmpFPredicate::OEQ, x, zero), x, nan)));
+  Value edgeIm = e.select(xInf, infIm, e.select(yZero, y, nan));
+  Value finite = e.andi(xFinite, yFinite);
+  return {e.select(finite, re, edgeRe), e.select(finite, im, edgeIm)};
+}
+}  // namespace
+
+Value complexTanh(Emitter& e, Value z) {
+  Parts p = parts(e, z), r = tanhParts(e, p.re, p.im);
+  return make(e, z.getType(), r.re, r.im);
+}
+
+Value complexTan(Emitter& e, Value z) {
+  Parts p = parts(e, z), r = tanhParts(e, e.negf(p.im), p.re);  // tanh(iz) = a + bi, tan z = b - ai
+  return make(e, z.getType(), r.im, e.negf(r.re));
+}
+
 Value complexAsin(Emitter& e, Value z) {
   Parts a = sqrtOf(e, z, 1, -1), b = sqrtOf(e, z, 1, 1), p = parts(e, z);
   Value re = atan2(e, p.re, subf(e, mulf(e, a.re, b.re), mulf(e, a.im, b.im)));  // atan2(x, re(a·b))

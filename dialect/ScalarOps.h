@@ -152,6 +152,9 @@ Value complexSinh(Emitter& e, Value z);
 Value complexCosh(Emitter& e, Value z);
 Value complexSin(Emitter& e, Value z);
 Value complexCos(Emitter& e, Value z);
+// tanh and tan likewise (glibc's ctanh; tan(z) = -i·tanh(i·z)): no cancellation near tan's poles.
+Value complexTanh(Emitter& e, Value z);
+Value complexTan(Emitter& e, Value z);
 // The inverse functions by Kahan's formulas ("Branch cuts for complex elementary functions"),
 // on square roots of 1 ± z: no overflow for any finite z, the cuts and signed zeros of C99's
 // casin etc.; atanh(z) = (log1p(z) - log1p(-z))/2; atan(z) = -i·atanh(i·z), asinh(z) =

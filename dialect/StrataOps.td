@@ -602,7 +602,7 @@ def Strata_TanhOp : Strata_UnaryElementwiseOp<"tanh", Strata_InexactTensor,
     [Strata_Expensive]> {
   let jaxprPrimitive = "tanh";
   let scalar = [{
-    if (cx) return complex::TanhOp::create(b, loc, x);
+    if (cx) return scalar::complexTanh(e, x);
     return math::TanhOp::create(b, loc, x);
   }];
   let summary = "elementwise hyperbolic tangent";
@@ -713,7 +713,7 @@ def Strata_TanOp : Strata_UnaryElementwiseOp<"tan", Strata_InexactTensor,
   let summary = "elementwise tangent";
   let jaxprPrimitive = "tan";
   let scalar = [{
-    if (cx) return complex::TanOp::create(b, loc, x);
+    if (cx) return scalar::complexTan(e, x);
     return math::TanOp::create(b, loc, x);
   }];
 }

@@ -91,10 +91,10 @@ inline std::vector<Case> plus(std::vector<Case> a, const std::vector<Case>& b) {
   return a;
 }
 
-// Complex cases without the edge values (the complex tanh and logistic also within an absolute
-// 256 ulps: MLIR's formulas lose digits near the functions' zeros where glibc's do not): where a part is inf or nan, libstdc++'s complex
-// functions (eager) and MLIR's complex-to-standard formulas (compiled) follow C's Annex G to
-// different degrees; finite values must agree.
+// Complex cases without the edge values (the complex logistic also within an absolute 256 ulps:
+// 1 + e^-z cancels near its poles): where a part is inf or nan, libstdc++'s complex functions
+// (eager) and MLIR's complex-to-standard formulas (compiled) follow C's Annex G to different
+// degrees; finite values must agree.
 inline std::vector<Case> finite_only(std::vector<Case> cs) {
   std::erase_if(cs, [](const Case& c) { return c.what.rfind("edge", 0) == 0; });
   return cs;
@@ -428,7 +428,7 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"log1p", [] { return plus(unary_cases(kFloats, -0.9, 10), with_tolerance(finite_only(unary_cases(kComplex, -2, 2)), {16})); }},
       {"expm1", [] { return plus(unary_cases(kFloats, -5, 5), with_tolerance(finite_only(unary_cases(kComplex, -5, 5)), {16})); }},
       {"exp2", [] { return unary_cases(kFloats, -30, 30); }},
-      {"tanh", [] { return plus(with_tolerance(unary_cases(kFloats, -5, 5), {8}), with_tolerance(finite_only(unary_cases(kComplex, -1, 1)), {16, 16, 16})); }},
+      {"tanh", [] { return plus(with_tolerance(unary_cases(kFloats, -5, 5), {8}), with_tolerance(unary_cases(kComplex, -1, 1), {8})); }},
       {"sinh", [] { return plus(unary_cases(kFloats, -20, 20), with_tolerance(unary_cases(kComplex, -2, 2), {8})); }},
       {"cosh", [] { return plus(unary_cases(kFloats, -20, 20), with_tolerance(unary_cases(kComplex, -2, 2), {8})); }},
       {"asinh", [] { return unary_cases(kFloats, -100, 100); }},
@@ -437,11 +437,12 @@ inline const std::map<std::string, std::function<std::vector<Case>()>>& case_tab
       {"erf", [] { return unary_cases(kFloats, -4, 4); }},
       {"erfc", [] { return unary_cases(kFloats, -4, 12); }},
       {"logistic", [] { return plus(with_tolerance(unary_cases(kFloats, -20, 20), {8}), with_tolerance(finite_only(unary_cases(kComplex, -2, 2)), {16, 16, 16})); }},
-      // Complex sin, cos, sinh and cosh are glibc's formulas and Annex G values, edges included.
+      // Complex sin, cos, sinh, cosh, tan and tanh are glibc's formulas and Annex G values, edges
+      // included.
       {"sin", [] { return plus(with_tolerance(unary_cases(kFloats, -10, 10), {8}), with_tolerance(unary_cases(kComplex, -2, 2), {8})); }},
       {"cos", [] { return plus(with_tolerance(unary_cases(kFloats, -10, 10), {8}), with_tolerance(unary_cases(kComplex, -2, 2), {8})); }},
       // Vectorised loops call libmvec's tan: up to 3 ULPs from libm's (the default 4 holds).
-      {"tan", [] { return plus(unary_cases(kFloats, -10, 10), with_tolerance(finite_only(unary_cases(kComplex, -1.5, 1.5)), {16})); }},
+      {"tan", [] { return plus(unary_cases(kFloats, -10, 10), with_tolerance(unary_cases(kComplex, -1.5, 1.5), {8})); }},
       {"asin", [] { return unary_cases(kFloats, -1.1, 1.1); }},
       {"acos", [] { return unary_cases(kFloats, -1.1, 1.1); }},
       {"atan", [] { return unary_cases(kFloats, -100, 100); }},
