@@ -494,6 +494,21 @@ Parts sqrtOf(Emitter& e, Value z, double c, double s) {
 }
 Value atan2(Emitter& e, Value y, Value x) { return math::Atan2Op::create(e.b, e.loc, y, x); }
 Value asinh(Emitter& e, Value x) { return math::AsinhOp::create(e.b, e.loc, x); }
+// u + v and its rounding error (Knuth's two-sum).
+Value twoSum(Emitter& e, Value u, Value v, Value& err) {
+  Value s = e.addf(u, v), w = subf(e, s, u);
+  err = e.addf(subf(e, u, subf(e, s, w)), subf(e, v, w));
+  return s;
+}
+// a + x² + y² for an exact a, compensated: the eager kernels' sum_of_squares_plus
+// (tracer/kernels/complex_math.h), the same operations.
+Value sumOfSquaresPlus(Emitter& e, Value a, Value x, Value y) {
+  Value p = mulf(e, x, x), ep = math::FmaOp::create(e.b, e.loc, x, x, e.negf(p));
+  Value q = mulf(e, y, y), eq = math::FmaOp::create(e.b, e.loc, y, y, e.negf(q));
+  Value e1, e2;
+  Value t = twoSum(e, twoSum(e, a, p, e1), q, e2);
+  return e.addf(t, e.addf(e.addf(e.addf(e1, e2), ep), eq));
+}
 }  // namespace
 
 namespace {
@@ -656,27 +671,93 @@ Value complexAsinh(Emitter& e, Value z) { return timesMinusI(e, complexAsin(e, t
 
 Value complexAtanh(Emitter& e, Value z) {
   Parts p = parts(e, z);
-  Value minusZ = make(e, z.getType(), e.negf(p.re), e.negf(p.im));
-  Value d = complex::SubOp::create(e.b, e.loc, complex::Log1pOp::create(e.b, e.loc, z),
-                                   complex::Log1pOp::create(e.b, e.loc, minusZ));
-  Parts q = parts(e, d);
-  Type t = cast<ComplexType>(z.getType()).getElementType();
-  Value half = e.floatC(t, 0.5);
-  Value near = make(e, z.getType(), mulf(e, q.re, half), mulf(e, q.im, half));
-  // Far from 0 (where 1/(3z²) is below an ulp of 1) the difference of logs cancels, or is
-  // inf - inf: atanh(z) = 1/z ± iπ/2 there, with 1/z's real part x/|z|² as (x/|z|)/|z|, ±0 at
-  // infinity, and a nan imaginary part kept (C99's catanh).
-  // (A part infinite, the other nan: |z| is inf, which abs may not say.)
-  Value r = complex::AbsOp::create(e.b, e.loc, z), inf = e.floatC(t, INFINITY);
-  Value infinite = e.ori(e.cmpf(CmpFPredicate::OEQ, e.absf(p.re), inf), e.cmpf(CmpFPredicate::OEQ, e.absf(p.im), inf));
-  Value farRe = e.select(infinite, math::CopySignOp::create(e.b, e.loc, e.floatC(t, 0), p.re), e.divf(e.divf(p.re, r), r));
-  Value farIm = e.select(e.isNan(p.im), p.im, math::CopySignOp::create(e.b, e.loc, e.floatC(t, M_PI / 2), p.im));
-  const double threshold = t.isF64() ? 0x1p28 : 0x1p13;
-  Value far = e.ori(infinite, e.cmpf(CmpFPredicate::OGT, r, e.floatC(t, threshold)));
-  return e.select(far, make(e, z.getType(), farRe, farIm), near);
+  Value x = p.re, y = p.im;
+  Type t = x.getType();
+  const double eps = t.isF64() ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
+  Value zero = e.floatC(t, 0), half = e.floatC(t, 0.5), one = e.floatC(t, 1), nan = e.floatC(t, NAN);
+  Value inf = e.floatC(t, INFINITY), eps2 = e.floatC(t, eps * eps);
+  Value ax = e.absf(x), ay = e.absf(y);
+  Value halfPi = math::CopySignOp::create(e.b, e.loc, e.floatC(t, M_PI / 2), y);
+  auto lt = [&](Value u, Value v) { return e.cmpf(CmpFPredicate::OLT, u, v); };
+  auto ge = [&](Value u, Value v) { return e.cmpf(CmpFPredicate::OGE, u, v); };
+  // Far out (|x| or |y| at least 16/eps): 1/z's real part ± iπ/2.
+  Value h = complex::AbsOp::create(e.b, e.loc, make(e, z.getType(), mulf(e, x, half), mulf(e, y, half)));
+  Value farRe = e.select(e.cmpf(CmpFPredicate::OLE, ay, one), e.divf(one, x),
+                         e.select(e.cmpf(CmpFPredicate::OLE, ax, one), e.divf(e.divf(x, y), y),
+                                  e.divf(e.divf(e.divf(x, h), h), e.floatC(t, 4))));
+  Value bigC = e.floatC(t, 16 / eps);
+  Value far = e.ori(ge(ax, bigC), ge(ay, bigC));
+  // Real part: ¼·log(|1 + z|²/|1 - z|²), as log1p(4x/|1 - z|²) where that ratio is at least ½.
+  Value i2 = e.select(ge(ay, eps2), mulf(e, y, y), zero);
+  Value onePlus = e.addf(one, x), oneMinus = subf(e, one, x);
+  Value num = e.addf(i2, mulf(e, onePlus, onePlus)), den = e.addf(i2, mulf(e, oneMinus, oneMinus));
+  Value f = e.divf(num, den);
+  Value quarter = e.floatC(t, 0.25);
+  Value re = mulf(e, quarter, e.select(lt(f, half), math::LogOp::create(e.b, e.loc, f),
+                                       math::Log1pOp::create(e.b, e.loc, e.divf(mulf(e, e.floatC(t, 4), x), den))));
+  Value atOne = e.andi(e.cmpf(CmpFPredicate::OEQ, ax, one), lt(ay, eps2));  // x = ±1, y tiny
+  Value oneRe = mulf(e, math::CopySignOp::create(e.b, e.loc, half, x),
+                     subf(e, e.floatC(t, M_LN2), math::LogOp::create(e.b, e.loc, ay)));
+  re = e.select(atOne, oneRe, re);
+  // Imaginary part: ½·atan2(2y, 1 - |z|²), 1 - |z|² without cancellation.
+  Value m = arith::MaximumFOp::create(e.b, e.loc, ax, ay), n = arith::MinimumFOp::create(e.b, e.loc, ax, ay);
+  Value d1 = mulf(e, subf(e, one, m), e.addf(one, m));
+  Value dA = e.select(e.cmpf(CmpFPredicate::OEQ, d1, zero), zero, d1);  // +0, not -0
+  Value dB = subf(e, d1, mulf(e, n, n));
+  Value dC = e.negf(sumOfSquaresPlus(e, e.floatC(t, -1), m, n));
+  Value d = e.select(lt(n, e.floatC(t, eps / 2)), dA,
+                     e.select(ge(m, one), dB, e.select(e.ori(ge(m, e.floatC(t, 0.75)), ge(n, half)), dC, dB)));
+  Value im = mulf(e, half, atan2(e, e.addf(y, y), d));
+  re = e.select(far, farRe, re);
+  im = e.select(far, halfPi, im);
+  // Annex G (glibc's catanh): y infinite: ±0 ± iπ/2; x infinite or 0 (y nan, or finite beside
+  // an infinite x): ±0 and ±π/2 or nan; other nans: nan; 0 + 0i: z.
+  Value yInf = e.cmpf(CmpFPredicate::OEQ, ay, inf), xInf = e.cmpf(CmpFPredicate::OEQ, ax, inf);
+  Value xZero = e.cmpf(CmpFPredicate::OEQ, x, zero), yFinite = lt(ay, inf);
+  Value signedZero = math::CopySignOp::create(e.b, e.loc, zero, x);
+  Value axisLike = e.ori(xInf, xZero);
+  Value edgeRe = e.select(e.ori(yInf, axisLike), signedZero, nan);
+  Value edgeIm = e.select(yInf, halfPi, e.select(axisLike, e.select(yFinite, halfPi, nan), nan));
+  Value finite = e.andi(lt(ax, inf), yFinite);
+  Value bothZero = e.andi(xZero, e.cmpf(CmpFPredicate::OEQ, y, zero));
+  re = e.select(finite, e.select(bothZero, x, re), edgeRe);
+  im = e.select(finite, e.select(bothZero, y, im), edgeIm);
+  return make(e, z.getType(), re, im);
+}
+Value complexAtan(Emitter& e, Value z) { return timesMinusI(e, complexAtanh(e, timesI(e, z))); }
+
+Value complexLog(Emitter& e, Value z) {
+  Parts p = parts(e, z);
+  Value ax = e.absf(p.re), ay = e.absf(p.im);
+  Value m = arith::MaximumFOp::create(e.b, e.loc, ax, ay), n = arith::MinimumFOp::create(e.b, e.loc, ax, ay);
+  Type t = ax.getType();
+  Value r2 = e.addf(mulf(e, m, m), mulf(e, n, n));
+  Value nearOne = e.andi(e.cmpf(CmpFPredicate::OGE, r2, e.floatC(t, 0.5)), e.cmpf(CmpFPredicate::OLE, r2, e.floatC(t, 2)));
+  Value nearRe = mulf(e, e.floatC(t, 0.5), math::Log1pOp::create(e.b, e.loc, sumOfSquaresPlus(e, e.floatC(t, -1), m, n)));
+  Value w = complex::LogOp::create(e.b, e.loc, z);
+  Parts q = parts(e, w);
+  return make(e, z.getType(), e.select(nearOne, nearRe, q.re), q.im);
 }
 
-Value complexAtan(Emitter& e, Value z) { return timesMinusI(e, complexAtanh(e, timesI(e, z))); }
+Value complexLog1p(Emitter& e, Value z) {
+  Parts p = parts(e, z);
+  Type t = p.re.getType();
+  Value r = sumOfSquaresPlus(e, e.addf(p.re, p.re), p.re, p.im);
+  Value nearOne = e.cmpf(CmpFPredicate::OLT, e.absf(r), e.floatC(t, 0.5));
+  Value nearRe = e.divf(math::Log1pOp::create(e.b, e.loc, r), e.floatC(t, 2));
+  Parts q = parts(e, complex::Log1pOp::create(e.b, e.loc, z));
+  return make(e, z.getType(), e.select(nearOne, nearRe, q.re), q.im);
+}
+
+Value complexExpm1(Emitter& e, Value z) {
+  Parts p = parts(e, z);
+  Type t = p.re.getType();
+  Value s = math::SinOp::create(e.b, e.loc, mulf(e, p.im, e.floatC(t, 0.5)));
+  Value re = subf(e, mulf(e, math::ExpM1Op::create(e.b, e.loc, p.re), math::CosOp::create(e.b, e.loc, p.im)),
+                  mulf(e, mulf(e, e.floatC(t, 2), s), s));
+  Value im = mulf(e, math::ExpOp::create(e.b, e.loc, p.re), math::SinOp::create(e.b, e.loc, p.im));
+  return make(e, z.getType(), re, im);
+}
 
 Value complexRsqrt(Emitter& e, Value z) {
   auto ct = cast<ComplexType>(z.getType());

@@ -562,7 +562,7 @@ def Strata_LogOp : Strata_UnaryElementwiseOp<"log", Strata_InexactTensor,
     [Strata_Expensive]> {
   let jaxprPrimitive = "log";
   let scalar = [{
-    if (cx) return complex::LogOp::create(b, loc, x);
+    if (cx) return scalar::complexLog(e, x);
     return math::LogOp::create(b, loc, x);
   }];
   let summary = "elementwise natural logarithm";
@@ -573,7 +573,7 @@ def Strata_Log1pOp : Strata_UnaryElementwiseOp<"log_plus_one", Strata_InexactTen
     "%1 = strata.log_plus_one %0 : tensor<4xf32>", [Strata_Expensive]> {
   let jaxprPrimitive = "log1p";
   let scalar = [{
-    if (cx) return complex::Log1pOp::create(b, loc, x);
+    if (cx) return scalar::complexLog1p(e, x);
     return math::Log1pOp::create(b, loc, x);
   }];
   let summary = "elementwise log(1 + x)";
@@ -583,7 +583,7 @@ def Strata_Expm1Op : Strata_UnaryElementwiseOp<"exponential_minus_one", Strata_I
     "%1 = strata.exponential_minus_one %0 : tensor<4xf32>", [Strata_Expensive]> {
   let jaxprPrimitive = "expm1";
   let scalar = [{
-    if (cx) return complex::Expm1Op::create(b, loc, x);
+    if (cx) return scalar::complexExpm1(e, x);
     return math::ExpM1Op::create(b, loc, x);
   }];
   let summary = "elementwise exp(x) - 1";

@@ -30,12 +30,30 @@ std::complex<T> complex_expm1(std::complex<T> z) {
   return {std::expm1(x) * std::cos(y) - 2 * s * s, std::exp(x) * std::sin(y)};
 }
 
+// a + x² + y² for an exact a (-1, 2x), its roundings compensated: the squares' errors by fma,
+// the sums' by two-sum, added last. Where the terms cancel (|z| or |1 + z| near 1) a rounded
+// sum kept only the difference of their roundings: log1p(-0.115 + 0.467i) was 47 ulps off in
+// f32. dialect/ScalarOps.cpp's sumOfSquaresPlus is the compiled twin, the same operations.
+template <class T>
+T sum_of_squares_plus(T a, T x, T y) {
+  const T p = x * x, ep = std::fma(x, x, -p), q = y * y, eq = std::fma(y, y, -q);
+  auto two_sum = [](T u, T v, T& err) {
+    const T s = u + v, w = s - u;
+    err = (u - (s - w)) + (v - w);
+    return s;
+  };
+  T e1, e2;
+  const T s = two_sum(a, p, e1);
+  const T t = two_sum(s, q, e2);
+  return t + (((e1 + e2) + ep) + eq);
+}
+
 // log(1 + z): real part ½·log1p(2x + x² + y²) where |1 + z| is near 1, else log|1 + z|;
 // imaginary part atan2(y, 1 + x).
 template <class T>
 std::complex<T> complex_log1p(std::complex<T> z) {
   T x = z.real(), y = z.imag();
-  T r = x * (2 + x) + y * y;
+  T r = sum_of_squares_plus(2 * x, x, y);
   T re = std::fabs(r) < T(0.5) ? std::log1p(r) / 2 : std::log(std::hypot(1 + x, y));
   return {re, std::atan2(y, 1 + x)};
 }
