@@ -11,6 +11,9 @@ struct Op {
   template <class X> static auto eval(const X& x) {
     using T = typename X::Scalar;
     if constexpr (elementwise::kIsComplex<T>) return elementwise::each(x, [](T v) { return kernels::complex_expm1(v); });
+    // Eigen's float expm1, (e^x - 1)·x/log(e^x), overflows in that product above x ≈ 84.2, e^x
+    // only above 88.72: expm1(88.5) was inf. Above 80, e^x - 1 rounds to e^x in f32.
+    else if constexpr (std::is_same_v<T, float>) return (x > T(80)).select(x.exp(), x.expm1());
     else return x.expm1();
   }
 };
