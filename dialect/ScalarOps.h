@@ -100,8 +100,8 @@ Value intPow(Emitter& e, Value x, Value y, bool uns = false);
 Value integerPow(Emitter& e, Value x, int64_t y);
 // The inverse error function by Giles' polynomials (tracer/erf_inv_poly.h, erf_inv.cpp).
 Value erfInv(Emitter& e, Value x);
-// log|Γ(x)| and ψ(x) by the Lanczos approximation (tracer/gamma_lanczos.h, lgamma.cpp,
-// digamma.cpp).
+// log|Γ(x)| and ψ(x) by the Lanczos approximation, lgamma by a series between 1/2 and 7/2
+// (tracer/gamma_lanczos.h, lgamma.cpp, digamma.cpp).
 Value lgamma(Emitter& e, Value x);
 Value digamma(Emitter& e, Value x);
 // The regularized incomplete gamma functions P(a, x) and Q(a, x), ∂P/∂a and the implicit

@@ -1,5 +1,6 @@
 // tracer/primitives/lgamma.cpp — `lgamma`: log|Γ(x)|, elementwise (jax.lax.lgamma). The Lanczos
-// approximation of tracer/gamma_lanczos.h, the one the compiled code evaluates (and JAX's).
+// approximation of tracer/gamma_lanczos.h (JAX's; a series where it crosses 0), the one the
+// compiled code evaluates.
 #include "ad_rules.h"
 #include "elementwise.h"
 #include "../gamma_lanczos.h"
