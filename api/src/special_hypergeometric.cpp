@@ -59,20 +59,29 @@ Array series(const Array& a, const Array& b, const Array& x) {
   return taylor(a, b, x, 1, [](const Array& k) { return c_like(1, k); });
 }
 
-// Γ(b)/Γ(a) e^x x^(a-b) Σ_k t_k, t_(k+1) = t_k (b-a+k)(1-a+k)/((k+1) x).
-Array asymptotic(const Array& a, const Array& b, const Array& x) {
+// Γ(b)/Γ(a) x^(a-b) Σ_k t_k, t_(k+1) = t_k (b-a+k)(1-a+k)/((k+1) x): the large-x form without
+// its factor e^x.
+Array asymptotic_over_exp(const Array& a, const Array& b, const Array& x) {
   Array one = c_like(1, x);
   Array sum = series_sum(x, 1, (b - a) * (one - a) / x, [](const Array& k) { return c_like(1, k); },
                          [a, b, x, one](const Array& t, const Array& k) { return t * (b - a + k) * (one - a + k) / (k + one) / x; });
-  return gamma(b) / gamma(a) * exp(x) * power(x, a - b) * sum;
+  return gamma(b) / gamma(a) * power(x, a - b) * sum;
 }
 
 Array value(const Array& a, const Array& b, const Array& x) {
-  Array small = abs(x) < c_like(100, x);
-  // Each form on safe inputs where the other is used (no loop runs there).
-  Array xs = where(small, x, c_like(1, x)), xl = where(small, c_like(200, x), x);
-  Array r = where(small, series(a, b, xs), asymptotic(a, b, xl));
+  // Below 0, Kummer's transformation 1F1(a; b; x) = e^x 1F1(b - a; b; -x): the series at x < 0
+  // alternates and cancels (f32 1F1(1.985; 0.537; -4.08) was 5% off, JAX's 3%), the asymptotic
+  // form took a power of a negative x. Not for a non-positive integer a: that series is a
+  // polynomial whose terms all have one sign there.
   Array zero = c_like(0, a);
+  Array kummer = logical_and(x < zero, logical_not(logical_and(a <= zero, a == floor(a))));
+  Array ak = where(kummer, b - a, a), xk = where(kummer, negative(x), x);
+  Array small = abs(xk) < c_like(100, x);
+  // Each form on safe inputs where the other is used (no loop runs there).
+  Array xs = where(small, xk, c_like(1, x)), xl = where(small, c_like(200, x), xk);
+  // e^x·series, or the asymptotic form's e^|x| times e^x (= 1) under the transformation.
+  Array r = where(small, where(kummer, exp(x), c_like(1, x)) * series(ak, b, xs),
+                  where(kummer, c_like(1, x), exp(xl)) * asymptotic_over_exp(ak, b, xl));
   r = where(logical_and(b == zero, a != zero), c_like(INFINITY, x), r);
   r = where(logical_and(a == b, a != zero), exp(x), r);
   return where(a == zero, c_like(1, x), r);
