@@ -120,9 +120,11 @@ Array log_ndtr(const Array& x_in, SourceLocation loc) {
   // There, from the tail probability q = ndtr(-|x|), which erfc gives accurately: log q for
   // x <= 0, log1p(-q) above (log(ndtr(x)) lost q's digits in 1 - q: f32 log_ndtr(4.9) 6% off,
   // f64 log_ndtr(7.95) 5%, as in JAX).
+  // (-|x| as a select: abs's derivative at 0, +1 as JAX's, turned the gradient's sign there.)
   Array xm = clamp(c_like(lower, x), x, c_like(upper, x), loc);
-  Array q = ndtr(negative(abs(xm, loc), loc), loc);
-  Array mid = where(greater(xm, c_like(0, x), loc), log1p(negative(q, loc), loc), log(q, loc), loc);
+  Array positive = greater(xm, c_like(0, x), loc);
+  Array q = ndtr(where(positive, negative(xm, loc), xm, loc), loc);
+  Array mid = where(positive, log1p(negative(q, loc), loc), log(q, loc), loc);
   // Above `top`, ndtr(-x) is subnormal (and libm's slow paths take it): log_ndtr(x) is -0, as
   // where XLA flushes subnormals.
   const double top = wide ? 37.5 : 12.9;

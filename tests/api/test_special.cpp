@@ -67,6 +67,11 @@ TEST(Special, NormalTailsAsJax) {
   // d/dx log ndtr(x) = φ(x) / Φ(x), finite far in the lower tail (≈ -x).
   double g = st::grad([](const st::Array& x) { return sp::log_ndtr(x); })(st::Array(-30.0)).item<double>();
   EXPECT_NEAR(g, 30.033, 1e-3);
+  // At 0, where the middle segment switches between log q and log1p(-q): φ(0)/Φ(0) = √(2/π).
+  for (double x : {0.0, 1e-300, -1e-300}) {
+    double g0 = st::grad([](const st::Array& v) { return sp::log_ndtr(v); })(st::Array(x)).item<double>();
+    EXPECT_NEAR(g0, 0.7978845608028654, 1e-15) << x;
+  }
 }
 
 // logit near 1/2 and hyp1f1 below 0, each part's own relative accuracy against mpmath, eager
