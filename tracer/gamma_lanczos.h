@@ -91,6 +91,21 @@ template <class O> typename O::V lgamma(O& o, typename O::V x) {
   return o.select(o.isinf(x), o.c(INFINITY), result);
 }
 
+// ψ's positive root x0 (hi + lo, for f64 and for f32) and its Taylor coefficients there,
+// ψ^(n)(x0)/n!, n = 1 ... 23 (radius x0: within 1/4 of it the terms shrink as 0.17^n: all 23
+// for f64, the first 11 for f32).
+inline constexpr double kDigammaRootHi64 = 1.4616321449683622, kDigammaRootLo64 = 9.549995429965697e-17;
+inline constexpr double kDigammaRootHi32 = 1.4616321325302124, kDigammaRootLo32 = 1.2438149938918909e-08;
+inline constexpr std::array<double, 23> kDigammaAtRoot = {
+    0.9676722454476211704274,   -0.4427631689835921060929,  0.2584997609556510106244,
+    -0.1639427054424065275043,  0.1078240506912623657572,   -0.07219956125645471092612,
+    0.04880428816414310722509,  -0.03316112647484735929226, 0.02259764823221810465962,
+    -0.0154247659049489591388,  0.01053879161661217538812,  -0.00720453438635686824097,
+    0.004926781395729853446354, -0.003369801655439328082793, 0.002305126326734927836938,
+    -0.001576936771430197259271, 0.001078825201916296580692, -0.000738070938996005129566,
+    0.0005049532658346020351774, -0.0003454680251063076995556, 0.0002363560156402705279237,
+    -0.0001617062209197480344936, 0.0001106337276874741090409};
+
 // ψ(x) = Γ'(x)/Γ(x): nan at the poles (0, -1, -2, ...).
 template <class O> typename O::V digamma(O& o, typename O::V x) {
   using V = typename O::V;
@@ -113,6 +128,16 @@ template <class O> typename O::V digamma(O& o, typename O::V x) {
   V angle = o.mul(o.c(M_PI), reduced);
   V reflection = o.sub(y, o.div(o.mul(o.c(M_PI), o.cos(angle)), o.sin(angle)));
   V result = o.select(reflect, reflection, y);
+  // Within 1/4 of the positive root, the series in d = (x - hi) - lo (the first difference
+  // exact): the Lanczos form's absolute error (~1e-7 in f32) was up to 3e3 ulps of ψ there, as
+  // in JAX.
+  const bool wide = o.f64();
+  V hi = o.c(wide ? kDigammaRootHi64 : kDigammaRootHi32), lo = o.c(wide ? kDigammaRootLo64 : kDigammaRootLo32);
+  V near_d = o.sub(x, hi), d = o.sub(near_d, lo);
+  const size_t terms = wide ? kDigammaAtRoot.size() : 11;
+  V p = o.c(kDigammaAtRoot[terms - 1]);
+  for (size_t k = terms - 1; k-- > 0;) p = o.add(o.c(kDigammaAtRoot[k]), o.mul(d, p));
+  result = o.select(o.lt(o.abs(near_d), o.c(0.25)), o.mul(d, p), result);
   return o.select(o.and_(o.le(x, zero), o.eq(x, o.floor(x))), o.c(NAN), result);
 }
 
