@@ -286,6 +286,8 @@ struct MlirOps {
   V eps() const { return e.floatC(t, epsilon()); }
   V largest() const { return arith::ConstantOp::create(e.b, e.loc, e.b.getFloatAttr(t, APFloat::getLargest(semantics()))); }
   bool f64() const { return t.isF64(); }
+  // 2^(1 - precision): the gap between 1 and the next value (2^-23 for f32, 2^-52 for f64).
+  double epsilon() const { return std::ldexp(1.0, 1 - static_cast<int>(APFloat::semanticsPrecision(semantics()))); }
   V tiny() const { return arith::ConstantOp::create(e.b, e.loc, e.b.getFloatAttr(t, APFloat::getSmallestNormalized(semantics()))); }
   // An scf.while over (active, state...): each element iterates until its own step says stop.
   template <size_t N, class Step> std::array<V, N> loop(B active, const std::array<V, N>& init, Step step) const {
@@ -312,8 +314,6 @@ struct MlirOps {
 
  private:
   const llvm::fltSemantics& semantics() const { return cast<FloatType>(t).getFloatSemantics(); }
-  // 2^(1 - precision): the gap between 1 and the next value (2^-23 for f32, 2^-52 for f64).
-  double epsilon() const { return std::ldexp(1.0, 1 - static_cast<int>(APFloat::semanticsPrecision(semantics()))); }
 };
 }  // namespace
 
@@ -520,8 +520,7 @@ namespace {
 // (cosh 89 is finite in f32, e^89 is not); C99 Annex G's values at infinite and nan parts.
 Parts sinhOrCosh(Emitter& e, Value x, Value y, bool isSinh) {
   Type p = x.getType();
-  const bool f64 = p.isF64();
-  const double t = f64 ? 709 : 88;
+  const double t = p.isF64() ? 709 : 88;
   Value zero = e.floatC(p, 0), one = e.floatC(p, 1), inf = e.floatC(p, INFINITY), nan = e.floatC(p, NAN);
   Value ax = e.absf(x), ay = e.absf(y);
   Value negative = e.cmpf(CmpFPredicate::OLT, math::CopySignOp::create(e.b, e.loc, one, x), zero);
@@ -539,8 +538,7 @@ Parts sinhOrCosh(Emitter& e, Value x, Value y, bool isSinh) {
   r = e.select(twice, subf(e, r, tC), r);
   cs = e.select(twice, mulf(e, cs, expT), cs);
   ss = e.select(twice, mulf(e, ss, expT), ss);
-  Value huge = e.floatC(p, f64 ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max());
-  Value scale = e.select(e.cmpf(CmpFPredicate::OGT, r, tC), huge, math::ExpOp::create(e.b, e.loc, r));
+  Value scale = e.select(e.cmpf(CmpFPredicate::OGT, r, tC), MlirOps{e, p}.largest(), math::ExpOp::create(e.b, e.loc, r));
   Value scaled = e.cmpf(CmpFPredicate::OGT, ax, tC);
   re = e.select(scaled, mulf(e, scale, cs), re);
   im = e.select(scaled, mulf(e, scale, ss), im);
@@ -600,9 +598,8 @@ namespace {
 // 8e-5); above t = ⌊(max_exp - 1)·ln 2 / 2⌋, ±1 + i·4·sin y·cos y/e^2|x|; Annex G's edges.
 Parts tanhParts(Emitter& e, Value x, Value y) {
   Type p = x.getType();
-  const bool f64 = p.isF64();
-  const double t = f64 ? 354 : 44;
-  const double eps = f64 ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
+  const double t = p.isF64() ? 354 : 44;
+  const double eps = MlirOps{e, p}.epsilon();
   Value zero = e.floatC(p, 0), one = e.floatC(p, 1), inf = e.floatC(p, INFINITY), nan = e.floatC(p, NAN);
   Value ax = e.absf(x), ay = e.absf(y);
   Value s = math::SinOp::create(e.b, e.loc, y), c = math::CosOp::create(e.b, e.loc, y);
@@ -673,7 +670,7 @@ Value complexAtanh(Emitter& e, Value z) {
   Parts p = parts(e, z);
   Value x = p.re, y = p.im;
   Type t = x.getType();
-  const double eps = t.isF64() ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
+  const double eps = MlirOps{e, t}.epsilon();
   Value zero = e.floatC(t, 0), half = e.floatC(t, 0.5), one = e.floatC(t, 1), nan = e.floatC(t, NAN);
   Value inf = e.floatC(t, INFINITY), eps2 = e.floatC(t, eps * eps);
   Value ax = e.absf(x), ay = e.absf(y);
@@ -731,9 +728,9 @@ Value complexLog(Emitter& e, Value z) {
   Value ax = e.absf(p.re), ay = e.absf(p.im);
   Value m = arith::MaximumFOp::create(e.b, e.loc, ax, ay), n = arith::MinimumFOp::create(e.b, e.loc, ax, ay);
   Type t = ax.getType();
-  Value r2 = e.addf(mulf(e, m, m), mulf(e, n, n));
-  Value nearOne = e.andi(e.cmpf(CmpFPredicate::OGE, r2, e.floatC(t, 0.5)), e.cmpf(CmpFPredicate::OLE, r2, e.floatC(t, 2)));
-  Value nearRe = mulf(e, e.floatC(t, 0.5), math::Log1pOp::create(e.b, e.loc, sumOfSquaresPlus(e, e.floatC(t, -1), m, n)));
+  Value s = sumOfSquaresPlus(e, e.floatC(t, -1), m, n);  // |z|² - 1
+  Value nearOne = e.andi(e.cmpf(CmpFPredicate::OGE, s, e.floatC(t, -0.5)), e.cmpf(CmpFPredicate::OLE, s, e.floatC(t, 1)));
+  Value nearRe = mulf(e, e.floatC(t, 0.5), math::Log1pOp::create(e.b, e.loc, s));
   Value w = complex::LogOp::create(e.b, e.loc, z);
   Parts q = parts(e, w);
   return make(e, z.getType(), e.select(nearOne, nearRe, q.re), q.im);

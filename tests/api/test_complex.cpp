@@ -192,6 +192,18 @@ TEST(Complex, NonFiniteAndHugePartsJitEqualsEager) {
 }
 
 namespace {
+// Each part of `got` within 8 ulps of its own (relative) of `want`'s; a part below the normal
+// range may be 0.
+template <class C>
+bool parts_close(C got, std::complex<long double> want) {
+  using R = typename C::value_type;
+  auto close = [](R g, long double w) {
+    return g == w || std::abs(g - w) <= std::max<long double>(8 * std::numeric_limits<R>::epsilon() * std::abs(w),
+                                                              std::numeric_limits<R>::min());
+  };
+  return close(got.real(), want.real()) && close(got.imag(), want.imag());
+}
+
 // sin, cos, sinh, cosh, tan and tanh of c64 or c128 values, eager and jit, against std::complex<long double>
 // part by part (each part's own relative error: a small imaginary part is no rounding of the
 // large real one), and jit against eager exactly at infinite, nan and zero parts (C99 Annex G as
@@ -213,9 +225,6 @@ void check_circular_and_hyperbolic() {
                                                 [](CL z) { return std::sinh(z); }, [](CL z) { return std::cosh(z); },
                                                 [](CL z) { return std::tan(z); }, [](CL z) { return std::tanh(z); }};
   const char* names[] = {"sin", "cos", "sinh", "cosh", "tan", "tanh"};
-  auto part_close = [&](R got, long double want) {  // a part below the normal range may be 0
-    return got == want || std::abs(got - want) <= std::max<long double>(8 * eps * std::abs(want), std::numeric_limits<R>::min());
-  };
   std::vector<C> points = small;
   points.insert(points.end(), large.begin(), large.end());
   const Array x = st::array(points, {static_cast<int64_t>(points.size())});
@@ -226,7 +235,7 @@ void check_circular_and_hyperbolic() {
         const CL want = refs[k](CL(points[i].real(), points[i].imag()));
         // sin and cos of a large imaginary part (sinh and cosh of a large real one) are finite
         // while e^|part| overflows; the others are far from it.
-        EXPECT_TRUE(part_close(got[i].real(), want.real()) && part_close(got[i].imag(), want.imag()))
+        EXPECT_TRUE(parts_close(got[i], want))
             << names[k] << points[i] << (compiled ? " jit " : " eager ") << got[i] << ", want ("
             << static_cast<double>(want.real()) << "," << static_cast<double>(want.imag()) << ")";
       }
@@ -239,7 +248,7 @@ void check_circular_and_hyperbolic() {
     const std::vector<C> got = st::jit(ops[k])(t).template to_vector<C>();
     for (size_t i = 0; i < turned.size(); ++i) {
       const CL want = refs[k](CL(turned[i].real(), turned[i].imag()));
-      EXPECT_TRUE(part_close(got[i].real(), want.real()) && part_close(got[i].imag(), want.imag()))
+      EXPECT_TRUE(parts_close(got[i], want))
           << names[k] << turned[i] << " jit " << got[i];
     }
   }
@@ -279,7 +288,6 @@ void check_cancelling_points() {
   using R = typename C::value_type;
   using CL = std::complex<long double>;
   using LD = long double;
-  const R eps = std::numeric_limits<R>::epsilon();
   struct Fn {
     const char* name;
     std::function<Array(const Array&)> op;
@@ -312,16 +320,13 @@ void check_cancelling_points() {
       {"atan", [](const Array& x) { return st::atan(x); }, [](CL z) { return std::atan(z); },
        {{R(57.6458), R(-3.27152e-07)}, {R(1e-10), R(0.5)}, {R(0.3), R(1e-8)}}},
   };
-  auto part_close = [&](R got, LD want) {
-    return got == want || std::abs(got - want) <= std::max<LD>(8 * eps * std::abs(want), std::numeric_limits<R>::min());
-  };
   for (const Fn& fn : fns) {
     const Array x = st::array(fn.points, {static_cast<int64_t>(fn.points.size())});
     for (bool compiled : {false, true}) {
       const std::vector<C> got = (compiled ? st::jit(fn.op)(x) : fn.op(x)).template to_vector<C>();
       for (size_t i = 0; i < got.size(); ++i) {
         const CL want = fn.ref(CL(fn.points[i].real(), fn.points[i].imag()));
-        EXPECT_TRUE(part_close(got[i].real(), want.real()) && part_close(got[i].imag(), want.imag()))
+        EXPECT_TRUE(parts_close(got[i], want))
             << fn.name << fn.points[i] << (compiled ? " jit " : " eager ") << got[i] << ", want ("
             << static_cast<double>(want.real()) << "," << static_cast<double>(want.imag()) << ")";
       }
