@@ -37,10 +37,14 @@ void Eager(benchmark::State& state) {
 
 // Inputs libmvec calls special lanes (lowering/MathToLibmCalls.cpp keeps them from it): exp of
 // a half masked to -inf (a masked softmax), log of floor(x) (-inf below 1, as in entropies of
-// counts), lgamma at integers (poisson.logpmf's lgamma(k + 1): log|sin(pi k)| is log 0).
+// counts), lgamma at integers (poisson.logpmf's lgamma(k + 1): log|sin(pi k)| is log 0), erfc
+// beyond its underflow.
 Array exp_masked(const Array& x, st::SourceLocation loc) { return st::exp(st::where(x < 5.1f, x - 10.0f, -INFINITY), loc); }
 Array log_floor(const Array& x, st::SourceLocation loc) { return st::log(st::floor(x), loc); }
 Array lgamma_int(const Array& x, st::SourceLocation loc) { return st::lgamma(st::floor(x) + 1.0f, loc); }
+// erfc over (0.2, 20.2): half the lanes beyond its underflow to 0 (from 10.054), where libmvec
+// calls the scalar erfcf (MathToLibmCalls.cpp's guardedErfc keeps them from it).
+Array erfc_wide(const Array& x, st::SourceLocation loc) { return st::erfc(x * 2.0f, loc); }
 #define STRATA_BENCH_SPECIAL(fn)                                                                         \
   BENCHMARK(Jit<st::fn>)->Name("BM_" #fn "16M_Jit")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0); \
   BENCHMARK(Eager<st::fn>)->Name("BM_" #fn "16M_Eager")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
@@ -61,6 +65,7 @@ STRATA_BENCH_SPECIAL(bessel_i1e)
 STRATA_BENCH_LANES(exp_masked)
 STRATA_BENCH_LANES(log_floor)
 STRATA_BENCH_LANES(lgamma_int)
+STRATA_BENCH_LANES(erfc_wide)
 #undef STRATA_BENCH_LANES
 
 // Functions of several operands: a, b in (0.1, 10.1), u in (0, 1) (the same draws as JAX's).

@@ -17,10 +17,11 @@ def main():
                     ("erfc", lax.erfc), ("tanh", jnp.tanh), ("log1p", jnp.log1p),
                     ("bessel_i0e", lax.bessel_i0e), ("bessel_i1e", lax.bessel_i1e)]:
         print(f"jax {name}16M_ms {median_ms(jax.jit(f), x):.2f}")
-    # Special lanes (bench_special.cpp: exp_masked, log_floor, lgamma_int).
+    # Special lanes (bench_special.cpp: exp_masked, log_floor, lgamma_int, erfc_wide).
     for name, f in [("exp_masked", lambda v: jnp.exp(jnp.where(v < 5.1, v - 10.0, -jnp.inf))),
                     ("log_floor", lambda v: jnp.log(jnp.floor(v))),
-                    ("lgamma_int", lambda v: lax.lgamma(jnp.floor(v) + 1.0))]:
+                    ("lgamma_int", lambda v: lax.lgamma(jnp.floor(v) + 1.0)),
+                    ("erfc_wide", lambda v: lax.erfc(v * 2.0))]:
         print(f"jax {name}16M_ms {median_ms(jax.jit(f), x):.2f}")
     # Random bits (bench_special.cpp: BM_rng_*, BM_random_bits).
     key = jnp.array([1, 2, 3, 4], dtype=jnp.uint32)

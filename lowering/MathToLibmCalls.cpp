@@ -120,6 +120,30 @@ Value guardedExp(OpBuilder& b, math::ExpOp op) {
   return g.sel(g.belowNegative(x, normal), small, e);
 }
 
+// erfc(x) beyond its underflow to 0 (+inf too) and of nan: libmvec calls the scalar erfc for
+// each such lane, 12-40x slower. They get a harmless argument and their result, 0 (the least
+// subnormal at f32's threshold) or x's nan, is selected afterwards. (Where erfc is subnormal, from 9.194 (f32) and 26.543 (f64), libmvec
+// stays vectorised but multiplies into the subnormal range, a microcode assist: 4.5x slower in
+// a vector with such a lane. A tail for those lanes computed in every lane — 2^(log2 erfc) as an
+// integer count of the least subnormal, within an ulp — made ordinary erfc 1.6x (f32) and 2x
+// (f64) slower, so they are left to libmvec.)
+Value guardedErfc(OpBuilder& b, math::ErfcOp op) {
+  Location loc = op.getLoc();
+  Value x = op.getOperand();
+  Guard g{b, loc, x.getType()};
+  using P = arith::CmpFPredicate;
+  // libmvec's threshold, from which it calls the scalar function: erfc rounds to 0 there in f64
+  // (27.226017111108366) and from the next float in f32 (10.054194 rounds to the least subnormal).
+  const bool f32 = x.getType().isF32();
+  const double zero = f32 ? static_cast<double>(llvm::bit_cast<float>(0x4120DDFBu)) : 27.226017111108366;
+  Value arg = g.sel(g.cmp(P::OLT, x, g.c(zero)), x, arith::MinNumFOp::create(b, loc, x, g.c(1)));
+  Value call = math::ErfcOp::create(b, loc, arg, op.getFastmath());
+  // The call's lanes by x's bits (below `zero`, a negative nan too: it is x's at the end).
+  Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, g.bits(x), g.intC(g.bitsOf(zero)));
+  Value beyond = f32 ? g.sel(g.cmp(P::OEQ, x, g.c(zero)), g.c(0x1p-149), g.c(0)) : g.c(0);
+  return g.sel(g.cmp(P::UNO, x, x), x, g.sel(below, call, beyond));
+}
+
 struct MathToLibmCallsPass : impl::MathToLibmCallsPassBase<MathToLibmCallsPass> {
   using Base::Base;
 
@@ -137,6 +161,20 @@ struct MathToLibmCallsPass : impl::MathToLibmCallsPassBase<MathToLibmCallsPass> 
         OpBuilder b(op);
         // (The exp/log made here are not visited again: the list was taken first.)
         Value r = isa<math::ExpOp>(op) ? guardedExp(b, cast<math::ExpOp>(op)) : guardedLog(b, cast<math::LogOp>(op));
+        op->getResult(0).replaceAllUsesWith(r);
+        op->erase();
+        ++numGuarded;
+      }
+    }
+    // erfc's.
+    {
+      SmallVector<math::ErfcOp> guarded;
+      module.walk([&](math::ErfcOp op) {
+        if (op.getType().isF32() || op.getType().isF64()) guarded.push_back(op);
+      });
+      for (math::ErfcOp op : guarded) {
+        OpBuilder b(op);
+        Value r = guardedErfc(b, op);
         op->getResult(0).replaceAllUsesWith(r);
         op->erase();
         ++numGuarded;

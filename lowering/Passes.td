@@ -604,7 +604,8 @@ def MathToLibmCallsPass : Pass<"strata-math-to-libm-calls", "::mlir::ModuleOp"> 
        number, inf, nan; exp whose result is not normal) by a scalar call per such lane, 20-40x
        slower. Those lanes get a harmless argument and their result is selected afterwards
        (exp's subnormal results from exp(x + 64 ln 2)·2^-64, within an ulp). Subnormal results are made as integers
-       (no arithmetic result in the subnormal range: x86's microcode assists).
+       (no arithmetic result in the subnormal range: x86's microcode assists). math.erfc
+       likewise beyond its underflow to 0 and for nan (libmvec calls the scalar erfc there).
     1. f32 math.tanh becomes Eigen's rational approximation (MLIR's port of it, the algorithm
        of the eager kernel): inline arithmetic that LLVM vectorises, 40x faster than a libm
        call per element.
@@ -616,7 +617,7 @@ def MathToLibmCallsPass : Pass<"strata-math-to-libm-calls", "::mlir::ModuleOp"> 
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];
   let statistics = [
-    Statistic<"numGuarded", "guarded-exp-log", "exp and log ops whose special lanes were kept from libmvec">,
+    Statistic<"numGuarded", "guarded-exp-log", "exp, log and erfc ops whose special lanes were kept from libmvec">,
     Statistic<"numApproximated", "approximated-tanh", "f32 tanh ops approximated inline">,
     Statistic<"numCalls", "libm-calls", "Ops turned into libm calls">,
   ];

@@ -154,3 +154,32 @@ TEST(MathLanes, ExpAndLogOfSpecialLanesAsLibm) {
     }
   }
 }
+
+// erfc beyond its underflow to 0 and of nan (guardedErfc): libmvec's scalar call per such lane
+// is kept away. The results are libm's, and around the threshold erfc correctly rounded (mpmath:
+// f32 erfc(10.0541935) and erfc(10.0541945) are 0.500014 and 0.500005 of the least subnormal,
+// erfc(10.0541954) 0.499995; f64 erfc(27.226017111108362) 0.5 + 4.6e-14 of it, the next double's
+// 0.5 - 5.0e-14; glibc's scalar erfcf and erfc miss these), in an array with vector lanes and a
+// remainder.
+TEST(MathLanes, ErfcBeyondUnderflowAndOfNanAsLibm) {
+  const double inf = INFINITY, nan = NAN;
+  for (st::DType t : {st::f32, st::f64}) {
+    const bool f32 = t == st::f32;
+    const double least = f32 ? 0x1p-149 : 0x1p-1074;
+    const std::vector<double> edges = f32 ? std::vector<double>{0x1.41bbf4p3, 0x1.41bbf6p3, 0x1.41bbf8p3}
+                                          : std::vector<double>{std::nextafter(27.226017111108366, 0.0), 27.226017111108366, std::nextafter(27.226017111108366, 100.0)};
+    const std::vector<double> at_edges = f32 ? std::vector<double>{least, least, 0} : std::vector<double>{least, 0, 0};
+    std::vector<double> in = {edges[0], edges[1], edges[2], inf, -inf, nan, -nan, 1e30, -1e30,
+                              f32 ? 10.5 : 27.5, f32 ? 9.5 : 26.7, 0.0, -0.0, 3.0, -12.0};
+    for (int rep = 0; rep < 2; ++rep) in.insert(in.end(), in.begin(), in.begin() + 15);
+    Array x = st::astype(st::array(in, {static_cast<int64_t>(in.size())}, st::f64), t);
+    std::vector<double> xv = x.to_vector<double>();
+    std::vector<double> got = st::jit([](const Array& v) { return st::erfc(v); })(x).to_vector<double>();
+    for (size_t i = 0; i < got.size(); ++i) {
+      const double want = i % 15 < 3 ? at_edges[i % 15] : f32 ? static_cast<double>(std::erfc(static_cast<float>(xv[i]))) : std::erfc(xv[i]);
+      if (std::isnan(want)) EXPECT_TRUE(std::isnan(got[i])) << "erfc(" << xv[i] << ")";
+      else if (i % 15 < 10 || want == 2) EXPECT_EQ(got[i], want) << "erfc(" << xv[i] << ") " << st::short_name(t);
+      else EXPECT_NEAR(got[i], want, std::max(want * (f32 ? 5e-7 : 1e-15), least)) << "erfc(" << xv[i] << ") " << st::short_name(t);
+    }
+  }
+}

@@ -76,3 +76,25 @@ func.func @guarded(%x: f32, %y: f64) -> (f32, f64) {
   %b = math.exp %y : f64
   return %a, %b : f32, f64
 }
+
+// -----
+
+// erfc keeps its lanes beyond underflow to 0 (and nan) from libmvec's scalar calls: the call
+// gets x below the threshold (a float compare), min(x, 1) elsewhere, and the result is chosen on
+// x's bits, then x's nan.
+// CHECK-LABEL: func.func @guarded_erfc
+// CHECK:       arith.cmpf olt, %arg0
+// CHECK:       arith.minnumf %arg0
+// CHECK:       %[[ARG32:.*]] = arith.select
+// CHECK:       %[[CALL32:.*]] = call @erfcf(%[[ARG32]]) : (f32) -> f32
+// CHECK:       arith.bitcast %arg0 : f32 to i32
+// CHECK:       %[[BELOW:.*]] = arith.cmpi slt
+// CHECK:       arith.cmpf uno, %arg0, %arg0
+// CHECK:       arith.select %[[BELOW]], %[[CALL32]]
+// CHECK:       call @erfc(%{{.*}}) : (f64) -> f64
+// CHECK:       arith.bitcast %arg1 : f64 to i64
+func.func @guarded_erfc(%x: f32, %y: f64) -> (f32, f64) {
+  %a = math.erfc %x : f32
+  %b = math.erfc %y : f64
+  return %a, %b : f32, f64
+}
