@@ -24,7 +24,7 @@ struct Op {
       for (Eigen::Index i = 0; i < v.size(); ++i) s = kernels::WrappingAdd{}(s, T(v(i)));
       return s;
     } else {
-      return v.sum();
+      return kernels::cascade_sum(v, 0, v.size());
     }
   }
   template <class A, class R> static void combine(A& acc, const R& row) { acc = kernels::wrapping_add(acc, row); }
