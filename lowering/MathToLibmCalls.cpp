@@ -122,11 +122,11 @@ Value guardedExp(OpBuilder& b, math::ExpOp op) {
 
 // erfc(x) beyond its underflow to 0 (+inf too) and of nan: libmvec calls the scalar erfc for
 // each such lane, 12-40x slower. They get a harmless argument and their result, 0 (the least
-// subnormal at f32's threshold) or x's nan, is selected afterwards. (Where erfc is subnormal, from 9.194 (f32) and 26.543 (f64), libmvec
-// stays vectorised but multiplies into the subnormal range, a microcode assist: 4.5x slower in
-// a vector with such a lane. A tail for those lanes computed in every lane — 2^(log2 erfc) as an
-// integer count of the least subnormal, within an ulp — made ordinary erfc 1.6x (f32) and 2x
-// (f64) slower, so they are left to libmvec.)
+// subnormal at f32's threshold) or x's nan, is selected afterwards. (Where erfc is subnormal,
+// from 9.194 (f32) and 26.543 (f64), libmvec stays vectorised but multiplies into the subnormal
+// range, a microcode assist: 4.5x slower in a vector with such a lane. A tail for those lanes
+// computed in every lane — 2^(log2 erfc) as an integer count of the least subnormal, within an
+// ulp — made ordinary erfc 1.6x (f32) and 2x (f64) slower, so they are left to libmvec.)
 Value guardedErfc(OpBuilder& b, math::ErfcOp op) {
   Location loc = op.getLoc();
   Value x = op.getOperand();
