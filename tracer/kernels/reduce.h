@@ -20,8 +20,6 @@
 
 namespace strata::kernels {
 
-// The identities of max and min for storage type S, in compute type T: -inf and +inf, or the
-// extremes of a type without infinities (an integer type; f8_e4m3fn: ±448, as JAX).
 // The sum of v[lo, lo + n): blocks of 1024 by Eigen (its packet lanes take 32-64 terms each),
 // the block sums pairwise, so the rounding error grows with log n rather than with n over the
 // lanes (Eigen's sum of 16M f32 normals was 1e-2..8e-2 off; JAX's 1e-4, numpy's pairwise 1e-3).
@@ -32,6 +30,8 @@ template <class V> typename V::Scalar cascade_sum(const V& v, Eigen::Index lo, E
   return cascade_sum(v, lo, half) + cascade_sum(v, lo + half, n - half);
 }
 
+// The identities of max and min for storage type S, in compute type T: -inf and +inf, or the
+// extremes of a type without infinities (an integer type; f8_e4m3fn: ±448, as JAX).
 template <class T, class S = T> T lowest() {
   if constexpr (std::numeric_limits<S>::has_infinity) return -std::numeric_limits<T>::infinity();
   else return static_cast<T>(std::numeric_limits<S>::lowest());
