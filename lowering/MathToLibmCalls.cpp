@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/ADT/bit.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -149,32 +150,22 @@ struct MathToLibmCallsPass : impl::MathToLibmCallsPassBase<MathToLibmCallsPass> 
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // exp and log with their special lanes kept from libmvec (guardedExp, guardedLog).
+    // exp, log and erfc with their special lanes kept from libmvec (guardedExp, guardedLog,
+    // guardedErfc).
     {
       SmallVector<Operation*> guarded;
       module.walk([&](Operation* op) {
-        if (!isa<math::ExpOp, math::LogOp>(op)) return;
+        if (!isa<math::ExpOp, math::LogOp, math::ErfcOp>(op)) return;
         Type t = op->getResult(0).getType();
         if (t.isF32() || t.isF64()) guarded.push_back(op);
       });
       for (Operation* op : guarded) {
         OpBuilder b(op);
-        // (The exp/log made here are not visited again: the list was taken first.)
-        Value r = isa<math::ExpOp>(op) ? guardedExp(b, cast<math::ExpOp>(op)) : guardedLog(b, cast<math::LogOp>(op));
-        op->getResult(0).replaceAllUsesWith(r);
-        op->erase();
-        ++numGuarded;
-      }
-    }
-    // erfc's.
-    {
-      SmallVector<math::ErfcOp> guarded;
-      module.walk([&](math::ErfcOp op) {
-        if (op.getType().isF32() || op.getType().isF64()) guarded.push_back(op);
-      });
-      for (math::ErfcOp op : guarded) {
-        OpBuilder b(op);
-        Value r = guardedErfc(b, op);
+        // (The ops made here are not visited again: the list was taken first.)
+        Value r = TypeSwitch<Operation*, Value>(op)
+                      .Case([&](math::ExpOp e) { return guardedExp(b, e); })
+                      .Case([&](math::LogOp l) { return guardedLog(b, l); })
+                      .Case([&](math::ErfcOp c) { return guardedErfc(b, c); });
         op->getResult(0).replaceAllUsesWith(r);
         op->erase();
         ++numGuarded;
