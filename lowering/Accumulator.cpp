@@ -53,4 +53,23 @@ std::optional<AccumulatorStep> matchAccumulatorStep(memref::StoreOp store, Opera
   return std::nullopt;
 }
 
+std::pair<Value, Value> compensatedAdd(OpBuilder& b, Location loc, Value s, Value c, Value x) {
+  Value t = arith::AddFOp::create(b, loc, s, x);
+  Value z = arith::SubFOp::create(b, loc, t, s);
+  Value e = arith::AddFOp::create(b, loc, arith::SubFOp::create(b, loc, s, arith::SubFOp::create(b, loc, t, z)),
+                                  arith::SubFOp::create(b, loc, x, z));
+  return {t, arith::AddFOp::create(b, loc, c, e)};
+}
+
+Value compensatedTotal(OpBuilder& b, Location loc, Value s, Value c) {
+  // e is finite unless an operand or t is infinite or nan, and then s already is the sum.
+  Value ordered = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, c, c);
+  return arith::SelectOp::create(b, loc, ordered, arith::AddFOp::create(b, loc, s, c), s);
+}
+
+bool isReassociableFloatSum(const AccumulatorStep& step) {
+  auto add = dyn_cast<arith::AddFOp>(step.combine);
+  return add && bitEnumContainsAll(add.getFastmath(), arith::FastMathFlags::reassoc);
+}
+
 }  // namespace mlir::strata

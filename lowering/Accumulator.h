@@ -1,10 +1,12 @@
 // lowering/Accumulator.h — the accumulators of reduction loops: a store of
 // `combine(load of the same location, x)`, and the identity of each associative combine (what a
-// partial accumulator starts from). Shared by the passes that split reductions across threads
-// (SplitReductionLoops) and GPU blocks (GpuMapLoops).
+// partial accumulator starts from); compensated addition, for joining the partial sums of
+// floats. Shared by the passes that split reductions across threads (SplitReductionLoops) and
+// GPU blocks (GpuMapLoops), and that block long float sums (BlockFloatSums).
 #pragma once
 
 #include <optional>
+#include <utility>
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -35,6 +37,17 @@ std::optional<AccumulatorStep> matchAccumulatorStep(memref::StoreOp store, Opera
 // A copy of `step`'s combine at `b` applied to the accumulated value and x, each on its side
 // (the loaded value's and the other's): how a partial joins an accumulator.
 Value combineWith(OpBuilder& b, const AccumulatorStep& step, Value accumulated, Value x);
+
+// Compensated summation of floats: `s + x` rounded to t, its rounding error e (t + e == s + x
+// exactly, by TwoSum: no fast-math flags, so that nothing reassociates it) added into the
+// compensation c; returns (t, c + e). Start c at -0.0 (then s + c is s exactly).
+std::pair<Value, Value> compensatedAdd(OpBuilder& b, Location loc, Value s, Value c, Value x);
+
+// The compensated sum's value: s + c, or s when c is nan (an infinity or nan went through s).
+Value compensatedTotal(OpBuilder& b, Location loc, Value s, Value c);
+
+// Whether `step` is a float sum that may be reassociated (an addf with `reassoc`).
+bool isReassociableFloatSum(const AccumulatorStep& step);
 
 }  // namespace strata
 }  // namespace mlir

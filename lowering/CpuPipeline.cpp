@@ -153,6 +153,9 @@ void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
     pm.addPass(createSplitReductionLoopsPass());
     pm.addPass(createOutlineParallelLoopsPass());
   }
+  //    Long float sums (the chunks above, long rows) accumulate in blocks joined with
+  //    compensation: the error of a sum vectorised lane by lane grows with each lane's terms.
+  pm.addPass(createBlockFloatSumsPass());
   ScratchArenaPassOptions arena;
   arena.share = options.jit.assign_buffers;
   pm.addPass(createScratchArenaPass(arena));

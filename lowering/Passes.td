@@ -359,7 +359,8 @@ def SplitReductionLoopsPass : Pass<"strata-split-reduction-loops", "::mlir::Modu
        accumulator redirected to element k of a new buffer of partials, which starts at the
        identity.
     3. After it, a loop of T iterations combines the partials, in order, into each accumulator
-       (which keeps the value it had before the nest: the reduction's init).
+       (which keeps the value it had before the nest: the reduction's init); a float sum's
+       partials join compensated (TwoSum, as --strata-block-float-sums joins its blocks).
 
     The scf.parallel is then outlined for the thread pool by --strata-outline-parallel-loops.
     Float sums and products change their association (as the vectorised loop already does:
@@ -475,6 +476,55 @@ def SplitRowReductionsPass : Pass<"strata-split-row-reductions", "::mlir::Module
   let statistics = [
     Statistic<"numSplit", "split-row-loops", "Row loops split into chunks of each row">,
     Statistic<"numFissioned", "fissioned-rows", "Rows of several loops made one parallel loop a loop">,
+  ];
+}
+
+def BlockFloatSumsPass : Pass<"strata-block-float-sums", "::mlir::ModuleOp"> {
+  let summary = "Accumulate long float sums in blocks, joined with compensation";
+  let description = [{
+    A float sum vectorised by LLVM runs each vector lane over its share of the terms in a
+    row (and a column sum each column over all its rows): 64 lanes over a chunk of 256K values add 4096 terms each to one running value, whose
+    rounding errors grow with that count (16M f32 normals: 5-10x JAX's error). For each scf.for
+    (in any function; static bounds, no loop-carried values) whose body's ops are loads,
+    stores, pure ops and scf.for/scf.parallel/scf.if, with L iterations (its inner loops
+    included) of at least twice `block-iterations`, and for each float sum in it (`acc[idx] =
+    acc[idx] + x` by an addf with `reassoc`, idx fixed in the loop, nothing else in the loop
+    touching acc's buffer):
+
+    1. The loop's trips go in blocks of B = max(1, `block-iterations` / its inner iterations)
+       trips (a divisor of the trips when one is at least B/2; otherwise the last block is
+       short), in an scf.for over the blocks carrying each sum's running total s (acc's value
+       before the loop) and compensation c (-0.0).
+    2. Each block stores -0.0 (the identity) into acc, runs its trips of the loop's body
+       (moved, not copied), loads the block's sum x and adds it: t = s + x, c += (s - (t - (t
+       - s))) + (x - (t - s)) (TwoSum, t + e = s + x exactly; no fast-math flags).
+    3. After the blocks acc = s + c, or s when c is nan (an infinity or nan went through).
+
+    Loops are judged before any changes, so nested loops block at each level that qualifies
+    (a row per block and, for long rows, blocks within the row). Lanes then add
+    `block-iterations` / 64 terms in a row, and the blocks join nearly exactly.
+
+    A column sum, `for i { parallel p { acc[.., p, ..] += x } }` (the loop's body just that
+    scf.parallel, its bounds defined outside the loop, no regions in it; each sum's place
+    indexed by every induction variable of it and otherwise by values defined outside the
+    loop; its buffer of a static shape of at most 8192 elements, touched by nothing else),
+    adds each column's rows in order, so the same blocking applies with the places as lanes:
+    blocks of max(32, `block-iterations` / places) rows, each place's running total and
+    compensation in two memref.alloca of the places' shape at the function's entry (each
+    thread running an outlined loop has its own), and loops like the column sum's own
+    scf.parallel: before the blocks, copying acc into the totals and storing -0.0 into acc;
+    after each block, joining it by TwoSum and storing -0.0 again; at the end, s + c. REQUIRES: loops; after
+    --strata-split-reduction-loops (whose chunks it blocks) and
+    --strata-outline-parallel-loops (an outlined loop's allocas are its thread's).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"blockIterations", "block-iterations", "int64_t", /*default=*/"1024",
+           "Iterations (inner loops included) of each block">,
+  ];
+  let statistics = [
+    Statistic<"numBlocked", "blocked-loops", "Loops whose float sums accumulate in blocks">,
   ];
 }
 

@@ -145,6 +145,19 @@ struct SplitReductionLoopsPass : impl::SplitReductionLoopsPassBase<SplitReductio
         continue;
       }
       Value start = memref::LoadOp::create(b, loc, m, a.store.getIndices());
+      if (isReassociableFloatSum(a)) {  // compensated: partials of a long sum are large
+        Value c0 = arith::ConstantOp::create(b, loc, FloatAttr::get(start.getType(), -0.0));
+        auto combine = scf::ForOp::create(
+            b, loc, index(0), index(t), index(1), ValueRange{start, c0},
+            [&](OpBuilder& fb, Location fl, Value j, ValueRange acc) {
+              Value part = memref::LoadOp::create(fb, fl, p, ValueRange{j});
+              auto [s, c] = compensatedAdd(fb, fl, acc[0], acc[1], part);
+              scf::YieldOp::create(fb, fl, ValueRange{s, c});
+            });
+        memref::StoreOp::create(b, loc, compensatedTotal(b, loc, combine.getResult(0), combine.getResult(1)), m,
+                                a.store.getIndices());
+        continue;
+      }
       auto combine = scf::ForOp::create(
           b, loc, index(0), index(t), index(1), ValueRange{start},
           [&](OpBuilder& fb, Location fl, Value j, ValueRange acc) {

@@ -185,8 +185,8 @@ TEST(Reductions, LargeArraysUseEveryPathInParallel) {
 TEST(Reductions, LongFloatSumsKeepTheirDigitsEagerly) {
   // 4M f32 normals: each of Eigen's packet lanes summing 131072 terms in a row left the sum
   // 1e-2 off (with 16M, up to 8e-2); in blocks of 1024 summed pairwise it is within 1e-3 of
-  // the sum in double (JAX 0.10.2's: 1e-5 to 6e-4 at 16M). The compiled sum is weaker (its
-  // chunks' lanes run 4096 terms each: 1e-3 to 6e-3 at 16M) and not checked here.
+  // the sum in double (JAX 0.10.2's: 1e-5 to 6e-4 at 16M). The compiled sums' accuracy:
+  // tests/jit/test_float_sum_accuracy.cpp.
   for (int seed : {1, 2, 3}) {
     st::Array x = st::random::normal(st::random::key(seed), {1 << 22}, st::f32);
     double exact = 0;
@@ -195,6 +195,21 @@ TEST(Reductions, LongFloatSumsKeepTheirDigitsEagerly) {
     // Along rows too (the kernel's row path), and as complex parts.
     st::Array rows = st::sum(st::reshape(x, {2, 1 << 21}), {1});
     EXPECT_NEAR(st::sum(st::astype(rows, st::f64)).item<double>(), exact, 1e-3) << "seed " << seed;
+  }
+  // Along the leading axis (the kernel's column path: blocks of 64 rows, the blocks pairwise):
+  // within 8 units of 2^-24·||column||₂ of the sum in double (rows added in order, the old kernel: up to 205).
+  {
+    const int64_t rows = 1 << 18, cols = 16;
+    std::vector<float> v = st::random::normal(st::random::key(6), {rows * cols}, st::f32).to_vector<float>();
+    std::vector<float> got = st::sum(st::array(v, {rows, cols}), {0}).to_vector<float>();
+    for (int64_t j = 0; j < cols; ++j) {
+      double sum = 0, squares = 0;
+      for (int64_t i = 0; i < rows; ++i) {
+        sum += v[i * cols + j];
+        squares += static_cast<double>(v[i * cols + j]) * v[i * cols + j];
+      }
+      EXPECT_LT(std::abs(got[j] - sum) / (std::ldexp(1.0, -24) * std::sqrt(squares)), 8) << "column " << j;
+    }
   }
   st::Array z = st::complex(st::random::normal(st::random::key(4), {1 << 22}, st::f32), st::random::normal(st::random::key(5), {1 << 22}, st::f32));
   double re = 0, im = 0;

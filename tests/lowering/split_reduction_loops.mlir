@@ -33,12 +33,23 @@
 // CHECK:             %[[SUM:.*]] = arith.addf %[[A]], %{{.*}} fastmath<reassoc>
 // CHECK:             memref.store %[[SUM]], %[[P]][%[[K]]]
 // CHECK:             memref.store %{{.*}}, %[[Y]][%[[I]], %[[J]]]
+// A float sum's partials join compensated (TwoSum: no fast-math flags), from -0.0.
 // CHECK:       %[[START:.*]] = memref.load %[[S]][]
-// CHECK:       %[[TOTAL:.*]] = scf.for %[[T:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[START]]) -> (f32)
+// CHECK:       %[[NEG0:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK:       %[[TOTAL:.*]]:2 = scf.for %[[T:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[START]], %[[COMP:.*]] = %[[NEG0]]) -> (f32, f32)
 // CHECK:         %[[PT:.*]] = memref.load %[[P]][%[[T]]]
-// CHECK:         %[[C:.*]] = arith.addf %[[ACC]], %[[PT]] fastmath<reassoc>
-// CHECK:         scf.yield %[[C]]
-// CHECK:       memref.store %[[TOTAL]], %[[S]][]
+// CHECK:         %[[SUM2:.*]] = arith.addf %[[ACC]], %[[PT]] : f32
+// CHECK:         %[[Z:.*]] = arith.subf %[[SUM2]], %[[ACC]] : f32
+// CHECK:         %[[TZ:.*]] = arith.subf %[[SUM2]], %[[Z]] : f32
+// CHECK:         %[[E1:.*]] = arith.subf %[[ACC]], %[[TZ]] : f32
+// CHECK:         %[[E2:.*]] = arith.subf %[[PT]], %[[Z]] : f32
+// CHECK:         %[[E:.*]] = arith.addf %[[E1]], %[[E2]] : f32
+// CHECK:         %[[NC:.*]] = arith.addf %[[COMP]], %[[E]] : f32
+// CHECK:         scf.yield %[[SUM2]], %[[NC]]
+// CHECK:       %[[ORD:.*]] = arith.cmpf ord, %[[TOTAL]]#1, %[[TOTAL]]#1
+// CHECK:       %[[WITH:.*]] = arith.addf %[[TOTAL]]#0, %[[TOTAL]]#1 : f32
+// CHECK:       %[[RES:.*]] = arith.select %[[ORD]], %[[WITH]], %[[TOTAL]]#0
+// CHECK:       memref.store %[[RES]], %[[S]][]
 // FOUR-LABEL:  func.func @sum_and_square
 // FOUR:        memref.alloc() : memref<4xf32>
 func.func @sum_and_square(%x: memref<512x512xf32>, %y: memref<512x512xf32>, %s: memref<f32>) {

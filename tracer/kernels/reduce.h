@@ -90,12 +90,26 @@ void reduce_kernel(std::span<const KernelArg> in, std::span<const KernelArg> out
       }
       std::unique_ptr<S[]> moved;  // not std::vector: vector<bool> has no data()
       if (!trailing && leading) {
-        // acc[kept] = combine over the n rows.
+        // acc[kept] = combine over the n rows: blocks of 64 rows in order, the blocks pairwise
+        // (a column sum's rounding error then grows with log n rather than n).
         parallel_for(kept, kElementwiseGrain / 4, [&](int64_t lo, int64_t hi) {
           int64_t w = hi - lo;
-          Vec acc = Eigen::Map<const Eigen::Array<S, Eigen::Dynamic, 1>>(x + lo, w).template cast<C>();
-          for (int64_t r = 1; r < n; ++r)
-            Op::combine(acc, Eigen::Map<const Eigen::Array<S, Eigen::Dynamic, 1>>(x + r * kept + lo, w).template cast<C>());
+          auto row = [&](int64_t r) {
+            return Eigen::Map<const Eigen::Array<S, Eigen::Dynamic, 1>>(x + r * kept + lo, w).template cast<C>();
+          };
+          auto rows = [&](auto& self, int64_t first, int64_t count) -> Vec {
+            constexpr int64_t kBlock = 64;
+            if (count > kBlock) {
+              int64_t half = (count / kBlock + 1) / 2 * kBlock;  // at a block boundary
+              Vec acc = self(self, first, half);
+              Op::combine(acc, self(self, first + half, count - half));
+              return acc;
+            }
+            Vec acc = row(first);
+            for (int64_t r = 1; r < count; ++r) Op::combine(acc, row(first + r));
+            return acc;
+          };
+          Vec acc = rows(rows, 0, n);
           if constexpr (joins_init<Op, S>()) Op::combine(acc, Vec::Constant(w, Op::template init<C, S>()));
           Eigen::Map<Eigen::Array<S, Eigen::Dynamic, 1>>(y + lo, w) = acc.template cast<S>();
         });

@@ -11,12 +11,13 @@ namespace {
 struct Op {
   template <class S> static constexpr bool supports = !std::is_same_v<S, bool>;
   // e8m0fnu has no zero: its identity, as the type holds 0, is nan, and it joins every sum as
-  // the compiled reduce's init does (JAX's sums of e8m0fnu are nan too).
+  // the compiled reduce's init does (JAX's sums of e8m0fnu are nan too). The init joins every
+  // float sum too: +0.0 makes a sum of -0.0s +0.0, as the compiled reduce and JAX give.
   template <class T, class S> static T init() {
     if constexpr (std::is_same_v<S, kernels::f8e8m0fnu_t>) return static_cast<T>(S(0));
     else return T(0);
   }
-  template <class S> static constexpr bool joins_init = std::is_same_v<S, kernels::f8e8m0fnu_t>;
+  template <class S> static constexpr bool joins_init = !std::is_integral_v<S>;
   template <class V> static auto reduce(const V& v) {
     using T = typename V::Scalar;
     if constexpr (std::is_integral_v<T>) {  // wrapping (kernels/wrapping.h)
