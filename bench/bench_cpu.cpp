@@ -230,6 +230,41 @@ void BM_RowSum_Eigen(benchmark::State& state) {
 }
 BENCHMARK(BM_RowSum_Eigen)->Apply(row_args);
 
+// ---- Column sums of the same 48 MiB: 16 columns (few places: the rows split across the
+// pool, SplitReductionLoops' column-places) and 3072 (the columns split) ----
+void column_args(benchmark::internal::Benchmark* b) {
+  b->Args({786432, 16})->Args({4096, 3072})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+void BM_ColumnSum_Eager(benchmark::State& state) {
+  Array x = rnd({state.range(0), state.range(1)}, 1);
+  for (auto _ : state) benchmark::DoNotOptimize(st::sum(x, 0));
+  row_bytes(state);
+}
+BENCHMARK(BM_ColumnSum_Eager)->Apply(column_args);
+void BM_ColumnSum_Jit(benchmark::State& state) {
+  Array x = rnd({state.range(0), state.range(1)}, 1);
+  auto f = st::jit([](const Array& v) { return st::sum(v, 0); });
+  f(x);
+  for (auto _ : state) benchmark::DoNotOptimize(f(x));
+  row_bytes(state);
+}
+BENCHMARK(BM_ColumnSum_Jit)->Apply(column_args);
+void BM_ColumnSum_Eigen(benchmark::State& state) {
+  const Eigen::Index R = state.range(0), N = state.range(1);
+  Array x = rnd({R, N}, 1);
+  Eigen::TensorMap<Eigen::Tensor<const float, 2, Eigen::RowMajor>> X(static_cast<const float*>(x.data()), R, N);
+  Eigen::Tensor<float, 1, Eigen::RowMajor> Y(N);
+  Eigen::ThreadPool pool(static_cast<int>(std::thread::hardware_concurrency()));
+  Eigen::ThreadPoolDevice dev(&pool, static_cast<int>(std::thread::hardware_concurrency()));
+  Eigen::array<Eigen::Index, 1> along{0};
+  for (auto _ : state) {
+    Y.device(dev) = X.sum(along);
+    benchmark::ClobberMemory();
+  }
+  row_bytes(state);
+}
+BENCHMARK(BM_ColumnSum_Eigen)->Apply(column_args);
+
 // ---- First-call latency: trace + lower + compile ----
 void BM_FirstCall_Seed(benchmark::State& state) {
   Array x = rnd({8, 256}, 1), w = rnd({256, 256}, 2), b = rnd({256}, 3);

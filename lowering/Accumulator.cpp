@@ -53,6 +53,15 @@ std::optional<AccumulatorStep> matchAccumulatorStep(memref::StoreOp store, Opera
   return std::nullopt;
 }
 
+bool isColumnPlace(memref::StoreOp store, scf::ParallelOp p, Operation* scope, int64_t mostPlaces) {
+  auto outside = [&](Value v) { return !scope->isAncestor(v.getParentRegion()->getParentOp()); };
+  auto type = dyn_cast<MemRefType>(store.getMemref().getType());
+  return type && type.hasStaticShape() && type.getNumElements() <= mostPlaces && outside(store.getMemref()) &&
+         llvm::all_of(p.getInductionVars(), [&](Value iv) { return llvm::is_contained(store.getIndices(), iv); }) &&
+         llvm::all_of(store.getIndices(),
+                      [&](Value i) { return outside(i) || llvm::is_contained(p.getInductionVars(), i); });
+}
+
 std::pair<Value, Value> compensatedAdd(OpBuilder& b, Location loc, Value s, Value c, Value x) {
   Value t = arith::AddFOp::create(b, loc, s, x);
   Value z = arith::SubFOp::create(b, loc, t, s);

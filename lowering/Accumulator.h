@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -33,6 +34,12 @@ struct AccumulatorStep {
 // with an identity) in the store's block with no other use, the location's indices defined
 // outside `scope`.
 std::optional<AccumulatorStep> matchAccumulatorStep(memref::StoreOp store, Operation* scope);
+
+// Whether `store` writes a place of a column reduction `for i { p: parallel (...) { ... } }`
+// (the nest `scope`): its buffer defined outside the nest, of a static shape of at most
+// `mostPlaces` elements, indexed by every induction variable of `p` and otherwise by values
+// defined outside the nest (each of p's iterations has a place of its own, fixed in the nest).
+bool isColumnPlace(memref::StoreOp store, scf::ParallelOp p, Operation* scope, int64_t mostPlaces);
 
 // A copy of `step`'s combine at `b` applied to the accumulated value and x, each on its side
 // (the loaded value's and the other's): how a partial joins an accumulator.

@@ -38,13 +38,16 @@ constexpr int64_t kMostColumnPlaces = 8192;
 constexpr int64_t kFewestColumnRows = 32;
 
 // The float sums of a column sum's loop: `for i { parallel p { acc[.., p, ..] += x } }`, the
-// loop's body just the scf.parallel (bounds defined outside the loop, no regions in it), each
-// sum's place indexed by every induction variable of it and otherwise by values defined outside
-// the loop, on a buffer of a static shape nothing else in the loop touches; empty otherwise.
+// loop's body the scf.parallel after pure ops (a split chunk's row index; the parallel loop's
+// bounds defined outside the loop, no regions in it), each sum at a column place
+// (isColumnPlace) whose buffer nothing else in the loop touches; empty otherwise.
 SmallVector<Sum> columnSumsOf(scf::ForOp loop) {
   SmallVector<Sum> sums;
-  if (!llvm::hasSingleElement(loop.getBody()->without_terminator())) return sums;
-  auto p = dyn_cast<scf::ParallelOp>(loop.getBody()->front());
+  Block* body = loop.getBody();
+  if (body->without_terminator().empty()) return sums;
+  auto p = dyn_cast<scf::ParallelOp>(*std::prev(body->without_terminator().end()));
+  for (Operation& op : body->without_terminator())
+    if (&op != p && (op.getNumRegions() || !isMemoryEffectFree(&op))) return sums;
   auto outside = [&](Value v) { return !loop->isAncestor(v.getParentRegion()->getParentOp()); };
   if (!p || p.getNumResults() || !llvm::all_of(p.getLowerBound(), outside) ||
       !llvm::all_of(p.getUpperBound(), outside) || !llvm::all_of(p.getStep(), outside))
@@ -58,20 +61,13 @@ SmallVector<Sum> columnSumsOf(scf::ForOp loop) {
   }
   for (memref::StoreOp store : stores) {
     std::optional<AccumulatorStep> step = matchAccumulatorStep(store, store);
-    auto type = dyn_cast<MemRefType>(store.getMemref().getType());
-    if (!step || !isReassociableFloatSum(*step) || !outside(store.getMemref()) || !type || !type.hasStaticShape() ||
-        type.getNumElements() > kMostColumnPlaces)
-      continue;
-    if (!llvm::all_of(p.getInductionVars(), [&](Value iv) { return llvm::is_contained(store.getIndices(), iv); }) ||
-        !llvm::all_of(store.getIndices(),
-                      [&](Value i) { return outside(i) || llvm::is_contained(p.getInductionVars(), i); }))
-      continue;
+    if (!step || !isReassociableFloatSum(*step) || !isColumnPlace(store, p, loop, kMostColumnPlaces)) continue;
     Value m = store.getMemref();
     auto touches = [&](Operation* op, Value other) { return op != store && op != step->load && mayShareBytes(other, m); };
     if (llvm::any_of(loads, [&](memref::LoadOp l) { return touches(l, l.getMemref()); }) ||
         llvm::any_of(stores, [&](memref::StoreOp s) { return touches(s, s.getMemref()); }))
       continue;
-    sums.push_back({m, SmallVector<Value>(store.getIndices()), cast<FloatType>(type.getElementType())});
+    sums.push_back({m, SmallVector<Value>(store.getIndices()), cast<FloatType>(store.getValueToStore().getType())});
   }
   return sums;
 }
@@ -217,7 +213,7 @@ struct BlockFloatSumsPass : impl::BlockFloatSumsPassBase<BlockFloatSumsPass> {
   // after each block by a parallel loop like the column sum's own.
   void blockColumns(scf::ForOp loop, int64_t bt, ArrayRef<Sum> sums) {
     Location loc = loop.getLoc();
-    auto p = cast<scf::ParallelOp>(loop.getBody()->front());
+    auto p = cast<scf::ParallelOp>(*std::prev(loop.getBody()->without_terminator().end()));
     SmallVector<Value> lbs(p.getLowerBound()), ubs(p.getUpperBound()), steps(p.getStep());
     SmallVector<Value> ivs(p.getInductionVars());
     auto fn = loop->getParentOfType<FunctionOpInterface>();

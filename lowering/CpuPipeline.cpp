@@ -150,7 +150,9 @@ void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
     SplitRowReductionsPassOptions rows;
     rows.fissionRows = options.cpuThreads;
     pm.addPass(createSplitRowReductionsPass(rows));
-    pm.addPass(createSplitReductionLoopsPass());
+    SplitReductionLoopsPassOptions split;
+    split.columnPlaces = 16 * options.cpuThreads;  // column sums too narrow to split by columns
+    pm.addPass(createSplitReductionLoopsPass(split));
     pm.addPass(createOutlineParallelLoopsPass());
   }
   //    Long float sums (the chunks above, long rows) accumulate in blocks joined with

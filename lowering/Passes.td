@@ -362,6 +362,17 @@ def SplitReductionLoopsPass : Pass<"strata-split-reduction-loops", "::mlir::Modu
        (which keeps the value it had before the nest: the reduction's init); a float sum's
        partials join compensated (TwoSum, as --strata-block-float-sums joins its blocks).
 
+    With `column-places` > 0 (the CPU's: 16 per thread of the pool), a column reduction
+    `for i { parallel p { acc[.., p, ..] = combine(acc[.., p, ..], x) } }` (the loop's body
+    just the scf.parallel, static bounds, no regions in it) whose accumulators' buffers have
+    static shapes of at most that many elements, indexed by every induction variable of the
+    parallel loop and otherwise by values fixed in the nest, splits the same way: each chunk's
+    partials are a slab `partial[k, places...]` set to the identity by a parallel loop over the
+    places, and the partials combine place by place (a parallel loop over the places, each a
+    loop over the chunks). Few places split over threads by columns would have every thread
+    stream every row (1M rows of 16 f32: each thread's 32 bytes of a 64-byte line); split by
+    rows each streams its own.
+
     The scf.parallel is then outlined for the thread pool by --strata-outline-parallel-loops.
     Float sums and products change their association (as the vectorised loop already does:
     the reduction bodies are `reassoc`). REQUIRES: bufferized, loops; before
@@ -378,6 +389,9 @@ def SplitReductionLoopsPass : Pass<"strata-split-reduction-loops", "::mlir::Modu
     Option<"combineInMemory", "combine-in-memory", "bool", /*default=*/"false",
            "Combine the partials by loading and storing the accumulator in each iteration (the "
            "form --strata-gpu-map-loops splits across a block) rather than in a loop-carried value">,
+    Option<"columnPlaces", "column-places", "int64_t", /*default=*/"0",
+           "Split the rows of column reductions with at most this many places (0: none; not with "
+           "combine-in-memory)">,
   ];
   let statistics = [
     Statistic<"numSplit", "split-loops", "Reduction loop nests split into parallel chunks">,
@@ -504,8 +518,8 @@ def BlockFloatSumsPass : Pass<"strata-block-float-sums", "::mlir::ModuleOp"> {
     (a row per block and, for long rows, blocks within the row). Lanes then add
     `block-iterations` / 64 terms in a row, and the blocks join nearly exactly.
 
-    A column sum, `for i { parallel p { acc[.., p, ..] += x } }` (the loop's body just that
-    scf.parallel, its bounds defined outside the loop, no regions in it; each sum's place
+    A column sum, `for i { parallel p { acc[.., p, ..] += x } }` (the loop's body that
+    scf.parallel after pure ops, its bounds defined outside the loop, no regions in it; each sum's place
     indexed by every induction variable of it and otherwise by values defined outside the
     loop; its buffer of a static shape of at most 8192 elements, touched by nothing else),
     adds each column's rows in order, so the same blocking applies with the places as lanes:

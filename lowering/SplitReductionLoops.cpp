@@ -25,10 +25,40 @@ namespace mlir::strata {
 
 namespace {
 
-// One accumulator: `acc[idx] = combine(acc[idx], x)` with idx fixed in the whole nest.
+// One accumulator: `acc[idx] = combine(acc[idx], x)`, idx fixed in the whole nest, or (a
+// column accumulator) made of values fixed in it and the induction variables of the nest's
+// scf.parallel.
 struct Accumulator : AccumulatorStep {
   memref::StoreOp store;
 };
+
+// Whether the nest's outer iterations may run in any order and at once, except for the
+// accumulators `accs`: nothing else in the nest touches an accumulator's buffer, the other
+// stores (`elementwise`: at an index holding the outer induction variable, so each outer
+// iteration writes its own elements) touch no buffer of each other, and every load of a buffer
+// they write reads the element its own iteration writes.
+bool independent(MutableArrayRef<Accumulator> accs, ArrayRef<memref::LoadOp> loads, ArrayRef<memref::StoreOp> stores,
+                 ArrayRef<memref::StoreOp> elementwise) {
+  auto isAccess = [&](Operation* op) {
+    return llvm::any_of(accs, [&](Accumulator& a) { return op == a.load || op == a.store; });
+  };
+  for (Accumulator& a : accs) {
+    Value m = a.store.getMemref();
+    for (memref::LoadOp l : loads)
+      if (!isAccess(l) && mayShareBytes(l.getMemref(), m)) return false;
+    for (memref::StoreOp s : stores)
+      if (s != a.store && mayShareBytes(s.getMemref(), m)) return false;
+  }
+  for (memref::StoreOp s : elementwise) {
+    for (memref::LoadOp l : loads)
+      if (!isAccess(l) && mayShareBytes(l.getMemref(), s.getMemref()) &&
+          (l.getMemref() != s.getMemref() || l.getIndices() != s.getIndices()))
+        return false;
+    for (memref::StoreOp o : elementwise)
+      if (o != s && mayShareBytes(o.getMemref(), s.getMemref())) return false;
+  }
+  return true;
+}
 
 // The accumulators of the nest `root` when its outer loop's iterations may run in any order and
 // at once, except for the accumulators: every store either writes an accumulator (and nothing
@@ -58,25 +88,37 @@ std::optional<SmallVector<Accumulator>> accumulatorsOf(scf::ForOp root) {
     else if (llvm::is_contained(store.getIndices(), iv)) elementwise.push_back(store);
     else return std::nullopt;
   }
-  if (accs.empty()) return std::nullopt;
-  auto isAccess = [&](Operation* op) {
-    return llvm::any_of(accs, [&](Accumulator& a) { return op == a.load || op == a.store; });
-  };
-  for (Accumulator& a : accs) {
-    Value m = a.store.getMemref();
-    for (memref::LoadOp l : loads)
-      if (!isAccess(l) && mayShareBytes(l.getMemref(), m)) return std::nullopt;
-    for (memref::StoreOp s : stores)
-      if (s != a.store && mayShareBytes(s.getMemref(), m)) return std::nullopt;
+  if (accs.empty() || !independent(accs, loads, stores, elementwise)) return std::nullopt;
+  return accs;
+}
+
+// The column accumulators of a column reduction `for i { parallel p { acc[.., p, ..] =
+// combine(acc[.., p, ..], x) } }` (the loop's body just the scf.parallel, of static bounds and
+// no regions inside), each at a column place (isColumnPlace, at most `mostPlaces` of them);
+// the other stores and loads as above.
+std::optional<SmallVector<Accumulator>> columnAccumulatorsOf(scf::ForOp root, int64_t mostPlaces) {
+  if (!root.getInitArgs().empty() || !llvm::hasSingleElement(root.getBody()->without_terminator()))
+    return std::nullopt;
+  auto p = dyn_cast<scf::ParallelOp>(root.getBody()->front());
+  if (!p || p.getNumResults()) return std::nullopt;
+  for (Value v : llvm::concat<Value>(p.getLowerBound(), p.getUpperBound(), p.getStep()))
+    if (!getConstantIntValue(v)) return std::nullopt;
+  SmallVector<memref::LoadOp> loads;
+  SmallVector<memref::StoreOp> stores;
+  for (Operation& op : p.getBody()->without_terminator()) {
+    if (auto l = dyn_cast<memref::LoadOp>(op)) loads.push_back(l);
+    else if (auto s = dyn_cast<memref::StoreOp>(op)) stores.push_back(s);
+    else if (op.getNumRegions() || !isMemoryEffectFree(&op)) return std::nullopt;
   }
-  for (memref::StoreOp s : elementwise) {
-    for (memref::LoadOp l : loads)
-      if (!isAccess(l) && mayShareBytes(l.getMemref(), s.getMemref()) &&
-          (l.getMemref() != s.getMemref() || l.getIndices() != s.getIndices()))
-        return std::nullopt;
-    for (memref::StoreOp o : elementwise)
-      if (o != s && mayShareBytes(o.getMemref(), s.getMemref())) return std::nullopt;
+  SmallVector<Accumulator> accs;
+  SmallVector<memref::StoreOp> elementwise;
+  for (memref::StoreOp store : stores) {
+    std::optional<AccumulatorStep> step = matchAccumulatorStep(store, store);
+    if (step && isColumnPlace(store, p, root, mostPlaces)) accs.push_back({*step, store});
+    else if (llvm::is_contained(store.getIndices(), root.getInductionVar())) elementwise.push_back(store);
+    else return std::nullopt;
   }
+  if (accs.empty() || !independent(accs, loads, stores, elementwise)) return std::nullopt;
   return accs;
 }
 
@@ -100,22 +142,52 @@ struct SplitReductionLoopsPass : impl::SplitReductionLoopsPassBase<SplitReductio
     int64_t t = largestDivisor(trips, maxChunks);
     if (t < 2) return;
     std::optional<SmallVector<Accumulator>> accs = accumulatorsOf(root);
+    bool columns = false;
+    if (!accs && columnPlaces > 0 && !combineInMemory) {
+      accs = columnAccumulatorsOf(root, columnPlaces);
+      columns = accs.has_value();
+    }
     if (!accs) return;
     int64_t c = trips / t;
 
     Location loc = root.getLoc();
     OpBuilder b(root);
     auto index = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(b, loc, v); };
+    // The partials: one per chunk, or one per chunk and place of a column accumulator.
+    auto placesOf = [](Accumulator& a) { return cast<MemRefType>(a.store.getMemref().getType()).getShape(); };
     SmallVector<Value> partials;
-    for (Accumulator& a : *accs)
-      partials.push_back(memref::AllocOp::create(
-          b, loc, MemRefType::get({t}, a.store.getValueToStore().getType())));
+    for (Accumulator& a : *accs) {
+      SmallVector<int64_t> shape{t};
+      if (columns) llvm::append_range(shape, placesOf(a));
+      partials.push_back(memref::AllocOp::create(b, loc, MemRefType::get(shape, a.store.getValueToStore().getType())));
+    }
+    // `what(builder, place)` for every place of a column accumulator, in a parallel loop.
+    auto overPlaces = [&](OpBuilder& ob, Accumulator& a, llvm::function_ref<void(OpBuilder&, ValueRange)> what) {
+      SmallVector<Value> lbs, ubs, steps;
+      for (int64_t d : placesOf(a)) {
+        lbs.push_back(arith::ConstantIndexOp::create(ob, loc, 0));
+        ubs.push_back(arith::ConstantIndexOp::create(ob, loc, d));
+        steps.push_back(arith::ConstantIndexOp::create(ob, loc, 1));
+      }
+      auto each = scf::ParallelOp::create(ob, loc, lbs, ubs, steps);
+      OpBuilder in = OpBuilder::atBlockTerminator(each.getBody());
+      what(in, each.getInductionVars());
+    };
     // Chunk k runs outer iterations [k·c, (k+1)·c), its partials starting from the identity.
     auto par = scf::ParallelOp::create(b, loc, ValueRange{index(0)}, ValueRange{index(t)}, ValueRange{index(1)});
     b.setInsertionPointToStart(par.getBody());
     Value k = par.getInductionVars()[0];
-    for (auto [a, p] : llvm::zip(*accs, partials))
-      memref::StoreOp::create(b, loc, arith::ConstantOp::create(b, loc, a.identity), p, ValueRange{k});
+    for (auto [a, p] : llvm::zip(*accs, partials)) {
+      if (!columns) {
+        memref::StoreOp::create(b, loc, arith::ConstantOp::create(b, loc, a.identity), p, ValueRange{k});
+        continue;
+      }
+      overPlaces(b, a, [&](OpBuilder& in, ValueRange at) {
+        SmallVector<Value> idx{k};
+        llvm::append_range(idx, at);
+        memref::StoreOp::create(in, loc, arith::ConstantOp::create(in, loc, a.identity), p, idx);
+      });
+    }
     auto inner = scf::ForOp::create(b, loc, index(0), index(c), index(1));
     b.setInsertionPointToStart(inner.getBody());
     Value n = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, k, index(c)), inner.getInductionVar());
@@ -124,15 +196,18 @@ struct SplitReductionLoopsPass : impl::SplitReductionLoopsPassBase<SplitReductio
     map.map(root.getInductionVar(), i);
     for (Operation& op : root.getBody()->without_terminator()) b.clone(op, map);
     for (auto [a, p] : llvm::zip(*accs, partials)) {
-      Operation* load = map.lookup(a.load.getOperation());
-      Operation* store = map.lookup(a.store.getOperation());
+      auto load = cast<memref::LoadOp>(map.lookup(a.load.getOperation()));
+      auto store = cast<memref::StoreOp>(map.lookup(a.store.getOperation()));
+      SmallVector<Value> idx{k};
+      if (columns) llvm::append_range(idx, store.getIndices());
       OpBuilder lb(load), sb(store);
-      load->replaceAllUsesWith(memref::LoadOp::create(lb, loc, p, ValueRange{k}));
+      load->replaceAllUsesWith(memref::LoadOp::create(lb, loc, p, idx));
       load->erase();
-      memref::StoreOp::create(sb, loc, store->getOperand(0), p, ValueRange{k});
+      memref::StoreOp::create(sb, loc, store.getValueToStore(), p, idx);
       store->erase();
     }
-    // The partials, in order, combined into the accumulator (which keeps its initial value).
+    // The partials, in order, combined into the accumulator (which keeps its initial value); a
+    // column accumulator's at each of its places.
     b.setInsertionPointAfter(par);
     for (auto [a, p] : llvm::zip(*accs, partials)) {
       Value m = a.store.getMemref();
@@ -144,27 +219,35 @@ struct SplitReductionLoopsPass : impl::SplitReductionLoopsPassBase<SplitReductio
         memref::StoreOp::create(fb, loc, combineWith(fb, a, old, part), m, a.store.getIndices());
         continue;
       }
-      Value start = memref::LoadOp::create(b, loc, m, a.store.getIndices());
-      if (isReassociableFloatSum(a)) {  // compensated: partials of a long sum are large
-        Value c0 = arith::ConstantOp::create(b, loc, FloatAttr::get(start.getType(), -0.0));
-        auto combine = scf::ForOp::create(
-            b, loc, index(0), index(t), index(1), ValueRange{start, c0},
-            [&](OpBuilder& fb, Location fl, Value j, ValueRange acc) {
-              Value part = memref::LoadOp::create(fb, fl, p, ValueRange{j});
-              auto [s, c] = compensatedAdd(fb, fl, acc[0], acc[1], part);
-              scf::YieldOp::create(fb, fl, ValueRange{s, c});
-            });
-        memref::StoreOp::create(b, loc, compensatedTotal(b, loc, combine.getResult(0), combine.getResult(1)), m,
-                                a.store.getIndices());
-        continue;
-      }
-      auto combine = scf::ForOp::create(
-          b, loc, index(0), index(t), index(1), ValueRange{start},
-          [&](OpBuilder& fb, Location fl, Value j, ValueRange acc) {
-            Value part = memref::LoadOp::create(fb, fl, p, ValueRange{j});
-            scf::YieldOp::create(fb, fl, combineWith(fb, a, acc[0], part));
-          });
-      memref::StoreOp::create(b, loc, combine.getResult(0), m, a.store.getIndices());
+      auto combineAt = [&](OpBuilder& ob, ValueRange at, ValueRange place) {
+        auto partial = [&](OpBuilder& fb, Value j) {
+          SmallVector<Value> idx{j};
+          llvm::append_range(idx, place);
+          return memref::LoadOp::create(fb, loc, p, idx);
+        };
+        Value start = memref::LoadOp::create(ob, loc, m, at);
+        Value zero = arith::ConstantIndexOp::create(ob, loc, 0), one = arith::ConstantIndexOp::create(ob, loc, 1),
+              chunks = arith::ConstantIndexOp::create(ob, loc, t);
+        Value total;
+        if (isReassociableFloatSum(a)) {  // compensated: partials of a long sum are large
+          Value c0 = arith::ConstantOp::create(ob, loc, FloatAttr::get(start.getType(), -0.0));
+          auto combine = scf::ForOp::create(ob, loc, zero, chunks, one, ValueRange{start, c0},
+                                            [&](OpBuilder& fb, Location, Value j, ValueRange acc) {
+                                              auto [s, c] = compensatedAdd(fb, loc, acc[0], acc[1], partial(fb, j));
+                                              scf::YieldOp::create(fb, loc, ValueRange{s, c});
+                                            });
+          total = compensatedTotal(ob, loc, combine.getResult(0), combine.getResult(1));
+        } else {
+          auto combine = scf::ForOp::create(ob, loc, zero, chunks, one, ValueRange{start},
+                                            [&](OpBuilder& fb, Location, Value j, ValueRange acc) {
+                                              scf::YieldOp::create(fb, loc, combineWith(fb, a, acc[0], partial(fb, j)));
+                                            });
+          total = combine.getResult(0);
+        }
+        memref::StoreOp::create(ob, loc, total, m, at);
+      };
+      if (columns) overPlaces(b, a, [&](OpBuilder& in, ValueRange at) { combineAt(in, at, at); });
+      else combineAt(b, a.store.getIndices(), {});
     }
     root.erase();
     ++numSplit;

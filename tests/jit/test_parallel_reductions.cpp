@@ -217,3 +217,42 @@ TEST(ParallelReductions, FewLongRowsSplitIntoChunks) {
   EXPECT_EQ(st::jit(mean_rows).lower(many).as_text("loops").find("memref.view"), std::string::npos);  // no partials
   expect_close(st::jit(mean_rows)(many), mean_rows(many), 1e-5, 1e-6, "mean of 64 rows");
 }
+
+TEST(ParallelReductions, NarrowColumnsSplitTheirRows) {
+  // 65536 rows of 16 columns: split by columns each thread would stream every row; with at most
+  // 16 places per thread of the pool the rows split into 64 chunks with a slab of partials
+  // each (memref<64x16xf32>), then each column combines its chunks'.
+  Array x = wave({65536, 16});
+  auto mean_cols = [](const Array& a) { return st::mean(a, 0); };
+  expect_close(st::jit(mean_cols)(x), mean_cols(x), 1e-5, 1e-6, "mean of columns");
+  EXPECT_NE(st::jit(mean_cols).lower(x).as_text("loops").find("memref<64x16xf32>"), std::string::npos)
+      << st::jit(mean_cols).lower(x).as_text("loops");
+  // Every combiner at once, with an elementwise output of the same nest (the squares).
+  auto stats = [](const Array& a) {
+    return std::vector<Array>{st::max(a, 0), st::min(a, 0), st::sum(a * a, 0), a * a};
+  };
+  std::vector<Array> got = st::jit(stats)(x), want = stats(x);
+  expect_close(got[0], want[0], 0, 0, "max of columns");
+  expect_close(got[1], want[1], 0, 0, "min of columns");
+  expect_close(got[2], want[2], 1e-5, 1e-4, "sum of squares of columns");
+  expect_close(got[3], want[3], 0, 0, "squares");
+  // Columns of a 3-d array reduced over the two leading axes (places 8 × 2).
+  Array y = wave({256, 256, 8, 2});
+  auto sum_lead = [](const Array& a) { return st::sum(a, {0, 1}); };
+  expect_close(st::jit(sum_lead)(y), sum_lead(y), 1e-5, 1e-3, "sum over two leading axes");
+  // Integers: exact, and a NaN in one column reaches that column's sum only.
+  Array xi = st::astype(wave({65536, 16}, st::f32, 1000.0), st::i32);
+  std::vector<double> v = xi.to_vector<double>(), gi = st::jit([](const Array& a) { return st::sum(a, 0); })(xi).to_vector<double>();
+  for (int j = 0; j < 16; ++j) {
+    int64_t w = 0;
+    for (int64_t i = 0; i < 65536; ++i) w += static_cast<int64_t>(v[i * 16 + j]);
+    EXPECT_EQ(gi[j], static_cast<double>(w)) << "column " << j;
+  }
+  Array nan = st::where(one_hot_mask({65536, 16}, 40000 * 16 + 5), st::full({}, NAN), x);
+  std::vector<double> s = st::jit([](const Array& a) { return st::sum(a, 0); })(nan).to_vector<double>();
+  for (int j = 0; j < 16; ++j) EXPECT_EQ(std::isnan(s[j]), j == 5) << "column " << j;
+  // Wide columns split by columns (4096 places): no slab of partials.
+  Array wide = wave({256, 4096});
+  EXPECT_EQ(st::jit(mean_cols).lower(wide).as_text("loops").find("memref<64x4096xf32>"), std::string::npos);
+  expect_close(st::jit(mean_cols)(wide), mean_cols(wide), 1e-5, 1e-6, "mean of 4096 columns");
+}

@@ -5,6 +5,7 @@
 // RUN: strata-opt --split-input-file --strata-split-reduction-loops %s | FileCheck %s
 // RUN: strata-opt --split-input-file --strata-split-reduction-loops=max-chunks=4 %s | FileCheck %s --check-prefix=FOUR
 // RUN: strata-opt --split-input-file --strata-split-reduction-loops=combine-in-memory=true %s | FileCheck %s --check-prefix=MEM
+// RUN: strata-opt --split-input-file --strata-split-reduction-loops=column-places=32 %s | FileCheck %s --check-prefix=COLS
 
 // combine-in-memory (the cuda target's): the partials are combined by loading and storing the
 // accumulator in each iteration, the form a GPU block splits.
@@ -154,6 +155,105 @@ func.func @prime_and_small(%x: memref<65537xf32>, %z: memref<64xf32>, %s: memref
     %a = memref.load %s[] : memref<f32>
     %r = arith.addf %a, %v : f32
     memref.store %r, %s[] : memref<f32>
+  }
+  return
+}
+
+// -----
+
+// A column sum over few columns (16 places, at most column-places=32) and a column max with a
+// fused elementwise output: each chunk of rows folds into a slab of partials of its own, set to
+// the identity first; then each place combines its chunks' partials (the sum compensated).
+// Without column-places (the default), the nest stays.
+// COLS-LABEL:  func.func @columns
+// COLS-SAME:   (%[[X:.*]]: memref<65536x16xf32>, %[[S:.*]]: memref<16xf32>, %[[M:.*]]: memref<16xf32>, %[[Y:.*]]: memref<65536x16xf32>)
+// COLS-DAG:    %[[PS:.*]] = memref.alloc() : memref<64x16xf32>
+// COLS-DAG:    %[[PM:.*]] = memref.alloc() : memref<64x16xf32>
+// COLS:        scf.parallel (%[[K:.*]]) =
+// COLS:          scf.parallel (%[[E:.*]]) =
+// COLS:            %[[ID:.*]] = arith.constant -0.000000e+00 : f32
+// COLS:            memref.store %[[ID]], %[[PS]][%[[K]], %[[E]]]
+// COLS:          scf.parallel (%[[E2:.*]]) =
+// COLS:            %[[IDM:.*]] = arith.constant 0xFF800000 : f32
+// COLS:            memref.store %[[IDM]], %[[PM]][%[[K]], %[[E2]]]
+// COLS:          scf.for %[[N:.*]] =
+// COLS:            scf.parallel (%[[P:.*]]) =
+// COLS:              %[[V:.*]] = memref.load %[[X]][%[[I:.*]], %[[P]]]
+// COLS:              %[[A:.*]] = memref.load %[[PS]][%[[K]], %[[P]]]
+// COLS:              %[[SUM:.*]] = arith.addf %[[A]], %[[V]] fastmath<reassoc>
+// COLS:              memref.store %[[SUM]], %[[PS]][%[[K]], %[[P]]]
+// COLS:              memref.load %[[PM]][%[[K]], %[[P]]]
+// COLS:              arith.maximumf
+// COLS:              memref.store %{{.*}}, %[[PM]][%[[K]], %[[P]]]
+// COLS:              memref.store %{{.*}}, %[[Y]][%[[I]], %[[P]]]
+// COLS:        scf.parallel (%[[Q:.*]]) =
+// COLS:          %[[OLD:.*]] = memref.load %[[S]][%[[Q]]]
+// COLS:          scf.for %[[J:.*]] = {{.*}} iter_args(%{{.*}} = %[[OLD]], %{{.*}} = %{{.*}}) -> (f32, f32)
+// COLS:            memref.load %[[PS]][%[[J]], %[[Q]]]
+// COLS:            arith.subf
+// COLS:          arith.select
+// COLS:          memref.store %{{.*}}, %[[S]][%[[Q]]]
+// COLS:        scf.parallel (%[[Q2:.*]]) =
+// COLS:          %[[OLDM:.*]] = memref.load %[[M]][%[[Q2]]]
+// COLS:          scf.for %[[J2:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[OLDM]]) -> (f32)
+// COLS:            %[[PT:.*]] = memref.load %[[PM]][%[[J2]], %[[Q2]]]
+// COLS:            arith.maximumf %[[ACC]], %[[PT]]
+// COLS:          memref.store %{{.*}}, %[[M]][%[[Q2]]]
+// CHECK-LABEL: func.func @columns
+// CHECK-NOT:   memref.alloc
+// CHECK:       return
+func.func @columns(%x: memref<65536x16xf32>, %s: memref<16xf32>, %m: memref<16xf32>, %y: memref<65536x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c65536 = arith.constant 65536 : index
+  scf.for %i = %c0 to %c65536 step %c1 {
+    scf.parallel (%p) = (%c0) to (%c16) step (%c1) {
+      %v = memref.load %x[%i, %p] : memref<65536x16xf32>
+      %a = memref.load %s[%p] : memref<16xf32>
+      %sum = arith.addf %a, %v fastmath<reassoc> : f32
+      memref.store %sum, %s[%p] : memref<16xf32>
+      %b = memref.load %m[%p] : memref<16xf32>
+      %mx = arith.maximumf %b, %v : f32
+      memref.store %mx, %m[%p] : memref<16xf32>
+      %sq = arith.mulf %v, %v : f32
+      memref.store %sq, %y[%i, %p] : memref<65536x16xf32>
+      scf.reduce
+    }
+  }
+  return
+}
+
+// -----
+
+// Column reductions left as they are: more places than column-places (64 > 32), and a place
+// that some column does not index (every column would add into one place).
+// COLS-LABEL:  func.func @columns_left_alone
+// COLS-NOT:    memref.alloc
+// COLS:        return
+func.func @columns_left_alone(%x: memref<65536x64xf32>, %s: memref<64xf32>, %t: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c65536 = arith.constant 65536 : index
+  scf.for %i = %c0 to %c65536 step %c1 {
+    scf.parallel (%p) = (%c0) to (%c64) step (%c1) {
+      %v = memref.load %x[%i, %p] : memref<65536x64xf32>
+      %a = memref.load %s[%p] : memref<64xf32>
+      %sum = arith.addf %a, %v fastmath<reassoc> : f32
+      memref.store %sum, %s[%p] : memref<64xf32>
+      scf.reduce
+    }
+  }
+  scf.for %i = %c0 to %c65536 step %c1 {
+    scf.parallel (%p, %q) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+      %v = memref.load %x[%i, %p] : memref<65536x64xf32>
+      %a = memref.load %t[%q] : memref<16xf32>
+      %sum = arith.addf %a, %v fastmath<reassoc> : f32
+      memref.store %sum, %t[%q] : memref<16xf32>
+      scf.reduce
+    }
   }
   return
 }
