@@ -5,6 +5,7 @@
 
 #include "dialect/ElementTypes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::strata {
 
@@ -51,6 +52,20 @@ std::optional<AccumulatorStep> matchAccumulatorStep(memref::StoreOp store, Opera
       return AccumulatorStep{load, combine, side, identity};
   }
   return std::nullopt;
+}
+
+bool loadsAndStores(Block* body, bool nested, SmallVectorImpl<memref::LoadOp>& loads,
+                    SmallVectorImpl<memref::StoreOp>& stores) {
+  bool ok = true;
+  auto visit = [&](Operation* op) {
+    if (auto l = dyn_cast<memref::LoadOp>(op)) loads.push_back(l);
+    else if (auto s = dyn_cast<memref::StoreOp>(op)) stores.push_back(s);
+    else if (op->getNumRegions() ? !nested || !isa<scf::ForOp, scf::ParallelOp, scf::IfOp>(op) : !isMemoryEffectFree(op))
+      ok = false;
+  };
+  if (nested) body->walk(visit);
+  else for (Operation& op : body->without_terminator()) visit(&op);
+  return ok;
 }
 
 bool isColumnPlace(memref::StoreOp store, scf::ParallelOp p, Operation* scope, int64_t mostPlaces) {

@@ -35,6 +35,12 @@ struct AccumulatorStep {
 // outside `scope`.
 std::optional<AccumulatorStep> matchAccumulatorStep(memref::StoreOp store, Operation* scope);
 
+// The loads and stores of a loop body `body` — with those of its scf.for/scf.parallel/scf.if
+// when `nested` — into `loads` and `stores`; false when it holds any other op with memory
+// effects (a call, a copy) or any other region (not nested: any region at all).
+bool loadsAndStores(Block* body, bool nested, SmallVectorImpl<memref::LoadOp>& loads,
+                    SmallVectorImpl<memref::StoreOp>& stores);
+
 // Whether `store` writes a place of a column reduction `for i { p: parallel (...) { ... } }`
 // (the nest `scope`): its buffer defined outside the nest, of a static shape of at most
 // `mostPlaces` elements, indexed by every induction variable of `p` and otherwise by values

@@ -31,6 +31,19 @@ struct Sum {
   FloatType type;
 };
 
+// Whether nothing but `store` and `load` (an accumulator step) among `loads` and `stores` touches
+// the step's buffer.
+bool aloneOnItsBuffer(memref::StoreOp store, memref::LoadOp load, ArrayRef<memref::LoadOp> loads,
+                      ArrayRef<memref::StoreOp> stores) {
+  Value m = store.getMemref();
+  return llvm::none_of(loads, [&](memref::LoadOp l) { return l != load && mayShareBytes(l.getMemref(), m); }) &&
+         llvm::none_of(stores, [&](memref::StoreOp s) { return s != store && mayShareBytes(s.getMemref(), m); });
+}
+
+Sum sumAt(memref::StoreOp store) {
+  return {store.getMemref(), SmallVector<Value>(store.getIndices()), cast<FloatType>(store.getValueToStore().getType())};
+}
+
 // The places of a column sum hold at most this many elements: their running totals and
 // compensations live on the stack of the function running the loop.
 constexpr int64_t kMostColumnPlaces = 8192;
@@ -54,20 +67,12 @@ SmallVector<Sum> columnSumsOf(scf::ForOp loop) {
     return sums;
   SmallVector<memref::LoadOp> loads;
   SmallVector<memref::StoreOp> stores;
-  for (Operation& op : p.getBody()->without_terminator()) {
-    if (auto l = dyn_cast<memref::LoadOp>(op)) loads.push_back(l);
-    else if (auto s = dyn_cast<memref::StoreOp>(op)) stores.push_back(s);
-    else if (op.getNumRegions() || !isMemoryEffectFree(&op)) return sums;
-  }
+  if (!loadsAndStores(p.getBody(), /*nested=*/false, loads, stores)) return sums;
   for (memref::StoreOp store : stores) {
     std::optional<AccumulatorStep> step = matchAccumulatorStep(store, store);
-    if (!step || !isReassociableFloatSum(*step) || !isColumnPlace(store, p, loop, kMostColumnPlaces)) continue;
-    Value m = store.getMemref();
-    auto touches = [&](Operation* op, Value other) { return op != store && op != step->load && mayShareBytes(other, m); };
-    if (llvm::any_of(loads, [&](memref::LoadOp l) { return touches(l, l.getMemref()); }) ||
-        llvm::any_of(stores, [&](memref::StoreOp s) { return touches(s, s.getMemref()); }))
-      continue;
-    sums.push_back({m, SmallVector<Value>(store.getIndices()), cast<FloatType>(store.getValueToStore().getType())});
+    if (step && isReassociableFloatSum(*step) && isColumnPlace(store, p, loop, kMostColumnPlaces) &&
+        aloneOnItsBuffer(store, step->load, loads, stores))
+      sums.push_back(sumAt(store));
   }
   return sums;
 }
@@ -78,24 +83,12 @@ SmallVector<Sum> columnSumsOf(scf::ForOp loop) {
 SmallVector<Sum> sumsOf(scf::ForOp loop) {
   SmallVector<memref::LoadOp> loads;
   SmallVector<memref::StoreOp> stores;
-  bool ok = true;
-  loop.getBody()->walk([&](Operation* op) {
-    if (auto l = dyn_cast<memref::LoadOp>(op)) loads.push_back(l);
-    else if (auto s = dyn_cast<memref::StoreOp>(op)) stores.push_back(s);
-    else if (op->getNumRegions() ? !isa<scf::ForOp, scf::ParallelOp, scf::IfOp>(op) : !isMemoryEffectFree(op))
-      ok = false;
-  });
   SmallVector<Sum> sums;
-  if (!ok) return sums;
+  if (!loadsAndStores(loop.getBody(), /*nested=*/true, loads, stores)) return sums;
   for (memref::StoreOp store : stores) {
     std::optional<AccumulatorStep> step = matchAccumulatorStep(store, loop);
-    if (!step || !isReassociableFloatSum(*step)) continue;
-    Value m = store.getMemref();
-    auto touches = [&](Operation* op, Value other) { return op != store && op != step->load && mayShareBytes(other, m); };
-    if (llvm::any_of(loads, [&](memref::LoadOp l) { return touches(l, l.getMemref()); }) ||
-        llvm::any_of(stores, [&](memref::StoreOp s) { return touches(s, s.getMemref()); }))
-      continue;
-    sums.push_back({m, SmallVector<Value>(store.getIndices()), cast<FloatType>(step->combine->getResult(0).getType())});
+    if (step && isReassociableFloatSum(*step) && aloneOnItsBuffer(store, step->load, loads, stores))
+      sums.push_back(sumAt(store));
   }
   return sums;
 }

@@ -15,7 +15,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "transforms/EntryFunction.h"
 
 namespace mlir::strata {
@@ -71,15 +70,7 @@ std::optional<SmallVector<Accumulator>> accumulatorsOf(scf::ForOp root) {
   Value iv = root.getInductionVar();
   SmallVector<memref::LoadOp> loads;
   SmallVector<memref::StoreOp> stores;
-  bool ok = true;
-  root.getBody()->walk([&](Operation* op) {
-    if (auto l = dyn_cast<memref::LoadOp>(op)) loads.push_back(l);
-    else if (auto s = dyn_cast<memref::StoreOp>(op)) stores.push_back(s);
-    else if (op->getNumRegions() ? !isa<scf::ForOp, scf::ParallelOp, scf::IfOp>(op)
-                                 : !isMemoryEffectFree(op))
-      ok = false;
-  });
-  if (!ok) return std::nullopt;
+  if (!loadsAndStores(root.getBody(), /*nested=*/true, loads, stores)) return std::nullopt;
 
   SmallVector<Accumulator> accs;
   SmallVector<memref::StoreOp> elementwise;
@@ -105,11 +96,7 @@ std::optional<SmallVector<Accumulator>> columnAccumulatorsOf(scf::ForOp root, in
     if (!getConstantIntValue(v)) return std::nullopt;
   SmallVector<memref::LoadOp> loads;
   SmallVector<memref::StoreOp> stores;
-  for (Operation& op : p.getBody()->without_terminator()) {
-    if (auto l = dyn_cast<memref::LoadOp>(op)) loads.push_back(l);
-    else if (auto s = dyn_cast<memref::StoreOp>(op)) stores.push_back(s);
-    else if (op.getNumRegions() || !isMemoryEffectFree(&op)) return std::nullopt;
-  }
+  if (!loadsAndStores(p.getBody(), /*nested=*/false, loads, stores)) return std::nullopt;
   SmallVector<Accumulator> accs;
   SmallVector<memref::StoreOp> elementwise;
   for (memref::StoreOp store : stores) {
