@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "dialect/ElementTypes.h"
+#include "lowering/BufferAliasing.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -68,6 +69,13 @@ bool loadsAndStores(Block* body, bool nested, SmallVectorImpl<memref::LoadOp>& l
   return ok;
 }
 
+bool aloneOnItsBuffer(memref::StoreOp store, memref::LoadOp load, ArrayRef<memref::LoadOp> loads,
+                      ArrayRef<memref::StoreOp> stores) {
+  Value m = store.getMemref();
+  return llvm::none_of(loads, [&](memref::LoadOp l) { return l != load && mayShareBytes(l.getMemref(), m); }) &&
+         llvm::none_of(stores, [&](memref::StoreOp s) { return s != store && mayShareBytes(s.getMemref(), m); });
+}
+
 bool isColumnPlace(memref::StoreOp store, scf::ParallelOp p, Operation* scope, int64_t mostPlaces) {
   auto outside = [&](Value v) { return !scope->isAncestor(v.getParentRegion()->getParentOp()); };
   auto type = dyn_cast<MemRefType>(store.getMemref().getType());
@@ -89,6 +97,14 @@ Value compensatedTotal(OpBuilder& b, Location loc, Value s, Value c) {
   // e is finite unless an operand or t is infinite or nan, and then s already is the sum.
   Value ordered = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, c, c);
   return arith::SelectOp::create(b, loc, ordered, arith::AddFOp::create(b, loc, s, c), s);
+}
+
+bool isOrderFree(const AccumulatorStep& step) {
+  Operation* op = step.combine;
+  if (auto add = dyn_cast<arith::AddIOp>(op)) return add.getOverflowFlags() == arith::IntegerOverflowFlags::none;
+  if (auto mul = dyn_cast<arith::MulIOp>(op)) return mul.getOverflowFlags() == arith::IntegerOverflowFlags::none;
+  return isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::MaxSIOp, arith::MaxUIOp, arith::MinSIOp,
+             arith::MinUIOp, arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp>(op);
 }
 
 bool isReassociableFloatSum(const AccumulatorStep& step) {

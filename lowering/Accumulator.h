@@ -41,6 +41,11 @@ std::optional<AccumulatorStep> matchAccumulatorStep(memref::StoreOp store, Opera
 bool loadsAndStores(Block* body, bool nested, SmallVectorImpl<memref::LoadOp>& loads,
                     SmallVectorImpl<memref::StoreOp>& stores);
 
+// Whether nothing but `store` and `load` (an accumulator step) among `loads` and `stores` touches
+// the step's buffer.
+bool aloneOnItsBuffer(memref::StoreOp store, memref::LoadOp load, ArrayRef<memref::LoadOp> loads,
+                      ArrayRef<memref::StoreOp> stores);
+
 // Whether `store` writes a place of a column reduction `for i { p: parallel (...) { ... } }`
 // (the nest `scope`): its buffer defined outside the nest, of a static shape of at most
 // `mostPlaces` elements, indexed by every induction variable of `p` and otherwise by values
@@ -58,6 +63,10 @@ std::pair<Value, Value> compensatedAdd(OpBuilder& b, Location loc, Value s, Valu
 
 // The compensated sum's value: s + c, or s when c is nan (an infinity or nan went through s).
 Value compensatedTotal(OpBuilder& b, Location loc, Value s, Value c);
+
+// Whether the value `step` accumulates is the same in any order of its terms, bit for bit:
+// integer add, mul (without overflow flags), and, or, xor, min, max; float max and min.
+bool isOrderFree(const AccumulatorStep& step);
 
 // Whether `step` is a float sum that may be reassociated (an addf with `reassoc`).
 bool isReassociableFloatSum(const AccumulatorStep& step);

@@ -31,15 +31,6 @@ struct Sum {
   FloatType type;
 };
 
-// Whether nothing but `store` and `load` (an accumulator step) among `loads` and `stores` touches
-// the step's buffer.
-bool aloneOnItsBuffer(memref::StoreOp store, memref::LoadOp load, ArrayRef<memref::LoadOp> loads,
-                      ArrayRef<memref::StoreOp> stores) {
-  Value m = store.getMemref();
-  return llvm::none_of(loads, [&](memref::LoadOp l) { return l != load && mayShareBytes(l.getMemref(), m); }) &&
-         llvm::none_of(stores, [&](memref::StoreOp s) { return s != store && mayShareBytes(s.getMemref(), m); });
-}
-
 Sum sumAt(memref::StoreOp store) {
   return {store.getMemref(), SmallVector<Value>(store.getIndices()), cast<FloatType>(store.getValueToStore().getType())};
 }

@@ -158,6 +158,9 @@ void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   //    Long float sums (the chunks above, long rows) accumulate in blocks joined with
   //    compensation: the error of a sum vectorised lane by lane grows with each lane's terms.
   pm.addPass(createBlockFloatSumsPass());
+  //    A narrow column reduction's accumulators (one per column) are carried by its row loop
+  //    (its blocks' loops), not loaded and stored on every row.
+  pm.addPass(createCarryColumnAccumulatorsPass());
   ScratchArenaPassOptions arena;
   arena.share = options.jit.assign_buffers;
   pm.addPass(createScratchArenaPass(arena));

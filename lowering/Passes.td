@@ -542,6 +542,50 @@ def BlockFloatSumsPass : Pass<"strata-block-float-sums", "::mlir::ModuleOp"> {
   ];
 }
 
+def CarryColumnAccumulatorsPass : Pass<"strata-carry-column-accumulators", "::mlir::ModuleOp"> {
+  let summary = "Carry a narrow column reduction's accumulators in the row loop's values, not in memory";
+  let description = [{
+    A column reduction `for i { parallel p { acc[.., p, ..] = combine(acc[.., p, ..], x) } }`
+    loads and stores each place's accumulator on every row: LLVM cannot keep them in registers
+    (it cannot tell the accumulators' buffer from the rows'), or it vectorises the row loop,
+    gathering each column. (A split chunk's slab `partial[k, p]` of a 16-column sum ran at half
+    a flat sum's bandwidth.) For each scf.for (no loop-carried values, a constant step) whose
+    body is pure ops without regions followed by an scf.parallel of constant bounds with P
+    iterations and no regions, where at least one store is an accumulator step (an associative
+    combine: Accumulator.h) at a column place (its indices every induction variable of the
+    scf.parallel and otherwise values defined outside the loop) whose buffer nothing else in
+    the loop touches, and each such accumulator's P places hold at least `fewest-bytes` (fewer:
+    LLVM vectorises the rows well, interleaving their loads):
+
+    1. Order-free accumulators (integer add/mul without overflow flags, and/or/xor, integer and
+       float max/min: the same value in any order) get R = 4 sets of P carried values (2 or 1
+       when 4 would carry more than `most-values` in all), the others (float sums, products)
+       one; the first set starts from the places' values, the others from the identity.
+    2. A loop over groups of R rows: the loop's body R times, each the pure ops then the
+       scf.parallel's body once per place, in order, its induction variables constants; an
+       accumulator's load is its carried value (row r's of set r of an order-free one, every
+       row's of the single set of the others, so that float sums keep their order), its store
+       the value carried on. Then a loop over the rows left, one at a time, into the first set.
+    3. After the loops each place combines its sets and is stored.
+
+    Both loops carry an LLVM loop annotation that turns off LLVM's loop vectorizer: it would
+    take the carried values for reductions over the rows; the places are the vectors (LLVM's
+    SLP vectorizer makes them). Results are bitwise those of the loop replaced. REQUIRES: loops;
+    after --strata-block-float-sums (whose blocks' row loops are this form).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"mostValues", "most-values", "int64_t", /*default=*/"64",
+           "Most values carried by one loop (places times accumulators and their sets)">,
+    Option<"fewestBytes", "fewest-bytes", "int64_t", /*default=*/"32",
+           "Fewest bytes of an accumulator's places (fewer: LLVM vectorises by rows)">,
+  ];
+  let statistics = [
+    Statistic<"numCarried", "carried-loops", "Column loops whose accumulators became loop-carried values">,
+  ];
+}
+
 def OutlineParallelLoopsPass : Pass<"strata-outline-parallel-loops", "::mlir::ModuleOp"> {
   let summary = "Outline large parallel loops of @main (also inside its control flow) for the runtime's parallel_for";
   let description = [{
