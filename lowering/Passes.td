@@ -354,10 +354,13 @@ def SplitReductionLoopsPass : Pass<"strata-split-reduction-loops", "::mlir::Modu
        an index that contains the outer induction variable (a fused elementwise output); loads
        of a written buffer read the element their own iteration writes; nothing else has memory
        effects.
-    2. The outer loop's T trips (T: its largest divisor up to `max-chunks`) become an
-       scf.parallel over T chunks; chunk k runs trips [k·trips/T, (k+1)·trips/T) with each
-       accumulator redirected to element k of a new buffer of partials, which starts at the
-       identity.
+    2. The outer loop's trips become an scf.parallel over T chunks of C = trips / T trips; chunk
+       k runs trips [k·C, (k+1)·C) with each accumulator redirected to element k of a new buffer
+       of partials, which starts at the identity. T is the trips' largest divisor up to
+       `max-chunks` when that is at least half of `max-chunks` (or of the trips, when fewer);
+       otherwise (a prime count of rows, say) the T in [max-chunks / 2, max-chunks] that leaves
+       the fewest trips after T·C, which then run as the original loop after the combine below
+       (into the accumulators themselves). With `combine-in-memory`, divisors only.
     3. After it, a loop of T iterations combines the partials, in order, into each accumulator
        (which keeps the value it had before the nest: the reduction's init); a float sum's
        partials join compensated (TwoSum, as --strata-block-float-sums joins its blocks).

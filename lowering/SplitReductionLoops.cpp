@@ -126,7 +126,7 @@ struct SplitReductionLoopsPass : impl::SplitReductionLoopsPassBase<SplitReductio
     if (!lb || !ub || !step || *step <= 0) return;
     int64_t trips = tripCount(root.getLowerBound(), root.getUpperBound(), root.getStep());
     if (trips * loopIterations(root.getRegion()) < minIterations) return;
-    int64_t t = largestDivisor(trips, maxChunks);
+    int64_t t = chunks(trips);
     if (t < 2) return;
     std::optional<SmallVector<Accumulator>> accs = accumulatorsOf(root);
     bool columns = false;
@@ -135,7 +135,7 @@ struct SplitReductionLoopsPass : impl::SplitReductionLoopsPassBase<SplitReductio
       columns = accs.has_value();
     }
     if (!accs) return;
-    int64_t c = trips / t;
+    int64_t c = trips / t, rest = trips - t * c;
 
     Location loc = root.getLoc();
     OpBuilder b(root);
@@ -236,8 +236,24 @@ struct SplitReductionLoopsPass : impl::SplitReductionLoopsPassBase<SplitReductio
       if (columns) overPlaces(b, a, [&](OpBuilder& in, ValueRange at) { combineAt(in, at, at); });
       else combineAt(b, a.store.getIndices(), {});
     }
-    root.erase();
+    // The trips after the chunks' run as the original loop, into the accumulators themselves.
+    if (rest) root.setLowerBound(index(*lb + t * c * *step));
+    else root.erase();
     ++numSplit;
+  }
+
+  // How many chunks: the trips' largest divisor up to max-chunks when it is at least half of
+  // that; otherwise (a prime number of rows...) the count in [max-chunks / 2, max-chunks] that
+  // leaves the fewest trips after its whole chunks (run after them, serially). The GPU's split
+  // (combine-in-memory) takes divisors only.
+  int64_t chunks(int64_t trips) {
+    int64_t most = std::min(trips, static_cast<int64_t>(maxChunks));
+    int64_t t = largestDivisor(trips, most);
+    if (combineInMemory || 2 * t >= most || most < 2) return t;
+    t = most;
+    for (int64_t u = most - 1; 2 * u >= most; --u)
+      if (trips % u < trips % t) t = u;
+    return t;
   }
 };
 

@@ -51,7 +51,8 @@ void expect_near_sum(const Array& got, const std::vector<double>& xs, double wan
 }  // namespace
 
 TEST(ParallelReductions, FullSumsOfManyShapes) {
-  // 512² (64 chunks), 1000² (50), 3 × 65536 (the outer loop has 3 trips), 65537 (prime: not split).
+  // 512² (64 chunks), 1000² (50), 3 × 65536 (the outer loop has 3 trips), 65537 (prime: 64
+  // chunks of 1024 and one element after them).
   for (st::Shape s : {st::Shape{512, 512}, st::Shape{1000, 1000}, st::Shape{3, 65536}, st::Shape{65537}}) {
     Array x = wave(s);
     std::vector<double> xs = x.to_vector<double>();
@@ -63,7 +64,7 @@ TEST(ParallelReductions, FullSumsOfManyShapes) {
     expect_near_sum(f(x), xs, want, what + " (eager)");
   }
   EXPECT_TRUE(parallel([](const Array& a) { return st::sum(a); }, wave({512, 512})));
-  EXPECT_FALSE(parallel([](const Array& a) { return st::sum(a); }, wave({65537})));
+  EXPECT_TRUE(parallel([](const Array& a) { return st::sum(a); }, wave({65537})));
   st::JitOptions serial;
   serial.parallel = false;
   Array x = wave({512, 512});
@@ -255,4 +256,42 @@ TEST(ParallelReductions, NarrowColumnsSplitTheirRows) {
   Array wide = wave({256, 4096});
   EXPECT_EQ(st::jit(mean_cols).lower(wide).as_text("loops").find("memref<64x4096xf32>"), std::string::npos);
   expect_close(st::jit(mean_cols)(wide), mean_cols(wide), 1e-5, 1e-6, "mean of 4096 columns");
+}
+
+TEST(ParallelReductions, PrimeTripCountsSplitWithARest) {
+  // No divisor of the trips up to 64 is worth taking: 1000003 elements run as 64 chunks of
+  // 15625 and 3 elements after them; 786431 rows of 16 as 63 chunks of 12482 rows and 2 rows.
+  Array x = wave({1000003});
+  ASSERT_TRUE(parallel([](const Array& a) { return st::sum(a); }, x));
+  std::vector<double> xs = x.to_vector<double>();
+  double want = 0;
+  for (double v : xs) want += v;
+  expect_near_sum(st::jit([](const Array& a) { return st::sum(a); })(x), xs, want, "sum of 1000003");
+  Array xi = st::astype(wave({1000003}, st::f32, 1000.0), st::i32);
+  int64_t wi = 0;
+  for (double v : xi.to_vector<double>()) wi += static_cast<int64_t>(v);
+  EXPECT_EQ(st::jit([](const Array& a) { return st::sum(a); })(xi).item<double>(), static_cast<double>(wi));
+  auto max_all = [](const Array& a) { return st::max(a); };
+  expect_close(st::jit(max_all)(x), max_all(x), 0, 0, "max of 1000003");
+  // The largest element and a NaN among the last 3 (the rest) still count.
+  for (int64_t at : {int64_t{1000001}, int64_t{5}}) {
+    Array big = st::where(st::arange(int64_t{1000003}, st::i64) == at, st::full({}, 100.0f), x);
+    EXPECT_EQ(st::jit(max_all)(big).item<double>(), 100.0) << "largest at " << at;
+    Array nan = st::where(st::arange(int64_t{1000003}, st::i64) == at, st::full({}, NAN), x);
+    EXPECT_TRUE(std::isnan(st::jit(max_all)(nan).item<double>())) << "NaN at " << at;
+  }
+  Array cols = wave({786431, 16});
+  auto stats = [](const Array& a) {
+    return std::vector<Array>{st::max(a, 0), st::min(a, 0), st::sum(a * a, 0), a * a};
+  };
+  std::string loops = st::jit(stats).lower(cols).as_text("loops");
+  EXPECT_NE(loops.find("memref<63x16xf32>"), std::string::npos) << loops;
+  std::vector<Array> got = st::jit(stats)(cols), wants = stats(cols);
+  expect_close(got[0], wants[0], 0, 0, "max of columns");
+  expect_close(got[1], wants[1], 0, 0, "min of columns");
+  expect_close(got[2], wants[2], 1e-5, 1e-3, "sum of squares of columns");
+  expect_close(got[3], wants[3], 0, 0, "squares (the last rows written after the chunks)");
+  Array nan = st::where(one_hot_mask({786431, 16}, 786430 * 16 + 9), st::full({}, NAN), cols);
+  std::vector<double> m = st::jit([](const Array& a) { return st::max(a, 0); })(nan).to_vector<double>();
+  for (int j = 0; j < 16; ++j) EXPECT_EQ(std::isnan(m[j]), j == 9) << "column " << j;
 }

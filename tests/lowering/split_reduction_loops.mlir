@@ -136,9 +136,30 @@ func.func @difference(%x: memref<65536xf32>, %s: memref<f32>) {
 
 // -----
 
-// ... a prime trip count, and a small nest.
+// ... and a small nest. A prime trip count (no divisor up to 64 worth taking) runs as the 64
+// chunks of 1024 trips that leave the fewest trips after them; the one left runs after the
+// combine as the original loop, into the accumulator. combine-in-memory (the GPU's) takes
+// divisors only.
 // CHECK-LABEL: func.func @prime_and_small
+// CHECK-SAME:  (%[[X:.*]]: memref<65537xf32>, %{{.*}}: memref<64xf32>, %[[S:.*]]: memref<f32>)
+// CHECK:       %[[P:.*]] = memref.alloc() : memref<64xf32>
+// CHECK:       scf.parallel
+// CHECK:         %[[C1024:.*]] = arith.constant 1024 : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C1024]]
+// CHECK:       scf.for {{.*}} iter_args
+// CHECK:         memref.load %[[P]]
+// CHECK:       memref.store %{{.*}}, %[[S]][]
+// CHECK:       %[[REST:.*]] = arith.constant 65536 : index
+// CHECK:       scf.for %[[I:.*]] = %[[REST]] to %{{.*}} step
+// CHECK-NEXT:    memref.load %[[X]][%[[I]]]
+// CHECK-NEXT:    memref.load %[[S]][]
+// CHECK-NEXT:    arith.addf
+// CHECK-NEXT:    memref.store %{{.*}}, %[[S]][]
 // CHECK-NOT:   scf.parallel
+// CHECK:       return
+// MEM-LABEL:   func.func @prime_and_small
+// MEM-NOT:     scf.parallel
+// MEM:         return
 func.func @prime_and_small(%x: memref<65537xf32>, %z: memref<64xf32>, %s: memref<f32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
