@@ -36,7 +36,7 @@ struct Column {
 constexpr int64_t kInterleave = 4;
 
 // `loop` as a column reduction whose accumulators may be carried (Passes.td), or nullopt.
-std::optional<Column> columnOf(scf::ForOp loop, int64_t mostValues, int64_t fewestBytes) {
+std::optional<Column> columnOf(scf::ForOp loop, int64_t mostValues, int64_t fewestBytes, int64_t mostCopiedOps) {
   Block* body = loop.getBody();
   if (!loop.getInitArgs().empty() || body->without_terminator().empty() || !getConstantIntValue(loop.getStep()) ||
       *getConstantIntValue(loop.getStep()) <= 0)
@@ -75,6 +75,10 @@ std::optional<Column> columnOf(scf::ForOp loop, int64_t mostValues, int64_t fewe
   if (c.accs.empty()) return std::nullopt;
   // Order-free accumulators interleave rows: one chain of dependent combines per set.
   bool orderFree = llvm::any_of(c.accs, [](const AccumulatorStep& a) { return isOrderFree(a); });
+  // The body is copied once per place and row of a trip (and once more per place for the rows
+  // left after the groups of rows).
+  int64_t rowOps = static_cast<int64_t>(body->getOperations().size() - 2) +
+                   c.numPlaces * static_cast<int64_t>(c.places.getBody()->getOperations().size() - 1);
   for (c.interleave = orderFree ? kInterleave : 1; c.interleave >= 1; c.interleave /= 2) {
     c.sets.clear();
     int64_t values = 0;
@@ -82,7 +86,8 @@ std::optional<Column> columnOf(scf::ForOp loop, int64_t mostValues, int64_t fewe
       c.sets.push_back(isOrderFree(a) ? c.interleave : 1);
       values += c.sets.back() * c.numPlaces;
     }
-    if (values <= mostValues) return c;
+    int64_t copies = c.interleave > 1 ? c.interleave + 1 : 1;
+    if (values <= mostValues && copies * rowOps <= mostCopiedOps) return c;
   }
   return std::nullopt;
 }
@@ -93,7 +98,7 @@ struct CarryColumnAccumulatorsPass : impl::CarryColumnAccumulatorsPassBase<Carry
   void runOnOperation() override {
     std::vector<std::pair<scf::ForOp, Column>> work;
     getOperation().walk([&](scf::ForOp loop) {
-      if (std::optional<Column> c = columnOf(loop, mostValues, fewestBytes)) work.push_back({loop, std::move(*c)});
+      if (std::optional<Column> c = columnOf(loop, mostValues, fewestBytes, mostCopiedOps)) work.push_back({loop, std::move(*c)});
     });
     for (auto& [loop, c] : work) carry(loop, c);
   }

@@ -562,8 +562,10 @@ def CarryColumnAccumulatorsPass : Pass<"strata-carry-column-accumulators", "::ml
 
     1. Order-free accumulators (integer add/mul without overflow flags, and/or/xor, integer and
        float max/min: the same value in any order) get R = 4 sets of P carried values (2 or 1
-       when 4 would carry more than `most-values` in all), the others (float sums, products)
-       one; the first set starts from the places' values, the others from the identity.
+       when 4 would carry more than `most-values` in all, or copy more than `most-copied-ops`
+       ops of the body in all; with one set, more than that leaves the loop as it is), the others (float
+       sums, products) one; the first set starts from the places' values, the others from the
+       identity.
     2. A loop over groups of R rows: the loop's body R times, each the pure ops then the
        scf.parallel's body once per place, in order, its induction variables constants; an
        accumulator's load is its carried value (row r's of set r of an order-free one, every
@@ -583,6 +585,8 @@ def CarryColumnAccumulatorsPass : Pass<"strata-carry-column-accumulators", "::ml
            "Most values carried by one loop (places times accumulators and their sets)">,
     Option<"fewestBytes", "fewest-bytes", "int64_t", /*default=*/"32",
            "Fewest bytes of an accumulator's places (fewer: LLVM vectorises by rows)">,
+    Option<"mostCopiedOps", "most-copied-ops", "int64_t", /*default=*/"4096",
+           "Most ops of the loop's body in the carrying loops, all copies counted (what LLVM compiles)">,
   ];
   let statistics = [
     Statistic<"numCarried", "carried-loops", "Column loops whose accumulators became loop-carried values">,

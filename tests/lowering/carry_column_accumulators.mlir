@@ -6,6 +6,7 @@
 // RUN: strata-opt --split-input-file --strata-carry-column-accumulators=fewest-bytes=4 --cse %s | FileCheck %s
 // RUN: strata-opt --split-input-file --strata-carry-column-accumulators %s | FileCheck %s --check-prefix=DEF
 // RUN: strata-opt --split-input-file '--strata-carry-column-accumulators=most-values=4 fewest-bytes=4' %s | FileCheck %s --check-prefix=FEW
+// RUN: strata-opt --split-input-file '--strata-carry-column-accumulators=most-copied-ops=40 fewest-bytes=4' %s | FileCheck %s --check-prefix=OPS
 
 // A chunk of a split column reduction (--strata-split-reduction-loops' slab partial[k, p]), a
 // float sum and an integer max over 2 columns, with an elementwise output: the sum's 2 places
@@ -58,6 +59,17 @@
 // DEF-LABEL:   func.func @chunk
 // DEF-NOT:     iter_args
 // DEF:         scf.parallel
+// With most-copied-ops=40, 4 rows (and the rest) of 2 places of 9 ops (and 2 pure ops) make
+// 5 × 20 = 100 ops; 2 rows, 3 × 20 = 60, neither; one row (20) fits. 64 places of 4 ops do not.
+// OPS-LABEL:   func.func @chunk
+// OPS:         scf.for {{.*}} -> (f32, f32, i32, i32)
+// OPS-NOT:     scf.for
+// OPS:         return
+// OPS-LABEL:   func.func @grid
+// OPS:         iter_args
+// OPS-LABEL:   func.func @wide
+// OPS-NOT:     iter_args
+// OPS:         return
 // With most-values=4 the max's 2 places fit in one set only.
 // FEW-LABEL:   func.func @chunk
 // FEW:         scf.for {{.*}} -> (f32, f32, i32, i32)
