@@ -104,6 +104,14 @@ inline Array sin_sequence(const Shape& shape, double a, double b, bool squares =
 }
 inline Array sin_squares(const Shape& shape, double a, double b) { return sin_sequence(shape, a, b, true); }
 
+// scale·sin(0.37·i) over the elements in row-major order, computed by strata (f32) and cast to
+// `t`: reductions' inputs of any size, with no run of equal values.
+inline Array wave(const Shape& shape, DType t = f32, double scale = 3.0) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return astype(reshape(sin(arange(0.0, static_cast<double>(n), 1.0) * 0.37) * scale, shape), t);
+}
+
 }  // namespace strata::testing
 
 // ---- Reference helpers for the public-op tests (tests/api) ----

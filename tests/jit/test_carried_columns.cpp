@@ -18,11 +18,7 @@ using st::Array;
 
 namespace {
 
-Array wave(st::Shape s, st::DType t = st::f32, double scale = 3.0) {
-  int64_t n = 1;
-  for (int64_t d : s) n *= d;
-  return st::astype(st::reshape(st::sin(st::arange(0.0, static_cast<double>(n), 1.0) * 0.37) * scale, s), t);
-}
+using st::testing::wave;
 
 template <class F, class... A>
 bool carried(F f, const A&... args) {
