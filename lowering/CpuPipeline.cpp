@@ -140,6 +140,11 @@ void addLoopsPasses(OpPassManager& pm, const PipelineOptions& options) {
   //    On the CPU also loops that share their outer (row) dimensions: a row reduction and the
   //    elementwise loop over its rows (softmax) become one nest per row.
   if (options.jit.fuse) pm.addPass(createFuseParallelLoopsPass(FuseParallelLoopsPassOptions{/*rows=*/true}));
+  //    A column reduction with batch dimensions in front of its rows runs batch by batch
+  //    (each batch streams its own rows), when the batches are enough to keep the pool busy.
+  BatchColumnReductionsPassOptions batches;
+  batches.fewestBatches = options.jit.parallel ? 4 * options.cpuThreads : 1;
+  pm.addPass(createBatchColumnReductionsPass(batches));
   // 4. Large loops are outlined for the thread pool (unless parallel loops are off); then
   //    temporaries move into the scratch arena (last, so that it sees every allocation,
   //    including the GEMM's workspace).

@@ -545,6 +545,34 @@ def BlockFloatSumsPass : Pass<"strata-block-float-sums", "::mlir::ModuleOp"> {
   ];
 }
 
+def BatchColumnReductionsPass : Pass<"strata-batch-column-reductions", "::mlir::ModuleOp"> {
+  let summary = "Run a column reduction with batch dimensions batch by batch";
+  let description = [{
+    A reduction over a middle axis with columns after it (a sum over axis 1 of [B, R, C]) is
+    lowered with its reduced loop outside every kept one, `for r { parallel (b, c) { ... } }`:
+    each row visits every batch, B streams R·C elements apart (64 × 4096 × 16 f32: 13 GB/s).
+    For each such nest at the top level of the entry function or inside its control flow (the
+    roots --strata-outline-parallel-loops takes), when the first k ≥ 1 induction variables of
+    the scf.parallel (all but one at most) index, in order, the dimensions in front of r in
+    every load that r indexes, and the nest's iterations may be reordered (each store an
+    accumulator step at a place indexed by every induction variable of the scf.parallel, whose
+    buffer nothing else touches, or a store at indices holding r and all of them, and no other
+    load of a written buffer reads another iteration's element), and those k dimensions run at
+    least `fewest-batches` trips: the nest becomes `parallel (b) { for r { parallel (c) { ... }
+    } }` (each place still adds its rows in order). With fewer batches the rows are left to
+    --strata-split-reduction-loops' column split. REQUIRES: loops; before
+    --strata-split-reduction-loops and --strata-outline-parallel-loops.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"fewestBatches", "fewest-batches", "int64_t", /*default=*/"1",
+           "Fewest trips of the batch dimensions (the CPU's: 4 per thread of the pool)">,
+  ];
+  let statistics = [
+    Statistic<"numBatched", "batched-nests", "Column reductions run batch by batch">,
+  ];
+}
+
 def CarryColumnAccumulatorsPass : Pass<"strata-carry-column-accumulators", "::mlir::ModuleOp"> {
   let summary = "Carry a narrow column reduction's accumulators in the row loop's values, not in memory";
   let description = [{

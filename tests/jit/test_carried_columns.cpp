@@ -127,3 +127,39 @@ TEST(CarriedColumns, FewBytesOfPlacesStayLlvmsToVectorise) {
   EXPECT_FALSE(carried(max0, w));
   expect_same(st::jit(max0)(w), max0(w), "max of 256 columns");
 }
+
+TEST(CarriedColumns, BatchedColumnsRunBatchByBatch) {
+  // Reductions over a middle axis (--strata-batch-column-reductions: parallel batches { for
+  // rows { parallel columns } }): against eager, exact for max/min and integers.
+  auto sum1 = [](const Array& a) { return st::sum(a, 1); };
+  auto max1 = [](const Array& a) { return st::max(a, 1); };
+  auto min1 = [](const Array& a) { return st::min(a, 1); };
+  auto mean1 = [](const Array& a) { return st::mean(a, 1); };
+  // Narrow columns (carried), wide ones (768: not), few batches (2: split by rows instead).
+  for (st::Shape s : {st::Shape{64, 4096, 16}, st::Shape{32, 128, 768}, st::Shape{2, 65536, 16}, st::Shape{64, 33, 16}}) {
+    Array x = wave(s);
+    std::string at = std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
+    expect_close(st::jit(sum1)(x), sum1(x), 1e-6, 3.0 * static_cast<double>(s[1]), "sum, " + at);
+    expect_close(st::jit(mean1)(x), mean1(x), 1e-6, 3.0, "mean, " + at);
+    expect_same(st::jit(max1)(x), max1(x), "max, " + at);
+    expect_same(st::jit(min1)(x), min1(x), "min, " + at);
+    Array xi = st::astype(wave(s, st::f32, 1000.0), st::i32);
+    expect_same(st::jit(sum1)(xi), sum1(xi), "int sum, " + at);
+  }
+  // Two batch dimensions in front of the rows (a sum over axis 2 of a 4-d array), and a
+  // softmax over the middle axis (a max, a sum of exponentials, the division).
+  Array y = wave({8, 4, 1000, 16});
+  auto sum2 = [](const Array& a) { return st::sum(a, 2); };
+  expect_close(st::jit(sum2)(y), sum2(y), 1e-6, 3000.0, "sum over axis 2 of 8x4x1000x16");
+  expect_same(st::jit([](const Array& a) { return st::max(a, 2); })(y), st::max(y, 2), "max over axis 2");
+  Array z = wave({64, 512, 16});
+  auto softmax1 = [](const Array& a) { return st::softmax(a, 1); };
+  expect_close(st::jit(softmax1)(z), softmax1(z), 1e-6, 1.0, "softmax over the middle axis");
+  // A NaN in one batch's column reaches that batch and column only.
+  Array nan = st::where(st::reshape(st::arange(int64_t{64 * 4096 * 16}, st::i64) == (5 * 4096 + 4000) * 16 + 3,
+                                    {64, 4096, 16}),
+                        st::full({}, NAN), wave({64, 4096, 16}));
+  std::vector<double> m = st::jit(max1)(nan).to_vector<double>();
+  for (int b = 0; b < 64; ++b)
+    for (int c = 0; c < 16; ++c) ASSERT_EQ(std::isnan(m[b * 16 + c]), b == 5 && c == 3) << b << ", " << c;
+}
