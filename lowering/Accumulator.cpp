@@ -76,6 +76,28 @@ bool aloneOnItsBuffer(memref::StoreOp store, memref::LoadOp load, ArrayRef<memre
          llvm::none_of(stores, [&](memref::StoreOp s) { return s != store && mayShareBytes(s.getMemref(), m); });
 }
 
+scf::ParallelOp endingParallel(scf::ForOp loop) {
+  Block* body = loop.getBody();
+  if (body->without_terminator().empty()) return {};
+  auto p = dyn_cast<scf::ParallelOp>(*std::prev(body->without_terminator().end()));
+  if (!p || p.getNumResults()) return {};
+  for (Operation& op : body->without_terminator())
+    if (&op != p && (op.getNumRegions() || !isMemoryEffectFree(&op))) return {};
+  return p;
+}
+
+bool writesOwnElements(ArrayRef<memref::StoreOp> elementwise, ArrayRef<memref::LoadOp> loads) {
+  for (memref::StoreOp s : elementwise) {
+    for (memref::LoadOp l : loads)
+      if (mayShareBytes(l.getMemref(), s.getMemref()) &&
+          (l.getMemref() != s.getMemref() || l.getIndices() != s.getIndices()))
+        return false;
+    for (memref::StoreOp o : elementwise)
+      if (o != s && mayShareBytes(o.getMemref(), s.getMemref())) return false;
+  }
+  return true;
+}
+
 bool isColumnPlace(memref::StoreOp store, scf::ParallelOp p, Operation* scope, int64_t mostPlaces) {
   auto outside = [&](Value v) { return !scope->isAncestor(v.getParentRegion()->getParentOp()); };
   auto type = dyn_cast<MemRefType>(store.getMemref().getType());

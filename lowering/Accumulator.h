@@ -46,6 +46,16 @@ bool loadsAndStores(Block* body, bool nested, SmallVectorImpl<memref::LoadOp>& l
 bool aloneOnItsBuffer(memref::StoreOp store, memref::LoadOp load, ArrayRef<memref::LoadOp> loads,
                       ArrayRef<memref::StoreOp> stores);
 
+// The scf.parallel (without results) that ends `loop`'s body when every op before it is pure and
+// has no regions (a split chunk's row index): a column reduction's loop over its places; null
+// otherwise.
+scf::ParallelOp endingParallel(scf::ForOp loop);
+
+// Whether the stores `elementwise` (each at indices that single out one iteration of the nest)
+// write their own elements only: no two share bytes, and every load among `loads` of bytes one
+// of them writes reads that store's buffer at its indices.
+bool writesOwnElements(ArrayRef<memref::StoreOp> elementwise, ArrayRef<memref::LoadOp> loads);
+
 // Whether `store` writes a place of a column reduction `for i { p: parallel (...) { ... } }`
 // (the nest `scope`): its buffer defined outside the nest, of a static shape of at most
 // `mostPlaces` elements, indexed by every induction variable of `p` and otherwise by values

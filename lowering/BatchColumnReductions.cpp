@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "lowering/Accumulator.h"
-#include "lowering/BufferAliasing.h"
 #include "lowering/LoopNests.h"
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,25 +40,20 @@ size_t batchDims(scf::ForOp root) {
   Value r = root.getInductionVar();
   SmallVector<Value> ivs(p.getInductionVars());
   SmallVector<memref::LoadOp> accLoads;
-  bool anyAccumulator = false;
+  SmallVector<memref::StoreOp> elementwise;
   for (memref::StoreOp s : stores) {
     std::optional<AccumulatorStep> step = matchAccumulatorStep(s, s);
     if (step && isColumnPlace(s, p, root, std::numeric_limits<int64_t>::max()) &&
         aloneOnItsBuffer(s, step->load, loads, stores)) {
       accLoads.push_back(step->load);
-      anyAccumulator = true;
       continue;
     }
     auto at = s.getIndices();
     if (!llvm::is_contained(at, r) || !llvm::all_of(ivs, [&](Value iv) { return llvm::is_contained(at, iv); }))
       return 0;
-    for (memref::LoadOp l : loads)
-      if (mayShareBytes(l.getMemref(), s.getMemref()) && (l.getMemref() != s.getMemref() || l.getIndices() != at))
-        return 0;
-    for (memref::StoreOp o : stores)
-      if (o != s && mayShareBytes(o.getMemref(), s.getMemref())) return 0;
+    elementwise.push_back(s);
   }
-  if (!anyAccumulator) return 0;
+  if (accLoads.empty() || !writesOwnElements(elementwise, loads)) return 0;
   size_t k = ivs.size() - 1;  // at least one column dimension stays inside
   bool rowLoad = false;
   for (memref::LoadOp l : loads) {

@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "lowering/Accumulator.h"
-#include "lowering/BufferAliasing.h"
 #include "lowering/LoopNests.h"
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -15,7 +14,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::strata {
 
@@ -47,13 +45,9 @@ constexpr int64_t kFewestColumnRows = 32;
 // (isColumnPlace) whose buffer nothing else in the loop touches; empty otherwise.
 SmallVector<Sum> columnSumsOf(scf::ForOp loop) {
   SmallVector<Sum> sums;
-  Block* body = loop.getBody();
-  if (body->without_terminator().empty()) return sums;
-  auto p = dyn_cast<scf::ParallelOp>(*std::prev(body->without_terminator().end()));
-  for (Operation& op : body->without_terminator())
-    if (&op != p && (op.getNumRegions() || !isMemoryEffectFree(&op))) return sums;
+  scf::ParallelOp p = endingParallel(loop);
   auto outside = [&](Value v) { return !loop->isAncestor(v.getParentRegion()->getParentOp()); };
-  if (!p || p.getNumResults() || !llvm::all_of(p.getLowerBound(), outside) ||
+  if (!p || !llvm::all_of(p.getLowerBound(), outside) ||
       !llvm::all_of(p.getUpperBound(), outside) || !llvm::all_of(p.getStep(), outside))
     return sums;
   SmallVector<memref::LoadOp> loads;
@@ -197,7 +191,7 @@ struct BlockFloatSumsPass : impl::BlockFloatSumsPassBase<BlockFloatSumsPass> {
   // after each block by a parallel loop like the column sum's own.
   void blockColumns(scf::ForOp loop, int64_t bt, ArrayRef<Sum> sums) {
     Location loc = loop.getLoc();
-    auto p = cast<scf::ParallelOp>(*std::prev(loop.getBody()->without_terminator().end()));
+    scf::ParallelOp p = endingParallel(loop);
     SmallVector<Value> lbs(p.getLowerBound()), ubs(p.getUpperBound()), steps(p.getStep());
     SmallVector<Value> ivs(p.getInductionVars());
     auto fn = loop->getParentOfType<FunctionOpInterface>();

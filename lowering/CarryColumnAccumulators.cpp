@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lowering/Accumulator.h"
+#include "lowering/LoopNests.h"
 #include "lowering/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -14,7 +15,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::strata {
 
@@ -38,18 +38,15 @@ constexpr int64_t kInterleave = 4;
 // `loop` as a column reduction whose accumulators may be carried (Passes.td), or nullopt.
 std::optional<Column> columnOf(scf::ForOp loop, int64_t mostValues, int64_t fewestBytes, int64_t mostCopiedOps) {
   Block* body = loop.getBody();
-  if (!loop.getInitArgs().empty() || body->without_terminator().empty() || !getConstantIntValue(loop.getStep()) ||
-      *getConstantIntValue(loop.getStep()) <= 0)
+  if (!loop.getInitArgs().empty() || !getConstantIntValue(loop.getStep()) || *getConstantIntValue(loop.getStep()) <= 0)
     return std::nullopt;
   Column c;
-  c.places = dyn_cast<scf::ParallelOp>(*std::prev(body->without_terminator().end()));
-  if (!c.places || c.places.getNumResults()) return std::nullopt;
-  for (Operation& op : body->without_terminator())
-    if (&op != c.places && (op.getNumRegions() || !isMemoryEffectFree(&op))) return std::nullopt;
+  c.places = endingParallel(loop);
+  if (!c.places) return std::nullopt;
   for (auto [lb, ub, step] : llvm::zip(c.places.getLowerBound(), c.places.getUpperBound(), c.places.getStep())) {
     std::optional<int64_t> l = getConstantIntValue(lb), u = getConstantIntValue(ub), s = getConstantIntValue(step);
     if (!l || !u || !s || *s <= 0) return std::nullopt;
-    int64_t n = *u > *l ? (*u - *l + *s - 1) / *s : 0;
+    int64_t n = tripCount(lb, ub, step);
     c.lbs.push_back(*l);
     c.steps.push_back(*s);
     c.trips.push_back(n);

@@ -48,15 +48,9 @@ bool independent(MutableArrayRef<Accumulator> accs, ArrayRef<memref::LoadOp> loa
     for (memref::StoreOp s : stores)
       if (s != a.store && mayShareBytes(s.getMemref(), m)) return false;
   }
-  for (memref::StoreOp s : elementwise) {
-    for (memref::LoadOp l : loads)
-      if (!isAccess(l) && mayShareBytes(l.getMemref(), s.getMemref()) &&
-          (l.getMemref() != s.getMemref() || l.getIndices() != s.getIndices()))
-        return false;
-    for (memref::StoreOp o : elementwise)
-      if (o != s && mayShareBytes(o.getMemref(), s.getMemref())) return false;
-  }
-  return true;
+  // (An accumulator's loads need not be excluded here: a buffer an elementwise store shares
+  // with an accumulator has failed the check above.)
+  return writesOwnElements(elementwise, loads);
 }
 
 // The accumulators of the nest `root` when its outer loop's iterations may run in any order and
