@@ -38,9 +38,17 @@ auto svd = [](const Array& x) {
   return std::vector<Array>{r.u, r.s, r.vt};
 };
 auto inv = [](const Array& x) { return la::inv(x); };
+auto eigh = [](const Array& x) {
+  la::EighResult r = la::eigh(x);
+  return std::vector<Array>{r.eigenvalues, r.eigenvectors};
+};
 
 Array solve_rhs() { return st::random::normal(st::random::key(2), {2048}); }
 Array svd_input() { return st::random::normal(st::random::key(3), {512, 512}); }
+Array sym_input(int64_t n) {
+  Array x = st::random::normal(st::random::key(6), {n, n});
+  return x + st::transpose(x);
+}
 Array inv_input() { return st::random::normal(st::random::key(4), {64, 128, 128}) + st::eye(128) * 8.0f; }
 
 Array complex_input(uint64_t seed) {
@@ -56,6 +64,10 @@ void BM_Solve2048_Jit(benchmark::State& s) { run(s, true, solve, spd(2048), solv
 void BM_Solve2048_Eager(benchmark::State& s) { run(s, false, solve, spd(2048), solve_rhs()); }
 void BM_Svd512_Jit(benchmark::State& s) { run(s, true, svd, svd_input()); }
 void BM_Svd512_Eager(benchmark::State& s) { run(s, false, svd, svd_input()); }
+void BM_Eigh1024_Jit(benchmark::State& s) { run(s, true, eigh, sym_input(1024)); }
+void BM_Eigh1024_Eager(benchmark::State& s) { run(s, false, eigh, sym_input(1024)); }
+void BM_Eigh256_Jit(benchmark::State& s) { run(s, true, eigh, sym_input(256)); }
+void BM_Eigh256_Eager(benchmark::State& s) { run(s, false, eigh, sym_input(256)); }
 void BM_Inv2048_Jit(benchmark::State& s) { run(s, true, inv, spd(2048)); }
 void BM_Inv2048_Eager(benchmark::State& s) { run(s, false, inv, spd(2048)); }
 void BM_Inv64x128_Jit(benchmark::State& s) { run(s, true, inv, inv_input()); }
@@ -70,6 +82,10 @@ LINALG_BENCH(BM_Inv2048_Jit);
 LINALG_BENCH(BM_Inv2048_Eager);
 LINALG_BENCH(BM_Svd512_Jit);
 LINALG_BENCH(BM_Svd512_Eager);
+LINALG_BENCH(BM_Eigh1024_Jit);
+LINALG_BENCH(BM_Eigh1024_Eager);
+LINALG_BENCH(BM_Eigh256_Jit);
+LINALG_BENCH(BM_Eigh256_Eager);
 LINALG_BENCH(BM_Inv64x128_Jit);
 LINALG_BENCH(BM_Inv64x128_Eager);
 LINALG_BENCH(BM_ComplexMatmul512_Jit);

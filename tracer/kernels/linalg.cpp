@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "blocked_linalg.h"
+#include "symmetric_eigen.h"
 #include "complex_math.h"
 #include "parallel.h"
 
@@ -222,6 +223,10 @@ void eigh(const T* a, T* v, Real<T>* w, int64_t n) {
   if (!all_finite(a, n * n)) {  // the solver's iteration is not guarded against nan
     fill_nan(v, n * n);
     return fill_nan(w, n);
+  }
+  if (symmetric_eigen_suits(n)) {
+    if (!symmetric_eigen(a, v, w, n)) fill_nan(v, n * n), fill_nan(w, n);
+    return;
   }
   Eigen::SelfAdjointEigenSolver<Mat<T>> es(MapC<T>(a, n, n), Eigen::ComputeEigenvectors);  // lower triangle
   if (es.info() != Eigen::Success) {

@@ -1,0 +1,481 @@
+// tracer/kernels/symmetric_eigen.cpp — see symmetric_eigen.h. The divide and conquer follows
+// LAPACK's dlaed0-dlaed4 (Cuppen 1981; Gu and Eisenstat 1995; Li's "middle way" for the secular
+// equation), written anew for row-major blocks and strata's GEMM.
+#include "symmetric_eigen.h"
+
+#include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <numeric>
+#include <type_traits>
+#include <vector>
+
+#include "packed_gemm.h"
+#include "parallel.h"
+
+namespace strata::kernels {
+namespace {
+
+// Blocks of at most this many rows are solved by Eigen's tridiagonal QR (LAPACK's smlsiz, 25).
+constexpr int64_t kLeaf = 32;
+
+template <class R>
+using RowMat = Eigen::Matrix<R, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// C (M×N, rows ldc apart) = or -= op(A) · op(B): A M×K (lda), or stored K×M when a_trans; B K×N
+// (ldb), or stored N×K when b_trans (not with a_trans). strata's packed GEMM where it suits the shape (across the pool), Eigen's otherwise.
+template <class R>
+void product(const R* a, int64_t lda, bool a_trans, const R* b, int64_t ldb, R* c, int64_t ldc, int64_t M, int64_t N,
+             int64_t K, bool subtract = false, bool b_trans = false) {
+  if (M == 0 || N == 0) return;
+  if (K > 0 && packed_gemm_suits(M, N, a_trans)) {
+    GemmOperands<R> g{a, lda, a_trans, b, ldb, b_trans, c, ldc};
+    g.subtract = subtract;
+    return packed_gemm(g, M, N, K, true);
+  }
+  using Stride = Eigen::OuterStride<>;
+  Eigen::Map<RowMat<R>, 0, Stride> C(c, M, N, Stride(ldc));
+  Eigen::Map<const RowMat<R>, 0, Stride> A(a, a_trans ? K : M, a_trans ? M : K, Stride(lda));
+  if (b_trans) {  // only used with a plain A
+    Eigen::Map<const RowMat<R>, 0, Stride> Bt(b, N, K, Stride(ldb));
+    subtract ? C.noalias() -= A * Bt.transpose() : C.noalias() = A * Bt.transpose();
+    return;
+  }
+  Eigen::Map<const RowMat<R>, 0, Stride> B(b, K, N, Stride(ldb));
+  if (a_trans)
+    subtract ? C.noalias() -= A.transpose() * B : C.noalias() = A.transpose() * B;
+  else
+    subtract ? C.noalias() -= A * B : C.noalias() = A * B;
+}
+
+// Adds Σ t, Σ t / d_j and Σ |t| over j in [lo, hi), t = w2[j] / d_j, d_j = (dl[j] - origin) - tau,
+// in 8 lanes (a plain sum does not vectorize: its order is fixed).
+inline void secular_sums(const double* dl, const double* w2, int64_t lo, int64_t hi, double origin, double tau,
+                         double& f, double& df, double& err) {
+  constexpr int L = 8;
+  double fs[L] = {}, ds[L] = {}, es[L] = {};
+  int64_t j = lo;
+  for (; j + L <= hi; j += L)
+    for (int l = 0; l < L; ++l) {
+      const double r = 1 / ((dl[j + l] - origin) - tau), t = w2[j + l] * r;
+      fs[l] += t;
+      ds[l] += t * r;
+      es[l] += std::abs(t);
+    }
+  for (; j < hi; ++j) {
+    const double r = 1 / ((dl[j] - origin) - tau), t = w2[j] * r;
+    fs[0] += t;
+    ds[0] += t * r;
+    es[0] += std::abs(t);
+  }
+  for (int l = 0; l < L; ++l) f += fs[l], df += ds[l], err += es[l];
+}
+
+// Root k of the secular equation 1/rho + Σ_j w2[j] / (dl[j] - λ) = 0 (dl ascending and
+// distinct, rho > 0, w2 > 0): λ in (dl[k], dl[k+1]), the last in (dl[K-1], dl[K-1] + rho Σ w2].
+// λ is kept as dl[o] + tau, o the nearer pole, and delta[j] = dl[j] - λ is computed as
+// (dl[j] - dl[o]) - tau: exact enough near the pole for the vectors (LAPACK's dlaed4). Each step
+// solves a model with the two poles around the root exact and the other terms matched in value
+// and slope (Li's middle way); a step leaving the bracket bisects it.
+double secular_root(int64_t k, int64_t K, const double* dl, const double* w2, double rho, double* delta) {
+  const double eps = std::numeric_limits<double>::epsilon(), rhoinv = 1 / rho;
+  const bool last = k == K - 1;
+  int64_t o = k;
+  double lo = 0, hi;
+  if (last) {
+    hi = 0;
+    for (int64_t j = 0; j < K; ++j) hi += w2[j];
+    hi *= rho;
+  } else {
+    const double gap = dl[k + 1] - dl[k], mid = gap / 2;
+    double f = rhoinv;
+    for (int64_t j = 0; j < K; ++j) f += w2[j] / ((dl[j] - dl[k]) - mid);
+    if (f >= 0) {
+      hi = mid;
+    } else {  // nearer the upper pole: measure from it
+      o = k + 1;
+      lo = mid - gap;
+      hi = 0;
+    }
+  }
+  const double origin = dl[o];
+  double tau = lo + (hi - lo) / 2;
+  for (int it = 0; it < 400; ++it) {
+    double f = rhoinv, dpsi = 0, dphi = 0, err = rhoinv;
+    secular_sums(dl, w2, 0, k + 1, origin, tau, f, dpsi, err);
+    secular_sums(dl, w2, k + 1, K, origin, tau, f, dphi, err);
+    if (std::abs(f) <= 8 * eps * err) break;
+    (f < 0 ? lo : hi) = tau;
+    const double d1 = (dl[k] - origin) - tau;
+    double eta;
+    if (!last) {
+      const double d2 = (dl[k + 1] - origin) - tau;
+      const double a = (d1 + d2) * f - d1 * d2 * (dpsi + dphi), b = d1 * d2 * f, c = f - d1 * dpsi - d2 * dphi;
+      if (c == 0) {
+        eta = b / a;
+      } else {
+        const double disc = std::sqrt(std::abs(a * a - 4 * b * c));
+        eta = a <= 0 ? (a - disc) / (2 * c) : 2 * b / (a + disc);  // the root between the poles
+      }
+    } else {
+      eta = d1 + d1 * d1 * dpsi / (f - d1 * dpsi);
+    }
+    if (!(f * eta < 0)) eta = -f / (dpsi + dphi);  // the model's root is behind: a Newton step
+    double next = tau + eta;
+    if (!(next > lo && next < hi)) next = lo + (hi - lo) / 2;
+    if (next == tau) break;
+    tau = next;
+  }
+  for (int64_t j = 0; j < K; ++j) delta[j] = (dl[j] - origin) - tau;
+  return origin + tau;
+}
+
+// The recursion over one tridiagonal matrix. q (n×n, row-major) is block diagonal as it goes:
+// the rows and columns [lo, hi) of a solved block hold its eigenvectors, d[lo, hi) its
+// eigenvalues, ascending.
+template <class R>
+struct DivideConquer {
+  int64_t n;
+  std::vector<double> d, e;
+  R* q;
+  bool ok = true;
+
+  R& at(int64_t i, int64_t j) { return q[i * n + j]; }
+
+  // Splits [lo, hi) down to the leaves (T = diag(T1, T2) + |β| u uᵀ, u = e_{m-1} + sign(β) e_m:
+  // the halves' touching diagonal entries lose |β|), listing the leaves and, children first,
+  // the merges.
+  struct Merge {
+    int64_t lo, m, hi;
+  };
+  std::vector<std::pair<int64_t, int64_t>> leaves;
+  std::vector<Merge> merges;
+  void split(int64_t lo, int64_t hi) {
+    const int64_t s = hi - lo;
+    if (s <= kLeaf) return leaves.push_back({lo, hi});
+    const int64_t m = lo + s / 2;
+    d[m - 1] -= std::abs(e[m - 1]);
+    d[m] -= std::abs(e[m - 1]);
+    split(lo, m);
+    split(m, hi);
+    merges.push_back({lo, m, hi});
+  }
+
+  void solve() {
+    split(0, n);
+    std::vector<char> failed(leaves.size());
+    parallel_for(static_cast<int64_t>(leaves.size()), 1, [&](int64_t i0, int64_t i1) {
+      for (int64_t i = i0; i < i1; ++i) failed[i] = !leaf(leaves[i].first, leaves[i].second);
+    });
+    ok = std::find(failed.begin(), failed.end(), 1) == failed.end();
+    if (ok)
+      for (const Merge& g : merges) merge(g.lo, g.m, g.hi, e[g.m - 1]);
+  }
+
+  bool leaf(int64_t lo, int64_t hi) {
+    const int64_t s = hi - lo;
+    Eigen::VectorXd dd = Eigen::Map<Eigen::VectorXd>(d.data() + lo, s), ee(std::max<int64_t>(s - 1, 0));
+    for (int64_t i = 0; i + 1 < s; ++i) ee[i] = e[lo + i];
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es;
+    es.computeFromTridiagonal(dd, ee, Eigen::ComputeEigenvectors);
+    if (es.info() != Eigen::Success) return false;
+    for (int64_t i = 0; i < s; ++i) {
+      d[lo + i] = es.eigenvalues()[i];
+      for (int64_t j = 0; j < s; ++j) at(lo + i, lo + j) = static_cast<R>(es.eigenvectors()(i, j));
+    }
+    return true;
+  }
+
+  // The eigenproblem of D + ρ z zᵀ (dlaed1-3): z from the halves' vectors' touching rows;
+  // deflation of the components too small to matter and of eigenvalues too close to tell apart
+  // (a rotation of the two vectors), the secular equation for the rest, their vectors from the
+  // recomputed weights, and one product with the halves' vectors.
+  void merge(int64_t lo, int64_t m, int64_t hi, double beta) {
+    const int64_t s = hi - lo, n1 = m - lo;
+    std::vector<double> z(s);
+    for (int64_t j = 0; j < n1; ++j) z[j] = at(m - 1, lo + j);
+    for (int64_t j = n1; j < s; ++j) z[j] = (beta < 0 ? -1.0 : 1.0) * at(m, lo + j);
+    double norm = 0;
+    for (double v : z) norm += v * v;
+    norm = std::sqrt(norm);
+    for (double& v : z) v /= norm;
+    const double rho = std::abs(beta) * norm * norm;
+
+    double* dd = d.data() + lo;
+    std::vector<int64_t> order(s);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return dd[a] < dd[b]; });
+    double dmax = 0;
+    for (int64_t j = 0; j < s; ++j) dmax = std::max(dmax, std::abs(dd[j]));
+    const double tol = 8 * std::numeric_limits<R>::epsilon() * std::max(dmax, rho);
+
+    std::vector<int64_t> kept, deflated;
+    int64_t pj = -1;
+    for (int64_t nj : order) {
+      if (rho * std::abs(z[nj]) <= tol) {
+        deflated.push_back(nj);
+        continue;
+      }
+      if (pj < 0) {
+        pj = nj;
+        continue;
+      }
+      // A rotation in the plane of pj and nj zeroes z[pj]; it leaves D diagonal but for an
+      // off-diagonal (d_nj - d_pj) c s, neglected when below tol.
+      double c = z[nj], sn = z[pj];
+      const double tau = std::hypot(c, sn);
+      c /= tau;
+      sn = -sn / tau;
+      if (std::abs((dd[nj] - dd[pj]) * c * sn) <= tol) {
+        z[nj] = tau;
+        z[pj] = 0;
+        for (int64_t r = lo; r < hi; ++r) {
+          const double x = at(r, lo + pj), y = at(r, lo + nj);
+          at(r, lo + pj) = static_cast<R>(c * x + sn * y);
+          at(r, lo + nj) = static_cast<R>(c * y - sn * x);
+        }
+        const double dp = dd[pj], dn = dd[nj];
+        dd[pj] = dp * c * c + dn * sn * sn;
+        dd[nj] = dp * sn * sn + dn * c * c;
+        deflated.push_back(pj);
+      } else {
+        kept.push_back(pj);
+      }
+      pj = nj;
+    }
+    if (pj >= 0) kept.push_back(pj);
+
+    const int64_t K = static_cast<int64_t>(kept.size());
+    std::vector<double> lambda(K);
+    std::vector<R> qv(s * K);
+    if (K > 0) {
+      std::vector<double> dl(K), w(K), w2(K), delta(K * K);  // delta[k K + j] = dl[j] - λ_k
+      for (int64_t i = 0; i < K; ++i) {
+        dl[i] = dd[kept[i]];
+        w[i] = z[kept[i]];
+        w2[i] = w[i] * w[i];
+      }
+      if (K == 1) {
+        lambda[0] = dl[0] + rho * w2[0];
+        delta[0] = -rho * w2[0];
+      } else {
+        parallel_for(K, 16, [&](int64_t k0, int64_t k1) {
+          for (int64_t k = k0; k < k1; ++k) lambda[k] = secular_root(k, K, dl.data(), w2.data(), rho, &delta[k * K]);
+        });
+      }
+      // Gu and Eisenstat: the weights for which the computed λ are exact eigenvalues, so the
+      // vectors w_j / (d_j - λ_k) are orthogonal to working precision however close λ_k is to
+      // a pole. w_j² = ∏_k (λ_k - d_j) / ∏_{k≠j} (d_k - d_j) (up to a common factor).
+      std::vector<double> what(K);
+      parallel_for(K, 64, [&](int64_t j0, int64_t j1) {  // k outside, so each step is a row of delta
+        double* p = what.data();
+        for (int64_t j = j0; j < j1; ++j) p[j] = -delta[j * K + j];
+        for (int64_t k = 0; k < K; ++k) {
+          const double* dk = &delta[k * K];
+          const double lk = dl[k];
+          for (int64_t j = j0; j < std::min(k, j1); ++j) p[j] *= -dk[j] / (lk - dl[j]);
+          for (int64_t j = std::max(k + 1, j0); j < j1; ++j) p[j] *= -dk[j] / (lk - dl[j]);
+        }
+        for (int64_t j = j0; j < j1; ++j) p[j] = std::copysign(std::sqrt(p[j]), w[j]);
+      });
+      // vt's row k: vector k, w_j / (d_j - λ_k) normalized.
+      std::vector<R> vt(K * K), qk(s * K);
+      parallel_for(K, 16, [&](int64_t k0, int64_t k1) {
+        for (int64_t k = k0; k < k1; ++k) {
+          double* dk = &delta[k * K];
+          for (int64_t j = 0; j < K; ++j) dk[j] = what[j] / dk[j];
+          Eigen::Map<Eigen::VectorXd> col(dk, K);
+          col /= col.norm();
+          for (int64_t j = 0; j < K; ++j) vt[k * K + j] = static_cast<R>(dk[j]);
+        }
+      });
+      for (int64_t r = 0; r < s; ++r)
+        for (int64_t i = 0; i < K; ++i) qk[r * K + i] = at(lo + r, lo + kept[i]);
+      product(qk.data(), K, false, vt.data(), K, qv.data(), K, s, K, K, false, true);
+    }
+
+    // The block's eigenpairs, ascending: the secular roots' (qv's columns) and the deflated ones
+    // (their columns of q as they are).
+    struct Pair {
+      double lambda;
+      bool deflated;
+      int64_t col;
+    };
+    std::vector<Pair> pairs;
+    pairs.reserve(s);
+    for (int64_t k = 0; k < K; ++k) pairs.push_back({lambda[k], false, k});
+    for (int64_t c : deflated) pairs.push_back({dd[c], true, c});
+    std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.lambda < b.lambda; });
+    std::vector<R> row(s);
+    for (int64_t r = 0; r < s; ++r) {
+      R* qr = &at(lo + r, lo);
+      const R* vr = &qv[r * K];
+      for (int64_t p = 0; p < s; ++p) row[p] = pairs[p].deflated ? qr[pairs[p].col] : vr[pairs[p].col];
+      std::copy(row.begin(), row.end(), qr);
+    }
+    for (int64_t p = 0; p < s; ++p) dd[p] = pairs[p].lambda;
+  }
+};
+
+// Householder tridiagonalization of the symmetric h (n×n, row-major, both triangles), in place
+// (LAPACK's sytd2 with its two passes over the trailing matrix fused into one): step k's
+// reflector H_k = I - tau[k] v vᵀ, v = (1, h[k+2][k], ..., h[n-1][k]) on rows k+1 and below,
+// makes row and column k tridiagonal; its rank-2 update of the trailing matrix is applied to
+// each row in the same pass that multiplies the row by the next step's v, rows split across
+// the pool. d (n) and e (n-1) the tridiagonal matrix. Both triangles are updated (twice the
+// flops of one, but each row a contiguous vector loop that one thread owns).
+template <class T>
+void tridiagonalize(T* h, int64_t n, double* d, double* e, T* tau) {
+  std::vector<T> v(n), y(n), pv(n), pw(n);  // pv, pw: the last step's update, h -= pv pwᵀ + pw pvᵀ
+  bool pending = false;
+  for (int64_t k = 0; k + 1 < n; ++k) {
+    T* rk = h + k * n;
+    if (pending)
+      for (int64_t j = k; j < n; ++j) rk[j] -= pv[k] * pw[j] + pw[k] * pv[j];
+    d[k] = static_cast<double>(rk[k]);
+    // LAPACK's larfg on x = row k right of the diagonal: beta = -sign(alpha) |x|.
+    const T alpha = rk[k + 1];
+    const T sigma = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(rk + k + 2, n - k - 2).squaredNorm();
+    T t = 0, beta = alpha;
+    if (sigma > 0) {
+      beta = -std::copysign(std::sqrt(alpha * alpha + sigma), alpha);
+      t = (beta - alpha) / beta;
+      const T scale = 1 / (alpha - beta);
+      v[k + 1] = 1;
+      for (int64_t j = k + 2; j < n; ++j) v[j] = rk[j] * scale;
+    }
+    e[k] = static_cast<double>(beta);
+    if (k + 2 < n) tau[k] = t;
+    const bool reflect = t != 0, update = pending;
+    const int64_t rows = n - k - 1;
+    // Eigen's vector loops: a plain sum loop does not vectorize (its order is fixed).
+    using Vec = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+    const Vec vs(v.data() + k + 1, rows), pvs(pv.data() + k + 1, rows), pws(pw.data() + k + 1, rows);
+    parallel_for(rows, std::max<int64_t>(1, kElementwiseGrain / (2 * rows)), [&](int64_t r0, int64_t r1) {
+      for (int64_t i = k + 1 + r0; i < k + 1 + r1; ++i) {
+        T* ri = h + i * n;
+        Vec row(ri + k + 1, rows);
+        if (update) row -= pv[i] * pws + pw[i] * pvs;
+        if (i >= k + 2) ri[k] = reflect ? v[i] : T(0);
+        if (reflect) y[i] = row.dot(vs);
+      }
+    });
+    pending = reflect;
+    if (reflect) {  // w = tau y - (tau² / 2)(yᵀv) v
+      T yv = 0;
+      for (int64_t i = k + 1; i < n; ++i) yv += y[i] * v[i];
+      for (int64_t i = k + 1; i < n; ++i) {
+        pw[i] = t * y[i] - (t * t / 2) * yv * v[i];
+        pv[i] = v[i];
+      }
+    }
+  }
+  T last = h[n * n - 1];
+  if (pending) last -= 2 * pv[n - 1] * pw[n - 1];
+  d[n - 1] = static_cast<double>(last);
+}
+
+// z (n×n, row-major) ← H_0 ⋯ H_{n-3} z with tridiagonalize's reflectors: blocks of kPanel
+// reflectors, the last block first, each applied as I - V T Vᵀ (LAPACK's larft and larfb) in
+// two GEMMs.
+constexpr int64_t kPanel = 64;
+template <class T>
+void apply_reflectors(const T* h, const T* tau, int64_t n, T* z) {
+  const int64_t count = n - 2;
+  std::vector<T> vb, tm, gram, w1, w2;
+  for (int64_t j1 = count; j1 > 0; j1 -= kPanel) {
+    const int64_t j0 = std::max<int64_t>(0, j1 - kPanel), nb = j1 - j0, m = n - j0 - 1;
+    vb.assign(m * nb, T(0));  // rows j0+1 .. n-1
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t c = 0; c < nb && c <= r; ++c) vb[r * nb + c] = r == c ? T(1) : h[(j0 + 1 + r) * n + j0 + c];
+    // T upper triangular: T[i][i] = tau_i, T[0:i, i] = -tau_i T[0:i, 0:i] (V[:, 0:i]ᵀ v_i), the
+    // products VᵀV from one GEMM.
+    gram.resize(nb * nb);
+    product(vb.data(), nb, true, vb.data(), nb, gram.data(), nb, nb, nb, m);
+    tm.assign(nb * nb, T(0));
+    for (int64_t i = 0; i < nb; ++i) {
+      const T ti = tau[j0 + i];
+      for (int64_t c = 0; c < i; ++c) {
+        T sum = 0;
+        for (int64_t l = c; l < i; ++l) sum += tm[c * nb + l] * gram[l * nb + i];
+        tm[c * nb + i] = -ti * sum;
+      }
+      tm[i * nb + i] = ti;
+    }
+    T* zs = z + (j0 + 1) * n;
+    w1.resize(nb * n);
+    w2.resize(nb * n);
+    product(vb.data(), nb, true, zs, n, w1.data(), n, nb, n, m);  // Vᵀ z
+    product(tm.data(), nb, false, w1.data(), n, w2.data(), n, nb, n, nb);  // T (Vᵀ z)
+    product(vb.data(), nb, false, w2.data(), n, zs, n, m, n, nb, true);  // z -= V T Vᵀ z
+  }
+}
+
+}  // namespace
+
+bool symmetric_eigen_suits(int64_t n) { return n > 2 * kLeaf; }
+
+template <class R>
+bool tridiagonal_eigen(int64_t n, const double* d, const double* e, double* w, R* z) {
+  if (n == 0) return true;
+  // Scaled to a largest entry of 1, as LAPACK's stedc does: the tolerances are absolute.
+  double scale = 0;
+  for (int64_t i = 0; i < n; ++i) scale = std::max(scale, std::abs(d[i]));
+  for (int64_t i = 0; i + 1 < n; ++i) scale = std::max(scale, std::abs(e[i]));
+  if (!(scale > 0) || !std::isfinite(scale)) scale = 1;
+  std::fill(z, z + n * n, R(0));  // the blocks' vectors are read as rows of the whole block
+  DivideConquer<R> dc;
+  dc.n = n;
+  dc.q = z;
+  for (int64_t i = 0; i < n; ++i) dc.d.push_back(d[i] / scale);
+  for (int64_t i = 0; i + 1 < n; ++i) dc.e.push_back(e[i] / scale);
+  dc.solve();
+  for (int64_t i = 0; i < n; ++i) w[i] = dc.d[i] * scale;
+  return dc.ok;
+}
+
+template <class T, class W>
+bool symmetric_eigen(const T* a, T* v, W* w, int64_t n) {
+  std::vector<double> d(n), e(std::max<int64_t>(n - 1, 0)), wd(n);
+  // Scaled by a power of two (exact) to a largest |entry| near 1, as Eigen's solver and
+  // LAPACK's syevd scale: the reflections' squared norms neither overflow nor underflow.
+  W largest = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j <= i; ++j) largest = std::max<W>(largest, std::abs(a[i * n + j]));
+  const int exponent = largest > 0 ? std::ilogb(largest) : 0;
+  const W down = std::ldexp(W(1), -exponent);
+  if constexpr (std::is_same_v<T, W>) {
+    std::vector<T> h(n * n), tau(std::max<int64_t>(n - 2, 0));
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j <= i; ++j) h[i * n + j] = h[j * n + i] = a[i * n + j] * down;  // the lower triangle
+    tridiagonalize(h.data(), n, d.data(), e.data(), tau.data());
+    if (!tridiagonal_eigen<T>(n, d.data(), e.data(), wd.data(), v)) return false;
+    apply_reflectors(h.data(), tau.data(), n, v);
+  } else {  // Hermitian: Eigen's tridiagonalization (its T is real), the reflections applied by Eigen
+    using Col = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+    Eigen::Tridiagonalization<Col> tri(Col(Eigen::Map<const RowMat<T>>(a, n, n) * down));
+    for (int64_t i = 0; i < n; ++i) d[i] = static_cast<double>(tri.diagonal()[i]);
+    for (int64_t i = 0; i + 1 < n; ++i) e[i] = static_cast<double>(tri.subDiagonal()[i]);
+    RowMat<W> z(n, n);
+    if (!tridiagonal_eigen<W>(n, d.data(), e.data(), wd.data(), z.data())) return false;
+    Col vc = z.template cast<T>();
+    tri.matrixQ().applyThisOnTheLeft(vc);
+    Eigen::Map<RowMat<T>>(v, n, n) = vc;
+  }
+  for (int64_t i = 0; i < n; ++i) w[i] = std::ldexp(static_cast<W>(wd[i]), exponent);
+  return true;
+}
+
+template bool tridiagonal_eigen<float>(int64_t, const double*, const double*, double*, float*);
+template bool tridiagonal_eigen<double>(int64_t, const double*, const double*, double*, double*);
+template bool symmetric_eigen<float, float>(const float*, float*, float*, int64_t);
+template bool symmetric_eigen<double, double>(const double*, double*, double*, int64_t);
+template bool symmetric_eigen<std::complex<float>, float>(const std::complex<float>*, std::complex<float>*, float*,
+                                                          int64_t);
+template bool symmetric_eigen<std::complex<double>, double>(const std::complex<double>*, std::complex<double>*,
+                                                            double*, int64_t);
+
+}  // namespace strata::kernels
