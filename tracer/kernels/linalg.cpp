@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "blocked_linalg.h"
+#include "householder.h"
 #include "symmetric_eigen.h"
 #include "complex_math.h"
 #include "parallel.h"
@@ -210,6 +211,9 @@ void qr(const T* a, T* q, T* r, int64_t m, int64_t n, bool full) {
   if (!all_finite(a, m * n)) {
     fill_nan(q, m * qc);
     return fill_nan(r, rr * n);
+  }
+  if constexpr (!kComplex<T>) {
+    if (householder_qr_suits(m, n)) return householder_qr(a, q, r, m, n, full);
   }
   Eigen::HouseholderQR<Mat<T>> f(MapC<T>(a, m, n));
   Q.setIdentity();

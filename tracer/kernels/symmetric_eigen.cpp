@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "packed_gemm.h"
+#include "householder.h"
 #include "parallel.h"
 
 namespace strata::kernels {
@@ -24,32 +24,6 @@ constexpr int64_t kLeaf = 32;
 
 template <class R>
 using RowMat = Eigen::Matrix<R, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-// C (M×N, rows ldc apart) = or -= op(A) · op(B): A M×K (lda), or stored K×M when a_trans; B K×N
-// (ldb), or stored N×K when b_trans (not with a_trans). strata's packed GEMM where it suits the shape (across the pool), Eigen's otherwise.
-template <class R>
-void product(const R* a, int64_t lda, bool a_trans, const R* b, int64_t ldb, R* c, int64_t ldc, int64_t M, int64_t N,
-             int64_t K, bool subtract = false, bool b_trans = false) {
-  if (M == 0 || N == 0) return;
-  if (K > 0 && packed_gemm_suits(M, N, a_trans)) {
-    GemmOperands<R> g{a, lda, a_trans, b, ldb, b_trans, c, ldc};
-    g.subtract = subtract;
-    return packed_gemm(g, M, N, K, true);
-  }
-  using Stride = Eigen::OuterStride<>;
-  Eigen::Map<RowMat<R>, 0, Stride> C(c, M, N, Stride(ldc));
-  Eigen::Map<const RowMat<R>, 0, Stride> A(a, a_trans ? K : M, a_trans ? M : K, Stride(lda));
-  if (b_trans) {  // only used with a plain A
-    Eigen::Map<const RowMat<R>, 0, Stride> Bt(b, N, K, Stride(ldb));
-    subtract ? C.noalias() -= A * Bt.transpose() : C.noalias() = A * Bt.transpose();
-    return;
-  }
-  Eigen::Map<const RowMat<R>, 0, Stride> B(b, K, N, Stride(ldb));
-  if (a_trans)
-    subtract ? C.noalias() -= A.transpose() * B : C.noalias() = A.transpose() * B;
-  else
-    subtract ? C.noalias() -= A * B : C.noalias() = A * B;
-}
 
 // Adds Σ t, Σ t / d_j and Σ |t| over j in [lo, hi), t = w2[j] / d_j, d_j = (dl[j] - origin) - tau,
 // in 8 lanes (a plain sum does not vectorize: its order is fixed).
@@ -212,6 +186,11 @@ struct DivideConquer {
     for (int64_t j = 0; j < s; ++j) dmax = std::max(dmax, std::abs(dd[j]));
     const double tol = 8 * std::numeric_limits<R>::epsilon() * std::max(dmax, rho);
 
+    // Where each column of the block's vectors is nonzero: 1 the upper half's rows only, 3 the
+    // lower's, 2 both (a deflation rotated an upper column with a lower one). The product
+    // skips the zero quarters (LAPACK's dlaed2 column types).
+    std::vector<int> type(s);
+    for (int64_t j = 0; j < s; ++j) type[j] = j < n1 ? 1 : 3;
     std::vector<int64_t> kept, deflated;
     int64_t pj = -1;
     for (int64_t nj : order) {
@@ -237,6 +216,7 @@ struct DivideConquer {
           at(r, lo + pj) = static_cast<R>(c * x + sn * y);
           at(r, lo + nj) = static_cast<R>(c * y - sn * x);
         }
+        if (type[pj] != type[nj]) type[pj] = type[nj] = 2;
         const double dp = dd[pj], dn = dd[nj];
         dd[pj] = dp * c * c + dn * sn * sn;
         dd[nj] = dp * sn * sn + dn * c * c;
@@ -281,20 +261,38 @@ struct DivideConquer {
         }
         for (int64_t j = j0; j < j1; ++j) p[j] = std::copysign(std::sqrt(p[j]), w[j]);
       });
-      // vt's row k: vector k, w_j / (d_j - λ_k) normalized.
-      std::vector<R> vt(K * K), qk(s * K);
+      // The kept columns grouped by type (upper only, both, lower only): slot[i] is kept
+      // column i's place in that order.
+      std::vector<int64_t> slot(K), count(4, 0);
+      for (int64_t i = 0; i < K; ++i) ++count[type[kept[i]]];
+      const int64_t k1 = count[1], k12 = count[1] + count[2];
+      {
+        int64_t next[4] = {0, 0, k1, k12};
+        for (int64_t i = 0; i < K; ++i) slot[i] = next[type[kept[i]]]++;
+      }
+      // vt's row k: vector k, w_j / (d_j - λ_k) normalized, component j at slot[j].
+      std::vector<R> vt(K * K);
       parallel_for(K, 16, [&](int64_t k0, int64_t k1) {
         for (int64_t k = k0; k < k1; ++k) {
           double* dk = &delta[k * K];
           for (int64_t j = 0; j < K; ++j) dk[j] = what[j] / dk[j];
           Eigen::Map<Eigen::VectorXd> col(dk, K);
           col /= col.norm();
-          for (int64_t j = 0; j < K; ++j) vt[k * K + j] = static_cast<R>(dk[j]);
+          for (int64_t j = 0; j < K; ++j) vt[k * K + slot[j]] = static_cast<R>(dk[j]);
         }
       });
-      for (int64_t r = 0; r < s; ++r)
-        for (int64_t i = 0; i < K; ++i) qk[r * K + i] = at(lo + r, lo + kept[i]);
-      product(qk.data(), K, false, vt.data(), K, qv.data(), K, s, K, K, false, true);
+      // Upper rows: their columns of types 1 and 2 times those components; lower rows: 2 and 3.
+      const int64_t n2 = s - n1, ku = k12, kl = K - k1;
+      std::vector<R> qu(n1 * ku), ql(n2 * kl);
+      for (int64_t i = 0; i < K; ++i) {
+        const int64_t c = lo + kept[i];
+        if (slot[i] < k12)
+          for (int64_t r = 0; r < n1; ++r) qu[r * ku + slot[i]] = at(lo + r, c);
+        if (slot[i] >= k1)
+          for (int64_t r = 0; r < n2; ++r) ql[r * kl + slot[i] - k1] = at(m + r, c);
+      }
+      gemm(qu.data(), ku, false, vt.data(), K, true, qv.data(), K, n1, K, ku);
+      gemm(ql.data(), kl, false, vt.data() + k1, K, true, qv.data() + n1 * K, K, n2, K, kl);
     }
 
     // The block's eigenpairs, ascending: the secular roots' (qv's columns) and the deflated ones
@@ -379,38 +377,19 @@ void tridiagonalize(T* h, int64_t n, double* d, double* e, T* tau) {
 }
 
 // z (n×n, row-major) ← H_0 ⋯ H_{n-3} z with tridiagonalize's reflectors: blocks of kPanel
-// reflectors, the last block first, each applied as I - V T Vᵀ (LAPACK's larft and larfb) in
-// two GEMMs.
+// reflectors, the last block first, each applied as I - V T Vᵀ (householder.h).
 constexpr int64_t kPanel = 64;
 template <class T>
 void apply_reflectors(const T* h, const T* tau, int64_t n, T* z) {
   const int64_t count = n - 2;
-  std::vector<T> vb, tm, gram, w1, w2;
+  std::vector<T> vb, tm(kPanel * kPanel);
   for (int64_t j1 = count; j1 > 0; j1 -= kPanel) {
     const int64_t j0 = std::max<int64_t>(0, j1 - kPanel), nb = j1 - j0, m = n - j0 - 1;
     vb.assign(m * nb, T(0));  // rows j0+1 .. n-1
     for (int64_t r = 0; r < m; ++r)
       for (int64_t c = 0; c < nb && c <= r; ++c) vb[r * nb + c] = r == c ? T(1) : h[(j0 + 1 + r) * n + j0 + c];
-    // T upper triangular: T[i][i] = tau_i, T[0:i, i] = -tau_i T[0:i, 0:i] (V[:, 0:i]ᵀ v_i), the
-    // products VᵀV from one GEMM.
-    gram.resize(nb * nb);
-    product(vb.data(), nb, true, vb.data(), nb, gram.data(), nb, nb, nb, m);
-    tm.assign(nb * nb, T(0));
-    for (int64_t i = 0; i < nb; ++i) {
-      const T ti = tau[j0 + i];
-      for (int64_t c = 0; c < i; ++c) {
-        T sum = 0;
-        for (int64_t l = c; l < i; ++l) sum += tm[c * nb + l] * gram[l * nb + i];
-        tm[c * nb + i] = -ti * sum;
-      }
-      tm[i * nb + i] = ti;
-    }
-    T* zs = z + (j0 + 1) * n;
-    w1.resize(nb * n);
-    w2.resize(nb * n);
-    product(vb.data(), nb, true, zs, n, w1.data(), n, nb, n, m);  // Vᵀ z
-    product(tm.data(), nb, false, w1.data(), n, w2.data(), n, nb, n, nb);  // T (Vᵀ z)
-    product(vb.data(), nb, false, w2.data(), n, zs, n, m, n, nb, true);  // z -= V T Vᵀ z
+    reflector_block_factor(vb.data(), m, nb, tau + j0, tm.data());
+    apply_reflector_block(vb.data(), tm.data(), m, nb, z + (j0 + 1) * n, n, n, false);
   }
 }
 
@@ -440,23 +419,24 @@ bool tridiagonal_eigen(int64_t n, const double* d, const double* e, double* w, R
 template <class T, class W>
 bool symmetric_eigen(const T* a, T* v, W* w, int64_t n) {
   std::vector<double> d(n), e(std::max<int64_t>(n - 1, 0)), wd(n);
-  // Scaled by a power of two (exact) to a largest |entry| near 1, as Eigen's solver and
-  // LAPACK's syevd scale: the reflections' squared norms neither overflow nor underflow.
+  // Scaled by a power of two (exact) where the reflections' squared norms could overflow or
+  // underflow, as Eigen's solver and LAPACK's syevd scale.
   W largest = 0;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j <= i; ++j) largest = std::max<W>(largest, std::abs(a[i * n + j]));
-  const int exponent = largest > 0 ? std::ilogb(largest) : 0;
-  const W down = std::ldexp(W(1), -exponent);
+  const int exponent = scaling_exponent(largest);
   if constexpr (std::is_same_v<T, W>) {
     std::vector<T> h(n * n), tau(std::max<int64_t>(n - 2, 0));
     for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j <= i; ++j) h[i * n + j] = h[j * n + i] = a[i * n + j] * down;  // the lower triangle
+      for (int64_t j = 0; j <= i; ++j) h[i * n + j] = h[j * n + i] = scale_by_power_of_two(a[i * n + j], exponent);  // the lower triangle
     tridiagonalize(h.data(), n, d.data(), e.data(), tau.data());
     if (!tridiagonal_eigen<T>(n, d.data(), e.data(), wd.data(), v)) return false;
     apply_reflectors(h.data(), tau.data(), n, v);
   } else {  // Hermitian: Eigen's tridiagonalization (its T is real), the reflections applied by Eigen
     using Col = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
-    Eigen::Tridiagonalization<Col> tri(Col(Eigen::Map<const RowMat<T>>(a, n, n) * down));
+    Col scaled = Eigen::Map<const RowMat<T>>(a, n, n);
+    if (exponent != 0) scaled = scaled.unaryExpr([&](T x) { return scale_by_power_of_two(x, exponent); });
+    Eigen::Tridiagonalization<Col> tri(scaled);
     for (int64_t i = 0; i < n; ++i) d[i] = static_cast<double>(tri.diagonal()[i]);
     for (int64_t i = 0; i + 1 < n; ++i) e[i] = static_cast<double>(tri.subDiagonal()[i]);
     RowMat<W> z(n, n);
@@ -465,7 +445,7 @@ bool symmetric_eigen(const T* a, T* v, W* w, int64_t n) {
     tri.matrixQ().applyThisOnTheLeft(vc);
     Eigen::Map<RowMat<T>>(v, n, n) = vc;
   }
-  for (int64_t i = 0; i < n; ++i) w[i] = std::ldexp(static_cast<W>(wd[i]), exponent);
+  for (int64_t i = 0; i < n; ++i) w[i] = scale_by_power_of_two(static_cast<W>(wd[i]), -exponent);
   return true;
 }
 

@@ -1,0 +1,94 @@
+// qr of matrices large enough for the blocked Householder kernel (tracer/kernels/
+// householder.cpp: min(m, n) ≥ 64): q r = a, orthonormal q, r upper triangular with exact
+// zeros below, over f32/f64, square, tall and wide, reduced and full; rank-deficient columns;
+// tiny and huge scales; batched ≡ one by one and jit ≡ eager bit for bit; the derivative
+// against finite differences. Small sizes (Eigen's HouseholderQR) are in test_decompositions.cpp.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "linalg_test_util.h"
+
+namespace st = strata;
+namespace la = strata::linalg;
+using st::Array;
+using st::DType;
+using namespace st::testing;
+
+namespace {
+
+double max_abs(const Array& a) { return st::max(st::abs(st::astype(a, st::f64))).item<double>(); }
+
+double eps(DType t) { return t == st::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon(); }
+
+void check_qr(const Array& a, bool full, const std::string& what) {
+  SCOPED_TRACE(what + (full ? " full" : " reduced"));
+  const int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back(), k = std::min(m, n), qc = full ? m : k;
+  la::QrResult f = la::qr(a, full);
+  ASSERT_EQ(f.q.shape().back(), qc);
+  ASSERT_EQ(f.r.shape()[f.r.ndim() - 2], qc);
+  const double scale = std::max(max_abs(a), 1e-300), e0 = eps(a.dtype());
+  EXPECT_LE(max_abs(st::subtract(st::matmul(f.q, f.r), a)), 10 * e0 * std::max(m, n) * scale) << "q r = a";
+  EXPECT_LE(max_abs(st::subtract(st::matmul(mT(f.q), f.q), st::astype(st::eye(qc), a.dtype()))), 10 * e0 * m)
+      << "qᵀ q = I";
+  EXPECT_EQ(max_abs(st::tril(f.r, -1)), 0.0) << "r upper triangular";
+}
+
+TEST(HouseholderQr, ShapesAndModes) {
+  for (DType t : {st::f32, st::f64})
+    for (bool full : {false, true}) {
+      const std::string name(st::short_name(t));
+      check_qr(rnd({200, 200}, t, 1), full, name + " 200x200");
+      check_qr(rnd({700, 100}, t, 2), full, name + " 700x100");
+      check_qr(rnd({100, 300}, t, 3), full, name + " 100x300");
+      check_qr(rnd({129, 97}, t, 4), full, name + " 129x97 (partial blocks)");
+    }
+}
+
+TEST(HouseholderQr, RankDeficientAndScaled) {
+  for (DType t : {st::f32, st::f64}) {
+    const std::string name(st::short_name(t));
+    // Repeated and zero columns: a reflector with nothing below its diagonal (tau = 0).
+    Array x = rnd({300, 40}, t, 5);
+    Array a = st::concatenate({x, x, st::zeros({300, 40}, t), st::multiply(x, st::full({}, 2.0, t))}, 1);
+    check_qr(a, false, name + " rank 40 of 160");
+    check_qr(st::zeros({150, 150}, t), false, name + " zeros");
+    check_qr(st::astype(st::eye(150), t), true, name + " identity");
+    Array r = rnd({160, 130}, t, 6);
+    check_qr(st::multiply(r, st::full({}, t == st::f32 ? 1e-30 : 1e-250, t)), false, name + " tiny");
+    check_qr(st::multiply(r, st::full({}, t == st::f32 ? 1e30 : 1e250, t)), false, name + " huge");
+  }
+}
+
+TEST(HouseholderQr, BatchedAndJitAreTheSameBits) {
+  Array a = rnd({3, 150, 90}, st::f32, 7);
+  la::QrResult batch = la::qr(a);
+  for (int b = 0; b < 3; ++b) {
+    la::QrResult one = la::qr(a[b]);
+    expect_same(batch.q[b], one.q, "q " + std::to_string(b));
+    expect_same(batch.r[b], one.r, "r " + std::to_string(b));
+  }
+  auto jitted = st::jit([](const Array& m) {
+    la::QrResult f = la::qr(m);
+    return std::vector<Array>{f.q, f.r};
+  });
+  std::vector<Array> j = jitted(a);
+  expect_same(j[0], batch.q, "jit q");
+  expect_same(j[1], batch.r, "jit r");
+}
+
+TEST(HouseholderQr, DerivativeMatchesFiniteDifferences) {
+  Array a = rnd({90, 70}, st::f64, 8);
+  Array cq = rnd({90, 70}, st::f64, 9), cr = rnd({70, 70}, st::f64, 10), dir = rnd({90, 70}, st::f64, 11);
+  auto f = [cq, cr](const Array& m) {
+    la::QrResult r = la::qr(m);
+    return st::add(st::sum(st::multiply(cq, r.q)), st::sum(st::multiply(cr, r.r)));
+  };
+  Array g = st::grad(f)(a);
+  const double h = 1e-6;
+  const Array step = st::multiply(dir, st::full({}, h, st::f64));
+  const double fd = (f(st::add(a, step)).item<double>() - f(st::subtract(a, step)).item<double>()) / (2 * h);
+  EXPECT_NEAR(st::sum(st::multiply(g, dir)).item<double>(), fd, 1e-5 * std::max(1.0, std::abs(fd)));
+}
+
+}  // namespace

@@ -1,0 +1,171 @@
+// tracer/kernels/householder.cpp — see householder.h.
+#include "householder.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "packed_gemm.h"
+
+namespace strata::kernels {
+namespace {
+
+template <class T>
+using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using Vec = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+
+// Columns per block of reflectors (LAPACK's nb for geqrf is 32).
+constexpr int64_t kQrBlock = 32;
+
+// LAPACK's larfg on x[0, len): H = I - tau v vᵀ with H x = (beta, 0, ..., 0), v = (1, x[1:]
+// on return). tau = 0 (H = I) when x[1:] is zero. The caller scales x so |x|² cannot overflow.
+template <class T>
+void larfg(T* x, int64_t len, T& beta, T& tau) {
+  const T alpha = x[0], sigma = len > 1 ? Vec<T>(x + 1, len - 1).squaredNorm() : T(0);
+  if (sigma == 0) {
+    beta = alpha;
+    tau = 0;
+    return;
+  }
+  beta = -std::copysign(std::sqrt(alpha * alpha + sigma), alpha);
+  tau = (beta - alpha) / beta;
+  Vec<T>(x + 1, len - 1) *= 1 / (alpha - beta);
+}
+
+// The block of reflectors [j0, j0 + nb) of a factored w (m×n, row-major: v below the
+// diagonal) as a contiguous unit lower trapezoidal (m - j0)×nb matrix.
+template <class T>
+void gather_block(const T* w, int64_t n, int64_t m, int64_t j0, int64_t nb, std::vector<T>& v) {
+  const int64_t rows = m - j0;
+  v.assign(rows * nb, T(0));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < nb && c <= r; ++c) v[r * nb + c] = r == c ? T(1) : w[(j0 + r) * n + j0 + c];
+}
+
+}  // namespace
+
+template <class T>
+void gemm(const T* a, int64_t lda, bool a_trans, const T* b, int64_t ldb, bool b_trans, T* c, int64_t ldc, int64_t M,
+          int64_t N, int64_t K, bool subtract) {
+  if (M == 0 || N == 0) return;
+  if (K > 0 && packed_gemm_suits(M, N, a_trans)) {
+    GemmOperands<T> g{a, lda, a_trans, b, ldb, b_trans, c, ldc};
+    g.subtract = subtract;
+    return packed_gemm(g, M, N, K, true);
+  }
+  using Stride = Eigen::OuterStride<>;
+  Eigen::Map<RowMat<T>, 0, Stride> C(c, M, N, Stride(ldc));
+  if (K == 0) {
+    if (!subtract) C.setZero();
+    return;
+  }
+  Eigen::Map<const RowMat<T>, 0, Stride> A(a, a_trans ? K : M, a_trans ? M : K, Stride(lda));
+  Eigen::Map<const RowMat<T>, 0, Stride> B(b, b_trans ? N : K, b_trans ? K : N, Stride(ldb));
+  auto assign = [&](const auto& product) { subtract ? C.noalias() -= product : C.noalias() = product; };
+  if (a_trans)
+    assign(A.transpose() * B);
+  else if (b_trans)
+    assign(A * B.transpose());
+  else
+    assign(A * B);
+}
+
+template <class T>
+void reflector_block_factor(const T* v, int64_t m, int64_t nb, const T* tau, T* t) {
+  // T[i][i] = tau_i, T[0:i, i] = -tau_i T[0:i, 0:i] (V[:, 0:i]ᵀ v_i).
+  std::vector<T> gram(nb * nb);
+  gemm(v, nb, true, v, nb, false, gram.data(), nb, nb, nb, m);
+  std::fill(t, t + nb * nb, T(0));
+  for (int64_t i = 0; i < nb; ++i) {
+    for (int64_t c = 0; c < i; ++c) {
+      T sum = 0;
+      for (int64_t l = c; l < i; ++l) sum += t[c * nb + l] * gram[l * nb + i];
+      t[c * nb + i] = -tau[i] * sum;
+    }
+    t[i * nb + i] = tau[i];
+  }
+}
+
+template <class T>
+void apply_reflector_block(const T* v, const T* t, int64_t m, int64_t nb, T* c, int64_t ldc, int64_t cols,
+                           bool transpose) {
+  if (cols == 0 || nb == 0) return;
+  std::vector<T> w1(nb * cols), w2(nb * cols);
+  gemm(v, nb, true, c, ldc, false, w1.data(), cols, nb, cols, m);                // Vᵀ c
+  gemm(t, nb, transpose, w1.data(), cols, false, w2.data(), cols, nb, cols, nb);  // op(T) Vᵀ c
+  gemm(v, nb, false, w2.data(), cols, false, c, ldc, m, cols, nb, true);          // c -= V op(T) Vᵀ c
+}
+
+bool householder_qr_suits(int64_t m, int64_t n) {
+  return packed_gemm_available() && std::min(m, n) >= 2 * kQrBlock && m * n >= 128 * 128;
+}
+
+template <class T>
+void householder_qr(const T* a, T* q, T* r, int64_t m, int64_t n, bool full) {
+  const int64_t k = std::min(m, n), qc = full ? m : k, rr = qc;
+  // Scaled by a power of two (exact) where |x|² of a column could overflow or underflow in
+  // larfg. r is scaled back; q does not change.
+  T largest = 0;
+  for (int64_t i = 0; i < m * n; ++i) largest = std::max(largest, std::abs(a[i]));
+  const int exponent = scaling_exponent(largest);
+  std::vector<T> w(a, a + m * n), tau(k), panel, v, t(kQrBlock * kQrBlock);
+  if (exponent != 0)
+    for (T& x : w) x = scale_by_power_of_two(x, exponent);
+
+  for (int64_t j0 = 0; j0 < k; j0 += kQrBlock) {
+    const int64_t nb = std::min(kQrBlock, k - j0), rows = m - j0;
+    // The panel's columns as rows (contiguous), factored by nb reflectors (LAPACK's geqr2).
+    panel.resize(nb * rows);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t c = 0; c < nb; ++c) panel[c * rows + i] = w[(j0 + i) * n + j0 + c];
+    for (int64_t c = 0; c < nb; ++c) {
+      T* x = &panel[c * rows + c];
+      const int64_t len = rows - c;
+      T beta;
+      larfg(x, len, beta, tau[j0 + c]);
+      x[0] = 1;
+      if (tau[j0 + c] != 0)
+        for (int64_t c2 = c + 1; c2 < nb; ++c2) {
+          T* y = &panel[c2 * rows + c];
+          const T s = tau[j0 + c] * Vec<T>(x, len).dot(Vec<T>(y, len));
+          Vec<T>(y, len) -= s * Vec<T>(x, len);
+        }
+      x[0] = beta;
+    }
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t c = 0; c < nb; ++c) w[(j0 + i) * n + j0 + c] = panel[c * rows + i];
+    // The columns to the right ← Hᵀ them.
+    if (j0 + nb < n) {
+      gather_block(w.data(), n, m, j0, nb, v);
+      reflector_block_factor(v.data(), rows, nb, &tau[j0], t.data());
+      apply_reflector_block(v.data(), t.data(), rows, nb, &w[j0 * n + j0 + nb], n, n - j0 - nb, true);
+    }
+  }
+
+  for (int64_t i = 0; i < rr; ++i)
+    for (int64_t j = 0; j < n; ++j) r[i * n + j] = i < k && j >= i ? scale_by_power_of_two(w[i * n + j], -exponent) : T(0);
+  // q = H_0 ⋯ H_{k-1} [I; 0], the last block first (LAPACK's orgqr): block j0 changes rows and
+  // columns from j0 on only, the columns left of it being zero there still.
+  std::fill(q, q + m * qc, T(0));
+  for (int64_t i = 0; i < qc; ++i) q[i * qc + i] = 1;
+  for (int64_t j0 = (k - 1) / kQrBlock * kQrBlock; j0 >= 0 && k > 0; j0 -= kQrBlock) {
+    const int64_t nb = std::min(kQrBlock, k - j0), rows = m - j0;
+    gather_block(w.data(), n, m, j0, nb, v);
+    reflector_block_factor(v.data(), rows, nb, &tau[j0], t.data());
+    apply_reflector_block(v.data(), t.data(), rows, nb, &q[j0 * qc + j0], qc, qc - j0, false);
+  }
+}
+
+#define STRATA_HOUSEHOLDER(T)                                                                                    \
+  template void gemm<T>(const T*, int64_t, bool, const T*, int64_t, bool, T*, int64_t, int64_t, int64_t, int64_t, \
+                        bool);                                                                                   \
+  template void reflector_block_factor<T>(const T*, int64_t, int64_t, const T*, T*);                             \
+  template void apply_reflector_block<T>(const T*, const T*, int64_t, int64_t, T*, int64_t, int64_t, bool);      \
+  template void householder_qr<T>(const T*, T*, T*, int64_t, int64_t, bool);
+STRATA_HOUSEHOLDER(float)
+STRATA_HOUSEHOLDER(double)
+#undef STRATA_HOUSEHOLDER
+
+}  // namespace strata::kernels

@@ -1,0 +1,60 @@
+// tracer/kernels/householder.h — blocks of Householder reflections applied as I - V T Vᵀ
+// (LAPACK's larft and larfb: two GEMMs in strata's packed GEMM across the pool, where Eigen's
+// HouseholderSequence runs one core at about half the GEMM's speed), and the QR factorization
+// built on them (LAPACK's geqrf and orgqr). Row-major, real f32/f64; symmetric_eigen.cpp's
+// back-transformation uses the same blocks.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+namespace strata::kernels {
+
+// x · 2^e, exact, in two factors so neither overflows where the result does not (e up to
+// about twice the exponent range: scaling subnormal inputs up to 1 and back).
+template <class T>
+T scale_by_power_of_two(T x, int e) {
+  using R = decltype(std::abs(x));  // complex x: its real type
+  return x * std::ldexp(R(1), e / 2) * std::ldexp(R(1), e - e / 2);
+}
+
+// The power of two to scale a matrix whose largest |entry| is `largest` by before a
+// factorization that sums squares of its entries: 0 (none) while those squares and their sums
+// stay far from overflow and underflow, else -ilogb(largest).
+template <class T>
+int scaling_exponent(T largest) {
+  if (!(largest > 0)) return 0;
+  const int e = std::ilogb(largest);
+  return e > 50 || e < -50 ? -e : 0;
+}
+
+// C (M×N, rows ldc apart) = op(A) · op(B), or C -= with `subtract`: A M×K (lda), or stored K×M
+// when a_trans; B K×N (ldb), or stored N×K when b_trans (not both transposed). strata's packed
+// GEMM where its tiles suit the shape (across the pool), Eigen's otherwise.
+template <class T>
+void gemm(const T* a, int64_t lda, bool a_trans, const T* b, int64_t ldb, bool b_trans, T* c, int64_t ldc, int64_t M,
+          int64_t N, int64_t K, bool subtract = false);
+
+// v (m×nb, row-major, contiguous): nb reflectors H_i = I - tau[i] v_i v_iᵀ as columns, unit
+// lower trapezoidal (v[i][i] = 1 and zeros above it, both read as such whatever is stored).
+// t (nb×nb) gets the upper-triangular T with H_0 H_1 ⋯ H_{nb-1} = I - V T Vᵀ (LAPACK's larft,
+// forward, columnwise; VᵀV from one GEMM).
+template <class T>
+void reflector_block_factor(const T* v, int64_t m, int64_t nb, const T* tau, T* t);
+
+// c (m×cols, rows ldc apart) ← (I - V T Vᵀ) c, or (I - V Tᵀ Vᵀ) c (the block's transpose,
+// Hᵀ) when `transpose`. v as above, unit lower trapezoidal with its zeros and ones stored.
+template <class T>
+void apply_reflector_block(const T* v, const T* t, int64_t m, int64_t nb, T* c, int64_t ldc, int64_t cols,
+                           bool transpose);
+
+// Whether an m×n QR goes through householder_qr (large enough for the blocks to pay, and the
+// packed GEMM built).
+bool householder_qr_suits(int64_t m, int64_t n);
+
+// a (m×n, row-major) = q r: q m×qc with orthonormal columns, r qc×n upper triangular (zeros
+// below), qc = full ? m : min(m, n). LAPACK's signs (r's diagonal may be negative, as JAX's).
+template <class T>
+void householder_qr(const T* a, T* q, T* r, int64_t m, int64_t n, bool full);
+
+}  // namespace strata::kernels
