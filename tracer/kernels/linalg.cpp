@@ -1,7 +1,9 @@
 // tracer/kernels/linalg.cpp — see linalg.h. Eigen's LLT, triangular solves, PartialPivLU (an
 // unblocked LAPACK getf2 for non-square LU, a blocked getrf for complex), HouseholderQR, SelfAdjointEigenSolver,
 // BDCSVD, EigenSolver and ComplexEigenSolver; each templated on the scalar S (float, double or
-// std::complex of them), R its real type.
+// std::complex of them), R its real type. Large matrices go to the blocked kernels:
+// blocked_linalg.h (Cholesky, LU, triangular solves), householder.h (real QR) and
+// symmetric_eigen.h (eigh).
 #include "linalg.h"
 
 #include <Eigen/Dense>
