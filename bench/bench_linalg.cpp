@@ -43,13 +43,13 @@ auto eigh = [](const Array& x) {
   return std::vector<Array>{r.eigenvalues, r.eigenvectors};
 };
 
-Array solve_rhs() { return st::random::normal(st::random::key(2), {2048}); }
-Array svd_input() { return st::random::normal(st::random::key(3), {512, 512}); }
 auto qr = [](const Array& x) {
   la::QrResult r = la::qr(x);
   return std::vector<Array>{r.q, r.r};
 };
 Array qr_input(int64_t m, int64_t n) { return st::random::normal(st::random::key(8), {m, n}); }
+Array solve_rhs() { return st::random::normal(st::random::key(2), {2048}); }
+Array svd_input() { return st::random::normal(st::random::key(3), {512, 512}); }
 Array sym_input(int64_t n) {
   Array x = st::random::normal(st::random::key(6), {n, n});
   return x + st::transpose(x);
@@ -69,6 +69,8 @@ void BM_Solve2048_Jit(benchmark::State& s) { run(s, true, solve, spd(2048), solv
 void BM_Solve2048_Eager(benchmark::State& s) { run(s, false, solve, spd(2048), solve_rhs()); }
 void BM_Svd512_Jit(benchmark::State& s) { run(s, true, svd, svd_input()); }
 void BM_Svd512_Eager(benchmark::State& s) { run(s, false, svd, svd_input()); }
+void BM_Svd2048x256_Jit(benchmark::State& s) { run(s, true, svd, qr_input(2048, 256)); }
+void BM_Svd2048x256_Eager(benchmark::State& s) { run(s, false, svd, qr_input(2048, 256)); }
 void BM_Qr1024_Jit(benchmark::State& s) { run(s, true, qr, qr_input(1024, 1024)); }
 void BM_Qr1024_Eager(benchmark::State& s) { run(s, false, qr, qr_input(1024, 1024)); }
 void BM_Qr4096x256_Jit(benchmark::State& s) { run(s, true, qr, qr_input(4096, 256)); }
@@ -91,6 +93,8 @@ LINALG_BENCH(BM_Inv2048_Jit);
 LINALG_BENCH(BM_Inv2048_Eager);
 LINALG_BENCH(BM_Svd512_Jit);
 LINALG_BENCH(BM_Svd512_Eager);
+LINALG_BENCH(BM_Svd2048x256_Jit);
+LINALG_BENCH(BM_Svd2048x256_Eager);
 LINALG_BENCH(BM_Qr1024_Jit);
 LINALG_BENCH(BM_Qr1024_Eager);
 LINALG_BENCH(BM_Qr4096x256_Jit);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,29 @@ void expect_error(F&& f, std::vector<std::string> parts) {
   } catch (const E& e) {
     for (const std::string& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
   }
+}
+
+// The largest |entry| (complex entries by modulus), as a double.
+inline double max_abs(const Array& a) {
+  return max(abs(astype(a, is_complex(a.dtype()) ? c128 : f64))).item<double>();
+}
+
+// The machine epsilon of a (real or complex) dtype's precision.
+inline double eps(DType t) {
+  return (t == f32 || t == c64) ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+}
+
+// `decompose` (Array -> its outputs) of a batch equals it of each matrix alone, and jitted,
+// bit for bit: one matrix runs across the thread pool, a batch one matrix per thread.
+template <class F>
+void expect_batch_and_jit_same_bits(F decompose, const Array& batch) {
+  std::vector<Array> all = decompose(batch);
+  for (int64_t b = 0; b < batch.shape()[0]; ++b) {
+    std::vector<Array> one = decompose(batch[b]);
+    for (size_t i = 0; i < one.size(); ++i) expect_same(all[i][b], one[i], "output " + std::to_string(i) + " of matrix " + std::to_string(b));
+  }
+  std::vector<Array> jitted = jit(decompose)(batch);
+  for (size_t i = 0; i < all.size(); ++i) expect_same(jitted[i], all[i], "jit output " + std::to_string(i));
 }
 
 }  // namespace strata::testing

@@ -2,10 +2,10 @@
 // householder.cpp: min(m, n) ≥ 64): q r = a, orthonormal q, r upper triangular with exact
 // zeros below, over f32/f64, square, tall and wide, reduced and full; rank-deficient columns;
 // tiny and huge scales; batched ≡ one by one and jit ≡ eager bit for bit; the derivative
-// against finite differences. Small sizes (Eigen's HouseholderQR) are in test_decompositions.cpp.
+// against finite differences. And svd of matrices twice as tall as wide (or wide), which goes
+// through this QR first. Small sizes (Eigen's HouseholderQR) are in test_decompositions.cpp.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "linalg_test_util.h"
 
@@ -16,10 +16,6 @@ using st::DType;
 using namespace st::testing;
 
 namespace {
-
-double max_abs(const Array& a) { return st::max(st::abs(st::astype(a, st::f64))).item<double>(); }
-
-double eps(DType t) { return t == st::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon(); }
 
 void check_qr(const Array& a, bool full, const std::string& what) {
   SCOPED_TRACE(what + (full ? " full" : " reduced"));
@@ -61,20 +57,12 @@ TEST(HouseholderQr, RankDeficientAndScaled) {
 }
 
 TEST(HouseholderQr, BatchedAndJitAreTheSameBits) {
-  Array a = rnd({3, 150, 90}, st::f32, 7);
-  la::QrResult batch = la::qr(a);
-  for (int b = 0; b < 3; ++b) {
-    la::QrResult one = la::qr(a[b]);
-    expect_same(batch.q[b], one.q, "q " + std::to_string(b));
-    expect_same(batch.r[b], one.r, "r " + std::to_string(b));
-  }
-  auto jitted = st::jit([](const Array& m) {
-    la::QrResult f = la::qr(m);
-    return std::vector<Array>{f.q, f.r};
-  });
-  std::vector<Array> j = jitted(a);
-  expect_same(j[0], batch.q, "jit q");
-  expect_same(j[1], batch.r, "jit r");
+  expect_batch_and_jit_same_bits(
+      [](const Array& m) {
+        la::QrResult f = la::qr(m);
+        return std::vector<Array>{f.q, f.r};
+      },
+      rnd({3, 150, 90}, st::f32, 7));
 }
 
 TEST(HouseholderQr, DerivativeMatchesFiniteDifferences) {
@@ -89,6 +77,39 @@ TEST(HouseholderQr, DerivativeMatchesFiniteDifferences) {
   const Array step = st::multiply(dir, st::full({}, h, st::f64));
   const double fd = (f(st::add(a, step)).item<double>() - f(st::subtract(a, step)).item<double>()) / (2 * h);
   EXPECT_NEAR(st::sum(st::multiply(g, dir)).item<double>(), fd, 1e-5 * std::max(1.0, std::abs(fd)));
+}
+
+void check_svd(const Array& a, bool full, const std::string& what) {
+  SCOPED_TRACE(what + (full ? " full" : " reduced"));
+  const int64_t m = a.shape()[0], n = a.shape()[1], k = std::min(m, n);
+  la::SvdResult f = la::svd(a, full);
+  ASSERT_EQ(f.u.shape(), (st::Shape{m, full ? m : k}));
+  ASSERT_EQ(f.vt.shape(), (st::Shape{full ? n : k, n}));
+  const double scale = max_abs(a), e0 = eps(a.dtype());
+  Array us = st::multiply(st::slice(f.u, {0, 0}, {m, k}), st::expand_dims(f.s, 0));
+  EXPECT_LE(max_abs(st::subtract(st::matmul(us, st::slice(f.vt, {0, 0}, {k, n})), a)), 20 * e0 * std::max(m, n) * scale)
+      << "u Σ vt = a";
+  const int64_t uc = f.u.shape()[1], vr = f.vt.shape()[0];
+  EXPECT_LE(max_abs(st::subtract(st::matmul(mT(f.u), f.u), st::astype(st::eye(uc), a.dtype()))), 20 * e0 * m) << "uᵀu";
+  EXPECT_LE(max_abs(st::subtract(st::matmul(f.vt, mT(f.vt)), st::astype(st::eye(vr), a.dtype()))), 20 * e0 * n) << "v vᵀ";
+  std::vector<double> sv = f.s.to_vector<double>(), s64 = la::svdvals(st::astype(a, st::f64)).to_vector<double>(),
+                      values = la::svdvals(a).to_vector<double>();
+  for (int64_t i = 0; i < k; ++i) {
+    if (i) EXPECT_GE(sv[i - 1], sv[i]);
+    EXPECT_NEAR(sv[i], s64[i], 20 * e0 * std::max(m, n) * scale) << i;
+    EXPECT_NEAR(values[i], sv[i], 20 * e0 * std::max(m, n) * scale) << "svdvals " << i;
+  }
+}
+
+TEST(HouseholderQr, SvdOfTallAndWideMatricesGoesThroughIt) {
+  for (DType t : {st::f32, st::f64})
+    for (bool full : {false, true}) {
+      const std::string name(st::short_name(t));
+      check_svd(rnd({600, 150}, t, 12), full, name + " 600x150");
+      check_svd(rnd({150, 600}, t, 13), full, name + " 150x600");
+      Array x = rnd({400, 50}, t, 14);  // rank 50 of 100: zero singular values
+      check_svd(st::concatenate({x, x}, 1), full, name + " 400x100 rank 50");
+    }
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 // differences. The small sizes (Eigen's QR) are covered by test_decompositions.cpp.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "linalg_test_util.h"
 
@@ -16,10 +15,6 @@ using st::DType;
 using namespace st::testing;
 
 namespace {
-
-double max_abs(const Array& a) { return st::max(st::abs(st::astype(a, st::is_complex(a.dtype()) ? st::c128 : st::f64))).item<double>(); }
-
-double eps(DType t) { return (t == st::f32 || t == st::c64) ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon(); }
 
 // A V = V diag(w), Vᴴ V = I, w ascending, to a few ulps of |A| per row.
 void check_eigh(const Array& a, const std::string& what) {
@@ -112,23 +107,15 @@ TEST(SymmetricEigen, HermitianBatchedAndJit) {
     Array z = st::complex(rnd({130, 130}, real, 7), rnd({130, 130}, real, 8));
     check_eigh(st::add(z, mH(z)), std::string(st::short_name(t)));
   }
-  // A batch runs its matrices one per thread, one matrix runs across the pool: the same bits.
   Array x = rnd({3, 100, 100}, st::f32, 9);
   Array a = st::add(x, mT(x));
-  la::EighResult batch = la::eigh(a);
   check_eigh(a, "batched");
-  for (int b = 0; b < 3; ++b) {
-    la::EighResult one = la::eigh(a[b]);
-    expect_same(batch.eigenvalues[b], one.eigenvalues, "eigenvalues " + std::to_string(b));
-    expect_same(batch.eigenvectors[b], one.eigenvectors, "eigenvectors " + std::to_string(b));
-  }
-  auto jitted = st::jit([](const Array& m) {
-    la::EighResult e = la::eigh(m);
-    return std::vector<Array>{e.eigenvalues, e.eigenvectors};
-  });
-  std::vector<Array> j = jitted(a);
-  expect_same(j[0], batch.eigenvalues, "jit eigenvalues");
-  expect_same(j[1], batch.eigenvectors, "jit eigenvectors");
+  expect_batch_and_jit_same_bits(
+      [](const Array& m) {
+        la::EighResult e = la::eigh(m);
+        return std::vector<Array>{e.eigenvalues, e.eigenvectors};
+      },
+      a);
 }
 
 TEST(SymmetricEigen, DerivativeMatchesFiniteDifferences) {
