@@ -1,8 +1,9 @@
 // The blocked Cholesky and LU (tracer/kernels/blocked_linalg.h) against their definitions, in
 // double precision: L Lᵀ = a, P a = L U with |L| ≤ 1 (partial pivoting) and the pivots LAPACK's;
 // sizes that end mid-block and mid-panel; f32 and f64; a matrix that is not positive definite;
-// a singular one (a zero column); the bits the same on one thread as across the pool. Skips
-// where the build has no packed GEMM (no AVX-512).
+// a singular one (a zero column); the bits the same on one thread as across the pool (also of
+// eigh's divide and conquer and the blocked QR). Skips where the build has no packed GEMM (no
+// AVX-512).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +11,9 @@
 #include <vector>
 
 #include "kernels/blocked_linalg.h"
+#include "kernels/householder.h"
 #include "kernels/parallel.h"
+#include "kernels/symmetric_eigen.h"
 
 namespace k = strata::kernels;
 
@@ -178,4 +181,23 @@ TEST(BlockedLinalg, ResultDoesNotDependOnTheThreadCount) {
   EXPECT_EQ(s1, s2);
   EXPECT_EQ(l1, l2);
   EXPECT_EQ(p1, p2);
+}
+
+TEST(BlockedLinalg, EighAndQrDoNotDependOnTheThreadCount) {
+  if (!k::householder_qr_suits(300, 200)) GTEST_SKIP() << "built without the packed GEMM";
+  const int64_t n = 300, m = 500;
+  std::vector<float> a = cast<float>(spd(n, 10)), v1(static_cast<size_t>(n * n)), v2 = v1, w1(static_cast<size_t>(n)), w2 = w1;
+  std::vector<double> b = random_matrix(m, 12);
+  b.resize(static_cast<size_t>(m * n));  // the first m × n entries
+  std::vector<double> q1(static_cast<size_t>(m * n)), q2 = q1, r1(static_cast<size_t>(n * n)), r2 = r1;
+  on_one_thread([&] {
+    ASSERT_TRUE(k::symmetric_eigen(a.data(), v1.data(), w1.data(), n));
+    k::householder_qr(b.data(), q1.data(), r1.data(), m, n, false);
+  });
+  ASSERT_TRUE(k::symmetric_eigen(a.data(), v2.data(), w2.data(), n));
+  k::householder_qr(b.data(), q2.data(), r2.data(), m, n, false);
+  EXPECT_EQ(w1, w2);
+  EXPECT_EQ(v1, v2);
+  EXPECT_EQ(q1, q2);
+  EXPECT_EQ(r1, r2);
 }
