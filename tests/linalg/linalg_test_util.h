@@ -105,7 +105,8 @@ void expect_batch_and_jit_same_bits(F decompose, const Array& batch) {
   std::vector<Array> all = decompose(batch);
   for (int64_t b = 0; b < batch.shape()[0]; ++b) {
     std::vector<Array> one = decompose(batch[b]);
-    for (size_t i = 0; i < one.size(); ++i) expect_same(all[i][b], one[i], "output " + std::to_string(i) + " of matrix " + std::to_string(b));
+    for (size_t i = 0; i < one.size(); ++i)
+      expect_same(all[i][b], one[i], "output " + std::to_string(i) + " of matrix " + std::to_string(b));
   }
   std::vector<Array> jitted = jit(decompose)(batch);
   for (size_t i = 0; i < all.size(); ++i) expect_same(jitted[i], all[i], "jit output " + std::to_string(i));

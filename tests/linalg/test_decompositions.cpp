@@ -266,7 +266,7 @@ TEST(Decompositions, JitReadsOperandsInPlace) {
     Array a = spd({6, 6}, t, 11), b = rnd({6, 3}, t, 12);
     std::vector<double> before = a.to_vector<double>();
     auto f = [](const Array& x, const Array& y) {
-      Array sliced = x[st::Slice(1, 5)][st::Slice(), st::Slice(1, 5)];  // rows and columns 1..4
+      Array sliced = x[{st::Slice(1, 5), st::Slice(1, 5)}];  // rows and columns 1..4
       la::LuResult g = la::lu(sliced);
       Array z = la::triangular_solve(x, y, true, true);
       return std::vector<Array>{g.lu, z, x * 2.0, la::cholesky(x) + x};

@@ -90,8 +90,9 @@ void check_svd(const Array& a, bool full, const std::string& what) {
   EXPECT_LE(max_abs(st::subtract(st::matmul(us, st::slice(f.vt, {0, 0}, {k, n})), a)), 20 * e0 * std::max(m, n) * scale)
       << "u Σ vt = a";
   const int64_t uc = f.u.shape()[1], vr = f.vt.shape()[0];
-  EXPECT_LE(max_abs(st::subtract(st::matmul(mT(f.u), f.u), st::astype(st::eye(uc), a.dtype()))), 20 * e0 * m) << "uᵀu";
-  EXPECT_LE(max_abs(st::subtract(st::matmul(f.vt, mT(f.vt)), st::astype(st::eye(vr), a.dtype()))), 20 * e0 * n) << "v vᵀ";
+  auto identity = [&](int64_t size) { return st::astype(st::eye(size), a.dtype()); };
+  EXPECT_LE(max_abs(st::subtract(st::matmul(mT(f.u), f.u), identity(uc))), 20 * e0 * m) << "uᵀu";
+  EXPECT_LE(max_abs(st::subtract(st::matmul(f.vt, mT(f.vt)), identity(vr))), 20 * e0 * n) << "v vᵀ";
   std::vector<double> sv = f.s.to_vector<double>(), s64 = la::svdvals(st::astype(a, st::f64)).to_vector<double>(),
                       values = la::svdvals(a).to_vector<double>();
   for (int64_t i = 0; i < k; ++i) {

@@ -427,8 +427,8 @@ bool symmetric_eigen(const T* a, T* v, W* w, int64_t n) {
   const int exponent = scaling_exponent(largest);
   if constexpr (std::is_same_v<T, W>) {
     std::vector<T> h(n * n), tau(std::max<int64_t>(n - 2, 0));
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j <= i; ++j) h[i * n + j] = h[j * n + i] = scale_by_power_of_two(a[i * n + j], exponent);  // the lower triangle
+    for (int64_t i = 0; i < n; ++i)  // both triangles from the lower one
+      for (int64_t j = 0; j <= i; ++j) h[i * n + j] = h[j * n + i] = scale_by_power_of_two(a[i * n + j], exponent);
     tridiagonalize(h.data(), n, d.data(), e.data(), tau.data());
     if (!tridiagonal_eigen<T>(n, d.data(), e.data(), wd.data(), v)) return false;
     apply_reflectors(h.data(), tau.data(), n, v);
