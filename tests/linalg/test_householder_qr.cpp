@@ -1,5 +1,5 @@
 // qr of matrices large enough for the blocked Householder kernel (tracer/kernels/
-// householder.cpp: min(m, n) ≥ 64): q r = a, orthonormal q, r upper triangular with exact
+// householder.cpp: householder_qr_suits, about 250² and up, 384 rows for wide ones): q r = a, orthonormal q, r upper triangular with exact
 // zeros below, over f32/f64, square, tall and wide, reduced and full; rank-deficient columns;
 // tiny and huge scales; batched ≡ one by one and jit ≡ eager bit for bit; the derivative
 // against finite differences. And svd of matrices twice as tall as wide (or wide), which goes
@@ -34,10 +34,10 @@ TEST(HouseholderQr, ShapesAndModes) {
   for (DType t : {st::f32, st::f64})
     for (bool full : {false, true}) {
       const std::string name(st::short_name(t));
-      check_qr(rnd({200, 200}, t, 1), full, name + " 200x200");
+      check_qr(rnd({260, 260}, t, 1), full, name + " 260x260");
       check_qr(rnd({700, 100}, t, 2), full, name + " 700x100");
-      check_qr(rnd({100, 300}, t, 3), full, name + " 100x300");
-      check_qr(rnd({129, 97}, t, 4), full, name + " 129x97 (partial blocks)");
+      check_qr(rnd({400, 700}, t, 3), full, name + " 400x700");
+      check_qr(rnd({700, 97}, t, 4), full, name + " 700x97 (partial blocks)");
     }
 }
 
@@ -45,12 +45,12 @@ TEST(HouseholderQr, RankDeficientAndScaled) {
   for (DType t : {st::f32, st::f64}) {
     const std::string name(st::short_name(t));
     // Repeated and zero columns: a reflector with nothing below its diagonal (tau = 0).
-    Array x = rnd({300, 40}, t, 5);
-    Array a = st::concatenate({x, x, st::zeros({300, 40}, t), st::multiply(x, st::full({}, 2.0, t))}, 1);
+    Array x = rnd({600, 40}, t, 5);
+    Array a = st::concatenate({x, x, st::zeros({600, 40}, t), st::multiply(x, st::full({}, 2.0, t))}, 1);
     check_qr(a, false, name + " rank 40 of 160");
-    check_qr(st::zeros({150, 150}, t), false, name + " zeros");
-    check_qr(st::astype(st::eye(150), t), true, name + " identity");
-    Array r = rnd({160, 130}, t, 6);
+    check_qr(st::zeros({260, 260}, t), false, name + " zeros");
+    check_qr(st::astype(st::eye(260), t), true, name + " identity");
+    Array r = rnd({400, 200}, t, 6);
     check_qr(st::multiply(r, st::full({}, t == st::f32 ? 1e-30 : 1e-250, t)), false, name + " tiny");
     check_qr(st::multiply(r, st::full({}, t == st::f32 ? 1e30 : 1e250, t)), false, name + " huge");
   }
@@ -62,12 +62,12 @@ TEST(HouseholderQr, BatchedAndJitAreTheSameBits) {
         la::QrResult f = la::qr(m);
         return std::vector<Array>{f.q, f.r};
       },
-      rnd({3, 150, 90}, st::f32, 7));
+      rnd({3, 300, 220}, st::f32, 7));
 }
 
 TEST(HouseholderQr, DerivativeMatchesFiniteDifferences) {
-  Array a = rnd({90, 70}, st::f64, 8);
-  Array cq = rnd({90, 70}, st::f64, 9), cr = rnd({70, 70}, st::f64, 10), dir = rnd({90, 70}, st::f64, 11);
+  Array a = rnd({1000, 70}, st::f64, 8);
+  Array cq = rnd({1000, 70}, st::f64, 9), cr = rnd({70, 70}, st::f64, 10), dir = rnd({1000, 70}, st::f64, 11);
   auto f = [cq, cr](const Array& m) {
     la::QrResult r = la::qr(m);
     return st::add(st::sum(st::multiply(cq, r.q)), st::sum(st::multiply(cr, r.r)));
@@ -108,8 +108,8 @@ TEST(HouseholderQr, SvdOfTallAndWideMatricesGoesThroughIt) {
       const std::string name(st::short_name(t));
       check_svd(rnd({600, 150}, t, 12), full, name + " 600x150");
       check_svd(rnd({150, 600}, t, 13), full, name + " 150x600");
-      Array x = rnd({400, 50}, t, 14);  // rank 50 of 100: zero singular values
-      check_svd(st::concatenate({x, x}, 1), full, name + " 400x100 rank 50");
+      Array x = rnd({800, 50}, t, 14);  // rank 50 of 100: zero singular values
+      check_svd(st::concatenate({x, x}, 1), full, name + " 800x100 rank 50");
     }
 }
 

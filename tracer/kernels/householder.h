@@ -48,8 +48,8 @@ template <class T>
 void apply_reflector_block(const T* v, const T* t, int64_t m, int64_t nb, T* c, int64_t ldc, int64_t cols,
                            bool transpose);
 
-// Whether an m×n QR goes through householder_qr (large enough for the blocks to pay, and the
-// packed GEMM built).
+// Whether an m×n QR goes through householder_qr (large enough for the blocks to pay: about
+// 250² for square and tall matrices, 384 rows for wide ones; and the packed GEMM built).
 bool householder_qr_suits(int64_t m, int64_t n);
 
 // a (m×n, row-major) = q r: q m×qc with orthonormal columns, r qc×n upper triangular (zeros
