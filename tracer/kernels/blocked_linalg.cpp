@@ -10,6 +10,7 @@
 #include <cmath>
 #include <vector>
 
+#include "householder.h"
 #include "packed_gemm.h"
 #include "parallel.h"
 
@@ -47,27 +48,12 @@ struct Block {
   bool trans = false;
 };
 
-template <class T, class A, class B>
-void eigen_subtract(T* c, int64_t ldc, int64_t M, int64_t N, const A& a, const B& b) {
-  view(c, M, N, ldc).noalias() -= a * b;
-}
-
-// C (M×N, rows ldc apart) -= A (M×K) · B (K×N). packed_gemm where its tiles suit the shape,
-// Eigen for thin ones.
+// C (M×N, rows ldc apart) -= A (M×K) · B (K×N): householder.h's gemm (the packed GEMM where
+// its tiles suit the shape, Eigen for thin ones).
 template <class T>
 void subtract_product(T* c, int64_t ldc, Block<T> a, Block<T> b, int64_t M, int64_t N, int64_t K) {
-  if (M == 0 || N == 0 || K == 0) return;
-  if (packed_gemm_suits(M, N, a.trans)) {
-    GemmOperands<T> g{a.p, a.ld, a.trans, b.p, b.ld, b.trans, c, ldc};
-    g.subtract = true;
-    return packed_gemm(g, M, N, K, true);
-  }
-  auto A = view(const_cast<T*>(a.p), a.trans ? K : M, a.trans ? M : K, a.ld);
-  auto B = view(const_cast<T*>(b.p), b.trans ? N : K, b.trans ? K : N, b.ld);
-  if (a.trans && b.trans) return eigen_subtract(c, ldc, M, N, A.transpose(), B.transpose());
-  if (a.trans) return eigen_subtract(c, ldc, M, N, A.transpose(), B);
-  if (b.trans) return eigen_subtract(c, ldc, M, N, A, B.transpose());
-  eigen_subtract(c, ldc, M, N, A, B);
+  if (K == 0) return;
+  gemm(a.p, a.ld, a.trans, b.p, b.ld, b.trans, c, ldc, M, N, K, true);
 }
 
 // The same, every operand a block of one matrix whose rows are ld apart.

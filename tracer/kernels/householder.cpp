@@ -19,8 +19,8 @@ using Vec = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 // Columns per block of reflectors (LAPACK's nb for geqrf is 32).
 constexpr int64_t kQrBlock = 32;
 
-// LAPACK's larfg on x[0, len): H = I - tau v vᵀ with H x = (beta, 0, ..., 0), v = (1, x[1:]
-// on return). tau = 0 (H = I) when x[1:] is zero. The caller scales x so |x|² cannot overflow.
+}  // namespace
+
 template <class T>
 void larfg(T* x, int64_t len, T& beta, T& tau) {
   const T alpha = x[0], sigma = len > 1 ? Vec<T>(x + 1, len - 1).squaredNorm() : T(0);
@@ -34,17 +34,12 @@ void larfg(T* x, int64_t len, T& beta, T& tau) {
   Vec<T>(x + 1, len - 1) *= 1 / (alpha - beta);
 }
 
-// The block of reflectors [j0, j0 + nb) of a factored w (m×n, row-major: v below the
-// diagonal) as a contiguous unit lower trapezoidal (m - j0)×nb matrix.
 template <class T>
-void gather_block(const T* w, int64_t n, int64_t m, int64_t j0, int64_t nb, std::vector<T>& v) {
-  const int64_t rows = m - j0;
+void gather_reflectors(const T* w, int64_t ld, int64_t row0, int64_t rows, int64_t col0, int64_t nb, std::vector<T>& v) {
   v.assign(rows * nb, T(0));
   for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < nb && c <= r; ++c) v[r * nb + c] = r == c ? T(1) : w[(j0 + r) * n + j0 + c];
+    for (int64_t c = 0; c < nb && c <= r; ++c) v[r * nb + c] = r == c ? T(1) : w[(row0 + r) * ld + col0 + c];
 }
-
-}  // namespace
 
 template <class T>
 void gemm(const T* a, int64_t lda, bool a_trans, const T* b, int64_t ldb, bool b_trans, T* c, int64_t ldc, int64_t M,
@@ -64,7 +59,9 @@ void gemm(const T* a, int64_t lda, bool a_trans, const T* b, int64_t ldb, bool b
   Eigen::Map<const RowMat<T>, 0, Stride> A(a, a_trans ? K : M, a_trans ? M : K, Stride(lda));
   Eigen::Map<const RowMat<T>, 0, Stride> B(b, b_trans ? N : K, b_trans ? K : N, Stride(ldb));
   auto assign = [&](const auto& product) { subtract ? C.noalias() -= product : C.noalias() = product; };
-  if (a_trans)
+  if (a_trans && b_trans)
+    assign(A.transpose() * B.transpose());
+  else if (a_trans)
     assign(A.transpose() * B);
   else if (b_trans)
     assign(A * B.transpose());
@@ -143,7 +140,7 @@ void householder_qr(const T* a, T* q, T* r, int64_t m, int64_t n, bool full) {
     // The columns to the right, up to the k-th, ← Hᵀ them (those of a wide matrix past the
     // k-th take qᵀ at the end: one GEMM rather than a thin one per panel).
     if (j0 + nb < k) {
-      gather_block(w.data(), n, m, j0, nb, v);
+      gather_reflectors(w.data(), n, j0, rows, j0, nb, v);
       reflector_block_factor(v.data(), rows, nb, &tau[j0], t.data());
       apply_reflector_block(v.data(), t.data(), rows, nb, &w[j0 * n + j0 + nb], n, k - j0 - nb, true);
     }
@@ -158,7 +155,7 @@ void householder_qr(const T* a, T* q, T* r, int64_t m, int64_t n, bool full) {
   for (int64_t i = 0; i < qc; ++i) q[i * qc + i] = 1;
   for (int64_t j0 = (k - 1) / kQrBlock * kQrBlock; j0 >= 0 && k > 0; j0 -= kQrBlock) {
     const int64_t nb = std::min(kQrBlock, k - j0), rows = m - j0;
-    gather_block(w.data(), n, m, j0, nb, v);
+    gather_reflectors(w.data(), n, j0, rows, j0, nb, v);
     reflector_block_factor(v.data(), rows, nb, &tau[j0], t.data());
     apply_reflector_block(v.data(), t.data(), rows, nb, &q[j0 * qc + j0], qc, qc - j0, false);
   }
@@ -175,7 +172,9 @@ void householder_qr(const T* a, T* q, T* r, int64_t m, int64_t n, bool full) {
                         bool);                                                                                   \
   template void reflector_block_factor<T>(const T*, int64_t, int64_t, const T*, T*);                             \
   template void apply_reflector_block<T>(const T*, const T*, int64_t, int64_t, T*, int64_t, int64_t, bool);      \
-  template void householder_qr<T>(const T*, T*, T*, int64_t, int64_t, bool);
+  template void householder_qr<T>(const T*, T*, T*, int64_t, int64_t, bool);                                     \
+  template void larfg<T>(T*, int64_t, T&, T&);                                                                   \
+  template void gather_reflectors<T>(const T*, int64_t, int64_t, int64_t, int64_t, int64_t, std::vector<T>&);
 STRATA_HOUSEHOLDER(float)
 STRATA_HOUSEHOLDER(double)
 #undef STRATA_HOUSEHOLDER

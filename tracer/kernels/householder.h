@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace strata::kernels {
 
@@ -29,11 +30,22 @@ int scaling_exponent(T largest) {
 }
 
 // C (M×N, rows ldc apart) = op(A) · op(B), or C -= with `subtract`: A M×K (lda), or stored K×M
-// when a_trans; B K×N (ldb), or stored N×K when b_trans (not both transposed). strata's packed
-// GEMM where its tiles suit the shape (across the pool), Eigen's otherwise.
+// when a_trans; B K×N (ldb), or stored N×K when b_trans. strata's packed GEMM where its tiles
+// suit the shape (across the pool), Eigen's otherwise.
 template <class T>
 void gemm(const T* a, int64_t lda, bool a_trans, const T* b, int64_t ldb, bool b_trans, T* c, int64_t ldc, int64_t M,
           int64_t N, int64_t K, bool subtract = false);
+
+// LAPACK's larfg on x[0, len): H = I - tau v vᵀ with H x = (beta, 0, ..., 0), v = (1, x[1:]
+// on return). tau = 0 (H = I) when x[1:] is zero. The caller scales x so |x|² cannot overflow.
+template <class T>
+void larfg(T* x, int64_t len, T& beta, T& tau);
+
+// nb reflectors stored below a diagonal of w (row-major, rows ld apart; reflector c's vector
+// (1, w[row0 + c + 1][col0 + c], ...) starting at row row0 + c) as the contiguous unit lower
+// trapezoidal rows×nb matrix below (its zeros and ones stored).
+template <class T>
+void gather_reflectors(const T* w, int64_t ld, int64_t row0, int64_t rows, int64_t col0, int64_t nb, std::vector<T>& v);
 
 // v (m×nb, row-major, contiguous): nb reflectors H_i = I - tau[i] v_i v_iᵀ as columns, unit
 // lower trapezoidal (v[i][i] = 1 and zeros above it, both read as such whatever is stored).

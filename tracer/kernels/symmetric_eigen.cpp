@@ -65,8 +65,8 @@ double secular_root(int64_t k, int64_t K, const double* dl, const double* w2, do
     hi *= rho;
   } else {
     const double gap = dl[k + 1] - dl[k], mid = gap / 2;
-    double f = rhoinv;
-    for (int64_t j = 0; j < K; ++j) f += w2[j] / ((dl[j] - dl[k]) - mid);
+    double f = rhoinv, df = 0, err = 0;
+    secular_sums(dl, w2, 0, K, dl[k], mid, f, df, err);
     if (f >= 0) {
       hi = mid;
     } else {  // nearer the upper pole: measure from it
@@ -334,17 +334,11 @@ void tridiagonalize(T* h, int64_t n, double* d, double* e, T* tau) {
     if (pending)
       for (int64_t j = k; j < n; ++j) rk[j] -= pv[k] * pw[j] + pw[k] * pv[j];
     d[k] = static_cast<double>(rk[k]);
-    // LAPACK's larfg on x = row k right of the diagonal: beta = -sign(alpha) |x|.
-    const T alpha = rk[k + 1];
-    const T sigma = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(rk + k + 2, n - k - 2).squaredNorm();
-    T t = 0, beta = alpha;
-    if (sigma > 0) {
-      beta = -std::copysign(std::sqrt(alpha * alpha + sigma), alpha);
-      t = (beta - alpha) / beta;
-      const T scale = 1 / (alpha - beta);
-      v[k + 1] = 1;
-      for (int64_t j = k + 2; j < n; ++j) v[j] = rk[j] * scale;
-    }
+    // The reflector of x = row k right of the diagonal (row k is not read again).
+    T t, beta;
+    larfg(rk + k + 1, n - k - 1, beta, t);
+    v[k + 1] = 1;
+    std::copy(rk + k + 2, rk + n, v.begin() + k + 2);
     e[k] = static_cast<double>(beta);
     if (k + 2 < n) tau[k] = t;
     const bool reflect = t != 0, update = pending;
@@ -385,9 +379,7 @@ void apply_reflectors(const T* h, const T* tau, int64_t n, T* z) {
   std::vector<T> vb, tm(kPanel * kPanel);
   for (int64_t j1 = count; j1 > 0; j1 -= kPanel) {
     const int64_t j0 = std::max<int64_t>(0, j1 - kPanel), nb = j1 - j0, m = n - j0 - 1;
-    vb.assign(m * nb, T(0));  // rows j0+1 .. n-1
-    for (int64_t r = 0; r < m; ++r)
-      for (int64_t c = 0; c < nb && c <= r; ++c) vb[r * nb + c] = r == c ? T(1) : h[(j0 + 1 + r) * n + j0 + c];
+    gather_reflectors(h, n, j0 + 1, m, j0, nb, vb);  // rows j0+1 .. n-1
     reflector_block_factor(vb.data(), m, nb, tau + j0, tm.data());
     apply_reflector_block(vb.data(), tm.data(), m, nb, z + (j0 + 1) * n, n, n, false);
   }
