@@ -11,7 +11,11 @@
 // of the other ops. Results must match bit for bit on integers
 // and bools, and on floats up to a few ulps of the transcendental functions (nan where nan,
 // inf where inf). A user error (a DTypeError on
-// a float op of an integer, say) must be raised alike by both, never a crash.
+// a float op of an integer, say) must be raised alike by both, never a crash. Values are not
+// compared after a float sum whose rounding depends on the order of its terms (g_order_dependent).
+#include <algorithm>
+#include <bit>
+#include <climits>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -251,19 +255,104 @@ double eps_of(st::DType t) {
 double g_scale = 1;
 bool g_record = false;
 
+// Whether the eager run added floats in a way whose rounding depends on the order (set while
+// g_record). Eager and jit add in different orders (Eigen's packet lanes and pairwise blocks;
+// the compiled loop's lanes, splits and blocks), so such a sum may differ by its rounding, and
+// a later comparison, max, floor, cast or branch may turn that into any other value: the
+// last CI run's 17 c64 values with real parts 1, ..., 2^31, -2^31, 4.25 summed to 10.25
+// compiled and to 1 eagerly, and x.at[1::2].max(sum) then took the sum or the element. A
+// program that went through such a sum is not failed on differing values (errors, dtypes and
+// shapes still must agree).
+bool g_order_dependent = false;
+bool g_excused = false;  // a difference let pass for that reason (STRATA_FUZZ_TRACE counts them)
+
+int precision_bits(st::DType t) {
+  return t == st::f64 || t == st::c128 ? 53 : t == st::f32 || t == st::c64 ? 24 : t == st::f16 ? 11 : t == st::bf16 ? 8 : 0;
+}
+double max_finite(st::DType t) {
+  return t == st::f64 || t == st::c128 ? 1.7e308 : t == st::f16 ? 65504.0 : 3.38e38;  // f32, c64, bf16
+}
+
+// The exponent of a finite nonzero double's lowest set bit (v is a multiple of 2^low_bit(v)).
+int low_bit(double v) {
+  int e = 0;
+  const auto mantissa = static_cast<uint64_t>(std::ldexp(std::frexp(std::abs(v), &e), 53));
+  return e - 53 + std::countr_zero(mantissa);
+}
+
+// The finest grid the finite nonzero values lie on (INT_MAX for none) and their total magnitude.
+std::pair<int, double> grid_and_total(const st::Array& a) {
+  int lo = INT_MAX;
+  double total = 0;
+  for (double v : parts(a))
+    if (std::isfinite(v) && v != 0) lo = std::min(lo, low_bit(v)), total += std::abs(v);
+  return {lo, total};
+}
+
+// Whether a sum of `x`'s values (or of products of one of `x`'s and one of `y`'s, `y` given) in
+// `t` can round. It cannot when every term lies on one grid 2^lo and the terms' total stays
+// under 2^(lo + precision) and under t's largest value: then every partial sum of every order
+// is exact. Non-finite terms give inf or nan in any order.
+bool sum_may_round(st::DType t, const st::Array& x, const st::Array* y = nullptr) {
+  const int p = precision_bits(t);
+  if (p == 0) return false;  // integers wrap, bools count: any order gives the same bits
+  auto [lo, total] = grid_and_total(x);
+  if (y) {
+    auto [lo_y, total_y] = grid_and_total(*y);
+    if (lo == INT_MAX || lo_y == INT_MAX) return false;  // all products zero or non-finite
+    lo += lo_y, total *= total_y * 64;  // conv's kernel: y's values times an iota under 64
+  }
+  if (lo == INT_MAX) return false;
+  return !(total < std::ldexp(1.0, lo + p) && total < max_finite(t));
+}
+
+// Whether op (with arg) adds several floats: its rounding may then depend on the order.
+bool may_round_by_order(int op, const st::Array& x, const st::Array& y, int arg, const st::Array& result) {
+  switch (op) {
+    case 13: case 15: case 48: return sum_may_round(result.dtype(), x);
+    case 50: return (arg % 8 == 0 || arg % 8 == 6) && sum_may_round(result.dtype(), x);  // psum, pmean
+    case 43: return arg % 2 == 0 && sum_may_round(result.dtype(), x);
+    case 26: case 46: return sum_may_round(result.dtype(), x, &y);
+    case 31: case 49: return sum_may_round(y.dtype(), y);
+    case 37: return sum_may_round(st::f32, st::astype(y, st::f32));
+    default: break;
+  }
+  if (op < kNumOps - 1) return false;
+  // vmap of a two-op chain: the inner values are not seen; a chain with a summing op whose
+  // operands or result are floats counts as rounding.
+  static const int kSums[] = {13, 15, 26, 31, 37, 43};  // the chainable ones of the cases above
+  const int first = arg % kChainOps, second = (arg / kChainOps + 7 * arg) % kChainOps;
+  const bool sums = std::count(std::begin(kSums), std::end(kSums), first) || std::count(std::begin(kSums), std::end(kSums), second);
+  return sums && (precision_bits(x.dtype()) || precision_bits(y.dtype()) || precision_bits(result.dtype()));
+}
+
 struct Program {
   std::vector<int> ops, other, args;  // per step: the op, which earlier value is `y`, a small int
   st::Array run(const std::vector<st::Array>& in) const {
     std::vector<st::Array> vals = in;
+    size_t rounding_step = SIZE_MAX;  // the first step that added floats in an order-dependent way
     for (size_t s = 0; s < ops.size(); ++s) {
       // The chain stops at a value over 4096 elements: chained gathers grow shapes
       // exponentially (a timeout, not a finding), and one more step stays under ~10^7.
       if (vals.back().size() > 4096) break;
-      vals.push_back(apply(ops[s], vals.back(), vals[static_cast<size_t>(other[s]) % vals.size()], args[s]));
+      const st::Array& x = vals.back();
+      const st::Array& y = vals[static_cast<size_t>(other[s]) % vals.size()];
+      st::Array result = apply(ops[s], x, y, args[s]);
+      if (g_record && rounding_step == SIZE_MAX && may_round_by_order(ops[s], x, y, args[s], result)) rounding_step = s;
+      vals.push_back(result);
       g_eps = std::max(g_eps, eps_of(vals.back().dtype()));
       if (g_record && (st::is_floating(vals.back().dtype()) || st::is_complex(vals.back().dtype())))
         for (double v : parts(vals.back()))
           if (std::isfinite(v)) g_scale = std::max(g_scale, std::abs(v));
+    }
+    // A sum, cumsum, matmul, window sum, convolution or psum that is the program's last step
+    // differs only by its rounding, which the tolerance covers: it is still compared. The other
+    // ops that sum (cond's predicate, an index, a scatter's value, scan's body, vmapped chains)
+    // or any step after one may turn the rounding into another value.
+    if (g_record && rounding_step != SIZE_MAX) {
+      static const int kOnlySums[] = {13, 15, 26, 43, 46, 50};
+      const bool last = rounding_step + 1 == vals.size() - in.size();
+      g_order_dependent = !(last && std::count(std::begin(kOnlySums), std::end(kOnlySums), ops[rounding_step]));
     }
     return vals.back();
   }
@@ -289,7 +378,8 @@ void compare(const st::Array& jit, const st::Array& eager) {
   if (!inexact && (g_eps == 0 || eager.dtype() == st::bool_)) {
     bool same = std::equal(static_cast<const char*>(jit.data()), static_cast<const char*>(jit.data()) + jit.nbytes(),
                            static_cast<const char*>(eager.data()));
-    if (!same) fail("values differ:\n  jit   " + jit.to_string() + "\n  eager " + eager.to_string());
+    if (!same && g_order_dependent) g_excused = true;
+    else if (!same) fail("values differ:\n  jit   " + jit.to_string() + "\n  eager " + eager.to_string());
     return;
   }
   std::vector<double> a = parts(jit), b = parts(eager);
@@ -310,6 +400,10 @@ void compare(const st::Array& jit, const st::Array& eager) {
     if (a[i] == b[i]) continue;
     if (st::is_complex(eager.dtype()) && complex_nonfinite(a, i) && complex_nonfinite(b, i)) continue;
     if (std::isfinite(a[i]) && std::isfinite(b[i]) && std::abs(a[i] - b[i]) <= eps * scale) continue;
+    if (g_order_dependent) {
+      g_excused = true;
+      return;
+    }
     fail("element " + std::to_string(i) + " differs:\n  jit   " + jit.to_string() + "\n  eager " + eager.to_string());
   }
 }
@@ -353,6 +447,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string eager_error;
   g_eps = 0;
   g_scale = 1;
+  g_order_dependent = g_excused = false;
   g_record = true;
   try {
     eager = prog.run(inputs);
@@ -371,6 +466,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // STRATA_FUZZ_TRACE=1: each program and how it ended (for judging the op mix and the corpus).
   if (std::getenv("STRATA_FUZZ_TRACE"))
-    std::fprintf(stderr, "%s -> %s\n", g_program.c_str(), eager_error.empty() ? "ok" : eager_error.substr(0, 120).c_str());
+    std::fprintf(stderr, "%s -> %s%s\n", g_program.c_str(), eager_error.empty() ? "ok" : eager_error.substr(0, 120).c_str(),
+                 g_excused ? " (differed after a sum that rounds by its order: not failed)"
+                 : g_order_dependent ? " (went through a sum that rounds by its order)" : "");
   return 0;
 }
