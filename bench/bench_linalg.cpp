@@ -1,6 +1,7 @@
 // bench/bench_linalg.cpp — issue 14's linear-algebra benchmarks (f32): Cholesky, solve and inverse
 // of a 2048×2048 matrix, SVD of 512×512 (u, s, vt reduced), inverse of a batch of 64 128×128
-// matrices, and a complex (c64) 512×512 matmul, each under jit and eagerly (bench/run.sh prints
+// matrices, eig (eigenvalues and right vectors) of 256² and 1024² normal matrices, and a
+// complex (c64) 512×512 matmul, each under jit and eagerly (bench/run.sh prints
 // jit's speed vs eager).
 // bench/linalg_jax.py times the same in JAX; bench/run_linalg.sh runs both.
 #include <benchmark/benchmark.h>
@@ -43,6 +44,10 @@ auto eigh = [](const Array& x) {
   return std::vector<Array>{r.eigenvalues, r.eigenvectors};
 };
 
+auto eig = [](const Array& x) {
+  la::EigResult r = la::eig(x);
+  return std::vector<Array>{r.eigenvalues, r.eigenvectors};
+};
 auto qr = [](const Array& x) {
   la::QrResult r = la::qr(x);
   return std::vector<Array>{r.q, r.r};
@@ -79,6 +84,10 @@ void BM_Eigh1024_Jit(benchmark::State& s) { run(s, true, eigh, sym_input(1024));
 void BM_Eigh1024_Eager(benchmark::State& s) { run(s, false, eigh, sym_input(1024)); }
 void BM_Eigh256_Jit(benchmark::State& s) { run(s, true, eigh, sym_input(256)); }
 void BM_Eigh256_Eager(benchmark::State& s) { run(s, false, eigh, sym_input(256)); }
+void BM_Eig256_Jit(benchmark::State& s) { run(s, true, eig, qr_input(256, 256)); }
+void BM_Eig256_Eager(benchmark::State& s) { run(s, false, eig, qr_input(256, 256)); }
+void BM_Eig1024_Jit(benchmark::State& s) { run(s, true, eig, qr_input(1024, 1024)); }
+void BM_Eig1024_Eager(benchmark::State& s) { run(s, false, eig, qr_input(1024, 1024)); }
 void BM_Inv2048_Jit(benchmark::State& s) { run(s, true, inv, spd(2048)); }
 void BM_Inv2048_Eager(benchmark::State& s) { run(s, false, inv, spd(2048)); }
 void BM_Inv64x128_Jit(benchmark::State& s) { run(s, true, inv, inv_input()); }
@@ -103,6 +112,10 @@ LINALG_BENCH(BM_Eigh1024_Jit);
 LINALG_BENCH(BM_Eigh1024_Eager);
 LINALG_BENCH(BM_Eigh256_Jit);
 LINALG_BENCH(BM_Eigh256_Eager);
+LINALG_BENCH(BM_Eig256_Jit);
+LINALG_BENCH(BM_Eig256_Eager);
+LINALG_BENCH(BM_Eig1024_Jit);
+LINALG_BENCH(BM_Eig1024_Eager);
 LINALG_BENCH(BM_Inv64x128_Jit);
 LINALG_BENCH(BM_Inv64x128_Eager);
 LINALG_BENCH(BM_ComplexMatmul512_Jit);

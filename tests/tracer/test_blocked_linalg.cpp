@@ -12,6 +12,7 @@
 
 #include "kernels/blocked_linalg.h"
 #include "kernels/householder.h"
+#include "kernels/nonsymmetric_eigen.h"
 #include "kernels/parallel.h"
 #include "kernels/symmetric_eigen.h"
 
@@ -200,4 +201,16 @@ TEST(BlockedLinalg, EighAndQrDoNotDependOnTheThreadCount) {
   EXPECT_EQ(v1, v2);
   EXPECT_EQ(q1, q2);
   EXPECT_EQ(r1, r2);
+}
+
+// eig's eigenvector back substitution runs its vectors across the pool.
+TEST(BlockedLinalg, EigDoesNotDependOnTheThreadCount) {
+  const int64_t n = 200;
+  const std::vector<double> a = random_matrix(n, 13);
+  std::vector<double> wr1(static_cast<size_t>(n)), wi1 = wr1, wr2 = wr1, wi2 = wr1, v1(static_cast<size_t>(n * n)), v2 = v1;
+  on_one_thread([&] { ASSERT_TRUE(k::nonsymmetric_eigen(a.data(), wr1.data(), wi1.data(), v1.data(), n)); });
+  ASSERT_TRUE(k::nonsymmetric_eigen(a.data(), wr2.data(), wi2.data(), v2.data(), n));
+  EXPECT_EQ(wr1, wr2);
+  EXPECT_EQ(wi1, wi2);
+  EXPECT_EQ(v1, v2);
 }

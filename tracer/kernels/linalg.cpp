@@ -1,9 +1,9 @@
 // tracer/kernels/linalg.cpp — see linalg.h. Eigen's LLT, triangular solves, PartialPivLU (an
 // unblocked LAPACK getf2 for non-square LU, a blocked getrf for complex), HouseholderQR, SelfAdjointEigenSolver,
-// BDCSVD, EigenSolver and ComplexEigenSolver; each templated on the scalar S (float, double or
+// BDCSVD, ComplexSchur and ComplexEigenSolver; each templated on the scalar S (float, double or
 // std::complex of them), R its real type. Large matrices go to the blocked kernels:
 // blocked_linalg.h (Cholesky, LU, triangular solves), householder.h (real QR) and
-// symmetric_eigen.h (eigh).
+// symmetric_eigen.h (eigh); real eig and schur to nonsymmetric_eigen.h.
 #include "linalg.h"
 
 #include <Eigen/Dense>
@@ -18,6 +18,7 @@
 
 #include "blocked_linalg.h"
 #include "householder.h"
+#include "nonsymmetric_eigen.h"
 #include "symmetric_eigen.h"
 #include "complex_math.h"
 #include "parallel.h"
@@ -328,17 +329,16 @@ void normalize_columns(Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dyn
 }
 
 // jax.lax.linalg.eig (LAPACK geev's contract): w, then the left eigenvectors (u_jᴴ a = w_j u_jᴴ,
-// the columns of vl) and the right ones (a v_j = w_j v_j, columns of vr), as asked. Eigen's
-// EigenSolver (Hessenberg + real Schur) or, for a complex matrix, ComplexEigenSolver (complex
-// Schur) gives w and vr; vl is V⁻ᴴ (the rows of V⁻¹ are left eigenvectors), which needs a
+// the columns of vl) and the right ones (a v_j = w_j v_j, columns of vr), as asked.
+// nonsymmetric_eigen.h (LAPACK's dlahqr and dtrevc) or, for a complex matrix, Eigen's
+// ComplexEigenSolver (complex Schur) gives w and vr; vl is V⁻ᴴ (the rows of V⁻¹ are left eigenvectors), which needs a
 // non-defective matrix, as left and right eigenvectors do to be paired at all.
 template <class S>
 void eig(const S* a, std::complex<Real<S>>* w, std::complex<Real<S>>* vl, std::complex<Real<S>>* vr, int64_t n) {
   using T = Real<S>;
   using CMat = Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dynamic>;
   using CRow = Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  using Solver = std::conditional_t<kComplex<S>, Eigen::ComplexEigenSolver<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>>,
-                                    Eigen::EigenSolver<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>>>;
+  using Solver = Eigen::ComplexEigenSolver<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>>;  // complex a
   if (n == 0) return;
   auto nan_all = [&] {
     const std::complex<T> nan(std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::quiet_NaN());
@@ -347,12 +347,33 @@ void eig(const S* a, std::complex<Real<S>>* w, std::complex<Real<S>>* vl, std::c
     if (vr) std::fill(vr, vr + n * n, nan);
   };
   if (!all_finite(a, n * n)) return nan_all();
-  Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> m = MapC<S>(a, n, n);
-  Solver es(m, vl || vr);
-  if (es.info() != Eigen::Success) return nan_all();
-  Eigen::Map<Eigen::Matrix<std::complex<T>, Eigen::Dynamic, 1>>(w, n) = es.eigenvalues();
-  if (!vl && !vr) return;
-  CMat v = es.eigenvectors();
+  CMat v;
+  if constexpr (!kComplex<S>) {
+    // nonsymmetric_eigen.h: LAPACK's dlahqr and dtrevc; row j of vt is column j of LAPACK's
+    // real VR (a complex pair's real and imaginary parts in two rows).
+    std::vector<T> wr(n), wi(n), vt(vl || vr ? n * n : 0);
+    if (!nonsymmetric_eigen(a, wr.data(), wi.data(), vt.empty() ? nullptr : vt.data(), n)) return nan_all();
+    for (int64_t j = 0; j < n; ++j) w[j] = std::complex<T>(wr[j], wi[j]);
+    if (!vl && !vr) return;
+    v.resize(n, n);
+    for (int64_t j = 0; j < n; ++j) {
+      const T* re = vt.data() + j * n;
+      if (wi[j] == T(0)) {
+        for (int64_t i = 0; i < n; ++i) v(i, j) = std::complex<T>(re[i], T(0));
+        continue;
+      }
+      const T* im = re + n;  // the pair's second row: w_{j+1} = conj(w_j), its vector conj(v_j)
+      for (int64_t i = 0; i < n; ++i) v(i, j) = std::complex<T>(re[i], im[i]), v(i, j + 1) = std::conj(v(i, j));
+      ++j;
+    }
+  } else {
+    Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> m = MapC<S>(a, n, n);
+    Solver es(m, vl || vr);
+    if (es.info() != Eigen::Success) return nan_all();
+    Eigen::Map<Eigen::Matrix<std::complex<T>, Eigen::Dynamic, 1>>(w, n) = es.eigenvalues();
+    if (!vl && !vr) return;
+    v = es.eigenvectors();
+  }
   if (vl) {
     CMat u = v.fullPivLu().inverse().adjoint();
     normalize_columns<T>(u);
@@ -364,129 +385,32 @@ void eig(const S* a, std::complex<Real<S>>* w, std::complex<Real<S>>* vl, std::c
   }
 }
 
-// LAPACK's dlanv2: the rotation (cs, sn) that brings the 2×2 block [a b; c d] to standard form
-// — equal diagonal entries and b·c < 0 for a complex pair, upper triangular (c = 0) for real
-// eigenvalues — and the new block: [a b; c d] = [cs −sn; sn cs] [a' b'; c' d'] [cs sn; −sn cs].
-// (LAPACK's rescaling of blocks near overflow is left out.)
-template <class T>
-void lanv2(T& a, T& b, T& c, T& d, T& cs, T& sn) {
-  const T eps = std::numeric_limits<T>::epsilon(), half = T(0.5), one = T(1);
-  auto sign = [](T x, T y) { return std::copysign(std::abs(x), y); };
-  cs = one;
-  sn = T(0);
-  if (c == T(0)) return;
-  if (b == T(0)) {  // swap rows and columns
-    cs = T(0);
-    sn = one;
-    std::swap(a, d);
-    b = -c;
-    c = T(0);
-    return;
-  }
-  if (a - d == T(0) && std::signbit(b) != std::signbit(c)) return;
-  T temp = a - d, p = half * temp;
-  T bcmax = std::max(std::abs(b), std::abs(c));
-  T bcmis = std::min(std::abs(b), std::abs(c)) * sign(one, b) * sign(one, c);
-  T scale = std::max(std::abs(p), bcmax);
-  T zz = (p / scale) * p + (bcmax / scale) * bcmis;
-  if (zz >= T(4) * eps) {  // real eigenvalues
-    zz = p + sign(std::sqrt(scale) * std::sqrt(zz), p);
-    a = d + zz;
-    d = d - (bcmax / zz) * bcmis;
-    T tau = std::hypot(c, zz);
-    cs = zz / tau;
-    sn = c / tau;
-    b = b - c;
-    c = T(0);
-    return;
-  }
-  // Complex (or nearly equal real) eigenvalues: make the diagonal entries equal.
-  T sigma = b + c;
-  T tau = std::hypot(sigma, temp);
-  cs = std::sqrt(half * (one + std::abs(sigma) / tau));
-  sn = -(p / (tau * cs)) * sign(one, sigma);
-  T aa = a * cs + b * sn, bb = -a * sn + b * cs, cc = c * cs + d * sn, dd = -c * sn + d * cs;
-  a = aa * cs + cc * sn;
-  b = bb * cs + dd * sn;
-  c = -aa * sn + cc * cs;
-  d = -bb * sn + dd * cs;
-  temp = half * (a + d);
-  a = d = temp;
-  if (c == T(0)) return;
-  if (b != T(0)) {
-    if (std::signbit(b) == std::signbit(c)) {  // real after all: upper triangular
-      T sab = std::sqrt(std::abs(b)), sac = std::sqrt(std::abs(c));
-      p = sign(sab * sac, c);
-      tau = one / std::sqrt(std::abs(b + c));
-      a = temp + p;
-      d = temp - p;
-      b = b - c;
-      c = T(0);
-      T cs1 = sab * tau, sn1 = sac * tau;
-      temp = cs * cs1 - sn * sn1;
-      sn = cs * sn1 + sn * cs1;
-      cs = temp;
-    }
-  } else {
-    b = -c;
-    c = T(0);
-    temp = cs;
-    cs = -sn;
-    sn = temp;
-  }
-}
-
-// Brings each 2×2 diagonal block of a real Schur form to LAPACK's standard form (dlanv2, as
-// dlahqr applies it): the block rotated, the rotation applied to the rows to its right, the
-// columns above it and z's columns. Blocks with real eigenvalues split into two 1×1 blocks.
-template <class T>
-void standardize_real_schur(MapM<T>& t, T* z, int64_t n) {
-  auto rot = [](T& x, T& y, T cs, T sn) {  // BLAS drot
-    T nx = cs * x + sn * y;
-    y = cs * y - sn * x;
-    x = nx;
-  };
-  for (int64_t k = 0; k + 1 < n; ++k) {
-    if (t(k + 1, k) == T(0)) continue;
-    T a = t(k, k), b = t(k, k + 1), c = t(k + 1, k), d = t(k + 1, k + 1), cs, sn;
-    lanv2(a, b, c, d, cs, sn);
-    t(k, k) = a;
-    t(k, k + 1) = b;
-    t(k + 1, k) = c;
-    t(k + 1, k + 1) = d;
-    for (int64_t j = k + 2; j < n; ++j) rot(t(k, j), t(k + 1, j), cs, sn);
-    for (int64_t i = 0; i < k; ++i) rot(t(i, k), t(i, k + 1), cs, sn);
-    if (z) {
-      MapM<T> Z(z, n, n);
-      for (int64_t i = 0; i < n; ++i) rot(Z(i, k), Z(i, k + 1), cs, sn);
-    }
-    if (c != T(0)) ++k;  // a complex pair: the next row starts a new block
-  }
-}
-
 // The Schur decomposition a = z t zᴴ, z unitary: t upper triangular for complex a (Eigen's
-// ComplexSchur), quasi-upper-triangular for real a (RealSchur, then each 2×2 diagonal block in
-// LAPACK's standard form: one per complex conjugate pair of eigenvalues, equal diagonal
-// entries). NaN when a is not finite or the QR iteration does not converge.
+// ComplexSchur), quasi-upper-triangular for real a (nonsymmetric_eigen.h's dlahqr: each 2×2
+// diagonal block in LAPACK's standard form, one per complex conjugate pair of eigenvalues,
+// equal diagonal entries). NaN when a is not finite or the QR iteration does not converge.
 template <class S>
 void schur(const S* a, S* t, S* z, int64_t n) {
   using Col = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
-  using Solver = std::conditional_t<kComplex<S>, Eigen::ComplexSchur<Col>, Eigen::RealSchur<Col>>;
+  using Solver = Eigen::ComplexSchur<Col>;  // complex a
   if (n == 0) return;
   auto nan_all = [&] {
     fill_nan(t, n * n);
     if (z) fill_nan(z, n * n);
   };
   if (!all_finite(a, n * n)) return nan_all();
-  Solver s(Col(MapC<S>(a, n, n)), z != nullptr);
-  if (s.info() != Eigen::Success) return nan_all();
-  MapM<S> T(t, n, n);
-  T = s.matrixT();
-  // Exact zeros below the (sub)diagonal, where the iteration leaves rounding.
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j + (kComplex<S> ? 0 : 1) < i; ++j) T(i, j) = S(0);
-  if (z) MapM<S>(z, n, n) = s.matrixU();
-  if constexpr (!kComplex<S>) standardize_real_schur<S>(T, z, n);
+  if constexpr (!kComplex<S>) {  // nonsymmetric_eigen.h: dlahqr leaves each 2×2 block standard
+    if (!real_schur_form(a, t, z, n)) nan_all();
+  } else {
+    Solver s(Col(MapC<S>(a, n, n)), z != nullptr);
+    if (s.info() != Eigen::Success) return nan_all();
+    MapM<S> T(t, n, n);
+    T = s.matrixT();
+    // Exact zeros below the diagonal, where the iteration leaves rounding.
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < i; ++j) T(i, j) = S(0);
+    if (z) MapM<S>(z, n, n) = s.matrixU();
+  }
 }
 
 // a = q h qᴴ with h upper Hessenberg (zero below the first subdiagonal) and q unitary, by

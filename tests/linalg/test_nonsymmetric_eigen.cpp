@@ -1,0 +1,221 @@
+// eig and schur of real matrices through tracer/kernels/nonsymmetric_eigen.cpp (LAPACK's
+// dlahqr and dtrevc): the eigen-equations at sizes where the QR sweeps run long, spectra known
+// in advance (complex pairs placed by an orthogonal similarity, a cyclic shift whose
+// eigenvalues all have modulus 1 — the case Francis shifts stall on without exceptional shifts
+// —, a companion matrix, triangular, diagonal, decoupled, defective and badly scaled
+// matrices), the large real Schur form, and batch ≡ one matrix ≡ jit bit for bit. The small
+// cases and the derivatives are in test_eig.cpp and test_schur.cpp.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+
+#include "linalg_test_util.h"
+
+namespace st = strata;
+namespace la = strata::linalg;
+using st::Array;
+using st::DType;
+using namespace st::testing;
+
+namespace {
+
+using Cx = std::complex<double>;
+
+std::vector<Cx> complex_values(const Array& z) {
+  std::vector<double> re = st::real(z).to_vector<double>(), im = st::imag(z).to_vector<double>();
+  std::vector<Cx> v;
+  for (size_t i = 0; i < re.size(); ++i) v.emplace_back(re[i], im[i]);
+  return v;
+}
+
+// A v_j = w_j v_j for every column to a few ulps of |A| (unit vectors), and the eigenvalues of
+// a real matrix in conjugate pairs, the one with the positive imaginary part first.
+void check_eig(const Array& a, const std::string& what, double slack = 1) {
+  SCOPED_TRACE(what);
+  la::EigResult e = la::eig(a);
+  const int64_t n = a.shape().back();
+  const DType c = a.dtype() == st::f64 ? st::c128 : st::c64;
+  const double norm = std::max(max_abs(a), 1e-300) * std::sqrt(double(n)), e0 = eps(a.dtype());
+  Array av = st::matmul(st::astype(a, c), e.eigenvectors);
+  Array vw = st::multiply(e.eigenvectors, st::expand_dims(e.eigenvalues, -2));
+  EXPECT_LE(max_abs(st::subtract(av, vw)), slack * 10 * e0 * n * norm) << "A v = w v";
+  Array norms = st::sum(st::real(st::multiply(e.eigenvectors, st::conj(e.eigenvectors))), {-2});
+  EXPECT_LE(max_abs(st::subtract(norms, st::ones_like(norms))), 10 * e0 * n) << "unit vectors";
+  std::vector<Cx> w = complex_values(e.eigenvalues);
+  for (size_t j = 0; j < w.size(); ++j) {
+    if (w[j].imag() == 0) continue;
+    ASSERT_GT(w[j].imag(), 0) << "pair at " << j << " starts with the negative imaginary part";
+    ASSERT_LT(j + 1, w.size());
+    EXPECT_EQ(w[j + 1], std::conj(w[j])) << "pair at " << j;
+    ++j;
+  }
+  // eigvals runs the sweeps on the active block only: the same eigenvalues up to rounding.
+  std::vector<Cx> alone = complex_values(la::eigvals(a));
+  ASSERT_EQ(alone.size(), w.size());
+  for (size_t j = 0; j < w.size(); ++j) EXPECT_LE(std::abs(alone[j] - w[j]), slack * 100 * e0 * n * norm) << j;
+}
+
+// Each of `want` has an eigenvalue within tol, and the two sets have the same size (a
+// matching by nearest value suffices for the separated spectra used here).
+void expect_spectrum(const Array& a, const std::vector<Cx>& want, double tol, const std::string& what) {
+  std::vector<Cx> got = complex_values(la::eigvals(a));
+  ASSERT_EQ(got.size(), want.size()) << what;
+  std::vector<bool> used(got.size(), false);
+  for (const Cx& x : want) {
+    size_t best = got.size();
+    for (size_t j = 0; j < got.size(); ++j)
+      if (!used[j] && (best == got.size() || std::abs(got[j] - x) < std::abs(got[best] - x))) best = j;
+    ASSERT_LT(best, got.size()) << what;
+    EXPECT_LE(std::abs(got[best] - x), tol) << what << ": " << x << " nearest " << got[best];
+    used[best] = true;
+  }
+}
+
+// Q B Qᵀ for a random orthogonal Q (n×n, f64, then cast), B block diagonal with the 1×1 blocks
+// `real` and, per complex pair a ± bi, the 2×2 block [a b; −b a]: a matrix with that spectrum.
+Array with_spectrum(const std::vector<double>& real, const std::vector<Cx>& pairs, DType t, uint64_t seed,
+                    std::vector<Cx>& spectrum) {
+  const int64_t n = static_cast<int64_t>(real.size() + 2 * pairs.size());
+  std::vector<double> b(static_cast<size_t>(n * n), 0.0);
+  int64_t k = 0;
+  spectrum.clear();
+  for (double r : real) b[size_t(k * n + k)] = r, spectrum.emplace_back(r, 0), ++k;
+  for (const Cx& p : pairs) {
+    b[size_t(k * n + k)] = b[size_t((k + 1) * n + k + 1)] = p.real();
+    b[size_t(k * n + k + 1)] = p.imag(), b[size_t((k + 1) * n + k)] = -p.imag();
+    spectrum.push_back(p), spectrum.push_back(std::conj(p));
+    k += 2;
+  }
+  Array q = la::qr(rnd({n, n}, st::f64, seed)).q;
+  return st::astype(st::matmul(st::matmul(q, st::array(b, {n, n}, st::f64)), mT(q)), t);
+}
+
+TEST(NonsymmetricEigen, LargeRandomMatrices) {
+  for (DType t : {st::f32, st::f64})
+    for (int64_t n : {2, 3, 17, 65, 128, 256}) {
+      Array a = rnd({n, n}, t, static_cast<uint64_t>(n) + 7);
+      check_eig(a, std::string(st::short_name(t)) + " n=" + std::to_string(n));
+      // The trace is the eigenvalues' sum.
+      const double trace = st::sum(st::multiply(st::astype(a, st::f64), st::eye(n, -1, 0, st::f64))).item<double>();
+      const double sum = st::sum(st::real(st::astype(la::eigvals(a), st::c128))).item<double>();
+      EXPECT_NEAR(sum, trace, 100 * eps(t) * n * n) << n;
+      if (t == st::f32 && n >= 65) {  // the f64 kernel's eigenvalues of the same matrix
+        std::vector<Cx> w64 = complex_values(la::eigvals(st::astype(a, st::f64)));
+        expect_spectrum(a, w64, 2e-3 * std::sqrt(double(n)), "f32 against f64, n=" + std::to_string(n));
+      }
+    }
+}
+
+TEST(NonsymmetricEigen, KnownSpectra) {
+  for (DType t : {st::f32, st::f64}) {
+    const double e0 = eps(t);
+    const std::string tn(st::short_name(t));
+    std::vector<Cx> spectrum;
+    // Real eigenvalues and complex pairs, some of them close or equal in modulus.
+    std::vector<double> real;
+    std::vector<Cx> pairs;
+    for (int i = 0; i < 40; ++i) real.push_back(std::sin(1.0 + i) * 3);
+    for (int i = 0; i < 30; ++i) pairs.emplace_back(std::cos(2.0 + i), 0.1 + 0.05 * i);
+    Array a = with_spectrum(real, pairs, t, 3, spectrum);
+    expect_spectrum(a, spectrum, 1e3 * e0 * 10, tn + " placed spectrum");
+    check_eig(a, tn + " placed spectrum");
+    // The cyclic shift (x_i ← x_{i+1}): the n-th roots of unity.
+    for (int64_t n : {8, 64, 101}) {
+      std::vector<double> p(static_cast<size_t>(n * n), 0.0);
+      for (int64_t i = 0; i < n; ++i) p[size_t(i * n + (i + 1) % n)] = 1;
+      Array shift = st::array(p, {n, n}, t);
+      std::vector<Cx> roots;
+      for (int64_t k = 0; k < n; ++k) roots.push_back(std::polar(1.0, 2 * M_PI * double(k) / double(n)));
+      expect_spectrum(shift, roots, 1e3 * e0, tn + " cyclic shift n=" + std::to_string(n));
+      check_eig(shift, tn + " cyclic shift n=" + std::to_string(n));
+    }
+    // The companion matrix of (x − 1)(x − 2)⋯(x − 8) (ill-conditioned: a looser bound).
+    {
+      std::vector<double> coef = {1};  // the polynomial's coefficients, highest first
+      for (int r = 1; r <= 8; ++r) {
+        coef.push_back(0);
+        for (size_t i = coef.size() - 1; i > 0; --i) coef[i] -= r * coef[i - 1];
+      }
+      std::vector<double> c(64, 0.0);
+      for (int j = 0; j < 8; ++j) c[size_t(j)] = -coef[size_t(j + 1)];
+      for (int i = 1; i < 8; ++i) c[size_t(i * 8 + i - 1)] = 1;
+      std::vector<Cx> roots;
+      for (int r = 1; r <= 8; ++r) roots.emplace_back(r, 0);
+      expect_spectrum(st::array(c, {8, 8}, t), roots, t == st::f64 ? 1e-6 : 0.5, tn + " companion");
+    }
+    // Upper triangular (already a Schur form), diagonal out of order, a multiple of I, zeros.
+    {
+      Array u = st::triu(rnd({90, 90}, t, 4));
+      std::vector<double> d = st::diagonal(u).to_vector<double>();
+      std::vector<Cx> want(d.begin(), d.end());
+      expect_spectrum(u, want, 10 * e0, tn + " triangular");
+      check_eig(u, tn + " triangular");
+      Array diag = st::multiply(st::eye(90, -1, 0, t), st::expand_dims(st::diagonal(u), 0));
+      expect_spectrum(diag, want, 0, tn + " diagonal");
+      check_eig(diag, tn + " diagonal");
+      Array three = st::multiply(st::eye(70, -1, 0, t), st::full({}, 3.0, t));
+      expect_spectrum(three, std::vector<Cx>(70, Cx(3, 0)), 0, tn + " 3 I");
+      check_eig(three, tn + " 3 I");
+      expect_spectrum(st::zeros({70, 70}, t), std::vector<Cx>(70, Cx(0, 0)), 0, tn + " zeros");
+    }
+    // Two decoupled blocks (a zero subdiagonal at the split from the start) and a defective
+    // Jordan block (eigenvalue 2 of multiplicity 6 splits by about eps^(1/6)).
+    {
+      Array x = rnd({80, 80}, t, 5);
+      std::vector<double> mask(80 * 80, 0.0);
+      for (int i = 0; i < 80; ++i)
+        for (int k = 0; k < 80; ++k) mask[size_t(i * 80 + k)] = (i < 40) == (k < 40);
+      check_eig(st::multiply(x, st::array(mask, {80, 80}, t)), tn + " two blocks");
+      std::vector<double> j(36, 0.0);
+      for (int i = 0; i < 6; ++i) j[size_t(i * 6 + i)] = 2;
+      for (int i = 0; i < 5; ++i) j[size_t(i * 6 + i + 1)] = 1;
+      expect_spectrum(st::array(j, {6, 6}, t), std::vector<Cx>(6, Cx(2, 0)), 4 * std::pow(e0, 1.0 / 6), tn + " Jordan");
+    }
+    // Tiny and huge entries (the power-of-two scaling): the spectrum scales with them.
+    for (double s : t == st::f32 ? std::vector<double>{1e-30, 1e30} : std::vector<double>{1e-200, 1e200}) {
+      Array scaled = st::astype(st::multiply(st::astype(a, st::f64), st::full({}, s, st::f64)), t);
+      std::vector<Cx> want;
+      for (const Cx& x : spectrum) want.push_back(x * s);
+      expect_spectrum(scaled, want, 1e4 * e0 * s, tn + " scaled by " + std::to_string(s));
+      check_eig(scaled, tn + " scaled");
+    }
+  }
+}
+
+// z t zᵀ = a, zᵀ z = I, t quasi-triangular with LAPACK's standard 2×2 blocks.
+TEST(NonsymmetricEigen, LargeRealSchurForm) {
+  for (DType t : {st::f32, st::f64}) {
+    const int64_t n = 150;
+    Array a = rnd({n, n}, t, 21);
+    la::SchurResult s = la::schur(a);
+    const double e0 = eps(t), norm = max_abs(a) * std::sqrt(double(n));
+    EXPECT_LE(max_abs(st::subtract(st::matmul(st::matmul(s.z, s.t), mT(s.z)), a)), 10 * e0 * n * norm) << "z t zᵀ = a";
+    EXPECT_LE(max_abs(st::subtract(st::matmul(mT(s.z), s.z), st::eye(n, -1, 0, t))), 10 * e0 * n) << "zᵀ z = I";
+    std::vector<double> tv = s.t.to_vector<double>();
+    auto at = [&](int64_t i, int64_t j) { return tv[size_t(i * n + j)]; };
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j + 1 < i; ++j) ASSERT_EQ(at(i, j), 0) << i << "," << j;
+    for (int64_t i = 0; i + 1 < n; ++i) {
+      if (at(i + 1, i) == 0) continue;
+      EXPECT_EQ(at(i, i), at(i + 1, i + 1)) << "block at " << i << ": equal diagonal";
+      EXPECT_LT(at(i, i + 1) * at(i + 1, i), 0) << "block at " << i << ": b c < 0";
+      if (i + 2 < n) EXPECT_EQ(at(i + 2, i + 1), 0) << "blocks at " << i << " overlap";
+      ++i;
+    }
+  }
+}
+
+TEST(NonsymmetricEigen, BatchedAloneAndJitSameBits) {
+  for (DType t : {st::f32, st::f64}) {
+    Array batch = rnd({3, 140, 140}, t, 8);
+    auto decompose = [](const Array& x) {
+      la::EigResult e = la::eig(x);
+      la::SchurResult s = la::schur(x);
+      return std::vector<Array>{st::real(e.eigenvalues), st::imag(e.eigenvalues), st::real(e.eigenvectors),
+                                st::imag(e.eigenvectors), st::real(la::eigvals(x)), s.t, s.z};
+    };
+    expect_batch_and_jit_same_bits(decompose, batch);
+  }
+}
+
+}  // namespace
