@@ -310,7 +310,7 @@ struct DivideConquer {
     std::vector<R> row(s);
     for (int64_t r = 0; r < s; ++r) {
       R* qr = &at(lo + r, lo);
-      const R* vr = &qv[r * K];
+      const R* vr = qv.data() + r * K;  // qv is empty when every eigenvalue deflated
       for (int64_t p = 0; p < s; ++p) row[p] = pairs[p].deflated ? qr[pairs[p].col] : vr[pairs[p].col];
       std::copy(row.begin(), row.end(), qr);
     }
