@@ -16,7 +16,12 @@
 #include "parallel.h"
 
 namespace strata::kernels {
+namespace {
 
+// LAPACK's dlanv2: the rotation (cs, sn) that brings the 2×2 block [a b; c d] to standard form
+// — equal diagonal entries and b·c < 0 for a complex pair, upper triangular (c = 0) for real
+// eigenvalues — and the new block: [a b; c d] = [cs −sn; sn cs] [a' b'; c' d'] [cs sn; −sn cs].
+// (LAPACK's rescaling of blocks near overflow is left out.)
 template <class T>
 void lanv2(T& a, T& b, T& c, T& d, T& cs, T& sn) {
   const T eps = std::numeric_limits<T>::epsilon(), half = T(0.5), one = T(1);
@@ -84,8 +89,6 @@ void lanv2(T& a, T& b, T& c, T& d, T& cs, T& sn) {
     sn = temp;
   }
 }
-
-namespace {
 
 // Buffers at Eigen's alignment: the GEMM's Eigen path peels to an aligned address, so its
 // rounding would change with where the heap put them.
@@ -647,8 +650,6 @@ bool nonsymmetric_eigen(const T* a, T* wr, T* wi, T* vt, int64_t n) {
   return true;
 }
 
-template void lanv2<float>(float&, float&, float&, float&, float&, float&);
-template void lanv2<double>(double&, double&, double&, double&, double&, double&);
 template bool real_schur<float>(float*, float*, float*, float*, int64_t, bool);
 template bool real_schur<double>(double*, double*, double*, double*, int64_t, bool);
 template bool real_schur_form<float>(const float*, float*, float*, int64_t);
