@@ -330,9 +330,10 @@ void normalize_columns(Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dyn
 
 // jax.lax.linalg.eig (LAPACK geev's contract): w, then the left eigenvectors (u_jᴴ a = w_j u_jᴴ,
 // the columns of vl) and the right ones (a v_j = w_j v_j, columns of vr), as asked.
-// nonsymmetric_eigen.h (LAPACK's dlahqr and dtrevc) or, for a complex matrix, Eigen's
-// ComplexEigenSolver (complex Schur) gives w and vr; vl is V⁻ᴴ (the rows of V⁻¹ are left eigenvectors), which needs a
-// non-defective matrix, as left and right eigenvectors do to be paired at all.
+// nonsymmetric_eigen.h (LAPACK's dlahqr/dlaqr5 and dtrevc) or, for a complex matrix, Eigen's
+// ComplexEigenSolver (complex Schur) gives w and vr; vl is V⁻ᴴ (the rows of V⁻¹ are left
+// eigenvectors), which needs a non-defective matrix, as left and right eigenvectors do to be
+// paired at all.
 template <class S>
 void eig(const S* a, std::complex<Real<S>>* w, std::complex<Real<S>>* vl, std::complex<Real<S>>* vr, int64_t n) {
   using T = Real<S>;
