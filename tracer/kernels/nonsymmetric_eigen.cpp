@@ -128,12 +128,11 @@ void reflect_rows(T* __restrict r0, T* __restrict r1, T* __restrict r2, int64_t 
 }
 
 // One reflection of a QR sweep: I − tau·v·vᵀ with v = (1, v2, v3) (v3 = 0 for the last, 2×2)
-// on columns p..p + 2, applied from the right at once to rows from `top` down; the rows above
-// `top` take it in deferred_right.
+// on columns p..p + 2.
 template <class T>
 struct Reflection {
   T tau, v2, v3;
-  int64_t p, top;
+  int64_t p;
 };
 
 // A bulge's two shifts, r1 + i·i1 and r2 + i·i2 (a complex pair or two real values).
@@ -149,9 +148,9 @@ struct Shifts {
 constexpr int64_t kMultishiftRows = 96, kBulges = 12, kSlabSteps = 36;
 static_assert(2 * kBulges < kMultishiftRows);
 
-// The reflections r (in the sweep's order) applied from the right to the rows above each
-// one's `top`, rows i1..i − 2 of h: row j takes those with top > j (the ones before reached it
-// during the sweep; top only grows). Eight rows at a time, transposed into `block` so that each
+// The reflections r of a one-bulge sweep (in its order) applied from the right to the rows
+// above each one's column p, rows i1..i − 2 of h: row j takes those with p > j (the ones before
+// reached it during the sweep). Eight rows at a time, transposed into `block` so that each
 // reflection is one 8-wide operation on three of its columns; a lane whose row it skips gets
 // tau = 0.
 template <class T>
@@ -165,9 +164,9 @@ void deferred_right(T* h, int64_t n, int64_t i1, int64_t start, int64_t i, const
     for (int64_t q = 0; q < rows; ++q)
       for (int64_t c = c0; c <= i; ++c) block[static_cast<size_t>((c - c0) * kLanes + q)] = h[(j0 + q) * n + c];
     for (const Reflection<T>& f : r) {
-      if (f.top <= j0) continue;  // no row of this block
+      if (f.p <= j0) continue;  // no row of this block
       T tau[kLanes];
-      for (int64_t q = 0; q < kLanes; ++q) tau[q] = q < rows && f.top > j0 + q ? f.tau : T(0);
+      for (int64_t q = 0; q < kLanes; ++q) tau[q] = q < rows && f.p > j0 + q ? f.tau : T(0);
       T* x0 = block.data() + (f.p - c0) * kLanes;
       T* x1 = x0 + kLanes;
       T* x2 = x1 + kLanes;
@@ -259,34 +258,6 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
       }
       ++kdefl;
       if (!want_t) i1 = l, i2 = i;
-      // The shifts: the trailing 2×2 block's eigenvalues, or an exceptional shift after 10
-      // (from the top) and 20 (from the bottom) iterations without a deflation.
-      T h11, h12, h21, h22;
-      if (kdefl % (2 * kexsh) == 0) {
-        const T s = std::abs(H(i, i - 1)) + std::abs(H(i - 1, i - 2));
-        h11 = dat1 * s + H(i, i), h12 = dat2 * s, h21 = s, h22 = h11;
-      } else if (kdefl % kexsh == 0) {
-        const T s = std::abs(H(l + 1, l)) + std::abs(H(l + 2, l + 1));
-        h11 = dat1 * s + H(l, l), h12 = dat2 * s, h21 = s, h22 = h11;
-      } else {
-        h11 = H(i - 1, i - 1), h21 = H(i, i - 1), h12 = H(i - 1, i), h22 = H(i, i);
-      }
-      T rt1r = 0, rt1i = 0, rt2r = 0, rt2i = 0;
-      if (const T s = std::abs(h11) + std::abs(h12) + std::abs(h21) + std::abs(h22); s != T(0)) {
-        h11 /= s, h21 /= s, h12 /= s, h22 /= s;
-        const T tr = (h11 + h22) / T(2);
-        const T det = (h11 - tr) * (h22 - tr) - h12 * h21;
-        const T rtdisc = std::sqrt(std::abs(det));
-        if (det >= T(0)) {  // a complex conjugate pair
-          rt1r = rt2r = tr * s;
-          rt1i = rtdisc * s;
-          rt2i = -rt1i;
-        } else {  // real: both shifts the one nearer h22
-          rt1r = tr + rtdisc;
-          rt2r = tr - rtdisc;
-          rt1r = rt2r = (std::abs(rt1r - h22) <= std::abs(rt2r - h22) ? rt1r : rt2r) * s;
-        }
-      }
       // The first column of (H − s1)(H − s2) from row m (dlahqr's v, scaled to |v|₁ = 1).
       auto first_column = [&](int64_t m, const Shifts<T>& sh, T* v) {
         T h21s = H(m + 1, m);
@@ -298,14 +269,42 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
         s = std::abs(v[0]) + std::abs(v[1]) + std::abs(v[2]);
         v[0] /= s, v[1] /= s, v[2] /= s;
       };
-      // A large active block chases several bulges at once (below); else one, started at the
-      // lowest m where two consecutive subdiagonals are small enough that h(m, m−1) stays
-      // negligible.
+      // A large active block chases several bulges at once (below), except at an exceptional
+      // shift; else one, started at the lowest m where two consecutive subdiagonals are small
+      // enough that h(m, m−1) stays negligible.
       bulges.clear();
       if (kdefl % kexsh != 0 && i - l + 1 >= kMultishiftRows) multishift_shifts(i, bulges);
       int64_t start = l;
       T v0[3];
       if (bulges.empty()) {
+        // The shifts: the trailing 2×2 block's eigenvalues, or an exceptional shift after 10
+        // (from the top) and 20 (from the bottom) iterations without a deflation.
+        T h11, h12, h21, h22;
+        if (kdefl % (2 * kexsh) == 0) {
+          const T s = std::abs(H(i, i - 1)) + std::abs(H(i - 1, i - 2));
+          h11 = dat1 * s + H(i, i), h12 = dat2 * s, h21 = s, h22 = h11;
+        } else if (kdefl % kexsh == 0) {
+          const T s = std::abs(H(l + 1, l)) + std::abs(H(l + 2, l + 1));
+          h11 = dat1 * s + H(l, l), h12 = dat2 * s, h21 = s, h22 = h11;
+        } else {
+          h11 = H(i - 1, i - 1), h21 = H(i, i - 1), h12 = H(i - 1, i), h22 = H(i, i);
+        }
+        T rt1r = 0, rt1i = 0, rt2r = 0, rt2i = 0;
+        if (const T s = std::abs(h11) + std::abs(h12) + std::abs(h21) + std::abs(h22); s != T(0)) {
+          h11 /= s, h21 /= s, h12 /= s, h22 /= s;
+          const T tr = (h11 + h22) / T(2);
+          const T det = (h11 - tr) * (h22 - tr) - h12 * h21;
+          const T rtdisc = std::sqrt(std::abs(det));
+          if (det >= T(0)) {  // a complex conjugate pair
+            rt1r = rt2r = tr * s;
+            rt1i = rtdisc * s;
+            rt2i = -rt1i;
+          } else {  // real: both shifts the one nearer h22
+            rt1r = tr + rtdisc;
+            rt2r = tr - rtdisc;
+            rt1r = rt2r = (std::abs(rt1r - h22) <= std::abs(rt2r - h22) ? rt1r : rt2r) * s;
+          }
+        }
         bulges.push_back({rt1r, rt1i, rt2r, rt2i});
         for (start = i - 2;; --start) {
           first_column(start, bulges[0], v0);
@@ -316,13 +315,6 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
           if (h00 <= ulp * h01) break;
         }
       }
-      // The QR sweep: each bulge chased from `start` to i, bulge b three rows behind bulge b − 1
-      // (a step moves every bulge by one, the leading one first). A reflection from the right
-      // reaches rows i1..min(p + 3, i), but the rows above the last bulge see no later
-      // reflection from the left, so theirs wait for the sweep's end (deferred_right) and run
-      // along the rows rather than down three strided columns per step (63% of the time at
-      // n = 1024, in cache misses). Several bulges pass over h and Zᵀ together: one stream of
-      // their rows through the cache instead of one per bulge.
       const int64_t nb = static_cast<int64_t>(bulges.size());
       // Bulge b's step at row p: its reflection made (from the shifts at `start`, else from
       // column p − 1, whose bulge entries it then clears) and applied from the left to
@@ -358,7 +350,7 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
           row[1] -= sum * t2;
           if (nr == 3) row[2] -= sum * t3;
         }
-        return Reflection<T>{t1, v2, v3, p, rows};
+        return Reflection<T>{t1, v2, v3, p};
       };
       if (nb == 1) {
         // One bulge from m to i. Its reflections from the right reach rows i1..min(p + 3, i),
@@ -367,7 +359,7 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
         // columns per step (63% of the time at n = 1024, in cache misses).
         reflections.clear();
         for (int64_t p = start; p <= i - 1; ++p) {
-          const Reflection<T> f = step(p, 0, i2, std::max(i1, p));
+          const Reflection<T> f = step(p, 0, i2, p);  // p ≥ start ≥ i1
           reflections.push_back(f);
           if (zt) reflect_rows(zt + p * n, zt + (p + 1) * n, p + 2 <= i ? zt + (p + 2) * n : nullptr, n, f.tau, f.v2, f.v3);
         }
