@@ -48,6 +48,10 @@ auto eig = [](const Array& x) {
   la::EigResult r = la::eig(x);
   return std::vector<Array>{r.eigenvalues, r.eigenvectors};
 };
+auto hessenberg = [](const Array& x) {
+  la::HessenbergResult r = la::hessenberg(x);
+  return std::vector<Array>{r.h, r.q};
+};
 auto qr = [](const Array& x) {
   la::QrResult r = la::qr(x);
   return std::vector<Array>{r.q, r.r};
@@ -88,6 +92,8 @@ void BM_Eig256_Jit(benchmark::State& s) { run(s, true, eig, qr_input(256, 256));
 void BM_Eig256_Eager(benchmark::State& s) { run(s, false, eig, qr_input(256, 256)); }
 void BM_Eig1024_Jit(benchmark::State& s) { run(s, true, eig, qr_input(1024, 1024)); }
 void BM_Eig1024_Eager(benchmark::State& s) { run(s, false, eig, qr_input(1024, 1024)); }
+void BM_Hessenberg1024_Jit(benchmark::State& s) { run(s, true, hessenberg, qr_input(1024, 1024)); }
+void BM_Hessenberg1024_Eager(benchmark::State& s) { run(s, false, hessenberg, qr_input(1024, 1024)); }
 void BM_Inv2048_Jit(benchmark::State& s) { run(s, true, inv, spd(2048)); }
 void BM_Inv2048_Eager(benchmark::State& s) { run(s, false, inv, spd(2048)); }
 void BM_Inv64x128_Jit(benchmark::State& s) { run(s, true, inv, inv_input()); }
@@ -116,6 +122,8 @@ LINALG_BENCH(BM_Eig256_Jit);
 LINALG_BENCH(BM_Eig256_Eager);
 LINALG_BENCH(BM_Eig1024_Jit);
 LINALG_BENCH(BM_Eig1024_Eager);
+LINALG_BENCH(BM_Hessenberg1024_Jit);
+LINALG_BENCH(BM_Hessenberg1024_Eager);
 LINALG_BENCH(BM_Inv64x128_Jit);
 LINALG_BENCH(BM_Inv64x128_Eager);
 LINALG_BENCH(BM_ComplexMatmul512_Jit);

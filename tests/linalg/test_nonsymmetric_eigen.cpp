@@ -180,6 +180,54 @@ TEST(NonsymmetricEigen, KnownSpectra) {
   }
 }
 
+// Balancing (geev's dgebal): a diagonal similarity D A D⁻¹ whose entries span 2^±88 (f64) or
+// 2^±44 (f32) has A's eigenvalues to A's accuracy, not to ‖D A D⁻¹‖'s; a companion matrix whose
+// roots span eight orders of magnitude has each root to a relative error; rows and columns zero
+// off the diagonal isolate their eigenvalues exactly (the permutation), and the eigenvectors
+// come back through the scaling and the permutation (A v = w v).
+TEST(NonsymmetricEigen, BalancedMatrices) {
+  for (DType t : {st::f32, st::f64}) {
+    const double e0 = eps(t);
+    const std::string tn(st::short_name(t));
+    std::vector<Cx> spectrum;
+    Array a = with_spectrum({1.5, -0.75, 0.5, 2.25, -1.25, 0.25}, {{0.5, 1.0}, {-1.0, 0.5}, {1.75, 0.25}}, st::f64, 31,
+                            spectrum);
+    const int64_t n = 12, step = t == st::f64 ? 8 : 4;
+    std::vector<double> d(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) d[size_t(i)] = std::ldexp(1.0, int(step * (i % 2 ? i : -i)));
+    Array dv = st::array(d, {n}, st::f64);
+    Array b = st::astype(st::divide(st::multiply(st::expand_dims(dv, 1), a), st::expand_dims(dv, 0)), t);
+    expect_spectrum(b, spectrum, 1e3 * e0, tn + " D A D⁻¹");
+    check_eig(b, tn + " D A D⁻¹");
+    if (t == st::f64) {  // (x - 1e-4)(x - 1e-2)(x - 1)(x - 1e2)(x - 1e4): a companion matrix
+      const std::vector<double> roots = {1e-4, 1e-2, 1, 1e2, 1e4};
+      std::vector<double> coef = {1};
+      for (double r : roots) {
+        coef.push_back(0);
+        for (size_t i = coef.size() - 1; i > 0; --i) coef[i] -= r * coef[i - 1];
+      }
+      std::vector<double> c(25, 0.0);
+      for (int j = 0; j < 5; ++j) c[size_t(j)] = -coef[size_t(j + 1)];
+      for (int i = 1; i < 5; ++i) c[size_t(i * 5 + i - 1)] = 1;
+      std::vector<Cx> got = complex_values(la::eigvals(st::array(c, {5, 5}, st::f64)));
+      for (double r : roots) {
+        double best = 1e300;
+        for (const Cx& g : got) best = std::min(best, std::abs(g - r) / r);
+        EXPECT_LE(best, 1e-9) << "root " << r;
+      }
+    }
+    // Row 3 zero but for its diagonal 5 and column 7 zero but for -2.5: both eigenvalues exact.
+    Array x = rnd({10, 10}, t, 33);
+    std::vector<double> m = x.to_vector<double>();
+    for (int64_t k = 0; k < 10; ++k) m[size_t(3 * 10 + k)] = k == 3 ? 5.0 : 0.0, m[size_t(k * 10 + 7)] = k == 7 ? -2.5 : 0.0;
+    Array iso = st::array(m, {10, 10}, t);
+    std::vector<Cx> w = complex_values(la::eigvals(iso));
+    EXPECT_NE(std::find(w.begin(), w.end(), Cx(5, 0)), w.end()) << tn << " isolated 5";
+    EXPECT_NE(std::find(w.begin(), w.end(), Cx(-2.5, 0)), w.end()) << tn << " isolated -2.5";
+    check_eig(iso, tn + " isolated eigenvalues");
+  }
+}
+
 // z t zᵀ = a, zᵀ z = I, t quasi-triangular with LAPACK's standard 2×2 blocks.
 TEST(NonsymmetricEigen, LargeRealSchurForm) {
   for (DType t : {st::f32, st::f64}) {

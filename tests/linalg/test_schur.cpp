@@ -82,6 +82,28 @@ TEST(Schur, DefiningPropertiesEveryDtype) {
   }
 }
 
+// Real matrices take the blocked reduction (panels of 32 reflections; 120 ends mid-panel),
+// scaled by powers of two whose squares overflow or underflow: LAPACK's signs (h's first
+// subdiagonal entry opposite a's), exact zeros, and h = a's scale times the unscaled h.
+TEST(Schur, HessenbergOfLargeAndBadlyScaledRealMatrices) {
+  const int64_t n = 120;
+  for (st::DType d : {st::f32, st::f64}) {
+    const bool f32 = d == st::f32;
+    const double tol = f32 ? 1e-4 : 1e-12;
+    Array a1 = st::astype(seq({n, n}, 0.71, 0.3), d);
+    la::HessenbergResult h1 = la::hessenberg(a1);
+    expect_schur(a1, {h1.h, h1.q}, false, tol);
+    EXPECT_LT(h1.h[1][0].item<double>() * a1[1][0].item<double>(), 0.0);
+    for (int e : f32 ? std::vector<int>{100, -100} : std::vector<int>{900, -900}) {
+      SCOPED_TRACE(std::string(st::short_name(d)) + " scaled by 2^" + std::to_string(e));
+      const double scale = std::ldexp(1.0, e);
+      la::HessenbergResult h = la::hessenberg(a1 * scale);
+      st::testing::expect_relative(h.h, values(h1.h * scale), 0, 0);
+      st::testing::expect_relative(h.q, values(h1.q), 0, 0);
+    }
+  }
+}
+
 TEST(Schur, RealFormHasTwoByTwoBlocksAndBatchesJit) {
   SCHUR_INPUTS;
   la::SchurResult s = la::schur(A);

@@ -1,16 +1,19 @@
 // The blocked Cholesky and LU (tracer/kernels/blocked_linalg.h) against their definitions, in
 // double precision: L Lᵀ = a, P a = L U with |L| ≤ 1 (partial pivoting) and the pivots LAPACK's;
 // sizes that end mid-block and mid-panel; f32 and f64; a matrix that is not positive definite;
-// a singular one (a zero column); the bits the same on one thread as across the pool (also of
-// eigh's divide and conquer and the blocked QR). Skips where the build has no packed GEMM (no
+// a singular one (a zero column); the blocked Hessenberg reduction; the bits the same on one
+// thread as across the pool (also of eigh's divide and conquer, the blocked QR and eig). Skips where the build has no packed GEMM (no
 // AVX-512).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "kernels/blocked_linalg.h"
+#include "kernels/hessenberg.h"
 #include "kernels/householder.h"
 #include "kernels/nonsymmetric_eigen.h"
 #include "kernels/parallel.h"
@@ -100,7 +103,70 @@ void check_lu(int64_t n, bool zero_column) {
     }
 }
 
+// Q H Qᵀ = a, QᵀQ = I and H exactly zero below its subdiagonal; H the same bits without Q
+// and with the matrix one element off the allocator's alignment.
+template <class T>
+void check_hessenberg(const std::vector<double>& a, int64_t n, const std::string& what) {
+  SCOPED_TRACE(what + " n=" + std::to_string(n) + (std::is_same_v<T, float> ? " f32" : " f64"));
+  std::vector<T> h = cast<T>(a), qt(static_cast<size_t>(n * n), T(7));
+  k::hessenberg(h.data(), qt.data(), n);
+  std::vector<T> h2(a.size() + 1);
+  std::copy(a.begin(), a.end(), h2.begin() + 1);
+  k::hessenberg(h2.data() + 1, static_cast<T*>(nullptr), n);
+  EXPECT_TRUE(std::equal(h.begin(), h.end(), h2.begin() + 1)) << "H without Q, elsewhere in memory";
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j + 1 < i; ++j) ASSERT_EQ(h[size_t(i * n + j)], T(0)) << "H[" << i << "," << j << "]";
+  // qt's row k is Q's column k.
+  std::vector<double> qh(static_cast<size_t>(n * n), 0.0);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t p = 0; p < n; ++p)
+      for (int64_t j = 0; j < n; ++j) qh[size_t(i * n + j)] += double(qt[size_t(p * n + i)]) * double(h[size_t(p * n + j)]);
+  const double tol = tolerance<T>() * 0.1 * std::max<double>(1, std::sqrt(double(n)));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0, o = 0;
+      for (int64_t p = 0; p < n; ++p) {
+        s += qh[size_t(i * n + p)] * double(qt[size_t(p * n + j)]);
+        o += double(qt[size_t(i * n + p)]) * double(qt[size_t(j * n + p)]);
+      }
+      ASSERT_NEAR(s, a[size_t(i * n + j)], tol) << "(Q H Qᵀ)[" << i << "," << j << "]";
+      ASSERT_NEAR(o, i == j ? 1.0 : 0.0, tol) << "(QᵀQ)[" << i << "," << j << "]";
+    }
+}
+
 }  // namespace
+
+// Sizes below one panel of 32 reflections, ending just past one, mid-panel and after several.
+TEST(BlockedLinalg, HessenbergReduction) {
+  for (int64_t n : {1, 2, 3, 5, 33, 34, 100, 161, 300}) {
+    const std::vector<double> a = random_matrix(n, 40 + unsigned(n));
+    check_hessenberg<float>(a, n, "random");
+    check_hessenberg<double>(a, n, "random");
+  }
+  // Reflections that are the identity: an upper triangular matrix (all of them), a zero first
+  // column, and a matrix that is Hessenberg already.
+  const int64_t n = 70;
+  std::vector<double> upper = random_matrix(n, 50), zero_column = upper, hess = upper;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      if (j < i) upper[size_t(i * n + j)] = 0;
+      if (j + 1 < i) hess[size_t(i * n + j)] = 0;
+      if (j == 0) zero_column[size_t(i * n + j)] = 0;
+    }
+  check_hessenberg<double>(upper, n, "upper triangular");
+  check_hessenberg<double>(zero_column, n, "zero first column");
+  check_hessenberg<float>(hess, n, "Hessenberg");
+}
+
+TEST(BlockedLinalg, HessenbergDoesNotDependOnTheThreadCount) {
+  const int64_t n = 301;
+  const std::vector<float> a = cast<float>(random_matrix(n, 60));
+  std::vector<float> h1 = a, h2 = a, q1(static_cast<size_t>(n * n)), q2 = q1;
+  on_one_thread([&] { k::hessenberg(h1.data(), q1.data(), n); });
+  k::hessenberg(h2.data(), q2.data(), n);
+  EXPECT_EQ(h1, h2);
+  EXPECT_EQ(q1, q2);
+}
 
 TEST(BlockedLinalg, CholeskyReassemblesTheMatrix) {
   if (!k::blocked_linalg_suits(256)) GTEST_SKIP() << "built without the packed GEMM";

@@ -56,6 +56,21 @@ void gemm(const T* a, int64_t lda, bool a_trans, const T* b, int64_t ldb, bool b
     if (!subtract) C.setZero();
     return;
   }
+  // Eigen takes a product of one row or column to its matrix-vector kernel, and one with
+  // M + N + K < 20 coefficient by coefficient; both round by where the operands lie (its
+  // coefficient-wise path computes the entries before an aligned address as tree sums, the rest
+  // as running sums), so jit and eager differed in the last bit. Those products here in one
+  // order; the rest go to its GEMM, which packs the operands first.
+  if (M == 1 || N == 1 || M + N + K < 20) {
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        T sum = 0;
+        for (int64_t p = 0; p < K; ++p)
+          sum += (a_trans ? a[p * lda + i] : a[i * lda + p]) * (b_trans ? b[j * ldb + p] : b[p * ldb + j]);
+        c[i * ldc + j] = subtract ? c[i * ldc + j] - sum : sum;
+      }
+    return;
+  }
   Eigen::Map<const RowMat<T>, 0, Stride> A(a, a_trans ? K : M, a_trans ? M : K, Stride(lda));
   Eigen::Map<const RowMat<T>, 0, Stride> B(b, b_trans ? N : K, b_trans ? K : N, Stride(ldb));
   auto assign = [&](const auto& product) { subtract ? C.noalias() -= product : C.noalias() = product; };

@@ -29,6 +29,21 @@ int scaling_exponent(T largest) {
   return e > 50 || e < -50 ? -e : 0;
 }
 
+// Σ a[j]·b[j] in 8 lanes and a fixed tree: the same bits wherever the vectors lie (Eigen's dot
+// of a Map peels to an aligned address first, so its rounding follows the heap: jit and eager
+// differed in the last bit), and it vectorizes, where a plain sum's fixed order does not.
+template <class T>
+T lane_dot(const T* a, const T* b, int64_t len) {
+  constexpr int kLanes = 8;
+  T acc[kLanes] = {};
+  int64_t j = 0;
+  for (; j + kLanes <= len; j += kLanes)
+    for (int l = 0; l < kLanes; ++l) acc[l] += a[j + l] * b[j + l];
+  T tail = 0;
+  for (; j < len; ++j) tail += a[j] * b[j];
+  return ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail;
+}
+
 // C (M×N, rows ldc apart) = op(A) · op(B), or C -= with `subtract`: A M×K (lda), or stored K×M
 // when a_trans; B K×N (ldb), or stored N×K when b_trans. strata's packed GEMM where its tiles
 // suit the shape (across the pool), Eigen's otherwise.

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "blocked_linalg.h"
+#include "hessenberg.h"
 #include "householder.h"
 #include "nonsymmetric_eigen.h"
 #include "symmetric_eigen.h"
@@ -415,7 +416,9 @@ void schur(const S* a, S* t, S* z, int64_t n) {
 }
 
 // a = q h qᴴ with h upper Hessenberg (zero below the first subdiagonal) and q unitary, by
-// Householder reflections (Eigen's HessenbergDecomposition; LAPACK's gehrd up to signs).
+// Householder reflections: for real a hessenberg.h's blocked reduction (LAPACK's gehrd and
+// orghr, its signs), scaled by a power of two where squares could overflow or underflow; for
+// complex a Eigen's HessenbergDecomposition (LAPACK's up to signs).
 template <class S>
 void hessenberg(const S* a, S* h, S* q, int64_t n) {
   using Col = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
@@ -425,9 +428,21 @@ void hessenberg(const S* a, S* h, S* q, int64_t n) {
     fill_nan(q, n * n);
     return;
   }
-  Eigen::HessenbergDecomposition<Col> d(Col(MapC<S>(a, n, n)));
-  MapM<S>(h, n, n) = d.matrixH();
-  MapM<S>(q, n, n) = Col(d.matrixQ());
+  if constexpr (!kComplex<S>) {
+    S largest = 0;
+    for (int64_t i = 0; i < n * n; ++i) largest = std::max(largest, std::abs(a[i]));
+    const int e = scaling_exponent(largest);
+    for (int64_t i = 0; i < n * n; ++i) h[i] = scale_by_power_of_two(a[i], e);
+    std::vector<S> qt(static_cast<size_t>(n * n));
+    kernels::hessenberg(h, qt.data(), n);
+    for (int64_t i = 0; i < n * n; ++i) h[i] = scale_by_power_of_two(h[i], -e);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) q[i * n + j] = qt[j * n + i];
+  } else {
+    Eigen::HessenbergDecomposition<Col> d(Col(MapC<S>(a, n, n)));
+    MapM<S>(h, n, n) = d.matrixH();
+    MapM<S>(q, n, n) = Col(d.matrixQ());
+  }
 }
 
 template <class T>

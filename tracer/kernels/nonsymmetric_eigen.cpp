@@ -3,8 +3,7 @@
 // from the right along rows of Zᵀ; only h's columns are strided (three adjacent values a row).
 #include "nonsymmetric_eigen.h"
 
-#include <Eigen/Dense>
-#include <Eigen/Eigenvalues>
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -12,6 +11,7 @@
 #include <numeric>
 #include <vector>
 
+#include "hessenberg.h"
 #include "householder.h"
 #include "parallel.h"
 
@@ -431,19 +431,6 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
 
 namespace {
 
-// In 8 lanes, the same order wherever the vectors lie (Eigen's dot of a Map peels to an aligned
-// address first, so its rounding changed with the heap: jit and eager differed in the last bit).
-template <class T>
-T dot(const T* a, const T* b, int64_t len) {
-  constexpr int kLanes = 8;
-  T acc[kLanes] = {};
-  int64_t j = 0;
-  for (; j + kLanes <= len; j += kLanes)
-    for (int l = 0; l < kLanes; ++l) acc[l] += a[j + l] * b[j + l];
-  T tail = 0;
-  for (; j < len; ++j) tail += a[j] * b[j];
-  return ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail;
-}
 
 template <class C>
 auto magnitude(const C& x) {
@@ -514,7 +501,7 @@ void back_substitute(const T* t, int64_t n, int64_t ki, T wr, T wi, T* x, T* xi,
     if (!block) {
       const int64_t len = top - k;
       if (!xi) {
-        T r = -dot(t + k * n + k + 1, x + k + 1, len), d = at(k, k) - wr;
+        T r = -lane_dot(t + k * n + k + 1, x + k + 1, len), d = at(k, k) - wr;
         if (std::abs(d) < smin) d = smin;
         if (std::abs(r) > big * std::abs(d)) {
           const T s = big * std::abs(d) / std::abs(r);
@@ -522,7 +509,7 @@ void back_substitute(const T* t, int64_t n, int64_t ki, T wr, T wi, T* x, T* xi,
         }
         x[k] = r / d;
       } else {
-        C r(-dot(t + k * n + k + 1, x + k + 1, len), -dot(t + k * n + k + 1, xi + k + 1, len));
+        C r(-lane_dot(t + k * n + k + 1, x + k + 1, len), -lane_dot(t + k * n + k + 1, xi + k + 1, len));
         C d = at(k, k) - lambda;
         if (magnitude(d) < smin) d = C(smin);
         if (magnitude(r) > big * magnitude(d)) {
@@ -539,13 +526,13 @@ void back_substitute(const T* t, int64_t n, int64_t ki, T wr, T wi, T* x, T* xi,
     const T* r0 = t + (k - 1) * n + k + 1;
     const T* r1 = t + k * n + k + 1;
     if (!xi) {
-      T y0 = -dot(r0, x + k + 1, len), y1 = -dot(r1, x + k + 1, len);
+      T y0 = -lane_dot(r0, x + k + 1, len), y1 = -lane_dot(r1, x + k + 1, len);
       const T s = solve2<T, T>(at(k - 1, k - 1) - wr, at(k - 1, k), at(k, k - 1), at(k, k) - wr, y0, y1, smin, big);
       if (s != T(1)) scale(k + 1, s);
       x[k - 1] = y0, x[k] = y1;
     } else {
-      C y0(-dot(r0, x + k + 1, len), -dot(r0, xi + k + 1, len));
-      C y1(-dot(r1, x + k + 1, len), -dot(r1, xi + k + 1, len));
+      C y0(-lane_dot(r0, x + k + 1, len), -lane_dot(r0, xi + k + 1, len));
+      C y1(-lane_dot(r1, x + k + 1, len), -lane_dot(r1, xi + k + 1, len));
       const T s = solve2<C, T>(C(at(k - 1, k - 1)) - lambda, C(at(k - 1, k)), C(at(k, k - 1)), C(at(k, k)) - lambda,
                                y0, y1, smin, big);
       if (s != T(1)) scale(k + 1, s);
@@ -562,24 +549,130 @@ void back_substitute(const T* t, int64_t n, int64_t ki, T wr, T wi, T* x, T* xi,
 }
 
 
+// LAPACK's dgebal with job 'B' on h (n×n, row-major), in place: h ← D⁻¹ Pᵀ h P D. P moves
+// rows and columns that isolate an eigenvalue (all zero off the diagonal within the rest) to
+// the bottom and the top, leaving rows and columns [ilo, ihi] to the iteration; D, powers of two
+// (exact), then makes each row's and column's 2-norms within [ilo, ihi] comparable (Osborne's
+// iteration, until no scaling reduces c + r by 5%). Without it, a matrix whose entries span
+// orders of magnitude (a companion matrix, D A D⁻¹) loses its small eigenvalues to the large
+// entries' rounding. scale[i] is D's entry for i in [ilo, ihi], else the index row i was swapped
+// with, as LAPACK's SCALE.
+template <class T>
+void balance(T* h, int64_t n, int64_t& ilo, int64_t& ihi, std::vector<T>& scale) {
+  auto at = [&](int64_t i, int64_t j) -> T& { return h[i * n + j]; };
+  auto swap = [&](int64_t i, int64_t j) {  // P's transposition of i and j: rows and columns
+    for (int64_t r = 0; r < n; ++r) std::swap(at(r, i), at(r, j));
+    for (int64_t c = 0; c < n; ++c) std::swap(at(i, c), at(j, c));
+  };
+  scale.assign(static_cast<size_t>(n), T(1));
+  int64_t k = 0, l = n - 1;
+  // Rows zero off the diagonal within columns [0, l] isolate an eigenvalue: to the bottom.
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (int64_t i = l; i >= 0; --i) {
+      bool isolated = true;
+      for (int64_t j = 0; j <= l && isolated; ++j) isolated = i == j || at(i, j) == T(0);
+      if (!isolated) continue;
+      scale[l] = T(i);
+      if (i != l) swap(i, l);
+      moved = true;
+      if (l == 0) {
+        ilo = ihi = 0;
+        return;
+      }
+      --l;
+    }
+  }
+  // Columns zero off the diagonal within rows [k, l]: to the left.
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (int64_t j = k, last = l; j <= last; ++j) {
+      bool isolated = true;
+      for (int64_t i = k; i <= l && isolated; ++i) isolated = i == j || at(i, j) == T(0);
+      if (!isolated) continue;
+      scale[k] = T(j);
+      if (j != k) swap(j, k);
+      moved = true;
+      ++k;
+    }
+  }
+  ilo = k, ihi = l;
+  for (int64_t i = k; i <= l; ++i) scale[i] = T(1);
+  const T sfmin1 = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon(), sfmax1 = T(1) / sfmin1;
+  const T sfmin2 = sfmin1 * 2, sfmax2 = T(1) / sfmin2;
+  auto norm2 = [](auto value, int64_t len) {  // scaled by the largest entry: no under/overflow
+    T big = 0, sum = 0;
+    for (int64_t q = 0; q < len; ++q) big = std::max(big, std::abs(value(q)));
+    if (big == T(0)) return T(0);
+    for (int64_t q = 0; q < len; ++q) sum += (value(q) / big) * (value(q) / big);
+    return big * std::sqrt(sum);
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int64_t i = ilo; i <= ihi; ++i) {
+      T c = norm2([&](int64_t q) { return at(ilo + q, i); }, ihi - ilo + 1);
+      T r = norm2([&](int64_t q) { return at(i, ilo + q); }, ihi - ilo + 1);
+      T ca = 0, ra = 0;
+      for (int64_t q = 0; q <= ihi; ++q) ca = std::max(ca, std::abs(at(q, i)));
+      for (int64_t q = ilo; q < n; ++q) ra = std::max(ra, std::abs(at(i, q)));
+      if (c == T(0) || r == T(0)) continue;
+      T g = r / 2, f = 1;
+      const T s = c + r;
+      while (c < g && std::max({f, c, ca}) < sfmax2 && std::min({r, g, ra}) > sfmin2) {
+        f *= 2, c *= 2, ca *= 2, r /= 2, g /= 2, ra /= 2;
+      }
+      g = c / 2;
+      while (g >= r && std::max(r, ra) < sfmax2 && std::min({f, c, g, ca}) > sfmin2) {
+        f /= 2, c /= 2, g /= 2, ca /= 2, r *= 2, ra *= 2;
+      }
+      if (c + r >= T(0.95) * s) continue;
+      if (f < T(1) && scale[i] < T(1) && f * scale[i] <= sfmin1) continue;
+      if (f > T(1) && scale[i] > T(1) && scale[i] >= sfmax1 / f) continue;
+      scale[i] *= f;
+      changed = true;
+      for (int64_t q = ilo; q < n; ++q) at(i, q) /= f;
+      for (int64_t q = 0; q <= ihi; ++q) at(q, i) *= f;
+    }
+  }
+}
+
+// LAPACK's dgebak for right eigenvectors: the eigenvectors of D⁻¹ Pᵀ a P D (row j of vt: vector
+// j) to those of a, P D v.
+template <class T>
+void unbalance(T* vt, int64_t n, int64_t ilo, int64_t ihi, const std::vector<T>& scale) {
+  if (ilo < ihi)  // (ilo = ihi: every row was permuted, scale[ilo] holds an index)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = ilo; i <= ihi; ++i) vt[j * n + i] *= scale[i];
+  for (int64_t q = 0; q < n; ++q) {  // the swaps undone in reverse: ilo - 1 down to 0, then ihi + 1 up
+    const int64_t i = q < ilo ? ilo - 1 - q : q;
+    if (i >= ilo && i <= ihi) continue;
+    const int64_t k = static_cast<int64_t>(scale[i]);
+    if (k != i)
+      for (int64_t j = 0; j < n; ++j) std::swap(vt[j * n + i], vt[j * n + k]);
+  }
+}
+
 // a·2^-e = Z T Zᵀ with the power of two 2^e that brings a's largest |entry| into [1/2, 1)
 // (exact; as Eigen's RealSchur divides by it): the iteration's squares and the back
 // substitution's bound then depend on n alone. h gets T, zt Zᵀ (when not null); wr + i·wi
-// the eigenvalues of a itself.
+// the eigenvalues of a itself. With `balanced` (not null), a is balanced first (dgebal, above;
+// before the scaling, which would flush a badly scaled matrix's small entries to zero) and T,
+// Z are those of the balanced matrix.
 template <class T>
-bool scaled_schur(const T* a, Buffer<T>& h, Buffer<T>* zt, T* wr, T* wi, int64_t n, int& e) {
-  using ColMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
-  using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const Eigen::Map<const RowMat> A(a, n, n);
-  const T largest = A.cwiseAbs().maxCoeff();
+struct Balanced {
+  int64_t ilo = 0, ihi = 0;
+  std::vector<T> scale;
+};
+template <class T>
+bool scaled_schur(const T* a, Buffer<T>& h, Buffer<T>* zt, T* wr, T* wi, int64_t n, int& e, Balanced<T>* balanced) {
+  h.assign(a, a + n * n);
+  if (balanced) balance(h.data(), n, balanced->ilo, balanced->ihi, balanced->scale);
+  T largest = 0;
+  for (int64_t i = 0; i < n * n; ++i) largest = std::max(largest, std::abs(h[i]));
   e = largest > T(0) ? std::ilogb(largest) + 1 : 0;
-  Eigen::HessenbergDecomposition<ColMat> hd(ColMat(A.unaryExpr([e](T x) { return std::ldexp(x, -e); })));
-  h.resize(static_cast<size_t>(n * n));
-  Eigen::Map<RowMat>(h.data(), n, n) = hd.matrixH();
-  if (zt) {
-    zt->resize(static_cast<size_t>(n * n));
-    Eigen::Map<ColMat>(zt->data(), n, n) = hd.matrixQ();  // column-major Z is row-major Zᵀ
-  }
+  for (int64_t i = 0; i < n * n; ++i) h[i] = std::ldexp(h[i], -e);
+  if (zt) zt->resize(static_cast<size_t>(n * n));
+  hessenberg(h.data(), zt ? zt->data() : nullptr, n);
   if (!real_schur(h.data(), zt ? zt->data() : nullptr, wr, wi, n, true)) return false;
   for (int64_t j = 0; j < n; ++j) wr[j] = std::ldexp(wr[j], e), wi[j] = std::ldexp(wi[j], e);
   return true;
@@ -593,7 +686,8 @@ bool real_schur_form(const T* a, T* t, T* z, int64_t n) {
   Buffer<T> h, zt;
   std::vector<T> wr(static_cast<size_t>(n)), wi(static_cast<size_t>(n));
   int e = 0;
-  if (!scaled_schur(a, h, z ? &zt : nullptr, wr.data(), wi.data(), n, e)) return false;
+  if (!scaled_schur(a, h, z ? &zt : nullptr, wr.data(), wi.data(), n, e, static_cast<Balanced<T>*>(nullptr)))
+    return false;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
       t[i * n + j] = j + 1 >= i ? std::ldexp(h[i * n + j], e) : T(0);
@@ -607,11 +701,12 @@ bool nonsymmetric_eigen(const T* a, T* wr, T* wi, T* vt, int64_t n) {
   if (n == 0) return true;
   Buffer<T> h, zt;
   int e = 0;
+  Balanced<T> balanced;  // as geev balances (job 'B'); schur's form is of a itself, as gees's
   // The eigenvalues alone still transform all of T: transforming only the active block rounds
   // differently, and the multishift sweeps then converge in another order — eigvals would not
   // list eig's eigenvalues (about 15% more time at 1024²).
-  if (!vt) return scaled_schur(a, h, static_cast<Buffer<T>*>(nullptr), wr, wi, n, e);
-  if (!scaled_schur(a, h, &zt, wr, wi, n, e)) return false;
+  if (!vt) return scaled_schur(a, h, static_cast<Buffer<T>*>(nullptr), wr, wi, n, e, &balanced);
+  if (!scaled_schur(a, h, &zt, wr, wi, n, e, &balanced)) return false;
   // Yᵀ (row j: the vector of the eigenvalue at row j of T, lower triangular), then Vᵀ = Yᵀ Zᵀ.
   T tmax = 0;
   for (int64_t i = 0; i < n; ++i)
@@ -638,6 +733,7 @@ bool nonsymmetric_eigen(const T* a, T* wr, T* wi, T* vt, int64_t n) {
   });
   Buffer<T> v(static_cast<size_t>(n * n));
   gemm(yt.data(), n, false, zt.data(), n, false, v.data(), n, n, n, n);
+  unbalance(v.data(), n, balanced.ilo, balanced.ihi, balanced.scale);
   std::copy(v.begin(), v.end(), vt);
   return true;
 }

@@ -1,5 +1,5 @@
 // tracer/kernels/nonsymmetric_eigen.h — eig of a general real matrix as LAPACK's geev does it
-// (without balancing): Hessenberg reduction, the real Schur form by the QR iteration (dlahqr:
+// (without balancing): Hessenberg reduction (hessenberg.h, blocked as gehrd), the real Schur form by the QR iteration (dlahqr:
 // Ahues and Tisseur's deflation test, exceptional shifts, each converged 2×2 block in
 // dlanv2's standard form; large active blocks chase 12 bulges per sweep as dlaqr5, their
 // reflections reaching the rest of the matrix through GEMMs), the eigenvectors of the

@@ -2,7 +2,7 @@
 // first subdiagonal) of each square matrix of a [..., n, n] and the unitary q with a = q h qᴴ,
 // by Householder reflections (LAPACK gehrd's reduction; jax.lax.linalg.hessenberg returns the
 // reflectors packed, jax.scipy.linalg.hessenberg unpacks them to these two). Kernel:
-// kernels/linalg.h (Eigen's HessenbergDecomposition), CPU only, as in JAX.
+// kernels/linalg.h (real: hessenberg.h, blocked as gehrd; complex: Eigen), CPU only, as in JAX.
 //
 // Not differentiable, as in JAX: both rules refuse.
 #include "linalg_common.h"

@@ -1,0 +1,20 @@
+// tracer/kernels/hessenberg.h — the reduction of a general real matrix to upper Hessenberg form
+// by blocked Householder reflections (LAPACK's gehrd with dlahr2's panels, and orghr for the
+// reflections' product). Row-major, f32/f64. Eigen's HessenbergDecomposition applies one
+// reflection at a time from both sides on one core (~200 ms at 1024² f32, a third of eig's
+// time there); here each panel of reflections reaches the rest of the matrix through GEMMs
+// across the pool, and only the panel's matrix-vector products stream the trailing matrix.
+#pragma once
+
+#include <cstdint>
+
+namespace strata::kernels {
+
+// a (n×n, row-major) ← H = Qᵀ a Q, upper Hessenberg (zeros below the subdiagonal), Q the
+// product of n - 2 reflections. qt, when not null, gets Qᵀ (n×n, row-major: Q's columns as
+// rows). The caller scales a so that the reflections' squared norms cannot overflow (|a| ≤ 1
+// is safe). The same bits on one thread as across the pool, wherever the buffers lie.
+template <class T>
+void hessenberg(T* a, T* qt, int64_t n);
+
+}  // namespace strata::kernels
