@@ -104,16 +104,21 @@ void check_lu(int64_t n, bool zero_column) {
 }
 
 // Q H Qᵀ = a, QᵀQ = I and H exactly zero below its subdiagonal; H the same bits without Q
-// and with the matrix one element off the allocator's alignment.
+// and with the matrix one element off the allocator's alignment; Q itself Qᵀ's transpose.
 template <class T>
 void check_hessenberg(const std::vector<double>& a, int64_t n, const std::string& what) {
   SCOPED_TRACE(what + " n=" + std::to_string(n) + (std::is_same_v<T, float> ? " f32" : " f64"));
   std::vector<T> h = cast<T>(a), qt(static_cast<size_t>(n * n), T(7));
-  k::hessenberg(h.data(), qt.data(), n);
+  k::hessenberg(h.data(), qt.data(), n, true);
   std::vector<T> h2(a.size() + 1);
   std::copy(a.begin(), a.end(), h2.begin() + 1);
-  k::hessenberg(h2.data() + 1, static_cast<T*>(nullptr), n);
+  k::hessenberg(h2.data() + 1, static_cast<T*>(nullptr), n, true);
   EXPECT_TRUE(std::equal(h.begin(), h.end(), h2.begin() + 1)) << "H without Q, elsewhere in memory";
+  std::vector<T> h3 = cast<T>(a), q(static_cast<size_t>(n * n));
+  k::hessenberg(h3.data(), q.data(), n, false);
+  EXPECT_EQ(h3, h) << "H with Q untransposed";
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) ASSERT_EQ(q[size_t(i * n + j)], qt[size_t(j * n + i)]) << "Q[" << i << "," << j << "]";
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j + 1 < i; ++j) ASSERT_EQ(h[size_t(i * n + j)], T(0)) << "H[" << i << "," << j << "]";
   // qt's row k is Q's column k.
@@ -162,8 +167,8 @@ TEST(BlockedLinalg, HessenbergDoesNotDependOnTheThreadCount) {
   const int64_t n = 301;
   const std::vector<float> a = cast<float>(random_matrix(n, 60));
   std::vector<float> h1 = a, h2 = a, q1(static_cast<size_t>(n * n)), q2 = q1;
-  on_one_thread([&] { k::hessenberg(h1.data(), q1.data(), n); });
-  k::hessenberg(h2.data(), q2.data(), n);
+  on_one_thread([&] { k::hessenberg(h1.data(), q1.data(), n, false); });
+  k::hessenberg(h2.data(), q2.data(), n, false);
   EXPECT_EQ(h1, h2);
   EXPECT_EQ(q1, q2);
 }

@@ -128,7 +128,7 @@ void reduce_panel(T* a, int64_t n, int64_t p, int64_t b, Buffer<T>& v, Buffer<T>
 }  // namespace
 
 template <class T>
-void hessenberg(T* a, T* qt, int64_t n) {
+void hessenberg(T* a, T* q_out, int64_t n, bool transpose_q) {
   struct Panel {
     int64_t p, b;
     Buffer<T> v, t;
@@ -151,25 +151,28 @@ void hessenberg(T* a, T* qt, int64_t n) {
     // A ← (I - V Tᵀ Vᵀ) A for the rows below p, right of the panel.
     apply_reflector_block(pn.v.data(), pn.t.data(), m, b, a + (p + 1) * n + p + b, n, n - p - b, true);
   }
-  if (!qt) return;
+  if (!q_out) return;
   // Q = H_0 ⋯ H_{n-3}, the last panel first (LAPACK's orghr/orgqr): panel p changes rows and
   // columns from p + 1 on only, those left of them being the identity's still. Formed
-  // row-major, then transposed.
-  Buffer<T> q(static_cast<size_t>(n * n), T(0));
+  // row-major (in q_out itself unless Qᵀ is asked for).
+  Buffer<T> scratch(transpose_q ? static_cast<size_t>(n * n) : 0);
+  T* q = transpose_q ? scratch.data() : q_out;
+  std::fill(q, q + n * n, T(0));
   for (int64_t i = 0; i < n; ++i) q[i * n + i] = 1;
   for (auto it = panels.rbegin(); it != panels.rend(); ++it) {
     const int64_t m = n - it->p - 1;
-    T* sub = q.data() + (it->p + 1) * n + it->p + 1;
+    T* sub = q + (it->p + 1) * n + it->p + 1;
     apply_reflector_block(it->v.data(), it->t.data(), m, it->b, sub, n, m, false);
   }
+  if (!transpose_q) return;
   constexpr int64_t kTile = 32;
   for (int64_t i0 = 0; i0 < n; i0 += kTile)
     for (int64_t j0 = 0; j0 < n; j0 += kTile)
       for (int64_t i = i0; i < std::min(n, i0 + kTile); ++i)
-        for (int64_t j = j0; j < std::min(n, j0 + kTile); ++j) qt[j * n + i] = q[i * n + j];
+        for (int64_t j = j0; j < std::min(n, j0 + kTile); ++j) q_out[j * n + i] = q[i * n + j];
 }
 
-template void hessenberg<float>(float*, float*, int64_t);
-template void hessenberg<double>(double*, double*, int64_t);
+template void hessenberg<float>(float*, float*, int64_t, bool);
+template void hessenberg<double>(double*, double*, int64_t, bool);
 
 }  // namespace strata::kernels

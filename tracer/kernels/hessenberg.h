@@ -11,10 +11,11 @@
 namespace strata::kernels {
 
 // a (n×n, row-major) ← H = Qᵀ a Q, upper Hessenberg (zeros below the subdiagonal), Q the
-// product of n - 2 reflections. qt, when not null, gets Qᵀ (n×n, row-major: Q's columns as
-// rows). The caller scales a so that the reflections' squared norms cannot overflow (|a| ≤ 1
-// is safe). The same bits on one thread as across the pool, wherever the buffers lie.
+// product of n - 2 reflections. q, when not null, gets Q (n×n, row-major), or Qᵀ (Q's columns
+// as rows) with `transpose_q`. The caller scales a so that the reflections' squared norms
+// cannot overflow (|a| ≤ 1 is safe). The same bits on one thread as across the pool, wherever
+// the buffers lie.
 template <class T>
-void hessenberg(T* a, T* qt, int64_t n);
+void hessenberg(T* a, T* q, int64_t n, bool transpose_q);
 
 }  // namespace strata::kernels

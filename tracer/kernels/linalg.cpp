@@ -433,11 +433,8 @@ void hessenberg(const S* a, S* h, S* q, int64_t n) {
     for (int64_t i = 0; i < n * n; ++i) largest = std::max(largest, std::abs(a[i]));
     const int e = scaling_exponent(largest);
     for (int64_t i = 0; i < n * n; ++i) h[i] = scale_by_power_of_two(a[i], e);
-    std::vector<S> qt(static_cast<size_t>(n * n));
-    kernels::hessenberg(h, qt.data(), n);
+    kernels::hessenberg(h, q, n, false);
     for (int64_t i = 0; i < n * n; ++i) h[i] = scale_by_power_of_two(h[i], -e);
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j) q[i * n + j] = qt[j * n + i];
   } else {
     Eigen::HessenbergDecomposition<Col> d(Col(MapC<S>(a, n, n)));
     MapM<S>(h, n, n) = d.matrixH();

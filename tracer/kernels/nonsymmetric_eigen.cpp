@@ -672,7 +672,7 @@ bool scaled_schur(const T* a, Buffer<T>& h, Buffer<T>* zt, T* wr, T* wi, int64_t
   e = largest > T(0) ? std::ilogb(largest) + 1 : 0;
   for (int64_t i = 0; i < n * n; ++i) h[i] = std::ldexp(h[i], -e);
   if (zt) zt->resize(static_cast<size_t>(n * n));
-  hessenberg(h.data(), zt ? zt->data() : nullptr, n);
+  hessenberg(h.data(), zt ? zt->data() : nullptr, n, true);
   if (!real_schur(h.data(), zt ? zt->data() : nullptr, wr, wi, n, true)) return false;
   for (int64_t j = 0; j < n; ++j) wr[j] = std::ldexp(wr[j], e), wi[j] = std::ldexp(wi[j], e);
   return true;

@@ -1,13 +1,14 @@
-// tracer/kernels/nonsymmetric_eigen.h — eig of a general real matrix as LAPACK's geev does it
-// (without balancing): Hessenberg reduction (hessenberg.h, blocked as gehrd), the real Schur form by the QR iteration (dlahqr:
-// Ahues and Tisseur's deflation test, exceptional shifts, each converged 2×2 block in
-// dlanv2's standard form; large active blocks chase 12 bulges per sweep as dlaqr5, their
-// reflections reaching the rest of the matrix through GEMMs), the eigenvectors of the
-// quasi-triangular form by back substitution (dtrevc), and those taken back through the
-// Schur vectors by one GEMM. Eigen's
-// RealSchur applies each 3-element reflector through its general Householder code (its set-up
-// is most of the time at n = 256), and its eigenvectors come from a scalar back substitution
-// and a triangular product: 62 ms at 256² where JAX (LAPACK) takes 17.5.
+// tracer/kernels/nonsymmetric_eigen.h — eig of a general real matrix as LAPACK's geev does it:
+// balancing (dgebal: permutations isolating eigenvalues, power-of-two scaling), the Hessenberg
+// reduction (hessenberg.h, blocked as gehrd), the real Schur form by the QR iteration (dlahqr:
+// Ahues and Tisseur's deflation test, exceptional shifts, each converged 2×2 block in dlanv2's
+// standard form; large active blocks chase 12 bulges per sweep as dlaqr5, their reflections
+// reaching the rest of the matrix through GEMMs), the eigenvectors of the quasi-triangular
+// form by back substitution (dtrevc), taken back through the Schur vectors by one GEMM and
+// through the balancing (dgebak). Eigen's RealSchur applies each 3-element reflector through
+// its general Householder code (its set-up is most of the time at n = 256), and its
+// eigenvectors come from a scalar back substitution and a triangular product: 62 ms at 256²
+// where JAX (LAPACK) takes 17.5.
 #pragma once
 
 #include <cstdint>
@@ -26,16 +27,17 @@ template <class T>
 bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t);
 
 // The real Schur decomposition a = z t zᵀ (a, t, z n×n, row-major; z may be null): t
-// quasi-upper-triangular with standard 2×2 blocks (zeros below them), z orthogonal. False when
-// the QR iteration did not converge.
+// quasi-upper-triangular with standard 2×2 blocks (zeros below them), z orthogonal. Not
+// balanced (a scaling would not be orthogonal; gees permutes only). False when the QR
+// iteration did not converge.
 template <class T>
 bool real_schur_form(const T* a, T* t, T* z, int64_t n);
 
 // The eigenvalues wr + i·wi of a (n×n, row-major, finite) and, when vt is not null, its right
 // eigenvectors as LAPACK's geev stores them: row j of vt (n×n) is eigenvector j for a real
 // eigenvalue; for a complex pair j, j + 1, rows j and j + 1 are the real and imaginary parts of
-// the vector of w_j (w_{j+1}'s is its conjugate). Not normalized. False when the QR iteration
-// did not converge. The same bits on one thread as across the pool, wherever the buffers lie.
+// the vector of w_j (w_{j+1}'s is its conjugate). Not normalized. Balanced first, as geev's
+// job 'B'. False when the QR iteration did not converge. The same bits on one thread as across the pool, wherever the buffers lie.
 template <class T>
 bool nonsymmetric_eigen(const T* a, T* wr, T* wi, T* vt, int64_t n);
 
