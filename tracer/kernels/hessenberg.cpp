@@ -7,7 +7,6 @@
 // takes A ← (I - V Tᵀ Vᵀ)(A - Y Vᵀ) by GEMMs.
 #include "hessenberg.h"
 
-#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -18,9 +17,6 @@
 namespace strata::kernels {
 namespace {
 
-template <class T>
-using Buffer = std::vector<T, Eigen::aligned_allocator<T>>;
-
 // Reflections per panel (LAPACK's nb for gehrd).
 constexpr int64_t kPanel = 32;
 
@@ -30,33 +26,16 @@ constexpr int64_t kPanel = 32;
 constexpr int kRows = 8;
 template <class T>
 void lane_dots(const T* a, int64_t lda, const T* x, int64_t len, T* out) {
-  constexpr int kLanes = 8;
-  T acc[kRows][kLanes] = {};
+  T acc[kRows][kDotLanes] = {};
   int64_t j = 0;
-  for (; j + kLanes <= len; j += kLanes)
+  for (; j + kDotLanes <= len; j += kDotLanes)
     for (int r = 0; r < kRows; ++r)
-      for (int l = 0; l < kLanes; ++l) acc[r][l] += a[r * lda + j + l] * x[j + l];
+      for (int l = 0; l < kDotLanes; ++l) acc[r][l] += a[r * lda + j + l] * x[j + l];
   for (int r = 0; r < kRows; ++r) {
     T tail = 0;
     for (int64_t k = j; k < len; ++k) tail += a[r * lda + k] * x[k];
-    const T* c = acc[r];
-    out[r] = ((c[0] + c[4]) + (c[1] + c[5])) + ((c[2] + c[6]) + (c[3] + c[7])) + tail;
+    out[r] = lane_total(acc[r], tail);
   }
-}
-
-// larfg with lane_dot's sum of squares (Eigen's squaredNorm of a Map rounds by the address).
-template <class T>
-void reflection(T* x, int64_t len, T& beta, T& tau) {
-  const T alpha = x[0], sigma = len > 1 ? lane_dot(x + 1, x + 1, len - 1) : T(0);
-  if (sigma == T(0)) {
-    beta = alpha;
-    tau = 0;
-    return;
-  }
-  beta = -std::copysign(std::sqrt(alpha * alpha + sigma), alpha);
-  tau = (beta - alpha) / beta;
-  const T s = T(1) / (alpha - beta);
-  for (int64_t i = 1; i < len; ++i) x[i] *= s;
 }
 
 // b reflections for the columns p .. p + b - 1 of a (n×n, row-major), which become Hessenberg
@@ -65,12 +44,12 @@ void reflection(T* x, int64_t len, T& beta, T& tau) {
 // upper triangular T of H_p ⋯ H_{p+b-1} = I - V T Vᵀ; y (n×b) = A V T for the rows below p
 // (rows 0 .. p are left to the caller's GEMM). Columns past the panel are read, not written.
 template <class T>
-void reduce_panel(T* a, int64_t n, int64_t p, int64_t b, Buffer<T>& v, Buffer<T>& t, Buffer<T>& y) {
+void reduce_panel(T* a, int64_t n, int64_t p, int64_t b, std::vector<T>& v, std::vector<T>& t, std::vector<T>& y) {
   const int64_t m = n - p - 1;
   v.assign(static_cast<size_t>(m * b), T(0));
   t.assign(static_cast<size_t>(b * b), T(0));
   y.assign(static_cast<size_t>(n * b), T(0));
-  Buffer<T> x(static_cast<size_t>(m)), vj(static_cast<size_t>(m)), u(static_cast<size_t>(b)), w(static_cast<size_t>(b));
+  std::vector<T> x(static_cast<size_t>(m)), vj(static_cast<size_t>(m)), u(static_cast<size_t>(b)), w(static_cast<size_t>(b));
   T* yb = y.data() + (p + 1) * b;  // Y's rows p + 1 ..., as v's
   for (int64_t j = 0; j < b; ++j) {
     const int64_t c = p + j;
@@ -93,7 +72,7 @@ void reduce_panel(T* a, int64_t n, int64_t p, int64_t b, Buffer<T>& v, Buffer<T>
     }
     // Rows p + 1 .. c of column c are final; the reflection of x[j:] leaves beta at row c + 1.
     T beta, tau;
-    reflection(&x[j], m - j, beta, tau);
+    larfg(&x[j], m - j, beta, tau);
     for (int64_t r = 0; r < m; ++r) a[(p + 1 + r) * n + c] = r < j ? x[r] : r == j ? beta : T(0);
     vj[0] = 1;
     for (int64_t r = j + 1; r < m; ++r) vj[r - j] = x[r];
@@ -131,10 +110,10 @@ template <class T>
 void hessenberg(T* a, T* q_out, int64_t n, bool transpose_q) {
   struct Panel {
     int64_t p, b;
-    Buffer<T> v, t;
+    std::vector<T> v, t;
   };
   std::vector<Panel> panels;
-  Buffer<T> y, tmp;
+  std::vector<T> y, tmp;
   for (int64_t p = 0; p + 2 < n; p += kPanel) {
     const int64_t b = std::min(kPanel, n - 2 - p), m = n - p - 1;
     Panel& pn = panels.emplace_back(Panel{p, b, {}, {}});
@@ -155,7 +134,7 @@ void hessenberg(T* a, T* q_out, int64_t n, bool transpose_q) {
   // Q = H_0 ⋯ H_{n-3}, the last panel first (LAPACK's orghr/orgqr): panel p changes rows and
   // columns from p + 1 on only, those left of them being the identity's still. Formed
   // row-major (in q_out itself unless Qᵀ is asked for).
-  Buffer<T> scratch(transpose_q ? static_cast<size_t>(n * n) : 0);
+  std::vector<T> scratch(transpose_q ? static_cast<size_t>(n * n) : 0);
   T* q = transpose_q ? scratch.data() : q_out;
   std::fill(q, q + n * n, T(0));
   for (int64_t i = 0; i < n; ++i) q[i * n + i] = 1;

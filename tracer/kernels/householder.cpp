@@ -23,7 +23,7 @@ constexpr int64_t kQrBlock = 32;
 
 template <class T>
 void larfg(T* x, int64_t len, T& beta, T& tau) {
-  const T alpha = x[0], sigma = len > 1 ? Vec<T>(x + 1, len - 1).squaredNorm() : T(0);
+  const T alpha = x[0], sigma = len > 1 ? lane_dot(x + 1, x + 1, len - 1) : T(0);
   if (sigma == 0) {
     beta = alpha;
     tau = 0;

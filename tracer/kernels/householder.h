@@ -29,19 +29,24 @@ int scaling_exponent(T largest) {
   return e > 50 || e < -50 ? -e : 0;
 }
 
-// Σ a[j]·b[j] in 8 lanes and a fixed tree: the same bits wherever the vectors lie (Eigen's dot
-// of a Map peels to an aligned address first, so its rounding follows the heap: jit and eager
+// Σ a[j]·b[j] in kDotLanes lanes (lane l sums j ≡ l mod 8 up to the last full 8), then
+// lane_total's fixed tree plus the tail: the same bits wherever the vectors lie (Eigen's dot of
+// a Map peels to an aligned address first, so its rounding follows the heap: jit and eager
 // differed in the last bit), and it vectorizes, where a plain sum's fixed order does not.
+inline constexpr int kDotLanes = 8;
+template <class T>
+T lane_total(const T (&acc)[kDotLanes], T tail) {
+  return ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail;
+}
 template <class T>
 T lane_dot(const T* a, const T* b, int64_t len) {
-  constexpr int kLanes = 8;
-  T acc[kLanes] = {};
+  T acc[kDotLanes] = {};
   int64_t j = 0;
-  for (; j + kLanes <= len; j += kLanes)
-    for (int l = 0; l < kLanes; ++l) acc[l] += a[j + l] * b[j + l];
+  for (; j + kDotLanes <= len; j += kDotLanes)
+    for (int l = 0; l < kDotLanes; ++l) acc[l] += a[j + l] * b[j + l];
   T tail = 0;
   for (; j < len; ++j) tail += a[j] * b[j];
-  return ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail;
+  return lane_total(acc, tail);
 }
 
 // C (M×N, rows ldc apart) = op(A) · op(B), or C -= with `subtract`: A M×K (lda), or stored K×M
@@ -53,6 +58,7 @@ void gemm(const T* a, int64_t lda, bool a_trans, const T* b, int64_t ldb, bool b
 
 // LAPACK's larfg on x[0, len): H = I - tau v vᵀ with H x = (beta, 0, ..., 0), v = (1, x[1:]
 // on return). tau = 0 (H = I) when x[1:] is zero. The caller scales x so |x|² cannot overflow.
+// |x[1:]|² by lane_dot, so the reflection does not depend on where x lies.
 template <class T>
 void larfg(T* x, int64_t len, T& beta, T& tau);
 

@@ -85,9 +85,8 @@ class Pool {
 
  private:
   // Claims and runs chunks of generation g until all are claimed. claim_ holds the generation's
-  // low 32 bits and the next chunk: a worker that wakes after its generation ended claims
-  // nothing, so it never calls a finished run's fn.
-  // fn may be null (a worker that woke after the run ended): nothing is left to claim then.
+  // low 32 bits and the next chunk, so a worker that wakes after its generation ended claims
+  // nothing and never calls that run's fn (which may then be null).
   void run_chunks(uint64_t g, const std::function<void(int)>* fn, int chunks) {
     for (;;) {
       uint64_t s = claim_.load(std::memory_order_acquire);
@@ -128,7 +127,7 @@ class Pool {
   bool stop_ = false;
   const std::function<void(int)>* fn_ = nullptr;
   int chunks_ = 0;
-  std::atomic<uint64_t> claim_{0};  // generation << 32 | the next chunk to claim
+  std::atomic<uint64_t> claim_{0};  // generation's low 32 bits << 32 | the next chunk to claim
   std::atomic<int> done_{0};        // chunks finished in this generation
 
  public:
