@@ -2,8 +2,9 @@
 // double precision: L Lᵀ = a, P a = L U with |L| ≤ 1 (partial pivoting) and the pivots LAPACK's;
 // sizes that end mid-block and mid-panel; f32 and f64; a matrix that is not positive definite;
 // a singular one (a zero column); the blocked Hessenberg reduction; the bits the same on one
-// thread as across the pool (also of eigh's divide and conquer, the blocked QR and eig). Skips where the build has no packed GEMM (no
-// AVX-512).
+// thread as across the pool (also of eigh's divide and conquer, the blocked QR and eig). The
+// Cholesky, LU, triangular solve, QR and eigh tests skip where the build has no packed GEMM
+// (no AVX-512).
 #include <gtest/gtest.h>
 
 #include <algorithm>
