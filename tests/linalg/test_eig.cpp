@@ -80,6 +80,33 @@ TEST(Eig, KnownSpectra) {
   EXPECT_EQ(la::eigvals(st::array({1, 2, 3, 4}, {2, 2})).dtype(), st::c64);
 }
 
+// A defective matrix (Jordan blocks) has no basis of eigenvectors, so V⁻ᴴ does not exist; the
+// left vectors come from their own substitution (LAPACK's dtrevc), finite, as geev's.
+TEST(Eig, LeftEigenvectorsOfADefectiveMatrix) {
+  for (st::DType t : kTypes) {
+    SCOPED_TRACE(st::short_name(t));
+    // Jordan blocks for 2 (order 3) and for the pair 0.5 ± i (order 2: [C I; 0 C]).
+    std::vector<double> m(49, 0.0);
+    auto set = [&](int i, int j, double v) { m[size_t(i * 7 + j)] = v; };
+    for (int i = 0; i < 3; ++i) set(i, i, 2);
+    set(0, 1, 1), set(1, 2, 1);
+    for (int i : {3, 5}) set(i, i, 0.5), set(i + 1, i + 1, 0.5), set(i, i + 1, 1), set(i + 1, i, -1);
+    set(3, 5, 1), set(4, 6, 1);
+    Array a = st::astype(st::array(m, {7, 7}, st::f64), t);
+    la::EigResult e = la::eig(a, true, true);
+    for (const Array& x : {e.left_eigenvectors, e.eigenvectors}) {
+      for (double v : st::real(x).to_vector<double>()) ASSERT_TRUE(std::isfinite(v));
+      for (double v : st::imag(x).to_vector<double>()) ASSERT_TRUE(std::isfinite(v));
+    }
+    Array uh = mH(e.left_eigenvectors), ac = cx(a, t);
+    expect_near_c(st::matmul(uh, ac), st::multiply(uh, st::expand_dims(e.eigenvalues, -1)), tol(t, 100), "uᴴ A = w uᴴ");
+    expect_near_c(st::matmul(ac, e.eigenvectors), st::multiply(e.eigenvectors, st::expand_dims(e.eigenvalues, -2)),
+                  tol(t, 100), "A v = w v");
+    Array norms = st::sum(st::real(st::multiply(e.left_eigenvectors, st::conj(e.left_eigenvectors))), {-2});
+    expect_near(norms, st::ones_like(norms), tol(t, 10), "unit norm");
+  }
+}
+
 TEST(Eig, EdgesAndBadInput) {
   la::EigResult e = la::eig(st::full({3, 3}, NAN), true, true);
   for (const Array& x : {e.eigenvalues, e.eigenvectors, e.left_eigenvectors}) {

@@ -28,19 +28,26 @@ std::vector<Cx> complex_values(const Array& z) {
   return v;
 }
 
-// A v_j = w_j v_j for every column to a few ulps of |A| (unit vectors), and the eigenvalues of
-// a real matrix in conjugate pairs, the one with the positive imaginary part first.
+// A v_j = w_j v_j and u_jᴴ A = w_j u_jᴴ for every column to a few ulps of |A| (unit vectors),
+// and the eigenvalues of a real matrix in conjugate pairs, the one with the positive imaginary
+// part first.
 void check_eig(const Array& a, const std::string& what, double slack = 1) {
   SCOPED_TRACE(what);
-  la::EigResult e = la::eig(a);
+  la::EigResult e = la::eig(a, true, true);
   const int64_t n = a.shape().back();
   const DType c = a.dtype() == st::f64 ? st::c128 : st::c64;
   const double norm = std::max(max_abs(a), 1e-300) * std::sqrt(double(n)), e0 = eps(a.dtype());
   Array av = st::matmul(st::astype(a, c), e.eigenvectors);
   Array vw = st::multiply(e.eigenvectors, st::expand_dims(e.eigenvalues, -2));
   EXPECT_LE(max_abs(st::subtract(av, vw)), slack * 10 * e0 * n * norm) << "A v = w v";
-  Array norms = st::sum(st::real(st::multiply(e.eigenvectors, st::conj(e.eigenvectors))), {-2});
-  EXPECT_LE(max_abs(st::subtract(norms, st::ones_like(norms))), 10 * e0 * n) << "unit vectors";
+  Array uh = mH(e.left_eigenvectors);
+  Array uha = st::matmul(uh, st::astype(a, c)), wuh = st::multiply(uh, st::expand_dims(e.eigenvalues, -1));
+  EXPECT_LE(max_abs(st::subtract(uha, wuh)), slack * 10 * e0 * n * norm) << "uᴴ A = w uᴴ";
+  for (const Array& v : {e.eigenvectors, e.left_eigenvectors}) {
+    Array norms = st::sum(st::real(st::multiply(v, st::conj(v))), {-2});
+    EXPECT_LE(max_abs(st::subtract(norms, st::ones_like(norms))), 10 * e0 * n) << "unit vectors";
+  }
+  expect_same_c(la::eig(a).eigenvectors, e.eigenvectors, "right vectors alone");
   std::vector<Cx> w = complex_values(e.eigenvalues);
   for (size_t j = 0; j < w.size(); ++j) {
     if (w[j].imag() == 0) continue;
@@ -229,25 +236,73 @@ TEST(NonsymmetricEigen, BalancedMatrices) {
 }
 
 // z t zᵀ = a, zᵀ z = I, t quasi-triangular with LAPACK's standard 2×2 blocks.
+void check_schur(const Array& a, const std::string& what) {
+  SCOPED_TRACE(what);
+  const DType t = a.dtype();
+  const int64_t n = a.shape().back();
+  la::SchurResult s = la::schur(a);
+  const double e0 = eps(t), norm = max_abs(a) * std::sqrt(double(n));
+  EXPECT_LE(max_abs(st::subtract(st::matmul(st::matmul(s.z, s.t), mT(s.z)), a)), 10 * e0 * n * norm) << "z t zᵀ = a";
+  EXPECT_LE(max_abs(st::subtract(st::matmul(mT(s.z), s.z), st::eye(n, -1, 0, t))), 10 * e0 * n) << "zᵀ z = I";
+  std::vector<double> tv = s.t.to_vector<double>();
+  auto at = [&](int64_t i, int64_t j) { return tv[size_t(i * n + j)]; };
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j + 1 < i; ++j) ASSERT_EQ(at(i, j), 0) << i << "," << j;
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    if (at(i + 1, i) == 0) continue;
+    EXPECT_EQ(at(i, i), at(i + 1, i + 1)) << "block at " << i << ": equal diagonal";
+    EXPECT_LT(at(i, i + 1) * at(i + 1, i), 0) << "block at " << i << ": b c < 0";
+    if (i + 2 < n) EXPECT_EQ(at(i + 2, i + 1), 0) << "blocks at " << i << " overlap";
+    ++i;
+  }
+}
+
 TEST(NonsymmetricEigen, LargeRealSchurForm) {
+  for (DType t : {st::f32, st::f64}) check_schur(rnd({150, 150}, t, 21), std::string(st::short_name(t)));
+}
+
+// Blocks of 96 rows or more deflate early (dlaqr3): the trailing window's Schur form, its
+// converged blocks kept and the others moved up past them (dlaexc's swaps of 1×1 and 2×2
+// blocks). Spectra that make those swaps hard: tight and exact clusters of real values and of
+// complex pairs (a swap of nearly equal blocks is refused and the block stays where it is), and
+// Jordan blocks (non-normal: only the Schur form's backward error is defined).
+TEST(NonsymmetricEigen, EarlyDeflationOfClusteredSpectra) {
   for (DType t : {st::f32, st::f64}) {
-    const int64_t n = 150;
-    Array a = rnd({n, n}, t, 21);
-    la::SchurResult s = la::schur(a);
-    const double e0 = eps(t), norm = max_abs(a) * std::sqrt(double(n));
-    EXPECT_LE(max_abs(st::subtract(st::matmul(st::matmul(s.z, s.t), mT(s.z)), a)), 10 * e0 * n * norm) << "z t zᵀ = a";
-    EXPECT_LE(max_abs(st::subtract(st::matmul(mT(s.z), s.z), st::eye(n, -1, 0, t))), 10 * e0 * n) << "zᵀ z = I";
-    std::vector<double> tv = s.t.to_vector<double>();
-    auto at = [&](int64_t i, int64_t j) { return tv[size_t(i * n + j)]; };
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j + 1 < i; ++j) ASSERT_EQ(at(i, j), 0) << i << "," << j;
-    for (int64_t i = 0; i + 1 < n; ++i) {
-      if (at(i + 1, i) == 0) continue;
-      EXPECT_EQ(at(i, i), at(i + 1, i + 1)) << "block at " << i << ": equal diagonal";
-      EXPECT_LT(at(i, i + 1) * at(i + 1, i), 0) << "block at " << i << ": b c < 0";
-      if (i + 2 < n) EXPECT_EQ(at(i + 2, i + 1), 0) << "blocks at " << i << " overlap";
-      ++i;
+    const std::string tn(st::short_name(t));
+    const double e0 = eps(t);
+    std::vector<double> real;
+    std::vector<Cx> pairs, spectrum;
+    for (int k = 0; k < 40; ++k) real.push_back(1 + 1e-7 * k);
+    for (int k = 0; k < 20; ++k) real.push_back(2);
+    for (int k = 0; k < 30; ++k) pairs.emplace_back(-0.5 + 1e-7 * k, 0.8);
+    for (int k = 0; k < 10; ++k) pairs.emplace_back(0.25, 1.5);
+    Array a = with_spectrum(real, pairs, st::f64, 41, spectrum);  // n = 160, a normal matrix
+    Array at = st::astype(a, t);
+    expect_spectrum(at, spectrum, 200 * e0 * 2, tn + " clusters");
+    check_schur(at, tn + " clusters");
+    check_eig(at, tn + " clusters");
+    // Jordan blocks of order 4 with eigenvalues 1 and −1, and their complex kin [C I; 0 C] with
+    // C = [0.5 1; −1 0.5] (a defective pair 0.5 ± i: swaps of those 2×2 blocks are refused),
+    // in turn, moved by a random orthogonal similarity.
+    const int64_t n = 120;
+    std::vector<double> j(static_cast<size_t>(n * n), 0.0);
+    for (int64_t b = 0; b < n; b += 4) {
+      auto set = [&](int64_t r, int64_t c, double v) { j[size_t((b + r) * n + b + c)] = v; };
+      if (b / 4 % 3 < 2) {
+        for (int64_t r = 0; r < 4; ++r) set(r, r, b / 4 % 3 == 0 ? 1 : -1);
+        for (int64_t r = 0; r < 3; ++r) set(r, r + 1, 1);
+      } else {
+        for (int64_t r : {0, 2}) set(r, r, 0.5), set(r + 1, r + 1, 0.5), set(r, r + 1, 1), set(r + 1, r, -1);
+        set(0, 2, 1), set(1, 3, 1);
+      }
     }
+    Array q = la::qr(rnd({n, n}, st::f64, 43)).q;
+    Array jordan = st::astype(st::matmul(st::matmul(q, st::array(j, {n, n}, st::f64)), mT(q)), t);
+    check_schur(jordan, tn + " Jordan blocks");
+    // The eigenvalues' sum is the trace (each cluster's mean is well conditioned).
+    const double sum = st::sum(st::real(st::astype(la::eigvals(jordan), st::c128))).item<double>();
+    const double trace = st::sum(st::multiply(st::astype(jordan, st::f64), st::eye(n, -1, 0, st::f64))).item<double>();
+    EXPECT_NEAR(sum, trace, 100 * e0 * n * n) << tn;
   }
 }
 

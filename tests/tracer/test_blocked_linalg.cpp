@@ -11,6 +11,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/blocked_linalg.h"
@@ -172,6 +173,96 @@ TEST(BlockedLinalg, HessenbergDoesNotDependOnTheThreadCount) {
   k::hessenberg(h2.data(), q2.data(), n, false);
   EXPECT_EQ(h1, h2);
   EXPECT_EQ(q1, q2);
+}
+
+// A real Schur form with blocks of orders 1, 2, 1, 2, 2, 1 (standard 2×2 blocks [a b; c a],
+// b·c < 0; distinct eigenvalues) and random entries above them.
+template <class T>
+std::vector<T> schur_form(std::vector<int64_t>& starts) {
+  const std::vector<int64_t> orders = {1, 2, 1, 2, 2, 1};
+  const int64_t n = 9;
+  std::vector<double> r = random_matrix(n, 70);
+  std::vector<T> t(static_cast<size_t>(n * n), T(0));
+  starts.clear();
+  int64_t row = 0;
+  for (size_t b = 0; b < orders.size(); ++b) {
+    starts.push_back(row);
+    const double a = 0.4 * double(b) - 1;
+    for (int64_t j = row; j < n; ++j) t[size_t(row * n + j)] = T(r[size_t(row * n + j)]);
+    t[size_t(row * n + row)] = T(a);
+    if (orders[b] == 2) {
+      for (int64_t j = row + 2; j < n; ++j) t[size_t((row + 1) * n + j)] = T(r[size_t((row + 1) * n + j)]);
+      t[size_t(row * n + row + 1)] = T(1.5 + 0.1 * double(b));
+      t[size_t((row + 1) * n + row)] = T(-0.5);
+      t[size_t((row + 1) * n + row + 1)] = T(a);
+    }
+    row += orders[b];
+  }
+  return t;
+}
+
+// The eigenvalues of t's diagonal block at row i (one, or a pair a ± i·√(−bc)).
+template <class T>
+std::pair<double, double> block_eigenvalue(const std::vector<T>& t, int64_t n, int64_t i) {
+  const bool pair = i + 1 < n && t[size_t((i + 1) * n + i)] != T(0);
+  const double a = t[size_t(i * n + i)];
+  return {a, pair ? std::sqrt(-double(t[size_t(i * n + i + 1)]) * double(t[size_t((i + 1) * n + i)])) : 0.0};
+}
+
+// move_block_up (LAPACK's dtrexc upwards, dlaexc's swaps of 1×1 and 2×2 blocks) of the block at
+// row ifst of t to row ilst: Z t' Zᵀ = t, ZᵀZ = I, t' a standard Schur form with the block's
+// eigenvalues at ilst.
+template <class T>
+void check_moved(const std::vector<T>& t, int64_t n, int64_t ifst, int64_t ilst, double tol) {
+  std::vector<T> moved = t, zt(static_cast<size_t>(n * n), T(0));
+  for (int64_t i = 0; i < n; ++i) zt[size_t(i * n + i)] = T(1);
+  const int64_t first = ifst > 0 && t[size_t(ifst * n + ifst - 1)] != T(0) ? ifst - 1 : ifst;
+  ASSERT_EQ(k::move_block_up(moved.data(), zt.data(), n, ifst, ilst), ilst);
+  const std::pair<double, double> want = block_eigenvalue(t, n, first), got = block_eigenvalue(moved, n, ilst);
+  EXPECT_NEAR(got.first, want.first, tol);
+  EXPECT_NEAR(got.second, want.second, tol);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double back = 0, id = 0;  // (Z t' Zᵀ)_ij and (Zᵀ Z)_ij = (zt ztᵀ)_ij
+      for (int64_t p = 0; p < n; ++p) {
+        id += double(zt[size_t(i * n + p)]) * double(zt[size_t(j * n + p)]);
+        for (int64_t q = 0; q < n; ++q)
+          back += double(zt[size_t(p * n + i)]) * double(moved[size_t(p * n + q)]) * double(zt[size_t(q * n + j)]);
+      }
+      EXPECT_NEAR(back, double(t[size_t(i * n + j)]), tol) << i << "," << j;
+      EXPECT_NEAR(id, i == j ? 1.0 : 0.0, tol) << i << "," << j;
+      if (j + 1 < i) EXPECT_EQ(moved[size_t(i * n + j)], T(0)) << i << "," << j;
+    }
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    if (moved[size_t((i + 1) * n + i)] == T(0)) continue;
+    EXPECT_EQ(moved[size_t(i * n + i)], moved[size_t((i + 1) * n + i + 1)]) << "block at " << i;
+    EXPECT_LT(moved[size_t(i * n + i + 1)] * moved[size_t((i + 1) * n + i)], T(0)) << "block at " << i;
+    ++i;
+  }
+}
+
+// Every block to every place above it (named by either row of a 2×2 block); and two coupled
+// copies of one complex pair, [C I; 0 C] with C = [0.5 1; −1 0.5] (a defective pair: C X − X C = I
+// has no solution, and the swap is C −I's sign flip).
+template <class T>
+void check_move_block_up(double tol) {
+  std::vector<int64_t> starts;
+  const std::vector<T> t = schur_form<T>(starts);
+  for (size_t from = 1; from < starts.size(); ++from)
+    for (size_t to = 0; to < from; ++to) {
+      SCOPED_TRACE("block " + std::to_string(from) + " to " + std::to_string(to));
+      const bool pair = block_eigenvalue(t, 9, starts[from]).second != 0;
+      check_moved(t, 9, starts[from] + (pair && from % 2 == 0 ? 1 : 0), starts[to], tol);
+    }
+  SCOPED_TRACE("defective pair");
+  const std::vector<T> defective = {T(0.5), T(1), T(1),   T(0), T(-1), T(0.5), T(0),  T(1),
+                                    T(0),   T(0), T(0.5), T(1), T(0),  T(0),   T(-1), T(0.5)};
+  check_moved(defective, 4, 3, 0, tol);
+}
+
+TEST(SchurReordering, MovesBlocksUp) {
+  check_move_block_up<double>(1e-13);
+  check_move_block_up<float>(1e-5);
 }
 
 TEST(BlockedLinalg, CholeskyReassemblesTheMatrix) {

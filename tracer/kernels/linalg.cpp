@@ -330,11 +330,11 @@ void normalize_columns(Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dyn
 }
 
 // jax.lax.linalg.eig (LAPACK geev's contract): w, then the left eigenvectors (u_jᴴ a = w_j u_jᴴ,
-// the columns of vl) and the right ones (a v_j = w_j v_j, columns of vr), as asked.
-// nonsymmetric_eigen.h (LAPACK's dlahqr/dlaqr5 and dtrevc) or, for a complex matrix, Eigen's
-// ComplexEigenSolver (complex Schur) gives w and vr; vl is V⁻ᴴ (the rows of V⁻¹ are left
-// eigenvectors), which needs a non-defective matrix, as left and right eigenvectors do to be
-// paired at all.
+// the columns of vl) and the right ones (a v_j = w_j v_j, columns of vr), as asked. A real
+// matrix through nonsymmetric_eigen.h (LAPACK's geev: dlahqr/dlaqr5 with dlaqr3's deflation, and
+// dtrevc's substitutions for both vector sets); a complex one through Eigen's ComplexEigenSolver
+// (complex Schur), whose vl is V⁻ᴴ (the rows of V⁻¹ are left eigenvectors), which needs a
+// non-defective matrix.
 template <class S>
 void eig(const S* a, std::complex<Real<S>>* w, std::complex<Real<S>>* vl, std::complex<Real<S>>* vr, int64_t n) {
   using T = Real<S>;
@@ -349,24 +349,38 @@ void eig(const S* a, std::complex<Real<S>>* w, std::complex<Real<S>>* vl, std::c
     if (vr) std::fill(vr, vr + n * n, nan);
   };
   if (!all_finite(a, n * n)) return nan_all();
-  CMat v;
+  auto store = [n](CMat& m, std::complex<T>* out) {
+    normalize_columns<T>(m);
+    Eigen::Map<CRow>(out, n, n) = m;
+  };
   if constexpr (!kComplex<S>) {
-    // nonsymmetric_eigen.h: LAPACK's dlahqr and dtrevc; row j of vt is column j of LAPACK's
-    // real VR (a complex pair's real and imaginary parts in two rows).
-    std::vector<T> wr(n), wi(n), vt(vl || vr ? n * n : 0);
-    if (!nonsymmetric_eigen(a, wr.data(), wi.data(), vt.empty() ? nullptr : vt.data(), n)) return nan_all();
+    // Row j of vt (ut) is column j of LAPACK's real VR (VL): a complex pair's real and
+    // imaginary parts in two rows.
+    std::vector<T> wr(n), wi(n), vt(vr ? n * n : 0), ut(vl ? n * n : 0);
+    if (!nonsymmetric_eigen(a, wr.data(), wi.data(), vr ? vt.data() : nullptr, n, vl ? ut.data() : nullptr))
+      return nan_all();
     for (int64_t j = 0; j < n; ++j) w[j] = std::complex<T>(wr[j], wi[j]);
-    if (!vl && !vr) return;
-    v.resize(n, n);
-    for (int64_t j = 0; j < n; ++j) {
-      const T* re = vt.data() + j * n;
-      if (wi[j] == T(0)) {
-        for (int64_t i = 0; i < n; ++i) v(i, j) = std::complex<T>(re[i], T(0));
-        continue;
+    auto complex_columns = [&](const std::vector<T>& rows) {
+      CMat v(n, n);
+      for (int64_t j = 0; j < n; ++j) {
+        const T* re = rows.data() + j * n;
+        if (wi[j] == T(0)) {
+          for (int64_t i = 0; i < n; ++i) v(i, j) = std::complex<T>(re[i], T(0));
+          continue;
+        }
+        const T* im = re + n;  // the pair's second row: w_{j+1} = conj(w_j), its vector conjugated
+        for (int64_t i = 0; i < n; ++i) v(i, j) = std::complex<T>(re[i], im[i]), v(i, j + 1) = std::conj(v(i, j));
+        ++j;
       }
-      const T* im = re + n;  // the pair's second row: w_{j+1} = conj(w_j), its vector conj(v_j)
-      for (int64_t i = 0; i < n; ++i) v(i, j) = std::complex<T>(re[i], im[i]), v(i, j + 1) = std::conj(v(i, j));
-      ++j;
+      return v;
+    };
+    if (vl) {
+      CMat u = complex_columns(ut);
+      store(u, vl);
+    }
+    if (vr) {
+      CMat v = complex_columns(vt);
+      store(v, vr);
     }
   } else {
     Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> m = MapC<S>(a, n, n);
@@ -374,16 +388,12 @@ void eig(const S* a, std::complex<Real<S>>* w, std::complex<Real<S>>* vl, std::c
     if (es.info() != Eigen::Success) return nan_all();
     Eigen::Map<Eigen::Matrix<std::complex<T>, Eigen::Dynamic, 1>>(w, n) = es.eigenvalues();
     if (!vl && !vr) return;
-    v = es.eigenvectors();
-  }
-  if (vl) {
-    CMat u = v.fullPivLu().inverse().adjoint();
-    normalize_columns<T>(u);
-    Eigen::Map<CRow>(vl, n, n) = u;
-  }
-  if (vr) {
-    normalize_columns<T>(v);
-    Eigen::Map<CRow>(vr, n, n) = v;
+    CMat v = es.eigenvectors();
+    if (vl) {
+      CMat u = v.fullPivLu().inverse().adjoint();
+      store(u, vl);
+    }
+    if (vr) store(v, vr);
   }
 }
 

@@ -146,6 +146,11 @@ struct Shifts {
 // flops, 16 and slabs of 48 lost again). The shifts' own iteration on 2·kBulges rows must stay
 // below the threshold (else it would recurse on itself).
 constexpr int64_t kMultishiftRows = 96, kBulges = 12, kSlabSteps = 36;
+// The aggressive early deflation's window (below) on active blocks of kMultishiftRows or more:
+// 48 rows, as 32 and 64 measured no better (eig 1024² f32: 310-340 ms for 32 to 64 rows and 12
+// to 20 bulges; 96 rows would have its own iteration recurse into another window).
+constexpr int64_t kDeflationWindow = 48;
+static_assert(kDeflationWindow < kMultishiftRows);  // the window's own iteration deflates at the bottom alone
 static_assert(2 * kBulges < kMultishiftRows);
 
 // The reflections r of a one-bulge sweep (in its order) applied from the right to the rows
@@ -182,7 +187,220 @@ void deferred_right(T* h, int64_t n, int64_t i1, int64_t start, int64_t i, const
   }
 }
 
+
+// LAPACK's dlartg: [cs sn; −sn cs] (f, g) = (r, 0).
+template <class T>
+void lartg(T f, T g, T& cs, T& sn) {
+  if (g == T(0)) {
+    cs = T(1), sn = T(0);
+  } else if (f == T(0)) {
+    cs = T(0), sn = std::copysign(T(1), g);
+  } else {
+    const T r = std::copysign(std::hypot(f, g), f);
+    cs = f / r, sn = g / r;
+  }
+}
+
+// I − tau·u·uᵀ (u of 3) from the left on rows r..r + 2 of m (rows ld apart), columns [c0, c1);
+// and from the right on columns c..c + 2, rows [r0, r1) (LAPACK's dlarfx of order 3).
+template <class T>
+void reflect3_left(T* m, int64_t ld, int64_t r, int64_t c0, int64_t c1, const T* u, T tau) {
+  T* x = m + r * ld;
+  T* y = x + ld;
+  T* z = y + ld;
+  for (int64_t c = c0; c < c1; ++c) {
+    const T s = tau * (u[0] * x[c] + u[1] * y[c] + u[2] * z[c]);
+    x[c] -= s * u[0], y[c] -= s * u[1], z[c] -= s * u[2];
+  }
+}
+template <class T>
+void reflect3_right(T* m, int64_t ld, int64_t c, int64_t r0, int64_t r1, const T* u, T tau) {
+  for (int64_t r = r0; r < r1; ++r) {
+    T* x = m + r * ld + c;
+    const T s = tau * (x[0] * u[0] + x[1] * u[1] + x[2] * u[2]);
+    x[0] -= s * u[0], x[1] -= s * u[1], x[2] -= s * u[2];
+  }
+}
+
+// X (n1×n2, 1 ≤ n1, n2 ≤ 2) with tl·X − X·tr = scale·b (tl, tr, b rows ld apart), as LAPACK's
+// dlasy2: the Kronecker system of n1·n2 unknowns by Gaussian elimination with complete pivoting,
+// pivots below smin raised to it (a nearly common eigenvalue), the right side scaled down
+// (scale ≤ 1) where the solution could overflow.
+template <class T>
+T small_sylvester(const T* tl, const T* tr, const T* b, int64_t ld, int n1, int n2, T x[2][2]) {
+  const int m = n1 * n2;
+  const T eps = std::numeric_limits<T>::epsilon(), smlnum = std::numeric_limits<T>::min() / eps;
+  T a[4][4] = {}, rhs[4], big = T(0);
+  for (int i = 0; i < n1; ++i)
+    for (int j = 0; j < n1; ++j) big = std::max(big, std::abs(tl[i * ld + j]));
+  for (int i = 0; i < n2; ++i)
+    for (int j = 0; j < n2; ++j) big = std::max(big, std::abs(tr[i * ld + j]));
+  const T smin = std::max(eps * big, smlnum);
+  for (int i = 0; i < n1; ++i)
+    for (int k = 0; k < n2; ++k) {
+      const int row = i * n2 + k;
+      rhs[row] = b[i * ld + k];
+      for (int j = 0; j < n1; ++j) a[row][j * n2 + k] += tl[i * ld + j];
+      for (int l = 0; l < n2; ++l) a[row][i * n2 + l] -= tr[l * ld + k];
+    }
+  int unknown[4] = {0, 1, 2, 3};  // the unknown in each column after the column swaps
+  for (int p = 0; p < m; ++p) {
+    int pr = p, pc = p;
+    for (int r = p; r < m; ++r)
+      for (int c = p; c < m; ++c)
+        if (std::abs(a[r][c]) > std::abs(a[pr][pc])) pr = r, pc = c;
+    if (pr != p) {
+      for (int c = 0; c < m; ++c) std::swap(a[p][c], a[pr][c]);
+      std::swap(rhs[p], rhs[pr]);
+    }
+    if (pc != p) {
+      for (int r = 0; r < m; ++r) std::swap(a[r][p], a[r][pc]);
+      std::swap(unknown[p], unknown[pc]);
+    }
+    if (std::abs(a[p][p]) < smin) a[p][p] = smin;
+    for (int r = p + 1; r < m; ++r) {
+      const T f = a[r][p] / a[p][p];
+      for (int c = p + 1; c < m; ++c) a[r][c] -= f * a[p][c];
+      rhs[r] -= f * rhs[p];
+    }
+  }
+  T scale = T(1), bmax = T(0);
+  for (int r = 0; r < m; ++r) bmax = std::max(bmax, std::abs(rhs[r]));
+  if (T(8) * smlnum * bmax > std::abs(a[m - 1][m - 1])) {
+    scale = T(0.125) / bmax;
+    for (int r = 0; r < m; ++r) rhs[r] *= scale;
+  }
+  T sol[4];
+  for (int p = m - 1; p >= 0; --p) {
+    T s = rhs[p];
+    for (int c = p + 1; c < m; ++c) s -= a[p][c] * sol[c];
+    sol[p] = s / a[p][p];
+  }
+  for (int p = 0; p < m; ++p) x[unknown[p] / n2][unknown[p] % n2] = sol[p];
+  return scale;
+}
+
+// LAPACK's dlaexc: swaps the adjacent diagonal blocks of orders n1 and n2 (1 or 2) at row j1 of
+// the quasi-triangular t (n×n, row-major, standard 2×2 blocks) by an orthogonal similarity, also
+// applied to the rows of zt (Zᵀ) when not null. A swap that would perturb the blocks by more than
+// 10·ulp·max|block| (nearly equal eigenvalues) is refused: false, nothing changed.
+template <class T>
+bool swap_blocks(T* t, T* zt, int64_t n, int64_t j1, int n1, int n2) {
+  auto Tm = [t, n](int64_t i, int64_t j) -> T& { return t[i * n + j]; };
+  const int64_t j2 = j1 + 1, j3 = j1 + 2, j4 = j1 + 3;
+  T cs, sn;
+  if (n1 == 1 && n2 == 1) {
+    const T t11 = Tm(j1, j1), t22 = Tm(j2, j2);
+    lartg(Tm(j1, j2), t22 - t11, cs, sn);
+    if (j3 < n) rotate(&Tm(j1, j3), &Tm(j2, j3), n - j3, 1, cs, sn);
+    rotate(&Tm(0, j1), &Tm(0, j2), j1, n, cs, sn);
+    Tm(j1, j1) = t22, Tm(j2, j2) = t11;
+    if (zt) rotate(zt + j1 * n, zt + j2 * n, n, 1, cs, sn);
+    return true;
+  }
+  const int nd = n1 + n2;
+  T d[16], dnorm = T(0);
+  for (int r = 0; r < nd; ++r)
+    for (int c = 0; c < nd; ++c) dnorm = std::max(dnorm, std::abs(d[r * 4 + c] = Tm(j1 + r, j1 + c)));
+  const T eps = std::numeric_limits<T>::epsilon(), smlnum = std::numeric_limits<T>::min() / eps;
+  const T thresh = std::max(T(10) * eps * dnorm, smlnum);
+  T x[2][2];
+  const T scale = small_sylvester(d, d + n1 * 4 + n1, d + n1, 4, n1, n2, x);
+  auto D = [&d](int r, int c) { return std::abs(d[r * 4 + c]); };
+  T beta, tau;
+  if (n1 == 1) {  // n2 = 2: H with (scale, x11, x12) H = (0, 0, *)
+    T v[3] = {x[0][1], scale, x[0][0]};
+    larfg(v, 3, beta, tau);
+    const T u[3] = {v[1], v[2], T(1)}, t11 = Tm(j1, j1);
+    reflect3_left(d, 4, 0, 0, 3, u, tau);
+    reflect3_right(d, 4, 0, 0, 3, u, tau);
+    if (std::max({D(2, 0), D(2, 1), std::abs(d[2 * 4 + 2] - t11)}) > thresh) return false;
+    reflect3_left(t, n, j1, j1, n, u, tau);
+    reflect3_right(t, n, j1, 0, j1 + 2, u, tau);
+    Tm(j3, j1) = T(0), Tm(j3, j2) = T(0), Tm(j3, j3) = t11;
+    if (zt) reflect3_left(zt, n, j1, 0, n, u, tau);
+  } else if (n2 == 1) {  // n1 = 2: H (−x11, −x21, scale)ᵀ = (*, 0, 0)ᵀ
+    T u[3] = {-x[0][0], -x[1][0], scale};
+    larfg(u, 3, beta, tau);
+    u[0] = T(1);
+    const T t33 = Tm(j3, j3);
+    reflect3_left(d, 4, 0, 0, 3, u, tau);
+    reflect3_right(d, 4, 0, 0, 3, u, tau);
+    if (std::max({D(1, 0), D(2, 0), std::abs(d[0] - t33)}) > thresh) return false;
+    reflect3_right(t, n, j1, 0, j1 + 3, u, tau);
+    reflect3_left(t, n, j1, j2, n, u, tau);
+    Tm(j1, j1) = t33, Tm(j2, j1) = T(0), Tm(j3, j1) = T(0);
+    if (zt) reflect3_left(zt, n, j1, 0, n, u, tau);
+  } else {  // two 2×2 blocks: H2 H1 (−X; scale·I) = (R; 0)
+    T u1[3] = {-x[0][0], -x[1][0], scale};
+    T tau1, tau2;
+    larfg(u1, 3, beta, tau1);
+    u1[0] = T(1);
+    const T temp = -tau1 * (x[0][1] + u1[1] * x[1][1]);
+    T u2[3] = {-temp * u1[1] - x[1][1], -temp * u1[2], scale};
+    larfg(u2, 3, beta, tau2);
+    u2[0] = T(1);
+    reflect3_left(d, 4, 0, 0, 4, u1, tau1);
+    reflect3_right(d, 4, 0, 0, 4, u1, tau1);
+    reflect3_left(d, 4, 1, 0, 4, u2, tau2);
+    reflect3_right(d, 4, 1, 0, 4, u2, tau2);
+    if (std::max({D(2, 0), D(2, 1), D(3, 0), D(3, 1)}) > thresh) return false;
+    reflect3_left(t, n, j1, j1, n, u1, tau1);
+    reflect3_right(t, n, j1, 0, j1 + 4, u1, tau1);
+    reflect3_left(t, n, j2, j1, n, u2, tau2);
+    reflect3_right(t, n, j2, 0, j1 + 4, u2, tau2);
+    Tm(j3, j1) = Tm(j3, j2) = Tm(j4, j1) = Tm(j4, j2) = T(0);
+    if (zt) {
+      reflect3_left(zt, n, j1, 0, n, u1, tau1);
+      reflect3_left(zt, n, j2, 0, n, u2, tau2);
+    }
+  }
+  // The blocks that moved back to standard form.
+  auto standardize = [&](int64_t k) {
+    lanv2(Tm(k, k), Tm(k, k + 1), Tm(k + 1, k), Tm(k + 1, k + 1), cs, sn);
+    if (k + 2 < n) rotate(&Tm(k, k + 2), &Tm(k + 1, k + 2), n - k - 2, 1, cs, sn);
+    rotate(&Tm(0, k), &Tm(0, k + 1), k, n, cs, sn);
+    if (zt) rotate(zt + k * n, zt + (k + 1) * n, n, 1, cs, sn);
+  };
+  if (n2 == 2) standardize(j1);
+  if (n1 == 2) standardize(j1 + n2);
+  return true;
+}
+
 }  // namespace
+
+// LAPACK's dtrexc for a block moving up (see the header); a 2×2 block whose eigenvalues a swap
+// made real moves on as two 1×1 blocks.
+template <class T>
+int64_t move_block_up(T* t, T* zt, int64_t n, int64_t ifst, int64_t ilst) {
+  auto Tm = [t, n](int64_t i, int64_t j) -> T& { return t[i * n + j]; };
+  if (ifst > 0 && Tm(ifst, ifst - 1) != T(0)) --ifst;
+  int nbf = ifst + 1 < n && Tm(ifst + 1, ifst) != T(0) ? 2 : 1;
+  int64_t here = ifst;
+  while (here > ilst) {
+    int nbnext = here >= 2 && Tm(here - 1, here - 2) != T(0) ? 2 : 1;
+    if (nbf != 3) {
+      if (!swap_blocks(t, zt, n, here - nbnext, nbnext, nbf)) return here;
+      here -= nbnext;
+      if (nbf == 2 && Tm(here + 1, here) == T(0)) nbf = 3;
+      continue;
+    }
+    // Two 1×1 blocks, at here and here + 1, each swapped on its own.
+    if (!swap_blocks(t, zt, n, here - nbnext, nbnext, 1)) return here;
+    if (nbnext == 1) {
+      swap_blocks(t, zt, n, here, 1, 1);
+      here -= 1;
+    } else if (Tm(here, here - 1) != T(0)) {  // the 2×2 block above did not split
+      if (!swap_blocks(t, zt, n, here - 1, 2, 1)) return here;
+      here -= 2;
+    } else {
+      swap_blocks(t, zt, n, here, 1, 1);
+      swap_blocks(t, zt, n, here - 1, 1, 1);
+      here -= 2;
+    }
+  }
+  return here;
+}
 
 // LAPACK 3.12's dlahqr with wantz over all of Z's rows, ilo = 0, ihi = n − 1; indices from 0.
 template <class T>
@@ -226,6 +444,143 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
     }
     for (size_t j = 0; j + 1 < reals.size(); j += 2) out.push_back({reals[j], T(0), reals[j + 1], T(0)});
     if (out.size() < 2) out.clear();
+  };
+  // LAPACK's aggressive early deflation (dlaqr3) on the active block [l, i]: the trailing window
+  // of kDeflationWindow rows brought to Schur form, W = V Tw Vᵀ (this iteration on it), couples
+  // to the rest only through the spike s·V's first row (s = h(kw, kw − 1)). Each of Tw's blocks
+  // from the bottom whose spike entries are negligible has converged (deflated); one that has not
+  // is moved to the top (move_block_up), out of the way. With deflations, the spike is folded
+  // into its first entry by a reflection, the undeflated part brought back to Hessenberg form,
+  // and V reaches the rows above, the columns to the right and Z by three GEMMs; the deflated
+  // blocks then split off at the next test. Returns how many rows deflated (−1 when the
+  // window's iteration failed); the undeflated eigenvalues, the smallest first, become `out`'s
+  // shifts (LAPACK's sweeps use the same). Far fewer sweeps than deflating at the bottom alone:
+  // a sweep's shifts converge many eigenvalues in the window at once, not only the last.
+  Buffer<T> wt, wv, sub, q;
+  auto early_deflation = [&](int64_t l, int64_t i, std::vector<Shifts<T>>& out) -> int64_t {
+    const int64_t jw = std::min(kDeflationWindow, i - l + 1), kw = i - jw + 1;
+    T s = kw == l ? T(0) : H(kw, kw - 1);
+    wt.assign(static_cast<size_t>(jw * jw), T(0));
+    wv.assign(static_cast<size_t>(jw * jw), T(0));
+    auto W = [&](int64_t r, int64_t c) -> T& { return wt[static_cast<size_t>(r * jw + c)]; };
+    for (int64_t r = 0; r < jw; ++r) {
+      for (int64_t c = std::max<int64_t>(0, r - 1); c < jw; ++c) W(r, c) = H(kw + r, kw + c);
+      wv[static_cast<size_t>(r * jw + r)] = T(1);
+    }
+    std::vector<T> sr(static_cast<size_t>(jw)), si(static_cast<size_t>(jw));
+    if (!real_schur(wt.data(), wv.data(), sr.data(), si.data(), jw, true)) return -1;
+    auto spike = [&](int64_t j) { return std::abs(s * wv[static_cast<size_t>(j * jw)]); };  // |s·V(0, j)|
+    int64_t ns = jw, ilst = 0;
+    while (ilst < ns) {
+      if (ns == 1 || W(ns - 1, ns - 2) == T(0)) {
+        T foo = std::abs(W(ns - 1, ns - 1));
+        if (foo == T(0)) foo = std::abs(s);
+        if (spike(ns - 1) <= std::max(smlnum, ulp * foo)) {
+          ns -= 1;
+        } else {
+          ilst = move_block_up(wt.data(), wv.data(), jw, ns - 1, ilst) + 1;
+        }
+      } else {
+        T foo = std::abs(W(ns - 1, ns - 1)) + std::sqrt(std::abs(W(ns - 1, ns - 2))) * std::sqrt(std::abs(W(ns - 2, ns - 1)));
+        if (foo == T(0)) foo = std::abs(s);
+        if (std::max(spike(ns - 1), spike(ns - 2)) <= std::max(smlnum, ulp * foo)) {
+          ns -= 2;
+        } else {
+          ilst = move_block_up(wt.data(), wv.data(), jw, ns - 1, ilst) + 2;
+        }
+      }
+    }
+    if (ns == 0) s = T(0);
+    // The undeflated eigenvalues as shifts, smallest |λ| first: a complex pair is one bulge, real
+    // ones two by two.
+    struct Candidate {
+      T size, re, im;
+    };
+    std::vector<Candidate> candidates;
+    for (int64_t j = 0; j < ns;) {
+      if (j + 1 < ns && W(j + 1, j) != T(0)) {
+        const T im = std::sqrt(std::abs(W(j, j + 1))) * std::sqrt(std::abs(W(j + 1, j)));
+        candidates.push_back({std::abs(W(j, j)) + im, W(j, j), im});
+        j += 2;
+      } else {
+        candidates.push_back({std::abs(W(j, j)), W(j, j), T(0)});
+        j += 1;
+      }
+    }
+    std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) { return a.size < b.size; });
+    bool odd = false;
+    T real = T(0);
+    for (const Candidate& c : candidates) {
+      if (static_cast<int64_t>(out.size()) == kBulges) break;
+      if (c.im != T(0)) {
+        out.push_back({c.re, c.im, c.re, -c.im});
+      } else if (odd) {
+        out.push_back({real, T(0), c.re, T(0)});
+        odd = false;
+      } else {
+        real = c.re, odd = true;
+      }
+    }
+    if (out.size() < 2) out.clear();
+    if (ns == jw && s != T(0)) return 0;  // nothing deflated: h unchanged
+    if (ns > 1 && s != T(0)) {
+      // The reflection P with P·(V's first row over the undeflated columns) = (β, 0, …): Tw's
+      // undeflated part ← P Tw P, V ← V P; then Tw's undeflated part back to Hessenberg form,
+      // Q its reflections' product: its rows to the right ← Qᵀ ·, V ← V Q.
+      std::vector<T> w(static_cast<size_t>(ns)), y(static_cast<size_t>(jw));
+      for (int64_t j = 0; j < ns; ++j) w[static_cast<size_t>(j)] = wv[static_cast<size_t>(j * jw)];
+      T beta, tau;
+      larfg(w.data(), ns, beta, tau);
+      w[0] = T(1);
+      auto reflect_left = [&](T* m, int64_t cols) {  // rows [0, ns) of m (cols wide, rows jw apart)
+        std::fill(y.begin(), y.begin() + cols, T(0));
+        for (int64_t r = 0; r < ns; ++r)
+          for (int64_t c = 0; c < cols; ++c) y[static_cast<size_t>(c)] += w[static_cast<size_t>(r)] * m[r * jw + c];
+        for (int64_t r = 0; r < ns; ++r)
+          for (int64_t c = 0; c < cols; ++c) m[r * jw + c] -= tau * w[static_cast<size_t>(r)] * y[static_cast<size_t>(c)];
+      };
+      reflect_left(wt.data(), jw);
+      for (int64_t r = 0; r < ns; ++r) {
+        T sum = T(0);
+        for (int64_t c = 0; c < ns; ++c) sum += W(r, c) * w[static_cast<size_t>(c)];
+        for (int64_t c = 0; c < ns; ++c) W(r, c) -= tau * sum * w[static_cast<size_t>(c)];
+      }
+      reflect_left(wv.data(), jw);  // V's columns are Vᵀ's rows
+      sub.resize(static_cast<size_t>(ns * ns));
+      q.resize(static_cast<size_t>(ns * ns));
+      for (int64_t r = 0; r < ns; ++r) std::copy_n(&W(r, 0), ns, sub.data() + r * ns);
+      hessenberg(sub.data(), q.data(), ns, false);
+      for (int64_t r = 0; r < ns; ++r) std::copy_n(sub.data() + r * ns, ns, &W(r, 0));
+      if (jw > ns) {
+        tmp.resize(static_cast<size_t>(ns * (jw - ns)));
+        gemm(q.data(), ns, true, &W(0, ns), jw, false, tmp.data(), jw - ns, ns, jw - ns, ns);
+        for (int64_t r = 0; r < ns; ++r) std::copy_n(tmp.data() + r * (jw - ns), jw - ns, &W(r, ns));
+      }
+      tmp.resize(static_cast<size_t>(ns * jw));
+      gemm(q.data(), ns, true, wv.data(), jw, false, tmp.data(), jw, ns, jw, ns);
+      std::copy_n(tmp.data(), ns * jw, wv.data());
+    }
+    if (kw > 0) H(kw, kw - 1) = s * wv[0];
+    for (int64_t r = 0; r < jw; ++r)
+      for (int64_t c = std::max<int64_t>(0, r - 1); c < jw; ++c) H(kw + r, kw + c) = W(r, c);
+    if (kw > i1) {  // h[i1, kw) × [kw, i] ← · V
+      const int64_t m = kw - i1;
+      tmp.resize(static_cast<size_t>(m * jw));
+      gemm(&H(i1, kw), n, false, wv.data(), jw, true, tmp.data(), jw, m, jw, jw);
+      for (int64_t r = 0; r < m; ++r) std::copy_n(tmp.data() + r * jw, jw, &H(i1 + r, kw));
+    }
+    if (i < i2) {  // h[kw, i] × (i, i2] ← Vᵀ ·
+      const int64_t c = i2 - i;
+      tmp.resize(static_cast<size_t>(jw * c));
+      gemm(wv.data(), jw, false, &H(kw, i + 1), n, false, tmp.data(), c, jw, c, jw);
+      for (int64_t r = 0; r < jw; ++r) std::copy_n(tmp.data() + r * c, c, &H(kw + r, i + 1));
+    }
+    if (zt) {  // Zᵀ rows [kw, i] ← Vᵀ ·
+      tmp.resize(static_cast<size_t>(jw * n));
+      gemm(wv.data(), jw, false, zt + kw * n, n, false, tmp.data(), n, jw, n, jw);
+      std::copy_n(tmp.data(), jw * n, zt + kw * n);
+    }
+    return jw - ns;
   };
   for (int64_t i = n - 1; i >= 0;) {
     int64_t l = 0;
@@ -273,7 +628,14 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
       // shift; else one, started at the lowest m where two consecutive subdiagonals are small
       // enough that h(m, m−1) stays negligible.
       bulges.clear();
-      if (kdefl % kexsh != 0 && i - l + 1 >= kMultishiftRows) multishift_shifts(i, bulges);
+      if (kdefl % kexsh != 0 && i - l + 1 >= kMultishiftRows) {
+        const int64_t deflated = early_deflation(l, i, bulges);
+        if (deflated > 0) {  // they split off at the next test; then another window
+          bulges.clear();
+          continue;
+        }
+        if (bulges.empty()) multishift_shifts(i, bulges);
+      }
       int64_t start = l;
       T v0[3];
       if (bulges.empty()) {
@@ -548,6 +910,88 @@ void back_substitute(const T* t, int64_t n, int64_t ki, T wr, T wi, T* x, T* xi,
 }
 
 
+// The left eigenvector of t for the eigenvalue at row ki (LAPACK's dtrevc, left vectors): u with
+// uᴴ t = λ uᴴ, zero above ki, by forward substitution on tt = tᵀ (row-major, so each step is a
+// dot product along a row of tt, as back_substitute's along a row of t). Real: x[ki, n) with
+// x[ki] = 1; or, when xi is given (ki the first row of a complex pair, λ = wr + i·wi, wi > 0),
+// u = x + i·xi over [ki, n), which solves (tᵀ − (wr − i·wi)) u = 0. Scaled as back_substitute.
+template <class T>
+void forward_substitute(const T* tt, int64_t n, int64_t ki, T wr, T wi, T* x, T* xi, T smlnum, T big) {
+  const T smin = std::max(std::numeric_limits<T>::epsilon() * (std::abs(wr) + std::abs(wi)), smlnum);
+  auto at = [tt, n](int64_t i, int64_t j) { return tt[i * n + j]; };  // tᵀ(i, j) = t(j, i)
+  int64_t k;  // the first row still to solve for
+  if (!xi) {
+    x[ki] = T(1);
+    k = ki + 1;
+  } else {
+    // The block's own equations (dtrevc): one of the two components set, the other from it.
+    if (std::abs(at(ki + 1, ki)) >= std::abs(at(ki, ki + 1))) {  // |t(ki, ki+1)| ≥ |t(ki+1, ki)|
+      x[ki] = wi / at(ki + 1, ki), xi[ki + 1] = T(1);
+    } else {
+      x[ki] = T(1), xi[ki + 1] = -wi / at(ki, ki + 1);
+    }
+    xi[ki] = T(0), x[ki + 1] = T(0);
+    k = ki + 2;
+  }
+  auto scale = [&](int64_t to, T s) {  // the components solved so far, [ki, to)
+    for (int64_t j = ki; j < to; ++j) x[j] *= s;
+    if (xi)
+      for (int64_t j = ki; j < to; ++j) xi[j] *= s;
+  };
+  using C = std::complex<T>;
+  const C mu(wr, -wi);
+  while (k < n) {
+    const bool block = k + 1 < n && at(k, k + 1) != T(0);
+    const int64_t len = k - ki;
+    const T* r0 = tt + k * n + ki;
+    if (!block) {
+      if (!xi) {
+        T r = -lane_dot(r0, x + ki, len), d = at(k, k) - wr;
+        if (std::abs(d) < smin) d = smin;
+        if (std::abs(r) > big * std::abs(d)) {
+          const T s = big * std::abs(d) / std::abs(r);
+          scale(k, s), r *= s;
+        }
+        x[k] = r / d;
+      } else {
+        C r(-lane_dot(r0, x + ki, len), -lane_dot(r0, xi + ki, len));
+        C d = at(k, k) - mu;
+        if (magnitude(d) < smin) d = C(smin);
+        if (magnitude(r) > big * magnitude(d)) {
+          const T s = big * magnitude(d) / magnitude(r);
+          scale(k, s), r *= s;
+        }
+        const C y = r / d;
+        x[k] = y.real(), xi[k] = y.imag();
+      }
+      k += 1;
+      continue;
+    }
+    // A 2×2 block in rows k, k + 1 (of tᵀ: the block transposed).
+    const T* r1 = r0 + n;
+    if (!xi) {
+      T y0 = -lane_dot(r0, x + ki, len), y1 = -lane_dot(r1, x + ki, len);
+      const T s = solve2<T, T>(at(k, k) - wr, at(k, k + 1), at(k + 1, k), at(k + 1, k + 1) - wr, y0, y1, smin, big);
+      if (s != T(1)) scale(k, s);
+      x[k] = y0, x[k + 1] = y1;
+    } else {
+      C y0(-lane_dot(r0, x + ki, len), -lane_dot(r0, xi + ki, len));
+      C y1(-lane_dot(r1, x + ki, len), -lane_dot(r1, xi + ki, len));
+      const T s = solve2<C, T>(C(at(k, k)) - mu, C(at(k, k + 1)), C(at(k + 1, k)), C(at(k + 1, k + 1)) - mu, y0, y1,
+                               smin, big);
+      if (s != T(1)) scale(k, s);
+      x[k] = y0.real(), xi[k] = y0.imag();
+      x[k + 1] = y1.real(), xi[k + 1] = y1.imag();
+    }
+    k += 2;
+  }
+  T largest = 0;
+  for (int64_t j = ki; j < n; ++j) largest = std::max(largest, std::abs(x[j]) + (xi ? std::abs(xi[j]) : T(0)));
+  for (int64_t j = ki; j < n; ++j) x[j] /= largest;
+  if (xi)
+    for (int64_t j = ki; j < n; ++j) xi[j] /= largest;
+}
+
 // LAPACK's dgebal with job 'B' on h (n×n, row-major), in place: h ← D⁻¹ Pᵀ h P D. P moves
 // rows and columns that isolate an eigenvalue (all zero off the diagonal within the rest) to
 // the bottom and the top, leaving rows and columns [ilo, ihi] to the iteration; D, powers of two
@@ -635,13 +1079,13 @@ void balance(T* h, int64_t n, int64_t& ilo, int64_t& ihi, std::vector<T>& scale)
   }
 }
 
-// LAPACK's dgebak for right eigenvectors: the eigenvectors of D⁻¹ Pᵀ a P D (row j of vt: vector
-// j) to those of a, P D v.
+// LAPACK's dgebak: the eigenvectors of D⁻¹ Pᵀ a P D (row j of vt: vector j) to those of a, P D v
+// for right ones, P D⁻¹ u for left ones (uᴴ D⁻¹ Pᵀ a = λ uᴴ D⁻¹ Pᵀ).
 template <class T>
-void unbalance(T* vt, int64_t n, int64_t ilo, int64_t ihi, const std::vector<T>& scale) {
+void unbalance(T* vt, int64_t n, int64_t ilo, int64_t ihi, const std::vector<T>& scale, bool left) {
   if (ilo < ihi)  // (ilo = ihi: every row was permuted, scale[ilo] holds an index)
     for (int64_t j = 0; j < n; ++j)
-      for (int64_t i = ilo; i <= ihi; ++i) vt[j * n + i] *= scale[i];
+      for (int64_t i = ilo; i <= ihi; ++i) vt[j * n + i] = left ? vt[j * n + i] / scale[i] : vt[j * n + i] * scale[i];
   for (int64_t q = 0; q < n; ++q) {  // the swaps undone in reverse: ilo - 1 down to 0, then ihi + 1 up
     const int64_t i = q < ilo ? ilo - 1 - q : q;
     if (i >= ilo && i <= ihi) continue;
@@ -696,7 +1140,7 @@ bool real_schur_form(const T* a, T* t, T* z, int64_t n) {
 }
 
 template <class T>
-bool nonsymmetric_eigen(const T* a, T* wr, T* wi, T* vt, int64_t n) {
+bool nonsymmetric_eigen(const T* a, T* wr, T* wi, T* vt, int64_t n, T* ut) {
   if (n == 0) return true;
   Buffer<T> h, zt;
   int e = 0;
@@ -704,44 +1148,55 @@ bool nonsymmetric_eigen(const T* a, T* wr, T* wi, T* vt, int64_t n) {
   // The eigenvalues alone still transform all of T: transforming only the active block rounds
   // differently, and the multishift sweeps then converge in another order — eigvals would not
   // list eig's eigenvalues (about 15% more time at 1024²).
-  if (!vt) return scaled_schur(a, h, static_cast<Buffer<T>*>(nullptr), wr, wi, n, e, &balanced);
+  if (!vt && !ut) return scaled_schur(a, h, static_cast<Buffer<T>*>(nullptr), wr, wi, n, e, &balanced);
   if (!scaled_schur(a, h, &zt, wr, wi, n, e, &balanced)) return false;
-  // Yᵀ (row j: the vector of the eigenvalue at row j of T, lower triangular), then Vᵀ = Yᵀ Zᵀ.
   T tmax = 0;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = std::max<int64_t>(0, i - 1); j < n; ++j) tmax = std::max(tmax, std::abs(h[i * n + j]));
   const T big = std::numeric_limits<T>::max() / (T(4) * T(n + 1) * std::max(T(1), tmax));
   const T smlnum = std::numeric_limits<T>::min() * (T(n) / std::numeric_limits<T>::epsilon());
-  Buffer<T> yt(static_cast<size_t>(n * n), T(0));
   std::vector<int64_t> first_rows;  // each eigenvector's first row: a real eigenvalue or a pair
   for (int64_t j = 0; j < n; ++j) {
     first_rows.push_back(j);
     if (j + 1 < n && h[(j + 1) * n + j] != T(0)) ++j;
   }
-  // Across the pool, the longest vectors interleaved with the shortest (the work is ~ki²).
+  // Yᵀ (row j: the vector of the eigenvalue at row j of T), then Vᵀ = Yᵀ Zᵀ; each vector
+  // `solve`d by back or forward substitution across the pool, the longest interleaved with the
+  // shortest (the work is ~ki² or ~(n − ki)²).
   const int64_t count = static_cast<int64_t>(first_rows.size());
-  parallel_for(count, n >= 128 ? 8 : count, [&](int64_t begin, int64_t end) {
-    for (int64_t q = begin; q < end; ++q) {
-      const int64_t ki = first_rows[static_cast<size_t>(q % 2 ? count - 1 - q / 2 : q / 2)];
-      const bool pair = ki + 1 < n && h[(ki + 1) * n + ki] != T(0);
-      // The unscaled T's eigenvalue (the back substitution runs on the scaled h).
-      const T lr = h[ki * n + ki], li = pair ? std::ldexp(wi[ki], -e) : T(0);
-      back_substitute(h.data(), n, ki, lr, li, yt.data() + ki * n, pair ? yt.data() + (ki + 1) * n : nullptr, smlnum,
-                      big);
-    }
-  });
-  Buffer<T> v(static_cast<size_t>(n * n));
-  gemm(yt.data(), n, false, zt.data(), n, false, v.data(), n, n, n, n);
-  unbalance(v.data(), n, balanced.ilo, balanced.ihi, balanced.scale);
-  std::copy(v.begin(), v.end(), vt);
+  auto vectors = [&](const T* t, T* out, bool left, auto solve) {
+    Buffer<T> yt(static_cast<size_t>(n * n), T(0));
+    parallel_for(count, n >= 128 ? 8 : count, [&](int64_t begin, int64_t end) {
+      for (int64_t q = begin; q < end; ++q) {
+        const int64_t ki = first_rows[static_cast<size_t>(q % 2 ? count - 1 - q / 2 : q / 2)];
+        const bool pair = ki + 1 < n && h[(ki + 1) * n + ki] != T(0);
+        // The unscaled T's eigenvalue (the substitutions run on the scaled h).
+        const T lr = h[ki * n + ki], li = pair ? std::ldexp(wi[ki], -e) : T(0);
+        solve(t, n, ki, lr, li, yt.data() + ki * n, pair ? yt.data() + (ki + 1) * n : nullptr, smlnum, big);
+      }
+    });
+    Buffer<T> v(static_cast<size_t>(n * n));
+    gemm(yt.data(), n, false, zt.data(), n, false, v.data(), n, n, n, n);
+    unbalance(v.data(), n, balanced.ilo, balanced.ihi, balanced.scale, left);
+    std::copy(v.begin(), v.end(), out);
+  };
+  if (vt) vectors(h.data(), vt, false, back_substitute<T>);
+  if (ut) {
+    Buffer<T> tt(static_cast<size_t>(n * n), T(0));  // Tᵀ, its rows T's columns
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = std::max<int64_t>(0, i - 1); j < n; ++j) tt[static_cast<size_t>(j * n + i)] = h[i * n + j];
+    vectors(tt.data(), ut, true, forward_substitute<T>);
+  }
   return true;
 }
 
 template bool real_schur<float>(float*, float*, float*, float*, int64_t, bool);
 template bool real_schur<double>(double*, double*, double*, double*, int64_t, bool);
 template bool real_schur_form<float>(const float*, float*, float*, int64_t);
+template int64_t move_block_up<float>(float*, float*, int64_t, int64_t, int64_t);
+template int64_t move_block_up<double>(double*, double*, int64_t, int64_t, int64_t);
 template bool real_schur_form<double>(const double*, double*, double*, int64_t);
-template bool nonsymmetric_eigen<float>(const float*, float*, float*, float*, int64_t);
-template bool nonsymmetric_eigen<double>(const double*, double*, double*, double*, int64_t);
+template bool nonsymmetric_eigen<float>(const float*, float*, float*, float*, int64_t, float*);
+template bool nonsymmetric_eigen<double>(const double*, double*, double*, double*, int64_t, double*);
 
 }  // namespace strata::kernels

@@ -26,6 +26,18 @@ namespace strata::kernels {
 template <class T>
 bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t);
 
+// LAPACK's dtrexc for a block moving up: the diagonal block of the real Schur form t (n×n,
+// row-major, standard 2×2 blocks) at row ifst (either row of a 2×2 block) moved up to start at
+// row ilst ≤ ifst (a block's first row) by swaps with the blocks above it (dlaexc: a rotation for
+// two 1×1 blocks, else reflections from the blocks' Sylvester equation, the moved 2×2 blocks
+// standardized again), each an orthogonal similarity also applied to the rows of zt (Zᵀ) when not
+// null. A swap that would perturb the blocks by more than 10·ulp·max|block| (nearly equal
+// eigenvalues, strongly coupled) is refused and the block stays there. Returns the row the block
+// starts at: ilst, or where a refused swap left it. The aggressive early deflation moves blocks
+// that have not converged out of the way with it.
+template <class T>
+int64_t move_block_up(T* t, T* zt, int64_t n, int64_t ifst, int64_t ilst);
+
 // The real Schur decomposition a = z t zᵀ (a, t, z n×n, row-major; z may be null): t
 // quasi-upper-triangular with standard 2×2 blocks (zeros below them), z orthogonal. Not
 // balanced (a scaling would not be orthogonal; gees permutes only). False when the QR
@@ -36,9 +48,12 @@ bool real_schur_form(const T* a, T* t, T* z, int64_t n);
 // The eigenvalues wr + i·wi of a (n×n, row-major, finite) and, when vt is not null, its right
 // eigenvectors as LAPACK's geev stores them: row j of vt (n×n) is eigenvector j for a real
 // eigenvalue; for a complex pair j, j + 1, rows j and j + 1 are the real and imaginary parts of
-// the vector of w_j (w_{j+1}'s is its conjugate). Not normalized. Balanced first, as geev's
-// job 'B'. False when the QR iteration did not converge. The same bits on one thread as across the pool, wherever the buffers lie.
+// the vector of w_j (w_{j+1}'s is its conjugate). ut, when not null, gets the left eigenvectors
+// (uᴴ a = w uᴴ) the same way, as geev's VL (dtrevc's forward substitution: finite for a
+// defective matrix too). Not normalized. Balanced first, as geev's job 'B'. False when the QR
+// iteration did not converge. The same bits on one thread as across the pool, wherever the
+// buffers lie.
 template <class T>
-bool nonsymmetric_eigen(const T* a, T* wr, T* wi, T* vt, int64_t n);
+bool nonsymmetric_eigen(const T* a, T* wr, T* wi, T* vt, int64_t n, T* ut = nullptr);
 
 }  // namespace strata::kernels
