@@ -1,7 +1,7 @@
 // bench/bench_linalg.cpp — issue 14's linear-algebra benchmarks (f32): Cholesky, solve and inverse
 // of a 2048×2048 matrix, SVD of 512×512 (u, s, vt reduced), inverse of a batch of 64 128×128
-// matrices, eig (eigenvalues and right vectors) of 256² and 1024² normal matrices, and a
-// complex (c64) 512×512 matmul, each under jit and eagerly (bench/run.sh prints
+// matrices, eig (eigenvalues and right vectors) of 256² and 1024² normal matrices and of 256²
+// and 512² complex (c64) ones, and a complex 512×512 matmul, each under jit and eagerly (bench/run.sh prints
 // jit's speed vs eager).
 // bench/linalg_jax.py times the same in JAX; bench/run_linalg.sh runs both.
 #include <benchmark/benchmark.h>
@@ -65,8 +65,8 @@ Array sym_input(int64_t n) {
 }
 Array inv_input() { return st::random::normal(st::random::key(4), {64, 128, 128}) + st::eye(128) * 8.0f; }
 
-Array complex_input(uint64_t seed) {
-  return st::complex(st::random::normal(st::random::key(seed), {512, 512}), st::random::normal(st::random::key(seed + 1), {512, 512}));
+Array complex_input(uint64_t seed, int64_t n = 512) {
+  return st::complex(st::random::normal(st::random::key(seed), {n, n}), st::random::normal(st::random::key(seed + 1), {n, n}));
 }
 auto cmatmul = [](const Array& x, const Array& y) { return st::matmul(x, y); };
 void BM_ComplexMatmul512_Jit(benchmark::State& s) { run(s, true, cmatmul, complex_input(5), complex_input(7)); }
@@ -92,6 +92,10 @@ void BM_Eig256_Jit(benchmark::State& s) { run(s, true, eig, qr_input(256, 256));
 void BM_Eig256_Eager(benchmark::State& s) { run(s, false, eig, qr_input(256, 256)); }
 void BM_Eig1024_Jit(benchmark::State& s) { run(s, true, eig, qr_input(1024, 1024)); }
 void BM_Eig1024_Eager(benchmark::State& s) { run(s, false, eig, qr_input(1024, 1024)); }
+void BM_EigC64_256_Jit(benchmark::State& s) { run(s, true, eig, complex_input(9, 256)); }
+void BM_EigC64_256_Eager(benchmark::State& s) { run(s, false, eig, complex_input(9, 256)); }
+void BM_EigC64_512_Jit(benchmark::State& s) { run(s, true, eig, complex_input(9, 512)); }
+void BM_EigC64_512_Eager(benchmark::State& s) { run(s, false, eig, complex_input(9, 512)); }
 void BM_Hessenberg1024_Jit(benchmark::State& s) { run(s, true, hessenberg, qr_input(1024, 1024)); }
 void BM_Hessenberg1024_Eager(benchmark::State& s) { run(s, false, hessenberg, qr_input(1024, 1024)); }
 void BM_Inv2048_Jit(benchmark::State& s) { run(s, true, inv, spd(2048)); }
@@ -122,6 +126,10 @@ LINALG_BENCH(BM_Eig256_Jit);
 LINALG_BENCH(BM_Eig256_Eager);
 LINALG_BENCH(BM_Eig1024_Jit);
 LINALG_BENCH(BM_Eig1024_Eager);
+LINALG_BENCH(BM_EigC64_256_Jit);
+LINALG_BENCH(BM_EigC64_256_Eager);
+LINALG_BENCH(BM_EigC64_512_Jit);
+LINALG_BENCH(BM_EigC64_512_Eager);
 LINALG_BENCH(BM_Hessenberg1024_Jit);
 LINALG_BENCH(BM_Hessenberg1024_Eager);
 LINALG_BENCH(BM_Inv64x128_Jit);

@@ -1,6 +1,7 @@
 """JAX CPU timings of bench/bench_linalg.cpp's workloads (f32, jit, block_until_ready, median of
 repetitions): Cholesky, solve and inverse of 2048x2048, SVD of 512x512 (reduced), inverse of 64
-128x128 matrices, eigh of 1024x1024 and 256x256 (x + xᵀ), eig of 256x256 and 1024x1024,
+128x128 matrices, eigh of 1024x1024 and 256x256 (x + xᵀ), eig of 256x256 and 1024x1024 (f32)
+and of 256x256 and 512x512 (c64),
 hessenberg (h and q) of 1024x1024, reduced QR of 1024x1024 and 4096x256, SVD of 2048x256. Run
 with /work/venv-jax/bin/python bench/linalg_jax.py (bench/run_linalg.sh runs both)."""
 
@@ -33,6 +34,10 @@ def main():
     for n in (256, 1024):
         x = jax.random.normal(jax.random.key(8), (n, n), jnp.float32)
         print(f"jax eig{n}_ms {median_ms(jax.jit(jnp.linalg.eig), x):.2f}")
+    for n in (256, 512):
+        k1, k2 = jax.random.split(jax.random.key(9))
+        z = jax.lax.complex(jax.random.normal(k1, (n, n), jnp.float32), jax.random.normal(k2, (n, n), jnp.float32))
+        print(f"jax eigc64_{n}_ms {median_ms(jax.jit(jnp.linalg.eig), z):.2f}")
     x = jax.random.normal(jax.random.key(8), (1024, 1024), jnp.float32)
     print(f"jax hessenberg1024_ms {median_ms(jax.jit(lambda x: jax.scipy.linalg.hessenberg(x, calc_q=True)), x):.2f}")
     c = jax.random.normal(jax.random.key(4), (64, 128, 128), jnp.float32) + 8 * jnp.eye(128, dtype=jnp.float32)

@@ -1,20 +1,23 @@
 // The blocked Cholesky and LU (tracer/kernels/blocked_linalg.h) against their definitions, in
 // double precision: L Lᵀ = a, P a = L U with |L| ≤ 1 (partial pivoting) and the pivots LAPACK's;
 // sizes that end mid-block and mid-panel; f32 and f64; a matrix that is not positive definite;
-// a singular one (a zero column); the blocked Hessenberg reduction; the bits the same on one
-// thread as across the pool (also of eigh's divide and conquer, the blocked QR and eig). The
+// a singular one (a zero column); the blocked Hessenberg reduction; the real Schur form's block
+// reordering (move_block_up); the bits the same on one thread as across the pool (also of
+// eigh's divide and conquer, the blocked QR, and real and complex eig). The
 // Cholesky, LU, triangular solve, QR and eigh tests skip where the build has no packed GEMM
 // (no AVX-512).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "kernels/blocked_linalg.h"
+#include "kernels/complex_eigen.h"
 #include "kernels/hessenberg.h"
 #include "kernels/householder.h"
 #include "kernels/nonsymmetric_eigen.h"
@@ -371,9 +374,33 @@ TEST(BlockedLinalg, EigDoesNotDependOnTheThreadCount) {
   const int64_t n = 200;
   const std::vector<double> a = random_matrix(n, 13);
   std::vector<double> wr1(static_cast<size_t>(n)), wi1 = wr1, wr2 = wr1, wi2 = wr1, v1(static_cast<size_t>(n * n)), v2 = v1;
-  on_one_thread([&] { ASSERT_TRUE(k::nonsymmetric_eigen(a.data(), wr1.data(), wi1.data(), v1.data(), n)); });
-  ASSERT_TRUE(k::nonsymmetric_eigen(a.data(), wr2.data(), wi2.data(), v2.data(), n));
+  std::vector<double> u1 = v1, u2 = v1;
+  on_one_thread([&] { ASSERT_TRUE(k::nonsymmetric_eigen(a.data(), wr1.data(), wi1.data(), v1.data(), n, u1.data())); });
+  ASSERT_TRUE(k::nonsymmetric_eigen(a.data(), wr2.data(), wi2.data(), v2.data(), n, u2.data()));
   EXPECT_EQ(wr1, wr2);
   EXPECT_EQ(wi1, wi2);
   EXPECT_EQ(v1, v2);
+  EXPECT_EQ(u1, u2);
+}
+
+// The complex kernel (complex_eigen.h): its deferred reflections and Z's go across the pool by
+// rows and columns, the vectors one per task.
+TEST(BlockedLinalg, ComplexEigDoesNotDependOnTheThreadCount) {
+  const int64_t n = 300;
+  const std::vector<double> re = random_matrix(n, 14), im = random_matrix(n, 15);
+  std::vector<std::complex<float>> a(static_cast<size_t>(n * n));
+  for (size_t i = 0; i < a.size(); ++i) a[i] = {float(re[i]), float(im[i])};
+  std::vector<std::complex<float>> w1(static_cast<size_t>(n)), w2 = w1, v1(a.size()), v2 = v1, u1 = v1, u2 = v1;
+  std::vector<std::complex<float>> t1(a.size()), t2 = t1, z1 = t1, z2 = t1;
+  on_one_thread([&] {
+    ASSERT_TRUE(k::complex_eigen(a.data(), w1.data(), v1.data(), u1.data(), n));
+    ASSERT_TRUE(k::complex_schur_form(a.data(), t1.data(), z1.data(), n));
+  });
+  ASSERT_TRUE(k::complex_eigen(a.data(), w2.data(), v2.data(), u2.data(), n));
+  ASSERT_TRUE(k::complex_schur_form(a.data(), t2.data(), z2.data(), n));
+  EXPECT_EQ(w1, w2);
+  EXPECT_EQ(v1, v2);
+  EXPECT_EQ(u1, u2);
+  EXPECT_EQ(t1, t2);
+  EXPECT_EQ(z1, z2);
 }

@@ -1,9 +1,9 @@
 // tracer/kernels/linalg.cpp — see linalg.h. Eigen's LLT, triangular solves, PartialPivLU (an
-// unblocked LAPACK getf2 for non-square LU, a blocked getrf for complex), HouseholderQR, SelfAdjointEigenSolver,
-// BDCSVD, ComplexSchur and ComplexEigenSolver; each templated on the scalar S (float, double or
+// unblocked LAPACK getf2 for non-square LU, a blocked getrf for complex), HouseholderQR,
+// SelfAdjointEigenSolver and BDCSVD; each templated on the scalar S (float, double or
 // std::complex of them), R its real type. Large matrices go to the blocked kernels:
 // blocked_linalg.h (Cholesky, LU, triangular solves), householder.h (real QR) and
-// symmetric_eigen.h (eigh); real eig and schur to nonsymmetric_eigen.h.
+// symmetric_eigen.h (eigh); eig and schur to nonsymmetric_eigen.h (real) and complex_eigen.h.
 #include "linalg.h"
 
 #include <Eigen/Dense>
@@ -19,6 +19,7 @@
 #include "blocked_linalg.h"
 #include "hessenberg.h"
 #include "householder.h"
+#include "complex_eigen.h"
 #include "nonsymmetric_eigen.h"
 #include "symmetric_eigen.h"
 #include "complex_math.h"
@@ -332,15 +333,13 @@ void normalize_columns(Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dyn
 // jax.lax.linalg.eig (LAPACK geev's contract): w, then the left eigenvectors (u_jᴴ a = w_j u_jᴴ,
 // the columns of vl) and the right ones (a v_j = w_j v_j, columns of vr), as asked. A real
 // matrix through nonsymmetric_eigen.h (LAPACK's geev: dlahqr/dlaqr5 with dlaqr3's deflation, and
-// dtrevc's substitutions for both vector sets); a complex one through Eigen's ComplexEigenSolver
-// (complex Schur), whose vl is V⁻ᴴ (the rows of V⁻¹ are left eigenvectors), which needs a
-// non-defective matrix.
+// dtrevc's substitutions for both vector sets); a complex one through complex_eigen.h (zgeev's
+// zlahqr and ztrevc, unbalanced).
 template <class S>
 void eig(const S* a, std::complex<Real<S>>* w, std::complex<Real<S>>* vl, std::complex<Real<S>>* vr, int64_t n) {
   using T = Real<S>;
   using CMat = Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dynamic>;
   using CRow = Eigen::Matrix<std::complex<T>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  using Solver = Eigen::ComplexEigenSolver<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>>;  // complex a
   if (n == 0) return;
   auto nan_all = [&] {
     const std::complex<T> nan(std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::quiet_NaN());
@@ -383,28 +382,26 @@ void eig(const S* a, std::complex<Real<S>>* w, std::complex<Real<S>>* vl, std::c
       store(v, vr);
     }
   } else {
-    Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> m = MapC<S>(a, n, n);
-    Solver es(m, vl || vr);
-    if (es.info() != Eigen::Success) return nan_all();
-    Eigen::Map<Eigen::Matrix<std::complex<T>, Eigen::Dynamic, 1>>(w, n) = es.eigenvalues();
-    if (!vl && !vr) return;
-    CMat v = es.eigenvectors();
+    // complex_eigen.h: zlahqr and ztrevc; row j of vt (ut) is vector j.
+    std::vector<S> vt(vr ? n * n : 0), ut(vl ? n * n : 0);
+    if (!complex_eigen(a, w, vr ? vt.data() : nullptr, vl ? ut.data() : nullptr, n)) return nan_all();
     if (vl) {
-      CMat u = v.fullPivLu().inverse().adjoint();
+      CMat u = Eigen::Map<const CRow>(ut.data(), n, n).transpose();
       store(u, vl);
     }
-    if (vr) store(v, vr);
+    if (vr) {
+      CMat v = Eigen::Map<const CRow>(vt.data(), n, n).transpose();
+      store(v, vr);
+    }
   }
 }
 
-// The Schur decomposition a = z t zᴴ, z unitary: t upper triangular for complex a (Eigen's
-// ComplexSchur), quasi-upper-triangular for real a (nonsymmetric_eigen.h's dlahqr: each 2×2
+// The Schur decomposition a = z t zᴴ, z unitary: t upper triangular for complex a
+// (complex_eigen.h's zlahqr), quasi-upper-triangular for real a (nonsymmetric_eigen.h's dlahqr: each 2×2
 // diagonal block in LAPACK's standard form, one per complex conjugate pair of eigenvalues,
 // equal diagonal entries). NaN when a is not finite or the QR iteration does not converge.
 template <class S>
 void schur(const S* a, S* t, S* z, int64_t n) {
-  using Col = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
-  using Solver = Eigen::ComplexSchur<Col>;  // complex a
   if (n == 0) return;
   auto nan_all = [&] {
     fill_nan(t, n * n);
@@ -413,15 +410,8 @@ void schur(const S* a, S* t, S* z, int64_t n) {
   if (!all_finite(a, n * n)) return nan_all();
   if constexpr (!kComplex<S>) {  // nonsymmetric_eigen.h: dlahqr leaves each 2×2 block standard
     if (!real_schur_form(a, t, z, n)) nan_all();
-  } else {
-    Solver s(Col(MapC<S>(a, n, n)), z != nullptr);
-    if (s.info() != Eigen::Success) return nan_all();
-    MapM<S> T(t, n, n);
-    T = s.matrixT();
-    // Exact zeros below the diagonal, where the iteration leaves rounding.
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < i; ++j) T(i, j) = S(0);
-    if (z) MapM<S>(z, n, n) = s.matrixU();
+  } else if (!complex_schur_form(a, t, z, n)) {  // complex_eigen.h: zlahqr
+    nan_all();
   }
 }
 

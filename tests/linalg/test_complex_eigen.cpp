@@ -1,0 +1,171 @@
+// eig and schur of complex matrices through tracer/kernels/complex_eigen.cpp (LAPACK's zlahqr
+// and ztrevc): both eigen-equations at sizes where the sweeps run long, spectra known in advance
+// (a unitary similarity of a diagonal with distinct, clustered and repeated values; defective
+// Jordan blocks; a real matrix stored as complex; a diagonal one), the Schur form's defining
+// properties, scaling by powers of two, and batch ≡ one matrix ≡ jit bit for bit. The small
+// cases and the derivatives are in test_complex_linalg.cpp and test_schur.cpp.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+
+#include "linalg_test_util.h"
+
+namespace st = strata;
+namespace la = strata::linalg;
+using st::Array;
+using st::DType;
+using namespace st::testing;
+
+namespace {
+
+using Cx = std::complex<double>;
+constexpr DType kTypes[] = {st::c64, st::c128};
+
+Array crnd(const st::Shape& s, DType c, uint64_t seed) {
+  return st::complex(rnd(s, st::real_dtype(c), seed), rnd(s, st::real_dtype(c), seed + 1000));
+}
+
+std::vector<Cx> complex_values(const Array& z) {
+  std::vector<double> re = st::real(z).to_vector<double>(), im = st::imag(z).to_vector<double>();
+  std::vector<Cx> v;
+  for (size_t i = 0; i < re.size(); ++i) v.emplace_back(re[i], im[i]);
+  return v;
+}
+
+// a v_j = w_j v_j and u_jᴴ a = w_j u_jᴴ to a few ulps of |a| (unit vectors, finite); eigvals
+// lists the same eigenvalues bit for bit.
+void check_eig(const Array& a, const std::string& what) {
+  SCOPED_TRACE(what);
+  la::EigResult e = la::eig(a, true, true);
+  const int64_t n = a.shape().back();
+  const double norm = std::max(max_abs(st::abs(a)), 1e-300) * std::sqrt(double(n)), e0 = eps(st::real_dtype(a.dtype()));
+  Array av = st::matmul(a, e.eigenvectors), vw = st::multiply(e.eigenvectors, st::expand_dims(e.eigenvalues, -2));
+  EXPECT_LE(max_abs(st::abs(st::subtract(av, vw))), 10 * e0 * n * norm) << "a v = w v";
+  Array uh = mH(e.left_eigenvectors);
+  Array uha = st::matmul(uh, a), wuh = st::multiply(uh, st::expand_dims(e.eigenvalues, -1));
+  EXPECT_LE(max_abs(st::abs(st::subtract(uha, wuh))), 10 * e0 * n * norm) << "uᴴ a = w uᴴ";
+  for (const Array& v : {e.eigenvectors, e.left_eigenvectors}) {
+    Array norms = st::sum(st::real(st::multiply(v, st::conj(v))), {-2});
+    EXPECT_LE(max_abs(st::subtract(norms, st::ones_like(norms))), 10 * e0 * n) << "unit vectors";
+  }
+  expect_same_c(la::eigvals(a), e.eigenvalues, "eigvals");
+  expect_same_c(la::eig(a).eigenvectors, e.eigenvectors, "right vectors alone");
+}
+
+// z t zᴴ = a, zᴴ z = I, t upper triangular with exact zeros below the diagonal.
+void check_schur(const Array& a, const std::string& what) {
+  SCOPED_TRACE(what);
+  const int64_t n = a.shape().back();
+  const DType c = a.dtype();
+  la::SchurResult s = la::schur(a);
+  ASSERT_EQ(s.t.dtype(), c);
+  const double e0 = eps(st::real_dtype(c)), norm = std::max(max_abs(st::abs(a)), 1e-300) * std::sqrt(double(n));
+  EXPECT_LE(max_abs(st::abs(st::subtract(st::matmul(st::matmul(s.z, s.t), mH(s.z)), a))), 10 * e0 * n * norm) << "z t zᴴ";
+  EXPECT_LE(max_abs(st::abs(st::subtract(st::matmul(mH(s.z), s.z), st::astype(st::eye(n), c)))), 10 * e0 * n) << "zᴴ z";
+  std::vector<Cx> t = complex_values(s.t);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < i; ++j) ASSERT_EQ(t[size_t(i * n + j)], Cx(0, 0)) << i << "," << j;
+}
+
+// Each of `want` has an eigenvalue of a within tol (a matching by nearest value).
+void expect_spectrum(const Array& a, const std::vector<Cx>& want, double tol, const std::string& what) {
+  std::vector<Cx> got = complex_values(la::eigvals(a));
+  ASSERT_EQ(got.size(), want.size()) << what;
+  std::vector<bool> used(got.size(), false);
+  for (const Cx& x : want) {
+    size_t best = got.size();
+    for (size_t j = 0; j < got.size(); ++j)
+      if (!used[j] && (best == got.size() || std::abs(got[j] - x) < std::abs(got[best] - x))) best = j;
+    EXPECT_LE(std::abs(got[best] - x), tol) << what << ": " << x << " nearest " << got[best];
+    used[best] = true;
+  }
+}
+
+TEST(ComplexEigen, LargeRandomMatrices) {
+  for (DType c : kTypes)
+    for (int64_t n : {2, 3, 17, 65, 128, 200}) {
+      const std::string what = std::string(st::short_name(c)) + " n=" + std::to_string(n);
+      Array a = crnd({n, n}, c, static_cast<uint64_t>(n) + 3);
+      check_eig(a, what);
+      check_schur(a, what);
+      // The trace is the eigenvalues' sum.
+      const Cx trace = complex_values(st::sum(st::diagonal(st::astype(a, st::c128))))[0];
+      const Cx sum = complex_values(st::sum(st::astype(la::eigvals(a), st::c128)))[0];
+      EXPECT_LE(std::abs(sum - trace), 100 * eps(st::real_dtype(c)) * double(n * n)) << what;
+      if (c == st::c64 && n >= 65)  // against the c128 kernel's eigenvalues of the same matrix
+        expect_spectrum(a, complex_values(la::eigvals(st::astype(a, st::c128))), 2e-3 * std::sqrt(double(n)),
+                        "c64 against c128, " + what);
+    }
+}
+
+TEST(ComplexEigen, KnownSpectra) {
+  for (DType c : kTypes) {
+    const std::string tn(st::short_name(c));
+    const double e0 = eps(st::real_dtype(c));
+    // U D Uᴴ, U unitary: distinct values, a tight cluster, a repeated value (normal: each
+    // eigenvalue within a few ulps of |a|).
+    const int64_t n = 120;
+    std::vector<Cx> d;
+    for (int64_t k = 0; k < 60; ++k) d.emplace_back(std::cos(0.3 * double(k)) * 2, std::sin(0.7 * double(k)));
+    for (int64_t k = 0; k < 30; ++k) d.emplace_back(0.5 + 1e-7 * double(k), -0.25);
+    for (int64_t k = 0; k < 30; ++k) d.emplace_back(-1, 1);
+    std::vector<double> dre, dim;
+    for (const Cx& x : d) dre.push_back(x.real()), dim.push_back(x.imag());
+    Array u = la::qr(crnd({n, n}, st::c128, 51)).q;
+    Array dm = st::multiply(st::astype(st::eye(n), st::c128),
+                            st::expand_dims(st::complex(st::array(dre, {n}), st::array(dim, {n})), 0));
+    Array a = st::astype(st::matmul(st::matmul(u, dm), mH(u)), c);
+    expect_spectrum(a, d, 1000 * e0, tn + " normal");
+    check_eig(a, tn + " normal");
+    check_schur(a, tn + " normal");
+    // Jordan blocks of order 3 for 1 + i, 2 and −i in turn, moved by a unitary similarity:
+    // defective, so only the backward errors are small (and the left vectors finite).
+    std::vector<double> jre(static_cast<size_t>(n * n), 0.0), jim = jre;
+    const Cx values[] = {{1, 1}, {2, 0}, {0, -1}};
+    for (int64_t i = 0; i < n; ++i) {
+      const Cx v = values[(i / 3) % 3];
+      jre[size_t(i * n + i)] = v.real(), jim[size_t(i * n + i)] = v.imag();
+      if (i % 3 != 2) jre[size_t(i * n + i + 1)] = 1;
+    }
+    Array jordan = st::astype(
+        st::matmul(st::matmul(u, st::complex(st::array(jre, {n, n}), st::array(jim, {n, n}))), mH(u)), c);
+    check_schur(jordan, tn + " Jordan blocks");
+    la::EigResult je = la::eig(jordan, true, true);
+    for (const Array& x : {je.left_eigenvectors, je.eigenvectors})
+      for (double v : st::real(x).to_vector<double>()) ASSERT_TRUE(std::isfinite(v)) << tn;
+    // A real matrix stored as complex: the real kernel's eigenvalues (conjugate pairs).
+    Array r = rnd({90, 90}, st::real_dtype(c), 52);
+    expect_spectrum(st::astype(r, c), complex_values(la::eigvals(r)), 2000 * e0, tn + " real as complex");
+    // Diagonal: its entries exactly; the zero matrix: zeros.
+    Array diag = st::astype(dm, c);
+    std::vector<Cx> dw = complex_values(la::eigvals(diag)), want = complex_values(st::diagonal(diag));
+    std::sort(dw.begin(), dw.end(), [](Cx x, Cx y) { return x.real() != y.real() ? x.real() < y.real() : x.imag() < y.imag(); });
+    std::sort(want.begin(), want.end(), [](Cx x, Cx y) { return x.real() != y.real() ? x.real() < y.real() : x.imag() < y.imag(); });
+    EXPECT_EQ(dw, want) << tn << " diagonal";
+    for (const Cx& x : complex_values(la::eigvals(st::zeros({40, 40}, c)))) EXPECT_EQ(x, Cx(0, 0));
+    // A power-of-two scaling scales the eigenvalues exactly, to the ends of the exponent range.
+    Array small = crnd({50, 50}, c, 53);
+    const std::vector<Cx> w0 = complex_values(la::eigvals(small));
+    for (double s : c == st::c64 ? std::vector<double>{0x1p-100, 0x1p100} : std::vector<double>{0x1p-900, 0x1p900}) {
+      std::vector<Cx> ws = complex_values(la::eigvals(st::multiply(small, st::astype(Array(s), c))));
+      for (size_t j = 0; j < w0.size(); ++j) EXPECT_EQ(ws[j], w0[j] * s) << tn << " scaled by " << s;
+    }
+  }
+}
+
+TEST(ComplexEigen, BatchedAloneAndJitSameBits) {
+  for (DType c : kTypes) {
+    Array batch = crnd({3, 130, 130}, c, 54);
+    auto decompose = [](const Array& x) {
+      la::EigResult e = la::eig(x, true, true);
+      la::SchurResult s = la::schur(x);
+      return std::vector<Array>{st::real(e.eigenvalues), st::imag(e.eigenvalues), st::real(e.eigenvectors),
+                                st::imag(e.eigenvectors), st::real(e.left_eigenvectors), st::imag(e.left_eigenvectors),
+                                st::real(s.t),          st::imag(s.t),          st::real(s.z),
+                                st::imag(s.z)};
+    };
+    expect_batch_and_jit_same_bits(decompose, batch);
+  }
+}
+
+}  // namespace
