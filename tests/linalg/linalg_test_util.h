@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <string>
 #include <vector>
@@ -110,6 +111,30 @@ void expect_batch_and_jit_same_bits(F decompose, const Array& batch) {
   }
   std::vector<Array> jitted = jit(decompose)(batch);
   for (size_t i = 0; i < all.size(); ++i) expect_same(jitted[i], all[i], "jit output " + std::to_string(i));
+}
+
+// A complex array's values as std::complex<double>, row-major.
+inline std::vector<std::complex<double>> complex_values(const Array& z) {
+  std::vector<double> re = real(z).to_vector<double>(), im = imag(z).to_vector<double>();
+  std::vector<std::complex<double>> v;
+  for (size_t i = 0; i < re.size(); ++i) v.emplace_back(re[i], im[i]);
+  return v;
+}
+
+// Each of `want` has a value of `got` within tol, matched by nearest value, and the two sets
+// have the same size (enough for the separated spectra the tests use).
+inline void expect_matching_values(const std::vector<std::complex<double>>& got,
+                                   const std::vector<std::complex<double>>& want, double tol, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  std::vector<bool> used(got.size(), false);
+  for (const std::complex<double>& x : want) {
+    size_t best = got.size();
+    for (size_t j = 0; j < got.size(); ++j)
+      if (!used[j] && (best == got.size() || std::abs(got[j] - x) < std::abs(got[best] - x))) best = j;
+    ASSERT_LT(best, got.size()) << what;
+    EXPECT_LE(std::abs(got[best] - x), tol) << what << ": " << x << " nearest " << got[best];
+    used[best] = true;
+  }
 }
 
 }  // namespace strata::testing

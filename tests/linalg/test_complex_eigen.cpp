@@ -25,13 +25,6 @@ Array crnd(const st::Shape& s, DType c, uint64_t seed) {
   return st::complex(rnd(s, st::real_dtype(c), seed), rnd(s, st::real_dtype(c), seed + 1000));
 }
 
-std::vector<Cx> complex_values(const Array& z) {
-  std::vector<double> re = st::real(z).to_vector<double>(), im = st::imag(z).to_vector<double>();
-  std::vector<Cx> v;
-  for (size_t i = 0; i < re.size(); ++i) v.emplace_back(re[i], im[i]);
-  return v;
-}
-
 // a v_j = w_j v_j and u_jᴴ a = w_j u_jᴴ to a few ulps of |a| (unit vectors, finite); eigvals
 // lists the same eigenvalues bit for bit.
 void check_eig(const Array& a, const std::string& what) {
@@ -67,18 +60,9 @@ void check_schur(const Array& a, const std::string& what) {
     for (int64_t j = 0; j < i; ++j) ASSERT_EQ(t[size_t(i * n + j)], Cx(0, 0)) << i << "," << j;
 }
 
-// Each of `want` has an eigenvalue of a within tol (a matching by nearest value).
+// Each of `want` has an eigenvalue of a within tol (matched by nearest value).
 void expect_spectrum(const Array& a, const std::vector<Cx>& want, double tol, const std::string& what) {
-  std::vector<Cx> got = complex_values(la::eigvals(a));
-  ASSERT_EQ(got.size(), want.size()) << what;
-  std::vector<bool> used(got.size(), false);
-  for (const Cx& x : want) {
-    size_t best = got.size();
-    for (size_t j = 0; j < got.size(); ++j)
-      if (!used[j] && (best == got.size() || std::abs(got[j] - x) < std::abs(got[best] - x))) best = j;
-    EXPECT_LE(std::abs(got[best] - x), tol) << what << ": " << x << " nearest " << got[best];
-    used[best] = true;
-  }
+  expect_matching_values(complex_values(la::eigvals(a)), want, tol, what);
 }
 
 TEST(ComplexEigen, LargeRandomMatrices) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "deflation.h"
 #include "parallel.h"
 
 namespace strata::kernels {
@@ -294,14 +295,10 @@ bool complex_schur(C<T>* hc, C<T>* ztc, C<T>* w, int64_t n) {
           if (k - 2 >= 0) tst += std::abs(H(k - 1, k - 2).real());
           if (k + 1 <= n - 1) tst += std::abs(H(k + 1, k).real());
         }
-        if (std::abs(H(k, k - 1).real()) <= ulp * tst) {  // Ahues and Tisseur's test (LAWN 122)
-          const T ab = std::max(cabs1(H(k, k - 1)), cabs1(H(k - 1, k)));
-          const T ba = std::min(cabs1(H(k, k - 1)), cabs1(H(k - 1, k)));
-          const T aa = std::max(cabs1(H(k, k)), cabs1(H(k - 1, k - 1) - H(k, k)));
-          const T bb = std::min(cabs1(H(k, k)), cabs1(H(k - 1, k - 1) - H(k, k)));
-          const T s = aa + ab;
-          if (ba * (ab / s) <= std::max(smlnum, ulp * (bb * (aa / s)))) break;
-        }
+        if (std::abs(H(k, k - 1).real()) <= ulp * tst &&
+            negligible_subdiagonal(cabs1(H(k, k - 1)), cabs1(H(k - 1, k)), cabs1(H(k, k)),
+                                   cabs1(H(k - 1, k - 1) - H(k, k)), smlnum, ulp))
+          break;
       }
       l = k;
       if (l > 0) H.set(l, l - 1, C<T>(0));

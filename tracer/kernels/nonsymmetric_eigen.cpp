@@ -11,6 +11,7 @@
 #include <numeric>
 #include <vector>
 
+#include "deflation.h"
 #include "hessenberg.h"
 #include "householder.h"
 #include "parallel.h"
@@ -445,6 +446,29 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
     for (size_t j = 0; j + 1 < reals.size(); j += 2) out.push_back({reals[j], T(0), reals[j + 1], T(0)});
     if (out.size() < 2) out.clear();
   };
+  // An orthogonal similarity U (w × w, given as Uᵀ) of h's rows and columns [w0, w0 + w) reaches
+  // the rest: the rows above (h U), the columns to the right up to i2 (Uᵀ h) and Z (Uᵀ Zᵀ), each
+  // one GEMM. (The window's own part of h the caller has already transformed.)
+  auto apply_window = [&](int64_t w0, int64_t w, const T* u) {
+    const int64_t w1 = w0 + w - 1;
+    if (w0 > i1) {  // h[i1, w0) × [w0, w1] ← · U
+      const int64_t m = w0 - i1;
+      tmp.resize(static_cast<size_t>(m * w));
+      gemm(&H(i1, w0), n, false, u, w, true, tmp.data(), w, m, w, w);
+      for (int64_t r = 0; r < m; ++r) std::copy_n(tmp.data() + r * w, w, &H(i1 + r, w0));
+    }
+    if (w1 < i2) {  // h[w0, w1] × (w1, i2] ← Uᵀ ·
+      const int64_t c = i2 - w1;
+      tmp.resize(static_cast<size_t>(w * c));
+      gemm(u, w, false, &H(w0, w1 + 1), n, false, tmp.data(), c, w, c, w);
+      for (int64_t r = 0; r < w; ++r) std::copy_n(tmp.data() + r * c, c, &H(w0 + r, w1 + 1));
+    }
+    if (zt) {  // Zᵀ rows [w0, w1] ← Uᵀ ·
+      tmp.resize(static_cast<size_t>(w * n));
+      gemm(u, w, false, zt + w0 * n, n, false, tmp.data(), n, w, n, w);
+      std::copy_n(tmp.data(), w * n, zt + w0 * n);
+    }
+  };
   // LAPACK's aggressive early deflation (dlaqr3) on the active block [l, i]: the trailing window
   // of kDeflationWindow rows brought to Schur form, W = V Tw Vᵀ (this iteration on it), couples
   // to the rest only through the spike s·V's first row (s = h(kw, kw − 1)). Each of Tw's blocks
@@ -563,23 +587,7 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
     if (kw > 0) H(kw, kw - 1) = s * wv[0];
     for (int64_t r = 0; r < jw; ++r)
       for (int64_t c = std::max<int64_t>(0, r - 1); c < jw; ++c) H(kw + r, kw + c) = W(r, c);
-    if (kw > i1) {  // h[i1, kw) × [kw, i] ← · V
-      const int64_t m = kw - i1;
-      tmp.resize(static_cast<size_t>(m * jw));
-      gemm(&H(i1, kw), n, false, wv.data(), jw, true, tmp.data(), jw, m, jw, jw);
-      for (int64_t r = 0; r < m; ++r) std::copy_n(tmp.data() + r * jw, jw, &H(i1 + r, kw));
-    }
-    if (i < i2) {  // h[kw, i] × (i, i2] ← Vᵀ ·
-      const int64_t c = i2 - i;
-      tmp.resize(static_cast<size_t>(jw * c));
-      gemm(wv.data(), jw, false, &H(kw, i + 1), n, false, tmp.data(), c, jw, c, jw);
-      for (int64_t r = 0; r < jw; ++r) std::copy_n(tmp.data() + r * c, c, &H(kw + r, i + 1));
-    }
-    if (zt) {  // Zᵀ rows [kw, i] ← Vᵀ ·
-      tmp.resize(static_cast<size_t>(jw * n));
-      gemm(wv.data(), jw, false, zt + kw * n, n, false, tmp.data(), n, jw, n, jw);
-      std::copy_n(tmp.data(), jw * n, zt + kw * n);
-    }
+    apply_window(kw, jw, wv.data());
     return jw - ns;
   };
   for (int64_t i = n - 1; i >= 0;) {
@@ -595,15 +603,10 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
           if (k - 2 >= 0) tst += std::abs(H(k - 1, k - 2));
           if (k + 1 <= n - 1) tst += std::abs(H(k + 1, k));
         }
-        // Ahues and Tisseur's conservative test (LAPACK Working Note 122).
-        if (std::abs(H(k, k - 1)) <= ulp * tst) {
-          const T ab = std::max(std::abs(H(k, k - 1)), std::abs(H(k - 1, k)));
-          const T ba = std::min(std::abs(H(k, k - 1)), std::abs(H(k - 1, k)));
-          const T aa = std::max(std::abs(H(k, k)), std::abs(H(k - 1, k - 1) - H(k, k)));
-          const T bb = std::min(std::abs(H(k, k)), std::abs(H(k - 1, k - 1) - H(k, k)));
-          const T s = aa + ab;
-          if (ba * (ab / s) <= std::max(smlnum, ulp * (bb * (aa / s)))) break;
-        }
+        if (std::abs(H(k, k - 1)) <= ulp * tst &&
+            negligible_subdiagonal(std::abs(H(k, k - 1)), std::abs(H(k - 1, k)), std::abs(H(k, k)),
+                                   std::abs(H(k - 1, k - 1) - H(k, k)), smlnum, ulp))
+          break;
       }
       l = k;
       if (l > 0) H(l, l - 1) = T(0);
@@ -749,23 +752,7 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
             T* u0 = ut.data() + (p - w0) * w;
             reflect_rows(u0, u0 + w, p + 2 <= i ? u0 + 2 * w : nullptr, w, f.tau, f.v2, f.v3);
           }
-        if (w0 > i1) {  // h[i1, w0) × [w0, w1] ← · U
-          const int64_t m = w0 - i1;
-          tmp.resize(static_cast<size_t>(m * w));
-          gemm(&H(i1, w0), n, false, ut.data(), w, true, tmp.data(), w, m, w, w);
-          for (int64_t r = 0; r < m; ++r) std::copy_n(tmp.data() + r * w, w, &H(i1 + r, w0));
-        }
-        if (w1 < i2) {  // h[w0, w1] × (w1, i2] ← Uᵀ ·
-          const int64_t c = i2 - w1;
-          tmp.resize(static_cast<size_t>(w * c));
-          gemm(ut.data(), w, false, &H(w0, w1 + 1), n, false, tmp.data(), c, w, c, w);
-          for (int64_t r = 0; r < w; ++r) std::copy_n(tmp.data() + r * c, c, &H(w0 + r, w1 + 1));
-        }
-        if (zt) {  // Zᵀ rows [w0, w1] ← Uᵀ ·
-          tmp.resize(static_cast<size_t>(w * n));
-          gemm(ut.data(), w, false, zt + w0 * n, n, false, tmp.data(), n, w, n, w);
-          std::copy_n(tmp.data(), w * n, zt + w0 * n);
-        }
+        apply_window(w0, w, ut.data());
       }
     }
     if (!split) return false;
