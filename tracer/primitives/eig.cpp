@@ -2,7 +2,8 @@
 // the eigenvalues w [..., n] of each square matrix of a [..., n, n] (real or complex), then (as asked) the
 // left eigenvectors vl (u_jᴴ a = w_j u_jᴴ) and the right ones vr (a v_j = w_j v_j) as the
 // columns of [..., n, n]; all complex (jax.lax.linalg.eig's order and LAPACK geev's unit-norm
-// vectors). Kernel: kernels/linalg.h (Eigen's EigenSolver, ComplexEigenSolver), CPU only, as in JAX.
+// vectors). Kernel: kernels/linalg.h (nonsymmetric_eigen.h for real a, complex_eigen.h for
+// complex a: LAPACK geev's iteration and dtrevc/ztrevc's vectors), CPU only, as in JAX.
 //
 // Derivatives: of the eigenvalues only, as JAX (its issue 2748): ẇ_k = u_kᴴ ȧ v_k / u_kᴴ v_k,
 // not defined at a repeated eigenvalue. The JVP refuses when eigenvectors are computed (their

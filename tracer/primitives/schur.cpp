@@ -3,7 +3,8 @@
 // (jax.lax.linalg.schur; LAPACK gees's meaning). t is upper triangular for complex a and
 // quasi-upper-triangular for real a (a 2×2 diagonal block per complex conjugate pair of
 // eigenvalues). The form is not unique (the order of the eigenvalues on the diagonal, the
-// columns' phases): kernels/linalg.h (Eigen's RealSchur and ComplexSchur), CPU only, as in JAX.
+// columns' phases): kernels/linalg.h (nonsymmetric_eigen.h's and complex_eigen.h's QR iterations),
+// CPU only, as in JAX.
 //
 // Not differentiable, as in JAX (which has no rule for it): both rules refuse.
 #include "linalg_common.h"
