@@ -10,7 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "deflation.h"
+#include "schur_common.h"
+#include "householder.h"
 #include "parallel.h"
 
 namespace strata::kernels {
@@ -26,14 +27,9 @@ inline C<T> mul(C<T> a, C<T> b) {
   return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
 }
 
-template <class T>
-inline T cabs1(C<T> a) {
-  return std::abs(a.real()) + std::abs(a.imag());
-}
-
 // Σ a[j]·b[j] in 4 fixed lanes and a fixed tree: the same bits wherever the vectors lie.
 template <class T>
-C<T> lane_dot(const C<T>* a, const C<T>* b, int64_t len) {
+C<T> complex_dot(const C<T>* a, const C<T>* b, int64_t len) {
   constexpr int kLanes = 4;
   T re[kLanes] = {}, im[kLanes] = {};
   int64_t j = 0;
@@ -50,24 +46,6 @@ C<T> lane_dot(const C<T>* a, const C<T>* b, int64_t len) {
     ti += x.real() * y.imag() + x.imag() * y.real();
   }
   return {((re[0] + re[2]) + (re[1] + re[3])) + tr, ((im[0] + im[2]) + (im[1] + im[3])) + ti};
-}
-
-// c (M×N) = a (M×K) · b (K×N), all row-major and contiguous. Eigen's GEMM packs its operands, so
-// its bits do not depend on where they lie; its matrix-vector and coefficient-wise paths do
-// (they peel to an aligned address), so those shapes run in one fixed order here.
-template <class T>
-void gemm(const C<T>* a, const C<T>* b, C<T>* c, int64_t M, int64_t N, int64_t K) {
-  using Row = Eigen::Matrix<C<T>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  if (M == 1 || N == 1 || M + N + K < 20) {
-    for (int64_t i = 0; i < M; ++i)
-      for (int64_t j = 0; j < N; ++j) {
-        C<T> sum = 0;
-        for (int64_t p = 0; p < K; ++p) sum += mul(a[i * K + p], b[p * N + j]);
-        c[i * N + j] = sum;
-      }
-    return;
-  }
-  Eigen::Map<Row>(c, M, N).noalias() = Eigen::Map<const Row>(a, M, K) * Eigen::Map<const Row>(b, K, N);
 }
 
 // LAPACK's zlarfg of order 2 on (alpha, x): H = I − tau·v·vᴴ with Hᴴ (alpha, x) = (beta, 0),
@@ -166,27 +144,22 @@ void deferred_right(Split<T>& h, int64_t m, int64_t i, const std::vector<Step<T>
         T* x1r = x0r + kLanes;
         T* x1i = x0i + kLanes;
         const T vr = st.cv2.real(), vi = st.cv2.imag();
-        if (st.k > r0 + kLanes - 1) {  // every row of the block (lanes past nr are not stored)
-          const T ar = st.t1.real(), ai = st.t1.imag(), br = st.t2.real(), bi = st.t2.imag();
+        // The reflection on the eight lanes, lane q's (t1, t2) from coef(q, part): part 0..3 =
+        // re t1, im t1, re t2, im t2.
+        auto reflect = [&](auto coef) {
           for (int64_t q = 0; q < kLanes; ++q) {
+            const T ar = coef(q, 0), ai = coef(q, 1), br = coef(q, 2), bi = coef(q, 3);
             const T sr = ar * x0r[q] - ai * x0i[q] + br * x1r[q] - bi * x1i[q];
             const T si = ar * x0i[q] + ai * x0r[q] + br * x1i[q] + bi * x1r[q];
             x0r[q] -= sr, x0i[q] -= si;
             x1r[q] -= sr * vr - si * vi, x1i[q] -= sr * vi + si * vr;
           }
-          continue;
-        }
-        T t1r[kLanes], t1i[kLanes], t2r[kLanes], t2i[kLanes];
-        for (int64_t q = 0; q < kLanes; ++q) {
-          const bool on = st.k > r0 + q;
-          t1r[q] = on ? st.t1.real() : T(0), t1i[q] = on ? st.t1.imag() : T(0);
-          t2r[q] = on ? st.t2.real() : T(0), t2i[q] = on ? st.t2.imag() : T(0);
-        }
-        for (int64_t q = 0; q < kLanes; ++q) {
-          const T sr = t1r[q] * x0r[q] - t1i[q] * x0i[q] + t2r[q] * x1r[q] - t2i[q] * x1i[q];
-          const T si = t1r[q] * x0i[q] + t1i[q] * x0r[q] + t2r[q] * x1i[q] + t2i[q] * x1r[q];
-          x0r[q] -= sr, x0i[q] -= si;
-          x1r[q] -= sr * vr - si * vi, x1i[q] -= sr * vi + si * vr;
+        };
+        const T coefs[4] = {st.t1.real(), st.t1.imag(), st.t2.real(), st.t2.imag()};
+        if (st.k > r0 + kLanes - 1) {  // every row of the block (lanes past nr are not stored)
+          reflect([&](int64_t, int p) { return coefs[p]; });
+        } else {  // rows k and below skip it
+          reflect([&](int64_t q, int p) { return st.k > r0 + q ? coefs[p] : T(0); });
         }
       }
       for (int64_t q = 0; q < nr; ++q)
@@ -226,28 +199,20 @@ void to_hessenberg(C<T>* h, C<T>* zt, int64_t n) {
 template <class T>
 void substitute(const C<T>* t, int64_t n, int64_t k, bool left, C<T>* x, T smlnum, T big) {
   const C<T> lambda = t[k * n + k];
-  const T smin = std::max(std::numeric_limits<T>::epsilon() * cabs1(lambda), smlnum);
+  const T smin = std::max(std::numeric_limits<T>::epsilon() * magnitude(lambda), smlnum);
   x[k] = C<T>(1);
   int64_t lo = k, hi = k;  // the solved components
   auto scale = [&](T s) {
     for (int64_t j = lo; j <= hi; ++j) x[j] *= s;
   };
-  auto solve = [&](int64_t j, C<T> r) {
-    C<T> d = t[j * n + j] - lambda;
-    if (cabs1(d) < smin) d = C<T>(smin);
-    if (cabs1(r) > big * cabs1(d)) {
-      const T s = big * cabs1(d) / cabs1(r);
-      scale(s), r *= s;
-    }
-    x[j] = r / d;
-  };
+  auto solve = [&](int64_t j, C<T> r) { x[j] = solve1(r, t[j * n + j] - lambda, smin, big, scale); };
   if (!left) {
-    for (int64_t j = k - 1; j >= 0; --j, --lo) solve(j, -lane_dot(t + j * n + j + 1, x + j + 1, k - j));
+    for (int64_t j = k - 1; j >= 0; --j, --lo) solve(j, -complex_dot(t + j * n + j + 1, x + j + 1, k - j));
   } else {
-    for (int64_t j = k + 1; j < n; ++j, ++hi) solve(j, -lane_dot(t + j * n + k, x + k, j - k));
+    for (int64_t j = k + 1; j < n; ++j, ++hi) solve(j, -complex_dot(t + j * n + k, x + k, j - k));
   }
   T largest = 0;
-  for (int64_t j = lo; j <= hi; ++j) largest = std::max(largest, cabs1(x[j]));
+  for (int64_t j = lo; j <= hi; ++j) largest = std::max(largest, magnitude(x[j]));
   scale(T(1) / largest);
 }
 
@@ -269,7 +234,7 @@ bool complex_schur(C<T>* hc, C<T>* ztc, C<T>* w, int64_t n) {
   for (int64_t i = 1; i < n; ++i) {
     const C<T> s = H(i, i - 1);
     if (s.imag() == T(0)) continue;
-    C<T> sc = s / cabs1(s);
+    C<T> sc = s / magnitude(s);
     sc = std::conj(sc) / std::abs(sc);
     H.set(i, i - 1, C<T>(std::abs(s)));
     H.scale_row(i, i, n, sc);
@@ -289,15 +254,15 @@ bool complex_schur(C<T>* hc, C<T>* ztc, C<T>* w, int64_t n) {
       // A negligible subdiagonal h(k, k−1) splits the active block [l, i] at k.
       int64_t k = i;
       for (; k > l; --k) {
-        if (cabs1(H(k, k - 1)) <= smlnum) break;
-        T tst = cabs1(H(k - 1, k - 1)) + cabs1(H(k, k));
+        if (magnitude(H(k, k - 1)) <= smlnum) break;
+        T tst = magnitude(H(k - 1, k - 1)) + magnitude(H(k, k));
         if (tst == T(0)) {
           if (k - 2 >= 0) tst += std::abs(H(k - 1, k - 2).real());
           if (k + 1 <= n - 1) tst += std::abs(H(k + 1, k).real());
         }
         if (std::abs(H(k, k - 1).real()) <= ulp * tst &&
-            negligible_subdiagonal(cabs1(H(k, k - 1)), cabs1(H(k - 1, k)), cabs1(H(k, k)),
-                                   cabs1(H(k - 1, k - 1) - H(k, k)), smlnum, ulp))
+            negligible_subdiagonal(magnitude(H(k, k - 1)), magnitude(H(k - 1, k)), magnitude(H(k, k)),
+                                   magnitude(H(k - 1, k - 1) - H(k, k)), smlnum, ulp))
           break;
       }
       l = k;
@@ -318,10 +283,10 @@ bool complex_schur(C<T>* hc, C<T>* ztc, C<T>* w, int64_t n) {
       } else {
         t = H(i, i);
         const C<T> u = std::sqrt(H(i - 1, i)) * std::sqrt(H(i, i - 1));
-        T s = cabs1(u);
+        T s = magnitude(u);
         if (s != T(0)) {
           const C<T> x = T(0.5) * (H(i - 1, i - 1) - t);
-          const T sx = cabs1(x);
+          const T sx = magnitude(x);
           s = std::max(s, sx);
           C<T> y = s * std::sqrt((x / s) * (x / s) + (u / s) * (u / s));
           if (sx > T(0)) {
@@ -340,11 +305,11 @@ bool complex_schur(C<T>* hc, C<T>* ztc, C<T>* w, int64_t n) {
         const C<T> h11 = H(m, m), h22 = H(m + 1, m + 1);
         const T h21 = H(m + 1, m).real();
         const C<T> h11s = h11 - t;
-        const T s = cabs1(h11s) + std::abs(h21);
+        const T s = magnitude(h11s) + std::abs(h21);
         v0 = h11s / s, v1 = h21 / s;
         if (m == l) break;
         const T h10 = H(m, m - 1).real();
-        if (std::abs(h10) * std::abs(v1) <= ulp * (cabs1(v0) * (cabs1(h11) + cabs1(h22)))) break;
+        if (std::abs(h10) * std::abs(v1) <= ulp * (magnitude(v0) * (magnitude(h11) + magnitude(h22)))) break;
       }
       // The single-shift sweep from m to i. Reflection k from the left runs along rows k, k + 1;
       // from the right it reaches rows k..k + 2 at once (the next reflection's column), and the
@@ -439,7 +404,7 @@ bool complex_eigen(const C<T>* a, C<T>* w, C<T>* vt, C<T>* ut, int64_t n) {
   if (!vectors) return true;
   T tmax = 0;
   for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = i; j < n; ++j) tmax = std::max(tmax, cabs1(h[static_cast<size_t>(i * n + j)]));
+    for (int64_t j = i; j < n; ++j) tmax = std::max(tmax, magnitude(h[static_cast<size_t>(i * n + j)]));
   const T big = std::numeric_limits<T>::max() / (T(4) * T(n + 1) * std::max(T(1), tmax));
   const T smlnum = std::numeric_limits<T>::min() * (T(n) / std::numeric_limits<T>::epsilon());
   // Xᵀ (row k: the vector of the eigenvalue at row k of T), then Vᵀ = Xᵀ Zᵀ; across the pool,
@@ -454,7 +419,7 @@ bool complex_eigen(const C<T>* a, C<T>* w, C<T>* vt, C<T>* ut, int64_t n) {
     });
     if (left)  // u = conj(y)
       for (C<T>& x : xt) x = std::conj(x);
-    gemm(xt.data(), zt.data(), out, n, n, n);
+    gemm(xt.data(), n, false, zt.data(), n, false, out, n, n, n, n);
   };
   if (vt) solve_all(h.data(), false, vt);
   if (ut) {

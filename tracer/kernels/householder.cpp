@@ -4,6 +4,8 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <type_traits>
 #include <vector>
 
 #include "packed_gemm.h"
@@ -18,6 +20,13 @@ using Vec = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 
 // Columns per block of reflectors (LAPACK's nb for geqrf is 32).
 constexpr int64_t kQrBlock = 32;
+
+// x·y for complex values written out: std::complex's operator* recovers NaN products through
+// a library call per product, which finite operands never need.
+template <class T>
+std::complex<T> product(std::complex<T> x, std::complex<T> y) {
+  return {x.real() * y.real() - x.imag() * y.imag(), x.real() * y.imag() + x.imag() * y.real()};
+}
 
 }  // namespace
 
@@ -45,10 +54,12 @@ template <class T>
 void gemm(const T* a, int64_t lda, bool a_trans, const T* b, int64_t ldb, bool b_trans, T* c, int64_t ldc, int64_t M,
           int64_t N, int64_t K, bool subtract) {
   if (M == 0 || N == 0) return;
-  if (K > 0 && packed_gemm_suits(M, N, a_trans)) {
-    GemmOperands<T> g{a, lda, a_trans, b, ldb, b_trans, c, ldc};
-    g.subtract = subtract;
-    return packed_gemm(g, M, N, K, true);
+  if constexpr (std::is_floating_point_v<T>) {  // (the packed GEMM is real)
+    if (K > 0 && packed_gemm_suits(M, N, a_trans)) {
+      GemmOperands<T> g{a, lda, a_trans, b, ldb, b_trans, c, ldc};
+      g.subtract = subtract;
+      return packed_gemm(g, M, N, K, true);
+    }
   }
   using Stride = Eigen::OuterStride<>;
   Eigen::Map<RowMat<T>, 0, Stride> C(c, M, N, Stride(ldc));
@@ -65,8 +76,14 @@ void gemm(const T* a, int64_t lda, bool a_trans, const T* b, int64_t ldb, bool b
     for (int64_t i = 0; i < M; ++i)
       for (int64_t j = 0; j < N; ++j) {
         T sum = 0;
-        for (int64_t p = 0; p < K; ++p)
-          sum += (a_trans ? a[p * lda + i] : a[i * lda + p]) * (b_trans ? b[j * ldb + p] : b[p * ldb + j]);
+        for (int64_t p = 0; p < K; ++p) {
+          const T x = a_trans ? a[p * lda + i] : a[i * lda + p], y = b_trans ? b[j * ldb + p] : b[p * ldb + j];
+          if constexpr (std::is_floating_point_v<T>) {
+            sum += x * y;
+          } else {
+            sum += product(x, y);
+          }
+        }
         c[i * ldc + j] = subtract ? c[i * ldc + j] - sum : sum;
       }
     return;
@@ -193,5 +210,9 @@ void householder_qr(const T* a, T* q, T* r, int64_t m, int64_t n, bool full) {
 STRATA_HOUSEHOLDER(float)
 STRATA_HOUSEHOLDER(double)
 #undef STRATA_HOUSEHOLDER
+template void gemm<std::complex<float>>(const std::complex<float>*, int64_t, bool, const std::complex<float>*, int64_t,
+                                        bool, std::complex<float>*, int64_t, int64_t, int64_t, int64_t, bool);
+template void gemm<std::complex<double>>(const std::complex<double>*, int64_t, bool, const std::complex<double>*, int64_t,
+                                         bool, std::complex<double>*, int64_t, int64_t, int64_t, int64_t, bool);
 
 }  // namespace strata::kernels

@@ -51,7 +51,7 @@ T lane_dot(const T* a, const T* b, int64_t len) {
 
 // C (M×N, rows ldc apart) = op(A) · op(B), or C -= with `subtract`: A M×K (lda), or stored K×M
 // when a_trans; B K×N (ldb), or stored N×K when b_trans. strata's packed GEMM where its tiles
-// suit the shape (across the pool), Eigen's otherwise.
+// suit the shape (across the pool), Eigen's otherwise. Also for complex<float/double> (Eigen's).
 template <class T>
 void gemm(const T* a, int64_t lda, bool a_trans, const T* b, int64_t ldb, bool b_trans, T* c, int64_t ldc, int64_t M,
           int64_t N, int64_t K, bool subtract = false);

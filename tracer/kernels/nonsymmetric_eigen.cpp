@@ -11,7 +11,7 @@
 #include <numeric>
 #include <vector>
 
-#include "deflation.h"
+#include "schur_common.h"
 #include "hessenberg.h"
 #include "householder.h"
 #include "parallel.h"
@@ -780,11 +780,6 @@ bool real_schur(T* h, T* zt, T* wr, T* wi, int64_t n, bool want_t) {
 
 namespace {
 
-template <class C>
-auto magnitude(const C& x) {
-  return std::abs(std::real(x)) + std::abs(std::imag(x));
-}
-
 // The solution of [a00 a01; a10 a11] x = s·b for a scale s ≤ 1 that keeps |x| ≤ big (s is
 // returned; b in x0, x1 on entry): complete pivoting, pivots below smin raised to smin (a
 // perturbation of a nearly singular block, as LAPACK's dlaln2). C: T or std::complex<T>.
@@ -848,23 +843,12 @@ void back_substitute(const T* t, int64_t n, int64_t ki, T wr, T wi, T* x, T* xi,
     const bool block = k > 0 && at(k, k - 1) != T(0);
     if (!block) {
       const int64_t len = top - k;
+      auto scale_solved = [&](T s) { scale(k + 1, s); };
       if (!xi) {
-        T r = -lane_dot(t + k * n + k + 1, x + k + 1, len), d = at(k, k) - wr;
-        if (std::abs(d) < smin) d = smin;
-        if (std::abs(r) > big * std::abs(d)) {
-          const T s = big * std::abs(d) / std::abs(r);
-          scale(k + 1, s), r *= s;
-        }
-        x[k] = r / d;
+        x[k] = solve1(-lane_dot(t + k * n + k + 1, x + k + 1, len), at(k, k) - wr, smin, big, scale_solved);
       } else {
-        C r(-lane_dot(t + k * n + k + 1, x + k + 1, len), -lane_dot(t + k * n + k + 1, xi + k + 1, len));
-        C d = at(k, k) - lambda;
-        if (magnitude(d) < smin) d = C(smin);
-        if (magnitude(r) > big * magnitude(d)) {
-          const T s = big * magnitude(d) / magnitude(r);
-          scale(k + 1, s), r *= s;
-        }
-        const C y = r / d;
+        const C r(-lane_dot(t + k * n + k + 1, x + k + 1, len), -lane_dot(t + k * n + k + 1, xi + k + 1, len));
+        const C y = solve1(r, at(k, k) - lambda, smin, big, scale_solved);
         x[k] = y.real(), xi[k] = y.imag();
       }
       continue;
@@ -932,23 +916,12 @@ void forward_substitute(const T* tt, int64_t n, int64_t ki, T wr, T wi, T* x, T*
     const int64_t len = k - ki;
     const T* r0 = tt + k * n + ki;
     if (!block) {
+      auto scale_solved = [&](T s) { scale(k, s); };
       if (!xi) {
-        T r = -lane_dot(r0, x + ki, len), d = at(k, k) - wr;
-        if (std::abs(d) < smin) d = smin;
-        if (std::abs(r) > big * std::abs(d)) {
-          const T s = big * std::abs(d) / std::abs(r);
-          scale(k, s), r *= s;
-        }
-        x[k] = r / d;
+        x[k] = solve1(-lane_dot(r0, x + ki, len), at(k, k) - wr, smin, big, scale_solved);
       } else {
-        C r(-lane_dot(r0, x + ki, len), -lane_dot(r0, xi + ki, len));
-        C d = at(k, k) - mu;
-        if (magnitude(d) < smin) d = C(smin);
-        if (magnitude(r) > big * magnitude(d)) {
-          const T s = big * magnitude(d) / magnitude(r);
-          scale(k, s), r *= s;
-        }
-        const C y = r / d;
+        const C r(-lane_dot(r0, x + ki, len), -lane_dot(r0, xi + ki, len));
+        const C y = solve1(r, at(k, k) - mu, smin, big, scale_solved);
         x[k] = y.real(), xi[k] = y.imag();
       }
       k += 1;
