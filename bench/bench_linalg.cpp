@@ -1,5 +1,6 @@
 // bench/bench_linalg.cpp — issue 14's linear-algebra benchmarks (f32): Cholesky, solve and inverse
-// of a 2048×2048 matrix, SVD of 512×512 (u, s, vt reduced), inverse of a batch of 64 128×128
+// of a 2048×2048 matrix, SVD of 512×512 (u, s, vt reduced), singular values alone of 512² and
+// 1024², inverse of a batch of 64 128×128
 // matrices, eig (eigenvalues and right vectors) of 256² and 1024² normal matrices and of 256²
 // and 512² complex (c64) ones, and a complex 512×512 matmul, each under jit and eagerly (bench/run.sh prints
 // jit's speed vs eager).
@@ -38,6 +39,7 @@ auto svd = [](const Array& x) {
   la::SvdResult r = la::svd(x, false);
   return std::vector<Array>{r.u, r.s, r.vt};
 };
+auto svdvals = [](const Array& x) { return la::svdvals(x); };
 auto inv = [](const Array& x) { return la::inv(x); };
 auto eigh = [](const Array& x) {
   la::EighResult r = la::eigh(x);
@@ -80,6 +82,10 @@ void BM_Svd512_Jit(benchmark::State& s) { run(s, true, svd, svd_input()); }
 void BM_Svd512_Eager(benchmark::State& s) { run(s, false, svd, svd_input()); }
 void BM_Svd2048x256_Jit(benchmark::State& s) { run(s, true, svd, qr_input(2048, 256)); }
 void BM_Svd2048x256_Eager(benchmark::State& s) { run(s, false, svd, qr_input(2048, 256)); }
+void BM_Svdvals512_Jit(benchmark::State& s) { run(s, true, svdvals, svd_input()); }
+void BM_Svdvals512_Eager(benchmark::State& s) { run(s, false, svdvals, svd_input()); }
+void BM_Svdvals1024_Jit(benchmark::State& s) { run(s, true, svdvals, qr_input(1024, 1024)); }
+void BM_Svdvals1024_Eager(benchmark::State& s) { run(s, false, svdvals, qr_input(1024, 1024)); }
 void BM_Qr1024_Jit(benchmark::State& s) { run(s, true, qr, qr_input(1024, 1024)); }
 void BM_Qr1024_Eager(benchmark::State& s) { run(s, false, qr, qr_input(1024, 1024)); }
 void BM_Qr4096x256_Jit(benchmark::State& s) { run(s, true, qr, qr_input(4096, 256)); }
@@ -114,6 +120,10 @@ LINALG_BENCH(BM_Svd512_Jit);
 LINALG_BENCH(BM_Svd512_Eager);
 LINALG_BENCH(BM_Svd2048x256_Jit);
 LINALG_BENCH(BM_Svd2048x256_Eager);
+LINALG_BENCH(BM_Svdvals512_Jit);
+LINALG_BENCH(BM_Svdvals512_Eager);
+LINALG_BENCH(BM_Svdvals1024_Jit);
+LINALG_BENCH(BM_Svdvals1024_Eager);
 LINALG_BENCH(BM_Qr1024_Jit);
 LINALG_BENCH(BM_Qr1024_Eager);
 LINALG_BENCH(BM_Qr4096x256_Jit);

@@ -1,5 +1,6 @@
 """JAX CPU timings of bench/bench_linalg.cpp's workloads (f32, jit, block_until_ready, median of
-repetitions): Cholesky, solve and inverse of 2048x2048, SVD of 512x512 (reduced), inverse of 64
+repetitions): Cholesky, solve and inverse of 2048x2048, SVD of 512x512 (reduced), singular values
+alone of 512x512 and 1024x1024, inverse of 64
 128x128 matrices, eigh of 1024x1024 and 256x256 (x + xᵀ), eig of 256x256 and 1024x1024 (f32)
 and of 256x256 and 512x512 (c64),
 hessenberg (h and q) of 1024x1024, reduced QR of 1024x1024 and 4096x256, SVD of 2048x256. Run
@@ -23,6 +24,9 @@ def main():
     print(f"jax solve2048_ms {median_ms(jax.jit(jnp.linalg.solve), a, b):.2f}")
     m = jax.random.normal(jax.random.key(3), (512, 512), jnp.float32)
     print(f"jax svd512_ms {median_ms(jax.jit(lambda x: jnp.linalg.svd(x, full_matrices=False)), m):.2f}")
+    print(f"jax svdvals512_ms {median_ms(jax.jit(jnp.linalg.svdvals), m):.2f}")
+    x = jax.random.normal(jax.random.key(8), (1024, 1024), jnp.float32)
+    print(f"jax svdvals1024_ms {median_ms(jax.jit(jnp.linalg.svdvals), x):.2f}")
     t = jax.random.normal(jax.random.key(8), (2048, 256), jnp.float32)
     print(f"jax svd2048x256_ms {median_ms(jax.jit(lambda x: jnp.linalg.svd(x, full_matrices=False)), t):.2f}")
     for m, n in ((1024, 1024), (4096, 256)):

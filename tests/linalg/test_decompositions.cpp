@@ -221,6 +221,44 @@ TEST(Svd, FactorsReproduceTheMatrix) {
   expect_error<st::ShapeError>([] { la::svd(st::zeros({4})); }, {"svd", "f32[4]"});
 }
 
+// svdvals of real matrices goes through strata's bidiagonal reduction and dqds, svd with
+// vectors through Eigen's BDCSVD: the two agree on shapes that are square, tall, wide, tall
+// enough for the QR first (both ways), past several of the reduction's panels; scaled to the
+// ends of the exponent range (the values scale with the power of two, to rounding); rank-deficient
+// (exact zeros stay at rounding level); a wide range of values (graded columns); jit ≡ eager.
+TEST(Svd, ValuesWithoutVectors) {
+  for (DType t : kTypes) {
+    const double eps = t == st::f64 ? 2.2e-16 : 1.2e-7;
+    for (const st::Shape& s : {st::Shape{300, 300}, st::Shape{260, 200}, st::Shape{200, 260}, st::Shape{700, 120},
+                               st::Shape{120, 700}, st::Shape{2, 97, 97}, st::Shape{33, 1}, st::Shape{1, 40}}) {
+      SCOPED_TRACE(std::string(st::short_name(t)) + " " + st::shape_string(s));
+      Array a = rnd(s, t, 21);
+      Array sv = la::svdvals(a), want = la::svd(a, false).s;
+      const int64_t k = std::min(s[s.size() - 1], s[s.size() - 2]);
+      expect_near(sv, want, 10 * eps * std::sqrt(double(k)), "svdvals = svd's s");  // (relative to the largest)
+      expect_same(st::jit([](const Array& x) { return la::svdvals(x); })(a), sv, "jit = eager");
+    }
+    Array a = rnd({150, 130}, t, 22);
+    Array sv = la::svdvals(a);
+    for (double e : t == st::f64 ? std::vector<double>{-1000, 1000} : std::vector<double>{-120, 120}) {
+      Array scaled = st::multiply(a, st::full({}, std::ldexp(1.0, int(e)), t));
+      expect_near(st::multiply(la::svdvals(scaled), st::full({}, std::ldexp(1.0, -int(e)), t)), sv, 8 * eps,
+                  "scaled by 2^" + std::to_string(int(e)));
+    }
+    // Rank 60 of 130: the 70 smallest values are rounding errors of the largest.
+    Array low = st::matmul(rnd({150, 60}, t, 23), rnd({60, 130}, t, 24));
+    std::vector<double> lv = la::svdvals(low).to_vector<double>(), full = la::svd(low, false).s.to_vector<double>();
+    for (size_t i = 0; i < lv.size(); ++i) {
+      if (i >= 60) EXPECT_LE(lv[i], 100 * eps * lv[0]) << "value " << i << " of a rank-60 matrix";
+      else EXPECT_NEAR(lv[i], full[i], 100 * eps * lv[0]) << "value " << i;
+    }
+    // Columns graded from 1 to 1e-6 (f32: 1e-3): every value to the largest's rounding level.
+    Array graded = st::multiply(rnd({90, 90}, t, 25),
+                                st::exp(st::multiply(st::astype(st::arange(90), t), st::astype(st::full({}, t == st::f64 ? -0.15 : -0.075), t))));
+    expect_near(la::svdvals(graded), la::svd(graded, false).s, 100 * eps, "graded columns");
+  }
+}
+
 // Compiled code calls the eager kernels' code: the same bits.
 TEST(Decompositions, JitMatchesEager) {
   for (DType t : kTypes) {

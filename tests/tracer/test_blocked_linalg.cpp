@@ -3,7 +3,8 @@
 // sizes that end mid-block and mid-panel; f32 and f64; a matrix that is not positive definite;
 // a singular one (a zero column); the blocked Hessenberg reduction; the real Schur form's block
 // reordering (move_block_up); the bits the same on one thread as across the pool (also of
-// eigh's divide and conquer, the blocked QR, and real and complex eig). The
+// eigh's divide and conquer, the blocked QR, and real and complex eig); the bidiagonal
+// reduction (Q B Pᵀ = a) and its bits, with the singular values', on one thread. The
 // Cholesky, LU, triangular solve, QR and eigh tests skip where the build has no packed GEMM
 // (no AVX-512).
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/bidiagonal.h"
 #include "kernels/blocked_linalg.h"
 #include "kernels/complex_eigen.h"
 #include "kernels/hessenberg.h"
@@ -403,4 +405,123 @@ TEST(BlockedLinalg, ComplexEigDoesNotDependOnTheThreadCount) {
   EXPECT_EQ(u1, u2);
   EXPECT_EQ(t1, t2);
   EXPECT_EQ(z1, z2);
+}
+
+namespace {
+
+// Q B Pᵀ = a (in double), QᵀQ = I, PᵀP = I for the bidiagonal reduction of a (m×n, m ≥ n):
+// Q and P formed from the reflections where bidiagonalize left them (LAPACK's storage), B
+// from d and e.
+template <class T>
+void check_bidiagonalization(const std::vector<double>& a, int64_t m, int64_t n, const std::string& what) {
+  SCOPED_TRACE(what + " " + std::to_string(m) + "×" + std::to_string(n) + (std::is_same_v<T, float> ? " f32" : " f64"));
+  std::vector<T> w = cast<T>(a), tauq(static_cast<size_t>(n)), taup(static_cast<size_t>(n));
+  std::vector<double> d(static_cast<size_t>(n)), e(static_cast<size_t>(n));
+  k::bidiagonalize(w.data(), m, n, d.data(), e.data(), tauq.data(), taup.data());
+  // Q = H_0 ⋯ H_{n-1} and P = G_0 ⋯ G_{n-2}, each applied from the left to the identity, last first.
+  auto identity = [](int64_t s) {
+    std::vector<double> q(static_cast<size_t>(s * s), 0.0);
+    for (int64_t i = 0; i < s; ++i) q[size_t(i * s + i)] = 1;
+    return q;
+  };
+  auto reflect = [](std::vector<double>& q, int64_t s, const std::vector<double>& v, double tau) {
+    for (int64_t c = 0; c < s; ++c) {
+      double dot = 0;
+      for (int64_t r = 0; r < s; ++r) dot += v[size_t(r)] * q[size_t(r * s + c)];
+      for (int64_t r = 0; r < s; ++r) q[size_t(r * s + c)] -= tau * v[size_t(r)] * dot;
+    }
+  };
+  std::vector<double> q = identity(m), p = identity(n);
+  for (int64_t i = n - 1; i >= 0; --i) {
+    std::vector<double> v(static_cast<size_t>(m), 0.0);
+    v[size_t(i)] = 1;
+    for (int64_t r = i + 1; r < m; ++r) v[size_t(r)] = double(w[size_t(r * n + i)]);
+    reflect(q, m, v, double(tauq[size_t(i)]));
+    if (i + 1 < n) {
+      std::vector<double> u(static_cast<size_t>(n), 0.0);
+      u[size_t(i + 1)] = 1;
+      for (int64_t c = i + 2; c < n; ++c) u[size_t(c)] = double(w[size_t(i * n + c)]);
+      reflect(p, n, u, double(taup[size_t(i)]));
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(double(w[size_t(i * n + i)]), double(T(d[size_t(i)]))) << "d stored on the diagonal";
+    if (i + 1 < n) ASSERT_EQ(double(w[size_t(i * n + i + 1)]), double(T(e[size_t(i)]))) << "e stored";
+  }
+  double largest = 0;
+  for (double x : a) largest = std::max(largest, std::abs(x));
+  const double tol = tolerance<T>() * 0.1 * std::max<double>(1, std::sqrt(double(m))) * std::max(largest, 1e-300);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {  // (Q B Pᵀ)[i][j] = Σ_c Q[i][c] (d_c P[j][c] + e_c P[j][c+1])
+      double s = 0;
+      for (int64_t c = 0; c < n; ++c)
+        s += q[size_t(i * m + c)] * (d[size_t(c)] * p[size_t(j * n + c)] + (c + 1 < n ? e[size_t(c)] * p[size_t(j * n + c + 1)] : 0.0));
+      ASSERT_NEAR(s, a[size_t(i * n + j)], tol) << "(Q B Pᵀ)[" << i << "," << j << "]";
+    }
+  const double otol = tolerance<T>() * 0.1 * std::max<double>(1, std::sqrt(double(m)));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < m; ++j) {
+      double s = 0;
+      for (int64_t r = 0; r < m; ++r) s += q[size_t(r * m + i)] * q[size_t(r * m + j)];
+      ASSERT_NEAR(s, i == j ? 1.0 : 0.0, otol) << "(QᵀQ)[" << i << "," << j << "]";
+    }
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t r = 0; r < n; ++r) s += p[size_t(r * n + i)] * p[size_t(r * n + j)];
+      ASSERT_NEAR(s, i == j ? 1.0 : 0.0, otol) << "(PᵀP)[" << i << "," << j << "]";
+    }
+}
+
+std::vector<double> random_rectangle(int64_t m, int64_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> v(static_cast<size_t>(m * n));
+  for (double& x : v) x = u(gen);
+  return v;
+}
+
+}  // namespace
+
+// Shapes within one panel, at the last panel's size, ending mid-panel and after several
+// panels (32 pairs each; the last 96 columns or fewer as one panel).
+TEST(BlockedLinalg, Bidiagonalization) {
+  const std::vector<std::pair<int64_t, int64_t>> shapes = {{1, 1},    {2, 2},    {3, 2},    {5, 5},     {40, 33},
+                                                           {97, 97},  {100, 64}, {130, 128}, {161, 161}, {250, 150}};
+  for (auto [m, n] : shapes) {
+    const std::vector<double> a = random_rectangle(m, n, 80 + unsigned(m + n));
+    check_bidiagonalization<float>(a, m, n, "random");
+    check_bidiagonalization<double>(a, m, n, "random");
+  }
+  // Reflections that are the identity: a zero matrix, an upper bidiagonal one, a zero column.
+  const int64_t m = 140, n = 130;
+  std::vector<double> zero(static_cast<size_t>(m * n), 0.0), bidiagonal = random_rectangle(m, n, 90),
+      zero_column = bidiagonal;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      if (j != i && j != i + 1) bidiagonal[size_t(i * n + j)] = 0;
+      if (j == 40) zero_column[size_t(i * n + j)] = 0;
+    }
+  check_bidiagonalization<double>(zero, m, n, "zero");
+  check_bidiagonalization<double>(bidiagonal, m, n, "bidiagonal");
+  check_bidiagonalization<float>(zero_column, m, n, "a zero column");
+}
+
+TEST(BlockedLinalg, BidiagonalizationDoesNotDependOnTheThreadCount) {
+  const int64_t m = 420, n = 390;
+  const std::vector<float> a = cast<float>(random_rectangle(m, n, 95));
+  std::vector<float> w1 = a, w2 = a, tq1(static_cast<size_t>(n)), tq2 = tq1, tp1 = tq1, tp2 = tq1, s1 = tq1, s2 = tq1;
+  std::vector<double> d1(static_cast<size_t>(n)), d2 = d1, e1 = d1, e2 = d1;
+  on_one_thread([&] {
+    k::bidiagonalize(w1.data(), m, n, d1.data(), e1.data(), tq1.data(), tp1.data());
+    ASSERT_TRUE(k::singular_values(a.data(), m, n, s1.data()));
+  });
+  k::bidiagonalize(w2.data(), m, n, d2.data(), e2.data(), tq2.data(), tp2.data());
+  ASSERT_TRUE(k::singular_values(a.data(), m, n, s2.data()));
+  EXPECT_EQ(w1, w2);
+  EXPECT_EQ(d1, d2);
+  EXPECT_EQ(e1, e2);
+  EXPECT_EQ(tq1, tq2);
+  EXPECT_EQ(tp1, tp2);
+  EXPECT_EQ(s1, s2);
 }

@@ -20,24 +20,6 @@ namespace {
 // Reflections per panel (LAPACK's nb for gehrd).
 constexpr int64_t kPanel = 32;
 
-// out[r] = lane_dot(a + r·lda, x, len) for kRows rows at once, each row's sum in lane_dot's
-// order (the same bits): one row's chain of FMAs waits on their latency, kRows interleaved
-// chains keep the FMA units busy (the panel's matrix-vector products ran at a quarter speed).
-constexpr int kRows = 8;
-template <class T>
-void lane_dots(const T* a, int64_t lda, const T* x, int64_t len, T* out) {
-  T acc[kRows][kDotLanes] = {};
-  int64_t j = 0;
-  for (; j + kDotLanes <= len; j += kDotLanes)
-    for (int r = 0; r < kRows; ++r)
-      for (int l = 0; l < kDotLanes; ++l) acc[r][l] += a[r * lda + j + l] * x[j + l];
-  for (int r = 0; r < kRows; ++r) {
-    T tail = 0;
-    for (int64_t k = j; k < len; ++k) tail += a[r * lda + k] * x[k];
-    out[r] = lane_total(acc[r], tail);
-  }
-}
-
 // b reflections for the columns p .. p + b - 1 of a (n×n, row-major), which become Hessenberg
 // (zeros below the subdiagonal). v (m×b, m = n - p - 1, rows for a's rows p + 1 ...): the
 // reflections' vectors as columns, unit lower trapezoidal (zeros and ones stored); t (b×b) the
@@ -83,14 +65,14 @@ void reduce_panel(T* a, int64_t n, int64_t p, int64_t b, std::vector<T>& v, std:
       for (int64_t i = 0; i < j; ++i) u[i] += v[r * b + i] * vj[r - j];
     // Y's column j = tau (A v_j - Y(:, 0:j) u): A v_j reads the columns right of c, which the
     // panel has not written; the one pass over the trailing matrix, rows across the pool.
-    parallel_for((m + kRows - 1) / kRows, 64 / kRows, [&](int64_t g0, int64_t g1) {
-      T av[kRows];
-      for (int64_t r0 = g0 * kRows; r0 < std::min(m, g1 * kRows); r0 += kRows) {
+    parallel_for((m + kDotRows - 1) / kDotRows, 64 / kDotRows, [&](int64_t g0, int64_t g1) {
+      T av[kDotRows];
+      for (int64_t r0 = g0 * kDotRows; r0 < std::min(m, g1 * kDotRows); r0 += kDotRows) {
         const T* row = a + (p + 1 + r0) * n + c + 1;
-        if (r0 + kRows <= m) lane_dots(row, n, vj.data(), m - j, av);
+        if (r0 + kDotRows <= m) lane_dots(row, n, vj.data(), m - j, av);
         else
           for (int64_t r = r0; r < m; ++r) av[r - r0] = lane_dot(row + (r - r0) * n, vj.data(), m - j);
-        for (int64_t r = r0; r < std::min(m, r0 + kRows); ++r)
+        for (int64_t r = r0; r < std::min(m, r0 + kDotRows); ++r)
           yb[r * b + j] = tau * (av[r - r0] - lane_dot(yb + r * b, u.data(), j));
       }
     });

@@ -181,6 +181,7 @@ void householder_qr(const T* a, T* q, T* r, int64_t m, int64_t n, bool full) {
   for (int64_t i = 0; i < rr; ++i)
     for (int64_t j = 0; j < k; ++j)
       r[i * n + j] = i < k && j >= i ? scale_by_power_of_two(w[i * n + j], -exponent) : T(0);
+  if (!q) return;  // r alone (m ≥ n: no columns past the k-th need q)
   // q = H_0 ⋯ H_{k-1} [I; 0], the last block first (LAPACK's orgqr): block j0 changes rows and
   // columns from j0 on only, the columns left of it being zero there still.
   std::fill(q, q + m * qc, T(0));

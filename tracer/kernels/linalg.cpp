@@ -3,7 +3,8 @@
 // SelfAdjointEigenSolver and BDCSVD; each templated on the scalar S (float, double or
 // std::complex of them), R its real type. Large matrices go to the blocked kernels:
 // blocked_linalg.h (Cholesky, LU, triangular solves), householder.h (real QR) and
-// symmetric_eigen.h (eigh); eig and schur to nonsymmetric_eigen.h (real) and complex_eigen.h.
+// symmetric_eigen.h (eigh); eig and schur to nonsymmetric_eigen.h (real) and complex_eigen.h;
+// real svd to bidiagonal.h (BDCSVD stays for complex matrices).
 #include "linalg.h"
 
 #include <Eigen/Dense>
@@ -16,6 +17,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "bidiagonal.h"
 #include "blocked_linalg.h"
 #include "hessenberg.h"
 #include "householder.h"
@@ -246,45 +248,6 @@ void eigh(const T* a, T* v, Real<T>* w, int64_t n) {
   Eigen::Map<Eigen::Matrix<Real<T>, Eigen::Dynamic, 1>>(w, n) = es.eigenvalues();
 }
 
-// A real matrix at least twice as tall as wide goes through the blocked QR first, as LAPACK's
-// gesdd does past its crossover: a = q r, r = u_r Σ vᵀ (BDCSVD of n×n), u = q u_r (a GEMM), the
-// rest of a full u q's other columns; one twice as wide through its transpose (u and vt
-// swapped). 0: not taken (complex, or the shape does not suit), 1: done, -1: failed.
-template <class T>
-int svd_through_qr(const T* a, Real<T>* s, T* u, T* vt, int64_t m, int64_t n, bool uv, bool full) {
-  if constexpr (kComplex<T>) {
-    return 0;
-  } else {
-    if (m < n) {
-      if (n < 2 * m || !householder_qr_suits(n, m)) return 0;
-      Mat<T> at = MapC<T>(a, m, n).transpose();  // aᵀ = u' Σ v'ᵀ: u = v', vt = u'ᵀ
-      const int64_t uc = full ? n : m;
-      Mat<T> ut(n, uv ? uc : 0), vtt(uv ? m : 0, m);
-      const int done = svd_through_qr(at.data(), s, ut.data(), vtt.data(), n, m, uv, full);
-      if (done == 1 && uv) {
-        MapM<T>(u, m, m) = vtt.transpose();
-        MapM<T>(vt, uc, n) = ut.transpose();
-      }
-      return done;
-    }
-    if (m < 2 * n || !householder_qr_suits(m, n)) return 0;
-    const int64_t qc = uv && full ? m : n;
-    std::vector<T> q(m * qc), r(qc * n);
-    householder_qr(a, q.data(), r.data(), m, n, uv && full);
-    Eigen::BDCSVD<Mat<T>> f(MapC<T>(r.data(), n, n), uv ? Eigen::ComputeFullU | Eigen::ComputeFullV : 0);
-    if (f.info() != Eigen::Success) return -1;
-    Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(s, n) = f.singularValues();
-    if (!uv) return 1;
-    const Mat<T> ur = f.matrixU();
-    const int64_t uc = full ? m : n;
-    gemm(q.data(), qc, false, ur.data(), n, false, u, uc, m, n, n);
-    if (full)
-      for (int64_t i = 0; i < m; ++i) std::copy(&q[i * qc + n], &q[i * qc + m], &u[i * uc + n]);
-    MapM<T>(vt, n, n) = f.matrixV().transpose();
-    return 1;
-  }
-}
-
 // u Σ vt = a, vt = Vᴴ (Vᵀ for reals), as LAPACK's gesdd.
 template <class T>
 void svd(const T* a, Real<T>* s, T* u, T* vt, int64_t m, int64_t n, int64_t flags) {
@@ -300,8 +263,8 @@ void svd(const T* a, Real<T>* s, T* u, T* vt, int64_t m, int64_t n, int64_t flag
     return;
   }
   if (!all_finite(a, m * n)) return nan_all();
-  if (int done = svd_through_qr(a, s, u, vt, m, n, uv, full)) {
-    if (done < 0) nan_all();
+  if constexpr (!kComplex<T>) {  // gebrd, then dqds or divide and conquer (bidiagonal.h)
+    if (!(uv ? singular_value_decomposition(a, m, n, s, u, vt, full) : singular_values(a, m, n, s))) nan_all();
     return;
   }
   unsigned opts = uv ? (full ? Eigen::ComputeFullU | Eigen::ComputeFullV : Eigen::ComputeThinU | Eigen::ComputeThinV) : 0;

@@ -15,6 +15,7 @@
 
 #include "householder.h"
 #include "parallel.h"
+#include "secular.h"
 
 namespace strata::kernels {
 namespace {
@@ -24,88 +25,6 @@ constexpr int64_t kLeaf = 32;
 
 template <class R>
 using RowMat = Eigen::Matrix<R, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-// Adds Σ t, Σ t / d_j and Σ |t| over j in [lo, hi), t = w2[j] / d_j, d_j = (dl[j] - origin) - tau,
-// in 8 lanes (a plain sum does not vectorize: its order is fixed).
-inline void secular_sums(const double* dl, const double* w2, int64_t lo, int64_t hi, double origin, double tau,
-                         double& f, double& df, double& err) {
-  constexpr int L = 8;
-  double fs[L] = {}, ds[L] = {}, es[L] = {};
-  int64_t j = lo;
-  for (; j + L <= hi; j += L)
-    for (int l = 0; l < L; ++l) {
-      const double r = 1 / ((dl[j + l] - origin) - tau), t = w2[j + l] * r;
-      fs[l] += t;
-      ds[l] += t * r;
-      es[l] += std::abs(t);
-    }
-  for (; j < hi; ++j) {
-    const double r = 1 / ((dl[j] - origin) - tau), t = w2[j] * r;
-    fs[0] += t;
-    ds[0] += t * r;
-    es[0] += std::abs(t);
-  }
-  for (int l = 0; l < L; ++l) f += fs[l], df += ds[l], err += es[l];
-}
-
-// Root k of the secular equation 1/rho + Σ_j w2[j] / (dl[j] - λ) = 0 (dl ascending and
-// distinct, rho > 0, w2 > 0): λ in (dl[k], dl[k+1]), the last in (dl[K-1], dl[K-1] + rho Σ w2].
-// λ is kept as dl[o] + tau, o the nearer pole, and delta[j] = dl[j] - λ is computed as
-// (dl[j] - dl[o]) - tau: exact enough near the pole for the vectors (LAPACK's dlaed4). Each step
-// solves a model with the two poles around the root exact and the other terms matched in value
-// and slope (Li's middle way); a step leaving the bracket bisects it.
-double secular_root(int64_t k, int64_t K, const double* dl, const double* w2, double rho, double* delta) {
-  const double eps = std::numeric_limits<double>::epsilon(), rhoinv = 1 / rho;
-  const bool last = k == K - 1;
-  int64_t o = k;
-  double lo = 0, hi;
-  if (last) {
-    hi = 0;
-    for (int64_t j = 0; j < K; ++j) hi += w2[j];
-    hi *= rho;
-  } else {
-    const double gap = dl[k + 1] - dl[k], mid = gap / 2;
-    double f = rhoinv, df = 0, err = 0;
-    secular_sums(dl, w2, 0, K, dl[k], mid, f, df, err);
-    if (f >= 0) {
-      hi = mid;
-    } else {  // nearer the upper pole: measure from it
-      o = k + 1;
-      lo = mid - gap;
-      hi = 0;
-    }
-  }
-  const double origin = dl[o];
-  double tau = lo + (hi - lo) / 2;
-  for (int it = 0; it < 400; ++it) {
-    double f = rhoinv, dpsi = 0, dphi = 0, err = rhoinv;
-    secular_sums(dl, w2, 0, k + 1, origin, tau, f, dpsi, err);
-    secular_sums(dl, w2, k + 1, K, origin, tau, f, dphi, err);
-    if (std::abs(f) <= 8 * eps * err) break;
-    (f < 0 ? lo : hi) = tau;
-    const double d1 = (dl[k] - origin) - tau;
-    double eta;
-    if (!last) {
-      const double d2 = (dl[k + 1] - origin) - tau;
-      const double a = (d1 + d2) * f - d1 * d2 * (dpsi + dphi), b = d1 * d2 * f, c = f - d1 * dpsi - d2 * dphi;
-      if (c == 0) {
-        eta = b / a;
-      } else {
-        const double disc = std::sqrt(std::abs(a * a - 4 * b * c));
-        eta = a <= 0 ? (a - disc) / (2 * c) : 2 * b / (a + disc);  // the root between the poles
-      }
-    } else {
-      eta = d1 + d1 * d1 * dpsi / (f - d1 * dpsi);
-    }
-    if (!(f * eta < 0)) eta = -f / (dpsi + dphi);  // the model's root is behind: a Newton step
-    double next = tau + eta;
-    if (!(next > lo && next < hi)) next = lo + (hi - lo) / 2;
-    if (next == tau) break;
-    tau = next;
-  }
-  for (int64_t j = 0; j < K; ++j) delta[j] = (dl[j] - origin) - tau;
-  return origin + tau;
-}
 
 // The recursion over one tridiagonal matrix. q (n×n, row-major) is block diagonal as it goes:
 // the rows and columns [lo, hi) of a solved block hold its eigenvectors, d[lo, hi) its
@@ -243,7 +162,15 @@ struct DivideConquer {
         delta[0] = -rho * w2[0];
       } else {
         parallel_for(K, 16, [&](int64_t k0, int64_t k1) {
-          for (int64_t k = k0; k < k1; ++k) lambda[k] = secular_root(k, K, dl.data(), w2.data(), rho, &delta[k * K]);
+          std::vector<double> off(K);
+          auto offsets = [&](int64_t o, double* out) {
+            for (int64_t j = 0; j < K; ++j) out[j] = dl[j] - dl[o];
+          };
+          for (int64_t k = k0; k < k1; ++k) {
+            int64_t o;
+            const double tau = secular_root(k, K, offsets, w2.data(), rho, &delta[k * K], off.data(), o);
+            lambda[k] = dl[o] + tau;
+          }
         });
       }
       // Gu and Eisenstat: the weights for which the computed λ are exact eigenvalues, so the
