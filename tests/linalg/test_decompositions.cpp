@@ -213,6 +213,10 @@ TEST(Svd, FactorsReproduceTheMatrix) {
       check_svd(rnd({3, 5}, t, 3), full, t, "wide");
       check_svd(rnd({1, 1}, t, 4), full, t, "1x1");
       check_svd(rnd({40, 30}, t, 5), full, t, "larger (divide and conquer)");
+      check_svd(rnd({130, 130}, t, 6), full, t, "past the bidiagonal reduction's first panels");
+      check_svd(rnd({200, 300}, t, 7), full, t, "wide, several merges");
+      check_svd(rnd({500, 120}, t, 8), full, t, "tall enough for the QR first");
+      check_svd(st::matmul(rnd({150, 40}, t, 9), rnd({40, 130}, t, 10)), full, t, "rank 40 of 130");
     }
   la::SvdResult z = la::svd(st::zeros({3, 0}));
   EXPECT_EQ(z.u.shape(), (st::Shape{3, 3}));

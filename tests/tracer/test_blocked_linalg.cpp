@@ -4,7 +4,7 @@
 // a singular one (a zero column); the blocked Hessenberg reduction; the real Schur form's block
 // reordering (move_block_up); the bits the same on one thread as across the pool (also of
 // eigh's divide and conquer, the blocked QR, and real and complex eig); the bidiagonal
-// reduction (Q B Pᵀ = a) and its bits, with the singular values', on one thread. The
+// reduction (Q B Pᵀ = a) and its bits, with the singular values' and vectors', on one thread. The
 // Cholesky, LU, triangular solve, QR and eigh tests skip where the build has no packed GEMM
 // (no AVX-512).
 #include <gtest/gtest.h>
@@ -512,12 +512,18 @@ TEST(BlockedLinalg, BidiagonalizationDoesNotDependOnTheThreadCount) {
   const std::vector<float> a = cast<float>(random_rectangle(m, n, 95));
   std::vector<float> w1 = a, w2 = a, tq1(static_cast<size_t>(n)), tq2 = tq1, tp1 = tq1, tp2 = tq1, s1 = tq1, s2 = tq1;
   std::vector<double> d1(static_cast<size_t>(n)), d2 = d1, e1 = d1, e2 = d1;
+  std::vector<float> sv1 = s1, sv2 = s1, u1(static_cast<size_t>(m * m)), u2 = u1, vt1(static_cast<size_t>(n * n)), vt2 = vt1;
   on_one_thread([&] {
     k::bidiagonalize(w1.data(), m, n, d1.data(), e1.data(), tq1.data(), tp1.data());
     ASSERT_TRUE(k::singular_values(a.data(), m, n, s1.data()));
+    ASSERT_TRUE(k::singular_value_decomposition(a.data(), m, n, sv1.data(), u1.data(), vt1.data(), true));
   });
   k::bidiagonalize(w2.data(), m, n, d2.data(), e2.data(), tq2.data(), tp2.data());
   ASSERT_TRUE(k::singular_values(a.data(), m, n, s2.data()));
+  ASSERT_TRUE(k::singular_value_decomposition(a.data(), m, n, sv2.data(), u2.data(), vt2.data(), true));
+  EXPECT_EQ(sv1, sv2);
+  EXPECT_EQ(u1, u2);
+  EXPECT_EQ(vt1, vt2);
   EXPECT_EQ(w1, w2);
   EXPECT_EQ(d1, d2);
   EXPECT_EQ(e1, e2);

@@ -186,7 +186,9 @@ bool singular_values(const T* a, int64_t m, int64_t n, T* s) {
   for (int64_t i = 0; i < m * n; ++i) largest = std::max(largest, std::abs(a[i]));
   const int exponent = scaling_exponent(largest);
   for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) (m >= n ? w[i * n + j] : w[j * m + i]) = scale_by_power_of_two(a[i * n + j], exponent);
+    for (int64_t j = 0; j < n; ++j) (m >= n ? w[i * n + j] : w[j * m + i]) = a[i * n + j];
+  if (exponent != 0)
+    for (T& x : w) x = scale_by_power_of_two(x, exponent);
   if (rows >= 2 * k && householder_qr_suits(rows, k)) {  // r of w = q r has w's singular values
     std::vector<T> r(k * k);
     householder_qr(w.data(), static_cast<T*>(nullptr), r.data(), rows, k, false);
@@ -272,8 +274,9 @@ bool singular_value_decomposition(const T* a, int64_t m, int64_t n, T* s, T* u, 
   T largest = 0;
   for (int64_t i = 0; i < m * n; ++i) largest = std::max(largest, std::abs(a[i]));
   const int exponent = scaling_exponent(largest);
-  std::vector<T> w(m * n);
-  for (int64_t i = 0; i < m * n; ++i) w[i] = scale_by_power_of_two(a[i], exponent);
+  std::vector<T> w(a, a + m * n);
+  if (exponent != 0)
+    for (T& x : w) x = scale_by_power_of_two(x, exponent);
   std::vector<double> sd(n);
   const int64_t uc = full ? m : n;
   if (m >= 2 * n && householder_qr_suits(m, n)) {

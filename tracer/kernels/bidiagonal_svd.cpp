@@ -91,40 +91,51 @@ struct DivideConquer {
     return true;
   }
 
-  // Joins the solved blocks [c0, mid) and [mid+1, c0+N) through the middle column (dlasd1-3).
+  // Scratch reused across merges (fresh vectors each merge were a tenth of the time in page
+  // faults).
+  std::vector<R> gathered, weights, product, rowbuf;
+
+  // rows (rows of m, ld apart, from row r0) × the listed columns, times the listed rows of
+  // vecs (K columns): into product (rows × K).
+  void product_of(const R* m, int64_t ld, int64_t r0, int64_t rows, const std::vector<int64_t>& cols,
+                  const std::vector<int64_t>& picks, const std::vector<R>& vecs, int64_t K) {
+    const int64_t c = static_cast<int64_t>(cols.size());
+    product.resize(rows * K);
+    if (c == 0) return std::fill(product.begin(), product.begin() + rows * K, R(0));
+    gathered.resize(rows * c);
+    weights.resize(c * K);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t p = 0; p < c; ++p) gathered[r * c + p] = m[(r0 + r) * ld + cols[p]];
+    for (int64_t p = 0; p < c; ++p) std::copy(&vecs[picks[p] * K], &vecs[picks[p] * K] + K, &weights[p * K]);
+    gemm(gathered.data(), c, false, weights.data(), K, false, product.data(), K, rows, K, c);
+  }
+
+  // Joins the solved blocks [c0, mid) and [mid+1, c0+N) through the middle column (dlasd1-3),
+  // in place: M's index 0 is U's and W's column mid (the rotated null vectors, the middle
+  // column), indices 1 .. n1 block 1's columns, the rest block 2's.
   void merge(int64_t c0, int64_t N, int64_t mid) {
-    const int64_t n1 = mid - c0, n2 = N - n1 - 1, r1 = mid + 1;  // r1: block 2's first row/column
+    const int64_t n1 = mid - c0, r1 = mid + 1, last = c0 + N;  // last: the null vectors' column
+    auto col = [&](int64_t i) { return i == 0 ? mid : i <= n1 ? c0 + i - 1 : r1 + (i - n1 - 1); };
     const double a = alpha[mid], b = beta[mid];
     // The two null vectors' weights in the middle column, rotated into one (the arrow's first
-    // row) and a zero (the joined block's null vector).
-    const double a1 = a * double(U(mid, c0 + n1)), a2 = b * double(U(r1, r1 + n2)), r0 = std::hypot(a1, a2);
+    // row) and a zero (the joined block's null vector). Each is zero off its own block's rows.
+    const double a1 = a * double(U(mid, mid)), a2 = b * double(U(r1, last)), r0 = std::hypot(a1, a2);
     const double c = r0 > 0 ? a1 / r0 : 1.0, s = r0 > 0 ? a2 / r0 : 0.0;
-
-    // The arrow's bases, dense over the block: column i of ut (N+1 rows) and wt (N rows) for
-    // index i of M: 0 the rotated null vectors and the middle column, then block 1's vectors,
-    // then block 2's.
-    const int64_t ru = N + 1;
-    std::vector<R> ut(ru * N, R(0)), wt(N * N, R(0)), null(ru, R(0));
+    for (int64_t r = c0; r <= last; ++r) {
+      const double x = double(U(r, mid)), y = double(U(r, last));
+      U(r, mid) = static_cast<R>(c * x + s * y);
+      U(r, last) = static_cast<R>(c * y - s * x);
+    }
+    W(mid, mid) = 1;
     std::vector<double> z(N), dd(N);
-    for (int64_t r = 0; r <= n1; ++r) {
-      const R* row = &U(c0 + r, c0);
-      ut[r * N] = static_cast<R>(c * double(row[n1]));
-      null[r] = static_cast<R>(-s * double(row[n1]));
-      std::copy(row, row + n1, &ut[r * N + 1]);
+    std::vector<int> type(N);  // which block's rows of U column col(i) may be nonzero: 1, 3, or 2 both
+    z[0] = r0, dd[0] = 0, type[0] = 2;
+    for (int64_t i = 1; i < N; ++i) {
+      const bool first = i <= n1;
+      z[i] = first ? a * double(U(mid, col(i))) : b * double(U(r1, col(i)));
+      dd[i] = sv[col(i)];
+      type[i] = first ? 1 : 3;
     }
-    for (int64_t r = 0; r <= n2; ++r) {
-      const R* row = &U(r1 + r, r1);
-      ut[(n1 + 1 + r) * N] = static_cast<R>(s * double(row[n2]));
-      null[n1 + 1 + r] = static_cast<R>(c * double(row[n2]));
-      std::copy(row, row + n2, &ut[(n1 + 1 + r) * N + n1 + 1]);
-    }
-    wt[n1 * N] = 1;  // the middle column
-    for (int64_t r = 0; r < n1; ++r) std::copy(&W(c0 + r, c0), &W(c0 + r, c0) + n1, &wt[r * N + 1]);
-    for (int64_t r = 0; r < n2; ++r) std::copy(&W(r1 + r, r1), &W(r1 + r, r1) + n2, &wt[(n1 + 1 + r) * N + n1 + 1]);
-    z[0] = r0;
-    dd[0] = 0;
-    for (int64_t j = 0; j < n1; ++j) z[1 + j] = a * double(U(mid, c0 + j)), dd[1 + j] = sv[c0 + j];
-    for (int64_t j = 0; j < n2; ++j) z[n1 + 1 + j] = b * double(U(r1, r1 + j)), dd[n1 + 1 + j] = sv[r1 + j];
 
     // Deflation (dlasd2): a negligible z_j leaves d_j a singular value with its basis vectors;
     // two values closer than tol are rotated (both bases) so that one's z is zero.
@@ -136,13 +147,6 @@ struct DivideConquer {
     std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return dd[x] < dd[y]; });
     std::vector<int64_t> kept = {0}, deflated;
     int64_t prev = -1;
-    auto rotate = [&](std::vector<R>& m, int64_t rows, int64_t p, int64_t q, double cr, double sr) {
-      for (int64_t r = 0; r < rows; ++r) {
-        const double x = double(m[r * N + p]), y = double(m[r * N + q]);
-        m[r * N + p] = static_cast<R>(cr * x + sr * y);
-        m[r * N + q] = static_cast<R>(cr * y - sr * x);
-      }
-    };
     for (int64_t j : order) {
       if (std::abs(z[j]) <= tol) {
         deflated.push_back(j);
@@ -152,8 +156,17 @@ struct DivideConquer {
         const double tau = std::hypot(z[j], z[prev]), cr = z[j] / tau, sr = -z[prev] / tau;
         z[j] = tau;
         z[prev] = 0;
-        rotate(ut, ru, prev, j, cr, sr);
-        rotate(wt, N, prev, j, cr, sr);
+        const int64_t p = col(prev), q = col(j);
+        for (int64_t r = c0; r <= last; ++r) {
+          const double x = double(U(r, p)), y = double(U(r, q));
+          U(r, p) = static_cast<R>(cr * x + sr * y);
+          U(r, q) = static_cast<R>(cr * y - sr * x);
+          if (r == last) break;
+          const double xw = double(W(r, p)), yw = double(W(r, q));
+          W(r, p) = static_cast<R>(cr * xw + sr * yw);
+          W(r, q) = static_cast<R>(cr * yw - sr * xw);
+        }
+        if (type[prev] != type[j]) type[prev] = type[j] = 2;
         deflated.push_back(prev);
       } else if (prev >= 0) {
         kept.push_back(prev);
@@ -161,27 +174,35 @@ struct DivideConquer {
       prev = j;
     }
     if (prev >= 0) kept.push_back(prev);
+    if (dmax == 0) kept.clear(), deflated.push_back(0);  // a zero block: every value zero
 
     // The secular equation of the K kept entries: poles dsig² (dsig_0 = 0, the others apart by
-    // more than tol; the smallest at least tol/2 from zero), weights z² (z_0 at least tol).
+    // more than tol; the smallest at least tol/2 from zero), weights z² (z_0 at least tol); all
+    // scaled by a power of two to about 1 (dlasd1's scaling), so that the squares and the
+    // products of differences neither overflow nor underflow.
     const int64_t K = static_cast<int64_t>(kept.size());
+    const double scale = dmax > 0 ? std::ldexp(1.0, -std::ilogb(dmax)) : 1.0, stol = tol * scale;
     std::vector<double> dsig(K), zk(K), w2(K), sigma(K), delta(K * K);  // delta[i K + j] = dsig_j² - σ_i²
-    for (int64_t i = 0; i < K; ++i) dsig[i] = dd[kept[i]], zk[i] = z[kept[i]];
-    dsig[0] = 0;
-    if (std::abs(zk[0]) <= tol) zk[0] = tol;
-    if (K > 1 && dsig[1] <= tol / 2) dsig[1] = tol / 2;
+    for (int64_t i = 0; i < K; ++i) dsig[i] = dd[kept[i]] * scale, zk[i] = z[kept[i]] * scale;
+    if (K > 0 && std::abs(zk[0]) <= stol) zk[0] = stol;
+    if (K > 1 && dsig[1] <= stol / 2) dsig[1] = stol / 2;
     for (int64_t i = 0; i < K; ++i) w2[i] = zk[i] * zk[i];
     auto offsets = [&](int64_t o, double* out) {  // dsig_j² - dsig_o², accurate near the pole
       for (int64_t j = 0; j < K; ++j) out[j] = (dsig[j] - dsig[o]) * (dsig[j] + dsig[o]);
     };
-    parallel_for(K, 16, [&](int64_t i0, int64_t i1) {
-      std::vector<double> off(K);
-      for (int64_t i = i0; i < i1; ++i) {
-        int64_t o;
-        const double tau = secular_root(i, K, offsets, w2.data(), 1.0, &delta[i * K], off.data(), o);
-        sigma[i] = std::sqrt(dsig[o] * dsig[o] + tau);
-      }
-    });
+    if (K == 1) {  // σ = |z_0| exactly, its vectors the bases' first columns (dlasd3)
+      sigma[0] = std::abs(zk[0]);
+      delta[0] = -sigma[0] * sigma[0];
+    } else {
+      parallel_for(K, 16, [&](int64_t i0, int64_t i1) {
+        std::vector<double> off(K);
+        for (int64_t i = i0; i < i1; ++i) {
+          int64_t o;
+          const double tau = secular_root(i, K, offsets, w2.data(), 1.0, &delta[i * K], off.data(), o);
+          sigma[i] = std::sqrt(dsig[o] * dsig[o] + tau);
+        }
+      });
+    }
     // Löwner: the weights for which the computed σ are exact, |ẑ_j|² = ∏_i |dsig_j² - σ_i²| /
     // ∏_{i≠j} |dsig_j² - dsig_i²|, each root's factor paired with a pole's.
     std::vector<double> zh(K);
@@ -195,7 +216,7 @@ struct DivideConquer {
       for (int64_t j = j0; j < j1; ++j) zh[j] = std::copysign(std::sqrt(zh[j]), zk[j]);
     });
     // Root i's vectors in the arrow's bases: left ∝ ẑ_j / (dsig_j² - σ_i²), right ∝ (-1,
-    // dsig_j ẑ_j / (dsig_j² - σ_i²)); as columns of um and vm (K×K).
+    // dsig_j ẑ_j / (dsig_j² - σ_i²)); as columns of um and vm (K×K, row j for kept[j]).
     std::vector<R> um(K * K), vm(K * K);
     parallel_for(K, 16, [&](int64_t i0, int64_t i1) {
       std::vector<double> lv(K), rv(K);
@@ -213,36 +234,55 @@ struct DivideConquer {
         for (int64_t j = 0; j < K; ++j) um[j * K + i] = static_cast<R>(lv[j] * ln), vm[j * K + i] = static_cast<R>(rv[j] * rn);
       }
     });
-    // The kept basis columns times those vectors.
-    std::vector<R> uk(ru * K), wk(N * K), un(ru * K), wn(N * K);
-    for (int64_t r = 0; r < ru; ++r)
-      for (int64_t i = 0; i < K; ++i) uk[r * K + i] = ut[r * N + kept[i]];
-    for (int64_t r = 0; r < N; ++r)
-      for (int64_t i = 0; i < K; ++i) wk[r * K + i] = wt[r * N + kept[i]];
-    gemm(uk.data(), K, false, um.data(), K, false, un.data(), K, ru, K, K);
-    gemm(wk.data(), K, false, vm.data(), K, false, wn.data(), K, N, K, K);
 
     // The block's singular triplets, ascending: the secular roots' and the deflated ones.
     struct Triplet {
       double sigma;
       bool deflated;
-      int64_t col;
+      int64_t at;  // the root, or the deflated index's column
     };
     std::vector<Triplet> all;
     all.reserve(N);
-    for (int64_t i = 0; i < K; ++i) all.push_back({sigma[i], false, i});
-    for (int64_t j : deflated) all.push_back({dd[j], true, j});
+    for (int64_t i = 0; i < K; ++i) all.push_back({sigma[i] / scale, false, i});
+    for (int64_t j : deflated) all.push_back({dd[j], true, col(j)});
     std::stable_sort(all.begin(), all.end(), [](const Triplet& x, const Triplet& y) { return x.sigma < y.sigma; });
-    for (int64_t r = 0; r < ru; ++r) {
-      R* row = &U(c0 + r, c0);
-      for (int64_t p = 0; p < N; ++p) row[p] = all[p].deflated ? ut[r * N + all[p].col] : un[r * K + all[p].col];
-      row[N] = null[r];
-    }
-    for (int64_t r = 0; r < N; ++r) {
-      R* row = &W(c0 + r, c0);
-      for (int64_t p = 0; p < N; ++p) row[p] = all[p].deflated ? wt[r * N + all[p].col] : wn[r * K + all[p].col];
-    }
     for (int64_t p = 0; p < N; ++p) sv[c0 + p] = all[p].sigma;
+
+    // The new vectors: each block's rows times the kept columns that are nonzero there (LAPACK's
+    // column types), the roots' vectors' matching rows; written back row by row, the deflated
+    // columns as they are.
+    std::vector<int64_t> cols, picks;
+    auto select = [&](bool upper, bool with_first) {
+      cols.clear(), picks.clear();
+      for (int64_t p = 0; p < K; ++p) {
+        const int t = type[kept[p]];
+        if ((kept[p] == 0 && !with_first) || t == (upper ? 3 : 1)) continue;
+        cols.push_back(col(kept[p]));
+        picks.push_back(p);
+      }
+    };
+    rowbuf.resize(N);
+    auto write_rows = [&](R* base, int64_t ld, int64_t r0, int64_t rows, const R* from) {
+      for (int64_t r = 0; r < rows; ++r) {
+        R* row = base + (r0 + r) * ld + c0;
+        for (int64_t p = 0; p < N; ++p) rowbuf[p] = all[p].deflated ? base[(r0 + r) * ld + all[p].at] : from[r * K + all[p].at];
+        std::copy(rowbuf.begin(), rowbuf.end(), row);
+      }
+    };
+    select(true, true);
+    product_of(u.data(), n + 1, c0, n1 + 1, cols, picks, um, K);
+    write_rows(u.data(), n + 1, c0, n1 + 1, product.data());
+    select(false, true);
+    product_of(u.data(), n + 1, r1, N - n1, cols, picks, um, K);
+    write_rows(u.data(), n + 1, r1, N - n1, product.data());
+    // W: the middle row is index 0's alone (W's column mid is e_mid there).
+    select(true, false);
+    product_of(w.data(), n, c0, n1, cols, picks, vm, K);
+    write_rows(w.data(), n, c0, n1, product.data());
+    write_rows(w.data(), n, mid, 1, vm.data());
+    select(false, false);
+    product_of(w.data(), n, r1, N - n1 - 1, cols, picks, vm, K);
+    write_rows(w.data(), n, r1, N - n1 - 1, product.data());
   }
 };
 
