@@ -1,5 +1,5 @@
 // bench/bench_linalg.cpp — issue 14's linear-algebra benchmarks (f32): Cholesky, solve and inverse
-// of a 2048×2048 matrix, SVD of 512×512 (u, s, vt reduced), singular values alone of 512² and
+// of a 2048×2048 matrix, SVD of 512² and 1024² (u, s, vt reduced), singular values alone of 512² and
 // 1024², inverse of a batch of 64 128×128
 // matrices, eig (eigenvalues and right vectors) of 256² and 1024² normal matrices and of 256²
 // and 512² complex (c64) ones, and a complex 512×512 matmul, each under jit and eagerly (bench/run.sh prints
@@ -80,6 +80,8 @@ void BM_Solve2048_Jit(benchmark::State& s) { run(s, true, solve, spd(2048), solv
 void BM_Solve2048_Eager(benchmark::State& s) { run(s, false, solve, spd(2048), solve_rhs()); }
 void BM_Svd512_Jit(benchmark::State& s) { run(s, true, svd, svd_input()); }
 void BM_Svd512_Eager(benchmark::State& s) { run(s, false, svd, svd_input()); }
+void BM_Svd1024_Jit(benchmark::State& s) { run(s, true, svd, qr_input(1024, 1024)); }
+void BM_Svd1024_Eager(benchmark::State& s) { run(s, false, svd, qr_input(1024, 1024)); }
 void BM_Svd2048x256_Jit(benchmark::State& s) { run(s, true, svd, qr_input(2048, 256)); }
 void BM_Svd2048x256_Eager(benchmark::State& s) { run(s, false, svd, qr_input(2048, 256)); }
 void BM_Svdvals512_Jit(benchmark::State& s) { run(s, true, svdvals, svd_input()); }
@@ -118,6 +120,8 @@ LINALG_BENCH(BM_Inv2048_Jit);
 LINALG_BENCH(BM_Inv2048_Eager);
 LINALG_BENCH(BM_Svd512_Jit);
 LINALG_BENCH(BM_Svd512_Eager);
+LINALG_BENCH(BM_Svd1024_Jit);
+LINALG_BENCH(BM_Svd1024_Eager);
 LINALG_BENCH(BM_Svd2048x256_Jit);
 LINALG_BENCH(BM_Svd2048x256_Eager);
 LINALG_BENCH(BM_Svdvals512_Jit);

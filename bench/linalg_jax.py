@@ -1,10 +1,10 @@
 """JAX CPU timings of bench/bench_linalg.cpp's workloads (f32, jit, block_until_ready, median of
-repetitions): Cholesky, solve and inverse of 2048x2048, SVD of 512x512 (reduced), singular values
-alone of 512x512 and 1024x1024, inverse of 64
-128x128 matrices, eigh of 1024x1024 and 256x256 (x + xᵀ), eig of 256x256 and 1024x1024 (f32)
-and of 256x256 and 512x512 (c64),
-hessenberg (h and q) of 1024x1024, reduced QR of 1024x1024 and 4096x256, SVD of 2048x256. Run
-with /work/venv-jax/bin/python bench/linalg_jax.py (bench/run_linalg.sh runs both)."""
+repetitions): Cholesky, solve and inverse of 2048x2048, SVD of 512x512 and 1024x1024 (reduced),
+singular values alone of 512x512 and 1024x1024, inverse of 64 128x128 matrices, eigh of
+1024x1024 and 256x256 (x + xᵀ), eig of 256x256 and 1024x1024 (f32) and of 256x256 and 512x512
+(c64), hessenberg (h and q) of 1024x1024, reduced QR of 1024x1024 and 4096x256, SVD of
+2048x256. Run with /work/venv-jax/bin/python bench/linalg_jax.py (bench/run_linalg.sh runs
+both)."""
 
 import jax
 import jax.numpy as jnp
@@ -26,6 +26,7 @@ def main():
     print(f"jax svd512_ms {median_ms(jax.jit(lambda x: jnp.linalg.svd(x, full_matrices=False)), m):.2f}")
     print(f"jax svdvals512_ms {median_ms(jax.jit(jnp.linalg.svdvals), m):.2f}")
     x = jax.random.normal(jax.random.key(8), (1024, 1024), jnp.float32)
+    print(f"jax svd1024_ms {median_ms(jax.jit(lambda x: jnp.linalg.svd(x, full_matrices=False)), x):.2f}")
     print(f"jax svdvals1024_ms {median_ms(jax.jit(jnp.linalg.svdvals), x):.2f}")
     t = jax.random.normal(jax.random.key(8), (2048, 256), jnp.float32)
     print(f"jax svd2048x256_ms {median_ms(jax.jit(lambda x: jnp.linalg.svd(x, full_matrices=False)), t):.2f}")

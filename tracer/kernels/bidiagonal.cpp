@@ -176,6 +176,8 @@ void bidiagonalize(T* a, int64_t m, int64_t n, double* d, double* e, T* tauq, T*
   }
 }
 
+bool svd_by_bidiagonalization_suits(int64_t m, int64_t n, bool uv) { return std::min(m, n) >= (uv ? 32 : 8); }
+
 template <class T>
 bool singular_values(const T* a, int64_t m, int64_t n, T* s) {
   const int64_t k = std::min(m, n);

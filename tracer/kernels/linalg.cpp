@@ -4,7 +4,7 @@
 // std::complex of them), R its real type. Large matrices go to the blocked kernels:
 // blocked_linalg.h (Cholesky, LU, triangular solves), householder.h (real QR) and
 // symmetric_eigen.h (eigh); eig and schur to nonsymmetric_eigen.h (real) and complex_eigen.h;
-// real svd to bidiagonal.h (BDCSVD stays for complex matrices).
+// real svd to bidiagonal.h (BDCSVD stays for complex and small matrices).
 #include "linalg.h"
 
 #include <Eigen/Dense>
@@ -264,8 +264,10 @@ void svd(const T* a, Real<T>* s, T* u, T* vt, int64_t m, int64_t n, int64_t flag
   }
   if (!all_finite(a, m * n)) return nan_all();
   if constexpr (!kComplex<T>) {  // gebrd, then dqds or divide and conquer (bidiagonal.h)
-    if (!(uv ? singular_value_decomposition(a, m, n, s, u, vt, full) : singular_values(a, m, n, s))) nan_all();
-    return;
+    if (svd_by_bidiagonalization_suits(m, n, uv)) {
+      if (!(uv ? singular_value_decomposition(a, m, n, s, u, vt, full) : singular_values(a, m, n, s))) nan_all();
+      return;
+    }
   }
   unsigned opts = uv ? (full ? Eigen::ComputeFullU | Eigen::ComputeFullV : Eigen::ComputeThinU | Eigen::ComputeThinV) : 0;
   Eigen::BDCSVD<Mat<T>> f(MapC<T>(a, m, n), opts);
