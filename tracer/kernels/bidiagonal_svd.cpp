@@ -295,7 +295,7 @@ bool bidiagonal_svd(int64_t n, const double* d, const double* e, double* s, R* x
   dc.n = n;
   dc.alpha.assign(d, d + n);
   dc.beta.assign(n, 0.0);
-  std::copy(e, e + n - 1, dc.beta.begin());
+  std::copy(e, e + (n - 1), dc.beta.begin());
   dc.sv.assign(n, 0.0);
   dc.u.assign((n + 1) * (n + 1), R(0));
   dc.w.assign(n * n, R(0));
