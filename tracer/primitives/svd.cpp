@@ -1,8 +1,9 @@
 // tracer/primitives/svd.cpp — `svd[full_matrices, compute_uv] a`: s (descending singular
 // values, [..., k], k = min(m, n), real), and with compute_uv u, vt with a = u diag(s) vt for each
 // matrix of a [..., m, n]; reduced (u [..., m, k], vt [..., k, n]) or full (u [..., m, m],
-// vt [..., n, n]) (jax.lax.linalg.svd's order: s, u, vt). Kernel: kernels/linalg.h (Eigen's
-// BDCSVD; vt = Vᴴ for complex a). f32, f64, c64, c128, with derivatives. The derivative of u,
+// vt [..., n, n]) (jax.lax.linalg.svd's order: s, u, vt). Kernel: kernels/linalg.h (real:
+// kernels/bidiagonal.h, gesdd's bidiagonal reduction with dqds or divide and conquer; complex
+// and small: Eigen's BDCSVD, vt = Vᴴ for complex a). f32, f64, c64, c128, with derivatives. The derivative of u,
 // vt divides by gaps between singular values (and by the values when m ≠ n): it is not defined
 // at repeated (or zero) singular values; nor, for complex a, is the phase of a pair of singular
 // vectors (only phase-invariant functions of u, vt have a derivative, as in JAX).
