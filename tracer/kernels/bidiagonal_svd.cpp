@@ -39,29 +39,11 @@ struct DivideConquer {
 
   // A solved block [c0, c0+N): U's rows and columns [c0, c0+N] hold its left vectors (column
   // c0+N the null vector), W's rows and columns [c0, c0+N) its right ones, sv[c0, c0+N) the
-  // values, ascending.
-  struct Merge {
-    int64_t c0, N, mid;
-  };
-  std::vector<std::pair<int64_t, int64_t>> leaves;
-  std::vector<Merge> merges;
-  void split(int64_t c0, int64_t N) {
-    if (N <= kLeaf) return leaves.push_back({c0, N});
-    const int64_t n1 = N / 2, mid = c0 + n1;
-    split(c0, n1);
-    split(mid + 1, N - n1 - 1);
-    merges.push_back({c0, N, mid});
-  }
-
+  // values, ascending. Halves [c0, mid) and [mid + 1, c0+N), mid the middle column.
   void solve() {
-    split(0, n);
-    std::vector<char> failed(leaves.size());
-    parallel_for(static_cast<int64_t>(leaves.size()), 1, [&](int64_t i0, int64_t i1) {
-      for (int64_t i = i0; i < i1; ++i) failed[i] = !leaf(leaves[i].first, leaves[i].second);
-    });
-    ok = std::find(failed.begin(), failed.end(), 1) == failed.end();
-    if (ok)
-      for (const Merge& g : merges) merge(g.c0, g.N, g.mid);
+    ok = divide_and_conquer(
+        n, kLeaf, 1, [](int64_t, int64_t, int64_t) {}, [&](int64_t lo, int64_t hi) { return leaf(lo, hi - lo); },
+        [&](int64_t lo, int64_t mid, int64_t hi) { merge(lo, hi - lo, mid); });
   }
 
   // The (N+1)×N block by one-sided Jacobi. A block whose last row is zero (the last block's,

@@ -98,6 +98,13 @@ class Dqds {
   void transform();                        // dlasq5
   void transform_unshifted();              // dlasq6
 
+  // The copy a transform reads (pp) and the one it writes (1 - pp), q and e interleaved.
+  struct Copies {
+    const double *in_q, *in_e;
+    double *out_q, *out_e;
+  };
+  Copies copies() const { return {z_ + pp_, z_ + 2 + pp_, z_ + 1 - pp_, z_ + 3 - pp_}; }
+
   double* z_;
   int64_t n_;
   int64_t i0_ = 0, n0_ = 0;  // the unreduced segment [i0, n0]
@@ -128,10 +135,7 @@ void Dqds::transform() {
   const double dthresh = kEps * (sigma_ + tau_);
   if (tau_ < dthresh * 0.5) tau_ = 0;
   const double tau = tau_;
-  const double* in_q = z_ + pp_;
-  const double* in_e = z_ + 2 + pp_;
-  double* out_q = z_ + 1 - pp_;
-  double* out_e = z_ + 3 - pp_;
+  const auto [in_q, in_e, out_q, out_e] = copies();
   const int64_t i0 = i0_, n0 = n0_;
   double emin = in_q[4 * (i0 + 1)];
   double d = in_q[4 * i0] - tau;
@@ -188,10 +192,7 @@ void Dqds::transform() {
 // out of the safe range is not formed.
 void Dqds::transform_unshifted() {
   if (n0_ - i0_ - 1 <= 0) return;
-  const double* in_q = z_ + pp_;
-  const double* in_e = z_ + 2 + pp_;
-  double* out_q = z_ + 1 - pp_;
-  double* out_e = z_ + 3 - pp_;
+  const auto [in_q, in_e, out_q, out_e] = copies();
   const int64_t i0 = i0_, n0 = n0_;
   double emin = in_q[4 * (i0 + 1)];
   double d = in_q[4 * i0];

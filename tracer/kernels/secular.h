@@ -1,13 +1,20 @@
-// tracer/kernels/secular.h — the secular equation of a rank-one update, the core of both divide
-// and conquer solvers: eigh's (symmetric_eigen.cpp, poles the halves' eigenvalues) and svd's
-// (bidiagonal_svd.cpp, poles the squares of the halves' singular values). LAPACK's dlaed4 and
-// dlasd4 do the same iteration on d and on d² apart; here the poles enter only through their
-// differences, which each caller computes as accurately as its poles allow.
+// tracer/kernels/secular.h — what both divide and conquer solvers share, eigh's
+// (symmetric_eigen.cpp, poles the halves' eigenvalues) and svd's (bidiagonal_svd.cpp, poles the
+// squares of the halves' singular values): the secular equation of a rank-one update (LAPACK's
+// dlaed4 and dlasd4 do the same iteration on d and on d² apart; here the poles enter only
+// through their differences, which each caller computes as accurately as its poles allow), and
+// the recursion's order.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
+#include <vector>
+
+#include "parallel.h"
 
 namespace strata::kernels {
 
@@ -96,6 +103,33 @@ double secular_root(int64_t k, int64_t K, const Offsets& offsets, const double* 
   for (int64_t j = 0; j < K; ++j) delta[j] = off[j] - tau;
   origin = o;
   return tau;
+}
+
+// The recursion, flattened: [0, n) halved at mid = lo + (hi - lo) / 2 down to blocks of at most
+// `leaf` (the second half starting at mid + gap: svd keeps a middle column between its halves),
+// at_split(lo, mid, hi) called on the way down; then every leaf solve_leaf(lo, hi) across the
+// pool and, if all succeeded, merge(lo, mid, hi), children first. False when a leaf failed.
+template <class AtSplit, class SolveLeaf, class Merge>
+bool divide_and_conquer(int64_t n, int64_t leaf, int64_t gap, const AtSplit& at_split, const SolveLeaf& solve_leaf,
+                        const Merge& merge) {
+  std::vector<std::pair<int64_t, int64_t>> leaves;
+  std::vector<std::array<int64_t, 3>> merges;
+  auto split = [&](auto& self, int64_t lo, int64_t hi) -> void {
+    if (hi - lo <= leaf) return leaves.push_back({lo, hi});
+    const int64_t mid = lo + (hi - lo) / 2;
+    at_split(lo, mid, hi);
+    self(self, lo, mid);
+    self(self, mid + gap, hi);
+    merges.push_back({lo, mid, hi});
+  };
+  split(split, 0, n);
+  std::vector<char> failed(leaves.size());
+  parallel_for(static_cast<int64_t>(leaves.size()), 1, [&](int64_t i0, int64_t i1) {
+    for (int64_t i = i0; i < i1; ++i) failed[i] = !solve_leaf(leaves[i].first, leaves[i].second);
+  });
+  if (std::find(failed.begin(), failed.end(), 1) != failed.end()) return false;
+  for (const auto& g : merges) merge(g[0], g[1], g[2]);
+  return true;
 }
 
 }  // namespace strata::kernels

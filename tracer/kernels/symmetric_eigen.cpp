@@ -38,34 +38,17 @@ struct DivideConquer {
 
   R& at(int64_t i, int64_t j) { return q[i * n + j]; }
 
-  // Splits [lo, hi) down to the leaves (T = diag(T1, T2) + |β| u uᵀ, u = e_{m-1} + sign(β) e_m:
-  // the halves' touching diagonal entries lose |β|), listing the leaves and, children first,
-  // the merges.
-  struct Merge {
-    int64_t lo, m, hi;
-  };
-  std::vector<std::pair<int64_t, int64_t>> leaves;
-  std::vector<Merge> merges;
-  void split(int64_t lo, int64_t hi) {
-    const int64_t s = hi - lo;
-    if (s <= kLeaf) return leaves.push_back({lo, hi});
-    const int64_t m = lo + s / 2;
-    d[m - 1] -= std::abs(e[m - 1]);
-    d[m] -= std::abs(e[m - 1]);
-    split(lo, m);
-    split(m, hi);
-    merges.push_back({lo, m, hi});
-  }
-
+  // Split at m, T = diag(T1, T2) + |β| u uᵀ, u = e_{m-1} + sign(β) e_m: the halves' touching
+  // diagonal entries lose |β|.
   void solve() {
-    split(0, n);
-    std::vector<char> failed(leaves.size());
-    parallel_for(static_cast<int64_t>(leaves.size()), 1, [&](int64_t i0, int64_t i1) {
-      for (int64_t i = i0; i < i1; ++i) failed[i] = !leaf(leaves[i].first, leaves[i].second);
-    });
-    ok = std::find(failed.begin(), failed.end(), 1) == failed.end();
-    if (ok)
-      for (const Merge& g : merges) merge(g.lo, g.m, g.hi, e[g.m - 1]);
+    ok = divide_and_conquer(
+        n, kLeaf, 0,
+        [&](int64_t, int64_t m, int64_t) {
+          d[m - 1] -= std::abs(e[m - 1]);
+          d[m] -= std::abs(e[m - 1]);
+        },
+        [&](int64_t lo, int64_t hi) { return leaf(lo, hi); },
+        [&](int64_t lo, int64_t m, int64_t hi) { merge(lo, m, hi, e[m - 1]); });
   }
 
   bool leaf(int64_t lo, int64_t hi) {
