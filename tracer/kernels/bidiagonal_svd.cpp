@@ -3,7 +3,7 @@
 // state it: a block of columns [c0, c0+N) and rows [c0, c0+N] splits at its middle column into
 // two blocks of the same (rows = columns + 1) shape, L1 = U1 [D1; 0] W1ᵀ and L2 likewise, whose
 // last left vectors (the "null" vectors, orthogonal to the block's range) make the join a
-// rank-one problem: in the bases U1 ⊕ U2 and (middle column, W1, W2) the block is the n×n
+// rank-one problem: in the bases U1 ⊕ U2 and (middle column, W1, W2) the block is the N×N
 // arrow M = [z | diag(0, D1, D2)] plus a zero row, whose singular values solve
 // 1 + Σ z_j² / (d_j² - σ²) = 0.
 #include "bidiagonal_svd.h"
