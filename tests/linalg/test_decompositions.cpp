@@ -226,7 +226,7 @@ TEST(Svd, FactorsReproduceTheMatrix) {
 }
 
 // svdvals of real matrices goes through strata's bidiagonal reduction and dqds, svd with
-// vectors through Eigen's BDCSVD: the two agree on shapes that are square, tall, wide, tall
+// vectors through the bidiagonal divide and conquer (small ones through Eigen's BDCSVD): the two agree on shapes that are square, tall, wide, tall
 // enough for the QR first (both ways), past several of the reduction's panels; scaled to the
 // ends of the exponent range (the values scale with the power of two, to rounding); rank-deficient
 // (exact zeros stay at rounding level); a wide range of values (graded columns); jit ≡ eager.

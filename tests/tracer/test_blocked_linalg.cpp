@@ -30,13 +30,15 @@ namespace k = strata::kernels;
 
 namespace {
 
-std::vector<double> random_matrix(int64_t n, unsigned seed) {
+std::vector<double> random_rectangle(int64_t m, int64_t n, unsigned seed) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> v(static_cast<size_t>(n * n));
+  std::vector<double> v(static_cast<size_t>(m * n));
   for (double& x : v) x = u(gen);
   return v;
 }
+
+std::vector<double> random_matrix(int64_t n, unsigned seed) { return random_rectangle(n, n, seed); }
 
 // x xᵀ / n + I, positive definite.
 std::vector<double> spd(int64_t n, unsigned seed) {
@@ -471,14 +473,6 @@ void check_bidiagonalization(const std::vector<double>& a, int64_t m, int64_t n,
       for (int64_t r = 0; r < n; ++r) s += p[size_t(r * n + i)] * p[size_t(r * n + j)];
       ASSERT_NEAR(s, i == j ? 1.0 : 0.0, otol) << "(PᵀP)[" << i << "," << j << "]";
     }
-}
-
-std::vector<double> random_rectangle(int64_t m, int64_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> v(static_cast<size_t>(m * n));
-  for (double& x : v) x = u(gen);
-  return v;
 }
 
 }  // namespace

@@ -99,8 +99,8 @@ void reduce_panel(const T* a, int64_t lda, int64_t mm, int64_t nn, int64_t b, do
   w.col.resize(mm);
   w.row.resize(nn);
   w.prod.resize(std::max(mm, nn));
-  w.s1.assign(2 * b, T(0));
-  w.s2.assign(2 * b, T(0));
+  w.s1.assign(b, T(0));
+  w.s2.assign(b, T(0));
   T *Vt = w.vt.data(), *Xt = w.xt.data(), *Yt = w.yt.data(), *U = w.u.data();
   T *col = w.col.data(), *row = w.row.data(), *prod = w.prod.data(), *s1 = w.s1.data(), *s2 = w.s2.data();
   for (int64_t j = 0; j < b; ++j) {
@@ -184,13 +184,7 @@ bool singular_values(const T* a, int64_t m, int64_t n, T* s) {
   if (k == 0) return true;
   int64_t rows = std::max(m, n);
   std::vector<T> w(rows * k);  // a, or aᵀ when wide: rows ≥ k columns
-  T largest = 0;
-  for (int64_t i = 0; i < m * n; ++i) largest = std::max(largest, std::abs(a[i]));
-  const int exponent = scaling_exponent(largest);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) (m >= n ? w[i * n + j] : w[j * m + i]) = a[i * n + j];
-  if (exponent != 0)
-    for (T& x : w) x = scale_by_power_of_two(x, exponent);
+  const int exponent = scaled_copy(a, m, n, w.data(), m < n);
   if (rows >= 2 * k && householder_qr_suits(rows, k)) {  // r of w = q r has w's singular values
     std::vector<T> r(k * k);
     householder_qr(w.data(), static_cast<T*>(nullptr), r.data(), rows, k, false);
@@ -273,12 +267,8 @@ bool singular_value_decomposition(const T* a, int64_t m, int64_t n, T* s, T* u, 
       for (int64_t j = 0; j < m; ++j) u[j * m + i] = vtt[i * m + j];
     return true;
   }
-  T largest = 0;
-  for (int64_t i = 0; i < m * n; ++i) largest = std::max(largest, std::abs(a[i]));
-  const int exponent = scaling_exponent(largest);
-  std::vector<T> w(a, a + m * n);
-  if (exponent != 0)
-    for (T& x : w) x = scale_by_power_of_two(x, exponent);
+  std::vector<T> w(m * n);
+  const int exponent = scaled_copy(a, m, n, w.data());
   std::vector<double> sd(n);
   const int64_t uc = full ? m : n;
   if (m >= 2 * n && householder_qr_suits(m, n)) {

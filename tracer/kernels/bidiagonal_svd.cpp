@@ -103,11 +103,7 @@ struct DivideConquer {
     // row) and a zero (the joined block's null vector). Each is zero off its own block's rows.
     const double a1 = a * double(U(mid, mid)), a2 = b * double(U(r1, last)), r0 = std::hypot(a1, a2);
     const double c = r0 > 0 ? a1 / r0 : 1.0, s = r0 > 0 ? a2 / r0 : 0.0;
-    for (int64_t r = c0; r <= last; ++r) {
-      const double x = double(U(r, mid)), y = double(U(r, last));
-      U(r, mid) = static_cast<R>(c * x + s * y);
-      U(r, last) = static_cast<R>(c * y - s * x);
-    }
+    rotate_columns(u.data(), n + 1, c0, last + 1, mid, last, c, s);
     W(mid, mid) = 1;
     std::vector<double> z(N), dd(N);
     std::vector<int> type(N);  // which block's rows of U column col(i) may be nonzero: 1, 3, or 2 both
@@ -139,15 +135,8 @@ struct DivideConquer {
         z[j] = tau;
         z[prev] = 0;
         const int64_t p = col(prev), q = col(j);
-        for (int64_t r = c0; r <= last; ++r) {
-          const double x = double(U(r, p)), y = double(U(r, q));
-          U(r, p) = static_cast<R>(cr * x + sr * y);
-          U(r, q) = static_cast<R>(cr * y - sr * x);
-          if (r == last) break;
-          const double xw = double(W(r, p)), yw = double(W(r, q));
-          W(r, p) = static_cast<R>(cr * xw + sr * yw);
-          W(r, q) = static_cast<R>(cr * yw - sr * xw);
-        }
+        rotate_columns(u.data(), n + 1, c0, last + 1, p, q, cr, sr);
+        rotate_columns(w.data(), n, c0, last, p, q, cr, sr);
         if (type[prev] != type[j]) type[prev] = type[j] = 2;
         deflated.push_back(prev);
       } else if (prev >= 0) {

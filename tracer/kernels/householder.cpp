@@ -140,12 +140,8 @@ void householder_qr(const T* a, T* q, T* r, int64_t m, int64_t n, bool full) {
   const int64_t k = std::min(m, n), qc = full ? m : k, rr = qc;
   // Scaled by a power of two (exact) where |x|² of a column could overflow or underflow in
   // larfg. r is scaled back; q does not change.
-  T largest = 0;
-  for (int64_t i = 0; i < m * n; ++i) largest = std::max(largest, std::abs(a[i]));
-  const int exponent = scaling_exponent(largest);
-  std::vector<T> w(a, a + m * n), tau(k), panel, v, t(kQrBlock * kQrBlock);
-  if (exponent != 0)
-    for (T& x : w) x = scale_by_power_of_two(x, exponent);
+  std::vector<T> w(m * n), tau(k), panel, v, t(kQrBlock * kQrBlock);
+  const int exponent = scaled_copy(a, m, n, w.data());
 
   for (int64_t j0 = 0; j0 < k; j0 += kQrBlock) {
     const int64_t nb = std::min(kQrBlock, k - j0), rows = m - j0;

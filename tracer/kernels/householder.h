@@ -5,6 +5,7 @@
 // back-transformation uses the same blocks.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -28,6 +29,21 @@ int scaling_exponent(T largest) {
   if (!(largest > 0)) return 0;
   const int e = std::ilogb(largest);
   return e > 50 || e < -50 ? -e : 0;
+}
+
+// w (m×n, or n×m holding aᵀ with `transpose`) ← a (m×n, row-major) times the power of two
+// scaling_exponent picks for a's largest |entry| (exact); returns that exponent (0: a copy).
+template <class T>
+int scaled_copy(const T* a, int64_t m, int64_t n, T* w, bool transpose = false) {
+  T largest = 0;
+  for (int64_t i = 0; i < m * n; ++i) largest = std::max(largest, std::abs(a[i]));
+  const int exponent = scaling_exponent(largest);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const T x = exponent != 0 ? scale_by_power_of_two(a[i * n + j], exponent) : a[i * n + j];
+      (transpose ? w[j * m + i] : w[i * n + j]) = x;
+    }
+  return exponent;
 }
 
 // Σ a[j]·b[j] in kDotLanes lanes (lane l sums j ≡ l mod 8 up to the last full 8), then

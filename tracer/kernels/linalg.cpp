@@ -394,10 +394,7 @@ void hessenberg(const S* a, S* h, S* q, int64_t n) {
     return;
   }
   if constexpr (!kComplex<S>) {
-    S largest = 0;
-    for (int64_t i = 0; i < n * n; ++i) largest = std::max(largest, std::abs(a[i]));
-    const int e = scaling_exponent(largest);
-    for (int64_t i = 0; i < n * n; ++i) h[i] = scale_by_power_of_two(a[i], e);
+    const int e = scaled_copy(a, n, n, h);
     kernels::hessenberg(h, q, n, false);
     for (int64_t i = 0; i < n * n; ++i) h[i] = scale_by_power_of_two(h[i], -e);
   } else {

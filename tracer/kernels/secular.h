@@ -2,8 +2,8 @@
 // (symmetric_eigen.cpp, poles the halves' eigenvalues) and svd's (bidiagonal_svd.cpp, poles the
 // squares of the halves' singular values): the secular equation of a rank-one update (LAPACK's
 // dlaed4 and dlasd4 do the same iteration on d and on d² apart; here the poles enter only
-// through their differences, which each caller computes as accurately as its poles allow), and
-// the recursion's order.
+// through their differences, which each caller computes as accurately as its poles allow), the
+// rotation of two basis vectors, and the recursion's order.
 #pragma once
 
 #include <algorithm>
@@ -103,6 +103,18 @@ double secular_root(int64_t k, int64_t K, const Offsets& offsets, const double* 
   for (int64_t j = 0; j < K; ++j) delta[j] = off[j] - tau;
   origin = o;
   return tau;
+}
+
+// Columns p and q of m (rows [r0, r1), ld apart) ← (c·x + s·y, c·y − s·x) for their entries x,
+// y, in double: the Givens rotation of two basis vectors that deflation and the joining of null
+// vectors apply.
+template <class R>
+void rotate_columns(R* m, int64_t ld, int64_t r0, int64_t r1, int64_t p, int64_t q, double c, double s) {
+  for (int64_t r = r0; r < r1; ++r) {
+    const double x = double(m[r * ld + p]), y = double(m[r * ld + q]);
+    m[r * ld + p] = static_cast<R>(c * x + s * y);
+    m[r * ld + q] = static_cast<R>(c * y - s * x);
+  }
 }
 
 // The recursion, flattened: [0, n) halved at mid = lo + (hi - lo) / 2 down to blocks of at most

@@ -113,11 +113,7 @@ struct DivideConquer {
       if (std::abs((dd[nj] - dd[pj]) * c * sn) <= tol) {
         z[nj] = tau;
         z[pj] = 0;
-        for (int64_t r = lo; r < hi; ++r) {
-          const double x = at(r, lo + pj), y = at(r, lo + nj);
-          at(r, lo + pj) = static_cast<R>(c * x + sn * y);
-          at(r, lo + nj) = static_cast<R>(c * y - sn * x);
-        }
+        rotate_columns(q, n, lo, hi, lo + pj, lo + nj, c, sn);
         if (type[pj] != type[nj]) type[pj] = type[nj] = 2;
         const double dp = dd[pj], dn = dd[nj];
         dd[pj] = dp * c * c + dn * sn * sn;
