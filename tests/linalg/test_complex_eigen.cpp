@@ -137,6 +137,81 @@ TEST(ComplexEigen, KnownSpectra) {
   }
 }
 
+// From 96 rows the iteration deflates early (a window of 48 rows brought to Schur form, its
+// converged rows split off) and chases up to 12 bulges at once through GEMMs: random matrices
+// over several sweeps and windows, and spectra that stress the deflation — clusters and repeated
+// values (many deflate in one window), many zero eigenvalues (rank 20: spikes and reflections
+// near underflow), a triangular matrix (the whole block deflates in the first window), conjugate
+// pairs of a real matrix, a companion matrix's known roots, and Jordan blocks. (f32 once lost a
+// sweep to NaN: a bulge's reflection of entries near underflow, 1 / (x₀ − β) overflowing.)
+TEST(ComplexEigen, MultishiftSizes) {
+  for (DType c : kTypes) {
+    const std::string tn(st::short_name(c));
+    const double e0 = eps(st::real_dtype(c));
+    for (int64_t n : {97, 300, 420}) {
+      const std::string what = tn + " n=" + std::to_string(n);
+      Array a = crnd({n, n}, c, static_cast<uint64_t>(n) + 7);
+      check_eig(a, what);
+      check_schur(a, what);
+    }
+    const int64_t n = 260;
+    std::vector<Cx> d;
+    for (int64_t k = 0; k < 130; ++k) d.emplace_back(std::cos(0.3 * double(k)) * 2, std::sin(0.7 * double(k)));
+    for (int64_t k = 0; k < 65; ++k) d.emplace_back(0.5 + 1e-7 * double(k), -0.25);
+    for (int64_t k = 0; k < 65; ++k) d.emplace_back(-1, 1);
+    std::vector<double> dre, dim;
+    for (const Cx& x : d) dre.push_back(x.real()), dim.push_back(x.imag());
+    Array u = la::qr(crnd({n, n}, st::c128, 61)).q;
+    Array dm = st::multiply(st::astype(st::eye(n), st::c128),
+                            st::expand_dims(st::complex(st::array(dre, {n}), st::array(dim, {n})), 0));
+    Array normal = st::astype(st::matmul(st::matmul(u, dm), mH(u)), c);
+    expect_spectrum(normal, d, 1000 * e0, tn + " normal, clustered and repeated");
+    check_eig(normal, tn + " normal");
+    check_schur(normal, tn + " normal");
+    // Rank 20: 240 zero eigenvalues (to about √ε of |a|, as a defective value), 20 of x yᴴ's.
+    Array x = crnd({n, 20}, c, 62), y = crnd({n, 20}, c, 63);
+    Array low = st::matmul(x, mH(y));
+    check_schur(low, tn + " rank 20");
+    std::vector<Cx> lw = complex_values(la::eigvals(low));
+    std::sort(lw.begin(), lw.end(), [](Cx p, Cx q) { return std::abs(p) < std::abs(q); });
+    const double scale = max_abs(st::abs(low));
+    for (int64_t j = 0; j < n - 20; ++j) EXPECT_LE(std::abs(lw[size_t(j)]), 50 * std::sqrt(e0) * scale) << tn << " zero " << j;
+    std::vector<Cx> small_w = complex_values(la::eigvals(st::matmul(mH(y), x)));  // the nonzero ones
+    expect_matching_values(std::vector<Cx>(lw.end() - 20, lw.end()), small_w, 1e-2 * scale, tn + " rank 20 nonzero");
+    // Upper triangular: its diagonal, exactly.
+    Array tri = st::triu(crnd({n, n}, c, 64));
+    std::vector<Cx> tw = complex_values(la::eigvals(tri)), td = complex_values(st::diagonal(tri));
+    auto lexical = [](Cx p, Cx q) { return p.real() != q.real() ? p.real() < q.real() : p.imag() < q.imag(); };
+    std::sort(tw.begin(), tw.end(), lexical), std::sort(td.begin(), td.end(), lexical);
+    EXPECT_EQ(tw, td) << tn << " triangular";
+    // A real matrix stored as complex: the real kernel's eigenvalues.
+    Array r = rnd({200, 200}, st::real_dtype(c), 65);
+    expect_spectrum(st::astype(r, c), complex_values(la::eigvals(r)), 5000 * e0, tn + " real as complex");
+    // The companion matrix of z¹²⁰ − c (c = 0.3 + 0.4i, first row zero but its last entry, ones
+    // below the diagonal: already Hessenberg, a cyclic shift): c's 120 roots.
+    const int64_t m = 120;
+    const Cx cc(0.3, 0.4);
+    std::vector<Cx> roots;
+    for (int64_t k = 0; k < m; ++k) roots.push_back(std::polar(std::pow(std::abs(cc), 1.0 / double(m)), (std::arg(cc) + 2 * M_PI * double(k)) / double(m)));
+    std::vector<double> cre(static_cast<size_t>(m * m), 0.0), cim = cre;
+    cre[size_t(m - 1)] = cc.real(), cim[size_t(m - 1)] = cc.imag();
+    for (int64_t i = 1; i < m; ++i) cre[size_t(i * m + i - 1)] = 1;
+    Array companion = st::astype(st::complex(st::array(cre, {m, m}), st::array(cim, {m, m})), c);
+    expect_spectrum(companion, roots, 200 * e0, tn + " companion");
+    check_schur(companion, tn + " companion");
+    // Jordan blocks of order 4 for 1 + i and −2 in turn under a unitary similarity: defective.
+    std::vector<double> jre(static_cast<size_t>(n * n), 0.0), jim = jre;
+    for (int64_t i = 0; i < n; ++i) {
+      const Cx v = (i / 4) % 2 ? Cx(-2, 0) : Cx(1, 1);
+      jre[size_t(i * n + i)] = v.real(), jim[size_t(i * n + i)] = v.imag();
+      if (i % 4 != 3 && i + 1 < n) jre[size_t(i * n + i + 1)] = 1;
+    }
+    Array jordan = st::astype(
+        st::matmul(st::matmul(u, st::complex(st::array(jre, {n, n}), st::array(jim, {n, n}))), mH(u)), c);
+    check_schur(jordan, tn + " Jordan blocks");
+  }
+}
+
 TEST(ComplexEigen, BatchedAloneAndJitSameBits) {
   for (DType c : kTypes) {
     Array batch = crnd({3, 130, 130}, c, 54);
