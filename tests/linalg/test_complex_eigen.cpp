@@ -137,8 +137,8 @@ TEST(ComplexEigen, KnownSpectra) {
   }
 }
 
-// From 96 rows the iteration deflates early (a window of 48 rows brought to Schur form, its
-// converged rows split off) and chases up to 12 bulges at once through GEMMs: random matrices
+// From 96 rows the iteration deflates early (a window of 40 rows brought to Schur form, its
+// converged rows split off) and chases up to 20 bulges at once through GEMMs: random matrices
 // over several sweeps and windows, and spectra that stress the deflation — clusters and repeated
 // values (many deflate in one window), many zero eigenvalues (rank 20: spikes and reflections
 // near underflow), a triangular matrix (the whole block deflates in the first window), conjugate

@@ -60,6 +60,36 @@ void gemm(const T* a, int64_t lda, bool a_trans, const T* b, int64_t ldb, bool b
       g.subtract = subtract;
       return packed_gemm(g, M, N, K, true);
     }
+  } else {
+    // Complex: four real packed GEMMs on the parts held apart, Re C = Ar Br − Ai Bi and
+    // Im C = Ai Br − Ar (−Bi) (Eigen's complex GEMM runs on one core: a third of the time of
+    // eig's vectors at 512²).
+    using R = typename T::value_type;
+    if (K > 0 && packed_gemm_suits(M, N, a_trans)) {
+      const int64_t ar = a_trans ? K : M, ac = a_trans ? M : K, br = b_trans ? N : K, bc = b_trans ? K : N;
+      std::vector<R> are(static_cast<size_t>(ar * ac)), aim(are.size()), bre(static_cast<size_t>(br * bc)), bim(bre.size()),
+          bneg(bre.size()), cre(static_cast<size_t>(M * N)), cim(cre.size());
+      for (int64_t i = 0; i < ar; ++i)
+        for (int64_t j = 0; j < ac; ++j) are[size_t(i * ac + j)] = a[i * lda + j].real(), aim[size_t(i * ac + j)] = a[i * lda + j].imag();
+      for (int64_t i = 0; i < br; ++i)
+        for (int64_t j = 0; j < bc; ++j) {
+          const T x = b[i * ldb + j];
+          bre[size_t(i * bc + j)] = x.real(), bim[size_t(i * bc + j)] = x.imag(), bneg[size_t(i * bc + j)] = -x.imag();
+        }
+      auto part = [&](const std::vector<R>& x, const std::vector<R>& y, std::vector<R>& out, bool sub) {
+        GemmOperands<R> g{x.data(), ac, a_trans, y.data(), bc, b_trans, out.data(), N};
+        g.subtract = sub;
+        packed_gemm(g, M, N, K, true);
+      };
+      part(are, bre, cre, false), part(aim, bim, cre, true);
+      part(aim, bre, cim, false), part(are, bneg, cim, true);
+      for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+          const T x(cre[size_t(i * N + j)], cim[size_t(i * N + j)]);
+          c[i * ldc + j] = subtract ? c[i * ldc + j] - x : x;
+        }
+      return;
+    }
   }
   using Stride = Eigen::OuterStride<>;
   Eigen::Map<RowMat<T>, 0, Stride> C(c, M, N, Stride(ldc));
