@@ -212,6 +212,65 @@ TEST(ComplexEigen, MultishiftSizes) {
   }
 }
 
+// Balancing (zgeev's zgebal): a diagonal similarity D A D⁻¹ of a normal A whose entries span
+// 2^±88 (c128) or 2^±44 (c64) has A's eigenvalues to A's accuracy, not to ‖D A D⁻¹‖'s; a row
+// and a column zero off the diagonal isolate their eigenvalues exactly (the permutation); the
+// eigenvectors come back through the scaling and the permutation (a v = w v, uᴴ a = w uᴴ).
+TEST(ComplexEigen, BalancedMatrices) {
+  for (DType c : kTypes) {
+    const std::string tn(st::short_name(c));
+    const double e0 = eps(st::real_dtype(c));
+    const int64_t n = 12, step = c == st::c128 ? 8 : 4;
+    std::vector<Cx> spectrum;
+    std::vector<double> sre, sim;
+    for (int64_t k = 0; k < n; ++k) {
+      spectrum.emplace_back(std::cos(0.9 * double(k)) * (1 + 0.1 * double(k)), std::sin(1.3 * double(k)));
+      sre.push_back(spectrum.back().real()), sim.push_back(spectrum.back().imag());
+    }
+    Array u = la::qr(crnd({n, n}, st::c128, 71)).q;
+    Array dm = st::multiply(st::astype(st::eye(n), st::c128),
+                            st::expand_dims(st::complex(st::array(sre, {n}), st::array(sim, {n})), 0));
+    Array a = st::matmul(st::matmul(u, dm), mH(u));
+    std::vector<double> d(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) d[size_t(i)] = std::ldexp(1.0, int(step * (i % 2 ? i : -i)));
+    Array dv = st::astype(st::array(d, {n}, st::f64), st::c128);
+    Array b = st::astype(st::divide(st::multiply(st::expand_dims(dv, 1), a), st::expand_dims(dv, 0)), c);
+    expect_spectrum(b, spectrum, 1e3 * e0, tn + " D A D⁻¹");
+    la::EigResult e = la::eig(b, true, true);  // vectors relative to each row's and column's scale
+    const int64_t m = n;
+    std::vector<Cx> bv = complex_values(st::astype(b, st::c128)), w = complex_values(e.eigenvalues);
+    std::vector<Cx> v = complex_values(e.eigenvectors), ul = complex_values(e.left_eigenvectors);
+    for (int64_t j = 0; j < m; ++j) {
+      double right = 0, left = 0, vnorm = 0, unorm = 0;
+      for (int64_t i = 0; i < m; ++i) {
+        Cx av = 0, ua = 0;
+        for (int64_t k = 0; k < m; ++k) av += bv[size_t(i * m + k)] * v[size_t(k * m + j)], ua += std::conj(ul[size_t(k * m + j)]) * bv[size_t(k * m + i)];
+        right = std::max(right, std::abs(av - w[size_t(j)] * v[size_t(i * m + j)]) / d[size_t(i)]);
+        left = std::max(left, std::abs(ua - w[size_t(j)] * std::conj(ul[size_t(i * m + j)])) * d[size_t(i)]);
+        vnorm = std::max(vnorm, std::abs(v[size_t(i * m + j)]) / d[size_t(i)]);
+        unorm = std::max(unorm, std::abs(ul[size_t(i * m + j)]) * d[size_t(i)]);
+      }
+      EXPECT_LE(right, 1e3 * e0 * vnorm) << tn << " a v = w v, vector " << j;
+      EXPECT_LE(left, 1e3 * e0 * unorm) << tn << " uᴴ a = w uᴴ, vector " << j;
+    }
+    // Row 3 zero but for its diagonal 5 + i and column 7 zero but for −2.5: both exact.
+    std::vector<Cx> x = complex_values(crnd({10, 10}, c, 72));
+    std::vector<double> xre, xim;
+    for (int64_t k = 0; k < 100; ++k) {
+      const int64_t i = k / 10, j = k % 10;
+      Cx value = x[size_t(k)];
+      if (i == 3) value = j == 3 ? Cx(5, 1) : Cx(0);
+      if (j == 7) value = i == 7 ? Cx(-2.5, 0) : Cx(0);
+      xre.push_back(value.real()), xim.push_back(value.imag());
+    }
+    Array iso = st::astype(st::complex(st::array(xre, {10, 10}), st::array(xim, {10, 10})), c);
+    std::vector<Cx> wi = complex_values(la::eigvals(iso));
+    EXPECT_NE(std::find(wi.begin(), wi.end(), Cx(5, 1)), wi.end()) << tn << " isolated 5 + i";
+    EXPECT_NE(std::find(wi.begin(), wi.end(), Cx(-2.5, 0)), wi.end()) << tn << " isolated -2.5";
+    check_eig(iso, tn + " isolated eigenvalues");
+  }
+}
+
 TEST(ComplexEigen, BatchedAloneAndJitSameBits) {
   for (DType c : kTypes) {
     Array batch = crnd({3, 130, 130}, c, 54);

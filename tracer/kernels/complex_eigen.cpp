@@ -8,9 +8,10 @@
 #include <limits>
 #include <vector>
 
-#include "schur_common.h"
+#include "balance.h"
 #include "householder.h"
 #include "parallel.h"
+#include "schur_common.h"
 
 namespace strata::kernels {
 namespace {
@@ -106,8 +107,14 @@ template <class T>
 bool complex_eigen(const C<T>* a, C<T>* w, C<T>* vt, C<T>* ut, int64_t n) {
   if (n == 0) return true;
   const bool vectors = vt || ut;
-  std::vector<C<T>> h(static_cast<size_t>(n * n)), zt(vectors ? static_cast<size_t>(n * n) : 0);
-  const int e = scale_down(a, h.data(), n);
+  std::vector<C<T>> h(a, a + n * n), zt(vectors ? static_cast<size_t>(n * n) : 0);
+  // Balanced as zgeev does (job 'B': permutation and power-of-two scaling, before the scaling
+  // below, which would flush a badly scaled matrix's small entries); schur's form is of a
+  // itself, as zgees's.
+  int64_t ilo = 0, ihi = 0;
+  std::vector<T> scale;
+  balance(h.data(), n, ilo, ihi, scale);
+  const int e = scale_down(h.data(), h.data(), n);
   to_hessenberg(h.data(), vectors ? zt.data() : nullptr, n);
   // The eigenvalues alone still transform all of T, as the real kernel does: transforming only
   // the active blocks rounds differently, the multishift sweeps then converge in another order,
@@ -133,6 +140,7 @@ bool complex_eigen(const C<T>* a, C<T>* w, C<T>* vt, C<T>* ut, int64_t n) {
     if (left)  // u = conj(y)
       for (C<T>& x : xt) x = std::conj(x);
     gemm(xt.data(), n, false, zt.data(), n, false, out, n, n, n, n);
+    unbalance(out, n, ilo, ihi, scale, left);
   };
   if (vt) solve_all(h.data(), false, vt);
   if (ut) {
