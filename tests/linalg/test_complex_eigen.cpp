@@ -65,6 +65,37 @@ void expect_spectrum(const Array& a, const std::vector<Cx>& want, double tol, co
   expect_matching_values(complex_values(la::eigvals(a)), want, tol, what);
 }
 
+// n/2 distinct values, a tight cluster of n/4 and a value repeated n/4 times.
+std::vector<Cx> clustered_spectrum(int64_t n) {
+  std::vector<Cx> d;
+  for (int64_t k = 0; k < n / 2; ++k) d.emplace_back(std::cos(0.3 * double(k)) * 2, std::sin(0.7 * double(k)));
+  for (int64_t k = 0; k < n / 4; ++k) d.emplace_back(0.5 + 1e-7 * double(k), -0.25);
+  while (static_cast<int64_t>(d.size()) < n) d.emplace_back(-1, 1);
+  return d;
+}
+
+// diag(d) as a c128 matrix.
+Array diagonal(const std::vector<Cx>& d) {
+  std::vector<double> re, im;
+  for (const Cx& x : d) re.push_back(x.real()), im.push_back(x.imag());
+  const int64_t n = static_cast<int64_t>(d.size());
+  return st::multiply(st::astype(st::eye(n), st::c128), st::expand_dims(st::complex(st::array(re, {n}), st::array(im, {n})), 0));
+}
+
+// Jordan blocks of `order` (n×n, c128), for values[0], values[1], … in turn.
+Array jordan_blocks(int64_t n, const std::vector<Cx>& values, int64_t order) {
+  std::vector<double> re(static_cast<size_t>(n * n), 0.0), im = re;
+  for (int64_t i = 0; i < n; ++i) {
+    const Cx v = values[static_cast<size_t>(i / order) % values.size()];
+    re[size_t(i * n + i)] = v.real(), im[size_t(i * n + i)] = v.imag();
+    if (i % order != order - 1 && i + 1 < n) re[size_t(i * n + i + 1)] = 1;
+  }
+  return st::complex(st::array(re, {n, n}), st::array(im, {n, n}));
+}
+
+// u m uᴴ (u unitary, c128) as c.
+Array similar(const Array& u, const Array& m, DType c) { return st::astype(st::matmul(st::matmul(u, m), mH(u)), c); }
+
 TEST(ComplexEigen, LargeRandomMatrices) {
   for (DType c : kTypes)
     for (int64_t n : {2, 3, 17, 65, 128, 200}) {
@@ -89,30 +120,15 @@ TEST(ComplexEigen, KnownSpectra) {
     // U D Uᴴ, U unitary: distinct values, a tight cluster, a repeated value (normal: each
     // eigenvalue within a few ulps of |a|).
     const int64_t n = 120;
-    std::vector<Cx> d;
-    for (int64_t k = 0; k < 60; ++k) d.emplace_back(std::cos(0.3 * double(k)) * 2, std::sin(0.7 * double(k)));
-    for (int64_t k = 0; k < 30; ++k) d.emplace_back(0.5 + 1e-7 * double(k), -0.25);
-    for (int64_t k = 0; k < 30; ++k) d.emplace_back(-1, 1);
-    std::vector<double> dre, dim;
-    for (const Cx& x : d) dre.push_back(x.real()), dim.push_back(x.imag());
-    Array u = la::qr(crnd({n, n}, st::c128, 51)).q;
-    Array dm = st::multiply(st::astype(st::eye(n), st::c128),
-                            st::expand_dims(st::complex(st::array(dre, {n}), st::array(dim, {n})), 0));
-    Array a = st::astype(st::matmul(st::matmul(u, dm), mH(u)), c);
+    const std::vector<Cx> d = clustered_spectrum(n);
+    Array u = la::qr(crnd({n, n}, st::c128, 51)).q, dm = diagonal(d);
+    Array a = similar(u, dm, c);
     expect_spectrum(a, d, 1000 * e0, tn + " normal");
     check_eig(a, tn + " normal");
     check_schur(a, tn + " normal");
     // Jordan blocks of order 3 for 1 + i, 2 and −i in turn, moved by a unitary similarity:
     // defective, so only the backward errors are small (and the left vectors finite).
-    std::vector<double> jre(static_cast<size_t>(n * n), 0.0), jim = jre;
-    const Cx values[] = {{1, 1}, {2, 0}, {0, -1}};
-    for (int64_t i = 0; i < n; ++i) {
-      const Cx v = values[(i / 3) % 3];
-      jre[size_t(i * n + i)] = v.real(), jim[size_t(i * n + i)] = v.imag();
-      if (i % 3 != 2) jre[size_t(i * n + i + 1)] = 1;
-    }
-    Array jordan = st::astype(
-        st::matmul(st::matmul(u, st::complex(st::array(jre, {n, n}), st::array(jim, {n, n}))), mH(u)), c);
+    Array jordan = similar(u, jordan_blocks(n, {{1, 1}, {2, 0}, {0, -1}}, 3), c);
     check_schur(jordan, tn + " Jordan blocks");
     la::EigResult je = la::eig(jordan, true, true);
     for (const Array& x : {je.left_eigenvectors, je.eigenvectors})
@@ -155,16 +171,9 @@ TEST(ComplexEigen, MultishiftSizes) {
       check_schur(a, what);
     }
     const int64_t n = 260;
-    std::vector<Cx> d;
-    for (int64_t k = 0; k < 130; ++k) d.emplace_back(std::cos(0.3 * double(k)) * 2, std::sin(0.7 * double(k)));
-    for (int64_t k = 0; k < 65; ++k) d.emplace_back(0.5 + 1e-7 * double(k), -0.25);
-    for (int64_t k = 0; k < 65; ++k) d.emplace_back(-1, 1);
-    std::vector<double> dre, dim;
-    for (const Cx& x : d) dre.push_back(x.real()), dim.push_back(x.imag());
+    const std::vector<Cx> d = clustered_spectrum(n);
     Array u = la::qr(crnd({n, n}, st::c128, 61)).q;
-    Array dm = st::multiply(st::astype(st::eye(n), st::c128),
-                            st::expand_dims(st::complex(st::array(dre, {n}), st::array(dim, {n})), 0));
-    Array normal = st::astype(st::matmul(st::matmul(u, dm), mH(u)), c);
+    Array normal = similar(u, diagonal(d), c);
     expect_spectrum(normal, d, 1000 * e0, tn + " normal, clustered and repeated");
     check_eig(normal, tn + " normal");
     check_schur(normal, tn + " normal");
@@ -200,14 +209,7 @@ TEST(ComplexEigen, MultishiftSizes) {
     expect_spectrum(companion, roots, 200 * e0, tn + " companion");
     check_schur(companion, tn + " companion");
     // Jordan blocks of order 4 for 1 + i and −2 in turn under a unitary similarity: defective.
-    std::vector<double> jre(static_cast<size_t>(n * n), 0.0), jim = jre;
-    for (int64_t i = 0; i < n; ++i) {
-      const Cx v = (i / 4) % 2 ? Cx(-2, 0) : Cx(1, 1);
-      jre[size_t(i * n + i)] = v.real(), jim[size_t(i * n + i)] = v.imag();
-      if (i % 4 != 3 && i + 1 < n) jre[size_t(i * n + i + 1)] = 1;
-    }
-    Array jordan = st::astype(
-        st::matmul(st::matmul(u, st::complex(st::array(jre, {n, n}), st::array(jim, {n, n}))), mH(u)), c);
+    Array jordan = similar(u, jordan_blocks(n, {{1, 1}, {-2, 0}}, 4), c);
     check_schur(jordan, tn + " Jordan blocks");
   }
 }
@@ -222,15 +224,8 @@ TEST(ComplexEigen, BalancedMatrices) {
     const double e0 = eps(st::real_dtype(c));
     const int64_t n = 12, step = c == st::c128 ? 8 : 4;
     std::vector<Cx> spectrum;
-    std::vector<double> sre, sim;
-    for (int64_t k = 0; k < n; ++k) {
-      spectrum.emplace_back(std::cos(0.9 * double(k)) * (1 + 0.1 * double(k)), std::sin(1.3 * double(k)));
-      sre.push_back(spectrum.back().real()), sim.push_back(spectrum.back().imag());
-    }
-    Array u = la::qr(crnd({n, n}, st::c128, 71)).q;
-    Array dm = st::multiply(st::astype(st::eye(n), st::c128),
-                            st::expand_dims(st::complex(st::array(sre, {n}), st::array(sim, {n})), 0));
-    Array a = st::matmul(st::matmul(u, dm), mH(u));
+    for (int64_t k = 0; k < n; ++k) spectrum.emplace_back(std::cos(0.9 * double(k)) * (1 + 0.1 * double(k)), std::sin(1.3 * double(k)));
+    Array a = similar(la::qr(crnd({n, n}, st::c128, 71)).q, diagonal(spectrum), st::c128);
     std::vector<double> d(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) d[size_t(i)] = std::ldexp(1.0, int(step * (i % 2 ? i : -i)));
     Array dv = st::astype(st::array(d, {n}, st::f64), st::c128);
