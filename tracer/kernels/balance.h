@@ -8,6 +8,7 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -64,21 +65,45 @@ void balance(E* h, int64_t n, int64_t& ilo, int64_t& ihi, std::vector<T>& scale)
   for (int64_t i = k; i <= l; ++i) scale[i] = T(1);
   const T sfmin1 = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon(), sfmax1 = T(1) / sfmin1;
   const T sfmin2 = sfmin1 * 2, sfmax2 = T(1) / sfmin2;
-  auto norm2 = [](auto value, int64_t len) {  // scaled by the largest entry: no under/overflow
+  // A 2-norm scaled by the largest part (no under/overflow); complex entries by their real and
+  // imaginary parts, not by hypot per entry (a tenth of c64 eig's time at 512²).
+  auto norm2 = [](auto value, int64_t len) {
     T big = 0, sum = 0;
-    for (int64_t q = 0; q < len; ++q) big = std::max(big, std::abs(value(q)));
-    if (big == T(0)) return T(0);
-    for (int64_t q = 0; q < len; ++q) sum += (std::abs(value(q)) / big) * (std::abs(value(q)) / big);
+    if constexpr (std::is_floating_point_v<E>) {
+      for (int64_t q = 0; q < len; ++q) big = std::max(big, std::abs(value(q)));
+      if (big == T(0)) return T(0);
+      for (int64_t q = 0; q < len; ++q) sum += (value(q) / big) * (value(q) / big);
+    } else {
+      for (int64_t q = 0; q < len; ++q) big = std::max({big, std::abs(value(q).real()), std::abs(value(q).imag())});
+      if (big == T(0)) return T(0);
+      for (int64_t q = 0; q < len; ++q) {
+        const T re = value(q).real() / big, im = value(q).imag() / big;
+        sum += re * re + im * im;
+      }
+    }
     return big * std::sqrt(sum);
+  };
+  // The largest |entry| (complex: that of the largest |re| + |im|, as zgebal's izamax finds it).
+  auto largest = [](auto value, int64_t begin, int64_t end) {
+    if constexpr (std::is_floating_point_v<E>) {
+      T m = 0;
+      for (int64_t q = begin; q < end; ++q) m = std::max(m, std::abs(value(q)));
+      return m;
+    } else {
+      T m = -1;
+      int64_t at_m = begin;
+      for (int64_t q = begin; q < end; ++q)
+        if (const T x = std::abs(value(q).real()) + std::abs(value(q).imag()); x > m) m = x, at_m = q;
+      return end > begin ? std::abs(value(at_m)) : T(0);
+    }
   };
   for (bool changed = true; changed;) {
     changed = false;
     for (int64_t i = ilo; i <= ihi; ++i) {
       T c = norm2([&](int64_t q) { return at(ilo + q, i); }, ihi - ilo + 1);
       T r = norm2([&](int64_t q) { return at(i, ilo + q); }, ihi - ilo + 1);
-      T ca = 0, ra = 0;
-      for (int64_t q = 0; q <= ihi; ++q) ca = std::max(ca, std::abs(at(q, i)));
-      for (int64_t q = ilo; q < n; ++q) ra = std::max(ra, std::abs(at(i, q)));
+      T ca = largest([&](int64_t q) { return at(q, i); }, 0, ihi + 1);
+      T ra = largest([&](int64_t q) { return at(i, q); }, ilo, n);
       if (c == T(0) || r == T(0)) continue;
       T g = r / 2, f = 1;
       const T s = c + r;
