@@ -25,8 +25,10 @@
 #include "kernels/nonsymmetric_eigen.h"
 #include "kernels/parallel.h"
 #include "kernels/symmetric_eigen.h"
+#include "one_thread.h"
 
 namespace k = strata::kernels;
+using strata::testing::on_one_thread;
 
 namespace {
 
@@ -60,16 +62,6 @@ std::vector<T> cast(const std::vector<double>& v) {
 template <class T>
 constexpr double tolerance() {
   return std::is_same_v<T, float> ? 2e-4 : 1e-11;
-}
-
-// The run on one thread: inside a pool task, where nested parallel_for calls run serially.
-template <class F>
-void on_one_thread(F f) {
-  bool ran = false;
-  k::parallel_for(2, 1, [&](int64_t lo, int64_t) {
-    if (lo == 0) f(), ran = true;
-  });
-  ASSERT_TRUE(ran);
 }
 
 template <class T>
