@@ -122,6 +122,34 @@ TEST(Schur, HessenbergOfLargeAndBadlyScaledRealMatrices) {
   }
 }
 
+// Complex matrices from 112 rows (c128) or 160 (c64) take the blocked reduction, on the matrix
+// scaled by a power of two: exact zeros, and the same h (times the scale) and q for a scaled by
+// powers of two to the ends of the exponent range; jit ≡ eager bit for bit.
+TEST(Schur, HessenbergOfLargeComplexMatrices) {
+  const int64_t n = 200;
+  for (st::DType d : {st::c64, st::c128}) {
+    const bool c64 = d == st::c64;
+    const double tol = c64 ? 2e-4 : 1e-12;
+    Array a1 = st::astype(st::complex(seq({n, n}, 0.71, 0.3), seq({n, n}, 0.37, 0.9)), d);
+    la::HessenbergResult h1 = la::hessenberg(a1);
+    expect_schur(a1, {h1.h, h1.q}, false, tol);
+    for (int e : c64 ? std::vector<int>{100, -100} : std::vector<int>{900, -900}) {
+      SCOPED_TRACE(std::string(st::short_name(d)) + " scaled by 2^" + std::to_string(e));
+      const Array scale = st::astype(Array(std::ldexp(1.0, e)), d);
+      la::HessenbergResult h = la::hessenberg(a1 * scale);
+      st::testing::expect_relative(real_imag(h.h), values(real_imag(h1.h * scale)), 0, 0);
+      st::testing::expect_relative(real_imag(h.q), values(real_imag(h1.q)), 0, 0);
+    }
+    auto f = [](const Array& a) {
+      la::HessenbergResult h = la::hessenberg(a);
+      return std::make_tuple(h.h, h.q);
+    };
+    auto [jh, jq] = st::jit(f)(a1);
+    st::testing::expect_relative(real_imag(jh), values(real_imag(h1.h)), 0, 0);
+    st::testing::expect_relative(real_imag(jq), values(real_imag(h1.q)), 0, 0);
+  }
+}
+
 TEST(Schur, RealFormHasTwoByTwoBlocksAndBatchesJit) {
   SCHUR_INPUTS;
   la::SchurResult s = la::schur(A);

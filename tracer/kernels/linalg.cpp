@@ -22,6 +22,7 @@
 #include "hessenberg.h"
 #include "householder.h"
 #include "complex_eigen.h"
+#include "complex_hessenberg.h"
 #include "nonsymmetric_eigen.h"
 #include "symmetric_eigen.h"
 #include "complex_math.h"
@@ -383,7 +384,9 @@ void schur(const S* a, S* t, S* z, int64_t n) {
 // a = q h qᴴ with h upper Hessenberg (zero below the first subdiagonal) and q unitary, by
 // Householder reflections: for real a hessenberg.h's blocked reduction (LAPACK's gehrd and
 // orghr, its signs), scaled by a power of two where squares could overflow or underflow; for
-// complex a Eigen's HessenbergDecomposition (LAPACK's up to signs).
+// complex a complex_hessenberg.h's (zgehrd and zunghr) from 160 rows (c64) or 112 (c128), on a
+// scaled by a power of two to a largest |re| or |im| in [1/2, 1), and Eigen's
+// HessenbergDecomposition (LAPACK's up to signs) below, as complex eig chooses.
 template <class S>
 void hessenberg(const S* a, S* h, S* q, int64_t n) {
   using Col = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
@@ -397,6 +400,17 @@ void hessenberg(const S* a, S* h, S* q, int64_t n) {
     const int e = scaled_copy(a, n, n, h);
     kernels::hessenberg(h, q, n, false);
     for (int64_t i = 0; i < n * n; ++i) h[i] = scale_by_power_of_two(h[i], -e);
+  } else if (n >= (sizeof(S) == 8 ? 160 : 112)) {
+    using R = typename S::value_type;
+    R largest = 0;
+    for (int64_t i = 0; i < n * n; ++i) largest = std::max({largest, std::abs(a[i].real()), std::abs(a[i].imag())});
+    const int e = largest > R(0) ? std::ilogb(largest) + 1 : 0;
+    for (int64_t i = 0; i < n * n; ++i) h[i] = scale_by_power_of_two(a[i], -e);
+    std::vector<S> qt(static_cast<size_t>(n * n));
+    kernels::complex_hessenberg(h, qt.data(), n);
+    for (int64_t i = 0; i < n * n; ++i) h[i] = scale_by_power_of_two(h[i], e);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) q[i * n + j] = qt[static_cast<size_t>(j * n + i)];
   } else {
     Eigen::HessenbergDecomposition<Col> d(Col(MapC<S>(a, n, n)));
     MapM<S>(h, n, n) = d.matrixH();
