@@ -325,10 +325,14 @@ class Iteration {
         }
         ++kdefl;
         if (!want_t) i1 = l, i2 = i;
-        if (kdefl % kexsh != 0 && i - l + 1 >= kMultishiftRows) {
+        if (i - l + 1 >= kMultishiftRows) {
           shifts.clear();
           if (early_deflation(l, i, shifts) > 0) continue;  // they split off at the next test
-          if (shifts.empty()) trailing_shifts(i, shifts);
+          if (kdefl % kexsh == 0) {
+            exceptional_shifts(i, shifts);
+          } else if (shifts.empty()) {
+            trailing_shifts(i, shifts);
+          }
           if (!shifts.empty()) {
             multishift_sweep(l, i, shifts);
             continue;
@@ -544,6 +548,16 @@ class Iteration {
       return;
     }
     sort_by_magnitude(out);
+  }
+
+  // zlaqr0's exceptional shifts after every kexsh iterations without a deflation: from every
+  // other diagonal entry of the trailing 2·kBulges rows, h(j, j) + 0.75·|h(j, j − 1)|, twice.
+  void exceptional_shifts(int64_t i, std::vector<C<T>>& out) {
+    out.clear();
+    for (int64_t j = i; j > i - 2 * kBulges + 1; j -= 2) {
+      const C<T> s = H(j, j) + T(0.75) * magnitude(H(j, j - 1));
+      out.push_back(s), out.push_back(s);
+    }
   }
 
   // zlaqr3's aggressive early deflation on the active block [l, i]: the trailing window of
