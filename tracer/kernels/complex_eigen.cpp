@@ -52,12 +52,11 @@ int scale_down(const C<T>* a, C<T>* h, int64_t n) {
 }
 
 // h (scaled a) ← its Hessenberg form Qᴴ h Q, zt ← Qᵀ (when not null): the blocked reduction
-// (complex_hessenberg.h) from about 160 rows (c64) or 112 (c128), Eigen's one reflection at a
-// time below, where its fixed costs are lower (measured with Q: c64 128² 0.85 against 0.89 ms,
-// 160² 1.53 against 1.41; c128 96² 0.83 against 0.74).
+// (complex_hessenberg.h) where it suits, Eigen's one reflection at a time below, where its fixed
+// costs are lower.
 template <class T>
 void to_hessenberg(C<T>* h, C<T>* zt, int64_t n) {
-  if (n >= (sizeof(T) == 4 ? 160 : 112)) return complex_hessenberg(h, zt, n);
+  if (complex_hessenberg_suits<T>(n)) return complex_hessenberg(h, zt, n);
   using Col = Eigen::Matrix<C<T>, Eigen::Dynamic, Eigen::Dynamic>;
   using Row = Eigen::Matrix<C<T>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   Eigen::HessenbergDecomposition<Col> d(Col(Eigen::Map<Row>(h, n, n)));

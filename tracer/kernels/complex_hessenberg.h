@@ -20,4 +20,12 @@ namespace strata::kernels {
 template <class T>
 void complex_hessenberg(std::complex<T>* a, std::complex<T>* qt, int64_t n);
 
+// Whether an n×n matrix of std::complex<T> goes through complex_hessenberg rather than Eigen's
+// reduction (measured with Q: c64 128² 0.85 against 0.89 ms, 160² 1.53 against 1.41; c128 96²
+// 0.83 against 0.74).
+template <class T>
+bool complex_hessenberg_suits(int64_t n) {
+  return n >= (sizeof(T) == 4 ? 160 : 112);
+}
+
 }  // namespace strata::kernels

@@ -384,7 +384,7 @@ void schur(const S* a, S* t, S* z, int64_t n) {
 // a = q h qᴴ with h upper Hessenberg (zero below the first subdiagonal) and q unitary, by
 // Householder reflections: for real a hessenberg.h's blocked reduction (LAPACK's gehrd and
 // orghr, its signs), scaled by a power of two where squares could overflow or underflow; for
-// complex a complex_hessenberg.h's (zgehrd and zunghr) from 160 rows (c64) or 112 (c128), on a
+// complex a complex_hessenberg.h's (zgehrd and zunghr) where it suits (from 160 rows, c64, or 112, c128), on a
 // scaled by a power of two to a largest |re| or |im| in [1/2, 1), and Eigen's
 // HessenbergDecomposition (LAPACK's up to signs) below, as complex eig chooses.
 template <class S>
@@ -400,7 +400,7 @@ void hessenberg(const S* a, S* h, S* q, int64_t n) {
     const int e = scaled_copy(a, n, n, h);
     kernels::hessenberg(h, q, n, false);
     for (int64_t i = 0; i < n * n; ++i) h[i] = scale_by_power_of_two(h[i], -e);
-  } else if (n >= (sizeof(S) == 8 ? 160 : 112)) {
+  } else if (kernels::complex_hessenberg_suits<typename S::value_type>(n)) {
     using R = typename S::value_type;
     R largest = 0;
     for (int64_t i = 0; i < n * n; ++i) largest = std::max({largest, std::abs(a[i].real()), std::abs(a[i].imag())});
